@@ -1,0 +1,41 @@
+/**
+ * What a platform adapter hands the core: one neutral message or button press. Adapters fill it;
+ * handlers read it and never learn which platform they serve beyond the `platform` tag (used only
+ * as part of storage keys).
+ */
+export type Platform = 'telegram' | 'discord' | 'console';
+export type ChatKind = 'private' | 'group' | 'channel';
+
+/** A chat the bot can write to. For private chats chatId is the user's own id on that platform. */
+export interface ChatTarget {
+  platform: Platform;
+  chatId: string;
+  chatKind: ChatKind;
+}
+
+/** A message the bot sent, so it can be edited later (status cards, the wizard). */
+export interface MessageRef {
+  platform: Platform;
+  chatId: string;
+  messageId: string;
+}
+
+export interface Incoming {
+  platform: Platform;
+  userId: string;
+  /** Display name as the platform gave it. Untrusted text: never markup. */
+  userName: string;
+  chatId: string;
+  chatKind: ChatKind;
+  /** A command line ("/quote 100 usdc arb base") or a plain answer to a prompt ("0xabc..."). */
+  text?: string;
+  /** The action string of a pressed button (see bot/actions.ts). Untrusted: may be forged. */
+  action?: string;
+  /** The message that carried the pressed button, when the platform knows it. */
+  messageRef?: MessageRef;
+  /**
+   * Whether the sender administers this chat (Telegram getChatMember, Discord Manage Channels or
+   * the configured role). Asked only by commands that need it; absent means "not an admin".
+   */
+  isChatAdmin?: () => Promise<boolean>;
+}

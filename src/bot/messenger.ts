@@ -1,0 +1,44 @@
+import type { ChatTarget, MessageRef, Platform } from './incoming.js';
+import type { Reply } from './reply.js';
+
+/**
+ * How the tracking worker pushes to a chat without running the platform's update loop: one per
+ * platform, over that platform's HTTP API alone.
+ */
+export interface Messenger {
+  readonly platform: Platform;
+  /** Sends a new message (with its image, if any). */
+  send(target: ChatTarget, reply: Reply): Promise<MessageRef>;
+  /**
+   * Edits a message in place. Editing to identical content resolves (it counts as success).
+   * Returns the ref of the message now showing the reply (the same ref, unless the platform
+   * could only replace it).
+   */
+  edit(ref: MessageRef, reply: Reply): Promise<MessageRef>;
+}
+
+export type DeliveryFailure =
+  /** The platform asked us to wait (429); retry after retryAfterMs. */
+  | 'rate_limited'
+  /** The chat is gone for good: bot blocked, kicked, unknown channel, missing access. Unsubscribe. */
+  | 'gone'
+  /** The message to edit no longer exists (deleted): send a new one instead. */
+  | 'message_gone'
+  /** The platform refused the content (a bug on our side): do not retry. */
+  | 'rejected'
+  /** Network trouble or 5xx: retry with backoff. */
+  | 'transient';
+
+/** Every Messenger failure is normalised to this at the platform edge. */
+export class DeliveryError extends Error {
+  override name = 'DeliveryError';
+  readonly failure: DeliveryFailure;
+  readonly retryAfterMs: number | undefined;
+  readonly platform: Platform;
+  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.platform = platform;
+    this.failure = failure;
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+}

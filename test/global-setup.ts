@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Tests need a real Redis. Use REDIS_URL or 127.0.0.1:6379 when one answers; otherwise start a
+ * throwaway redis-server on a free port for this run. The URL reaches tests as TEST_REDIS_URL.
+ */
+let child: ChildProcess | undefined;
+let dir: string | undefined;
+
+function ping(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const u = new URL(url);
+    const sock = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    const done = (ok: boolean) => { sock.destroy(); resolve(ok); };
+    sock.setTimeout(1000, () => done(false));
+    sock.on('error', () => done(false));
+    sock.on('connect', () => sock.write('PING\r\n'));
+    sock.on('data', (d) => done(d.toString().startsWith('+PONG') || d.toString().startsWith('-NOAUTH')));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export async function setup(): Promise<void> {
+  for (const candidate of [process.env.REDIS_URL, 'redis://127.0.0.1:6379']) {
+    if (candidate && (await ping(candidate))) {
+      process.env.TEST_REDIS_URL = candidate;
+      return;
+    }
+  }
+  const port = await freePort();
+  dir = mkdtempSync(join(tmpdir(), 'swapbot-test-redis-'));
+  child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  child.on('error', () => undefined);
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (await ping(url)) {
+      process.env.TEST_REDIS_URL = url;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('Tests need Redis: none answers at REDIS_URL or 127.0.0.1:6379 and redis-server could not be started. Install it (apt-get install redis-server) or set REDIS_URL.');
+}
+
+export async function teardown(): Promise<void> {
+  child?.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
