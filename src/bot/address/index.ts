@@ -1,0 +1,51 @@
+import { fail, ok, type Result } from '../result.js';
+import { checkBitcoinAddress } from './bitcoin.js';
+import { checkCosmosAddress } from './cosmos.js';
+import { checkEvmAddress } from './evm.js';
+import { checkSolanaAddress } from './solana.js';
+import { checkStarknetAddress } from './starknet.js';
+import { checkTonAddress } from './ton.js';
+import { checkTronAddress } from './tron.js';
+
+/** The part of a network an address check needs. */
+export interface AddressNetwork {
+  name: string;
+  display_name?: string | null;
+  type?: string | null;
+}
+
+/** Network types whose accounts are EVM addresses. */
+const EVM_LIKE = new Set(['evm', 'zksynclite', 'hyperliquid']);
+const STARKNET_LIKE = new Set(['starknet', 'paradex']);
+export const MAX_GENERIC_ADDRESS = 128;
+
+function isTestnet(name: string): boolean {
+  return /TESTNET|SIGNET|REGTEST|_TEST\b/i.test(name);
+}
+
+/**
+ * Checks an address for a network's family before any API call. Returns the address to use (trimmed;
+ * bech32 lowered), or why it is wrong with the form the network expects, naming the network.
+ */
+export function checkAddress(raw: string, network: AddressNetwork): Result<string> {
+  const input = raw.trim();
+  const where = network.display_name || network.name;
+  if (input === '') return fail(`Send an address on ${where}.`);
+  if (input.length > 200) return fail(`That is too long to be an address on ${where}.`);
+  const type = (network.type ?? '').toLowerCase();
+  let result: Result<string>;
+  if (EVM_LIKE.has(type)) result = checkEvmAddress(input);
+  else if (STARKNET_LIKE.has(type)) result = checkStarknetAddress(input);
+  else if (type === 'solana') result = checkSolanaAddress(input);
+  else if (type === 'ton') result = checkTonAddress(input);
+  else if (type === 'tron') result = checkTronAddress(input);
+  else if (type === 'bitcoin') result = checkBitcoinAddress(input, isTestnet(network.name));
+  else if (type === 'cosmos') result = checkCosmosAddress(input);
+  else if (/\s/.test(input)) result = fail('An address has no spaces in it.', 'Paste it again as one word.');
+  else if (input.length > MAX_GENERIC_ADDRESS) result = fail(`That is longer than ${MAX_GENERIC_ADDRESS} characters, too long for an address.`);
+  else result = ok(input);
+  if (result.ok) return result;
+  // Name the network so the user sees which family was expected.
+  const reason = result.reason.replace(/^That is not a valid (Solana |TON |Tron |Bitcoin |Starknet )?address( here| for this network)?\./, `That is not a valid ${where} address.`);
+  return result.hint === undefined ? fail(reason) : fail(reason, result.hint);
+}

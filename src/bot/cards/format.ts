@@ -1,0 +1,57 @@
+import type { NetworkRef, Token } from '../../layerswap/schemas.js';
+
+/**
+ * Numbers, names, addresses and times as a chat shows them. Amounts never use exponents or
+ * thousands separators, so they can be copied back into a command.
+ */
+export function formatAmount(value: number | null | undefined, decimals = 8): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '?';
+  const abs = Math.abs(value);
+  const opts: Intl.NumberFormatOptions = abs !== 0 && abs < 0.0001
+    ? { maximumSignificantDigits: 6, useGrouping: false }
+    : { maximumFractionDigits: Math.max(0, Math.min(decimals, abs >= 1000 ? 4 : 8)), useGrouping: false };
+  return value.toLocaleString('en-US', opts);
+}
+
+/** An exact amount for a deposit: every decimal the token has, no rounding. */
+export function exactAmount(value: number | null | undefined, decimals = 18): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '?';
+  return value.toLocaleString('en-US', { maximumFractionDigits: Math.min(Math.max(decimals, 0), 20), useGrouping: false });
+}
+
+export function formatUsd(value: number | null | undefined): string | undefined {
+  if (value === null || value === undefined || !Number.isFinite(value)) return undefined;
+  return value < 0.01 && value > 0 ? '<$0.01' : `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export const networkName = (n: Pick<NetworkRef, 'name' | 'display_name'> | null | undefined): string => (n ? n.display_name || n.name : 'unknown network');
+
+export const tokenAmount = (amount: number | null | undefined, token: Pick<Token, 'symbol' | 'decimals'> | null | undefined): string =>
+  `${formatAmount(amount, token?.decimals)} ${token?.symbol ?? ''}`.trim();
+
+/** "0x12ab…cd34": enough to recognise an address, not enough to copy it. For public chats. */
+export function maskAddress(addr: string | null | undefined): string {
+  if (!addr) return '-';
+  const a = addr.trim();
+  if (a.length <= 8) return `${a.slice(0, 2)}…`;
+  if (a.length <= 14) return `${a.slice(0, 4)}…${a.slice(-2)}`;
+  return `${a.slice(0, 6)}…${a.slice(-4)}`;
+}
+
+/** "2026-01-01 12:34 UTC" (the date is left out when it is today). */
+export function formatTime(ms: number, now?: number): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return 'unknown time';
+  const iso = d.toISOString();
+  const time = `${iso.slice(11, 16)} UTC`;
+  return now !== undefined && new Date(now).toISOString().slice(0, 10) === iso.slice(0, 10) ? time : `${iso.slice(0, 10)} ${time}`;
+}
+
+/** A swap id shortened for titles: the first block of the UUID. */
+export const shortId = (id: string): string => id.slice(0, 8);
+
+/** Explorer URL for a transaction from a network's template ({0} = hash); only https templates. */
+export function explorerUrl(template: string | null | undefined, hash: string | null | undefined): string | undefined {
+  if (!template || !hash || !template.includes('{0}') || !/^https:\/\/[^\s]+$/.test(template)) return undefined;
+  return template.replace('{0}', encodeURIComponent(hash));
+}

@@ -1,0 +1,112 @@
+import { FINAL_SWAP_STATUSES, type NetworkRef, type SwapDetails, type Transaction } from '../../layerswap/schemas.js';
+import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
+import { inlineAction } from '../actions.js';
+import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../reply.js';
+import { explorerUrl, formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
+import { failReasonWords, statusWords, transactionWord } from './status-words.js';
+
+export { maskAddress };
+
+/** Button actions of a status card (see router). */
+export const statusActions = {
+  refresh: (swapId: string): string => inlineAction('st', swapId),
+  track: (swapId: string): string => inlineAction('tr', swapId),
+};
+
+/** "3/12 ▓▓▓░░░░░░░░░": one cell per confirmation up to 12, scaled beyond. */
+export function confirmationBar(confirmations: number, max: number): string {
+  const total = Math.max(0, Math.floor(max));
+  const done = Math.min(Math.max(0, Math.floor(confirmations)), total);
+  const width = Math.min(total, 12);
+  const filled = total === 0 ? 0 : Math.round((done / total) * width);
+  return `${done}/${total} ${'▓'.repeat(filled)}${'░'.repeat(width - filled)}`;
+}
+
+function transactionLine(tx: Transaction, details: SwapDetails, audience: 'private' | 'public'): Line {
+  const swap = details.swap;
+  const onSource = tx.type === 'input' || tx.type === 'refund';
+  const network: NetworkRef | null | undefined = tx.network ?? (onSource ? swap.source_network : swap.destination_network);
+  const token = tx.token ?? (onSource ? swap.source_token : swap.destination_token);
+  const spans: Span[] = [bold(transactionWord(tx.type)), text(`: ${tokenAmount(tx.amount, token)}`)];
+  if (tx.status) spans.push(text(` · ${tx.status}`));
+  if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
+    spans.push(text(' · '), code(confirmationBar(tx.confirmations ?? 0, tx.max_confirmations)));
+  }
+  const template = network?.transaction_explorer_template
+    ?? [swap.source_network, swap.destination_network].find((n) => n.name === network?.name)?.transaction_explorer_template;
+  const url = explorerUrl(template, tx.transaction_hash);
+  if (url) spans.push(text(' · '), link('explorer', url));
+  else if (tx.transaction_hash) spans.push(text(' · '), code(audience === 'public' ? maskAddress(tx.transaction_hash) : tx.transaction_hash));
+  return spans;
+}
+
+function expectedLine(details: SwapDetails, now: number): Line | undefined {
+  const swap = details.swap;
+  const avg = parseTimeSpan(details.quote?.avg_completion_time);
+  if (avg === undefined) return undefined;
+  if (swap.status === 'user_transfer_pending' || swap.status === 'created') {
+    return line(italic(`Usually done ${describeDuration(avg)} after the deposit is confirmed.`));
+  }
+  if (swap.status !== 'ls_transfer_pending' && swap.status !== 'user_transfer_delayed') return undefined;
+  const input = swap.transactions.find((t) => t.type === 'input');
+  const started = Date.parse(input?.timestamp ?? input?.created_date ?? swap.created_date);
+  if (Number.isNaN(started)) return undefined;
+  const due = started + avg;
+  return due > now
+    ? line(italic(`Expected by ${formatTime(due, now)} (${describeDuration(due - now)} from now).`))
+    : line(italic(`Expected by ${formatTime(due, now)}; it is taking longer than usual.`));
+}
+
+/**
+ * The status card: route, amounts, status in plain words (meaning and what happens next), the
+ * failure reason, each transaction with confirmations and an explorer link, and when to expect
+ * completion. 'public' (groups, channels) masks addresses; no audience ever sees deposit details.
+ */
+export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number }): Reply {
+  const now = opts.now ?? Date.now();
+  const { swap } = details;
+  const words = statusWords(swap.status);
+  const from = `${tokenAmount(swap.requested_amount ?? details.quote?.requested_amount, swap.source_token)} on ${networkName(swap.source_network)}`;
+  const output = swap.transactions.find((t) => t.type === 'output');
+  const receive = output?.amount ?? details.quote?.receive_amount;
+  const to = `${tokenAmount(receive, swap.destination_token)} on ${networkName(swap.destination_network)}`;
+  const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
+
+  const lines: Line[] = [
+    line(bold(words.label)),
+    line(words.meaning),
+  ];
+  if (swap.fail_reason) {
+    const why = failReasonWords(swap.fail_reason);
+    lines.push(line(bold('Why: '), why.meaning), line(bold('Next: '), why.next));
+  } else {
+    lines.push(line(bold('Next: '), words.next));
+  }
+  const expected = expectedLine(details, now);
+  if (expected) lines.push(expected);
+
+  const fields: Field[] = [
+    { name: 'Send', value: line(from), inline: true },
+    { name: output ? 'Received' : 'Receive (quoted)', value: line(to), inline: true },
+  ];
+  if (swap.destination_address) fields.push({ name: 'To address', value: [showAddress(swap.destination_address)] });
+  if (swap.refund_address) fields.push({ name: 'Refund address', value: [showAddress(swap.refund_address)] });
+  if (swap.transactions.length > 0) {
+    lines.push(line(bold('Transactions')));
+    for (const tx of swap.transactions) lines.push(transactionLine(tx, details, opts.audience));
+  }
+  fields.push({ name: 'Swap id', value: [code(swap.id)] });
+  const created = Date.parse(swap.created_date);
+  if (!Number.isNaN(created)) fields.push({ name: 'Created', value: line(formatTime(created, now)), inline: true });
+
+  const buttons = [actionButton('Refresh', statusActions.refresh(swap.id))];
+  if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton('Track', statusActions.track(swap.id)));
+  return {
+    title: `Swap ${shortId(swap.id)}: ${words.label}`,
+    tone: words.tone,
+    lines,
+    fields,
+    buttons: [buttons],
+    target: 'here',
+  };
+}

@@ -1,0 +1,44 @@
+import type { Token } from '../../layerswap/schemas.js';
+import { editDistance, typoAllowance } from './edit-distance.js';
+
+export type TokenMatch<T extends Token> = { ok: true; token: T } | { ok: false; reason: string; hint?: string; choices: T[] };
+
+/** Addresses that stand for a network's native token when given as a contract. */
+const NATIVE_ADDRESSES = new Set(['0x0000000000000000000000000000000000000000', '0x0', '11111111111111111111111111111111']);
+
+export const isNative = (t: Pick<Token, 'contract'>): boolean => !t.contract || NATIVE_ADDRESSES.has(t.contract.toLowerCase());
+
+const sameContract = (a: string, b: string): boolean => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b);
+
+/** Symbols listed in a reply, capped so the message stays short. */
+export function tokenList(tokens: readonly Pick<Token, 'symbol'>[], max = 15): string {
+  const symbols = [...new Set(tokens.map((t) => t.symbol))];
+  return symbols.length > max ? `${symbols.slice(0, max).join(', ')} and ${symbols.length - max} more` : symbols.join(', ');
+}
+
+/**
+ * Finds a token of one network by symbol (case-insensitive), display asset, or contract address;
+ * the family's zero address means the native token. Unknown tokens get the list the network has.
+ */
+export function resolveToken<T extends Token>(raw: string, tokens: readonly T[], networkLabel: string): TokenMatch<T> {
+  const input = raw.trim();
+  if (input === '') return { ok: false, reason: 'Which token?', choices: [...tokens] };
+  const lower = input.toLowerCase();
+  const bySymbol = tokens.filter((t) => t.symbol.toLowerCase() === lower);
+  if (bySymbol.length >= 1) return { ok: true, token: bySymbol[0] as T };
+  const byAsset = tokens.filter((t) => t.display_asset?.toLowerCase() === lower);
+  if (byAsset.length === 1) return { ok: true, token: byAsset[0] as T };
+  if (NATIVE_ADDRESSES.has(lower)) {
+    const native = tokens.find((t) => isNative(t));
+    if (native) return { ok: true, token: native };
+  }
+  const byContract = tokens.find((t) => t.contract && sameContract(t.contract, input));
+  if (byContract) return { ok: true, token: byContract };
+
+  const shown = JSON.stringify(input.length > 44 ? `${input.slice(0, 44)}…` : input);
+  if (tokens.length === 0) return { ok: false, reason: `${networkLabel} has no tokens available right now.`, choices: [] };
+  const allowance = typoAllowance(lower.length);
+  const near = allowance === 0 ? [] : tokens.filter((t) => editDistance(lower, t.symbol.toLowerCase(), allowance) <= allowance);
+  const hint = near.length > 0 ? `Did you mean ${near.slice(0, 3).map((t) => t.symbol).join(' or ')}?` : `It has ${tokenList(tokens)}.`;
+  return { ok: false, reason: `${networkLabel} has no token ${shown}.`, hint, choices: near.length > 0 ? near : [...tokens] };
+}

@@ -1,0 +1,112 @@
+import type { APIApplicationCommandOption, REST, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, Routes } from 'discord.js';
+import { COMMANDS, type CommandOption, type CommandSpec } from '../../bot/command-list.js';
+
+/**
+ * Slash-command definitions from the one command list, and their registration: to one server
+ * (DISCORD_GUILD_ID: instant, for development) or globally, writing only what changed, because
+ * Discord allows 200 command creates per day per server.
+ */
+
+/** Discord's min_value is inclusive; "above zero" becomes this, and the core rejects what is still too small. */
+export const TINY_POSITIVE = 0.000000001;
+
+export type CommandBody = RESTPostAPIChatInputApplicationCommandsJSONBody;
+
+function optionBody(o: CommandOption): APIApplicationCommandOption {
+  const base = { name: o.name, description: o.description.slice(0, 100), required: o.required };
+  if (o.type === 'number') {
+    const min = o.greaterThan === undefined ? undefined : o.greaterThan + TINY_POSITIVE;
+    return { ...base, type: ApplicationCommandOptionType.Number, ...(min === undefined ? {} : { min_value: min }) };
+  }
+  return { ...base, type: ApplicationCommandOptionType.String, ...(o.autocomplete ? { autocomplete: true } : {}) };
+}
+
+export function commandBody(spec: CommandSpec): CommandBody {
+  // Discord wants required options first; the command line keeps COMMANDS order regardless.
+  const options = [...spec.options.filter((o) => o.required), ...spec.options.filter((o) => !o.required)].map(optionBody);
+  return {
+    type: ApplicationCommandType.ChatInput,
+    name: spec.name,
+    description: spec.description.slice(0, 100),
+    options,
+    integration_types: [ApplicationIntegrationType.GuildInstall],
+    contexts: spec.inGroups ? [InteractionContextType.Guild, InteractionContextType.BotDM] : [InteractionContextType.BotDM],
+  };
+}
+
+export function discordCommandDefinitions(commands: readonly CommandSpec[] = COMMANDS): CommandBody[] {
+  return commands.map(commandBody);
+}
+
+/** The fields we set, in a canonical form, so a registered command compares equal to ours. */
+export function normalizeCommand(c: Record<string, unknown>, scope: 'guild' | 'global'): string {
+  const options = (Array.isArray(c.options) ? c.options : []) as Array<Record<string, unknown>>;
+  const out: Record<string, unknown> = {
+    type: c.type ?? ApplicationCommandType.ChatInput,
+    name: c.name,
+    description: c.description,
+    default_member_permissions: c.default_member_permissions ?? null,
+    nsfw: c.nsfw ?? false,
+    options: options.map((o) => ({
+      type: o.type,
+      name: o.name,
+      description: o.description,
+      required: o.required ?? false,
+      autocomplete: o.autocomplete ?? false,
+      min_value: o.min_value ?? null,
+      max_value: o.max_value ?? null,
+      choices: o.choices ?? null,
+    })),
+  };
+  // contexts and integration_types only mean something for global commands.
+  if (scope === 'global') {
+    out.contexts = Array.isArray(c.contexts) ? [...(c.contexts as number[])].sort() : null;
+    out.integration_types = Array.isArray(c.integration_types) ? [...(c.integration_types as number[])].sort() : [ApplicationIntegrationType.GuildInstall];
+  }
+  return JSON.stringify(out);
+}
+
+export interface RegisterResult {
+  scope: 'guild' | 'global';
+  created: string[];
+  updated: string[];
+  deleted: string[];
+  unchanged: string[];
+}
+
+/**
+ * Makes the registered commands match ours: GET what is there, then POST new ones, PATCH changed
+ * ones, DELETE stale ones (one bulk PUT when nothing is registered yet). Identical: no write.
+ */
+export async function registerDiscordCommands(opts: { rest: REST; applicationId: string; guildId?: string; commands?: readonly CommandSpec[] }): Promise<RegisterResult> {
+  const scope = opts.guildId ? 'guild' : 'global';
+  const list = opts.guildId ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId) : Routes.applicationCommands(opts.applicationId);
+  const one = (id: string) => (opts.guildId ? Routes.applicationGuildCommand(opts.applicationId, opts.guildId, id) : Routes.applicationCommand(opts.applicationId, id));
+  const wanted = discordCommandDefinitions(opts.commands);
+  const existing = (await opts.rest.get(list)) as Array<Record<string, unknown>>;
+  const result: RegisterResult = { scope, created: [], updated: [], deleted: [], unchanged: [] };
+
+  if (existing.length === 0) {
+    await opts.rest.put(list, { body: wanted });
+    result.created = wanted.map((c) => c.name);
+    return result;
+  }
+  const byName = new Map(existing.filter((c) => (c.type ?? 1) === ApplicationCommandType.ChatInput).map((c) => [String(c.name), c]));
+  for (const body of wanted) {
+    const current = byName.get(body.name);
+    byName.delete(body.name);
+    if (!current) {
+      await opts.rest.post(list, { body });
+      result.created.push(body.name);
+    } else if (normalizeCommand(current, scope) !== normalizeCommand(body as unknown as Record<string, unknown>, scope)) {
+      await opts.rest.patch(one(String(current.id)), { body });
+      result.updated.push(body.name);
+    } else result.unchanged.push(body.name);
+  }
+  for (const [name, stale] of byName) {
+    await opts.rest.delete(one(String(stale.id)));
+    result.deleted.push(name);
+  }
+  return result;
+}

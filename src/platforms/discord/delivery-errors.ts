@@ -1,0 +1,42 @@
+import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
+import { DeliveryError } from '../../bot/messenger.js';
+
+/** Discord JSON error codes the adapter acts on (discord-api-docs topics/opcodes-and-status-codes). */
+export const DiscordCode = {
+  UnknownChannel: 10003,
+  UnknownMessage: 10008,
+  UnknownUser: 10013,
+  MissingAccess: 50001,
+  CannotSendToUser: 50007,
+  MissingPermissions: 50013,
+} as const;
+
+const GONE: ReadonlySet<number> = new Set([DiscordCode.UnknownChannel, DiscordCode.UnknownUser, DiscordCode.MissingAccess, DiscordCode.CannotSendToUser, DiscordCode.MissingPermissions]);
+
+/** True when Discord refused a DM because the user does not accept them from this bot. */
+export function isDmClosed(error: unknown): boolean {
+  return error instanceof DiscordAPIError && error.code === DiscordCode.CannotSendToUser;
+}
+
+/** Any failure of a Discord REST call as a DeliveryError (the message never carries the token). */
+export function toDeliveryError(error: unknown): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  if (error instanceof RateLimitError) {
+    const wait = Math.max(error.retryAfter, error.timeToReset, 0);
+    return new DeliveryError('discord', 'rate_limited', `Discord rate limit on ${error.route}${error.global ? ' (global)' : ''}: retry in ${wait} ms`, { retryAfterMs: wait, cause: error });
+  }
+  if (error instanceof DiscordAPIError) {
+    const code = typeof error.code === 'number' ? error.code : Number(error.code);
+    const what = `Discord ${error.status} ${code}: ${error.message}`;
+    if (GONE.has(code)) return new DeliveryError('discord', 'gone', what, { cause: error });
+    if (code === DiscordCode.UnknownMessage) return new DeliveryError('discord', 'message_gone', what, { cause: error });
+    if (error.status === 429) return new DeliveryError('discord', 'rate_limited', what, { retryAfterMs: 1000, cause: error });
+    if (error.status >= 500) return new DeliveryError('discord', 'transient', what, { cause: error });
+    return new DeliveryError('discord', 'rejected', what, { cause: error });
+  }
+  if (error instanceof HTTPError) {
+    return new DeliveryError('discord', error.status >= 500 || error.status === 408 ? 'transient' : 'rejected', `Discord HTTP ${error.status} on ${error.method}`, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new DeliveryError('discord', 'transient', `Discord unreachable: ${message}`, { cause: error });
+}

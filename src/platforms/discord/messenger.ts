@@ -1,0 +1,72 @@
+import { REST, Routes } from 'discord.js';
+import type { ChatTarget, MessageRef } from '../../bot/incoming.js';
+import type { Messenger } from '../../bot/messenger.js';
+import type { Reply } from '../../bot/reply.js';
+import { toDeliveryError } from './delivery-errors.js';
+import { restMessage } from './payload.js';
+import { renderReply } from './render.js';
+
+/**
+ * Pushes cards to Discord through REST alone (the tracking worker has no gateway connection).
+ * - chatKind group/channel: chatId is the channel id. chatKind private: chatId is the USER id, and
+ *   the DM channel is opened (POST /users/@me/channels, idempotent on Discord's side) and cached.
+ * - MessageRef.chatId is always the Discord channel id the message lives in, so edit() needs no lookup.
+ * - 429s are not waited out here: @discordjs/rest rejects them (rejectOnRateLimit) and they come
+ *   back as DeliveryError 'rate_limited' with the wait, so the tracking queue owns every delay.
+ *   Likewise no 5xx retries here: 'transient' goes back to the queue's backoff.
+ */
+export interface DiscordMessengerOptions {
+  token: string;
+  /** DISCORD_API_URL, e.g. https://discord.com/api (the REST client adds /v10). */
+  api?: string;
+  /** Per-request timeout (ms). */
+  timeoutMs?: number;
+}
+
+const DM_CACHE_MAX = 10_000;
+
+export class DiscordMessenger implements Messenger {
+  readonly platform = 'discord' as const;
+  readonly rest: REST;
+  private readonly dmChannels = new Map<string, string>();
+
+  constructor(opts: DiscordMessengerOptions) {
+    this.rest = new REST({
+      ...(opts.api ? { api: opts.api } : {}),
+      rejectOnRateLimit: () => true,
+      retries: 0,
+      offset: 0,
+      timeout: opts.timeoutMs ?? 15_000,
+    }).setToken(opts.token);
+  }
+
+  async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
+    try {
+      const channelId = target.chatKind === 'private' ? await this.dmChannel(target.chatId) : target.chatId;
+      const { body, files } = restMessage(renderReply(reply));
+      const sent = (await this.rest.post(Routes.channelMessages(channelId), { body, files })) as { id: string };
+      return { platform: 'discord', chatId: channelId, messageId: sent.id };
+    } catch (error) {
+      throw toDeliveryError(error);
+    }
+  }
+
+  async edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
+    try {
+      const { body, files } = restMessage(renderReply(reply));
+      await this.rest.patch(Routes.channelMessage(ref.chatId, ref.messageId), { body, files });
+      return ref;
+    } catch (error) {
+      throw toDeliveryError(error);
+    }
+  }
+
+  private async dmChannel(userId: string): Promise<string> {
+    const cached = this.dmChannels.get(userId);
+    if (cached) return cached;
+    const channel = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
+    if (this.dmChannels.size >= DM_CACHE_MAX) this.dmChannels.delete(this.dmChannels.keys().next().value as string);
+    this.dmChannels.set(userId, channel.id);
+    return channel.id;
+  }
+}

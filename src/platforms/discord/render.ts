@@ -1,0 +1,137 @@
+import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField, APIStringSelectComponent } from 'discord.js';
+import { ButtonStyle, ComponentType } from 'discord.js';
+import { bold, code, type Button, type Line, type Reply, type Tone } from '../../bot/reply.js';
+import { copyButtonId, CUSTOM_ID_MAX, promptButtonId, selectId } from './custom-ids.js';
+import { plain, renderLine, renderLines } from './markdown.js';
+
+/**
+ * Reply -> Discord message: one embed (title, description from the lines, fields, colour by
+ * tone, the image as an attachment), buttons (a row of more than five actions becomes a select
+ * menu), and allowedMentions empty so nothing in it can ping anyone.
+ *
+ * Choices the model leaves to the platform:
+ * - copy buttons: Discord has no clipboard button, so pressing one shows the bare text ephemerally
+ *   (easy to copy on desktop and mobile); text too long for a custom_id goes into the embed as code.
+ * - deeplink buttons: they open a private chat on Telegram; on Discord the bot writes to the DM
+ *   itself, so they are omitted.
+ * - prompt: a button that opens the modal (the adapter shows the modal directly when it can).
+ */
+
+export const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, total: 6000, rows: 5, buttonsPerRow: 5, buttonLabel: 80, selectOptions: 25, optionLabel: 100, url: 512 } as const;
+
+export const TONE_COLOURS: Record<Tone, number> = {
+  info: 0x5865f2,
+  success: 0x57f287,
+  warning: 0xfee75c,
+  error: 0xed4245,
+  pending: 0xf0b232,
+};
+
+export interface RenderedFile {
+  name: string;
+  data: Buffer;
+  description?: string;
+}
+
+export type MessageRow = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+export interface RenderedMessage {
+  embeds: APIEmbed[];
+  components: MessageRow[];
+  files: RenderedFile[];
+  allowedMentions: { parse: [] };
+}
+
+const EMPTY = '\u200b';
+
+export function renderReply(reply: Reply): RenderedMessage {
+  const overflow: Line[] = [];
+  const components = renderComponents(reply, overflow);
+  const files: RenderedFile[] = [];
+  const embed: APIEmbed = {};
+  let used = 0;
+  if (reply.title) {
+    embed.title = renderLine([{ kind: 'text', text: reply.title }], LIMITS.title);
+    used += embed.title.length;
+  }
+  if (reply.tone) embed.color = TONE_COLOURS[reply.tone];
+  const description = renderLines([...reply.lines, ...overflow], Math.min(LIMITS.description, LIMITS.total - used));
+  if (description) {
+    embed.description = description;
+    used += description.length;
+  }
+  const fields: APIEmbedField[] = [];
+  for (const f of (reply.fields ?? []).slice(0, LIMITS.fields)) {
+    const name = renderLine([{ kind: 'text', text: f.name }], LIMITS.fieldName) || EMPTY;
+    const room = Math.min(LIMITS.fieldValue, LIMITS.total - used - name.length);
+    if (room < 1) break;
+    const value = renderLine(f.value, room) || EMPTY;
+    fields.push({ name, value, ...(f.inline ? { inline: true } : {}) });
+    used += name.length + value.length;
+  }
+  if (fields.length) embed.fields = fields;
+  if (reply.image) {
+    const name = imageName(reply.image.filename);
+    files.push({ name, data: Buffer.from(reply.image.png), description: plain(reply.image.alt, 1024) || undefined });
+    embed.image = { url: `attachment://${name}` };
+  }
+  if (!embed.title && !embed.description && !embed.fields && !embed.image) embed.description = EMPTY;
+  return { embeds: [embed], components, files, allowedMentions: { parse: [] } };
+}
+
+function imageName(filename: string | undefined): string {
+  const base = (filename ?? 'image.png').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
+  return /\.png$/i.test(base) ? base : `${base || 'image'}.png`;
+}
+
+function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
+  const rows: MessageRow[] = [];
+  const maxRows = reply.prompt ? LIMITS.rows - 1 : LIMITS.rows;
+  let firstAction = true;
+  (reply.buttons ?? []).forEach((row, index) => {
+    const buttons: APIButtonComponent[] = [];
+    const actions = row.filter((b): b is Extract<Button, { kind: 'action' }> => b.kind === 'action' && b.action.length <= CUSTOM_ID_MAX);
+    const asSelect = row.length > LIMITS.buttonsPerRow && actions.length > 1;
+    if (asSelect) rows.push(selectRow(index, actions));
+    for (const b of row) {
+      if (b.kind === 'action') {
+        if (asSelect || b.action.length > CUSTOM_ID_MAX) continue;
+        buttons.push({ type: ComponentType.Button, style: firstAction ? ButtonStyle.Primary : ButtonStyle.Secondary, label: label(b.label), custom_id: b.action });
+        firstAction = false;
+      } else if (b.kind === 'url') {
+        if (b.url.length <= LIMITS.url && /^https?:\/\//i.test(b.url)) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, label: label(b.label), url: b.url });
+      } else if (b.kind === 'copy') {
+        const id = copyButtonId(b.text);
+        if (id) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Secondary, label: label(b.label), custom_id: id });
+        else overflow.push([bold(`${b.label}: `), code(b.text)]);
+      }
+      // deeplink: omitted on Discord (see above).
+    }
+    for (let i = 0; i < buttons.length; i += LIMITS.buttonsPerRow)
+      rows.push({ type: ComponentType.ActionRow, components: buttons.slice(i, i + LIMITS.buttonsPerRow) });
+  });
+  const kept = rows.slice(0, maxRows);
+  if (reply.prompt) {
+    kept.push({
+      type: ComponentType.ActionRow,
+      components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: label(`✏️ ${reply.prompt.label}`), custom_id: promptButtonId(reply.prompt) }],
+    });
+  }
+  return kept;
+}
+
+function selectRow(index: number, actions: Array<Extract<Button, { kind: 'action' }>>): MessageRow {
+  const seen = new Set<string>();
+  const options = [];
+  for (const a of actions) {
+    if (seen.has(a.action) || options.length === LIMITS.selectOptions) continue;
+    seen.add(a.action);
+    options.push({ label: plain(a.label, LIMITS.optionLabel) || a.action, value: a.action });
+  }
+  const select: APIStringSelectComponent = { type: ComponentType.StringSelect, custom_id: selectId(index), placeholder: 'Choose…', min_values: 1, max_values: 1, options };
+  return { type: ComponentType.ActionRow, components: [select] };
+}
+
+function label(text: string): string {
+  return plain(text, LIMITS.buttonLabel) || '·';
+}

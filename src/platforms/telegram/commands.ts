@@ -1,0 +1,20 @@
+import type { Api } from 'grammy';
+import type { BotCommand } from 'grammy/types';
+import { COMMANDS, type CommandSpec } from '../../bot/command-list.js';
+
+/**
+ * The command menu Telegram shows when a user types "/": every command in private chats, the
+ * group-friendly ones in groups. Telegram wants 1-32 of [a-z0-9_] and a 1-256 character text.
+ */
+export function telegramCommands(specs: readonly CommandSpec[], scope: 'private' | 'group'): BotCommand[] {
+  return specs
+    .filter((s) => scope === 'private' || s.inGroups)
+    .filter((s) => /^[a-z0-9_]{1,32}$/.test(s.name))
+    .map((s) => ({ command: s.name, description: s.description.slice(0, 256) || s.name }));
+}
+
+/** setMyCommands for both scopes. Used at start and by `swapbot register-commands`. */
+export async function registerTelegramCommands(api: Api, specs: readonly CommandSpec[] = COMMANDS): Promise<void> {
+  await api.setMyCommands(telegramCommands(specs, 'private'), { scope: { type: 'all_private_chats' } });
+  await api.setMyCommands(telegramCommands(specs, 'group'), { scope: { type: 'all_group_chats' } });
+}

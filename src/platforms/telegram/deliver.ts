@@ -1,0 +1,129 @@
+import type { Api } from 'grammy';
+import type { ChatKind, MessageRef } from '../../bot/incoming.js';
+import { DeliveryError } from '../../bot/messenger.js';
+import { replyButtons, replyText, type Reply } from '../../bot/reply.js';
+import type { Logger } from '../../log.js';
+import { describeError } from './errors.js';
+import type { TelegramMessenger } from './messenger.js';
+
+/**
+ * Puts the core's Replies where they belong for one update: here, privately to the user (with the
+ * group fallback when Telegram refuses), as a callback alert, or in place of the pressed message.
+ * A failed reply is logged and the user told politely; nothing here throws.
+ */
+
+export interface DeliveryDeps {
+  api: Api;
+  messenger: TelegramMessenger;
+  logger: Logger;
+  token: string;
+  botUsername: string;
+}
+
+/** Where the update came from. */
+export interface Origin {
+  chatId: string;
+  chatKind: ChatKind;
+  /** The sender's own id, when the sender is a user (a chat posting as itself has no DM). */
+  dmUserId?: number;
+  /** The user's message (groups: replies quote it so a ForceReply targets only its sender). */
+  userMessageId?: number;
+  /** The message carrying the pressed button. */
+  buttonMessage?: { ref: MessageRef; isPhoto: boolean };
+  callbackQueryId?: string;
+}
+
+const ALERT_LIMIT = 200;
+export const SORRY = 'Sorry, something went wrong on my side. Please try again in a moment.';
+
+/** A short, plain, button-less ephemeral reply to a button press shows as an alert. */
+function alertText(reply: Reply): string | undefined {
+  if (reply.image || reply.prompt || replyButtons(reply).length > 0) return undefined;
+  const t = replyText(reply).trim();
+  return t.length > 0 && t.length <= ALERT_LIMIT ? t : undefined;
+}
+
+export class ReplyDelivery {
+  private answered = false;
+
+  constructor(
+    private readonly deps: DeliveryDeps,
+    private readonly origin: Origin,
+  ) {}
+
+  async deliverAll(replies: Reply[]): Promise<void> {
+    let failed = false;
+    for (const reply of replies) {
+      try {
+        await this.deliver(reply);
+      } catch (err) {
+        failed = true;
+        this.deps.logger.warn({ err: describeError(err, this.deps.token), chatKind: this.origin.chatKind }, 'telegram: a reply could not be delivered');
+      }
+    }
+    if (failed) await this.apologise();
+    else await this.answer();
+  }
+
+  /** Always answer a button press, once: Telegram shows a spinner until we do. */
+  async answer(text?: string, alert = false): Promise<void> {
+    if (!this.origin.callbackQueryId || this.answered) return;
+    this.answered = true;
+    await this.deps.api
+      .answerCallbackQuery(this.origin.callbackQueryId, text ? { text: text.slice(0, ALERT_LIMIT), show_alert: alert } : {})
+      .catch((err: unknown) => this.deps.logger.debug({ err: describeError(err, this.deps.token) }, 'telegram: answerCallbackQuery failed'));
+  }
+
+  /** The polite line when something failed: an alert for a button press, a message otherwise. */
+  async apologise(): Promise<void> {
+    if (this.origin.callbackQueryId && !this.answered) return this.answer(SORRY, true);
+    await this.deps.api.sendMessage(this.origin.chatId, SORRY).catch(() => undefined);
+    await this.answer();
+  }
+
+  private async deliver(reply: Reply): Promise<void> {
+    if (reply.target === 'ephemeral' && this.origin.callbackQueryId && !this.answered) {
+      const alert = alertText(reply);
+      if (alert) return this.answer(alert, reply.tone === 'error' || reply.tone === 'warning' || reply.tone === undefined);
+    }
+    const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group');
+    if (!privately || this.origin.chatKind === 'private') return this.show(this.origin.chatId, this.origin.chatKind, reply);
+    if (this.origin.dmUserId === undefined) return this.fallback(reply);
+    try {
+      await this.show(String(this.origin.dmUserId), 'private', reply);
+    } catch (err) {
+      // 403 "bot can't initiate conversation with a user" (or blocked): say so in the group.
+      if (err instanceof DeliveryError && err.failure === 'gone') return this.fallback(reply);
+      throw err;
+    }
+  }
+
+  private async show(chatId: string, chatKind: ChatKind, reply: Reply): Promise<void> {
+    const { messenger } = this.deps;
+    const here = chatId === this.origin.chatId;
+    const options = here && chatKind !== 'private' && this.origin.userMessageId !== undefined ? { replyTo: this.origin.userMessageId } : {};
+    const pressed = this.origin.buttonMessage;
+    // Photos cannot become text: a card that was a picture is answered with a new message.
+    if (reply.mode === 'edit' && pressed && pressed.ref.chatId === chatId && !pressed.isPhoto) {
+      try {
+        await messenger.edit(pressed.ref, reply, options);
+        return;
+      } catch (err) {
+        if (!(err instanceof DeliveryError && err.failure === 'message_gone')) throw err;
+      }
+    }
+    await messenger.send({ platform: 'telegram', chatId, chatKind }, reply, options);
+  }
+
+  private async fallback(reply: Reply): Promise<void> {
+    // Ephemeral means "not for everyone", not "secret": without a DM it is shown here instead.
+    if (!reply.dmFallback && reply.target === 'ephemeral') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
+    const fb: Reply = reply.dmFallback ?? {
+      tone: 'info',
+      lines: [[{ kind: 'text', text: 'I can only send this privately, and Telegram will not let me write to you first. Open a chat with me, press Start, then try again.' }]],
+      buttons: [[{ kind: 'url', label: 'Open a private chat', url: `https://t.me/${this.deps.botUsername}` }]],
+      target: 'here',
+    };
+    await this.show(this.origin.chatId, this.origin.chatKind, { ...fb, target: 'here', mode: 'new' });
+  }
+}

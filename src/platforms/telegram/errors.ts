@@ -1,0 +1,79 @@
+import { GrammyError, HttpError } from 'grammy';
+import { DeliveryError, type DeliveryFailure } from '../../bot/messenger.js';
+
+/**
+ * Telegram's answers, normalised. The Bot API speaks in error codes plus English descriptions; the
+ * descriptions below are the stable ones bots everywhere match on.
+ */
+
+/** Editing to identical content: Telegram says 400, we count it as success. */
+export function isNotModified(err: unknown): boolean {
+  return err instanceof GrammyError && err.error_code === 400 && /message is not modified/i.test(err.description);
+}
+
+/** The user never opened a private chat with the bot, or blocked it: a DM cannot be delivered. */
+export function isDmRefused(err: unknown): boolean {
+  if (!(err instanceof GrammyError)) return false;
+  if (err.error_code === 403) return true;
+  return err.error_code === 400 && /chat not found|user not found|PEER_ID_INVALID/i.test(err.description);
+}
+
+/** The message can be replaced by a new one: gone, too old to edit, or a photo edited to text. */
+export function isEditImpossible(err: unknown): boolean {
+  return (
+    err instanceof GrammyError &&
+    err.error_code === 400 &&
+    /message to edit not found|message can't be edited|there is no text in the message to edit|there is no caption in the message to edit|message_id_invalid/i.test(err.description)
+  );
+}
+
+/** Editing text on a photo, or a caption on a text message: the reply must go out as a new one. */
+export function isKindMismatch(err: unknown): boolean {
+  return err instanceof GrammyError && err.error_code === 400 && /there is no (text|caption) in the message to edit/i.test(err.description);
+}
+
+export function classifyFailure(err: unknown): { failure: DeliveryFailure; retryAfterMs?: number } {
+  if (err instanceof GrammyError) {
+    const code = err.error_code;
+    const desc = err.description;
+    if (code === 429) {
+      const seconds = err.parameters.retry_after;
+      return { failure: 'rate_limited', retryAfterMs: (typeof seconds === 'number' && seconds > 0 ? seconds : 1) * 1000 };
+    }
+    if (code >= 500) return { failure: 'transient' };
+    if (code === 403) return { failure: 'gone' };
+    if (code === 400) {
+      if (isEditImpossible(err)) return { failure: 'message_gone' };
+      // Gone for good: deleted chat, upgraded group (migrate_to_chat_id), lost rights to post.
+      if (/chat not found|group chat was upgraded|not enough rights|have no rights|need administrator rights|CHAT_WRITE_FORBIDDEN|CHANNEL_PRIVATE|user is deactivated/i.test(desc))
+        return { failure: 'gone' };
+      return { failure: 'rejected' };
+    }
+    // 401 (bad token), 404, 409...: retrying will not help.
+    return { failure: 'rejected' };
+  }
+  if (err instanceof DeliveryError) return { failure: err.failure, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) };
+  // HttpError (network, timeouts) and anything unexpected: worth another try later.
+  return { failure: 'transient' };
+}
+
+/**
+ * A message safe to log or to put in an error: the method and Telegram's description, never the
+ * request URL (it holds the bot token) nor the wrapped network error (which may quote the URL).
+ */
+export function describeError(err: unknown, token?: string): string {
+  let msg: string;
+  if (err instanceof GrammyError) msg = `Telegram ${err.method} failed: ${err.error_code} ${err.description}`;
+  else if (err instanceof HttpError) msg = err.message;
+  else if (err instanceof Error) msg = `${err.name}: ${err.message}`;
+  else msg = String(err);
+  return token && token.length >= 4 ? msg.split(token).join('[redacted]') : msg;
+}
+
+export function toDeliveryError(err: unknown, token?: string): DeliveryError {
+  if (err instanceof DeliveryError) return err;
+  const { failure, retryAfterMs } = classifyFailure(err);
+  // No `cause`: a wrapped HttpError may quote the request URL (and the token in it), and a
+  // GrammyError carries the whole payload (message text, deposit details) into every log line.
+  return new DeliveryError('telegram', failure, describeError(err, token), retryAfterMs !== undefined ? { retryAfterMs } : undefined);
+}

@@ -1,0 +1,35 @@
+import type { Api } from 'grammy';
+import type { BotCore } from '../../bot/core.js';
+import type { Incoming } from '../../bot/incoming.js';
+import type { Logger } from '../../log.js';
+import type { AdminCheck } from './admin.js';
+import { ReplyDelivery, type Origin } from './deliver.js';
+import { describeError } from './errors.js';
+import type { TelegramMessenger } from './messenger.js';
+
+/** What the update handlers share. */
+export interface HandlerDeps {
+  core: BotCore;
+  api: Api;
+  messenger: TelegramMessenger;
+  isAdmin: AdminCheck;
+  logger: Logger;
+  token: string;
+}
+
+/**
+ * One turn: the core answers the Incoming, the Replies are delivered. The core never throws on
+ * user input; if it throws anyway (Redis down, a bug), the user still gets a polite answer.
+ */
+export async function runTurn(deps: HandlerDeps, botUsername: string, incoming: Incoming, origin: Origin): Promise<void> {
+  const delivery = new ReplyDelivery({ api: deps.api, messenger: deps.messenger, logger: deps.logger, token: deps.token, botUsername }, origin);
+  let replies;
+  try {
+    replies = await deps.core.handle(incoming);
+  } catch (err) {
+    deps.logger.error({ err: describeError(err, deps.token), chatKind: incoming.chatKind }, 'telegram: the core failed on an update');
+    await delivery.apologise();
+    return;
+  }
+  await delivery.deliverAll(replies);
+}

@@ -1,0 +1,44 @@
+import { Composer, type Context } from 'grammy';
+import type { Message } from 'grammy/types';
+import type { Incoming } from '../../bot/incoming.js';
+import type { Origin } from './deliver.js';
+import { runTurn, type HandlerDeps } from './handle.js';
+import { actorOf, chatKind, routeText } from './updates.js';
+
+/**
+ * Text in: commands (/quote, /quote@thisbot; /start <payload> from a deep link), and answers to
+ * prompts (any text in private; replies to the bot's messages in groups). Channel posts too.
+ */
+export function textMessages(deps: HandlerDeps): Composer<Context> {
+  const c = new Composer<Context>();
+  c.on(['message:text', 'channel_post:text'], async (ctx) => {
+    const msg: Message = ctx.msg;
+    const text = msg.text ?? '';
+    const route = routeText(msg, text, { id: ctx.me.id, username: ctx.me.username });
+    if (route.kind === 'ignore') return;
+    const actor = actorOf(msg);
+    if (!actor) return;
+    const kind = chatKind(msg.chat);
+    const chatId = msg.chat.id;
+    const incoming: Incoming = {
+      platform: 'telegram',
+      userId: actor.userId,
+      userName: actor.userName,
+      chatId: String(chatId),
+      chatKind: kind,
+      text: route.text,
+      isChatAdmin: async () => {
+        if (kind === 'private' || actor.actsAsChat) return true;
+        return actor.dmUserId !== undefined && deps.isAdmin(chatId, actor.dmUserId);
+      },
+    };
+    const origin: Origin = {
+      chatId: String(chatId),
+      chatKind: kind,
+      userMessageId: msg.message_id,
+      ...(actor.dmUserId !== undefined ? { dmUserId: actor.dmUserId } : {}),
+    };
+    await runTurn(deps, ctx.me.username, incoming, origin);
+  });
+  return c;
+}

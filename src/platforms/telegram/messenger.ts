@@ -1,0 +1,125 @@
+import { Api, InputFile } from 'grammy';
+import type { ForceReply, InlineKeyboardMarkup } from 'grammy/types';
+import type { ChatTarget, MessageRef } from '../../bot/incoming.js';
+import type { Messenger } from '../../bot/messenger.js';
+import type { Reply } from '../../bot/reply.js';
+import { isKindMismatch, isNotModified, toDeliveryError } from './errors.js';
+import { isForceReply, renderReply, type RenderedReply, type TelegramMessage } from './render.js';
+
+/**
+ * Sends and edits Telegram messages over the Bot API alone, so the tracking worker can push
+ * status cards without running the update loop. Every failure becomes a DeliveryError.
+ *
+ * No retries in here: the tracking queue owns waiting (it reads DeliveryError.retryAfterMs), so a
+ * worker is never blocked sleeping. The interactive bot passes its own `api`, whose auto-retry
+ * transformer (capped at a few seconds) already waits out short 429s.
+ */
+export interface TelegramMessengerOptions {
+  token: string;
+  /** Another Bot API server (a local one, or a test fake). Default https://api.telegram.org. */
+  apiRoot?: string;
+  /** Use this Api (with its transformers) instead of building one from token and apiRoot. */
+  api?: Api;
+  /** For deeplink buttons (or a getter for it); asked with getMe once, when first needed, if absent. */
+  botUsername?: string | (() => string | undefined);
+}
+
+export interface SendOptions {
+  /** Reply to this message (groups: lets a ForceReply target only its sender). */
+  replyTo?: number;
+}
+
+export class TelegramMessenger implements Messenger {
+  readonly platform = 'telegram' as const;
+  readonly api: Api;
+  private readonly token: string;
+  private username: Promise<string | undefined> | undefined;
+  private readonly knownUsername: () => string | undefined;
+
+  constructor(opts: TelegramMessengerOptions) {
+    this.token = opts.token;
+    this.api = opts.api ?? new Api(opts.token, { apiRoot: opts.apiRoot ?? 'https://api.telegram.org', timeoutSeconds: 30 });
+    const given = opts.botUsername;
+    this.knownUsername = typeof given === 'function' ? given : () => given;
+  }
+
+  async send(target: ChatTarget, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
+    const rendered = await this.render(reply);
+    return this.sendRendered(target.chatId, rendered, options);
+  }
+
+  /**
+   * Edits the message in place. A reply that renders as several messages edits the first (its
+   * text and buttons) and sends the rest (a separate prompt) new; a text reply on a photo, or a
+   * picture on a text message, goes out as a new message (Telegram cannot change a message's kind).
+   */
+  async edit(ref: MessageRef, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
+    const rendered = await this.render(reply);
+    const [first, ...rest] = rendered.messages;
+    if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0)) return this.sendRendered(ref.chatId, rendered, options);
+    const keyboard = isForceReply(first.markup) ? undefined : first.markup;
+    const extra = { parse_mode: 'HTML' as const, ...(keyboard ? { reply_markup: keyboard } : {}) };
+    try {
+      if (first.kind === 'text') await this.api.editMessageText(ref.chatId, Number(ref.messageId), first.html, { ...extra, link_preview_options: { is_disabled: true } });
+      else await this.api.editMessageCaption(ref.chatId, Number(ref.messageId), { caption: first.html, ...extra });
+    } catch (err) {
+      if (isKindMismatch(err)) return this.sendRendered(ref.chatId, rendered, options);
+      if (!isNotModified(err)) throw toDeliveryError(err, this.token);
+    }
+    for (const msg of rest) await this.sendOne(ref.chatId, msg, options);
+    return ref;
+  }
+
+  /** Renders with the bot's username known (deeplink buttons need it). */
+  async render(reply: Reply): Promise<RenderedReply> {
+    const needsUsername = (reply.buttons ?? []).some((row) => row.some((b) => b.kind === 'deeplink'));
+    const botUsername = needsUsername ? await this.botUsername() : undefined;
+    return renderReply(reply, botUsername ? { botUsername } : {});
+  }
+
+  private botUsername(): Promise<string | undefined> {
+    const known = this.knownUsername();
+    if (known) return Promise.resolve(known);
+    this.username ??= this.api.getMe().then(
+      (me) => me.username,
+      () => {
+        this.username = undefined; // try again next time
+        return undefined;
+      },
+    );
+    return this.username;
+  }
+
+  /** Sends each message in order; returns the ref of the main one (text and buttons). */
+  async sendRendered(chatId: string, rendered: RenderedReply, options: SendOptions): Promise<MessageRef> {
+    let mainRef: MessageRef | undefined;
+    for (const [i, msg] of rendered.messages.entries()) {
+      const ref = await this.sendOne(chatId, msg, options);
+      if (i === rendered.main) mainRef = ref;
+    }
+    if (!mainRef) throw toDeliveryError(new Error('nothing to send'), this.token);
+    return mainRef;
+  }
+
+  private async sendOne(chatId: string, msg: TelegramMessage, options: SendOptions): Promise<MessageRef> {
+    const common = {
+      parse_mode: 'HTML' as const,
+      ...(msg.markup ? { reply_markup: withSelective(msg.markup, options.replyTo !== undefined) } : {}),
+      ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+    };
+    try {
+      const sent =
+        msg.kind === 'photo' && msg.photo
+          ? await this.api.sendPhoto(chatId, new InputFile(msg.photo.png, msg.photo.filename ?? 'image.png'), { caption: msg.html, ...common })
+          : await this.api.sendMessage(chatId, msg.html, { ...common, link_preview_options: { is_disabled: true } });
+      return { platform: 'telegram', chatId: String(sent.chat.id), messageId: String(sent.message_id) };
+    } catch (err) {
+      throw toDeliveryError(err, this.token);
+    }
+  }
+}
+
+/** In a group, a ForceReply made selective pops up only for the user it replies to. */
+function withSelective(markup: InlineKeyboardMarkup | ForceReply, selective: boolean): InlineKeyboardMarkup | ForceReply {
+  return isForceReply(markup) && selective ? { ...markup, selective: true } : markup;
+}

@@ -1,0 +1,131 @@
+import type { ForceReply, InlineKeyboardButton, InlineKeyboardMarkup } from 'grammy/types';
+import type { Button, Image, Line, Reply } from '../../bot/reply.js';
+import { linesToHtml, safeHttpUrl } from './html.js';
+
+/**
+ * Reply (neutral) -> the Telegram messages that show it: HTML text or a photo with an HTML caption,
+ * an inline keyboard, and a ForceReply when the core wants free text next. Pure: no I/O.
+ */
+
+export const TEXT_LIMIT = 4096;
+export const CAPTION_LIMIT = 1024;
+const CALLBACK_DATA_BYTES = 64;
+const COPY_TEXT_LIMIT = 256;
+const PLACEHOLDER_LIMIT = 64;
+const START_PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface TelegramMessage {
+  /** 'photo' carries `photo` and shows `html` as its caption. */
+  kind: 'text' | 'photo';
+  /** HTML (parse_mode HTML), within TEXT_LIMIT or CAPTION_LIMIT visible characters. */
+  html: string;
+  markup?: InlineKeyboardMarkup | ForceReply;
+  photo?: Image;
+}
+
+export interface RenderedReply {
+  /** Sent in order (usually one). */
+  messages: TelegramMessage[];
+  /** Index of the message that holds the text and buttons: the one a later edit targets. */
+  main: number;
+  /** Buttons left out because Telegram would refuse them: a bug upstream, worth a log line. */
+  problems: string[];
+}
+
+export interface RenderOptions {
+  /** For deeplink buttons (https://t.me/<username>?start=<payload>). */
+  botUsername?: string;
+}
+
+/** The reply's text as lines: bold title, the lines, then "name: value" fields. */
+export function replyLines(r: Reply): Line[] {
+  const out: Line[] = [];
+  if (r.title) out.push([{ kind: 'bold', text: r.title }]);
+  if (r.title && r.lines.length > 0) out.push([]);
+  out.push(...r.lines);
+  if (r.fields?.length) {
+    if (out.length > 0) out.push([]);
+    for (const f of r.fields) out.push([{ kind: 'bold', text: `${f.name}:` }, { kind: 'text', text: ' ' }, ...f.value]);
+  }
+  return out;
+}
+
+function renderButton(b: Button, opts: RenderOptions, problems: string[]): InlineKeyboardButton | undefined {
+  const text = b.label.trim() || '·';
+  switch (b.kind) {
+    case 'action':
+      if (b.action.length === 0 || Buffer.byteLength(b.action, 'utf8') > CALLBACK_DATA_BYTES) {
+        problems.push(`action button "${b.label}": callback data must be 1-64 bytes`);
+        return undefined;
+      }
+      return { text, callback_data: b.action };
+    case 'url': {
+      const url = safeHttpUrl(b.url);
+      if (!url) {
+        problems.push(`url button "${b.label}": not an http(s) URL`);
+        return undefined;
+      }
+      return { text, url };
+    }
+    case 'copy':
+      if (b.text.length === 0 || b.text.length > COPY_TEXT_LIMIT) {
+        problems.push(`copy button "${b.label}": text must be 1-256 characters`);
+        return undefined;
+      }
+      return { text, copy_text: { text: b.text } };
+    case 'deeplink':
+      if (!opts.botUsername || !START_PAYLOAD.test(b.payload)) {
+        problems.push(`deeplink button "${b.label}": ${opts.botUsername ? 'payload must be 1-64 of A-Z a-z 0-9 _ -' : 'bot username unknown'}`);
+        return undefined;
+      }
+      return { text, url: `https://t.me/${opts.botUsername}?start=${b.payload}` };
+  }
+}
+
+export function renderKeyboard(rows: Button[][] | undefined, opts: RenderOptions, problems: string[]): InlineKeyboardMarkup | undefined {
+  const keyboard = (rows ?? [])
+    .map((row) => row.map((b) => renderButton(b, opts, problems)).filter((b): b is InlineKeyboardButton => b !== undefined))
+    .filter((row) => row.length > 0);
+  return keyboard.length > 0 ? { inline_keyboard: keyboard } : undefined;
+}
+
+function forceReply(prompt: NonNullable<Reply['prompt']>): ForceReply {
+  const placeholder = (prompt.placeholder ?? prompt.label).slice(0, PLACEHOLDER_LIMIT);
+  return { force_reply: true, ...(placeholder ? { input_field_placeholder: placeholder } : {}) };
+}
+
+/** Telegram refuses empty text; a reply with only buttons still needs a body. */
+const nonEmpty = (html: string, fallback: string): string => (html.trim() ? html : fallback);
+
+export function renderReply(reply: Reply, opts: RenderOptions = {}): RenderedReply {
+  const problems: string[] = [];
+  const lines = replyLines(reply);
+  const keyboard = renderKeyboard(reply.buttons, opts, problems);
+  const messages: TelegramMessage[] = [];
+  const fullText = linesToHtml(lines, TEXT_LIMIT);
+  // The keyboard goes on the message that holds the text; a prompt with no keyboard rides on it too.
+  const ownMarkup: InlineKeyboardMarkup | ForceReply | undefined = keyboard ?? (reply.prompt ? forceReply(reply.prompt) : undefined);
+
+  if (reply.image) {
+    const caption = linesToHtml(lines, CAPTION_LIMIT);
+    if (caption === fullText) {
+      messages.push({ kind: 'photo', html: caption, photo: reply.image, ...(ownMarkup ? { markup: ownMarkup } : {}) });
+    } else {
+      // Too long for a caption: the picture with its alt text, then the full text and buttons.
+      messages.push({ kind: 'photo', html: linesToHtml([[{ kind: 'text', text: reply.image.alt }]], CAPTION_LIMIT), photo: reply.image });
+      messages.push({ kind: 'text', html: nonEmpty(fullText, '…'), ...(ownMarkup ? { markup: ownMarkup } : {}) });
+    }
+  } else {
+    messages.push({ kind: 'text', html: nonEmpty(fullText, reply.prompt ? linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT) : '…'), ...(ownMarkup ? { markup: ownMarkup } : {}) });
+  }
+  // A keyboard and a ForceReply cannot share a message: the prompt gets its own.
+  if (reply.prompt && keyboard) {
+    messages.push({ kind: 'text', html: nonEmpty(linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT), '…'), markup: forceReply(reply.prompt) });
+  }
+  const main = reply.prompt && keyboard ? messages.length - 2 : messages.length - 1;
+  return { messages, main, problems };
+}
+
+export function isForceReply(m: InlineKeyboardMarkup | ForceReply | undefined): m is ForceReply {
+  return m !== undefined && 'force_reply' in m;
+}

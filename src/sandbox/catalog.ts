@@ -1,0 +1,248 @@
+import type { CatalogExchange, CatalogNetwork, CatalogToken, Family } from './model.js';
+
+/**
+ * The sandbox's catalogue: real Layerswap network names, chain ids, token contracts and decimals
+ * (shared/reference/layerswap-api.md section 12 and the chains' own registries), with fixed prices
+ * so every quote the sandbox gives is reproducible. Data only.
+ */
+
+/** USD prices by token symbol. Fixed on purpose: figures in tests never drift. */
+export const PRICES_USD: Readonly<Record<string, number>> = {
+  ETH: 3000,
+  BTC: 60000,
+  WBTC: 60000,
+  SOL: 150,
+  TON: 5,
+  TRX: 0.25,
+  BNB: 600,
+  POL: 0.5,
+  USDC: 1,
+  'USDC.e': 1,
+  USDT: 1,
+  USDT0: 1,
+};
+
+/** The native token of each family given by address: EVM and Solana have a "zero address". */
+export const NATIVE_ZERO_ADDRESS: Readonly<Partial<Record<Family, string>>> = {
+  evm: '0x0000000000000000000000000000000000000000',
+  solana: '11111111111111111111111111111111',
+};
+
+const LOGO_ROOT = 'https://prodlslayerswapbridgesa.blob.core.windows.net/layerswap';
+export const networkLogo = (name: string): string => `${LOGO_ROOT}/networks/${name.toLowerCase()}.png`;
+export const tokenLogo = (symbol: string): string => `${LOGO_ROOT}/currencies/${symbol.toLowerCase().replace('.', '')}.png`;
+
+const LISTED = '2023-12-27T16:46:50.617075+00:00';
+const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
+const OP_GAS_ORACLE = '0x420000000000000000000000000000000000000F';
+
+function token(
+  symbol: string,
+  contract: string | null,
+  decimals: number,
+  precision: number,
+  group: string,
+  rank: number,
+  extra: Partial<CatalogToken> = {},
+): CatalogToken {
+  return {
+    symbol,
+    display_asset: symbol,
+    contract,
+    decimals,
+    precision,
+    group,
+    listing_date: LISTED,
+    source_rank: rank,
+    destination_rank: rank,
+    supports_gasless_deposit: false,
+    ...extra,
+  };
+}
+
+const eth = (rank = 1) => token('ETH', null, 18, 6, 'ETH', rank);
+const usdc = (contract: string, rank = 2, decimals = 6, extra: Partial<CatalogToken> = {}) =>
+  token('USDC', contract, decimals, 6, 'USDC', rank, extra);
+const usdt = (contract: string, rank = 3, decimals = 6) => token('USDT', contract, decimals, 6, 'USDT', rank);
+
+interface NetworkInit {
+  name: string;
+  display_name: string;
+  type: Family;
+  chain_id: string | null;
+  node_url: string;
+  explorer: string;
+  account: string;
+  max_confirmations: number;
+  deposit_seconds: number;
+  rank: number;
+  tokens: CatalogToken[];
+  deposit_methods?: string[];
+  evm_oracle_contract?: string | null;
+  evm_multicall_contract?: string | null;
+}
+
+function network(n: NetworkInit): CatalogNetwork {
+  const native = n.tokens[0];
+  if (!native) throw new Error(`catalog: ${n.name} has no tokens`);
+  return {
+    name: n.name,
+    display_name: n.display_name,
+    type: n.type,
+    chain_id: n.chain_id,
+    node_url: n.node_url,
+    transaction_explorer_template: n.explorer,
+    account_explorer_template: n.account,
+    deposit_methods: n.deposit_methods ?? ['wallet', 'deposit_address'],
+    listing_date: LISTED,
+    evm_oracle_contract: n.evm_oracle_contract ?? null,
+    evm_multicall_contract: n.evm_multicall_contract ?? (n.type === 'evm' ? MULTICALL3 : null),
+    source_rank: n.rank,
+    destination_rank: n.rank,
+    max_confirmations: n.max_confirmations,
+    deposit_seconds: n.deposit_seconds,
+    native,
+    tokens: n.tokens,
+  };
+}
+
+export const NETWORKS: readonly CatalogNetwork[] = [
+  network({
+    name: 'ETHEREUM_MAINNET', display_name: 'Ethereum', type: 'evm', chain_id: '1',
+    node_url: 'https://ethereum-rpc.publicnode.com', explorer: 'https://etherscan.io/tx/{0}', account: 'https://etherscan.io/address/{0}',
+    max_confirmations: 12, deposit_seconds: 150.5, rank: 1,
+    tokens: [eth(), usdc('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'), usdt('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+      token('WBTC', '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', 8, 8, 'BTC', 4)],
+  }),
+  network({
+    name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', chain_id: '42161',
+    node_url: 'https://arb1.arbitrum.io/rpc', explorer: 'https://arbiscan.io/tx/{0}', account: 'https://arbiscan.io/address/{0}',
+    max_confirmations: 3, deposit_seconds: 21.25, rank: 2,
+    tokens: [eth(), usdc('0xaf88d065e77c8cc2239327c5edb3a432268e5831', 2, 6, { supports_gasless_deposit: true }),
+      token('USDC.e', '0xff970a61a04b1ca14834a43f5de4533ebddb5cc8', 6, 6, 'USDC', 5),
+      token('USDT0', '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9', 6, 6, 'USDT', 3),
+      token('WBTC', '0x2f2a2543b76a4166549f7aab2e75bef0aefc5b0f', 8, 8, 'BTC', 4)],
+  }),
+  network({
+    name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', chain_id: '8453',
+    node_url: 'https://mainnet.base.org', explorer: 'https://basescan.org/tx/{0}', account: 'https://basescan.org/address/{0}',
+    max_confirmations: 3, deposit_seconds: 24.75, rank: 3, evm_oracle_contract: OP_GAS_ORACLE,
+    tokens: [eth(), usdc('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', 2, 6, { supports_gasless_deposit: true })],
+  }),
+  network({
+    name: 'OPTIMISM_MAINNET', display_name: 'Optimism', type: 'evm', chain_id: '10',
+    node_url: 'https://mainnet.optimism.io', explorer: 'https://optimistic.etherscan.io/tx/{0}',
+    account: 'https://optimistic.etherscan.io/address/{0}', max_confirmations: 3, deposit_seconds: 26.4, rank: 4,
+    evm_oracle_contract: OP_GAS_ORACLE,
+    tokens: [eth(), usdc('0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85'), usdt('0x94b008aA00579c1307B0EF2c499aD98a8ce58e58')],
+  }),
+  network({
+    name: 'LINEA_MAINNET', display_name: 'Linea', type: 'evm', chain_id: '59144',
+    node_url: 'https://rpc.linea.build', explorer: 'https://lineascan.build/tx/{0}', account: 'https://lineascan.build/address/{0}',
+    max_confirmations: 3, deposit_seconds: 32.6, rank: 7,
+    tokens: [eth(), usdc('0x176211869cA2b568f2A7D4EE941E073a821EE1ff')],
+  }),
+  network({
+    name: 'POLYGON_MAINNET', display_name: 'Polygon', type: 'evm', chain_id: '137',
+    node_url: 'https://polygon-rpc.com', explorer: 'https://polygonscan.com/tx/{0}', account: 'https://polygonscan.com/address/{0}',
+    max_confirmations: 10, deposit_seconds: 41.8, rank: 8,
+    tokens: [token('POL', null, 18, 4, 'POL', 1), usdc('0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'),
+      usdt('0xc2132D05D31c914a87C6611C10748AEb04B58e8F')],
+  }),
+  network({
+    name: 'ZKSYNCERA_MAINNET', display_name: 'zkSync Era', type: 'evm', chain_id: '324',
+    node_url: 'https://mainnet.era.zksync.io', explorer: 'https://explorer.zksync.io/tx/{0}',
+    account: 'https://explorer.zksync.io/address/{0}', max_confirmations: 3, deposit_seconds: 35.1, rank: 9,
+    evm_multicall_contract: '0xF9cda624FBC7e059355ce98a31693d299FACd963',
+    tokens: [eth(), usdc('0x1d17CBcF0D6D143135aE902365D2E5e2A16538D4')],
+  }),
+  network({
+    name: 'SCROLL_MAINNET', display_name: 'Scroll', type: 'evm', chain_id: '534352',
+    node_url: 'https://rpc.scroll.io', explorer: 'https://scrollscan.com/tx/{0}', account: 'https://scrollscan.com/address/{0}',
+    max_confirmations: 3, deposit_seconds: 38.9, rank: 10,
+    tokens: [eth(), usdc('0x06eFdBFf2a14a7c8E15944D1F4A48F9F95F663A4')],
+  }),
+  network({
+    name: 'BSC_MAINNET', display_name: 'BNB Smart Chain', type: 'evm', chain_id: '56',
+    node_url: 'https://bsc-dataseed.bnbchain.org', explorer: 'https://bscscan.com/tx/{0}', account: 'https://bscscan.com/address/{0}',
+    max_confirmations: 6, deposit_seconds: 29.3, rank: 11,
+    // BSC's bridged stablecoins use 18 decimals, a classic source of unit bugs.
+    tokens: [token('BNB', null, 18, 6, 'BNB', 1), usdt('0x55d398326f99059fF775485246999027B3197955', 2, 18),
+      usdc('0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 3, 18)],
+  }),
+  network({
+    name: 'STARKNET_MAINNET', display_name: 'StarkNet', type: 'starknet', chain_id: '0x534e5f4d41494e',
+    node_url: 'https://starknet-mainnet.public.blastapi.io', explorer: 'https://starkscan.co/tx/{0}',
+    account: 'https://starkscan.co/contract/{0}', max_confirmations: 1, deposit_seconds: 95.2, rank: 5,
+    // Wallet flow only: a quote with use_deposit_address=true answers QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS.
+    deposit_methods: ['wallet'],
+    tokens: [token('ETH', '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7', 18, 6, 'ETH', 1),
+      usdc('0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8')],
+  }),
+  network({
+    name: 'SOLANA_MAINNET', display_name: 'Solana', type: 'solana', chain_id: '',
+    node_url: 'https://api.mainnet-beta.solana.com', explorer: 'https://solscan.io/tx/{0}', account: 'https://solscan.io/account/{0}',
+    max_confirmations: 2, deposit_seconds: 5.4528534, rank: 6,
+    tokens: [token('SOL', null, 9, 6, 'SOL', 1), usdc('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
+      usdt('Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB')],
+  }),
+  network({
+    name: 'TON_MAINNET', display_name: 'Ton', type: 'ton', chain_id: null,
+    node_url: 'https://toncenter.com/api/v2/jsonRPC', explorer: 'https://tonscan.org/tx/{0}', account: 'https://tonscan.org/address/{0}',
+    max_confirmations: 1, deposit_seconds: 12.3, rank: 12,
+    tokens: [token('TON', null, 9, 4, 'TON', 1), usdt('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs', 2)],
+  }),
+  network({
+    name: 'TRON_MAINNET', display_name: 'Tron', type: 'tron', chain_id: '728126428',
+    node_url: 'https://api.trongrid.io', explorer: 'https://tronscan.org/#/transaction/{0}',
+    account: 'https://tronscan.org/#/address/{0}', max_confirmations: 3, deposit_seconds: 57.0, rank: 13,
+    tokens: [token('TRX', null, 6, 2, 'TRX', 1), usdt('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 2)],
+  }),
+  network({
+    name: 'BITCOIN_MAINNET', display_name: 'Bitcoin', type: 'bitcoin', chain_id: null,
+    node_url: 'https://mempool.space/api', explorer: 'https://mempool.space/tx/{0}', account: 'https://mempool.space/address/{0}',
+    max_confirmations: 2, deposit_seconds: 1260.0, rank: 14,
+    tokens: [token('BTC', null, 8, 8, 'BTC', 1)],
+  }),
+];
+
+/** Exchanges, for completeness: the bot itself only uses network-to-network routes. */
+export const EXCHANGES: readonly CatalogExchange[] = [
+  { name: 'BINANCE', display_name: 'Binance', token_groups: [
+    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'OPTIMISM_MAINNET'] },
+    { symbol: 'USDC', networks: ['ETHEREUM_MAINNET', 'SOLANA_MAINNET'] },
+    { symbol: 'USDT', networks: ['TRON_MAINNET', 'ETHEREUM_MAINNET', 'TON_MAINNET'] },
+  ] },
+  { name: 'COINBASE', display_name: 'Coinbase', token_groups: [
+    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'BASE_MAINNET'] },
+    { symbol: 'USDC', networks: ['ETHEREUM_MAINNET', 'BASE_MAINNET', 'SOLANA_MAINNET'] },
+  ] },
+  { name: 'OKX', display_name: 'OKX', token_groups: [
+    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'LINEA_MAINNET', 'ZKSYNCERA_MAINNET'] },
+    { symbol: 'USDT', networks: ['ETHEREUM_MAINNET', 'TRON_MAINNET'] },
+  ] },
+  { name: 'KRAKEN', display_name: 'Kraken', token_groups: [
+    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET'] },
+    { symbol: 'BTC', networks: ['BITCOIN_MAINNET'] },
+  ] },
+];
+
+/** Blockchain fee of a payout, in USD, by destination family (converted to the source token). */
+export const PAYOUT_GAS_USD: Readonly<Record<Family, number>> = {
+  evm: 0.4,
+  starknet: 0.3,
+  solana: 0.2,
+  ton: 0.15,
+  tron: 1.2,
+  bitcoin: 2.5,
+};
+
+/** Seconds the payout itself takes, by destination family, added to the route's completion time. */
+export const PAYOUT_SECONDS: Readonly<Record<Family, number>> = {
+  evm: 12.125,
+  starknet: 30.5,
+  solana: 3.75,
+  ton: 8.5,
+  tron: 9.25,
+  bitcoin: 600.0,
+};

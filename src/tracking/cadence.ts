@@ -1,0 +1,83 @@
+import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
+
+/**
+ * When to poll a swap next: a pure policy over what the poller knows.
+ *
+ * - final status: never (the poll job ends);
+ * - a deposit seen, ls_transfer_pending or pending_refund: fast (funds are moving);
+ * - waiting for a deposit: slow, x2 after 10 minutes of waiting, x6 after an hour (2 min with the
+ *   default 20 s). The back-off scales with slowMs rather than being absolute, so tests with small
+ *   cadences keep small waits even when a sandbox clock jumps hours ahead.
+ * - jitter (0..1) stretches the delay by up to 10% so thousands of pollers do not align.
+ */
+
+export interface CadenceSettings {
+  fastMs: number;
+  slowMs: number;
+}
+
+export interface CadenceInput {
+  status: string;
+  /** An input transaction exists (the deposit was seen), whatever the status says. */
+  depositSeen: boolean;
+  /** How long the poller has been waiting for a deposit (ms). */
+  waitingMs: number;
+  /** A random number in [0, 1); 0 gives the exact base delay. */
+  jitter?: number;
+}
+
+export const LONG_WAIT_MS = 10 * 60_000;
+export const VERY_LONG_WAIT_MS = 60 * 60_000;
+const FAST_STATUSES: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund']);
+
+export function isFinalStatus(status: string): boolean {
+  return FINAL_SWAP_STATUSES.has(status);
+}
+
+/** Delay before the next poll in ms, or null when polling should stop. */
+export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): number | null {
+  if (isFinalStatus(input.status)) return null;
+  let base: number;
+  if (input.depositSeen || FAST_STATUSES.has(input.status)) base = settings.fastMs;
+  else if (input.waitingMs >= VERY_LONG_WAIT_MS) base = settings.slowMs * 6;
+  else if (input.waitingMs >= LONG_WAIT_MS) base = settings.slowMs * 2;
+  else base = settings.slowMs;
+  const jitter = Math.min(Math.max(input.jitter ?? 0, 0), 1);
+  return Math.round(base * (1 + 0.1 * jitter));
+}
+
+/**
+ * Back-off for the whole poll queue while the swap service fails (5xx, timeouts): 1 s, 2 s, 4 s
+ * ... up to 60 s, scaled down with small cadences so tests stay quick. A Retry-After wins when
+ * the service sends one.
+ */
+export function outageDelay(consecutiveFailures: number, settings: CadenceSettings, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined && retryAfterMs > 0) return Math.min(retryAfterMs, 10 * 60_000);
+  const unit = Math.min(1000, settings.fastMs);
+  const cap = Math.min(60_000, settings.slowMs * 3);
+  const n = Math.max(1, consecutiveFailures);
+  return Math.min(cap, unit * 2 ** Math.min(n - 1, 16));
+}
+
+/**
+ * The expected completion time from quote.avg_completion_time, a .NET TimeSpan string
+ * ("00:00:05.4528534", "1.02:00:00" for days). Undefined when absent or unreadable.
+ */
+export function parseTimeSpan(value: string | null | undefined): number | undefined {
+  if (!value) return undefined;
+  const m = /^(?:(\d+)\.)?(\d+):(\d{1,2}):(\d{1,2})(\.\d+)?$/.exec(value.trim());
+  if (!m) return undefined;
+  const [, days, h, min, s, frac] = m;
+  const ms = ((Number(days ?? 0) * 24 + Number(h)) * 3600 + Number(min) * 60 + Number(s)) * 1000 + Math.round(Number(frac ?? 0) * 1000);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** When no expected completion time is known, a swap counts as stuck after factor x this. */
+export const DEFAULT_EXPECTED_COMPLETION_MS = 5 * 60_000;
+
+/** True once ls_transfer_pending has lasted longer than factor x the expected completion time. */
+export function isStuck(pendingForMs: number, expectedMs: number | undefined, factor: number): boolean {
+  const expected = expectedMs && expectedMs > 0 ? expectedMs : DEFAULT_EXPECTED_COMPLETION_MS;
+  // Very short estimates ("00:00:05") would call a swap stuck within seconds: floor at one minute.
+  return pendingForMs > factor * Math.max(expected, 60_000);
+}

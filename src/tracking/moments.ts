@@ -1,0 +1,155 @@
+import type { ChatTarget } from '../bot/incoming.js';
+import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Tone } from '../bot/reply.js';
+import type { SwapDetails, Transaction } from '../layerswap/schemas.js';
+import { DEFAULT_EXPECTED_COMPLETION_MS } from './cadence.js';
+import { lastEntered, type Moment, type MomentKind, type SwapState } from './observe.js';
+import { maskAddress, supportSummary, txExplorer } from './support-summary.js';
+
+/**
+ * The new messages sent at key moments (edits of the status card notify nobody). Private chats
+ * get full addresses; groups and channels get masked ones and never deposit details.
+ */
+
+export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = {
+  deposit_seen: 'Deposit received',
+  completed: 'Swap completed',
+  failed: 'Swap failed',
+  expired: 'Swap expired',
+  cancelled: 'Swap cancelled',
+  pending_refund: 'Refund on its way',
+  refunded: 'Refund sent',
+  stuck: 'Swap taking longer than expected',
+};
+
+const TONES: Readonly<Record<MomentKind, Tone>> = {
+  deposit_seen: 'pending',
+  completed: 'success',
+  failed: 'error',
+  expired: 'warning',
+  cancelled: 'warning',
+  pending_refund: 'warning',
+  refunded: 'info',
+  stuck: 'warning',
+};
+
+/** fail_reason in plain words. */
+export function explainFailReason(reason: string | null | undefined): string {
+  switch (reason) {
+    case 'received_less_than_valid_range':
+      return 'The deposit was below the minimum amount for this route, so the swap could not run.';
+    case 'received_more_than_valid_range':
+      return 'The deposit was above the maximum for this route. Layerswap reviews such deposits and approves them in up to 2 hours.';
+    case 'swap_route_unavailable':
+      return 'The route stopped being available before the swap could run.';
+    case 'degraded_quote':
+      return 'The price moved too far from the quote, so the swap was not executed.';
+    default:
+      return reason ? `The swap service reported: ${reason}.` : 'The swap service did not give a reason.';
+  }
+}
+
+export interface MomentContext {
+  details: SwapDetails;
+  state: SwapState;
+  target: ChatTarget;
+}
+
+export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
+  const { details, target } = ctx;
+  const s = details.swap;
+  const isPublic = target.chatKind !== 'private';
+  const addr = (a: string | null | undefined) => (a ? (isPublic ? maskAddress(a) : a) : '');
+  const route = line(
+    `${s.requested_amount ?? ''} ${s.source_token.symbol} ${netName(s.source_network)} → ${s.destination_token.symbol} ${netName(s.destination_network)}`.trim(),
+  );
+  const lines: Line[] = [route];
+  const buttons: Button[][] = [];
+  const tx = (type: string) => lastTx(s.transactions, type);
+  const txLine = (label: string, t: Transaction | undefined) => {
+    if (!t?.transaction_hash) return;
+    const url = txExplorer(details, t);
+    lines.push(url ? line(`${label}: `, link(shortHash(t.transaction_hash), url)) : line(`${label}: `, code(t.transaction_hash)));
+    if (url) buttons.push([urlButton(`View ${label.toLowerCase()}`, url)]);
+  };
+
+  switch (moment.kind) {
+    case 'deposit_seen': {
+      const input = tx('input');
+      if (isPublic) {
+        lines.push(line('The deposit arrived; the swap is on its way.'));
+      } else {
+        const amount = input?.amount ?? s.requested_amount;
+        lines.push(line('We saw your deposit', amount != null ? ` of ${amount} ${input?.token?.symbol ?? s.source_token.symbol}` : '', '. It is being confirmed; the payout follows.'));
+        txLine('Deposit transaction', input);
+      }
+      break;
+    }
+    case 'completed': {
+      const output = tx('output');
+      const received = output?.amount ?? details.quote?.receive_amount;
+      if (received != null) lines.push(line('Received ', bold(`${received} ${output?.token?.symbol ?? s.destination_token.symbol}`), ` on ${netName(s.destination_network)}`));
+      if (s.destination_address) lines.push(line('To ', code(addr(s.destination_address))));
+      txLine('Payout transaction', output);
+      break;
+    }
+    case 'failed':
+      lines.push(line(explainFailReason(s.fail_reason)));
+      lines.push(line('If funds were sent, contact Layerswap support with the swap id ', code(s.id), '.'));
+      break;
+    case 'expired':
+      lines.push(line('No deposit arrived in time, so the swap expired.'));
+      if (!isPublic) lines.push(line('Do not send funds to its deposit address any more. If you already did, contact Layerswap support with the swap id ', code(s.id), '.'));
+      break;
+    case 'cancelled':
+      lines.push(line('The swap was cancelled. If funds were sent, contact Layerswap support with the swap id ', code(s.id), '.'));
+      break;
+    case 'pending_refund':
+      lines.push(line('The swap could not be completed, so Layerswap is refunding the deposit', s.refund_address ? ' to ' : '.', ...(s.refund_address ? [code(addr(s.refund_address)), '.'] : [])));
+      break;
+    case 'refunded': {
+      const refund = tx('refund');
+      lines.push(line('The deposit was refunded', refund?.amount != null ? ` (${refund.amount} ${refund.token?.symbol ?? s.source_token.symbol})` : '', s.refund_address ? ' to ' : '.', ...(s.refund_address ? [code(addr(s.refund_address)), '.'] : [])));
+      txLine('Refund transaction', refund);
+      break;
+    }
+    case 'stuck':
+      return renderStuck(ctx, route);
+  }
+  lines.push(line('Swap id: ', code(s.id)));
+  return { title: MOMENT_TITLES[moment.kind], tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
+}
+
+function renderStuck(ctx: MomentContext, route: Line): Reply {
+  const { details, state, target } = ctx;
+  const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
+  const since = lastEntered(state.history, 'ls_transfer_pending') ?? state.lastChangeAt;
+  const summary = supportSummary(details, state, target.chatKind === 'private' ? 'private' : 'public');
+  const lines: Line[] = [
+    route,
+    line('Layerswap has the deposit and is sending the payout (status ls_transfer_pending). ',
+      `This usually takes about ${duration(expected)}; it has been ${duration(state.lastPolledAt - since)}.`),
+    line('Funds in this state are not lost: they are either paid out soon or refunded. If it stays like this, contact Layerswap support and paste this summary:'),
+    ...summary.map((l) => line(code(l))),
+  ];
+  const text = summary.join('\n');
+  // Telegram copy buttons hold at most 256 characters; the code lines above copy cleanly anyway.
+  const buttons = text.length <= 256 ? [[copyButton('Copy support summary', text)]] : undefined;
+  return { title: MOMENT_TITLES.stuck, tone: TONES.stuck, lines, ...(buttons ? { buttons } : {}), target: 'here' };
+}
+
+function lastTx(txs: readonly Transaction[], type: string): Transaction | undefined {
+  for (let i = txs.length - 1; i >= 0; i--) if (txs[i]?.type === type) return txs[i];
+  return undefined;
+}
+
+const netName = (n: { name: string; display_name?: string | null | undefined }) => n.display_name || n.name;
+const shortHash = (h: string) => (h.length > 20 ? `${h.slice(0, 10)}…${h.slice(-8)}` : h);
+
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${m % 60} min`;
+}

@@ -1,0 +1,154 @@
+import type { SwapDetails } from '../layerswap/schemas.js';
+import { isStuck, parseTimeSpan } from './cadence.js';
+
+/**
+ * What the poller remembers about a swap, and the pure comparison of a fresh GET /swaps/{id}
+ * with it: did anything a chat would see change, and which key moments happened.
+ */
+
+export interface TxSnapshot {
+  type: string;
+  status: string | null;
+  hash: string | null;
+  confirmations: number | null;
+  maxConfirmations: number | null;
+}
+
+export interface SwapState {
+  swapId: string;
+  /** Increments on every change a chat would see (and on each key moment). */
+  version: number;
+  status: string;
+  failReason: string | null;
+  transactions: TxSnapshot[];
+  /** Each status as first observed, with the poller's time (ms). */
+  history: Array<{ status: string; at: number }>;
+  firstPolledAt: number;
+  lastPolledAt: number;
+  lastChangeAt: number;
+  depositSeenAt?: number;
+  stuckNotified?: boolean;
+  /** From quote.avg_completion_time. */
+  expectedCompletionMs?: number;
+  /** Polling stopped without a final status (the deposit window passed long ago). */
+  abandoned?: boolean;
+}
+
+export const MOMENT_KINDS = ['deposit_seen', 'completed', 'failed', 'expired', 'cancelled', 'pending_refund', 'refunded', 'stuck'] as const;
+export type MomentKind = (typeof MOMENT_KINDS)[number];
+
+export interface Moment {
+  kind: MomentKind;
+  /** The state version that carried it. */
+  version: number;
+  at: number;
+}
+
+export interface Observation {
+  state: SwapState;
+  /** Something a chat would see changed (always true on the first observation). */
+  changed: boolean;
+  moments: Moment[];
+}
+
+const STATUS_MOMENTS: Readonly<Record<string, MomentKind>> = {
+  completed: 'completed',
+  failed: 'failed',
+  expired: 'expired',
+  cancelled: 'cancelled',
+  pending_refund: 'pending_refund',
+  refunded: 'refunded',
+};
+/** Statuses that can only be reached after the deposit arrived. */
+const AFTER_DEPOSIT: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund', 'refunded', 'completed']);
+
+export function snapshotTransactions(details: SwapDetails): TxSnapshot[] {
+  return details.swap.transactions
+    .map((t) => ({
+      type: t.type,
+      status: t.status ?? null,
+      hash: t.transaction_hash ?? null,
+      confirmations: t.confirmations ?? null,
+      maxConfirmations: t.max_confirmations ?? null,
+    }))
+    .sort((a, b) => `${a.type}|${a.hash ?? ''}`.localeCompare(`${b.type}|${b.hash ?? ''}`));
+}
+
+const txKey = (t: TxSnapshot) => `${t.type}|${t.hash ?? ''}|${t.status ?? ''}|${t.confirmations ?? ''}/${t.maxConfirmations ?? ''}`;
+
+export function depositSeen(status: string, txs: readonly TxSnapshot[]): boolean {
+  return AFTER_DEPOSIT.has(status) || txs.some((t) => t.type === 'input');
+}
+
+/** Compares a fresh fetch with the stored state. `now` is the poller's clock (ms). */
+export function observe(prev: SwapState | undefined, details: SwapDetails, now: number, stuckFactor: number): Observation {
+  const status = details.swap.status;
+  const failReason = details.swap.fail_reason ?? null;
+  const transactions = snapshotTransactions(details);
+  const expectedCompletionMs = parseTimeSpan(details.quote?.avg_completion_time) ?? prev?.expectedCompletionMs;
+  const seen = depositSeen(status, transactions);
+
+  if (!prev) {
+    // First sight: the card shows everything; no key moment is announced for what already was.
+    const state: SwapState = {
+      swapId: details.swap.id,
+      version: 1,
+      status,
+      failReason,
+      transactions,
+      history: [{ status, at: now }],
+      firstPolledAt: now,
+      lastPolledAt: now,
+      lastChangeAt: now,
+      ...(seen ? { depositSeenAt: now } : {}),
+      ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
+    };
+    return { state, changed: true, moments: [] };
+  }
+
+  const kinds: MomentKind[] = [];
+  const statusChanged = status !== prev.status;
+  const txChanged = transactions.map(txKey).join(',') !== prev.transactions.map(txKey).join(',');
+  const changed = statusChanged || txChanged || failReason !== prev.failReason;
+
+  const history = statusChanged ? [...prev.history, { status, at: now }] : prev.history;
+  const newlySeen = seen && prev.depositSeenAt === undefined;
+  if (newlySeen && status !== 'expired' && status !== 'cancelled') kinds.push('deposit_seen');
+  const statusMoment = STATUS_MOMENTS[status];
+  if (statusChanged && statusMoment) kinds.push(statusMoment);
+
+  let stuckNotified = prev.stuckNotified ?? false;
+  if (status === 'ls_transfer_pending' && !stuckNotified) {
+    const since = lastEntered(history, 'ls_transfer_pending') ?? now;
+    if (isStuck(now - since, expectedCompletionMs, stuckFactor)) {
+      kinds.push('stuck');
+      stuckNotified = true;
+    }
+  }
+
+  const bump = changed || kinds.length > 0;
+  const version = bump ? prev.version + 1 : prev.version;
+  const state: SwapState = {
+    ...prev,
+    version,
+    status,
+    failReason,
+    transactions,
+    history,
+    lastPolledAt: now,
+    lastChangeAt: bump ? now : prev.lastChangeAt,
+    stuckNotified,
+    ...(newlySeen ? { depositSeenAt: now } : {}),
+    ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
+  };
+  return { state, changed: bump, moments: kinds.map((kind) => ({ kind, version, at: now })) };
+}
+
+/** When the swap last entered `status` (ms), from the history. */
+export function lastEntered(history: SwapState['history'], status: string): number | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const h = history[i];
+    if (h && h.status === status) return h.at;
+  }
+  return undefined;
+}

@@ -1,0 +1,120 @@
+import type { Redis } from 'ioredis';
+import type { MessageRef } from '../bot/incoming.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
+import type { TrackingKeys } from './keys.js';
+import { LuaScript } from './lua.js';
+import type { Moment, SwapState } from './observe.js';
+
+/**
+ * Per-swap runtime data: the last state the poller saw, the last details (rendered into cards),
+ * the append-only list of key moments, and per chat what was delivered (card message, version,
+ * number of moments sent). Deliveries are what make notify jobs idempotent.
+ */
+
+export interface Delivery {
+  /** The chat's status card for this swap, once sent. */
+  ref?: MessageRef;
+  /** The state version the card shows. */
+  version: number;
+  /** How many of the swap's moments this chat has been sent (or skipped, for late followers). */
+  moments: number;
+}
+
+/** Saves only if nobody saved a newer version meanwhile (a stalled duplicate run). */
+const SAVE = new LuaScript(`
+local cur = redis.call('GET', KEYS[1])
+local v = 0
+if cur then v = cjson.decode(cur).version end
+if v ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
+for i = 4, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+redis.call('DEL', KEYS[4])
+return 1
+`);
+
+/** Records a delivery only while the chat still follows the swap (no resurrection after /untrack). */
+const SET_DELIVERY = new LuaScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+`);
+
+export class StateStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: TrackingKeys,
+  ) {}
+
+  async load(swapId: string): Promise<SwapState | undefined> {
+    const raw = await this.redis.get(this.keys.state(swapId));
+    return raw ? (JSON.parse(raw) as SwapState) : undefined;
+  }
+
+  async loadMany(swapIds: readonly string[]): Promise<Array<SwapState | undefined>> {
+    if (swapIds.length === 0) return [];
+    const raws = await this.redis.mget(...swapIds.map((id) => this.keys.state(id)));
+    return raws.map((r) => (r ? (JSON.parse(r) as SwapState) : undefined));
+  }
+
+  /** Writes a new observation; false when another run saved first. */
+  async save(prevVersion: number, state: SwapState, details: SwapDetails | undefined, moments: readonly Moment[]): Promise<boolean> {
+    const k = this.keys;
+    const res = await SAVE.run(
+      this.redis,
+      [k.state(state.swapId), k.details(state.swapId), k.moments(state.swapId), k.outage],
+      [prevVersion, JSON.stringify(state), details ? JSON.stringify(details) : '', ...moments.map((m) => JSON.stringify(m))],
+    );
+    return res === 1;
+  }
+
+  async details(swapId: string): Promise<SwapDetails | undefined> {
+    const raw = await this.redis.get(this.keys.details(swapId));
+    return raw ? (JSON.parse(raw) as SwapDetails) : undefined;
+  }
+
+  async moments(swapId: string, from = 0): Promise<Moment[]> {
+    const raw = await this.redis.lrange(this.keys.moments(swapId), from, -1);
+    return raw.map((m) => JSON.parse(m) as Moment);
+  }
+
+  async momentCount(swapId: string): Promise<number> {
+    return this.redis.llen(this.keys.moments(swapId));
+  }
+
+  async deliveries(swapId: string): Promise<Map<string, Delivery>> {
+    const all = await this.redis.hgetall(this.keys.deliveries(swapId));
+    return new Map(Object.entries(all).map(([tk, v]) => [tk, JSON.parse(v) as Delivery]));
+  }
+
+  async delivery(swapId: string, tk: string): Promise<Delivery | undefined> {
+    const raw = await this.redis.hget(this.keys.deliveries(swapId), tk);
+    return raw ? (JSON.parse(raw) as Delivery) : undefined;
+  }
+
+  /** What a notify job needs, read in one transaction so state, details and moments agree. */
+  async snapshotFor(swapId: string, tk: string): Promise<{ state?: SwapState; details?: SwapDetails; moments: Moment[]; delivery?: Delivery }> {
+    const k = this.keys;
+    const res = (await this.redis.multi().get(k.state(swapId)).get(k.details(swapId)).lrange(k.moments(swapId), 0, -1).hget(k.deliveries(swapId), tk).exec()) ?? [];
+    for (const [err] of res) if (err) throw err;
+    const [state, details, moments, delivery] = res.map((r) => r[1]) as [string | null, string | null, string[], string | null];
+    return {
+      ...(state ? { state: JSON.parse(state) as SwapState } : {}),
+      ...(details ? { details: JSON.parse(details) as SwapDetails } : {}),
+      moments: moments.map((m) => JSON.parse(m) as Moment),
+      ...(delivery ? { delivery: JSON.parse(delivery) as Delivery } : {}),
+    };
+  }
+
+  async setDelivery(swapId: string, tk: string, d: Delivery): Promise<boolean> {
+    const res = await SET_DELIVERY.run(this.redis, [this.keys.followers(swapId), this.keys.deliveries(swapId)], [tk, JSON.stringify(d)]);
+    return res === 1;
+  }
+
+  /** Consecutive failed polls across all swaps (the outage back-off); reset by any good poll. */
+  async recordFailure(): Promise<number> {
+    const n = await this.redis.incr(this.keys.outage);
+    await this.redis.pexpire(this.keys.outage, 10 * 60_000);
+    return n;
+  }
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, loadConfig } from '../src/config.js';
+
+const read = (p: string) => readFileSync(new URL(`../${p}`, import.meta.url), 'utf8');
+
+describe('operator documentation', () => {
+  it('.env.example lists every variable the bot reads, and parses as a valid config', () => {
+    const example = read('.env.example');
+    const listed = [...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)];
+    expect(listed.map((m) => m[1]).sort()).toEqual([...CONFIG_KEYS].sort());
+    const env = Object.fromEntries(listed.map((m) => [m[1]!, m[2]!]));
+    expect(() => loadConfig(env)).not.toThrow();
+  });
+
+  it('the README documents every variable and the two set-up commands', () => {
+    const readme = read('README.md');
+    for (const key of CONFIG_KEYS) expect(readme, key).toContain(`\`${key}\``);
+    expect(readme).toContain('npm ci && npm start');
+    expect(readme).toContain('npm ci && npm test');
+  });
+
+  it('the Procfile declares the web and worker processes the CLI offers', () => {
+    const procfile = read('Procfile');
+    expect(procfile).toMatch(/^web: node dist\/cli\.js web$/m);
+    expect(procfile).toMatch(/^worker: node dist\/cli\.js worker$/m);
+  });
+});
