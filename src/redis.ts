@@ -58,13 +58,14 @@ export interface CreateRedisOptions extends Omit<RedisOptions, 'host' | 'port' |
 }
 
 /**
- * One ioredis client. Connection errors are logged (once per distinct message, scrubbed of the
+ * One ioredis client for a URL (or ready-made options). Connection errors are logged (once per distinct message, scrubbed of the
  * password) instead of crashing the process; ioredis keeps reconnecting.
  */
-export function createRedis(url: string, opts: CreateRedisOptions = {}): Redis {
+export function createRedis(target: string | RedisOptions, opts: CreateRedisOptions = {}): Redis {
   const { logger = silentLogger, name = 'redis', ...rest } = opts;
-  const secrets = redisSecrets(url);
-  const client = new Redis({ ...redisOptionsFromUrl(url), ...rest });
+  const base = typeof target === 'string' ? redisOptionsFromUrl(target) : target;
+  const secrets = typeof target === 'string' ? redisSecrets(target) : target.password ? [target.password] : [];
+  const client = new Redis({ ...base, ...rest });
   let last = '';
   client.on('error', (err: unknown) => {
     const message = scrub(err instanceof Error ? err.message : String(err), secrets);

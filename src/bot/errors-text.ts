@@ -64,11 +64,11 @@ export function apiErrorLines(e: ApiError): { title: string; lines: Line[] } {
       return { title: 'Two-factor code refused', lines: [line('The exchange did not accept the two-factor code.'), line('Try again with a new code.')] };
     case 'NETWORK_ACCOUNT_ALREADY_EXISTS':
       return { title: 'Account already linked', lines: [line('This network account is already linked.'), line('Nothing more to do.')] };
-    case 'RATE_LIMITED': {
-      const wait = e.retryAfterMs ? Math.max(1, Math.ceil(e.retryAfterMs / 1000)) : 60;
-      return { title: 'The swap service is busy', lines: [line(`It asked us to slow down. Try again in ${wait} seconds.`)] };
-    }
     default:
+      if (e.status === 429 || e.code === 'RATE_LIMITED') {
+        const wait = e.retryAfterMs ? Math.max(1, Math.ceil(e.retryAfterMs / 1000)) : 60;
+        return { title: 'The swap service is busy', lines: [line(`It asked us to slow down. Try again in ${wait} seconds.`)] };
+      }
       if (e.status >= 500 || e.code === 'HTTP_ERROR' || e.code === 'NON_JSON_RESPONSE') return { title: 'Service unavailable', lines: [line(NOT_ANSWERING)] };
       return { title: 'The swap service refused the request', lines: [line(e.serviceMessage ? `It said: ${e.serviceMessage.slice(0, 200)}` : 'It gave no reason.'), line('Check what you sent and try again.')] };
   }

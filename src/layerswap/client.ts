@@ -4,7 +4,7 @@ import { silentLogger, type Logger } from '../log.js';
 import type { LayerswapApi, RequestOptions } from './api.js';
 import { ApiError, ConnectionError, LayerswapError, UnconfirmedCreateError } from './errors.js';
 import { buildQuery, formatNumber, swapIdSegment, type QueryValue } from './query.js';
-import { LOCAL_ERROR_CODES, readEnvelope } from './response.js';
+import { readEnvelope } from './response.js';
 import { retryDelayMs } from './retry.js';
 import {
   DepositActionListSchema,
@@ -152,10 +152,9 @@ export class LayerswapClient implements LayerswapApi {
       try {
         return readEnvelope(raw, SwapDetailsSchema, label, [this.apiKey]);
       } catch (err) {
-        // The service said no in its own words (below 500): certainly nothing was created.
-        if (err instanceof ApiError && err.status < 500 && !LOCAL_ERROR_CODES.has(err.code)) throw err;
-        // A 429 from a rate limiter is a refusal too, whatever its body.
-        if (err instanceof ApiError && err.code === 'RATE_LIMITED') throw err;
+        // A readable refusal below 500 (an error envelope, ASP.NET validation details, a 429):
+        // the request was turned away, so nothing was created.
+        if (err instanceof ApiError && err.status < 500 && err.code !== 'NON_JSON_RESPONSE') throw err;
         // 5xx, HTML from a proxy, or a 2xx we cannot read: the swap may exist.
         this.log.warn({ request: label, status: raw.status, referenceId, err: describe(err) }, 'swap creation unconfirmed');
         throw new UnconfirmedCreateError(label, referenceId, err);

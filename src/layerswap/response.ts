@@ -10,9 +10,6 @@ import type { RawResponse } from './transport.js';
  * those ends as a specific error, never as a JSON parse crash.
  */
 
-/** Codes the client makes up; an ApiError carrying one did not come from an error envelope. */
-export const LOCAL_ERROR_CODES: ReadonlySet<string> = new Set(['HTTP_ERROR', 'RATE_LIMITED', 'NON_JSON_RESPONSE']);
-
 export function readEnvelope<T>(res: RawResponse, schema: z.ZodType<T>, label: string, secrets: readonly string[]): T {
   const ok = res.status >= 200 && res.status < 300;
   const common = { status: res.status, request: label, requestId: requestIdOf(res.headers), retryAfterMs: retryAfterMs(res.headers) };

@@ -246,3 +246,8 @@ export const PAYOUT_SECONDS: Readonly<Record<Family, number>> = {
   tron: 9.25,
   bitcoin: 600.0,
 };
+
+/** NetworkType values the API accepts in network_types (SPEC enum); unknown ones are a VALIDATION_ERROR. */
+export const KNOWN_NETWORK_TYPES: readonly string[] = [
+  'evm', 'starknet', 'solana', 'cosmos', 'starkex', 'zksynclite', 'ton', 'paradex', 'tron', 'fuel', 'bitcoin', 'hyperliquid',
+];

@@ -50,7 +50,7 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
     );
   }
 
-  const destinationAddress = f.string('destination_address', options.destinationRequired as true);
+  const destinationAddress = options.destinationRequired ? f.string('destination_address', true) : f.string('destination_address');
   if (destinationAddress !== undefined) checkAddress('destination_address', dstNetwork, destinationAddress);
   const sourceAddress = f.string('source_address');
   if (sourceAddress !== undefined) checkAddress('source_address', srcNetwork, sourceAddress);

@@ -59,9 +59,9 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const s = details.swap;
   const isPublic = target.chatKind !== 'private';
   const addr = (a: string | null | undefined) => (a ? (isPublic ? maskAddress(a) : a) : '');
-  const route = line(
-    `${s.requested_amount ?? ''} ${s.source_token.symbol} ${netName(s.source_network)} → ${s.destination_token.symbol} ${netName(s.destination_network)}`.trim(),
-  );
+  // The amount sent is a deposit detail: private chats only.
+  const amount = !isPublic && s.requested_amount != null ? `${s.requested_amount} ` : '';
+  const route = line(`${amount}${s.source_token.symbol} ${netName(s.source_network)} → ${s.destination_token.symbol} ${netName(s.destination_network)}`);
   const lines: Line[] = [route];
   const buttons: Button[][] = [];
   const tx = (type: string) => lastTx(s.transactions, type);

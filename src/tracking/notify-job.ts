@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef, Platform } from '../bot/incoming.js';
 import { DeliveryError, type Messenger } from '../bot/messenger.js';
@@ -38,7 +39,7 @@ export interface NotifyDeps {
   logger: Logger;
 }
 
-export type NotifyOutcome = 'not_following' | 'no_state' | 'up_to_date' | 'delivered' | 'gone' | 'rejected';
+export type NotifyOutcome = 'not_following' | 'no_state' | 'up_to_date' | 'delivered' | 'gone';
 
 export function createNotifyProcessor(deps: NotifyDeps) {
   const { subs, store, messenger, logger } = deps;
@@ -68,51 +69,71 @@ export function createNotifyProcessor(deps: NotifyDeps) {
       }
     };
 
-    let step: 'card' | 'moment' = 'card';
+    /** Runs one platform call; content the platform refuses is skipped (retrying cannot help). */
+    const step = async (what: string, run: () => Promise<void>, skip: () => Promise<void>) => {
+      try {
+        await run();
+      } catch (err) {
+        if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
+        logger.error({ swapId, platform: target.platform, chatId: target.chatId, step: what, err: err.message }, 'platform refused a tracking message; skipped');
+        await skip();
+      }
+    };
+
     try {
       if (d.version < state.version) {
-        await pace();
-        const card = deps.renderCard(details, target);
-        const ref = d.ref ? await editOrResend(messenger, d.ref, target, card) : await messenger.send(target, card);
-        await save({ ...d, ref, version: state.version });
+        const version = state.version;
+        await step(
+          'card',
+          async () => {
+            const card = deps.renderCard(details, target);
+            const cardHash = hashReply(card);
+            if (d.ref && d.cardHash === cardHash) return save({ ...d, version });
+            await pace();
+            const ref = d.ref ? await editOrResend(messenger, d.ref, target, card) : await messenger.send(target, card);
+            await save({ ...d, ref, version, cardHash });
+          },
+          () => save({ ...d, version }),
+        );
       }
-      step = 'moment';
       while (d.moments < snap.moments.length) {
         const moment = snap.moments[d.moments];
         if (!moment) break;
         await pace();
-        await messenger.send(target, renderMoment(moment, { details, state, target }));
-        await save({ ...d, moments: d.moments + 1 });
+        const next = { ...d, moments: d.moments + 1 };
+        await step(
+          moment.kind,
+          async () => {
+            await messenger.send(target, renderMoment(moment, { details, state, target }));
+            await save(next);
+          },
+          () => save(next),
+        );
       }
       return 'delivered';
     } catch (err) {
       if (!(err instanceof DeliveryError)) throw err;
       const log = { swapId, platform: target.platform, chatId: target.chatId, failure: err.failure };
-      switch (err.failure) {
-        case 'rate_limited': {
-          const ms = Math.max(err.retryAfterMs ?? 1000, 100);
-          logger.warn({ ...log, retryAfterMs: ms }, 'platform asked us to wait: pausing this platform queue');
-          await deps.rateLimit(ms);
-          throw new RateLimitError();
-        }
-        case 'gone': {
-          const n = await subs.removeTarget(target);
-          logger.info({ ...log, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
-          return 'gone';
-        }
-        case 'rejected':
-        case 'message_gone': {
-          // Our content was refused: retrying the same content cannot help. Skip this step.
-          logger.error({ ...log, step, err: err.message }, 'platform refused a tracking message');
-          if (step === 'card') await save({ ...d, version: state.version });
-          else await save({ ...d, moments: d.moments + 1 });
-          return 'rejected';
-        }
-        default:
-          throw err;
+      if (err.failure === 'rate_limited') {
+        const ms = Math.max(err.retryAfterMs ?? 1000, 100);
+        logger.warn({ ...log, retryAfterMs: ms }, 'platform asked us to wait: pausing this platform queue');
+        await deps.rateLimit(ms);
+        throw new RateLimitError();
       }
+      if (err.failure === 'gone') {
+        const n = await subs.removeTarget(target);
+        logger.info({ ...log, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
+        return 'gone';
+      }
+      // transient: BullMQ retries with back-off; progress so far is kept.
+      throw err;
     }
   };
+}
+
+function hashReply(reply: Reply): string {
+  const json = JSON.stringify(reply, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
+  return createHash('sha1').update(json).digest('base64url');
 }
 
 /** Edits the card in place; when the message was deleted, sends a new card instead. */

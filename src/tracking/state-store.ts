@@ -16,6 +16,8 @@ export interface Delivery {
   ref?: MessageRef;
   /** The state version the card shows. */
   version: number;
+  /** Hash of the card last shown: an unchanged card (a moment-only change) is not edited again. */
+  cardHash?: string;
   /** How many of the swap's moments this chat has been sent (or skipped, for late followers). */
   moments: number;
 }

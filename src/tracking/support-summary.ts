@@ -34,7 +34,7 @@ export function supportSummary(details: SwapDetails, state: SwapState, audience:
   const lines = [
     `Swap id: ${s.id}`,
     `Status: ${s.status}${s.fail_reason ? ` (${s.fail_reason})` : ''}`,
-    `Route: ${s.requested_amount ?? '?'} ${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`,
+    `Route: ${audience === 'private' && s.requested_amount != null ? `${s.requested_amount} ` : ''}${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`,
     `Created: ${s.created_date}`,
   ];
   const to = addr(s.destination_address);

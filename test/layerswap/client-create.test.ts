@@ -116,4 +116,22 @@ describe('createSwap', () => {
     expect(server.count('POST')).toBe(1);
     await client.close();
   });
+
+  it('treats a readable 4xx without an envelope (ASP.NET validation, 429) as a refusal', async () => {
+    const server = await serve();
+    const { client } = testClient(server.url);
+    server.script(json(400, { title: 'One or more validation errors occurred.', status: 400 }), json(429, {}, { 'retry-after': '5' }));
+    expect(await rejectionOf(client.createSwap(PARAMS))).toMatchObject({ name: 'ApiError', status: 400, code: 'HTTP_ERROR' });
+    expect(await rejectionOf(client.createSwap(PARAMS))).toMatchObject({ name: 'ApiError', status: 429, code: 'RATE_LIMITED' });
+    expect(server.count('POST')).toBe(2);
+    await client.close();
+  });
+
+  it('refuses an amount that is not a finite number before sending', async () => {
+    const server = await serve();
+    const { client } = testClient(server.url);
+    expect(await rejectionOf(client.createSwap({ ...PARAMS, amount: Number.POSITIVE_INFINITY }))).toMatchObject({ name: 'InvalidRequestError', field: 'amount' });
+    expect(server.requests).toHaveLength(0);
+    await client.close();
+  });
 });

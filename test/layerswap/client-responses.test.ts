@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES, ApiError, InvalidRequestError, LayerswapError, ResponseShapeError } from '../../src/layerswap/errors.js';
-import { apiError, hang, json, ok, raw, reset, startFaultServer, type FaultServer } from './fault-server.js';
+import { apiError, delayed, hang, json, ok, raw, reset, startFaultServer, type FaultServer } from './fault-server.js';
 import { API_KEY, captureLogger, rejectionOf, testClient } from './harness.js';
 import { ARBITRUM, QUOTE, SWAP_DETAILS, SWAP_ID } from './samples.js';
 
@@ -63,6 +63,17 @@ describe('requests', () => {
       await client.close();
     },
   );
+
+  it('lets a request in flight finish on close, then refuses new ones without sending', async () => {
+    const { client } = testClient(server.url);
+    server.script(delayed(100, ok([ARBITRUM])));
+    const inFlight = client.getNetworks();
+    const closing = client.close();
+    expect(await inFlight).toHaveLength(1);
+    await closing;
+    expect(await rejectionOf(client.getNetworks({}, { maxRetries: 0 }))).toMatchObject({ name: 'ConnectionError', notSent: true });
+    expect(server.requests).toHaveLength(1);
+  });
 
   it('refuses an amount that is not a finite number before sending', async () => {
     const { client } = testClient(server.url);

@@ -106,3 +106,8 @@ export function reset(): Step {
     req.socket.destroy();
   };
 }
+
+/** Another step, answered after a pause (a slow but healthy service). */
+export function delayed(ms: number, step: Step): Step {
+  return (req, res, recorded) => void setTimeout(() => step(req, res, recorded), ms);
+}

@@ -11,7 +11,7 @@ export function bitcoinForm(testnet: boolean): string {
   return `a ${p.hrp}1... address (SegWit or Taproot) or a legacy one starting with ${p.legacyFirst}`;
 }
 
-/** BIP 173/350: version 0 uses bech32 with a 20- or 32-byte program; versions 1-16 use bech32m. */
+/** BIP 173/350: version 0 uses bech32 with a 20- or 32-byte program; versions 1-16 use bech32m (2-40 bytes). */
 function checkSegwit(input: string, p: BitcoinParams): Result<string> {
   const form = bitcoinForm(p === TESTNET);
   if (input.length > 90 || (input !== input.toLowerCase() && input !== input.toUpperCase())) {
@@ -33,8 +33,6 @@ function checkSegwit(input: string, p: BitcoinParams): Result<string> {
     if (program.length !== 20 && program.length !== 32) return fail('That SegWit v0 address has the wrong length.', `It must be ${form}.`);
   } else if (!asBech32m) {
     return fail(`That SegWit v${version} address uses the wrong checksum kind (bech32 instead of bech32m).`, 'Copy the address again from your wallet.');
-  } else if (version === 1 && program.length !== 32) {
-    return fail('That Taproot address has the wrong length.', `It must be ${form}.`);
   }
   return ok(lower);
 }

@@ -72,10 +72,8 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const to = `${tokenAmount(receive, swap.destination_token)} on ${networkName(swap.destination_network)}`;
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
-  const lines: Line[] = [
-    line(bold(words.label)),
-    line(words.meaning),
-  ];
+  // The title carries the status label; the lines say what it means.
+  const lines: Line[] = [line(words.meaning)];
   if (swap.fail_reason) {
     const why = failReasonWords(swap.fail_reason);
     lines.push(line(bold('Why: '), why.meaning), line(bold('Next: '), why.next));

@@ -79,7 +79,7 @@ export function setRouteField(route: Route, field: RouteField, raw: string, netw
     case 'amount': {
       const a = parseAmount(raw);
       if (!a.ok) return { route: r, problem: problem('amount', a) };
-      r.amount = a.text;
+      r.amount = a.value.text;
       break;
     }
     case 'source_network':

@@ -28,4 +28,4 @@ export function typoAllowance(length: number): number {
 }
 
 /** Lowercase without spaces, underscores, dashes and dots: "Arbitrum One" -> "arbitrumone". */
-export const normalizeName = (s: string): string => s.toLowerCase().replace(/[\s_.\-]+/g, '');
+export const normalizeName = (s: string): string => s.toLowerCase().replace(/[\s_.-]+/g, '');

@@ -15,18 +15,22 @@ export interface InteractionMessageOptions {
   files: Array<{ attachment: Buffer; name: string; description?: string }>;
   attachments: never[];
   allowedMentions: { parse: [] };
-  flags?: MessageFlags.Ephemeral;
 }
 
-export function interactionOptions(m: RenderedMessage, opts: { ephemeral?: boolean } = {}): InteractionMessageOptions {
+/** For edits, updates and DMs: no flags (visibility cannot change after the first response). */
+export function interactionOptions(m: RenderedMessage): InteractionMessageOptions {
   return {
     embeds: m.embeds,
     components: m.components,
     files: m.files.map((f) => ({ attachment: f.data, name: f.name, ...(f.description ? { description: f.description } : {}) })),
     attachments: [],
     allowedMentions: { parse: [] },
-    ...(opts.ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
   };
+}
+
+/** For a first reply or a follow-up, which choose their visibility. */
+export function replyOptions(m: RenderedMessage, ephemeral: boolean): InteractionMessageOptions & { flags?: MessageFlags.Ephemeral } {
+  return { ...interactionOptions(m), ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) };
 }
 
 export interface RestMessage {

@@ -36,8 +36,15 @@ export interface Origin {
 const ALERT_LIMIT = 200;
 export const SORRY = 'Sorry, something went wrong on my side. Please try again in a moment.';
 
-/** A short, plain, button-less ephemeral reply to a button press shows as an alert. */
-function alertText(reply: Reply): string | undefined {
+/**
+ * A button press answered by one short, plain, button-less reply that is ephemeral or a
+ * warning/error ("this button has expired") shows as an alert: it concerns only the presser and
+ * should not add a message to the chat.
+ */
+function alertText(replies: Reply[]): string | undefined {
+  const [reply] = replies;
+  if (!reply || replies.length !== 1) return undefined;
+  if (reply.target !== 'ephemeral' && reply.tone !== 'error' && reply.tone !== 'warning') return undefined;
   if (reply.image || reply.prompt || replyButtons(reply).length > 0) return undefined;
   const t = replyText(reply).trim();
   return t.length > 0 && t.length <= ALERT_LIMIT ? t : undefined;
@@ -52,6 +59,8 @@ export class ReplyDelivery {
   ) {}
 
   async deliverAll(replies: Reply[]): Promise<void> {
+    const alert = this.origin.callbackQueryId ? alertText(replies) : undefined;
+    if (alert !== undefined) return this.answer(alert, true);
     let failed = false;
     for (const reply of replies) {
       try {
@@ -82,10 +91,6 @@ export class ReplyDelivery {
   }
 
   private async deliver(reply: Reply): Promise<void> {
-    if (reply.target === 'ephemeral' && this.origin.callbackQueryId && !this.answered) {
-      const alert = alertText(reply);
-      if (alert) return this.answer(alert, reply.tone === 'error' || reply.tone === 'warning' || reply.tone === undefined);
-    }
     const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group');
     if (!privately || this.origin.chatKind === 'private') return this.show(this.origin.chatId, this.origin.chatKind, reply);
     if (this.origin.dmUserId === undefined) return this.fallback(reply);

@@ -13,7 +13,8 @@ export function escapeHtml(s: string): string {
 
 /** An http(s) URL with nothing that could break out of an attribute; undefined otherwise. */
 export function safeHttpUrl(url: string): string | undefined {
-  if (/[\s\u0000-\u001f\u007f]/.test(url)) return undefined;
+  // Whitespace or control characters have no place in a URL we put into an attribute.
+  if ([...url].some((c) => c.trim() === '' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return undefined;
   try {
     const u = new URL(url);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;

@@ -34,7 +34,7 @@ function tokenOf(config: Config): string {
  * secret. To serve the webhook from an existing HTTP server instead, use createTelegramBot and
  * mount its webhookHandler(secret).
  */
-export async function startTelegram(config: Config, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix?: string }): Promise<RunningTelegram> {
+export async function startTelegram(config: Config, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix?: string; webhookHost?: string }): Promise<RunningTelegram> {
   const token = tokenOf(config);
   const telegram = createTelegramBot({
     token,
@@ -50,7 +50,7 @@ export async function startTelegram(config: Config, deps: { core: BotCore; redis
   const url = config.TELEGRAM_WEBHOOK_URL;
   const secret = config.TELEGRAM_WEBHOOK_SECRET;
   if (url && secret) {
-    const server = await serveWebhook(telegram.webhookHandler(secret), { url, port: config.PORT });
+    const server = await serveWebhook(telegram.webhookHandler(secret), { url, port: config.PORT, ...(deps.webhookHost ? { host: deps.webhookHost } : {}) });
     await telegram.bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
     deps.logger.info({ port: server.port }, 'telegram: webhook mode');
     return { telegram, mode: 'webhook', port: server.port, stop: () => server.close() };

@@ -1,0 +1,117 @@
+import { performance } from 'node:perf_hooks';
+import { listen, parseFields, readBody, sendJson } from './http.js';
+import { RateWindow, type SinkEvent, type SinkListener } from './rate-window.js';
+import type { Limit } from './telegram-sink.js';
+
+/**
+ * A fake Discord REST API on 127.0.0.1 for DiscordMessenger (api: `${url}/api`; the client adds
+ * /v10). It answers channel message POST/PATCH and DM channel creation like Discord, records when
+ * each arrives, and enforces the global limit (default 50 requests per second, every request
+ * counted) with a 429 carrying Retry-After and X-RateLimit-Global, as Discord does.
+ */
+
+export interface DiscordSinkOptions {
+  global?: Limit;
+}
+
+export interface DiscordSink {
+  /** Give this to DiscordMessenger as api. */
+  readonly api: string;
+  readonly token: string;
+  readonly events: SinkEvent[];
+  limited(): number;
+  delivered(): number;
+  onEvent(listener: SinkListener): () => void;
+  clearEvents(): void;
+  close(): Promise<void>;
+}
+
+let snowflake = 1_300_000_000_000_000_000n;
+const nextId = () => String(++snowflake);
+
+export async function startDiscordSink(options: DiscordSinkOptions = {}): Promise<DiscordSink> {
+  const rule = options.global ?? { limit: 50, windowMs: 1000 };
+  const global = new RateWindow(rule.limit, rule.windowMs);
+  const listeners = new Set<SinkListener>();
+  const events: SinkEvent[] = [];
+  const dmChannels = new Map<string, string>();
+  let limitedCount = 0;
+  let deliveredCount = 0;
+
+  const server = await listen(async (req, res) => {
+    const body = await readBody(req);
+    const at = performance.now();
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    const post = /^\/api\/v10\/channels\/(\d+)\/messages$/.exec(path);
+    const patch = /^\/api\/v10\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
+    const dm = path === '/api/v10/users/@me/channels';
+    const method = req.method === 'POST' && post ? 'send' : req.method === 'PATCH' && patch ? 'edit' : req.method === 'POST' && dm ? 'dm' : undefined;
+    if (!method) {
+      sendJson(res, 404, { message: '404: Not Found', code: 0 });
+      return;
+    }
+    const fields = parseFields(body, req.headers['content-type']);
+    const chatId = (post?.[1] ?? patch?.[1] ?? '') || String(fields.recipient_id ?? '');
+    const messageId = method === 'edit' ? (patch?.[2] ?? '') : method === 'send' ? nextId() : '';
+    const wait = global.take(at);
+    const event: SinkEvent = { platform: 'discord', method, chatId, messageId, at, limited: wait > 0, text: embedText(fields) };
+    events.push(event);
+    for (const l of listeners) l(event);
+    if (wait > 0) {
+      limitedCount++;
+      const seconds = Math.max(0.001, wait / 1000);
+      sendJson(res, 429, { message: 'You are being rate limited.', retry_after: seconds, global: true, code: 0 }, {
+        'retry-after': seconds.toFixed(3),
+        'x-ratelimit-global': 'true',
+        'x-ratelimit-scope': 'global',
+      });
+      return;
+    }
+    if (method === 'dm') {
+      let id = dmChannels.get(chatId);
+      if (!id) dmChannels.set(chatId, (id = nextId()));
+      sendJson(res, 200, { id, type: 1, recipients: [{ id: chatId, username: 'bench' }] });
+      return;
+    }
+    deliveredCount++;
+    sendJson(res, 200, {
+      id: messageId,
+      channel_id: chatId,
+      type: 0,
+      content: '',
+      embeds: fields.embeds ?? [],
+      components: fields.components ?? [],
+      timestamp: new Date().toISOString(),
+      ...(method === 'edit' ? { edited_timestamp: new Date().toISOString() } : { edited_timestamp: null }),
+      author: { id: '1', username: 'bench-swapbot', bot: true },
+    });
+  });
+
+  return {
+    api: `${server.url}/api`,
+    token: 'bench.discord.token',
+    events,
+    limited: () => limitedCount,
+    delivered: () => deliveredCount,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    clearEvents: () => {
+      events.length = 0;
+    },
+    close: () => server.close(),
+  };
+}
+
+/** Titles, descriptions and field values of the embeds, to tell cards apart. */
+function embedText(fields: Record<string, unknown>): string {
+  const embeds = Array.isArray(fields.embeds) ? (fields.embeds as Array<Record<string, unknown>>) : [];
+  const parts: string[] = [];
+  for (const e of embeds) {
+    if (typeof e.title === 'string') parts.push(e.title);
+    if (typeof e.description === 'string') parts.push(e.description);
+    if (Array.isArray(e.fields)) for (const f of e.fields as Array<Record<string, unknown>>) parts.push(`${String(f.name)}: ${String(f.value)}`);
+  }
+  return parts.join('\n');
+}

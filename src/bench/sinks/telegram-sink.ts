@@ -1,0 +1,117 @@
+import { performance } from 'node:perf_hooks';
+import { listen, parseFields, readBody, sendJson } from './http.js';
+import { RateWindow, type SinkEvent, type SinkListener } from './rate-window.js';
+
+/**
+ * A fake Telegram Bot API on 127.0.0.1 for TelegramMessenger (apiRoot). It answers like the
+ * platform, records when each message arrives, and enforces the platform's limits with 429 +
+ * retry_after: overall messages per second, and messages per minute in each group (negative chat
+ * ids). Edits count as messages: they are what a status card costs.
+ */
+
+export interface Limit {
+  limit: number;
+  windowMs: number;
+}
+
+export interface TelegramSinkOptions {
+  /** Default 30 per 1 s. */
+  overall?: Limit;
+  /** Default 20 per 60 s, per group chat. */
+  perGroup?: Limit;
+}
+
+export interface TelegramSink {
+  /** Give this to TelegramMessenger as apiRoot. */
+  readonly apiRoot: string;
+  readonly token: string;
+  readonly events: SinkEvent[];
+  /** 429 replies so far. */
+  limited(): number;
+  /** Messages accepted so far. */
+  delivered(): number;
+  onEvent(listener: SinkListener): () => void;
+  /** Forget recorded events (counters stay). */
+  clearEvents(): void;
+  close(): Promise<void>;
+}
+
+const MESSAGE_METHODS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'editMessageText', 'editMessageCaption', 'editMessageReplyMarkup']);
+
+export async function startTelegramSink(options: TelegramSinkOptions = {}): Promise<TelegramSink> {
+  const token = '123456789:bench-telegram-token';
+  const overallRule = options.overall ?? { limit: 30, windowMs: 1000 };
+  const groupRule = options.perGroup ?? { limit: 20, windowMs: 60_000 };
+  const overall = new RateWindow(overallRule.limit, overallRule.windowMs);
+  const groups = new Map<string, RateWindow>();
+  const listeners = new Set<SinkListener>();
+  const events: SinkEvent[] = [];
+  let limitedCount = 0;
+  let deliveredCount = 0;
+  let nextMessageId = 1;
+
+  const server = await listen(async (req, res) => {
+    const body = await readBody(req);
+    const at = performance.now();
+    const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
+    if (!m || m[1] !== token) {
+      sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      return;
+    }
+    const method = m[2] as string;
+    const fields = parseFields(body, req.headers['content-type']);
+    const chatId = String(fields.chat_id ?? '');
+    if (method === 'getMe') {
+      sendJson(res, 200, { ok: true, result: { id: 123456789, is_bot: true, first_name: 'Bench', username: 'bench_swapbot' } });
+      return;
+    }
+    if (!MESSAGE_METHODS.has(method)) {
+      sendJson(res, 200, { ok: true, result: true });
+      return;
+    }
+    const isGroup = chatId.startsWith('-');
+    let group: RateWindow | undefined;
+    if (isGroup) {
+      group = groups.get(chatId);
+      if (!group) groups.set(chatId, (group = new RateWindow(groupRule.limit, groupRule.windowMs)));
+    }
+    // A refused call counts against nothing; an accepted one against both windows.
+    const wait = Math.max(overall.peek(at), group?.peek(at) ?? 0);
+    if (wait === 0) {
+      overall.take(at);
+      group?.take(at);
+    }
+    const text = String(fields.text ?? fields.caption ?? '');
+    const messageId = method.startsWith('edit') ? String(fields.message_id ?? '') : String(nextMessageId++);
+    const event: SinkEvent = { platform: 'telegram', method, chatId, messageId, at, limited: wait > 0, text };
+    events.push(event);
+    for (const l of listeners) l(event);
+    if (wait > 0) {
+      limitedCount++;
+      const seconds = Math.max(1, Math.ceil(wait / 1000));
+      sendJson(res, 429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${seconds}`, parameters: { retry_after: seconds } });
+      return;
+    }
+    deliveredCount++;
+    const chat = { id: Number(chatId), type: isGroup ? 'supergroup' : 'private', ...(isGroup ? { title: 'Bench group' } : { first_name: 'Bench' }) };
+    const date = Math.floor(Date.now() / 1000);
+    const result = { message_id: Number(messageId), date, chat, ...(method.startsWith('edit') ? { edit_date: date } : {}), text };
+    sendJson(res, 200, { ok: true, result });
+  });
+
+  return {
+    apiRoot: server.url,
+    token,
+    events,
+    limited: () => limitedCount,
+    delivered: () => deliveredCount,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    clearEvents: () => {
+      events.length = 0;
+    },
+    close: () => server.close(),
+  };
+}

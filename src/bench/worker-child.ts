@@ -1,0 +1,83 @@
+import { performance } from 'node:perf_hooks';
+import type { Platform } from '../bot/incoming.js';
+import type { Messenger } from '../bot/messenger.js';
+import { LayerswapClient } from '../layerswap/client.js';
+import { createLogger } from '../log.js';
+import { DiscordMessenger } from '../platforms/discord/messenger.js';
+import { TelegramMessenger } from '../platforms/telegram/messenger.js';
+import { createTracking, type Tracking } from '../tracking/engine.js';
+import type { RateLimit } from '../tracking/queues.js';
+import { CountingMessenger, renderCard } from './cards.js';
+import { memoryMb, serve } from './ipc.js';
+
+/**
+ * One tracking worker process (`swapbot worker` as the benchmark configures it): the real
+ * engine, the real client of the swap service (pointed at the sandbox) and the real Telegram and
+ * Discord messengers (pointed at the fake platforms). The parent starts one or two of these.
+ */
+
+export interface WorkerConfig {
+  redisUrl: string;
+  prefix: string;
+  sandboxUrl: string;
+  apiKey: string;
+  cadence: { fastMs: number; slowMs: number; stuckFactor: number };
+  apiRate: RateLimit;
+  platformRates?: Partial<Record<Platform, RateLimit>>;
+  concurrency: number;
+  notifyConcurrency?: number;
+  poll: boolean;
+  notify: boolean;
+  telegram?: { apiRoot: string; token: string };
+  discord?: { api: string; token: string };
+  limits: { maxPerChat: number; maxPerUser: number };
+}
+
+let tracking: Tracking | undefined;
+const counting = new CountingMessenger();
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 100);
+sampler.unref();
+
+serve(
+  {
+    async start(c: WorkerConfig) {
+      const t0 = performance.now();
+      const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', destination: process.stderr, name: 'bench-worker', secrets: [c.apiKey] });
+      const api = new LayerswapClient({ baseUrl: c.sandboxUrl, apiKey: c.apiKey, logger });
+      const messengers: Partial<Record<Platform, Messenger>> = { console: counting };
+      if (c.telegram) messengers.telegram = new TelegramMessenger({ token: c.telegram.token, apiRoot: c.telegram.apiRoot, botUsername: 'bench_swapbot' });
+      if (c.discord) messengers.discord = new DiscordMessenger({ token: c.discord.token, api: c.discord.api });
+      tracking = createTracking({
+        redis: c.redisUrl,
+        prefix: c.prefix,
+        api,
+        messengers,
+        renderCard,
+        limits: c.limits,
+        cadence: c.cadence,
+        logger,
+        apiRate: c.apiRate,
+        ...(c.platformRates ? { platformRates: c.platformRates } : {}),
+        workers: { ...(c.notifyConcurrency ? { notifyConcurrency: c.notifyConcurrency } : {}) },
+      });
+      await tracking.startWorkers({ poll: c.poll, notify: c.notify, concurrency: c.concurrency });
+      return { startMs: performance.now() - t0 };
+    },
+    memory() {
+      const m = memoryMb();
+      return { ...m, peakRss: Math.max(peakRss, process.memoryUsage().rss) / 1048576 };
+    },
+    resetPeak() {
+      peakRss = 0;
+      return true;
+    },
+    counts: () => ({ consoleSent: counting.sent, consoleEdited: counting.edited }),
+  },
+  async () => {
+    clearInterval(sampler);
+    await tracking?.close();
+  },
+);

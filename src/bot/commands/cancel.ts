@@ -1,0 +1,18 @@
+import type { Ctx } from '../context.js';
+import { line, type Reply } from '../reply.js';
+import { notice } from '../replies.js';
+
+/** /cancel: drops the open draft. */
+export async function cancel(ctx: Ctx): Promise<Reply[]> {
+  const dropped = await ctx.drafts.delete(ctx.incoming.platform, ctx.incoming.userId);
+  return [dropped
+    ? notice('Cancelled', [line('Your unfinished swap was dropped. Nothing was created.')], 'success')
+    : notice('Nothing to cancel', [line('You have no swap in progress. Start one with /swap.')])];
+}
+
+/** The Cancel button of a wizard message: only for the draft it belongs to. */
+export async function cancelButtonAction(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
+  if (!draft || draft.id !== args[0]) return [{ ...notice('Nothing to cancel', [line('That swap is no longer in progress.')]), mode: 'edit' }];
+  return (await cancel(ctx)).map((r) => ({ ...r, mode: 'edit' as const }));
+}

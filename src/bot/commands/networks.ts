@@ -1,0 +1,28 @@
+import type { Ctx } from '../context.js';
+import { networkLabel } from '../parse/network.js';
+import { pageArg, pageButtons, pageOf } from '../paging.js';
+import { code, line, type Line, type Reply } from '../reply.js';
+import { problem } from '../replies.js';
+
+const PAGE = 15;
+
+/** /networks [type]: supported networks, optionally of one family, paged. */
+export async function networksPage(ctx: Ctx, typeArg: string, page: number): Promise<Reply[]> {
+  const all = await ctx.catalog.networks();
+  const type = typeArg.trim().toLowerCase();
+  const types = [...new Set(all.map((n) => n.type.toLowerCase()))].sort();
+  if (type && !types.includes(type)) {
+    return [problem(`There is no network type ${JSON.stringify(type.slice(0, 30))}.`, `Types: ${types.join(', ')}.`, 'Unknown network type')];
+  }
+  const list = all.filter((n) => !type || n.type.toLowerCase() === type).slice().sort((a, b) => networkLabel(a).localeCompare(networkLabel(b)));
+  const p = pageOf(list, page, PAGE);
+  const lines: Line[] = p.items.map((n) => line(`${networkLabel(n)} · `, code(n.name), ` · ${n.type} · ${n.tokens.length} token${n.tokens.length === 1 ? '' : 's'}`));
+  if (list.length === 0) lines.push(line('None right now.'));
+  lines.push(line(type ? 'All types: ' : 'Filter by type: ', types.map((t) => `/networks ${t}`).join(', ')));
+  if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
+  const buttons = await pageButtons(ctx, 'nw', [type], p.page, p.pages);
+  return [{ title: `${type ? `${type} networks` : 'Networks'} (${list.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+}
+
+export const networks = (ctx: Ctx, args: string): Promise<Reply[]> => networksPage(ctx, args.split(/\s+/)[0] ?? '', 0);
+export const networksButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => networksPage(ctx, args[0] ?? '', pageArg(args[1]));

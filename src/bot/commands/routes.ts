@@ -1,0 +1,42 @@
+import type { Ctx } from '../context.js';
+import { activeTokens } from '../flow/route-check.js';
+import { networkLabel, resolveNetwork } from '../parse/network.js';
+import { resolveToken, tokenList } from '../parse/token.js';
+import { pageArg, pageButtons, pageOf } from '../paging.js';
+import { bold, line, type Line, type Reply } from '../reply.js';
+import { problem } from '../replies.js';
+
+const PAGE = 12;
+const USAGE = 'Use /routes <network> [token], e.g. /routes arbitrum USDC.';
+
+/** /routes <network> [token]: where you can swap to from a network (and token), paged. */
+export async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: number): Promise<Reply[]> {
+  if (!networkArg) return [problem('Which network do you want to send from?', USAGE, 'Which network?')];
+  const networks = await ctx.catalog.networks();
+  const n = resolveNetwork(networkArg, networks);
+  if (!n.ok) return [problem(n.reason, n.hint ?? USAGE, 'Unknown network')];
+  let tokenSymbol: string | undefined;
+  if (tokenArg) {
+    const t = resolveToken(tokenArg, n.network.tokens, networkLabel(n.network));
+    if (!t.ok) return [problem(t.reason, t.hint, 'Unknown token')];
+    tokenSymbol = t.token.symbol;
+  }
+  const destinations = (await ctx.catalog.destinations(tokenSymbol ? { source_network: n.network.name, source_token: tokenSymbol } : { source_network: n.network.name }))
+    .filter((d) => activeTokens(d).length > 0);
+  const from = `${tokenSymbol ? `${tokenSymbol} on ` : ''}${networkLabel(n.network)}`;
+  const p = pageOf(destinations, page, PAGE);
+  const lines: Line[] = p.items.map((d) => line(bold(networkLabel(d)), `: ${tokenList(activeTokens(d), 10)}`));
+  if (destinations.length === 0) lines.push(line('No destinations right now.'));
+  else lines.push(line(`Quote one with /quote <amount> ${tokenSymbol ?? '<token>'} ${n.network.name} <to>.`));
+  if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
+  const buttons = await pageButtons(ctx, 'rt', [n.network.name, tokenSymbol ?? ''], p.page, p.pages);
+  return [{ title: `From ${from} you can reach (${destinations.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+}
+
+export function routes(ctx: Ctx, args: string): Promise<Reply[]> {
+  const words = args.trim().split(/\s+/).filter(Boolean);
+  // A multi-word network name ("arbitrum one usdc"): the last word is the token when the rest names a network.
+  if (words.length > 2) return routesPage(ctx, words.slice(0, -1).join(' '), words[words.length - 1] ?? '', 0);
+  return routesPage(ctx, words[0] ?? '', words[1] ?? '', 0);
+}
+export const routesButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => routesPage(ctx, args[0] ?? '', args[1] ?? '', pageArg(args[2]));

@@ -1,0 +1,42 @@
+import type { Redis } from 'ioredis';
+import type { CatalogCache } from '../layerswap/catalog-cache.js';
+import type { LayerswapApi } from '../layerswap/api.js';
+import type { Logger } from '../log.js';
+import type { TrackingService } from '../tracking/service.js';
+import type { ActionCodec } from './actions.js';
+import type { DraftStore } from './drafts.js';
+import type { HistoryStore } from './history.js';
+import type { Incoming } from './incoming.js';
+
+/** The catalogue reads the core makes (CatalogCache provides them). */
+export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks'>;
+
+/** What createCore needs. The lead wires the real parts; tests pass the sandbox client. */
+export interface CoreDeps {
+  api: LayerswapApi;
+  catalog: Catalog;
+  redis: Redis;
+  /** Prefix of every Redis key the core writes (e.g. "swapbot"). */
+  keyPrefix: string;
+  tracking: TrackingService;
+  limits: { commandsPerMinute: number; draftTtlSeconds: number };
+  logger?: Logger;
+  /** Clock for rate limits and cards (tests pass the sandbox's ManualClock). */
+  now?: () => number;
+}
+
+/** Everything a handler may use for one incoming message. */
+export interface Ctx {
+  readonly incoming: Incoming;
+  readonly api: LayerswapApi;
+  readonly catalog: Catalog;
+  readonly tracking: TrackingService;
+  readonly codec: ActionCodec;
+  readonly drafts: DraftStore;
+  readonly history: HistoryStore;
+  readonly logger: Logger;
+  now(): number;
+}
+
+/** Whether replies in this chat must treat it as public (groups and channels). */
+export const isPublic = (ctx: Ctx): boolean => ctx.incoming.chatKind !== 'private';

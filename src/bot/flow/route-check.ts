@@ -1,0 +1,91 @@
+import type { Destination, Network, RouteToken } from '../../layerswap/schemas.js';
+import type { Ctx } from '../context.js';
+import { networkLabel } from '../parse/network.js';
+import { tokenList } from '../parse/token.js';
+import type { FieldProblem, Route } from './route.js';
+
+/** Tokens of a destination that can be received now. */
+export const activeTokens = (d: Destination): RouteToken[] => d.tokens.filter((t) => t.status !== 'inactive' && t.status !== 'not_found');
+
+/** Whether a network takes deposits to a generated address (the only way this bot can swap). */
+export function takesDepositAddress(n: Network): boolean {
+  const methods = n.deposit_methods;
+  if (!methods || methods.length === 0) return true;
+  return methods.some((m) => m.toLowerCase().replace(/_/g, '') === 'depositaddress');
+}
+
+export interface RouteCheck {
+  route: Route;
+  problem?: FieldProblem;
+  /** The destination entry of the route, once the destination network is valid. */
+  destination?: Destination;
+  /** The route's destinations from the source (for choices). */
+  destinations?: Destination[];
+}
+
+/**
+ * Checks a route against the service's route list (cached): the source takes deposit addresses
+ * (for swaps), the destination is reachable from the source token, the destination token is
+ * active there. Fields that fail are cleared for the wizard to ask again; the rest is kept. The
+ * destination token defaults to the same symbol when offered.
+ */
+export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Network[], forSwap: boolean): Promise<RouteCheck> {
+  const r: Route = { ...route };
+  const source = networks.find((n) => n.name === r.sourceNetwork);
+  if (source && forSwap && !takesDepositAddress(source)) {
+    delete r.sourceNetwork;
+    if (r.sourceToken) r.pendingSourceToken = r.sourceToken;
+    delete r.sourceToken;
+    return { route: r, problem: { field: 'source_network', reason: `Swaps from ${networkLabel(source)} need a connected wallet, and this bot works with deposit addresses.`, hint: 'Pick another network to send from.' } };
+  }
+  if (!r.sourceNetwork || !r.sourceToken) return { route: r };
+
+  const destinations = await ctx.catalog.destinations({ source_network: r.sourceNetwork, source_token: r.sourceToken });
+  let reachable = destinations.filter((d) => activeTokens(d).length > 0);
+  if (!r.destinationNetwork) return { route: r, destinations: reachable };
+  let destination = reachable.find((d) => d.name === r.destinationNetwork);
+  if (!destination) {
+    // The cached list holds same-asset routes; routes that need a swap (SOL to ETH) are listed
+    // only on request, so look once more before saying there is no route.
+    const withSwaps = await ctx.api.getDestinations({ source_network: r.sourceNetwork, source_token: r.sourceToken, include_swaps: true });
+    destination = withSwaps.find((d) => d.name === r.destinationNetwork && activeTokens(d).length > 0);
+    reachable = withSwaps.filter((d) => activeTokens(d).length > 0);
+  }
+  if (!destination) {
+    const wanted = networks.find((n) => n.name === r.destinationNetwork);
+    delete r.destinationNetwork;
+    if (r.destinationToken) r.pendingDestinationToken = r.destinationToken;
+    delete r.destinationToken;
+    return {
+      route: r,
+      destinations: reachable,
+      problem: {
+        field: 'destination_network',
+        reason: `There is no route from ${r.sourceToken} on ${source ? networkLabel(source) : r.sourceNetwork} to ${wanted ? networkLabel(wanted) : 'that network'}.`,
+        hint: reachable.length > 0 ? 'Pick one of the networks you can reach:' : 'Nothing can be reached from it right now; try another token.',
+        choices: reachable.map((d) => d.name),
+      },
+    };
+  }
+  const active = activeTokens(destination);
+  if (r.destinationToken && !active.some((t) => t.symbol === r.destinationToken)) {
+    const asked = r.destinationToken;
+    delete r.destinationToken;
+    return {
+      route: r,
+      destination,
+      destinations: reachable,
+      problem: { field: 'destination_token', reason: `${asked} cannot be received on ${networkLabel(destination)} from ${r.sourceToken}.`, hint: `You can receive ${tokenList(active)}.`, choices: active.map((t) => t.symbol) },
+    };
+  }
+  if (!r.destinationToken && !r.pendingDestinationToken) {
+    // Same token by default; a different one (a swap between assets) is always asked.
+    const same = active.find((t) => t.symbol === r.sourceToken);
+    if (same) r.destinationToken = same.symbol;
+  }
+  return { route: r, destination, destinations: reachable };
+}
+
+/** Whether the route's destination token offers refuel (a little native gas on arrival). */
+export const offersRefuel = (destination: Destination | undefined, symbol: string | undefined): boolean =>
+  !!destination?.tokens.find((t) => t.symbol === symbol)?.refuel;

@@ -1,0 +1,52 @@
+import type { Redis } from 'ioredis';
+import type { Platform } from './incoming.js';
+import { userKey } from './keys.js';
+
+/** One swap a user created through the bot. */
+export interface HistoryEntry {
+  swapId: string;
+  createdAt: number;
+  /** "100 USDC Arbitrum One → Base" */
+  summary: string;
+}
+
+const KEEP = 200;
+const TTL_SECONDS = 365 * 86_400;
+
+/** Per-user list of created swaps in Redis, newest first, capped. */
+export class HistoryStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(platform: Platform, userId: string): string {
+    return userKey(this.prefix, 'history', platform, userId);
+  }
+
+  async add(platform: Platform, userId: string, entry: HistoryEntry): Promise<void> {
+    const key = this.key(platform, userId);
+    await this.redis.multi().lpush(key, JSON.stringify(entry)).ltrim(key, 0, KEEP - 1).expire(key, TTL_SECONDS).exec();
+  }
+
+  async page(platform: Platform, userId: string, page: number, size: number): Promise<{ entries: HistoryEntry[]; total: number }> {
+    const key = this.key(platform, userId);
+    const start = Math.max(0, page) * size;
+    const [total, raw] = await Promise.all([this.redis.llen(key), this.redis.lrange(key, start, start + size - 1)]);
+    return { entries: raw.map(parse).filter((e): e is HistoryEntry => e !== undefined), total };
+  }
+
+  async has(platform: Platform, userId: string, swapId: string): Promise<boolean> {
+    const raw = await this.redis.lrange(this.key(platform, userId), 0, KEEP - 1);
+    return raw.some((r) => parse(r)?.swapId === swapId);
+  }
+}
+
+function parse(raw: string): HistoryEntry | undefined {
+  try {
+    const e = JSON.parse(raw) as HistoryEntry;
+    return typeof e?.swapId === 'string' && typeof e.createdAt === 'number' ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Network } from '../layerswap/schemas.js';
+import type { Catalog } from './context.js';
+import type { SuggestField, Suggestion } from './core.js';
+import { NETWORK_ALIASES, networkStem } from './parse/aliases.js';
+import { editDistance, normalizeName } from './parse/edit-distance.js';
+import { networkKeys, networkLabel, resolveNetwork } from './parse/network.js';
+
+const MAX = 25;
+const cap = (s: string): string => (s.length > 100 ? `${s.slice(0, 99)}…` : s);
+
+/** Rank of a partial against a candidate's keys: 0 exact, 1 prefix, 2 substring, 3 fuzzy, undefined no match. */
+function rank(partial: string, keys: string[]): number | undefined {
+  if (partial === '') return 1;
+  let best: number | undefined;
+  for (const k of keys) {
+    const r = k === partial ? 0 : k.startsWith(partial) ? 1 : k.includes(partial) ? 2 : partial.length >= 4 && editDistance(partial, k.slice(0, partial.length + 1), 2) <= 2 ? 3 : undefined;
+    if (r !== undefined && (best === undefined || r < best)) best = r;
+  }
+  return best;
+}
+
+function sortRanked<T>(items: Array<{ item: T; rank: number; order: number }>): T[] {
+  return items.sort((a, b) => a.rank - b.rank || a.order - b.order).slice(0, MAX).map((x) => x.item);
+}
+
+function networkSuggestions(partial: string, networks: readonly Network[]): Suggestion[] {
+  const ranked = networks.flatMap((n, i) => {
+    const aliases = Object.entries(NETWORK_ALIASES).filter(([, stem]) => stem === networkStem(n.name)).map(([a]) => a);
+    const r = rank(partial, [...networkKeys(n), ...aliases]);
+    return r === undefined ? [] : [{ item: { label: cap(`${networkLabel(n)} (${n.name})`), value: cap(n.name) }, rank: r, order: n.source_rank ?? 100 + i }];
+  });
+  return sortRanked(ranked);
+}
+
+function tokenSuggestions(partial: string, networks: readonly Network[], network: string | undefined): Suggestion[] {
+  const scoped = network ? resolveNetwork(network, networks) : undefined;
+  const source = scoped?.ok ? [scoped.network] : networks;
+  const seen = new Map<string, { item: Suggestion; rank: number; order: number }>();
+  for (const n of source) {
+    n.tokens.forEach((t, i) => {
+      const r = rank(partial, [t.symbol.toLowerCase(), ...(t.contract ? [t.contract.toLowerCase()] : [])]);
+      if (r === undefined) return;
+      const prev = seen.get(t.symbol);
+      const label = scoped?.ok ? `${t.symbol}${t.contract ? ` (${t.contract.slice(0, 6)}…${t.contract.slice(-4)})` : ' (native)'}` : t.symbol;
+      if (!prev || r < prev.rank) seen.set(t.symbol, { item: { label: cap(label), value: cap(t.symbol) }, rank: r, order: (t.source_rank ?? 50) * 100 + i });
+    });
+  }
+  return sortRanked([...seen.values()]);
+}
+
+/**
+ * Autocomplete from the cached catalogue only: never an API request per keystroke. Before the
+ * first load it warms the cache in the background and answers with nothing.
+ */
+export function suggest(catalog: Catalog, field: SuggestField, partialRaw: string, context?: { network?: string; sourceNetwork?: string }): Suggestion[] {
+  const networks = catalog.peekNetworks();
+  if (!networks) {
+    catalog.networks().catch(() => undefined);
+    return [];
+  }
+  const partial = normalizeName(partialRaw.slice(0, 100));
+  if (field === 'token') return tokenSuggestions(partialRaw.trim().toLowerCase().slice(0, 100), networks, context?.network ?? context?.sourceNetwork);
+  return networkSuggestions(partial, networks);
+}

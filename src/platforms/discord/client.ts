@@ -1,0 +1,130 @@
+import type { BaseInteraction, RESTOptions } from 'discord.js';
+import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
+import type { BotCore } from '../../bot/core.js';
+import type { Incoming } from '../../bot/incoming.js';
+import type { Reply } from '../../bot/reply.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { answerAutocomplete } from './autocomplete.js';
+import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
+import { codeSpan } from './markdown.js';
+import { buildModal } from './modal.js';
+import { incomingBasis, messageRefOf, slashCommandText } from './interaction-incoming.js';
+import { InteractionResponder, type RepliableInteraction } from './responder.js';
+
+/**
+ * The Discord edge: gateway interactions in, the core's replies out. Handlers never see
+ * discord.js; this file only translates. Every command, button and modal is answered within
+ * Discord's 3 s: the core gets `ackBudgetMs` to answer outright (so a prompt can still open a
+ * modal), after which the interaction is deferred and the answer follows. Nothing thrown here
+ * reaches the client: users get a polite ephemeral error and the log gets the cause.
+ */
+export interface DiscordBotOptions {
+  token: string;
+  applicationId: string;
+  core: BotCore;
+  logger?: Logger;
+  /** DISCORD_API_URL (default https://discord.com/api). */
+  restApi?: string;
+  /** DISCORD_GATEWAY_URL: overrides the URL that GET /gateway/bot returns. */
+  gatewayUrl?: string;
+  /** DISCORD_TRACK_ROLE: a role id or name that may use /track and /untrack besides Manage Channels. */
+  trackRole?: string;
+  /** How long the core may take before the interaction is deferred (default 1500 ms). */
+  ackBudgetMs?: number;
+}
+
+export interface DiscordBot {
+  client: Client;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
+  const log = opts.logger ?? silentLogger;
+  const ackBudgetMs = opts.ackBudgetMs ?? 1_500;
+  const rest: Partial<RESTOptions> = { ...(opts.restApi ? { api: opts.restApi } : {}), ...gatewayOverride(opts.gatewayUrl) };
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    void onInteraction(interaction).catch((error: unknown) => log.error({ err: error }, 'discord interaction failed'));
+  });
+  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+  client.on(Events.ShardError, (error, shard) => log.warn({ err: error, shard }, 'discord gateway error'));
+
+  async function onInteraction(i: BaseInteraction): Promise<void> {
+    if (i.applicationId !== opts.applicationId) return;
+    if (i.isAutocomplete()) return answerAutocomplete(i, opts.core, log);
+    if (i.isChatInputCommand()) {
+      const text = slashCommandText(i);
+      if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text });
+      return;
+    }
+    if (i.isButton() || i.isStringSelectMenu()) {
+      const own = parseOwnId(i.customId);
+      if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt)));
+      if (own?.kind === 'copy') {
+        return void (await i.reply({ content: codeSpan(own.text) || '\u200b', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
+      }
+      const action = own?.kind === 'select' && i.isStringSelectMenu() ? i.values[0] : own ? undefined : i.customId;
+      if (!action) return void (await i.reply({ content: 'This button is no longer valid.', flags: MessageFlags.Ephemeral }));
+      return run(i, { ...incomingBasis(i, opts.trackRole), action, messageRef: messageRefOf(i.message) });
+    }
+    if (i.isModalSubmit()) {
+      const text = i.fields.getTextInputValue(MODAL_INPUT_ID).trim();
+      return run(i, { ...incomingBasis(i, opts.trackRole), text, messageRef: messageRefOf(i.message) });
+    }
+  }
+
+  async function run(i: RepliableInteraction, incoming: Incoming): Promise<void> {
+    const responder = new InteractionResponder(i);
+    try {
+      const work = opts.core.handle(incoming);
+      let replies: readonly Reply[] | typeof TIMED_OUT = await within(work, ackBudgetMs);
+      if (replies === TIMED_OUT) {
+        await responder.ack();
+        replies = await work;
+      }
+      await responder.deliver(replies);
+    } catch (error) {
+      log.error({ err: error, platform: 'discord', userId: incoming.userId }, 'could not answer an interaction');
+      await responder.fail();
+    }
+  }
+
+  return {
+    client,
+    async start() {
+      const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+      await client.login(opts.token);
+      await ready;
+      log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord connected');
+    },
+    async stop() {
+      await client.destroy();
+    },
+  };
+}
+
+function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** GET /gateway/bot answers with the gateway to connect to; DISCORD_GATEWAY_URL replaces it. */
+function gatewayOverride(gatewayUrl: string | undefined): Partial<RESTOptions> {
+  if (!gatewayUrl) return {};
+  const base = DefaultRestOptions.makeRequest;
+  return {
+    makeRequest: async (url, init) => {
+      const res = await base(url, init);
+      if (!res.ok || !/\/gateway\/bot(?:\?|$)/.test(url)) return res;
+      const data = (await res.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...data, url: gatewayUrl }), { status: res.status, headers: { 'content-type': 'application/json' } });
+    },
+  };
+}

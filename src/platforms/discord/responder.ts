@@ -1,0 +1,142 @@
+import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
+import { MessageFlags } from 'discord.js';
+import { italic, line, type Reply } from '../../bot/reply.js';
+import { isDmClosed } from './delivery-errors.js';
+import { buildModal } from './modal.js';
+import { interactionOptions, replyOptions } from './payload.js';
+import { renderReply } from './render.js';
+
+export type RepliableInteraction = ChatInputCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
+
+export const DM_CLOSED_NOTE =
+  'I could not send this to your direct messages (they are closed for this server), so it is shown here, only to you. It will not be kept: Discord drops it when you dismiss it or reload, so copy what you need now.';
+export const DM_SENT_NOTE = 'I sent you the details in a direct message.';
+export const ERROR_NOTE = 'Sorry, something went wrong on my side. Please try again in a moment.';
+
+/**
+ * Delivers the core's replies for one interaction, within Discord's rules:
+ * - the first response must come within 3 s: either the answer itself (so a prompt can still
+ *   open a modal) or a deferral, sent by ack() when the core is slower;
+ * - a public "thinking..." placeholder is resolved by the first public reply (a follow-up would
+ *   silently take its visibility), or deleted before ephemeral follow-ups;
+ * - 'dm' replies go to the user's DMs; when those are closed, ephemerally with a note that they
+ *   will not be kept; in a DM, 'dm' and 'ephemeral' simply mean here.
+ */
+export class InteractionResponder {
+  /** What @original currently is. */
+  private original: 'none' | 'loading-public' | 'loading-ephemeral' | 'component-message' | 'own-message' = 'none';
+  private acked = false;
+  private dmSent = false;
+  private readonly inDm: boolean;
+  private readonly canUpdate: boolean;
+
+  constructor(private readonly i: RepliableInteraction) {
+    this.inDm = !i.inGuild();
+    this.canUpdate = i.isMessageComponent() || (i.isModalSubmit() && i.isFromMessage());
+  }
+
+  get acknowledged(): boolean {
+    return this.acked;
+  }
+
+  /** Defers: the component's message stays as it is, or a placeholder shows (ephemeral when asked). */
+  async ack(ephemeral = false): Promise<void> {
+    if (this.acked) return;
+    this.acked = true;
+    if (this.i.isMessageComponent() || (this.i.isModalSubmit() && this.i.isFromMessage())) {
+      await this.i.deferUpdate();
+      this.original = 'component-message';
+    } else {
+      await this.i.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+      this.original = ephemeral ? 'loading-ephemeral' : 'loading-public';
+    }
+  }
+
+  async deliver(replies: readonly Reply[]): Promise<void> {
+    const only = replies.length === 1 ? replies[0] : undefined;
+    if (only?.prompt && !this.acked && !this.i.isModalSubmit()) {
+      this.acked = true;
+      await this.i.showModal(buildModal(only.prompt, only));
+      return;
+    }
+    const where = replies.map((r) => (this.inDm ? 'here' : r.target));
+    for (const [index, reply] of replies.entries()) {
+      if (where[index] !== 'dm') {
+        await this.show(reply, where[index] === 'ephemeral', reply.mode === 'edit');
+        continue;
+      }
+      if (!this.acked) await this.ack(!where.slice(index + 1).includes('here'));
+      try {
+        await this.i.user.send(interactionOptions(renderReply(reply)));
+        this.dmSent = true;
+      } catch (error) {
+        if (!isDmClosed(error)) throw error;
+        await this.show({ ...reply, lines: [line(italic(DM_CLOSED_NOTE)), ...reply.lines] }, true, false);
+      }
+    }
+    await this.finish();
+  }
+
+  /** A polite ephemeral error, whatever state the interaction is in. Never throws. */
+  async fail(): Promise<void> {
+    const error: Reply = { tone: 'error', lines: [line(ERROR_NOTE)], target: 'ephemeral' };
+    try {
+      if (this.original === 'loading-public' || this.original === 'loading-ephemeral') {
+        await this.i.editReply(interactionOptions(renderReply(error)));
+        this.original = 'own-message';
+      } else await this.show(error, true, false);
+    } catch {
+      // The interaction may have expired; nothing more can be said through it.
+    }
+  }
+
+  private async show(reply: Reply, ephemeral: boolean, edit: boolean): Promise<void> {
+    const rendered = renderReply(reply);
+    const options = replyOptions(rendered, ephemeral);
+    if (!this.acked) {
+      this.acked = true;
+      if (edit && this.canUpdate) {
+        await this.updateOriginal(reply);
+        this.original = 'component-message';
+      } else {
+        await this.i.reply(options);
+        this.original = 'own-message';
+      }
+      return;
+    }
+    if (this.original === 'loading-ephemeral' || (this.original === 'loading-public' && !ephemeral)) {
+      await this.i.editReply(interactionOptions(rendered));
+      this.original = 'own-message';
+      return;
+    }
+    if (this.original === 'loading-public') {
+      await this.i.deleteReply();
+      this.original = 'none';
+    }
+    if (edit && this.original === 'component-message') {
+      await this.i.editReply(interactionOptions(rendered));
+      return;
+    }
+    await this.i.followUp(options);
+  }
+
+  private async updateOriginal(reply: Reply): Promise<void> {
+    const options = interactionOptions(renderReply(reply));
+    if (this.i.isMessageComponent()) await this.i.update(options);
+    else if (this.i.isModalSubmit() && this.i.isFromMessage()) await this.i.update(options);
+  }
+
+  /** Every interaction ends answered: no placeholder left thinking, no button left spinning. */
+  private async finish(): Promise<void> {
+    if (!this.acked) {
+      if (this.canUpdate) await this.ack();
+      else if (this.dmSent) await this.show({ lines: [line(DM_SENT_NOTE)], target: 'ephemeral' }, true, false);
+      else await this.i.reply({ content: '\u2705', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      return;
+    }
+    if (this.original === 'loading-public' || this.original === 'loading-ephemeral') {
+      if (this.dmSent) await this.show({ lines: [line(DM_SENT_NOTE)], target: 'ephemeral' }, true, false);
+      else await this.i.deleteReply();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { fakeAddress } from './addresses.js';
+import type { SwapRecord } from './lifecycle.js';
+import type { CatalogNetwork } from './model.js';
+import { toBaseUnits } from './numbers.js';
+import { networkRefView, tokenView, type Json } from './views.js';
+
+/**
+ * What the user must send (reference section 10). One action, order 0:
+ * - deposit-address flow: `manual_transfer` of the amount to a deposit address of the source
+ *   family, with the memo the family needs (TON comment JSON, Bitcoin and Solana sequence number;
+ *   none on EVM and Tron);
+ * - wallet flow: `transfer`, the transaction to sign: EVM native sends the amount with the sequence
+ *   number as call data; an ERC-20 goes to the token contract with value 0 and transfer() call data.
+ */
+
+/** Where the user deposits: TON uses one shared address told apart by the memo; others one per swap. */
+export function depositAddressFor(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string {
+  const perSwap = useDepositAddress && network.type !== 'ton';
+  return fakeAddress(network.type, perSwap ? `deposit:${swapId}` : `deposit:${network.name}`);
+}
+
+export function depositActions(rec: SwapRecord): Json[] {
+  const { route, amount, useDepositAddress } = rec.request;
+  const network = route.from.network;
+  const token = route.from.token;
+  const baseUnits = toBaseUnits(amount.text, token.decimals);
+  const seq = rec.sequenceNumber;
+  const common = {
+    order: 0,
+    network: networkRefView(network),
+    token: tokenView(token),
+    fee_token: tokenView(network.native),
+    encoded_args: [],
+  };
+  const memo = memoFor(network, seq, baseUnits);
+  if (useDepositAddress) {
+    return [{ type: 'manual_transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
+      call_data: memo, gas_limit: null, ...common }];
+  }
+  if (network.type === 'evm') {
+    const seqHex = seq.toString(16);
+    if (token.contract === null) {
+      return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
+        call_data: `0x${seqHex}`, gas_limit: '21000', ...common }];
+    }
+    // ERC-20: the transaction goes to the token contract and carries no native value.
+    const callData = `0xa9059cbb${word(rec.depositAddress.slice(2))}${word(BigInt(baseUnits).toString(16))}${seqHex}`;
+    return [{ type: 'transfer', to_address: token.contract, amount: 0, amount_in_base_units: '0', call_data: callData,
+      gas_limit: '65000', ...common }];
+  }
+  if (network.type === 'starknet') {
+    const calls = [
+      { contractAddress: token.contract, entrypoint: 'transfer', calldata: [rec.depositAddress, baseUnits, '0'] },
+      { contractAddress: fakeAddress('starknet', 'watchdog'), entrypoint: 'watch', calldata: [String(seq)] },
+    ];
+    return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
+      call_data: JSON.stringify(calls), gas_limit: null, ...common }];
+  }
+  return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
+    call_data: memo, gas_limit: null, ...common }];
+}
+
+/** The memo a deposit on this family must carry to be matched to its swap, or null. */
+function memoFor(network: CatalogNetwork, seq: number, baseUnits: string): string | null {
+  switch (network.type) {
+    case 'ton': return JSON.stringify({ comment: String(seq), amount: baseUnits });
+    case 'bitcoin':
+    case 'solana': return String(seq);
+    default: return null;
+  }
+}
+
+const word = (hexDigits: string) => hexDigits.toLowerCase().padStart(64, '0');

@@ -1,0 +1,257 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { listDestinations, listNetworks } from './catalog-handlers.js';
+import { Fields } from './fields.js';
+import { FaultBox, faultBody } from './faults.js';
+import { SandboxHttpError, validation } from './http-error.js';
+import { parseRouteRequest } from './route-request.js';
+import { quoteParts } from './quote.js';
+import { SwapStore } from './swaps.js';
+import { SystemClock, type SandboxOptions, type SandboxServer, type SandboxTimings } from './types.js';
+import { depositActions } from './deposit-actions.js';
+
+/**
+ * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
+ * envelope, X-LS-APIKEY, and swaps whose lifecycle follows the clock. One table of operations;
+ * each answers data or throws a SandboxHttpError.
+ */
+
+export const DEFAULT_TIMINGS: Readonly<SandboxTimings> = {
+  depositDelayMs: 4_000,
+  confirmationIntervalMs: 2_000,
+  payoutDelayMs: 5_000,
+  expiryMs: 6 * 60 * 60 * 1000,
+  refundDelayMs: 10_000,
+};
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+interface Context {
+  url: URL;
+  params: string[];
+  body: Record<string, unknown>;
+}
+
+interface Operation {
+  name: string;
+  method: 'GET' | 'POST';
+  path: RegExp;
+  /** Every operation but health needs the key, the sandbox's own deposit endpoint included. */
+  auth: boolean;
+  run(ctx: Context): unknown;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const timings = resolveTimings(options.timings);
+  const speed = options.speed ?? 1;
+  if (!(Number.isFinite(speed) && speed > 0)) throw new Error(`sandbox: speed must be a number above 0 (got ${String(speed)})`);
+  const clock = options.clock ?? new SystemClock(speed);
+  const apiKey = options.apiKey ?? 'sandbox';
+  if (!apiKey) throw new Error('sandbox: apiKey must not be empty');
+  const store = new SwapStore(clock, timings);
+  const faults = new FaultBox();
+  const counts = new Map<string, number>();
+  let total = 0;
+
+  const swapId = '([^/]+)';
+  const operations: Operation[] = [
+    { name: 'health', method: 'GET', path: /^\/(api\/v2\/)?health$/, auth: false, run: () => ({ status: 'healthy' }) },
+    { name: 'getNetworks', method: 'GET', path: /^\/api\/v2\/networks$/, auth: true, run: (c) => listNetworks(c.url.searchParams) },
+    { name: 'getDestinations', method: 'GET', path: /^\/api\/v2\/destinations$/, auth: true, run: (c) => listDestinations(c.url.searchParams) },
+    {
+      name: 'getQuote', method: 'GET', path: /^\/api\/v2\/quote$/, auth: true,
+      run: (c) => {
+        const r = parseRouteRequest(Fields.fromQuery(c.url.searchParams), { destinationRequired: false });
+        return quoteParts(r.route, r.figures);
+      },
+    },
+    { name: 'createSwap', method: 'POST', path: /^\/api\/v2\/swaps$/, auth: true, run: (c) => store.create(c.body) },
+    {
+      name: 'getSwap', method: 'GET', path: new RegExp(`^/api/v2/swaps/${swapId}$`), auth: true,
+      run: (c) => {
+        const f = Fields.fromQuery(c.url.searchParams);
+        const exclude = f.bool('exclude_deposit_actions') ?? false;
+        f.string('source_address'); // accepted; deposit actions here do not depend on it
+        return store.details(store.find(c.params[0] ?? ''), !exclude);
+      },
+    },
+    {
+      name: 'getDepositActions', method: 'GET', path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_actions$`), auth: true,
+      run: (c) => depositActions(store.find(c.params[0] ?? '')),
+    },
+    {
+      name: 'sandboxDeposit', method: 'POST', path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`), auth: true,
+      run: (c) => store.details(store.deposit(c.params[0] ?? '', { amount: c.body.amount, outcome: c.body.outcome }), true),
+    },
+  ];
+
+  const keyDigest = digest(apiKey);
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, envelopeError('INTERNAL_SERVER_ERROR', 'The sandbox could not answer this request.'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    total++;
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const found = route(req.method ?? 'GET', path);
+    if (!found) {
+      const known = operations.some((o) => o.path.test(path));
+      req.resume();
+      const e = known
+        ? new SandboxHttpError('METHOD_NOT_ALLOWED', `${req.method ?? '?'} is not allowed on ${path}.`)
+        : new SandboxHttpError('NOT_FOUND', `No operation at ${path}.`);
+      return send(res, e.status, envelopeError(e.code, e.message, e.metadata));
+    }
+    const { op, params } = found;
+    counts.set(op.name, (counts.get(op.name) ?? 0) + 1);
+
+    const fault = path.startsWith('/sandbox/') ? undefined : faults.take(path);
+    if (fault) {
+      req.resume();
+      const { contentType, body } = faultBody(fault.status);
+      const headers: http.OutgoingHttpHeaders = { 'content-type': contentType };
+      if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+      res.writeHead(fault.status, headers).end(body);
+      return;
+    }
+
+    try {
+      if (op.auth) checkKey(req.headers['x-ls-apikey']);
+      const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
+      const data = op.run({ url, params, body });
+      send(res, 200, { data, error: null });
+    } catch (e) {
+      if (!(e instanceof SandboxHttpError)) throw e;
+      send(res, e.status, envelopeError(e.code, e.message, e.metadata));
+    }
+  }
+
+  function route(method: string, path: string): { op: Operation; params: string[] } | undefined {
+    for (const op of operations) {
+      const m = op.method === method ? op.path.exec(path) : null;
+      if (m) return { op, params: m.slice(1).map(safeDecode) };
+    }
+    return undefined;
+  }
+
+  function checkKey(sent: string | string[] | undefined): void {
+    const value = Array.isArray(sent) ? sent[0] : sent;
+    if (!value) {
+      throw new SandboxHttpError('INVALID_CREDENTIALS', 'Missing API key: send it in the X-LS-APIKEY header.', { status: 401 });
+    }
+    if (!timingSafeEqual(digest(value), keyDigest)) {
+      throw new SandboxHttpError('INVALID_CREDENTIALS', 'The API key in X-LS-APIKEY is not valid.', { status: 403 });
+    }
+  }
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${urlHost(host)}:${port}`,
+    apiKey,
+    clock,
+    deposit(id, depositOptions) {
+      try {
+        store.deposit(id, depositOptions ?? {});
+      } catch (e) {
+        throw e instanceof SandboxHttpError ? new Error(`sandbox deposit: ${e.message}`) : e;
+      }
+    },
+    requestCount: (operation) => (operation === undefined ? total : (counts.get(operation) ?? 0)),
+    injectFault: (fault) => faults.add(fault),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export function resolveTimings(t: Partial<SandboxTimings> = {}): SandboxTimings {
+  const out: SandboxTimings = { ...DEFAULT_TIMINGS };
+  for (const [k, v] of Object.entries(t) as [keyof SandboxTimings, unknown][]) {
+    if (v === undefined) continue;
+    if (k === 'depositDelayMs' && v === 'off') {
+      out.depositDelayMs = 'off';
+      continue;
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw new Error(`sandbox: timings.${k} must be a number of milliseconds of 0 or more${k === 'depositDelayMs' ? " or 'off'" : ''}`);
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    // An oversized body is read to its end and dropped, so the answer is not cut off mid-upload.
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('error', (e) => reject(e));
+    req.on('end', () => {
+      if (tooLarge) return reject(new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
+      const text = Buffer.concat(chunks).toString('utf8').trim();
+      if (!text) return resolve({});
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return reject(validation('The request body is not valid JSON.'));
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return reject(validation('The request body must be a JSON object.'));
+      }
+      resolve(parsed as Record<string, unknown>);
+    });
+  });
+}
+
+function send(res: http.ServerResponse, status: number, payload: unknown): void {
+  const body = JSON.stringify(payload);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': randomUUID(),
+  });
+  res.end(body);
+}
+
+function envelopeError(code: string, message: string, metadata: Record<string, unknown> = {}) {
+  return { data: null, error: { code, message, metadata } };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,204 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis, RedisOptions } from 'ioredis';
+import type { ChatTarget, Platform } from '../bot/incoming.js';
+import type { Messenger } from '../bot/messenger.js';
+import type { LayerswapApi } from '../layerswap/api.js';
+import { scrub, silentLogger, type Logger } from '../log.js';
+import { createRedis, redisOptionsFromUrl, redisSecrets } from '../redis.js';
+import { TrackingKeys, POLL_QUEUE, notifyQueueName, pollJobId } from './keys.js';
+import { createNotifyProcessor, type NotifyJobData, type RenderCard } from './notify-job.js';
+import type { SwapState } from './observe.js';
+import { Pacer, type PaceRule } from './pacing.js';
+import { createPollProcessor, type PollJobData } from './poll-job.js';
+import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, PLATFORMS, TrackingQueues, type RateLimit } from './queues.js';
+import type { TrackingService } from './service.js';
+import { StateStore } from './state-store.js';
+import { Subscriptions } from './subscriptions.js';
+import { isSwapId, RedisTrackingService } from './tracking-service.js';
+import { redisReplayGuard, type ReplayGuard } from './webhook.js';
+
+/**
+ * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
+ * Redis. The web process uses `service` and `pollNow` only; the worker process calls
+ * startWorkers(). Several worker processes can run at once: all state is in Redis.
+ */
+
+export interface TrackingDeps {
+  /** A redis://, rediss:// or unix:// URL, or ioredis options. */
+  redis: string | RedisOptions;
+  prefix: string;
+  api: LayerswapApi;
+  messengers: Map<Platform, Messenger> | Partial<Record<Platform, Messenger>>;
+  renderCard: RenderCard;
+  limits: { maxPerChat: number; maxPerUser: number };
+  cadence: { fastMs: number; slowMs: number; stuckFactor: number; giveUpAfterMs?: number };
+  logger?: Logger;
+  /** The clock for swap state times and waits; defaults to Date.now (tests pass a sandbox clock). */
+  now?: () => number;
+  /** Requests per window to the swap service over all pollers (default 50/s). */
+  apiRate?: RateLimit;
+  platformRates?: Partial<Record<Platform, RateLimit>>;
+  /** Per-chat pacing (default: Telegram groups and channels 20/min). */
+  pacing?: (target: ChatTarget) => PaceRule | undefined;
+  /** How long finished swaps stay listed, in seconds (default 7 days). */
+  retentionSeconds?: number;
+  workers?: {
+    /** BullMQ lock; a killed worker's jobs are picked up again after it expires (default 30 s). */
+    lockDurationMs?: number;
+    stalledIntervalMs?: number;
+    notifyConcurrency?: number;
+    /** First retry delay of a notify job after a transient failure (default 2 s, doubling). */
+    notifyBackoffMs?: number;
+    /** How often the worker re-creates missing poll jobs for followed swaps (default 5 min). */
+    reconcileIntervalMs?: number;
+  };
+}
+
+export interface Tracking {
+  service: TrackingService;
+  startWorkers(opts?: { poll?: boolean; notify?: boolean; concurrency?: number }): Promise<void>;
+  /** Pulls a swap's poll job forward (a webhook hint). */
+  pollNow(swapId: string): Promise<void>;
+  /** Drains: jobs in hand finish, nothing new starts, connections close. */
+  close(): Promise<void>;
+  /** The last state the poller stored (operators, tests). */
+  swapState(swapId: string): Promise<SwapState | undefined>;
+  /** Notify jobs not finished yet, over all platforms. */
+  pendingNotifications(): Promise<number>;
+  /** Re-creates missing poll jobs for every followed swap that is not final; returns how many swaps. */
+  reconcile(): Promise<number>;
+  /** Webhook replay protection shared by every web process (pass to createWebhookHandler). */
+  webhookReplayGuard: ReplayGuard;
+}
+
+export function createTracking(deps: TrackingDeps): Tracking {
+  const logger = deps.logger ?? silentLogger;
+  const secrets = typeof deps.redis === 'string' ? redisSecrets(deps.redis) : deps.redis.password ? [deps.redis.password] : [];
+  const connectionOptions: RedisOptions = typeof deps.redis === 'string' ? redisOptionsFromUrl(deps.redis) : deps.redis;
+  const redis: Redis = createRedis(connectionOptions, { logger, name: 'tracking' });
+  const keys = new TrackingKeys(deps.prefix);
+  const subs = new Subscriptions(redis, keys, deps.limits, deps.retentionSeconds);
+  const store = new StateStore(redis, keys);
+  const w = deps.workers ?? {};
+  const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
+  const now = deps.now ?? Date.now;
+  const service = new RedisTrackingService(subs, store, queues, deps.limits, now);
+  const messengers = deps.messengers instanceof Map ? deps.messengers : new Map(Object.entries(deps.messengers) as Array<[Platform, Messenger]>);
+  const workers: Worker[] = [];
+  let reconcileTimer: NodeJS.Timeout | undefined;
+  let closing: Promise<void> | undefined;
+  const clean = (e: unknown) => scrub(e instanceof Error ? e.message : String(e), secrets);
+  for (const q of queues.all()) q.on('error', (e) => logger.warn({ queue: q.name, err: clean(e) }, 'tracking queue error'));
+
+  const reconcile = async (): Promise<number> => {
+    const ids = await subs.activeSwaps();
+    for (const id of ids) await queues.ensurePoll(id);
+    return ids.length;
+  };
+
+  // Each worker gets its own client (BullMQ duplicates it for its blocking reads); closed by us.
+  const workerConnections: Redis[] = [];
+  const workerConnection = (name: string) => {
+    const c = createRedis(connectionOptions, { logger, name, maxRetriesPerRequest: null });
+    workerConnections.push(c);
+    return c;
+  };
+  const workerBase = {
+    prefix: keys.bull,
+    ...(w.lockDurationMs ? { lockDuration: w.lockDurationMs } : {}),
+    ...(w.stalledIntervalMs ? { stalledInterval: w.stalledIntervalMs } : {}),
+  };
+
+  const watch = (worker: Worker) => {
+    worker.on('error', (e) => logger.warn({ queue: worker.name, err: clean(e) }, 'tracking worker error'));
+    worker.on('failed', (job: Job | undefined, e: Error) =>
+      logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: clean(e) }, 'tracking job failed'));
+    workers.push(worker);
+  };
+
+  return {
+    service,
+    swapState: (swapId) => store.load(swapId),
+    pendingNotifications: () => queues.pendingNotifications(),
+    reconcile,
+    webhookReplayGuard: redisReplayGuard(redis, deps.prefix),
+
+    async startWorkers(opts = {}) {
+      if (closing) throw new Error('tracking is closing');
+      if (opts.poll !== false) {
+        const processor = createPollProcessor({
+          api: deps.api,
+          subs,
+          store,
+          settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
+          now,
+          enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+          rateLimit: (ms) => queues.poll.rateLimit(ms),
+          takeHint: async (swapId) => void (await redis.del(keys.hint(swapId))),
+          hinted: async (swapId) => (await redis.exists(keys.hint(swapId))) === 1,
+          logger,
+        });
+        watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
+          ...workerBase,
+          connection: workerConnection('tracking-poll'),
+          concurrency: opts.concurrency ?? 20,
+          limiter: deps.apiRate ?? DEFAULT_API_RATE,
+          // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
+          maxStalledCount: 100,
+        }));
+        await reconcile();
+        const every = w.reconcileIntervalMs ?? 5 * 60_000;
+        reconcileTimer = setInterval(() => void reconcile().catch((e: unknown) => logger.warn({ err: clean(e) }, 'reconcile failed')), every);
+        reconcileTimer.unref();
+      }
+      if (opts.notify !== false) {
+        const pacer = new Pacer(redis, keys, deps.pacing);
+        for (const platform of PLATFORMS) {
+          const messenger = messengers.get(platform);
+          const queue = queues.notify.get(platform);
+          if (!messenger || !queue) continue;
+          const processor = createNotifyProcessor({
+            subs,
+            store,
+            messenger,
+            renderCard: deps.renderCard,
+            pacer,
+            rateLimit: (ms) => queue.rateLimit(ms),
+            logger,
+          });
+          watch(new Worker<NotifyJobData>(notifyQueueName(platform), processor, {
+            ...workerBase,
+            connection: workerConnection(`tracking-notify-${platform}`),
+            concurrency: w.notifyConcurrency ?? 10,
+            limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
+            maxStalledCount: 5,
+          }));
+        }
+      }
+      await Promise.all(workers.map((wk) => wk.waitUntilReady()));
+    },
+
+    async pollNow(swapId) {
+      if (!isSwapId(swapId)) return;
+      const id = swapId.toLowerCase();
+      // The hint makes a run in progress reschedule at once; a delayed job is promoted now.
+      await redis.set(keys.hint(id), '1', 'PX', 60_000);
+      const job = await queues.poll.getJob(pollJobId(id));
+      if (job) {
+        if (await job.isDelayed()) await job.promote().catch(() => undefined);
+        return;
+      }
+      if ((await subs.followers(id)).length > 0) await queues.ensurePoll(id);
+    },
+
+    close() {
+      closing ??= (async () => {
+        if (reconcileTimer) clearInterval(reconcileTimer);
+        await Promise.all(workers.map((wk) => wk.close()));
+        await queues.close();
+        for (const c of [...workerConnections, redis]) await c.quit().catch(() => c.disconnect());
+      })();
+      return closing;
+    },
+  };
+}

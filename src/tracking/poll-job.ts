@@ -1,0 +1,142 @@
+import { DelayedError, RateLimitError, type Job } from 'bullmq';
+import type { LayerswapApi } from '../layerswap/api.js';
+import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
+import type { Logger } from '../log.js';
+import { nextPollDelay, outageDelay } from './cadence.js';
+import { targetKey } from './keys.js';
+import { observe, type Observation } from './observe.js';
+import type { StateStore } from './state-store.js';
+import type { Follower, Subscriptions } from './subscriptions.js';
+
+/**
+ * The poll step-job: one per followed swap, whatever the number of followers. Each run fetches
+ * the swap, compares it with the stored state, stores the new state and its key moments, queues
+ * a notify job for every chat that is behind, then moves itself to delayed at the cadence for
+ * the status (DelayedError) or ends: final status, nobody following, or waiting far too long.
+ * Failures of the swap service pause the whole poll queue (BullMQ rate limiter): one outage
+ * slows every poller together, and nothing spins.
+ */
+
+export interface PollJobData {
+  swapId: string;
+  /** Consecutive NOT_FOUND answers. */
+  notFound?: number;
+}
+
+export interface PollSettings {
+  fastMs: number;
+  slowMs: number;
+  stuckFactor: number;
+  /** Stop polling a swap still waiting for its deposit after this long (ms). */
+  giveUpAfterMs: number;
+}
+
+export interface PollDeps {
+  api: LayerswapApi;
+  subs: Subscriptions;
+  store: StateStore;
+  settings: PollSettings;
+  /** The poller's clock for state times and waits (a sandbox clock in tests). */
+  now(): number;
+  enqueueNotify(follower: Follower, swapId: string, version: number): Promise<void>;
+  /** Pauses the whole poll queue. */
+  rateLimit(ms: number): Promise<void>;
+  /** Clears a pending webhook hint (this run answers it). */
+  takeHint(swapId: string): Promise<void>;
+  /** True when a webhook hinted a change during this run. */
+  hinted(swapId: string): Promise<boolean>;
+  logger: Logger;
+  random?: () => number;
+}
+
+export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
+
+const NOT_FOUND_STRIKES = 3;
+
+export function createPollProcessor(deps: PollDeps) {
+  const { api, subs, store, settings, logger } = deps;
+  const random = deps.random ?? Math.random;
+
+  const later = async (job: Job<PollJobData>, token: string | undefined, ms: number): Promise<never> => {
+    await job.moveToDelayed(Date.now() + ms, token);
+    throw new DelayedError();
+  };
+
+  return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
+    const { swapId } = job.data;
+    await deps.takeHint(swapId);
+    const followers = await subs.followers(swapId);
+    if (followers.length === 0) {
+      await subs.markUnfollowed(swapId);
+      return 'unfollowed';
+    }
+
+    // The observation time is taken before the request, so state times never run ahead of the data.
+    const now = deps.now();
+    let details: SwapDetails;
+    try {
+      details = await api.getSwap(swapId, { exclude_deposit_actions: true }, { maxRetries: 0 });
+    } catch (err) {
+      if (err instanceof InvalidRequestError) {
+        logger.warn({ swapId, err: err.message }, 'swap id refused locally: polling stopped');
+        await subs.retire(swapId);
+        return 'not_found';
+      }
+      if (err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND')) {
+        const strikes = (job.data.notFound ?? 0) + 1;
+        if (strikes >= NOT_FOUND_STRIKES) {
+          logger.warn({ swapId }, 'the swap service does not know this swap: polling stopped');
+          await subs.retire(swapId);
+          return 'not_found';
+        }
+        await job.updateData({ ...job.data, notFound: strikes });
+        return later(job, token, settings.slowMs);
+      }
+      if (err instanceof ResponseShapeError) {
+        // This swap's data cannot be read: a problem with this swap, not an outage.
+        logger.error({ swapId, err: err.message }, 'unreadable swap data; will try again later');
+        return later(job, token, settings.slowMs * 6);
+      }
+      if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
+        const failures = await store.recordFailure();
+        const ms = outageDelay(failures, settings, err instanceof ApiError ? err.retryAfterMs : undefined);
+        logger.warn({ swapId, failures, pauseMs: ms, err: err.message }, 'swap service unavailable or rate limiting: pausing all pollers');
+        await deps.rateLimit(ms);
+        throw new RateLimitError();
+      }
+      throw err;
+    }
+
+    if (job.data.notFound) await job.updateData({ swapId });
+    const prev = await store.load(swapId);
+    const obs = observe(prev, details, now, settings.stuckFactor);
+    const saved = await store.save(prev?.version ?? 0, obs.state, obs.changed ? details : undefined, obs.moments);
+    if (saved) await fanOut(swapId, followers, obs);
+    else logger.warn({ swapId }, 'another run stored this swap first (a stalled duplicate); skipping its notifications');
+
+    const st = obs.state;
+    const waitingMs = now - st.firstPolledAt;
+    const delay = nextPollDelay({ status: st.status, depositSeen: st.depositSeenAt !== undefined, waitingMs, jitter: random() }, settings);
+    if (delay === null) {
+      await subs.retire(swapId);
+      return 'final';
+    }
+    if (st.depositSeenAt === undefined && waitingMs > settings.giveUpAfterMs) {
+      await store.save(st.version, { ...st, abandoned: true }, undefined, []);
+      await subs.retire(swapId);
+      logger.info({ swapId, waitingMs }, 'no deposit long after the deposit window: polling stopped');
+      return 'abandoned';
+    }
+    return later(job, token, (await deps.hinted(swapId)) ? 0 : delay);
+  };
+
+  /** A notify job for every chat behind: the new change, or one a crash left undelivered. */
+  async function fanOut(swapId: string, followers: readonly Follower[], obs: Observation): Promise<void> {
+    const [deliveries, momentCount] = await Promise.all([store.deliveries(swapId), store.momentCount(swapId)]);
+    for (const f of followers) {
+      const d = deliveries.get(targetKey(f));
+      if (!d || d.version < obs.state.version || d.moments < momentCount) await deps.enqueueNotify(f, swapId, obs.state.version);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Platform } from '../bot/incoming.js';
+import { notifyDedupId, notifyQueueName, POLL_QUEUE, pollJobId, targetKey, type TrackingKeys } from './keys.js';
+import type { NotifyJobData } from './notify-job.js';
+import type { PollJobData } from './poll-job.js';
+
+/**
+ * The BullMQ queues: one poll queue (one job per followed swap) and one notify queue per
+ * platform, so each platform has its own rate limiter and a 429 from one platform pauses only
+ * that platform's deliveries.
+ */
+
+export const PLATFORMS: readonly Platform[] = ['telegram', 'discord', 'console'];
+
+export interface RateLimit {
+  max: number;
+  duration: number;
+}
+
+/**
+ * Platform-wide delivery rates (BullMQ limiters, global across workers): Telegram about 30
+ * messages/s, Discord 50 requests/s (45 leaves room for the web process). The console has no
+ * limit but BullMQ needs a limiter for manual rate-limiting to take effect, hence a high one.
+ */
+export const DEFAULT_PLATFORM_RATES: Readonly<Record<Platform, RateLimit>> = {
+  telegram: { max: 30, duration: 1000 },
+  discord: { max: 45, duration: 1000 },
+  console: { max: 10_000, duration: 1000 },
+};
+
+/** Requests to the swap service per second, over all poll jobs and workers. */
+export const DEFAULT_API_RATE: RateLimit = { max: 50, duration: 1000 };
+
+const POLL_JOB_OPTIONS: JobsOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1000 },
+  // Removed when done so the same swap can be followed (and polled) again later.
+  removeOnComplete: true,
+  removeOnFail: true,
+};
+
+export function notifyJobOptions(backoffMs: number): JobsOptions {
+  return {
+    attempts: 8,
+    backoff: { type: 'exponential', delay: backoffMs },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 86_400, count: 1000 },
+  };
+}
+
+export class TrackingQueues {
+  readonly poll: Queue<PollJobData>;
+  readonly notify: ReadonlyMap<Platform, Queue<NotifyJobData>>;
+
+  constructor(
+    connection: Redis,
+    private readonly keys: TrackingKeys,
+    private readonly notifyBackoffMs: number,
+  ) {
+    const base = { connection, prefix: keys.bull };
+    this.poll = new Queue<PollJobData>(POLL_QUEUE, base);
+    this.notify = new Map(PLATFORMS.map((p) => [p, new Queue<NotifyJobData>(notifyQueueName(p), base)]));
+  }
+
+  /** Adds the swap's poll job unless one exists (same job id): one poller per swap. */
+  async ensurePoll(swapId: string): Promise<void> {
+    await this.poll.add('poll', { swapId }, { ...POLL_JOB_OPTIONS, jobId: pollJobId(swapId) });
+  }
+
+  /** One job per chat and swap; while one is queued, more adds are absorbed (it delivers the newest). */
+  async enqueueNotify(data: NotifyJobData): Promise<void> {
+    const queue = this.notify.get(data.platform);
+    if (!queue) return;
+    await queue.add('notify', data, {
+      ...notifyJobOptions(this.notifyBackoffMs),
+      deduplication: { id: notifyDedupId(targetKey(data), data.swapId), keepLastIfActive: true },
+    });
+  }
+
+  /** Jobs not finished yet in every notify queue (for draining in tests and health checks). */
+  async pendingNotifications(): Promise<number> {
+    let n = 0;
+    for (const q of this.notify.values()) {
+      const c = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+      n += Object.values(c).reduce((a, b) => a + b, 0);
+    }
+    return n;
+  }
+
+  all(): Queue[] {
+    return [this.poll, ...this.notify.values()] as Queue[];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((q) => q.close()));
+  }
+}

@@ -1,0 +1,53 @@
+import type { ChatTarget } from '../bot/incoming.js';
+import type { FollowedSwap, FollowResult, TrackingService } from './service.js';
+import type { StateStore } from './state-store.js';
+import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
+import type { TrackingQueues } from './queues.js';
+
+/** The TrackingService the command core uses: Redis subscriptions + one poll job per swap. */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isSwapId(value: string): boolean {
+  return UUID.test(value);
+}
+
+export class RedisTrackingService implements TrackingService {
+  constructor(
+    private readonly subs: Subscriptions,
+    private readonly store: StateStore,
+    private readonly queues: TrackingQueues,
+    private readonly limits: SubscriptionLimits,
+    private readonly now: () => number,
+  ) {}
+
+  async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean }): Promise<FollowResult> {
+    if (!isSwapId(swapId)) throw new Error(`"${swapId.slice(0, 80)}" is not a swap id (a UUID such as 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd)`);
+    const id = swapId.toLowerCase();
+    const outcome = await this.subs.follow(id, target, by, this.now());
+    if (outcome === 'chat_limit') return { ok: false, reason: 'chat_limit', limit: this.limits.maxPerChat };
+    if (outcome === 'user_limit') return { ok: false, reason: 'user_limit', limit: this.limits.maxPerUser };
+    await this.queues.ensurePoll(id);
+    if (outcome === 'followed') {
+      // The swap is already known (another chat follows it): this chat gets its card now
+      // rather than at the next change.
+      const state = await this.store.load(id);
+      if (state) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version: state.version });
+    }
+    return { ok: true, alreadyFollowing: outcome === 'already' };
+  }
+
+  async unfollow(swapId: string, target: ChatTarget): Promise<boolean> {
+    if (!isSwapId(swapId)) return false;
+    return this.subs.unfollow(swapId.toLowerCase(), target);
+  }
+
+  async listFollowed(target: ChatTarget): Promise<FollowedSwap[]> {
+    const entries = await this.subs.listForChat(target);
+    const states = await this.store.loadMany(entries.map((e) => e.swapId));
+    return entries.map((e, i) => {
+      const status = states[i]?.status;
+      return { swapId: e.swapId, since: e.since, ...(status ? { status } : {}) };
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { test } from 'vitest';
+import { replyButtons, replyText, type Reply } from '../../src/bot/reply.js';
+import { ChatUser, startHarness } from './support/conversation.js';
+
+test('peek', async () => {
+  const h = await startHarness();
+  const u = new ChatUser(h, { userId: 'p1' });
+  const show = (rs: Reply[]) => { for (const r of rs) console.log(`[${r.target}${r.mode ? ' ' + r.mode : ''}${r.image ? ' IMG' : ''}]\n` + replyText(r) + '\n  buttons: ' + replyButtons(r).map((b) => b.label + '=' + (b.kind === 'action' ? b.action : b.kind === 'copy' ? b.text : b.kind === 'deeplink' ? b.payload : b.url)).join(' | ') + (r.prompt ? `\n  prompt: ${r.prompt.label}` : '') + (r.dmFallback ? '\n  fallback: ' + replyText(r.dmFallback) : '')); };
+  show(await u.says('/swap 10 USDT ton ethereum'));
+  show(await u.says('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'));
+  show(await u.says('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs'));
+  await u.presses('No refuel');
+  const created = await u.presses('Confirm');
+  show(created);
+  const id = (created[0]?.lines.flat().map((s) => s.text).join(' ').match(/[0-9a-f-]{36}/) ?? [''])[0];
+  show(await u.says('/status ' + id));
+  h.sandbox.deposit(id);
+  show(await u.says('/status ' + id));
+  h.clock.advance(5000);
+  show(await u.says('/status ' + id));
+  h.clock.advance(60000);
+  show(await u.says('/status ' + id));
+  const g = new ChatUser(h, { userId: 'p1', chatId: 'g1', chatKind: 'group' });
+  show(await g.says('/status ' + id));
+  show(await g.says('/swap 10 usdc arbitrum base'));
+  show(await u.says('/history'));
+  show(await u.says('/networks'));
+  show(await u.says('/routes arbitrum usdc'));
+  show(await u.says('/help'));
+  show(await u.says('/tracking'));
+  await h.close();
+});

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+
+const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h.close());
+
+describe('listing commands', () => {
+  test('/networks lists every network; /networks <type> filters; an unknown type lists the types', async () => {
+    const u = new ChatUser(h, { userId: 'c1' });
+    card(await u.says('/networks'), { title: 'Networks (14)', contains: ['Arbitrum One · ARBITRUM_MAINNET · evm · 5 tokens', 'Ton · TON_MAINNET · ton'] });
+    const evm = card(await u.says('/networks EVM'), { title: /^evm networks \(\d+\)$/, contains: ['Base · BASE_MAINNET'] });
+    expect(allText([evm])).not.toContain('Solana');
+    card(await u.says('/networks cardano'), { title: 'Unknown network type', contains: ['Types: bitcoin, evm, solana, starknet, ton, tron.'] });
+  });
+
+  test('/routes from a network and token, with did-you-mean for typos', async () => {
+    const u = new ChatUser(h, { userId: 'c2' });
+    card(await u.says('/routes arbitrum usdc'), { title: 'From USDC on Arbitrum One you can reach (10)', contains: ['Base: USDC', 'Optimism: USDC'] });
+    card(await u.says('/routes arbitum'), { title: 'Unknown network', contains: ['Did you mean Arbitrum One?'] });
+    card(await u.says('/routes arbitrum doge'), { title: 'Unknown token', contains: ['It has ETH, USDC'] });
+    card(await u.says('/routes'), { title: 'Which network?', contains: ['/routes <network> [token]'] });
+  });
+
+  test('/help lists the commands from COMMANDS; groups see only group commands', async () => {
+    const text = allText(await new ChatUser(h, { userId: 'c3' }).says('/help'));
+    for (const c of ['/quote <amount>', '/swap', '/status <swap id>', '/track', '/untrack', '/tracking', '/history', '/networks', '/routes', '/cancel']) expect(text).toContain(c);
+    const group = allText(await new ChatUser(h, { userId: 'c3', chatId: 'gh', chatKind: 'group' }).says('/help'));
+    expect(group).not.toContain('/history');
+    expect(allText(await new ChatUser(h, { userId: 'c3' }).says('/start'))).toContain('/quote <amount>');
+    card(await new ChatUser(h, { userId: 'c3' }).says('/start <script>'), { title: 'This link has expired' });
+    card(await new ChatUser(h, { userId: 'c3' }).says('/start d_AAAAAAAA'), { title: 'This link has expired' });
+  });
+
+  test('/history pages newest first with Prev / Next', async () => {
+    const u = new ChatUser(h, { userId: 'c4' });
+    card(await u.says('/history'), { title: 'No swaps yet' });
+    for (let i = 0; i < 9; i++) {
+      await u.says(`/swap ${10 + i} USDC arbitrum base`);
+      await u.says(EVM);
+      await u.presses('Skip (no refund address)');
+      await u.presses('No refuel');
+      await u.presses('Confirm');
+    }
+    const first = card(await u.says('/history'), { title: 'Your swaps (9)', contains: ['18 USDC on Arbitrum One', 'Page 1 of 2'], buttons: ['Next ›'] });
+    expect(allText([first])).not.toContain('· 10 USDC');
+    card(await u.presses('Next ›'), { title: 'Your swaps (9)', contains: ['10 USDC on Arbitrum One', 'Page 2 of 2'], buttons: ['‹ Prev'] });
+  });
+});
+
+describe('buttons that cannot be trusted', () => {
+  const forged = ['', 'zz:1', '~AAAAAAAAAAAA', 'pk:abcdefgh:sn:ARBITRUM_MAINNET', 'cf:abcdefgh', 'qs:1:2', 'nw', 'x'.repeat(200), 'st:%ZZ', 'pg:abcdefgh:sn:99'];
+  for (const action of forged) {
+    test(`${JSON.stringify(action.slice(0, 30))} gets "this button has expired" or a clear refusal`, async () => {
+      const r = await new ChatUser(h, { userId: 'c5' }).sendsAction(action);
+      expect(r.length).toBeGreaterThan(0);
+      expect(allText(r)).toMatch(/This button has expired|That is not a swap id|Networks/);
+    });
+  }
+
+  test('a forged quote button with made-up names is refused', async () => {
+    card(await new ChatUser(h, { userId: 'c6' }).sendsAction('qs:100:NARNIA:USDC:BASE_MAINNET:USDC'), { title: 'This button has expired' });
+  });
+
+  test('someone else pressing my Confirm gets nothing of mine', async () => {
+    const me = new ChatUser(h, { userId: 'c7', chatId: 'shared', chatKind: 'group' });
+    await me.says('/swap 100 USDC arbitrum base');
+    await me.says(EVM);
+    await me.presses('Skip (no refund address)');
+    const confirm = await me.presses('No refuel');
+    const before = h.sandbox.requestCount('createSwap');
+    const other = new ChatUser(h, { userId: 'c8', chatId: 'shared', chatKind: 'group' });
+    card(await other.presses('Confirm', confirm), { title: 'This button has expired' });
+    expect(h.sandbox.requestCount('createSwap')).toBe(before);
+  });
+});
+
+describe('suggest (autocomplete)', () => {
+  test('networks ranked exact > prefix > substring > fuzzy, at most 25, from the cache only', async () => {
+    await new ChatUser(h, { userId: 'c9' }).says('/networks');
+    const requests = h.sandbox.requestCount();
+    expect((await h.core.suggest('network', 'base'))[0]).toEqual({ label: 'Base (BASE_MAINNET)', value: 'BASE_MAINNET' });
+    expect((await h.core.suggest('source_network', 'arb'))[0]?.value).toBe('ARBITRUM_MAINNET');
+    expect((await h.core.suggest('destination_network', 'arbitum'))[0]?.value).toBe('ARBITRUM_MAINNET');
+    expect((await h.core.suggest('network', '42161'))[0]?.value).toBe('ARBITRUM_MAINNET');
+    const prefix = await h.core.suggest('network', 's');
+    expect(prefix.map((s) => s.value).slice(0, 4)).toEqual(expect.arrayContaining(['SOLANA_MAINNET', 'STARKNET_MAINNET', 'SCROLL_MAINNET']));
+    expect((await h.core.suggest('network', '')).length).toBeLessThanOrEqual(25);
+    expect(await h.core.suggest('network', 'zzzzzz')).toEqual([]);
+    for (let i = 0; i < 50; i++) await h.core.suggest('network', 'arbitrum'.slice(0, i % 8));
+    expect(h.sandbox.requestCount()).toBe(requests);
+  });
+
+  test('tokens narrowed by network', async () => {
+    const onArb = await h.core.suggest('token', 'us', { network: 'arbitrum' });
+    expect(onArb.map((s) => s.value)).toEqual(['USDC', 'USDT0', 'USDC.e']);
+    expect(onArb.every((s) => s.label.length <= 100)).toBe(true);
+    const onTon = await h.core.suggest('token', '', { network: 'TON_MAINNET' });
+    expect(onTon.map((s) => s.value).sort()).toEqual(['TON', 'USDT']);
+  });
+});

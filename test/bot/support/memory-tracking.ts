@@ -1,0 +1,38 @@
+import type { ChatTarget } from '../../../src/bot/incoming.js';
+import type { FollowedSwap, FollowResult, TrackingService } from '../../../src/tracking/service.js';
+
+/**
+ * A TrackingService kept in memory, for handler tests: the core only needs the interface; the real
+ * one (Redis + BullMQ) is tested in test/tracking. It enforces the per-chat limit the same way.
+ */
+export class MemoryTracking implements TrackingService {
+  readonly follows = new Map<string, Map<string, { since: number; userId: string; creator: boolean }>>();
+  constructor(private readonly chatLimit = 100) {}
+
+  private key(t: ChatTarget): string {
+    return `${t.platform}:${t.chatKind}:${t.chatId}`;
+  }
+
+  async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean }): Promise<FollowResult> {
+    const chat = this.follows.get(this.key(target)) ?? new Map();
+    this.follows.set(this.key(target), chat);
+    if (chat.has(swapId)) return { ok: true, alreadyFollowing: true };
+    if (chat.size >= this.chatLimit) return { ok: false, reason: 'chat_limit', limit: this.chatLimit };
+    chat.set(swapId, { since: Date.now() + chat.size, userId: by.userId, creator: by.creator === true });
+    return { ok: true, alreadyFollowing: false };
+  }
+
+  async unfollow(swapId: string, target: ChatTarget): Promise<boolean> {
+    return this.follows.get(this.key(target))?.delete(swapId) ?? false;
+  }
+
+  async listFollowed(target: ChatTarget): Promise<FollowedSwap[]> {
+    const chat = this.follows.get(this.key(target));
+    return [...(chat?.entries() ?? [])].map(([swapId, f]) => ({ swapId, since: f.since })).sort((a, b) => b.since - a.since);
+  }
+
+  /** Who follows a swap, as "platform:kind:chat" keys. */
+  followersOf(swapId: string): string[] {
+    return [...this.follows.entries()].filter(([, m]) => m.has(swapId)).map(([k]) => k);
+  }
+}

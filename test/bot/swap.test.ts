@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { replyButtons, replyText, type Reply } from '../../src/bot/reply.js';
+import { allText, card, ChatUser, findButton, startHarness, type Harness } from './support/conversation.js';
+
+const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+const TON = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h.close());
+
+const swapIdIn = (replies: Reply[]): string => {
+  const m = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(allText(replies));
+  if (!m) throw new Error(`no swap id in:\n${allText(replies)}`);
+  return m[0];
+};
+
+/** Runs a one-line /swap to its confirmation card. */
+async function toConfirmation(u: ChatUser, line: string, address: string, refund?: string): Promise<Reply[]> {
+  await u.says(line);
+  card(await u.says(address), { contains: ['refunds', 'no automatic refund'], buttons: ['Skip (no refund address)'] });
+  let next = refund ? await u.says(refund) : await u.presses('Skip (no refund address)');
+  if (next.some((r) => replyButtons(r).some((b) => b.label === 'No refuel'))) next = await u.presses('No refuel');
+  return next;
+}
+
+describe('/swap', () => {
+  test('one line to the deposit card: private, exact amount, QR, copy buttons, followed and in /history', async () => {
+    const u = new ChatUser(h, { userId: 's1' });
+    const confirm = await toConfirmation(u, '/swap 100 USDC arbitrum base', EVM);
+    card(confirm, {
+      title: 'Confirm your swap',
+      contains: ['You send: 100 USDC on Arbitrum One', /You receive: 9\d/, `To address: ${EVM}`, 'Refund address: none: no automatic refund', 'Refuel: no'],
+      buttons: ['Confirm', 'Cancel'],
+    });
+    const created = await u.presses('Confirm');
+    const deposit = card(created, {
+      title: 'Deposit for swap',
+      contains: ['Send exactly 100 USDC on Arbitrum One', 'USDC token contract: 0xaf88d065e77c8cc2239327c5edb3a432268e5831', 'after that the swap expires', 'Swap id:'],
+      buttons: ['Copy address', 'Copy amount', 'Status', 'Track'],
+      target: 'dm',
+    });
+    expect(Array.from(deposit.image?.png.slice(0, 4) ?? [])).toEqual(PNG_MAGIC);
+    const address = findButton([deposit], 'Copy address');
+    expect(address.kind === 'copy' && /^0x[0-9a-fA-F]{40}$/.test(address.text)).toBe(true);
+    expect(replyText(deposit)).toContain(address.kind === 'copy' ? address.text : '');
+    const amount = findButton([deposit], 'Copy amount');
+    expect(amount.kind === 'copy' && amount.text).toBe('100');
+    expect(deposit.dmFallback?.buttons?.flat()[0]?.kind).toBe('deeplink');
+
+    const id = swapIdIn(created);
+    expect(h.tracking.followersOf(id)).toEqual(['console:private:s1']);
+    card(await u.says('/history'), { title: 'Your swaps (1)', contains: [id, '100 USDC on Arbitrum One → USDC on Base'] });
+    // The draft is finished: the same chat can start over.
+    expect(allText(await u.says('/cancel'))).toContain('Nothing to cancel');
+  });
+
+  test('a TON deposit carries its comment, with the warning and a copy button', async () => {
+    const u = new ChatUser(h, { userId: 's2' });
+    await toConfirmation(u, '/swap 10 USDT ton to ethereum', EVM, TON);
+    const created = await u.presses('Confirm');
+    card(created, {
+      title: 'Deposit for swap',
+      contains: ['Send exactly 10 USDT on Ton', /Comment \(memo\): \d+/, 'Without it the deposit cannot be matched and is lost'],
+      buttons: ['Copy address', 'Copy amount', 'Copy comment'],
+      target: 'dm',
+    });
+  });
+
+  test('Confirm pressed twice, even at once, creates one swap', async () => {
+    const u = new ChatUser(h, { userId: 's3' });
+    const confirm = await toConfirmation(u, '/swap 20 usdc base optimism', EVM);
+    const before = h.sandbox.requestCount('createSwap');
+    const [a, b] = await Promise.all([u.presses('Confirm', confirm), u.presses('Confirm', confirm)]);
+    expect(h.sandbox.requestCount('createSwap')).toBe(before + 1);
+    const texts = [allText(a), allText(b)];
+    expect(texts.filter((t) => t.includes('Deposit for swap'))).toHaveLength(1);
+    expect(texts.some((t) => /already being created|already created/.test(t))).toBe(true);
+    const late = await u.presses('Confirm', confirm);
+    card(late, { title: 'Already created', contains: [swapIdIn([...a, ...b].filter((r) => r.title?.startsWith('Deposit')))] });
+    expect(h.sandbox.requestCount('createSwap')).toBe(before + 1);
+  });
+
+  test('in a group: the deposit card goes privately, the group gets a note and a deep link fallback', async () => {
+    const g = new ChatUser(h, { userId: 's4', chatId: 'group-1', chatKind: 'group' });
+    const ask = await g.says('/swap 15 usdc arbitrum base');
+    card(ask, { buttons: ['Cancel', 'Continue privately'] });
+    await g.says(EVM);
+    await g.presses('Skip (no refund address)');
+    await g.presses('No refuel');
+    const created = await g.presses('Confirm');
+    const deposit = card(created, { title: 'Deposit for swap', target: 'dm' });
+    card(created, { title: /created/, contains: ['sent to you privately'], target: 'here' });
+    const link = findButton([deposit.dmFallback as Reply], 'Get deposit details');
+    const payload = link.kind === 'deeplink' ? link.payload : '';
+    expect(payload).toMatch(/^dep_[0-9a-f]{32}$/);
+
+    // The creator opens the private chat through the link and gets the details again.
+    const dm = new ChatUser(h, { userId: 's4' });
+    card(await dm.says(`/start ${payload}`), { title: 'Deposit for swap', contains: ['Send exactly 15 USDC on Arbitrum One'] });
+    // Someone else with the same link gets nothing.
+    const other = new ChatUser(h, { userId: 'intruder' });
+    const refused = await other.says(`/start ${payload}`);
+    card(refused, { title: 'This link has expired' });
+    expect(allText(refused)).not.toContain('Send exactly');
+  });
+
+  test('Continue privately resumes the same draft in the private chat', async () => {
+    const g = new ChatUser(h, { userId: 's5', chatId: 'group-2', chatKind: 'group' });
+    const ask = await g.says('/swap 12 usdc arbitrum base');
+    const link = findButton(ask, 'Continue privately');
+    const dm = new ChatUser(h, { userId: 's5' });
+    card(await dm.says(`/start ${link.kind === 'deeplink' ? link.payload : ''}`), { contains: ['Continuing where you left off', 'So far: 12 USDC on Arbitrum One → USDC on Base', 'address on Base'] });
+    card(await dm.says(EVM), { contains: ['refunds'] });
+    // The group no longer takes answers for it.
+    expect(await g.says('0x0000000000000000000000000000000000000001')).toEqual([]);
+  });
+
+  test('a refund address of the wrong family is refused; a right one shows on the confirmation', async () => {
+    const u = new ChatUser(h, { userId: 's6' });
+    await u.says('/swap 100 USDC arbitrum base');
+    await u.says(EVM);
+    card(await u.says(TON), { contains: ['⚠️ That is not a valid Arbitrum One address', '0x followed by 40 hex characters', 'So far: 100 USDC on Arbitrum One → USDC on Base'] });
+    const next = await u.says('0x52908400098527886E0F7030069857D2E4169EE7');
+    const confirm = next.some((r) => replyButtons(r).some((b) => b.label === 'No refuel')) ? await u.presses('No refuel') : next;
+    card(confirm, { title: 'Confirm your swap', contains: ['Refund address: 0x52908400098527886E0F7030069857D2E4169EE7'] });
+  });
+
+  test('refuel on shows what arrives for gas', async () => {
+    const u = new ChatUser(h, { userId: 's7' });
+    await u.says('/swap 100 USDC arbitrum base');
+    await u.says(EVM);
+    card(await u.presses('Skip (no refund address)'), { contains: ['Refuel: also get a little ETH on Base'], buttons: ['Yes, refuel', 'No refuel'] });
+    card(await u.presses('Yes, refuel'), { title: 'Confirm your swap', contains: [/Refuel: 0\.000\d+ ETH on Base/] });
+  });
+
+  test('/cancel and the Cancel button drop the draft; old buttons then expire', async () => {
+    const u = new ChatUser(h, { userId: 's8' });
+    const ask = await u.says('/swap');
+    card(await u.says('/cancel'), { title: 'Cancelled' });
+    card(await u.presses('Arbitrum One', ask), { title: 'This button has expired' });
+    const again = await u.says('/swap 1 eth arbitrum base');
+    card(await u.presses('Cancel', again), { title: 'Cancelled' });
+    expect(allText(await u.says(EVM))).toContain('Not sure what you mean');
+  });
+
+  test('a new /swap replaces the unfinished one and says so', async () => {
+    const u = new ChatUser(h, { userId: 's9' });
+    const first = await u.says('/swap 5 usdc arbitrum base');
+    card(await u.says('/swap 7 usdc base arbitrum'), { contains: ['Your unfinished swap was dropped', 'So far: 7 USDC on Base → USDC on Arbitrum One'] });
+    card(await u.presses('Cancel', first), { title: 'Nothing to cancel' });
+  });
+});

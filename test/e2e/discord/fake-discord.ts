@@ -1,0 +1,312 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeGateway } from './fake-gateway.js';
+import { route, type RouteResponse } from './fake-routes.js';
+import { World, type FakeGuild, type FakeUser, type FileRecord, type InteractionState, type Json, type StoredMessage } from './fake-world.js';
+
+/**
+ * A fake Discord on loopback for the real discord.js client: REST under /api/v10 (see
+ * fake-routes.ts) and the gateway at /gateway (fake-gateway.ts), with every request recorded,
+ * scripted faults (429 with Discord's headers and body, error codes), and helpers that play a
+ * user: slash commands, autocomplete, button presses, select menus and modal submits.
+ */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: string;
+  body: Json | Json[] | undefined;
+  files: FileRecord[];
+  status: number;
+}
+
+export interface Fault {
+  method?: string;
+  path: RegExp;
+  status: number;
+  code?: number;
+  message?: string;
+  /** For 429: seconds, sent as retry_after and Retry-After / X-RateLimit-Reset-After. */
+  retryAfter?: number;
+  global?: boolean;
+  times?: number;
+}
+
+export interface Where {
+  user: FakeUser;
+  /** Omitted: the user's DM with the bot. */
+  guild?: FakeGuild;
+  channelId?: string;
+}
+
+export class FakeDiscord {
+  readonly world: World;
+  readonly requests: RecordedRequest[] = [];
+  readonly gateway: FakeGateway;
+  private readonly faults: Array<Fault & { left: number }> = [];
+  private port = 0;
+  /** What GET /gateway/bot advertises; tests may point it elsewhere to check DISCORD_GATEWAY_URL. */
+  advertisedGateway?: string;
+
+  private constructor(
+    private readonly server: Server,
+    opts: { token: string; applicationId: string; heartbeatIntervalMs: number },
+  ) {
+    this.world = new World(opts.token, opts.applicationId, { id: opts.applicationId, username: 'swapbot' });
+    this.gateway = new FakeGateway(
+      {
+        token: opts.token,
+        readyPayload: (sessionId, resumeUrl) => ({
+          v: 10,
+          user: { ...this.world.apiUser(this.world.bot), verified: true, mfa_enabled: false, flags: 0 },
+          guilds: [...this.world.guilds.keys()].map((id) => ({ id, unavailable: true })),
+          session_id: sessionId,
+          resume_gateway_url: resumeUrl,
+          shard: [0, 1],
+          application: { id: opts.applicationId, flags: 0 },
+          private_channels: [],
+          relationships: [],
+          presences: [],
+          guild_join_requests: [],
+          geo_ordered_rtc_regions: [],
+        }),
+        guildCreates: () => [...this.world.guilds.values()].map((g) => this.world.guildCreate(g)),
+      },
+      () => this.gatewayUrl,
+      opts.heartbeatIntervalMs,
+    );
+  }
+
+  static async start(opts: { token: string; applicationId: string; heartbeatIntervalMs?: number }): Promise<FakeDiscord> {
+    const server = createServer();
+    const fake = new FakeDiscord(server, { heartbeatIntervalMs: 1_000, ...opts });
+    server.on('request', (req, res) => void fake.onRequest(req, res));
+    server.on('upgrade', (req, socket, head) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname === '/gateway') fake.gateway.handleUpgrade(req, socket, head);
+      else socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fake.port = (server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  /** Give this to discord.js as rest.api and to DiscordMessenger as api. */
+  get apiUrl(): string {
+    return `${this.url}/api`;
+  }
+  get gatewayUrl(): string {
+    return `ws://127.0.0.1:${this.port}/gateway`;
+  }
+
+  fail(fault: Fault): void {
+    this.faults.push({ ...fault, left: fault.times ?? 1 });
+  }
+
+  async close(): Promise<void> {
+    this.gateway.close();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ---- HTTP ----
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', this.url);
+    const path = url.pathname.replace(/^\/api\/v10/, '');
+    const { body, files } = await parseBody(req, raw, url);
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query: url.search, body, files, status: 0 };
+    this.requests.push(recorded);
+    let answer: RouteResponse;
+    if (!url.pathname.startsWith('/api/v10/')) answer = { status: 404, body: { code: 0, message: '404: Not Found' } };
+    else answer = this.fault(recorded) ?? this.gatewayBot(recorded) ?? route(this.world, { method: recorded.method, path, query: url.searchParams, body, files, authorized: req.headers.authorization === `Bot ${this.world.token}` }, this.url);
+    recorded.status = answer.status;
+    res.writeHead(answer.status, { ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }), ...answer.headers });
+    res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
+  }
+
+  private gatewayBot(r: RecordedRequest): RouteResponse | undefined {
+    if (r.method !== 'GET' || r.path !== '/gateway/bot') return undefined;
+    return { status: 200, body: { url: this.advertisedGateway ?? this.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } } };
+  }
+
+  private fault(r: RecordedRequest): RouteResponse | undefined {
+    const f = this.faults.find((x) => x.left > 0 && x.path.test(r.path) && (!x.method || x.method === r.method));
+    if (!f) return undefined;
+    f.left--;
+    if (f.status === 429) {
+      const after = f.retryAfter ?? 1;
+      return {
+        status: 429,
+        body: { message: 'You are being rate limited.', retry_after: after, global: Boolean(f.global), ...(f.code ? { code: f.code } : {}) },
+        headers: {
+          'Retry-After': String(after),
+          'X-RateLimit-Limit': '5',
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset-After': String(after),
+          'X-RateLimit-Bucket': 'fake-bucket',
+          'X-RateLimit-Scope': f.global ? 'global' : 'user',
+          ...(f.global ? { 'X-RateLimit-Global': 'true' } : {}),
+        },
+      };
+    }
+    return { status: f.status, body: { code: f.code ?? 0, message: f.message ?? `fake error ${f.status}` } };
+  }
+
+  // ---- playing a user ----
+
+  private base(type: number, where: Where): { state: InteractionState; payload: Json } {
+    const { user, guild } = where;
+    const channelId = where.channelId ?? (guild ? (guild.channelIds[0] ?? '') : this.world.dmChannel(user.id).id);
+    const channel = this.world.channels.get(channelId);
+    if (!channel) throw new Error(`fake: no channel ${channelId}`);
+    if (guild && !guild.members.has(user.id)) throw new Error(`fake: ${user.username} is not a member of ${guild.name}`);
+    const state: InteractionState = { id: this.world.snowflake(), token: this.world.interactionToken(), type, userId: user.id, channelId, guildId: guild?.id, payload: {}, callbacks: [], followupIds: [] };
+    const payload: Json = {
+      id: state.id,
+      application_id: this.world.applicationId,
+      type,
+      token: state.token,
+      version: 1,
+      locale: 'en-US',
+      entitlements: [],
+      app_permissions: String((1n << 53n) - 1n),
+      attachment_size_limit: 26_214_400,
+      channel: this.world.apiChannel(channel),
+      channel_id: channelId,
+      ...(guild
+        ? { guild_id: guild.id, guild_locale: 'en-US', member: this.world.apiMember(guild, user.id, true), context: 0, authorizing_integration_owners: { '0': guild.id } }
+        : { user: this.world.apiUser(user), context: 1, authorizing_integration_owners: { '0': user.id } }),
+    };
+    return { state, payload };
+  }
+
+  private send(state: InteractionState, payload: Json): InteractionState {
+    state.payload = payload;
+    this.world.interactions.set(state.id, state);
+    this.world.byToken.set(state.token, state);
+    this.gateway.dispatch('INTERACTION_CREATE', payload);
+    return state;
+  }
+
+  private registered(where: Where, name: string): Json {
+    const scopes = [...(where.guild ? [where.guild.id] : []), 'global'];
+    for (const s of scopes) for (const c of this.world.commands.get(s)?.values() ?? []) if (c.name === name) return c;
+    throw new Error(`fake: /${name} is not registered for this ${where.guild ? 'server' : 'DM'}`);
+  }
+
+  private commandData(where: Where, name: string, values: Record<string, string | number>, focused?: string): Json {
+    const command = this.registered(where, name);
+    const defs = (command.options ?? []) as Json[];
+    const options = Object.entries(values).map(([key, value]) => {
+      const def = defs.find((d) => d.name === key);
+      if (!def) throw new Error(`fake: /${name} has no option ${key}`);
+      if (key === focused) return { name: key, type: def.type, value: String(value), focused: true };
+      if (def.type === 10 && (typeof value !== 'number' || (def.min_value !== undefined && value < Number(def.min_value))))
+        throw new Error(`fake: Discord would not send ${key}=${value} (min_value ${String(def.min_value)})`);
+      return { name: key, type: def.type, value };
+    });
+    if (!focused) for (const d of defs) if (d.required && !(String(d.name) in values)) throw new Error(`fake: Discord requires ${String(d.name)}`);
+    return { id: command.id, name, type: 1, options, ...(where.guild ? { guild_id: where.guild.id } : {}) };
+  }
+
+  slashCommand(where: Where, name: string, values: Record<string, string | number> = {}): InteractionState {
+    const { state, payload } = this.base(2, where);
+    return this.send(state, { ...payload, data: this.commandData(where, name, values) });
+  }
+
+  /** Types into an autocomplete option; resolves with the choices the bot answered. */
+  async autocomplete(where: Where, name: string, values: Record<string, string | number>, focused: string): Promise<Json[]> {
+    const { state, payload } = this.base(4, where);
+    this.send(state, { ...payload, data: this.commandData(where, name, values, focused) });
+    await this.waitFor(() => state.callbacks[0], `autocomplete answer for ${focused}`);
+    return state.choices ?? [];
+  }
+
+  private component(where: Where, message: StoredMessage, customId: string, data: Json): InteractionState {
+    if (message.deleted) throw new Error('fake: that message was deleted');
+    const found = ((message.body.components ?? []) as Json[]).some((row) => ((row.components ?? []) as Json[]).some((c) => c.custom_id === customId));
+    if (!found) throw new Error(`fake: no component ${customId} on message ${message.id}`);
+    const { state, payload } = this.base(3, { ...where, channelId: message.channelId });
+    state.componentMessageId = message.id;
+    return this.send(state, { ...payload, message: this.world.apiMessage(message, this.url), data: { custom_id: customId, ...data } });
+  }
+
+  pressButton(where: Where, message: StoredMessage, customId: string): InteractionState {
+    return this.component(where, message, customId, { component_type: 2 });
+  }
+
+  selectOption(where: Where, message: StoredMessage, customId: string, value: string): InteractionState {
+    return this.component(where, message, customId, { component_type: 3, values: [value] });
+  }
+
+  /** Fills in and submits the modal the bot showed in answer to `shownBy`. */
+  submitModal(where: Where, shownBy: InteractionState, value: string): InteractionState {
+    const modal = shownBy.modal;
+    if (!modal) throw new Error('fake: no modal was shown for that interaction');
+    const components = ((modal.components ?? []) as Json[]).filter((c) => c.type === 18).map((label, n) => {
+      const input = label.component as Json;
+      const max = Number(input.max_length ?? 4000);
+      if (value.length > max || value.length < Number(input.min_length ?? 0)) throw new Error(`fake: Discord would not accept ${value.length} characters`);
+      return { type: 18, id: n * 2 + 1, component: { type: 4, id: n * 2 + 2, custom_id: input.custom_id, value } };
+    });
+    const { state, payload } = this.base(5, { ...where, channelId: shownBy.channelId });
+    const message = shownBy.componentMessageId ? this.world.messages.get(shownBy.componentMessageId) : undefined;
+    state.componentMessageId = message?.id;
+    return this.send(state, { ...payload, ...(message ? { message: this.world.apiMessage(message, this.url) } : {}), data: { custom_id: modal.custom_id, components } });
+  }
+
+  // ---- reading what happened ----
+
+  message(id: string | undefined): StoredMessage {
+    const m = id ? this.world.messages.get(id) : undefined;
+    if (!m) throw new Error(`fake: no message ${id}`);
+    return m;
+  }
+
+  /** Messages (not deleted) in a channel, oldest first. */
+  messagesIn(channelId: string): StoredMessage[] {
+    return [...this.world.messages.values()].filter((m) => m.channelId === channelId && !m.deleted);
+  }
+
+  /** Every request that created or edited a message. */
+  messageWrites(): RecordedRequest[] {
+    return this.requests.filter((r) => {
+      if (r.status >= 400) return false;
+      if (/^\/channels\/\d+\/messages/.test(r.path) || /^\/webhooks\//.test(r.path)) return r.method === 'POST' || r.method === 'PATCH';
+      if (/^\/interactions\//.test(r.path)) return [4, 7].includes(Number((r.body as Json | undefined)?.type));
+      return false;
+    });
+  }
+
+  async waitFor<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 15_000): Promise<T> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value) return value;
+      if (Date.now() > until) throw new Error(`fake discord: timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<{ body: Json | Json[] | undefined; files: FileRecord[] }> {
+  const type = req.headers['content-type'] ?? '';
+  if (raw.length === 0) return { body: undefined, files: [] };
+  if (type.startsWith('application/json')) return { body: JSON.parse(raw.toString('utf8')) as Json, files: [] };
+  if (type.startsWith('multipart/form-data')) {
+    const form = await new Request(url, { method: 'POST', headers: { 'content-type': type }, body: raw }).formData();
+    const files: FileRecord[] = [];
+    let body: Json | undefined;
+    for (const [field, value] of form.entries()) {
+      if (field === 'payload_json') body = JSON.parse(typeof value === 'string' ? value : await value.text()) as Json;
+      else if (typeof value !== 'string') files.push({ field, filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
+    }
+    return { body, files };
+  }
+  return { body: undefined, files: [] };
+}

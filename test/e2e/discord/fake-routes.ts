@@ -1,0 +1,306 @@
+import { validateChoices, validateMessage, validateModal } from './fake-validate.js';
+import type { FileRecord, InteractionState, Json, StoredMessage, World } from './fake-world.js';
+
+/**
+ * The REST routes the bot uses, with Discord's semantics where they matter to a bot:
+ * - one callback per interaction (40060 otherwise); webhook routes need one first (10015);
+ * - type 5 leaves a loading message; the first follow-up while it loads takes its place and its
+ *   visibility (Discord's documented backwards-compatible behaviour), later ones choose their own;
+ * - DMs to users who closed them: 50007; unknown channel 10003; missing access 50001; unknown
+ *   message 10008; invalid payloads 50035 with the reasons.
+ */
+export interface RouteRequest {
+  method: string;
+  /** Path after /api/v10. */
+  path: string;
+  query: URLSearchParams;
+  body: Json | Json[] | undefined;
+  files: FileRecord[];
+  authorized: boolean;
+}
+
+export interface RouteResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const ok = (body: unknown): RouteResponse => ({ status: 200, body });
+const noContent: RouteResponse = { status: 204 };
+export const apiError = (status: number, code: number, message: string, errors?: string[]): RouteResponse => ({
+  status,
+  body: { code, message, ...(errors ? { errors: { _errors: errors.map((e) => ({ code: 'BASE_TYPE_INVALID', message: e })) } } : {}) },
+});
+
+type P = [string, string, string];
+type Handler = (w: World, r: RouteRequest, p: P, baseUrl: string) => RouteResponse;
+
+const routes: Array<[string, RegExp, Handler]> = [
+  ['GET', /^\/gateway\/bot$/, () => ok(undefined)], // answered by FakeDiscord (it knows its URL)
+  ['GET', /^\/users\/@me$/, (w) => ok(w.apiUser(w.bot))],
+  ['POST', /^\/users\/@me\/channels$/, createDm],
+  ['GET', /^\/applications\/(\d+)\/commands$/, (w, r, p) => listCommands(w, p[0], 'global')],
+  ['GET', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, (w, r, p) => listCommands(w, p[0], p[1])],
+  ['PUT', /^\/applications\/(\d+)\/commands$/, (w, r, p) => putCommands(w, r, p[0], 'global')],
+  ['PUT', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, (w, r, p) => putCommands(w, r, p[0], p[1])],
+  ['POST', /^\/applications\/(\d+)\/commands$/, (w, r, p) => postCommand(w, r, p[0], 'global')],
+  ['POST', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, (w, r, p) => postCommand(w, r, p[0], p[1])],
+  ['PATCH', /^\/applications\/(\d+)\/commands\/(\d+)$/, (w, r, p) => patchCommand(w, r, p[0], 'global', p[1])],
+  ['PATCH', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands\/(\d+)$/, (w, r, p) => patchCommand(w, r, p[0], p[1], p[2])],
+  ['DELETE', /^\/applications\/(\d+)\/commands\/(\d+)$/, (w, r, p) => deleteCommand(w, p[0], 'global', p[1])],
+  ['DELETE', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands\/(\d+)$/, (w, r, p) => deleteCommand(w, p[0], p[1], p[2])],
+  ['POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/, callback],
+  ['POST', /^\/webhooks\/(\d+)\/([^/]+)$/, followup],
+  ['GET', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ok(w.apiMessage(msg, base)))],
+  ['PATCH', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, editWebhookMessage],
+  ['DELETE', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ((msg.deleted = true), noContent))],
+  ['POST', /^\/channels\/(\d+)\/messages$/, createChannelMessage],
+  ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, editChannelMessage],
+];
+
+export function route(w: World, r: RouteRequest, baseUrl: string): RouteResponse {
+  for (const [method, pattern, handler] of routes) {
+    const m = r.path.match(pattern);
+    if (!m || method !== r.method) continue;
+    const p: P = [m[1] ?? '', m[2] ?? '', m[3] ?? ''];
+    const needsBotAuth = !r.path.startsWith('/interactions/') && !r.path.startsWith('/webhooks/');
+    if (needsBotAuth && !r.authorized) return apiError(401, 0, '401: Unauthorized');
+    return handler(w, r, p, baseUrl);
+  }
+  return apiError(404, 0, '404: Not Found');
+}
+
+// ---- commands ----
+
+function commandStore(w: World, app: string, scope: string): Map<string, Json> | RouteResponse {
+  if (app !== w.applicationId) return apiError(403, 50001, 'Missing Access');
+  if (scope !== 'global' && !w.guilds.has(scope)) return apiError(403, 50001, 'Missing Access');
+  let store = w.commands.get(scope);
+  if (!store) w.commands.set(scope, (store = new Map()));
+  return store;
+}
+
+function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
+  return { ...body, id, application_id: w.applicationId, version: w.snowflake(), ...(scope === 'global' ? {} : { guild_id: scope }), default_member_permissions: body.default_member_permissions ?? null, type: body.type ?? 1, nsfw: false };
+}
+
+function listCommands(w: World, app: string, scope: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  return store instanceof Map ? ok([...store.values()]) : store;
+}
+
+function putCommands(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  const previous = new Map([...store.values()].map((c) => [String(c.name), String(c.id)]));
+  store.clear();
+  for (const body of (r.body ?? []) as Json[]) {
+    const c = stored(w, scope, body, previous.get(String(body.name)));
+    store.set(String(c.id), c);
+  }
+  return ok([...store.values()]);
+}
+
+function postCommand(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  const body = r.body as Json;
+  const existing = [...store.values()].find((c) => c.name === body.name);
+  const c = stored(w, scope, body, existing ? String(existing.id) : undefined);
+  store.set(String(c.id), c);
+  return { status: existing ? 200 : 201, body: c };
+}
+
+function patchCommand(w: World, r: RouteRequest, app: string, scope: string, id: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  const current = store.get(id);
+  if (!current) return apiError(404, 10063, 'Unknown application command');
+  const c = stored(w, scope, { ...current, ...(r.body as Json) }, id);
+  store.set(id, c);
+  return ok(c);
+}
+
+function deleteCommand(w: World, app: string, scope: string, id: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  return store.delete(id) ? noContent : apiError(404, 10063, 'Unknown application command');
+}
+
+// ---- messages ----
+
+function newMessage(w: World, channelId: string, body: Json, files: FileRecord[], opts: Partial<StoredMessage> = {}): StoredMessage {
+  const channel = w.channels.get(channelId);
+  const m: StoredMessage = { id: w.snowflake(), channelId, guildId: channel?.guildId, body: {}, attachments: [], ephemeral: false, loading: false, deleted: false, history: [], ...opts };
+  applyBody(w, m, body, files);
+  w.messages.set(m.id, m);
+  return m;
+}
+
+/** Applies a create/edit body: attachments replaced when the body lists them, kept otherwise. */
+function applyBody(w: World, m: StoredMessage, body: Json, files: FileRecord[]): void {
+  const { attachments, ...rest } = body;
+  m.body = { ...m.body, ...rest };
+  if (Array.isArray(attachments)) {
+    m.attachments = (attachments as Json[]).flatMap((a) => {
+      const file = files.find((f) => f.field === `files[${String(a.id)}]`);
+      if (file) return [{ id: w.snowflake(), filename: String(a.filename ?? file.filename), size: file.bytes.length, bytes: file.bytes, description: a.description as string | undefined }];
+      const kept = m.attachments.find((old) => old.id === a.id);
+      return kept ? [kept] : [];
+    });
+  }
+  m.loading = false;
+  m.history.push(structuredClone(m.body));
+}
+
+function invalid(body: Json, files: FileRecord[], m?: StoredMessage): RouteResponse | undefined {
+  const names = [...files.map((f) => f.filename), ...(m?.attachments.map((a) => a.filename) ?? [])];
+  const merged = m ? { ...m.body, ...body } : body;
+  const problems = validateMessage(merged, names);
+  return problems.length ? apiError(400, 50035, 'Invalid Form Body', problems) : undefined;
+}
+
+function createDm(w: World, r: RouteRequest): RouteResponse {
+  const recipient = String((r.body as Json | undefined)?.recipient_id ?? '');
+  if (!w.users.has(recipient)) return apiError(404, 10013, 'Unknown User');
+  return ok(w.apiChannel(w.dmChannel(recipient)));
+}
+
+function sendable(w: World, channelId: string): RouteResponse | undefined {
+  const channel = w.channels.get(channelId);
+  if (!channel) return apiError(404, 10003, 'Unknown Channel');
+  if (channel.missingAccess) return apiError(403, 50001, 'Missing Access');
+  if (channel.type === 1 && w.users.get(channel.recipientId ?? '')?.dmClosed) return apiError(403, 50007, 'Cannot send messages to this user');
+  return undefined;
+}
+
+function createChannelMessage(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+  const refused = sendable(w, p[0]);
+  if (refused) return refused;
+  const body = (r.body ?? {}) as Json;
+  const bad = invalid(body, r.files);
+  if (bad) return bad;
+  return ok(w.apiMessage(newMessage(w, p[0], body, r.files), base));
+}
+
+function editChannelMessage(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+  const refused = sendable(w, p[0]);
+  if (refused) return refused;
+  const msg = w.messages.get(p[1]);
+  if (!msg || msg.deleted || msg.ephemeral || msg.channelId !== p[0]) return apiError(404, 10008, 'Unknown Message');
+  const body = (r.body ?? {}) as Json;
+  const bad = invalid(body, r.files, msg);
+  if (bad) return bad;
+  applyBody(w, msg, body, r.files);
+  return ok(w.apiMessage(msg, base));
+}
+
+// ---- interactions ----
+
+function interactionFor(w: World, token: string): InteractionState | undefined {
+  return w.byToken.get(token);
+}
+
+function callback(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+  const it = interactionFor(w, p[1]);
+  if (!it || it.id !== p[0]) return apiError(404, 10062, 'Unknown interaction');
+  if (it.callbacks.length) return apiError(400, 40060, 'Interaction has already been acknowledged.');
+  const { type, data } = (r.body ?? {}) as { type: number; data?: Json };
+  const flags = Number(data?.flags ?? 0);
+  const component = it.type === 3 || (it.type === 5 && it.componentMessageId);
+  switch (type) {
+    case 4: {
+      const bad = invalid(data ?? {}, r.files);
+      if (bad) return bad;
+      it.originalId = newMessage(w, it.channelId, data ?? {}, r.files, { ephemeral: (flags & 64) !== 0, interactionId: it.id }).id;
+      break;
+    }
+    case 5:
+      if (it.type !== 2 && it.type !== 5 && it.type !== 3) return apiError(400, 50035, 'Invalid Form Body', ['type: not valid for this interaction']);
+      it.originalId = newMessage(w, it.channelId, {}, [], { ephemeral: (flags & 64) !== 0, interactionId: it.id, loading: true }).id;
+      (w.messages.get(it.originalId) as StoredMessage).loading = true;
+      break;
+    case 6:
+    case 7: {
+      if (!component) return apiError(400, 50035, 'Invalid Form Body', ['type: only for component interactions']);
+      it.originalId = it.componentMessageId;
+      if (type === 7) {
+        const msg = w.messages.get(it.componentMessageId as string) as StoredMessage;
+        const bad = invalid(data ?? {}, r.files, msg);
+        if (bad) return bad;
+        applyBody(w, msg, data ?? {}, r.files);
+      }
+      break;
+    }
+    case 8: {
+      if (it.type !== 4) return apiError(400, 50035, 'Invalid Form Body', ['type: only for autocomplete']);
+      const choices = (data?.choices ?? []) as Json[];
+      const problems = validateChoices(choices);
+      if (problems.length) return apiError(400, 50035, 'Invalid Form Body', problems);
+      it.choices = choices;
+      break;
+    }
+    case 9: {
+      if (it.type === 5 || it.type === 4) return apiError(400, 50035, 'Invalid Form Body', ['type: a modal cannot answer this interaction']);
+      const problems = validateModal(data ?? {});
+      if (problems.length) return apiError(400, 50035, 'Invalid Form Body', problems);
+      it.modal = data;
+      break;
+    }
+    default:
+      return apiError(400, 50035, 'Invalid Form Body', [`type: ${type} unsupported`]);
+  }
+  it.callbacks.push({ type, ...(data ? { data } : {}) });
+  if (r.query.get('with_response') === 'true') {
+    const msg = it.originalId ? w.messages.get(it.originalId) : undefined;
+    return ok({ interaction: { id: it.id, type: it.type }, resource: { type, ...(msg ? { message: w.apiMessage(msg, base) } : {}) } });
+  }
+  return noContent;
+}
+
+function webhookInteraction(w: World, app: string, token: string): InteractionState | RouteResponse {
+  const it = interactionFor(w, token);
+  if (!it || app !== w.applicationId || it.callbacks.length === 0 || [8, 9].includes(it.callbacks[0]?.type ?? 0)) return apiError(404, 10015, 'Unknown Webhook');
+  return it;
+}
+
+function withWebhookMessage(w: World, p: P, base: string, act: (msg: StoredMessage, it: InteractionState) => RouteResponse): RouteResponse {
+  const it = webhookInteraction(w, p[0], p[1]);
+  if (!('token' in it)) return it;
+  const id = p[2] === '@original' ? it.originalId : p[2];
+  const msg = id ? w.messages.get(id) : undefined;
+  const ours = msg && (msg.id === it.originalId || it.followupIds.includes(msg.id));
+  if (!msg || msg.deleted || !ours) return apiError(404, 10008, 'Unknown Message');
+  return act(msg, it);
+}
+
+function editWebhookMessage(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+  return withWebhookMessage(w, p, base, (msg) => {
+    const body = { ...((r.body ?? {}) as Json) };
+    delete body.flags; // visibility is fixed by the first response
+    const bad = invalid(body, r.files, msg);
+    if (bad) return bad;
+    applyBody(w, msg, body, r.files);
+    return ok(w.apiMessage(msg, base));
+  });
+}
+
+function followup(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+  const it = webhookInteraction(w, p[0], p[1]);
+  if (!('token' in it)) return it;
+  const body = { ...((r.body ?? {}) as Json) };
+  const original = it.originalId ? w.messages.get(it.originalId) : undefined;
+  if (original?.loading && !original.deleted) {
+    // Discord: a follow-up sent while the deferred response still loads resolves it, keeping its visibility.
+    delete body.flags;
+    const bad = invalid(body, r.files, original);
+    if (bad) return bad;
+    applyBody(w, original, body, r.files);
+    return ok(w.apiMessage(original, base));
+  }
+  const bad = invalid(body, r.files);
+  if (bad) return bad;
+  const msg = newMessage(w, it.channelId, body, r.files, { ephemeral: (Number(body.flags ?? 0) & 64) !== 0, interactionId: it.id });
+  it.followupIds.push(msg.id);
+  return ok(w.apiMessage(msg, base));
+}

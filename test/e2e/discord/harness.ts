@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { REST } from 'discord.js';
+import type { BotCore, Suggestion } from '../../../src/bot/core.js';
+import type { Incoming } from '../../../src/bot/incoming.js';
+import type { Reply } from '../../../src/bot/reply.js';
+import { createLogger, type Logger } from '../../../src/log.js';
+import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../../src/platforms/discord/client.js';
+import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
+import { FakeDiscord, type Where } from './fake-discord.js';
+import { Permission, type FakeGuild, type Json, type StoredMessage } from './fake-world.js';
+
+/** A core that answers from a script and remembers what it was asked (adapter-only checks). */
+export class ScriptedCore implements BotCore {
+  readonly seen: Incoming[] = [];
+  constructor(
+    private readonly script: (i: Incoming) => Reply[] | Promise<Reply[]>,
+    private readonly suggestions: Suggestion[] = [],
+  ) {}
+  async handle(incoming: Incoming): Promise<Reply[]> {
+    this.seen.push(incoming);
+    return this.script(incoming);
+  }
+  async suggest(): Promise<Suggestion[]> {
+    return this.suggestions;
+  }
+}
+
+export function memoryLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), lines };
+}
+
+export const TRACK_ROLE = 'Swap Trackers';
+
+export interface DiscordWorld {
+  fake: FakeDiscord;
+  token: string;
+  applicationId: string;
+  guild: FakeGuild;
+  /** A plain member: no roles, DMs open. */
+  alice: Where;
+  /** A member whose DMs are closed. */
+  bob: Where;
+  /** Has the configured tracking role (by name), not Manage Channels. */
+  tracker: Where;
+  /** Has Manage Channels. */
+  mod: Where;
+  /** Alice in her DM with the bot. */
+  aliceDm: Where;
+}
+
+/** The fake Discord with one server and its members, and our commands registered there. */
+export async function startDiscordWorld(): Promise<DiscordWorld> {
+  const token = `MTEw.fake.${randomBytes(12).toString('hex')}`;
+  const applicationId = '1100000000000000001';
+  const fake = await FakeDiscord.start({ token, applicationId, heartbeatIntervalMs: 500 });
+  const w = fake.world;
+  const alice = w.addUser({ id: '2100000000000000001', username: 'alice', globalName: 'Alice' });
+  const bob = w.addUser({ id: '2100000000000000002', username: 'bob', dmClosed: true });
+  const tracker = w.addUser({ id: '2100000000000000003', username: 'tracy' });
+  const mod = w.addUser({ id: '2100000000000000004', username: 'mod' });
+  const owner = w.addUser({ id: '2100000000000000005', username: 'owner' });
+  const guild = w.addGuild({ name: 'Swappers', ownerId: owner.id, channels: ['general', 'swaps'], roles: [{ name: TRACK_ROLE, permissions: 0n }, { name: 'Moderators', permissions: Permission.ManageChannels }] });
+  w.addMember(guild, owner.id);
+  w.addMember(guild, alice.id);
+  w.addMember(guild, bob.id);
+  w.addMember(guild, tracker.id, [TRACK_ROLE]);
+  w.addMember(guild, mod.id, ['Moderators']);
+  await registerDiscordCommands({ rest: new REST({ api: fake.apiUrl }).setToken(token), applicationId, guildId: guild.id });
+  return { fake, token, applicationId, guild, alice: { user: alice, guild }, bob: { user: bob, guild }, tracker: { user: tracker, guild }, mod: { user: mod, guild }, aliceDm: { user: alice } };
+}
+
+export interface DiscordHarness extends DiscordWorld {
+  bot: DiscordBot;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+/** Connects the real bot (discord.js over the fake's REST and gateway) with this core. */
+export async function connectBot(world: DiscordWorld, core: BotCore, opts: Partial<DiscordBotOptions> = {}): Promise<DiscordHarness> {
+  const { logger, lines } = memoryLogger();
+  const bot = createDiscordBot({ token: world.token, applicationId: world.applicationId, core, logger, restApi: world.fake.apiUrl, trackRole: TRACK_ROLE, ...opts });
+  await bot.start();
+  return {
+    ...world,
+    bot,
+    logLines: lines,
+    async close() {
+      await bot.stop();
+      await world.fake.close();
+    },
+  };
+}
+
+export async function startDiscordHarness(core: BotCore, opts: Partial<DiscordBotOptions> = {}): Promise<DiscordHarness> {
+  return connectBot(await startDiscordWorld(), core, opts);
+}
+
+/** The custom_id of the button with this label on a stored message. */
+export function buttonId(message: StoredMessage, label: string): string {
+  for (const row of (message.body.components ?? []) as Json[])
+    for (const c of (row.components ?? []) as Json[]) if (c.label === label && typeof c.custom_id === 'string') return c.custom_id;
+  throw new Error(`no button "${label}" on message ${message.id}: ${JSON.stringify(message.body.components)}`);
+}
+
+/** Button labels of a stored message, row by row. */
+export function buttonLabels(message: StoredMessage): string[] {
+  return ((message.body.components ?? []) as Json[]).flatMap((row) => ((row.components ?? []) as Json[]).map((c) => String(c.label ?? c.placeholder ?? '')));
+}
+
+/** The first embed of a stored message. */
+export function embedOf(message: StoredMessage): Json {
+  const e = ((message.body.embeds ?? []) as Json[])[0];
+  if (!e) throw new Error(`message ${message.id} has no embed`);
+  return e;
+}
+
+/** Title + description + fields of the first embed, as one string (escapes kept). */
+export function embedText(message: StoredMessage): string {
+  const e = ((message.body.embeds ?? []) as Json[])[0] ?? {};
+  const fields = ((e.fields ?? []) as Json[]).map((f) => `${String(f.name)}: ${String(f.value)}`);
+  return [e.title, e.description, ...fields].filter(Boolean).join('\n');
+}
+
+/** Discord's reading of escaped markdown: a backslash before punctuation is just that character. */
+export const unescape = (s: string): string => s.replace(/\\([!-/:-@[-`{-~])/g, '$1');

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Incoming } from '../../../src/bot/incoming.js';
+import { actionButton, bold, code, copyButton, deeplinkButton, line, type Reply } from '../../../src/bot/reply.js';
+import { testRedis, uniquePrefix } from '../../support/redis.js';
+import { ScriptedCore, newGroup, newUser, startHarness, type Harness } from './harness.js';
+
+/**
+ * The real grammY bot against the fake Bot API, with a scripted core: how updates become
+ * Incoming and how Replies land (targets, edits, alerts, prompts, fallbacks, retries).
+ */
+const prefix = uniquePrefix('tg-adapter');
+const redis = testRedis(prefix);
+
+const card = (title: string, extra: Partial<Reply> = {}): Reply => ({ title, lines: [line('for ', bold('<you> & "them"'))], target: 'here', ...extra });
+
+let gate: Promise<void> | undefined;
+const core = new ScriptedCore(async (i: Incoming) => {
+  const t = i.text ?? '';
+  if (t.startsWith('/slow')) {
+    await gate;
+    return [card('slow done')];
+  }
+  if (t.startsWith('/boom')) throw new Error('core exploded');
+  if (t.startsWith('/track')) return [card((await i.isChatAdmin?.()) ? 'admin ok' : 'admins only')];
+  if (t.startsWith('/ask')) return [{ lines: [line('Send the address')], target: 'here', prompt: { label: 'Destination address', placeholder: '0x…' } }];
+  if (t.startsWith('/secret')) {
+    return [{
+      title: 'Deposit',
+      lines: [line('Send to ', code('0xabc'))],
+      buttons: [[copyButton('Copy address', '0xabc')]],
+      image: { png: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]), alt: 'QR' },
+      target: 'dm',
+      dmFallback: { lines: [line('Open a private chat to get it')], buttons: [[deeplinkButton('Get details', 'dep_123')]], target: 'here' },
+    }];
+  }
+  if (i.action === 'next') return [card('step two', { mode: 'edit', buttons: [[actionButton('Back', 'back')]] })];
+  if (i.action === 'same') return [card('step one', { mode: 'edit', buttons: [[actionButton('Next', 'next'), actionButton('Same', 'same')]] })];
+  if (i.action !== undefined) return [{ title: 'This button has expired', tone: 'warning', lines: [line('Start again with /quote.')], target: 'here' }];
+  if (t.startsWith('/start')) return [card(`started ${t.slice(7)}`)];
+  return [card('step one', { buttons: [[actionButton('Next', 'next'), actionButton('Same', 'same')]] })];
+});
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness(core, redis, prefix);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('Telegram adapter (real grammY, fake Bot API)', () => {
+  it('answers a private command with escaped HTML and an inline keyboard', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.sendText(chat, alice, '/quote 100 usdc arb base');
+    const [msg] = await h.fake.waitFor(() => (h.fake.botMessages(chat.id).length ? h.fake.botMessages(chat.id) : undefined), 'a reply');
+    expect(msg!.text).toContain('for <you> & "them"');
+    expect(msg!.html).toContain('<b>step one</b>');
+    expect(msg!.html).toContain('&lt;you&gt; &amp; &quot;them&quot;');
+    expect(msg!.markup).toEqual({ inline_keyboard: [[{ text: 'Next', callback_data: 'next' }, { text: 'Same', callback_data: 'same' }]] });
+    const seen = core.seen.at(-1)!;
+    expect(seen).toMatchObject({ platform: 'telegram', userId: String(alice.id), userName: 'Alice', chatId: String(chat.id), chatKind: 'private', text: '/quote 100 usdc arb base' });
+  });
+
+  it('takes /cmd@thisbot in groups, ignores /cmd@otherbot and chatter', async () => {
+    const bob = newUser('Bob');
+    const group = newGroup();
+    const before = core.seen.length;
+    h.fake.sendText(group, bob, '/quote@other_bot 1 eth');
+    h.fake.sendText(group, bob, 'hello everyone');
+    h.fake.sendText(group, bob, `/quote@${h.fake.bot.username} 5 usdc arb base`);
+    await h.fake.waitFor(() => h.fake.botMessages(group.id).length === 1, 'the group reply');
+    const seen = core.seen.slice(before);
+    expect(seen.map((s) => s.text)).toEqual(['/quote 5 usdc arb base']);
+    expect(seen[0]!.chatKind).toBe('group');
+    // In a group the reply quotes the command, so it is clear whom it answers.
+    expect(h.fake.botMessages(group.id)[0]!.replyTo).toBeGreaterThan(0);
+  });
+
+  it('edits the pressed message in place; identical content counts as success', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.sendText(chat, alice, '/swap');
+    const first = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the card');
+    const q1 = h.fake.press(alice, chat.id, first.message_id, 'same');
+    await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === q1), 'answer 1');
+    const q2 = h.fake.press(alice, chat.id, first.message_id, 'next');
+    await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === q2), 'answer 2');
+    const msgs = h.fake.botMessages(chat.id);
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]!.html).toContain('step two');
+    expect(msgs[0]!.versions).toHaveLength(1);
+    expect(core.seen.at(-1)).toMatchObject({ action: 'next', messageRef: { platform: 'telegram', chatId: String(chat.id), messageId: String(first.message_id) } });
+    // The 'same' press was refused by Telegram as "not modified", and answered quietly all the same.
+    expect(h.fake.callsTo('editMessageText').find((c) => !c.ok)?.description).toMatch(/not modified/);
+    expect(h.fake.callsTo('answerCallbackQuery').filter((c) => c.payload.callback_query_id === q1)[0]!.payload.show_alert).toBeUndefined();
+  });
+
+  it('a forged button gets a short alert, no message and no error', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.sendText(chat, alice, '/swap');
+    const first = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the card');
+    const q = h.fake.press(alice, chat.id, first.message_id, 'x:forged:' + 'z'.repeat(40));
+    const answer = await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
+    expect(answer.payload).toMatchObject({ show_alert: true });
+    expect(String(answer.payload.text)).toMatch(/expired/);
+    expect(h.fake.botMessages(chat.id)).toHaveLength(1);
+    expect(h.logLines.join('')).not.toMatch(/"level":50/);
+  });
+
+  it('asks for free text with a ForceReply and a placeholder', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.sendText(chat, alice, '/ask');
+    const msg = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the prompt');
+    expect(msg.markup).toEqual({ force_reply: true, input_field_placeholder: '0x…' });
+  });
+
+  it('in a group, a reply to the bot reaches the core as text; the prompt targets its asker', async () => {
+    const bob = newUser('Bob');
+    const group = newGroup();
+    const cmd = h.fake.sendText(group, bob, '/ask');
+    const prompt = await h.fake.waitFor(() => h.fake.botMessages(group.id)[0], 'the prompt');
+    expect(prompt.markup).toMatchObject({ force_reply: true, selective: true });
+    expect(prompt.replyTo).toBe(cmd.message_id);
+    h.fake.sendText(group, bob, '0xabc', { replyTo: prompt.message_id });
+    await h.fake.waitFor(() => core.seen.some((s) => s.text === '0xabc' && s.chatId === String(group.id)), 'the answer');
+  });
+
+  it('private details go by DM; a user who never opened one gets the deeplink in the group', async () => {
+    const group = newGroup();
+    const stranger = newUser('Stranger');
+    h.fake.sendText(group, stranger, '/secret');
+    const fb = await h.fake.waitFor(() => h.fake.botMessages(group.id)[0], 'the fallback');
+    expect(fb.text).toBe('Open a private chat to get it');
+    expect(fb.markup).toEqual({ inline_keyboard: [[{ text: 'Get details', url: `https://t.me/${h.fake.bot.username}?start=dep_123` }]] });
+    expect(h.fake.callsTo('sendPhoto').some((c) => c.payload.chat_id === String(stranger.id) && c.errorCode === 403)).toBe(true);
+    expect(h.fake.botMessages(stranger.id)).toHaveLength(0);
+
+    // The same user opens the private chat through the link; now the DM arrives with its QR.
+    const dm = h.fake.privateChat(stranger);
+    h.fake.sendText(dm, stranger, '/start dep_123');
+    await h.fake.waitFor(() => core.seen.some((s) => s.text === '/start dep_123' && s.chatKind === 'private'), '/start with payload');
+    h.fake.sendText(group, stranger, '/secret');
+    const photo = await h.fake.waitFor(() => h.fake.botMessages(stranger.id).find((m) => m.photoSize), 'the DM photo');
+    expect(photo.caption).toContain('Send to 0xabc');
+    expect(photo.photoSize).toBe(8);
+    expect(photo.markup).toEqual({ inline_keyboard: [[{ text: 'Copy address', copy_text: { text: '0xabc' } }]] });
+    expect(h.fake.botMessages(group.id)).toHaveLength(1);
+  });
+
+  it('group admins pass the admin check, members do not (asked once, then cached)', async () => {
+    const group = newGroup();
+    const admin = newUser('Ada');
+    const member = newUser('Max');
+    h.fake.setMember(group.id, admin.id, 'administrator');
+    h.fake.sendText(group, admin, '/track abc');
+    h.fake.sendText(group, member, '/track abc');
+    h.fake.sendText(group, admin, '/track abc');
+    await h.fake.waitFor(() => h.fake.botMessages(group.id).length === 3, 'three replies');
+    expect(h.fake.botMessages(group.id).map((m) => m.text?.split('\n')[0])).toEqual(['admin ok', 'admins only', 'admin ok']);
+    expect(h.fake.callsTo('getChatMember').filter((c) => Number(c.payload.chat_id) === group.id)).toHaveLength(2);
+  });
+
+  it('channel posts with commands reach the core as the channel, an admin', async () => {
+    const channel = { id: -1009990001, type: 'channel', title: 'Swap news' } as const;
+    h.fake.sendText(channel, undefined, '/track abc', { senderChat: channel });
+    const msg = await h.fake.waitFor(() => h.fake.botMessages(channel.id)[0], 'the channel reply');
+    expect(msg.text).toContain('admin ok');
+    expect(core.seen.at(-1)).toMatchObject({ chatKind: 'channel', userName: 'Swap news' });
+  });
+
+  it('a failing core gives the user a polite message and the log no token', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.sendText(chat, alice, '/boom');
+    const msg = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
+    expect(msg.text).toMatch(/something went wrong/i);
+    expect(h.logLines.join('')).toContain('core exploded');
+    expect(h.logLines.join('')).not.toContain(h.fake.token.split(':')[1]!);
+  });
+
+  it('a 429 storm: every wait is obeyed and the reply still arrives', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 2, code: 429, description: 'Too Many Requests: retry after 1', retryAfter: 1 });
+    h.fake.sendText(chat, alice, '/help');
+    await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the reply after the storm');
+    const attempts = h.fake.callsTo('sendMessage').filter((c) => Number(c.payload.chat_id) === chat.id);
+    expect(attempts.map((a) => a.errorCode ?? 200)).toEqual([429, 429, 200]);
+    // retry_after is a floor: no attempt came sooner than the server asked.
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a long 429 is not waited out in an interactive reply: the user is told, nothing hangs', async () => {
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 1, code: 429, description: 'Too Many Requests: retry after 600', retryAfter: 600 });
+    h.fake.sendText(chat, alice, '/help');
+    const msg = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
+    expect(msg.text).toMatch(/something went wrong/i);
+  });
+
+  it('stop() lets the update in hand finish before it resolves', async () => {
+    let release!: () => void;
+    gate = new Promise<void>((r) => (release = r));
+    const alice = newUser();
+    const chat = h.fake.privateChat(alice);
+    h.fake.sendText(chat, alice, '/slow');
+    await h.fake.waitFor(() => core.seen.some((s) => s.text === '/slow' && s.chatId === String(chat.id)), 'the slow command to start');
+    let stopped = false;
+    const stopping = h.telegram.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(h.fake.botMessages(chat.id)[0]?.text).toContain('slow done');
+    // Polling again afterwards works (a restart in the same process).
+    await h.telegram.start();
+  });
+});

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testRedis, uniquePrefix } from '../../support/redis.js';
+import { FakeBotApi } from './fake-bot-api.js';
+import type { StoredMessage } from './fake-rules.js';
+import { newGroup, newUser } from './harness.js';
+import { TgUser, startWorld, type World } from './world.js';
+
+/**
+ * The whole product through Telegram: real grammY against the fake Bot API, the real core, the
+ * sandbox swap service on a ManualClock, real Redis and the tracking engine pushing status cards.
+ */
+const prefix = uniquePrefix('tg-e2e');
+const redis = testRedis(prefix);
+const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
+
+let fake: FakeBotApi;
+let world: World;
+beforeAll(async () => {
+  fake = await FakeBotApi.start();
+  world = await startWorld(fake, redis, prefix);
+});
+afterAll(async () => {
+  await world?.close();
+  await fake?.close();
+});
+
+const isStatusCard = (m: StoredMessage) => /^Swap [0-9a-f]+: /.test(m.text ?? '');
+const swapIdOf = (m: StoredMessage): string => {
+  const id = /Swap id: ([0-9a-f-]{36})/.exec(m.caption ?? m.text ?? '')?.[1];
+  if (!id) throw new Error(`no swap id in ${m.caption ?? m.text}`);
+  return id;
+};
+
+/** The newest message asking for free text. */
+const forceReply = (u: TgUser): Promise<StoredMessage> =>
+  u.fake.waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
+
+/** Answers the address, skips the refund address and refuel, and confirms. */
+async function confirmSwap(u: TgUser): Promise<{ question: StoredMessage; confirm: StoredMessage }> {
+  const prompt = await forceReply(u);
+  u.says(EVM, { replyTo: prompt.message_id });
+  const question = await u.sees('for refunds');
+  await u.presses('Skip (no refund address)');
+  let confirm = await u.sees(/Confirm your swap|Refuel/);
+  if (!/Confirm your swap/.test(confirm.text ?? '')) {
+    await u.presses('No refuel');
+    confirm = await u.sees('Confirm your swap');
+  }
+  await u.presses('Confirm');
+  return { question, confirm };
+}
+
+let aliceSwap = '';
+
+describe('a swap from quote to completion, in a private chat', () => {
+  it('quote, Swap this, address, Confirm, deposit card with QR, status card edited as the swap moves', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    a.says('/quote 100 USDC arbitrum base');
+    const quote = await a.sees('You send: 100 USDC on Arbitrum One');
+    expect(quote.html).toContain('<b>Quote: USDC Arbitrum One → USDC Base</b>');
+    expect(a.button('Refresh').button.callback_data).toBeTruthy();
+
+    // The quote stays; the swap wizard starts below it and asks with a ForceReply.
+    await a.presses('Swap this');
+    const ask = await a.sees('Send the address on Base');
+    expect(ask.message_id).toBeGreaterThan(quote.message_id);
+    expect(fake.message(a.chat.id, quote.message_id)!.text).toContain('You send: 100 USDC');
+    expect((await forceReply(a)).markup).toMatchObject({ force_reply: true, input_field_placeholder: expect.any(String) });
+
+    const steps = await confirmSwap(a);
+    // Button steps edit the wizard's message in place instead of stacking new ones.
+    expect(steps.confirm.message_id).toBe(steps.question.message_id);
+    expect(steps.confirm.versions.length).toBeGreaterThanOrEqual(1);
+    const deposit = await fake.waitFor(() => a.messages().find((m) => m.photoSize), 'the deposit card');
+    expect(deposit.caption).toContain('Send exactly 100 USDC on Arbitrum One');
+    const upload = fake.callsTo('sendPhoto').find((c) => c.ok && Number(c.payload.chat_id) === alice.id)!;
+    expect(Array.from(upload.photoBytes!.slice(0, 4))).toEqual(PNG_MAGIC);
+    const copies = ((deposit.markup!.inline_keyboard as Array<Array<Record<string, unknown>>>).flat()).filter((b) => 'copy_text' in b);
+    const address = (copies.find((b) => b.text === 'Copy address')!.copy_text as { text: string }).text;
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(deposit.caption).toContain(address);
+    expect(copies.find((b) => b.text === 'Copy amount')!.copy_text).toEqual({ text: '100' });
+    const swapId = swapIdOf(deposit);
+    aliceSwap = swapId;
+
+    // The creator's chat follows the swap: the worker posts one status card...
+    const cardMsg = await fake.waitFor(() => a.messages().find(isStatusCard), 'the status card');
+    const first = cardMsg.text!;
+
+    // ...and edits it in place as the sandbox swap moves; key moments come as new messages.
+    world.sandbox.deposit(swapId);
+    await a.sees('Deposit received');
+    // Sandbox time moves 10 s per ~150 ms of real time, so the worker sees each step.
+    let moved = Date.now();
+    const done = await fake.waitFor(() => {
+      if (Date.now() - moved >= 150) {
+        world.clock.advance(10_000);
+        moved = Date.now();
+      }
+      return a.messages().find((m) => (m.text ?? '').startsWith('Swap completed'));
+    }, 'the completion message', 25_000);
+    const card = fake.message(a.chat.id, cardMsg.message_id)!;
+    expect(card.versions.length).toBeGreaterThanOrEqual(2);
+    expect(card.text).not.toBe(first);
+    expect(card.text).toMatch(/complete/i);
+    expect(a.messages().filter(isStatusCard)).toHaveLength(1);
+    expect(done.message_id).toBeGreaterThan(cardMsg.message_id);
+    expect(world.logLines.join('')).not.toContain(fake.token.split(':')[1]!);
+  }, 60_000);
+});
+
+describe('in a group', () => {
+  it('deposit details never reach the group: a user who never opened a private chat gets a deeplink, and /start brings the card', async () => {
+    const carol = newUser('Carol');
+    const group = newGroup('Swap club');
+    const g = new TgUser(fake, carol, group);
+    g.says('/swap 15 usdc arbitrum base');
+    await g.sees('address on Base');
+    await confirmSwap(g);
+    const fallback = await g.sees('Open a private chat with me');
+    const url = String(g.button('Get deposit details').button.url);
+    expect(url).toMatch(new RegExp(`^https://t\\.me/${fake.bot.username}\\?start=dep_[0-9a-f]{32}$`));
+    expect(fallback.markup).toBeDefined();
+    expect(fake.callsTo('sendPhoto').some((c) => Number(c.payload.chat_id) === carol.id && c.errorCode === 403)).toBe(true);
+    for (const m of g.messages()) expect(m.text ?? m.caption ?? '').not.toContain('Send exactly');
+
+    // Carol follows the link: Telegram opens the private chat with "/start <payload>".
+    const dm = new TgUser(fake, carol, fake.privateChat(carol));
+    dm.says(`/start ${url.split('start=')[1]}`);
+    const card = await fake.waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card in private');
+    expect(card.caption).toContain('Send exactly 15 USDC on Arbitrum One');
+  }, 60_000);
+
+  it('"Continue privately" resumes the same draft in the private chat', async () => {
+    const dan = newUser('Dan');
+    const g = new TgUser(fake, dan, newGroup());
+    g.says(`/swap@${fake.bot.username} 12 usdc arbitrum base`);
+    await g.sees('address on Base');
+    const url = String(g.button('Continue privately').button.url);
+    const dm = new TgUser(fake, dan, fake.privateChat(dan));
+    dm.says(`/start ${url.split('start=')[1]}`);
+    const resumed = await dm.sees('Continuing where you left off');
+    expect(resumed.text).toContain('So far: 12 USDC on Arbitrum One → USDC on Base');
+    await confirmSwap(dm);
+    const card = await fake.waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card');
+    expect(card.caption).toContain('Send exactly 12 USDC on Arbitrum One');
+  }, 60_000);
+
+  it('/track is for the group admins: a member is refused, an admin starts a masked card', async () => {
+    expect(aliceSwap).not.toBe('');
+    const group = newGroup('Trackers');
+    const member = new TgUser(fake, newUser('Eve'), group);
+    member.says(`/track ${aliceSwap}`);
+    await member.sees('Only admins can do that here');
+    const admin = new TgUser(fake, newUser('Frank'), group);
+    fake.setMember(group.id, admin.user.id, 'administrator');
+    admin.says(`/track ${aliceSwap}`);
+    const card = await fake.waitFor(() => admin.messages().find(isStatusCard), 'the group status card');
+    expect(card.text).not.toContain(EVM);
+  }, 60_000);
+});

@@ -1,0 +1,423 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User, UserFromGetMe } from 'grammy/types';
+import { checkMarkup, type Json, type StoredMessage } from './fake-rules.js';
+import { parseTelegramHtml } from './telegram-html.js';
+
+/**
+ * A Telegram Bot API stand-in on 127.0.0.1 (real HTTP; grammY points its apiRoot here). It keeps
+ * chats and messages, long-polls getUpdates for real, validates HTML and keyboards as Telegram
+ * does, answers scripted errors, refuses to DM users who never opened a private chat, and records
+ * every call. Tests drive users through sendText / press.
+ */
+
+export interface ApiCall {
+  method: string;
+  payload: Json;
+  /** Date.now() when the request arrived. */
+  at: number;
+  ok: boolean;
+  errorCode?: number;
+  description?: string;
+  /** sendPhoto: bytes of the uploaded file. */
+  photoBytes?: Uint8Array;
+}
+
+export interface ScriptedError {
+  method: string;
+  /** Only calls for this chat id. */
+  chatId?: number;
+  /** How many matching calls get it (default 1). */
+  times?: number;
+  code: number;
+  description: string;
+  retryAfter?: number;
+}
+
+type Result = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
+
+const err = (code: number, description: string, retryAfter?: number): Result => ({ ok: false, error_code: code, description, ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}) });
+const ok = (result: unknown): Result => ({ ok: true, result });
+
+export class FakeBotApi {
+  readonly calls: ApiCall[] = [];
+  readonly bot: UserFromGetMe;
+  readonly token: string;
+  webhook: { url: string; secret?: string } | undefined;
+  commands: Array<{ scope: unknown; commands: unknown }> = [];
+  private server!: http.Server;
+  private port = 0;
+  private nextUpdateId = 1000;
+  private pending: Update[] = [];
+  private poller: { res: ServerResponse; timer: NodeJS.Timeout; offset: number; limit: number } | undefined;
+  private readonly chats = new Map<number, Chat>();
+  private readonly messages = new Map<string, StoredMessage>();
+  private readonly lastId = new Map<number, number>();
+  private readonly dmOpen = new Set<number>();
+  private readonly blocked = new Set<number>();
+  private readonly members = new Map<string, string>();
+  private readonly openQueries = new Set<string>();
+  private scripted: Array<ScriptedError & { left: number }> = [];
+  private nextQuery = 1;
+
+  private constructor(token: string, username: string) {
+    this.token = token;
+    this.bot = { id: Number(token.split(':')[0]), is_bot: true, first_name: 'Swap Bot', username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false } as UserFromGetMe;
+  }
+
+  static async start(opts: { token?: string; username?: string } = {}): Promise<FakeBotApi> {
+    const fake = new FakeBotApi(opts.token ?? '123456:TEST-token-abcdefghijklmnopqrstuvwxyz', opts.username ?? 'swap_test_bot');
+    fake.server = http.createServer((req, res) => {
+      fake.route(req, res).catch((e: unknown) => send(res, err(400, `Bad Request: ${(e as Error).message}`)));
+    });
+    await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
+    fake.port = (fake.server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  get apiRoot(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.poller) this.finishPoll();
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  // ---- driving users ----
+
+  chat(c: Chat): Chat {
+    this.chats.set(c.id, c);
+    return c;
+  }
+
+  /** The user has pressed Start in a private chat with the bot (without a queued update). */
+  openDm(u: User): Chat {
+    this.dmOpen.add(u.id);
+    return this.privateChat(u);
+  }
+
+  privateChat(u: User): Chat {
+    return this.chat({ id: u.id, type: 'private', first_name: u.first_name });
+  }
+
+  /** A user (or, without `from`, a channel) writes `text`. Returns the message, queued as an update. */
+  sendText(chat: Chat, from: User | undefined, text: string, opts: { replyTo?: number; senderChat?: Chat } = {}): Message {
+    this.chat(chat);
+    if (from) this.chat({ id: from.id, type: 'private', first_name: from.first_name });
+    if (from && chat.type === 'private') this.dmOpen.add(from.id);
+    const reply = opts.replyTo !== undefined ? this.messages.get(`${chat.id}:${opts.replyTo}`) : undefined;
+    const msg = {
+      message_id: this.newId(chat.id),
+      date: Math.floor(Date.now() / 1000),
+      chat,
+      text,
+      ...(from ? { from } : {}),
+      ...(opts.senderChat ? { sender_chat: opts.senderChat } : {}),
+      ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(/\s/)[0]!.length }] } : {}),
+      ...(reply ? { reply_to_message: this.asMessage(reply) } : {}),
+    } as Message;
+    this.messages.set(`${chat.id}:${msg.message_id}`, { message_id: msg.message_id, chat, from: from ?? null, text, versions: [] });
+    this.pushUpdate((chat.type === 'channel' ? { channel_post: msg } : { message: msg }) as Json);
+    return msg;
+  }
+
+  /** A user presses a button (any data: tests forge some) on a message. Returns the query id. */
+  press(from: User, chatId: number, messageId: number, data: string): string {
+    const stored = this.messages.get(`${chatId}:${messageId}`);
+    if (!stored) throw new Error(`no message ${messageId} in chat ${chatId}`);
+    const id = `q${this.nextQuery++}`;
+    this.openQueries.add(id);
+    const query: CallbackQuery = { id, from, chat_instance: `ci${chatId}`, data, message: this.asMessage(stored) } as CallbackQuery;
+    this.pushUpdate({ callback_query: query });
+    return id;
+  }
+
+  /** Queues an update; returns its update_id. `update_id` given: a redelivery. */
+  pushUpdate(body: Json & { update_id?: number }): number {
+    const update = { ...body, update_id: body.update_id ?? this.nextUpdateId++ } as Update;
+    this.pending.push(update);
+    if (this.poller) this.finishPoll();
+    return update.update_id;
+  }
+
+  setMember(chatId: number, userId: number, status: 'creator' | 'administrator' | 'member' | 'left'): void {
+    this.members.set(`${chatId}:${userId}`, status);
+  }
+
+  blockBy(userId: number): void {
+    this.blocked.add(userId);
+  }
+
+  failNext(e: ScriptedError): void {
+    this.scripted.push({ ...e, left: e.times ?? 1 });
+  }
+
+  // ---- inspection ----
+
+  callsTo(method: string): ApiCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Messages the bot sent in a chat, oldest first. */
+  botMessages(chatId: number): StoredMessage[] {
+    return [...this.messages.values()].filter((m) => m.chat.id === chatId && m.fromBot === true).sort((a, b) => a.message_id - b.message_id);
+  }
+
+  message(chatId: number, messageId: number): StoredMessage | undefined {
+    return this.messages.get(`${chatId}:${messageId}`);
+  }
+
+  /** Waits until `probe` returns something truthy. */
+  async waitFor<T>(probe: () => T | undefined | null | false, what = 'condition', timeoutMs = 15_000): Promise<T> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const v = probe();
+      if (v) return v;
+      if (Date.now() > until) throw new Error(`fake Bot API: timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  }
+
+  // ---- the HTTP side ----
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const m = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec((req.url ?? '').split('?')[0] ?? '');
+    const { payload, files } = await readPayload(req);
+    if (!m || m[1] !== this.token) return send(res, err(m ? 401 : 404, m ? 'Unauthorized' : 'Not Found'));
+    const method = m[2]!;
+    const call: ApiCall = { method, payload, at: Date.now(), ok: true };
+    if (files.photo) call.photoBytes = files.photo;
+    this.calls.push(call);
+    const result = this.scriptedFor(method, payload) ?? this.dispatch(method, payload, files, res);
+    if (result === 'held') return;
+    if (!result.ok) Object.assign(call, { ok: false, errorCode: result.error_code, description: result.description });
+    send(res, result);
+  }
+
+  private scriptedFor(method: string, p: Json): Result | undefined {
+    const s = this.scripted.find((e) => e.left > 0 && e.method === method && (e.chatId === undefined || Number(p.chat_id) === e.chatId));
+    if (!s) return undefined;
+    s.left -= 1;
+    return err(s.code, s.description, s.retryAfter);
+  }
+
+  private dispatch(method: string, p: Json, files: Record<string, Uint8Array>, res: ServerResponse): Result | 'held' {
+    switch (method) {
+      case 'getMe':
+        return ok(this.bot);
+      case 'getUpdates':
+        return this.getUpdates(p, res);
+      case 'deleteWebhook':
+        this.webhook = undefined;
+        if (p.drop_pending_updates === true) this.pending = [];
+        return ok(true);
+      case 'setWebhook':
+        this.webhook = { url: String(p.url), ...(typeof p.secret_token === 'string' ? { secret: p.secret_token } : {}) };
+        return ok(true);
+      case 'setMyCommands':
+        this.commands.push({ scope: p.scope, commands: p.commands });
+        return ok(true);
+      case 'sendChatAction':
+        return ok(true);
+      case 'sendMessage':
+      case 'sendPhoto':
+        return this.sendMessage(method, p, files);
+      case 'editMessageText':
+      case 'editMessageCaption':
+      case 'editMessageReplyMarkup':
+        return this.edit(method, p);
+      case 'answerCallbackQuery':
+        if (!this.openQueries.delete(String(p.callback_query_id))) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+        return ok(true);
+      case 'getChatMember': {
+        const chat = this.chats.get(Number(p.chat_id));
+        if (!chat) return err(400, 'Bad Request: chat not found');
+        const status = this.members.get(`${chat.id}:${Number(p.user_id)}`) ?? 'member';
+        return ok({ status, user: { id: Number(p.user_id), is_bot: false, first_name: 'user' } });
+      }
+      default:
+        return err(404, 'Not Found: method not found');
+    }
+  }
+
+  private getUpdates(p: Json, res: ServerResponse): Result | 'held' {
+    if (this.webhook) return err(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    const offset = Number(p.offset ?? 0);
+    const limit = Number(p.limit ?? 100);
+    const timeout = Number(p.timeout ?? 0);
+    if (offset) this.pending = this.pending.filter((u) => u.update_id >= offset);
+    // A newer poller ends the one waiting, as Telegram does.
+    if (this.poller) {
+      const old = this.poller;
+      this.poller = undefined;
+      clearTimeout(old.timer);
+      send(old.res, err(409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running'));
+    }
+    if (this.pending.length > 0 || timeout <= 0) return ok(this.pending.slice(0, limit));
+    const timer = setTimeout(() => this.finishPoll(), timeout * 1000);
+    this.poller = { res, timer, offset, limit };
+    res.on('close', () => {
+      if (this.poller?.res === res) {
+        clearTimeout(this.poller.timer);
+        this.poller = undefined;
+      }
+    });
+    return 'held';
+  }
+
+  private finishPoll(): void {
+    const p = this.poller;
+    if (!p) return;
+    this.poller = undefined;
+    clearTimeout(p.timer);
+    send(p.res, ok(this.pending.slice(0, p.limit)));
+  }
+
+  private target(p: Json): Chat | Result {
+    const id = Number(p.chat_id);
+    const chat = this.chats.get(id);
+    if (!chat) return err(400, 'Bad Request: chat not found');
+    if (chat.type === 'private' && this.blocked.has(id)) return err(403, 'Forbidden: bot was blocked by the user');
+    if (chat.type === 'private' && !this.dmOpen.has(id)) return err(403, "Forbidden: bot can't initiate conversation with a user");
+    return chat;
+  }
+
+  private sendMessage(method: string, p: Json, files: Record<string, Uint8Array>): Result {
+    const chat = this.target(p);
+    if ('ok' in chat) return chat;
+    const isPhoto = method === 'sendPhoto';
+    const html = String((isPhoto ? p.caption : p.text) ?? '');
+    const parsed = p.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
+    if (!parsed.ok) return err(400, parsed.error);
+    if (!isPhoto && parsed.text.trim() === '') return err(400, 'Bad Request: message text is empty');
+    if (!isPhoto && parsed.text.length > 4096) return err(400, 'Bad Request: message is too long');
+    if (isPhoto && parsed.text.length > 1024) return err(400, 'Bad Request: message caption is too long');
+    const markupError = checkMarkup(p.reply_markup);
+    if (markupError) return err(400, markupError);
+    if (isPhoto && !files.photo?.length) return err(400, 'Bad Request: there is no photo in the request');
+    const stored: StoredMessage = {
+      message_id: this.newId(chat.id),
+      chat,
+      from: null,
+      fromBot: true,
+      html,
+      ...(isPhoto ? { caption: parsed.text, photoSize: files.photo!.length } : { text: parsed.text }),
+      ...(p.reply_markup ? { markup: p.reply_markup as Json } : {}),
+      ...(p.reply_parameters ? { replyTo: Number((p.reply_parameters as Json).message_id) } : {}),
+      versions: [],
+    };
+    this.messages.set(`${chat.id}:${stored.message_id}`, stored);
+    return ok(this.asMessage(stored));
+  }
+
+  private edit(method: string, p: Json): Result {
+    const stored = this.messages.get(`${Number(p.chat_id)}:${Number(p.message_id)}`);
+    if (!stored || !stored.fromBot) return err(400, 'Bad Request: message to edit not found');
+    const markup = p.reply_markup as Json | undefined;
+    const markupError = checkMarkup(markup);
+    if (markupError) return err(400, markupError);
+    if ('force_reply' in (markup ?? {})) return err(400, 'Bad Request: inline keyboard expected');
+    let html = stored.html ?? '';
+    if (method === 'editMessageText' && stored.photoSize !== undefined) return err(400, 'Bad Request: there is no text in the message to edit');
+    if (method === 'editMessageCaption' && stored.photoSize === undefined) return err(400, 'Bad Request: there is no caption in the message to edit');
+    if (method !== 'editMessageReplyMarkup') html = String((method === 'editMessageText' ? p.text : p.caption) ?? '');
+    const parsed = p.parse_mode === 'HTML' || method === 'editMessageReplyMarkup' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
+    if (!parsed.ok) return err(400, parsed.error);
+    if (parsed.text.length > (stored.photoSize !== undefined ? 1024 : 4096)) return err(400, 'Bad Request: message is too long');
+    if (html === stored.html && JSON.stringify(markup ?? null) === JSON.stringify(stored.markup ?? null))
+      return err(400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+    stored.versions.push({ html: stored.html ?? '', markup: stored.markup });
+    stored.html = html;
+    if (stored.photoSize !== undefined) stored.caption = parsed.text;
+    else stored.text = parsed.text;
+    if (markup) stored.markup = markup;
+    else delete stored.markup;
+    return ok(this.asMessage(stored));
+  }
+
+  private newId(chatId: number): number {
+    const id = (this.lastId.get(chatId) ?? 0) + 1;
+    this.lastId.set(chatId, id);
+    return id;
+  }
+
+  private asMessage(s: StoredMessage): Message {
+    return {
+      message_id: s.message_id,
+      date: Math.floor(Date.now() / 1000),
+      chat: s.chat,
+      ...(s.fromBot ? { from: this.bot } : s.from ? { from: s.from } : {}),
+      ...(s.text !== undefined ? { text: s.text } : {}),
+      ...(s.photoSize !== undefined ? { photo: [{ file_id: `ph${s.message_id}`, file_unique_id: `u${s.message_id}`, width: 256, height: 256, file_size: s.photoSize }], caption: s.caption ?? '' } : {}),
+      ...(s.markup && 'inline_keyboard' in s.markup ? { reply_markup: s.markup as unknown as InlineKeyboardMarkup } : {}),
+    } as Message;
+  }
+}
+
+function send(res: ServerResponse, result: Result): void {
+  if (res.writableEnded || res.destroyed) return;
+  const status = result.ok ? 200 : result.error_code;
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+}
+
+/** JSON or multipart/form-data (grammY uploads InputFile that way); JSON-looking fields decoded. */
+async function readPayload(req: IncomingMessage): Promise<{ payload: Json; files: Record<string, Uint8Array> }> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const body = Buffer.concat(chunks);
+  const type = req.headers['content-type'] ?? '';
+  if (body.length === 0) return { payload: {}, files: {} };
+  if (type.startsWith('application/json')) return { payload: JSON.parse(body.toString('utf8')) as Json, files: {} };
+  if (!type.startsWith('multipart/form-data')) return { payload: {}, files: {} };
+  const payload: Json = {};
+  const blobs: Record<string, Uint8Array> = {};
+  for (const part of multipartParts(body, type)) {
+    if (part.filename !== undefined) {
+      blobs[part.name] = new Uint8Array(part.body);
+      continue;
+    }
+    const v = part.body.toString('utf8');
+    try {
+      payload[part.name] = /^[[{]/.test(v) ? (JSON.parse(v) as unknown) : v;
+    } catch {
+      payload[part.name] = v;
+    }
+  }
+  // Fields point at their file part with attach://<id>.
+  const files: Record<string, Uint8Array> = {};
+  for (const [k, v] of Object.entries(payload)) {
+    if (typeof v === 'string' && v.startsWith('attach://')) {
+      const blob = blobs[v.slice('attach://'.length)];
+      if (blob) files[k] = blob;
+    }
+  }
+  return { payload, files };
+}
+
+/**
+ * A small multipart/form-data reader. grammY writes headers as `content-disposition:form-data;name="x"`
+ * and `filename=qr.png` unquoted, which undici's strict FormData parser refuses (Telegram accepts).
+ */
+function multipartParts(body: Buffer, contentType: string): Array<{ name: string; filename?: string; body: Buffer }> {
+  const boundary = /boundary=("?)([^";]+)\1/i.exec(contentType)?.[2];
+  if (!boundary) return [];
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: Array<{ name: string; filename?: string; body: Buffer }> = [];
+  let pos = body.indexOf(delimiter);
+  while (pos !== -1) {
+    const start = pos + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const raw = body.subarray(start + 2, next - 2); // skip the CRLF after the delimiter and before the next
+    const split = raw.indexOf('\r\n\r\n');
+    const headers = raw.subarray(0, split).toString('utf8');
+    const name = /(?:^|[;\s])name="([^"]*)"/i.exec(headers)?.[1];
+    const filename = /filename="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+    if (name !== undefined) parts.push({ name, ...(filename !== undefined ? { filename } : {}), body: raw.subarray(split + 4) });
+    pos = next;
+  }
+  return parts;
+}

@@ -1,0 +1,69 @@
+import { Writable } from 'node:stream';
+import type { Chat, User } from 'grammy/types';
+import type { Redis } from 'ioredis';
+import type { BotCore, Suggestion } from '../../../src/bot/core.js';
+import type { Incoming } from '../../../src/bot/incoming.js';
+import type { Reply } from '../../../src/bot/reply.js';
+import { createLogger, type Logger } from '../../../src/log.js';
+import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
+import { FakeBotApi } from './fake-bot-api.js';
+
+/** A core that answers from a script and remembers what it was asked (for adapter-only tests). */
+export class ScriptedCore implements BotCore {
+  readonly seen: Incoming[] = [];
+  constructor(private readonly script: (i: Incoming) => Reply[] | Promise<Reply[]>) {}
+  async handle(incoming: Incoming): Promise<Reply[]> {
+    this.seen.push(incoming);
+    return this.script(incoming);
+  }
+  async suggest(): Promise<Suggestion[]> {
+    return [];
+  }
+}
+
+/** Log lines, kept in memory, to check what reached the log (never the token). */
+export function memoryLogger(secrets: readonly string[]): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', secrets, destination }), lines };
+}
+
+export interface Harness {
+  fake: FakeBotApi;
+  telegram: TelegramBot;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+/** The fake Bot API plus the real grammY bot long-polling it. */
+export async function startHarness(core: BotCore, redis: Redis, keyPrefix: string, opts: { poll?: boolean } = {}): Promise<Harness> {
+  const fake = await FakeBotApi.start();
+  // The token is deliberately not given to the logger's redaction: nothing may log it at all.
+  const { logger, lines } = memoryLogger([]);
+  const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core, redis, keyPrefix, logger });
+  if (opts.poll !== false) await telegram.start();
+  return {
+    fake,
+    telegram,
+    logLines: lines,
+    async close() {
+      await telegram.stop();
+      await fake.close();
+    },
+  };
+}
+
+let nextUser = 5000;
+export function newUser(first_name = 'Alice'): User {
+  return { id: nextUser++, is_bot: false, first_name };
+}
+
+let nextGroup = -1001000;
+export function newGroup(title = 'Swappers'): Chat {
+  return { id: nextGroup--, type: 'supergroup', title } as Chat;
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { line } from '../../../src/bot/reply.js';
+import { startTelegram, type RunningTelegram } from '../../../src/platforms/telegram/run.js';
+import { testRedis, uniquePrefix } from '../../support/redis.js';
+import { FakeBotApi } from './fake-bot-api.js';
+import { ScriptedCore, memoryLogger, newUser } from './harness.js';
+
+/** Webhook mode as the `web` process runs it: started from Config alone. */
+const prefix = uniquePrefix('tg-webhook');
+const redis = testRedis(prefix);
+const SECRET = 'webhook_secret-0123456789abcdefghij';
+
+const core = new ScriptedCore((i) => [{ lines: [line(`got ${i.text ?? ''}`)], target: 'here' }]);
+let fake: FakeBotApi;
+let running: RunningTelegram;
+let hookUrl: string;
+
+beforeAll(async () => {
+  fake = await FakeBotApi.start();
+  const config = loadConfig({
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/telegram/hook',
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    PORT: '0',
+  });
+  running = await startTelegram(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix, webhookHost: '127.0.0.1' });
+  hookUrl = `http://127.0.0.1:${running.port}/telegram/hook`;
+});
+afterAll(async () => {
+  await running?.stop();
+  await fake?.close();
+});
+
+function post(body: unknown, secret?: string, url = hookUrl): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(secret !== undefined ? { 'x-telegram-bot-api-secret-token': secret } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+function update(id: number, userId: number, text: string) {
+  const from = { id: userId, is_bot: false, first_name: 'Wendy' };
+  fake.openDm(from);
+  return { update_id: id, message: { message_id: 77, date: 1, chat: { id: userId, type: 'private', first_name: 'Wendy' }, from, text } };
+}
+
+describe('Telegram webhook mode', () => {
+  it('sets the webhook with its secret and registers the command menu', () => {
+    expect(running.mode).toBe('webhook');
+    expect(fake.webhook).toEqual({ url: 'https://bot.example.com/telegram/hook', secret: SECRET });
+    expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual(['message', 'callback_query', 'channel_post']);
+    expect(fake.commands.map((c) => c.scope)).toEqual([{ type: 'all_private_chats' }, { type: 'all_group_chats' }]);
+  });
+
+  it('refuses a call without the right secret (401) and never handles it', async () => {
+    const u = newUser();
+    const before = core.seen.length;
+    expect((await post(update(9001, u.id, '/help'), 'wrong')).status).toBe(401);
+    expect((await post(update(9002, u.id, '/help'))).status).toBe(401);
+    expect(core.seen.length).toBe(before);
+    expect(fake.botMessages(u.id)).toHaveLength(0);
+  });
+
+  it('handles a call with the right secret, once even when Telegram delivers it twice', async () => {
+    const u = newUser();
+    const body = update(9100, u.id, '/quote 1 eth');
+    const first = await post(body, SECRET);
+    const again = await post(body, SECRET);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(core.seen.filter((s) => s.userId === String(u.id)).map((s) => s.text)).toEqual(['/quote 1 eth']);
+    expect(fake.botMessages(u.id).map((m) => m.text)).toEqual(['got /quote 1 eth']);
+  });
+
+  it('answers 400 to a body that is not an update, 404 elsewhere', async () => {
+    expect((await post({ hello: 1 }, SECRET)).status).toBe(400);
+    expect((await post({ update_id: 1 }, SECRET, `http://127.0.0.1:${running.port}/other`)).status).toBe(404);
+  });
+});
+
+describe('long polling mode from Config', () => {
+  it('starts polling, registers commands per scope, and stops cleanly', async () => {
+    const f = await FakeBotApi.start();
+    const config = loadConfig({ TELEGRAM_BOT_TOKEN: f.token, TELEGRAM_API_ROOT: f.apiRoot });
+    const r = await startTelegram(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix });
+    try {
+      expect(r.mode).toBe('polling');
+      const [privateCmds, groupCmds] = f.commands.map((c) => (c.commands as Array<{ command: string }>).map((x) => x.command));
+      expect(privateCmds).toContain('history');
+      expect(groupCmds).toContain('track');
+      expect(groupCmds).not.toContain('history');
+      const u = newUser();
+      f.sendText(f.privateChat(u), u, '/help');
+      await f.waitFor(() => f.botMessages(u.id)[0], 'a polled reply');
+    } finally {
+      await r.stop();
+      await f.close();
+    }
+  });
+});

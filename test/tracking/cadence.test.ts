@@ -1,0 +1,77 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { isStuck, nextPollDelay, outageDelay, parseTimeSpan } from '../../src/tracking/cadence.js';
+import { SWAP_STATUSES } from '../../src/layerswap/schemas.js';
+
+const settings = { fastMs: 5_000, slowMs: 20_000 };
+const min = 60_000;
+
+describe('poll cadence', () => {
+  it('stops at every final status', () => {
+    for (const status of ['completed', 'failed', 'expired', 'cancelled', 'refunded']) {
+      expect(nextPollDelay({ status, depositSeen: true, waitingMs: 0 }, settings)).toBeNull();
+    }
+  });
+
+  it('polls fast once funds move: a deposit seen, ls_transfer_pending or pending_refund', () => {
+    expect(nextPollDelay({ status: 'user_transfer_pending', depositSeen: true, waitingMs: 0 }, settings)).toBe(5_000);
+    expect(nextPollDelay({ status: 'ls_transfer_pending', depositSeen: false, waitingMs: 0 }, settings)).toBe(5_000);
+    expect(nextPollDelay({ status: 'pending_refund', depositSeen: true, waitingMs: 5 * 3_600_000 }, settings)).toBe(5_000);
+  });
+
+  it('polls slowly while waiting for a deposit, backing off on long waits up to 2 minutes', () => {
+    const waiting = (waitingMs: number) => nextPollDelay({ status: 'user_transfer_pending', depositSeen: false, waitingMs }, settings);
+    expect(waiting(0)).toBe(20_000);
+    expect(waiting(9 * min)).toBe(20_000);
+    expect(waiting(10 * min)).toBe(40_000);
+    expect(waiting(59 * min)).toBe(40_000);
+    expect(waiting(60 * min)).toBe(120_000);
+    expect(waiting(10 * 60 * min)).toBe(120_000);
+    // Unknown or legacy statuses are treated as waiting, never as final.
+    expect(nextPollDelay({ status: 'something_new', depositSeen: false, waitingMs: 0 }, settings)).toBe(20_000);
+  });
+
+  test.prop([fc.constantFrom(...SWAP_STATUSES, 'unknown'), fc.boolean(), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })])(
+    'never polls faster than the fast cadence, and jitter adds at most 10%',
+    (status, depositSeen, waitingMs, jitter) => {
+      const base = nextPollDelay({ status, depositSeen, waitingMs }, settings);
+      const jittered = nextPollDelay({ status, depositSeen, waitingMs, jitter }, settings);
+      if (base === null) {
+        expect(jittered).toBeNull();
+      } else {
+        expect(base).toBeGreaterThanOrEqual(settings.fastMs);
+        expect(jittered).toBeGreaterThanOrEqual(base);
+        expect(jittered).toBeLessThanOrEqual(Math.round(base * 1.1));
+      }
+    },
+  );
+});
+
+describe('outage back-off', () => {
+  it('doubles from 1 s up to 60 s, and a Retry-After wins', () => {
+    expect([1, 2, 3, 4, 7, 20].map((n) => outageDelay(n, settings))).toEqual([1000, 2000, 4000, 8000, 60_000, 60_000]);
+    expect(outageDelay(1, settings, 7_000)).toBe(7_000);
+  });
+  it('never returns a delay of zero (no hot loop)', () => {
+    fc.assert(fc.property(fc.integer({ min: -5, max: 100 }), (n) => outageDelay(n, { fastMs: 200, slowMs: 200 }) >= 200));
+  });
+});
+
+describe('expected completion time and stuck swaps', () => {
+  it('reads .NET TimeSpan strings', () => {
+    expect(parseTimeSpan('00:00:05.4528534')).toBe(5_453);
+    expect(parseTimeSpan('00:02:00')).toBe(120_000);
+    expect(parseTimeSpan('1.02:00:00')).toBe(26 * 3_600_000);
+    expect(parseTimeSpan('PT5S')).toBeUndefined();
+    expect(parseTimeSpan(null)).toBeUndefined();
+  });
+  it('calls a swap stuck after factor x the expected time, with a one-minute floor', () => {
+    expect(isStuck(7 * min, 2 * min, 4)).toBe(false);
+    expect(isStuck(8 * min + 1, 2 * min, 4)).toBe(true);
+    expect(isStuck(3 * min, 5_000, 4)).toBe(false);
+    expect(isStuck(4 * min + 1, 5_000, 4)).toBe(true);
+    // Unknown expected time: 5 minutes
+    expect(isStuck(20 * min + 1, undefined, 4)).toBe(true);
+    expect(isStuck(19 * min, undefined, 4)).toBe(false);
+  });
+});

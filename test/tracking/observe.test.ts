@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatTarget } from '../../src/bot/incoming.js';
+import { replyButtons, replyText } from '../../src/bot/reply.js';
+import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
+import { MOMENT_TITLES, renderMoment } from '../../src/tracking/moments.js';
+import { observe, type SwapState } from '../../src/tracking/observe.js';
+import { maskAddress } from '../../src/tracking/support-summary.js';
+
+/** The pure part of the poller: what counts as a change, which key moments happened, what they say. */
+
+const ID = '3f2c1a9e-8b7d-4c6e-9f01-23456789abcd';
+const DEST = '0x1234567890abcdef1234567890abcdef12345678';
+const REFUND = '0xabcdefabcdefabcdefabcdefabcdefabcdefabcd';
+const HASH = `0x${'ab'.repeat(32)}`;
+
+function details(status: string, txs: Partial<Transaction>[] = [], extra: Partial<SwapDetails['swap']> = {}): SwapDetails {
+  return {
+    swap: {
+      id: ID,
+      created_date: '2026-01-01T00:00:00Z',
+      status,
+      source_network: { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' },
+      source_token: { symbol: 'USDC', decimals: 6 },
+      destination_network: { name: 'BASE_MAINNET', display_name: 'Base', transaction_explorer_template: 'https://basescan.org/tx/{0}' },
+      destination_token: { symbol: 'USDC', decimals: 6 },
+      destination_address: DEST,
+      refund_address: REFUND,
+      requested_amount: 100,
+      transactions: txs.map((t) => ({ type: 'input', ...t })),
+      ...extra,
+    },
+    quote: { receive_amount: 99.5, avg_completion_time: '00:02:00' },
+  };
+}
+
+const input = (confirmations: number, status = 'pending'): Partial<Transaction> =>
+  ({ type: 'input', status, transaction_hash: HASH, confirmations, max_confirmations: 3, amount: 100 });
+
+describe('observing a swap', () => {
+  it('announces nothing on first sight, then each key moment once as the status moves', () => {
+    const t0 = 1_000_000;
+    let o = observe(undefined, details('user_transfer_pending'), t0, 4);
+    expect(o).toMatchObject({ changed: true, moments: [], state: { version: 1 } });
+    let s: SwapState = o.state;
+
+    o = observe(s, details('user_transfer_pending'), t0 + 1000, 4);
+    expect(o.changed).toBe(false);
+    expect(o.state.version).toBe(1);
+    s = o.state;
+
+    o = observe(s, details('ls_transfer_pending', [input(0)]), t0 + 2000, 4);
+    expect(o.moments.map((m) => m.kind)).toEqual(['deposit_seen']);
+    s = o.state;
+
+    o = observe(s, details('ls_transfer_pending', [input(1)]), t0 + 3000, 4);
+    expect(o).toMatchObject({ changed: true, moments: [], state: { version: 3 } });
+    s = o.state;
+
+    o = observe(s, details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 }]), t0 + 4000, 4);
+    expect(o.moments.map((m) => m.kind)).toEqual(['completed']);
+    expect(o.state.history.map((h) => h.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']);
+  });
+
+  it('still announces the deposit when a poll misses the in-between status', () => {
+    const s = observe(undefined, details('user_transfer_pending'), 0, 4).state;
+    const o = observe(s, details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefund' }]), 1000, 4);
+    expect(o.moments.map((m) => m.kind)).toEqual(['deposit_seen', 'refunded']);
+  });
+
+  it('calls a swap stuck once, after the factor times its expected completion time in ls_transfer_pending', () => {
+    let s = observe(undefined, details('ls_transfer_pending', [input(3, 'completed')]), 0, 4).state;
+    // expected 2 minutes, factor 4: not stuck at 7 minutes, stuck after 8
+    let o = observe(s, details('ls_transfer_pending', [input(3, 'completed')]), 7 * 60_000, 4);
+    expect(o.moments).toEqual([]);
+    s = o.state;
+    o = observe(s, details('ls_transfer_pending', [input(3, 'completed')]), 8 * 60_000 + 1, 4);
+    expect(o.moments.map((m) => m.kind)).toEqual(['stuck']);
+    expect(o.changed).toBe(true);
+    o = observe(o.state, details('ls_transfer_pending', [input(3, 'completed')]), 60 * 60_000, 4);
+    expect(o.moments).toEqual([]);
+  });
+});
+
+describe('key-moment messages', () => {
+  const privateChat: ChatTarget = { platform: 'telegram', chatId: '42', chatKind: 'private' };
+  const group: ChatTarget = { platform: 'telegram', chatId: '-100', chatKind: 'group' };
+  const state: SwapState = {
+    swapId: ID, version: 5, status: 'ls_transfer_pending', failReason: null, transactions: [],
+    history: [{ status: 'user_transfer_pending', at: 0 }, { status: 'ls_transfer_pending', at: 60_000 }],
+    firstPolledAt: 0, lastPolledAt: 3_600_000, lastChangeAt: 3_600_000, expectedCompletionMs: 120_000,
+  };
+  const moment = (kind: Parameters<typeof renderMoment>[0]['kind']) => ({ kind, version: 5, at: 0 });
+
+  it('completed: the received amount and the payout transaction link', () => {
+    const d = details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xpayout', amount: 99.4, token: { symbol: 'USDC', decimals: 6 } }]);
+    const r = renderMoment(moment('completed'), { details: d, state, target: privateChat });
+    expect(r.title).toBe(MOMENT_TITLES.completed);
+    expect(replyText(r)).toContain('Received 99.4 USDC on Base');
+    expect(replyButtons(r)).toContainEqual({ kind: 'url', label: 'View payout transaction', url: 'https://basescan.org/tx/0xpayout' });
+    expect(replyText(r)).toContain(DEST);
+  });
+
+  it('failed: the reason in plain words', () => {
+    const d = details('failed', [input(3, 'completed')], { fail_reason: 'received_less_than_valid_range' });
+    expect(replyText(renderMoment(moment('failed'), { details: d, state, target: privateChat }))).toContain('below the minimum amount');
+  });
+
+  it('refunded: the refund transaction', () => {
+    const d = details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefundtx', amount: 100 }]);
+    const r = renderMoment(moment('refunded'), { details: d, state, target: privateChat });
+    expect(replyButtons(r)).toContainEqual({ kind: 'url', label: 'View refund transaction', url: 'https://arbiscan.io/tx/0xrefundtx' });
+    expect(replyText(r)).toContain(REFUND);
+  });
+
+  it('stuck: what the state means and a copyable support summary with ids, hashes, addresses and history', () => {
+    const d = details('ls_transfer_pending', [input(3, 'completed')]);
+    const text = replyText(renderMoment(moment('stuck'), { details: d, state, target: privateChat }));
+    expect(text).toContain('ls_transfer_pending');
+    expect(text).toContain('usually takes about 2 min; it has been 59 min');
+    for (const part of [`Swap id: ${ID}`, `input tx: ${HASH}`, `Destination address: ${DEST}`, 'History: user_transfer_pending 1970-01-01T00:00:00Z, ls_transfer_pending 1970-01-01T00:01:00Z']) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('groups and channels see masked addresses and no deposit details', () => {
+    const d = details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xpayout', amount: 99.4 }]);
+    for (const kind of ['deposit_seen', 'completed', 'refunded', 'pending_refund', 'stuck', 'expired'] as const) {
+      const text = replyText(renderMoment(moment(kind), { details: d, state, target: group }));
+      expect(text).not.toContain(DEST);
+      expect(text).not.toContain(REFUND);
+      expect(text).not.toContain('deposit address');
+    }
+    const deposit = replyText(renderMoment(moment('deposit_seen'), { details: d, state, target: group }));
+    expect(deposit).not.toMatch(/100 USDC|deposit of/);
+    expect(replyText(renderMoment(moment('completed'), { details: d, state, target: group }))).toContain(maskAddress(DEST));
+    expect(maskAddress(DEST)).toBe('0x1234…5678');
+  });
+});

@@ -1,0 +1,168 @@
+import { Redis } from 'ioredis';
+import type { ChatTarget, Platform } from '../../../src/bot/incoming.js';
+import { line, text, type Reply } from '../../../src/bot/reply.js';
+import type { LayerswapApi, RequestOptions } from '../../../src/layerswap/api.js';
+import { LayerswapClient } from '../../../src/layerswap/client.js';
+import type { GetSwapParams, SwapDetails } from '../../../src/layerswap/schemas.js';
+import { startSandbox } from '../../../src/sandbox/server.js';
+import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
+import { isFinalStatus } from '../../../src/tracking/cadence.js';
+import { createTracking, type Tracking, type TrackingDeps } from '../../../src/tracking/engine.js';
+import { TrackingKeys } from '../../../src/tracking/keys.js';
+import type { SwapState } from '../../../src/tracking/observe.js';
+import type { Delivery } from '../../../src/tracking/state-store.js';
+import { testRedisUrl, uniquePrefix } from '../../support/redis.js';
+import { RecordingMessenger } from './recording-messenger.js';
+
+/** Real Redis, a real sandbox over HTTP driven by a ManualClock, and recording messengers. */
+
+export const CARD_TITLE = 'Status card';
+
+/** A card that shows what the engine must keep current: status, each transaction, confirmations. */
+export function testCard(details: SwapDetails, target: ChatTarget): Reply {
+  const s = details.swap;
+  return {
+    title: CARD_TITLE,
+    lines: [
+      line(`swap ${s.id}`),
+      line(`status ${s.status}${s.fail_reason ? ` (${s.fail_reason})` : ''}`),
+      ...s.transactions.map((t) => [text(`${t.type} ${t.status ?? '-'} ${t.confirmations ?? '-'}/${t.max_confirmations ?? '-'}`)]),
+      line(`audience ${target.chatKind === 'private' ? 'private' : 'public'}`),
+    ],
+    target: 'here',
+  };
+}
+
+/** Records every getSwap the engine makes: when it started and for which swap. */
+export class RecordingApi implements LayerswapApi {
+  readonly polls: Array<{ swapId: string; at: number }> = [];
+  constructor(private readonly inner: LayerswapApi) {}
+  getNetworks: LayerswapApi['getNetworks'] = (p, o) => this.inner.getNetworks(p, o);
+  getDestinations: LayerswapApi['getDestinations'] = (p, o) => this.inner.getDestinations(p, o);
+  getQuote: LayerswapApi['getQuote'] = (p, o) => this.inner.getQuote(p, o);
+  createSwap: LayerswapApi['createSwap'] = (p, o) => this.inner.createSwap(p, o);
+  getDepositActions: LayerswapApi['getDepositActions'] = (id, p, o) => this.inner.getDepositActions(id, p, o);
+  getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails> {
+    this.polls.push({ swapId, at: Date.now() });
+    return this.inner.getSwap(swapId, params, options);
+  }
+  pollsOf(swapId: string): number[] {
+    return this.polls.filter((p) => p.swapId === swapId).map((p) => p.at);
+  }
+}
+
+export async function waitFor(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface HarnessOptions {
+  timings?: Partial<SandboxTimings>;
+  tracking?: Partial<TrackingDeps>;
+  fastMs?: number;
+  slowMs?: number;
+}
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+export async function startHarness(opts: HarnessOptions = {}) {
+  const clock = new ManualClock();
+  const sandbox: SandboxServer = await startSandbox({
+    clock,
+    timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000, ...opts.timings },
+  });
+  const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+  const api = new RecordingApi(client);
+  const messengers = {
+    telegram: new RecordingMessenger('telegram'),
+    discord: new RecordingMessenger('discord'),
+    console: new RecordingMessenger('console'),
+  } satisfies Record<Platform, RecordingMessenger>;
+  const prefix = uniquePrefix('trk');
+  const keys = new TrackingKeys(prefix);
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+  const fastMs = opts.fastMs ?? 50;
+  const tracking: Tracking = createTracking({
+    redis: testRedisUrl(),
+    prefix,
+    api,
+    messengers,
+    renderCard: testCard,
+    limits: { maxPerChat: 1000, maxPerUser: 1000 },
+    cadence: { fastMs, slowMs: opts.slowMs ?? 100, stuckFactor: 4 },
+    now: () => clock.now(),
+    apiRate: { max: 100_000, duration: 1000 },
+    platformRates: { telegram: { max: 100_000, duration: 1000 }, discord: { max: 100_000, duration: 1000 } },
+    workers: { notifyBackoffMs: 100 },
+    ...opts.tracking,
+  });
+
+  let n = 0;
+  async function createSwap(options: { refund?: boolean; amount?: number } = {}): Promise<string> {
+    n++;
+    const details = await client.createSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${n.toString(16).padStart(40, 'a')}`,
+      amount: options.amount ?? 100,
+      use_deposit_address: true,
+      ...(options.refund ? { refund_address: `0x${n.toString(16).padStart(40, 'b')}` } : {}),
+    });
+    return details.swap.id;
+  }
+
+  async function deliveries(swapId: string): Promise<Map<string, Delivery>> {
+    const all = await redis.hgetall(keys.deliveries(swapId));
+    return new Map(Object.entries(all).map(([k, v]) => [k, JSON.parse(v) as Delivery]));
+  }
+
+  /** True when a swap was polled after the clock's current time and every follower has it all. */
+  async function isSettled(swapId: string): Promise<boolean> {
+    const state: SwapState | undefined = await tracking.swapState(swapId);
+    if (!state) return false;
+    if (!isFinalStatus(state.status) && !state.abandoned && state.lastPolledAt < clock.now()) return false;
+    const followers = await redis.hkeys(keys.followers(swapId));
+    const moments = await redis.llen(keys.moments(swapId));
+    const d = await deliveries(swapId);
+    return followers.every((tk) => {
+      const x = d.get(tk);
+      return x !== undefined && x.version >= state.version && x.moments >= moments;
+    });
+  }
+
+  /** Waits until every swap was polled since the last clock move and every chat is up to date. */
+  async function settle(swapIds: readonly string[], timeoutMs = 30_000): Promise<void> {
+    let pending = [...swapIds];
+    try {
+      await waitFor(`${swapIds.length} swaps to settle`, async () => {
+        const done = await Promise.all(pending.map(isSettled));
+        pending = pending.filter((_, i) => !done[i]);
+        return pending.length === 0;
+      }, timeoutMs);
+    } catch (err) {
+      const id = pending[0] as string;
+      const why = { pending: pending.length, clock: clock.now(), state: await tracking.swapState(id), deliveries: Object.fromEntries(await deliveries(id)) };
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(why)}`);
+    }
+  }
+
+  async function close(): Promise<void> {
+    await tracking.close();
+    await sandbox.close();
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (found.length) await redis.del(...found);
+    } while (cursor !== '0');
+    redis.disconnect();
+  }
+
+  return { clock, sandbox, client, api, messengers, prefix, keys, redis, tracking, createSwap, deliveries, isSettled, settle, close };
+}

@@ -1,0 +1,66 @@
+import type { ChatTarget, MessageRef, Platform } from '../../../src/bot/incoming.js';
+import { DeliveryError, type DeliveryFailure, type Messenger } from '../../../src/bot/messenger.js';
+import type { Reply } from '../../../src/bot/reply.js';
+
+/**
+ * A Messenger test double that records every message it "delivers", in order, and can be told to
+ * answer like a platform in trouble: 429 with a wait, or a chat that is gone (403).
+ */
+
+export interface Recorded {
+  op: 'send' | 'edit';
+  platform: Platform;
+  chatId: string;
+  messageId: string;
+  reply: Reply;
+  /** Real time of the delivery. */
+  at: number;
+}
+
+export interface Fault {
+  failure: DeliveryFailure;
+  retryAfterMs?: number;
+  /** Only for this chat; any chat when absent. */
+  chatId?: string;
+  /** How many calls get it; forever when absent. */
+  count?: number;
+}
+
+export class RecordingMessenger implements Messenger {
+  readonly log: Recorded[] = [];
+  /** Refused calls: when and why (for asserting waits were obeyed). */
+  readonly refusals: Array<{ chatId: string; failure: DeliveryFailure; at: number; retryAfterMs?: number }> = [];
+  private readonly faults: Fault[] = [];
+  private next = 1;
+
+  constructor(readonly platform: Platform) {}
+
+  fail(fault: Fault): void {
+    this.faults.push({ ...fault });
+  }
+
+  private check(chatId: string): void {
+    const f = this.faults.find((x) => (x.count === undefined || x.count > 0) && (!x.chatId || x.chatId === chatId));
+    if (!f) return;
+    if (f.count !== undefined) f.count--;
+    this.refusals.push({ chatId, failure: f.failure, at: Date.now(), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) });
+    throw new DeliveryError(this.platform, f.failure, `test platform says ${f.failure}`, f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : undefined);
+  }
+
+  async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
+    this.check(target.chatId);
+    const messageId = String(this.next++);
+    this.log.push({ op: 'send', platform: target.platform, chatId: target.chatId, messageId, reply, at: Date.now() });
+    return { platform: target.platform, chatId: target.chatId, messageId };
+  }
+
+  async edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
+    this.check(ref.chatId);
+    this.log.push({ op: 'edit', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply, at: Date.now() });
+    return ref;
+  }
+
+  forChat(chatId: string): Recorded[] {
+    return this.log.filter((r) => r.chatId === chatId);
+  }
+}
