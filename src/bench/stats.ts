@@ -57,3 +57,9 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     await sleep(everyMs);
   }
 }
+
+const benchStart = Date.now();
+/** A progress line on stderr, with the seconds since the run began. */
+export function progress(message: string): void {
+  process.stderr.write(`[bench +${((Date.now() - benchStart) / 1000).toFixed(0)}s]   ${message}\n`);
+}

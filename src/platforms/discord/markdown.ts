@@ -39,9 +39,9 @@ export function renderSpan(span: Span): string {
     case 'text':
       return escapeText(span.text);
     case 'bold':
-      return `**${escapeText(span.text)}**`;
+      return wrap('**', span.text);
     case 'italic':
-      return `_${escapeText(span.text)}_`;
+      return wrap('_', span.text);
     case 'code':
       return codeSpan(span.text);
     case 'link': {
@@ -50,6 +50,13 @@ export function renderSpan(span: Span): string {
       return url ? `[${label}](${url})` : label;
     }
   }
+}
+
+/** Markers hug the text: "**So far:** " renders bold where "**So far: **" may not. */
+function wrap(marker: string, text: string): string {
+  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(text);
+  const [lead, body, trail] = [m?.[1] ?? '', m?.[2] ?? '', m?.[3] ?? ''];
+  return body ? `${lead}${marker}${escapeText(body)}${marker}${trail}` : text;
 }
 
 /** A span shortened (with an ellipsis) so its markdown fits `budget` characters; '' when nothing fits. */

@@ -122,6 +122,11 @@ export function embedOf(message: StoredMessage): Json {
   return e;
 }
 
+/** The first embed's title, '' when there is none. */
+export function titleOf(message: StoredMessage): string {
+  return String(((message.body.embeds ?? []) as Json[])[0]?.title ?? '');
+}
+
 /** Title + description + fields of the first embed, as one string (escapes kept). */
 export function embedText(message: StoredMessage): string {
   const e = ((message.body.embeds ?? []) as Json[])[0] ?? {};

@@ -1,8 +1,9 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User, UserFromGetMe } from 'grammy/types';
-import { checkMarkup, type Json, type StoredMessage } from './fake-rules.js';
-import { parseTelegramHtml } from './telegram-html.js';
+import { readPayload } from './fake-http.js';
+import { MessageStore } from './fake-messages.js';
+import { err, ok, type Json, type Result, type StoredMessage } from './fake-rules.js';
 
 /**
  * A Telegram Bot API stand-in on 127.0.0.1 (real HTTP; grammY points its apiRoot here). It keeps
@@ -34,11 +35,6 @@ export interface ScriptedError {
   retryAfter?: number;
 }
 
-type Result = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
-
-const err = (code: number, description: string, retryAfter?: number): Result => ({ ok: false, error_code: code, description, ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}) });
-const ok = (result: unknown): Result => ({ ok: true, result });
-
 export class FakeBotApi {
   readonly calls: ApiCall[] = [];
   readonly bot: UserFromGetMe;
@@ -51,8 +47,7 @@ export class FakeBotApi {
   private pending: Update[] = [];
   private poller: { res: ServerResponse; timer: NodeJS.Timeout; offset: number; limit: number } | undefined;
   private readonly chats = new Map<number, Chat>();
-  private readonly messages = new Map<string, StoredMessage>();
-  private readonly lastId = new Map<number, number>();
+  private readonly store: MessageStore;
   private readonly dmOpen = new Set<number>();
   private readonly blocked = new Set<number>();
   private readonly members = new Map<string, string>();
@@ -63,6 +58,7 @@ export class FakeBotApi {
   private constructor(token: string, username: string) {
     this.token = token;
     this.bot = { id: Number(token.split(':')[0]), is_bot: true, first_name: 'Swap Bot', username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false } as UserFromGetMe;
+    this.store = new MessageStore(this.bot);
   }
 
   static async start(opts: { token?: string; username?: string } = {}): Promise<FakeBotApi> {
@@ -107,29 +103,29 @@ export class FakeBotApi {
     this.chat(chat);
     if (from) this.chat({ id: from.id, type: 'private', first_name: from.first_name });
     if (from && chat.type === 'private') this.dmOpen.add(from.id);
-    const reply = opts.replyTo !== undefined ? this.messages.get(`${chat.id}:${opts.replyTo}`) : undefined;
+    const reply = opts.replyTo !== undefined ? this.store.get(chat.id, opts.replyTo) : undefined;
     const msg = {
-      message_id: this.newId(chat.id),
+      message_id: this.store.newId(chat.id),
       date: Math.floor(Date.now() / 1000),
       chat,
       text,
       ...(from ? { from } : {}),
       ...(opts.senderChat ? { sender_chat: opts.senderChat } : {}),
       ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(/\s/)[0]!.length }] } : {}),
-      ...(reply ? { reply_to_message: this.asMessage(reply) } : {}),
+      ...(reply ? { reply_to_message: this.store.asMessage(reply) } : {}),
     } as Message;
-    this.messages.set(`${chat.id}:${msg.message_id}`, { message_id: msg.message_id, chat, from: from ?? null, text, versions: [] });
+    this.store.put({ message_id: msg.message_id, chat, from: from ?? null, text, versions: [] });
     this.pushUpdate((chat.type === 'channel' ? { channel_post: msg } : { message: msg }) as Json);
     return msg;
   }
 
   /** A user presses a button (any data: tests forge some) on a message. Returns the query id. */
   press(from: User, chatId: number, messageId: number, data: string): string {
-    const stored = this.messages.get(`${chatId}:${messageId}`);
+    const stored = this.store.get(chatId, messageId);
     if (!stored) throw new Error(`no message ${messageId} in chat ${chatId}`);
     const id = `q${this.nextQuery++}`;
     this.openQueries.add(id);
-    const query: CallbackQuery = { id, from, chat_instance: `ci${chatId}`, data, message: this.asMessage(stored) } as CallbackQuery;
+    const query: CallbackQuery = { id, from, chat_instance: `ci${chatId}`, data, message: this.store.asMessage(stored) } as CallbackQuery;
     this.pushUpdate({ callback_query: query });
     return id;
   }
@@ -162,11 +158,11 @@ export class FakeBotApi {
 
   /** Messages the bot sent in a chat, oldest first. */
   botMessages(chatId: number): StoredMessage[] {
-    return [...this.messages.values()].filter((m) => m.chat.id === chatId && m.fromBot === true).sort((a, b) => a.message_id - b.message_id);
+    return [...this.store.all.values()].filter((m) => m.chat.id === chatId && m.fromBot === true).sort((a, b) => a.message_id - b.message_id);
   }
 
   message(chatId: number, messageId: number): StoredMessage | undefined {
-    return this.messages.get(`${chatId}:${messageId}`);
+    return this.store.get(chatId, messageId);
   }
 
   /** Waits until `probe` returns something truthy. */
@@ -223,11 +219,14 @@ export class FakeBotApi {
         return ok(true);
       case 'sendMessage':
       case 'sendPhoto':
-        return this.sendMessage(method, p, files);
+      {
+        const chat = this.target(p);
+        return 'ok' in chat ? chat : this.store.send(chat, method, p, files);
+      }
       case 'editMessageText':
       case 'editMessageCaption':
       case 'editMessageReplyMarkup':
-        return this.edit(method, p);
+        return this.store.edit(method, p);
       case 'answerCallbackQuery':
         if (!this.openQueries.delete(String(p.callback_query_id))) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
         return ok(true);
@@ -283,141 +282,10 @@ export class FakeBotApi {
     if (chat.type === 'private' && !this.dmOpen.has(id)) return err(403, "Forbidden: bot can't initiate conversation with a user");
     return chat;
   }
-
-  private sendMessage(method: string, p: Json, files: Record<string, Uint8Array>): Result {
-    const chat = this.target(p);
-    if ('ok' in chat) return chat;
-    const isPhoto = method === 'sendPhoto';
-    const html = String((isPhoto ? p.caption : p.text) ?? '');
-    const parsed = p.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
-    if (!parsed.ok) return err(400, parsed.error);
-    if (!isPhoto && parsed.text.trim() === '') return err(400, 'Bad Request: message text is empty');
-    if (!isPhoto && parsed.text.length > 4096) return err(400, 'Bad Request: message is too long');
-    if (isPhoto && parsed.text.length > 1024) return err(400, 'Bad Request: message caption is too long');
-    const markupError = checkMarkup(p.reply_markup);
-    if (markupError) return err(400, markupError);
-    if (isPhoto && !files.photo?.length) return err(400, 'Bad Request: there is no photo in the request');
-    const stored: StoredMessage = {
-      message_id: this.newId(chat.id),
-      chat,
-      from: null,
-      fromBot: true,
-      html,
-      ...(isPhoto ? { caption: parsed.text, photoSize: files.photo!.length } : { text: parsed.text }),
-      ...(p.reply_markup ? { markup: p.reply_markup as Json } : {}),
-      ...(p.reply_parameters ? { replyTo: Number((p.reply_parameters as Json).message_id) } : {}),
-      versions: [],
-    };
-    this.messages.set(`${chat.id}:${stored.message_id}`, stored);
-    return ok(this.asMessage(stored));
-  }
-
-  private edit(method: string, p: Json): Result {
-    const stored = this.messages.get(`${Number(p.chat_id)}:${Number(p.message_id)}`);
-    if (!stored || !stored.fromBot) return err(400, 'Bad Request: message to edit not found');
-    const markup = p.reply_markup as Json | undefined;
-    const markupError = checkMarkup(markup);
-    if (markupError) return err(400, markupError);
-    if ('force_reply' in (markup ?? {})) return err(400, 'Bad Request: inline keyboard expected');
-    let html = stored.html ?? '';
-    if (method === 'editMessageText' && stored.photoSize !== undefined) return err(400, 'Bad Request: there is no text in the message to edit');
-    if (method === 'editMessageCaption' && stored.photoSize === undefined) return err(400, 'Bad Request: there is no caption in the message to edit');
-    if (method !== 'editMessageReplyMarkup') html = String((method === 'editMessageText' ? p.text : p.caption) ?? '');
-    const parsed = p.parse_mode === 'HTML' || method === 'editMessageReplyMarkup' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
-    if (!parsed.ok) return err(400, parsed.error);
-    if (parsed.text.length > (stored.photoSize !== undefined ? 1024 : 4096)) return err(400, 'Bad Request: message is too long');
-    if (html === stored.html && JSON.stringify(markup ?? null) === JSON.stringify(stored.markup ?? null))
-      return err(400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
-    stored.versions.push({ html: stored.html ?? '', markup: stored.markup });
-    stored.html = html;
-    if (stored.photoSize !== undefined) stored.caption = parsed.text;
-    else stored.text = parsed.text;
-    if (markup) stored.markup = markup;
-    else delete stored.markup;
-    return ok(this.asMessage(stored));
-  }
-
-  private newId(chatId: number): number {
-    const id = (this.lastId.get(chatId) ?? 0) + 1;
-    this.lastId.set(chatId, id);
-    return id;
-  }
-
-  private asMessage(s: StoredMessage): Message {
-    return {
-      message_id: s.message_id,
-      date: Math.floor(Date.now() / 1000),
-      chat: s.chat,
-      ...(s.fromBot ? { from: this.bot } : s.from ? { from: s.from } : {}),
-      ...(s.text !== undefined ? { text: s.text } : {}),
-      ...(s.photoSize !== undefined ? { photo: [{ file_id: `ph${s.message_id}`, file_unique_id: `u${s.message_id}`, width: 256, height: 256, file_size: s.photoSize }], caption: s.caption ?? '' } : {}),
-      ...(s.markup && 'inline_keyboard' in s.markup ? { reply_markup: s.markup as unknown as InlineKeyboardMarkup } : {}),
-    } as Message;
-  }
 }
 
 function send(res: ServerResponse, result: Result): void {
   if (res.writableEnded || res.destroyed) return;
   const status = result.ok ? 200 : result.error_code;
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(result));
-}
-
-/** JSON or multipart/form-data (grammY uploads InputFile that way); JSON-looking fields decoded. */
-async function readPayload(req: IncomingMessage): Promise<{ payload: Json; files: Record<string, Uint8Array> }> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const body = Buffer.concat(chunks);
-  const type = req.headers['content-type'] ?? '';
-  if (body.length === 0) return { payload: {}, files: {} };
-  if (type.startsWith('application/json')) return { payload: JSON.parse(body.toString('utf8')) as Json, files: {} };
-  if (!type.startsWith('multipart/form-data')) return { payload: {}, files: {} };
-  const payload: Json = {};
-  const blobs: Record<string, Uint8Array> = {};
-  for (const part of multipartParts(body, type)) {
-    if (part.filename !== undefined) {
-      blobs[part.name] = new Uint8Array(part.body);
-      continue;
-    }
-    const v = part.body.toString('utf8');
-    try {
-      payload[part.name] = /^[[{]/.test(v) ? (JSON.parse(v) as unknown) : v;
-    } catch {
-      payload[part.name] = v;
-    }
-  }
-  // Fields point at their file part with attach://<id>.
-  const files: Record<string, Uint8Array> = {};
-  for (const [k, v] of Object.entries(payload)) {
-    if (typeof v === 'string' && v.startsWith('attach://')) {
-      const blob = blobs[v.slice('attach://'.length)];
-      if (blob) files[k] = blob;
-    }
-  }
-  return { payload, files };
-}
-
-/**
- * A small multipart/form-data reader. grammY writes headers as `content-disposition:form-data;name="x"`
- * and `filename=qr.png` unquoted, which undici's strict FormData parser refuses (Telegram accepts).
- */
-function multipartParts(body: Buffer, contentType: string): Array<{ name: string; filename?: string; body: Buffer }> {
-  const boundary = /boundary=("?)([^";]+)\1/i.exec(contentType)?.[2];
-  if (!boundary) return [];
-  const delimiter = Buffer.from(`--${boundary}`);
-  const parts: Array<{ name: string; filename?: string; body: Buffer }> = [];
-  let pos = body.indexOf(delimiter);
-  while (pos !== -1) {
-    const start = pos + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next === -1) break;
-    const raw = body.subarray(start + 2, next - 2); // skip the CRLF after the delimiter and before the next
-    const split = raw.indexOf('\r\n\r\n');
-    const headers = raw.subarray(0, split).toString('utf8');
-    const name = /(?:^|[;\s])name="([^"]*)"/i.exec(headers)?.[1];
-    const filename = /filename="?([^";\r\n]+)"?/i.exec(headers)?.[1];
-    if (name !== undefined) parts.push({ name, ...(filename !== undefined ? { filename } : {}), body: raw.subarray(split + 4) });
-    pos = next;
-  }
-  return parts;
 }

@@ -4,6 +4,11 @@ import type { Chat, User } from 'grammy/types';
 
 export type Json = Record<string, unknown>;
 
+export type Result = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
+
+export const err = (code: number, description: string, retryAfter?: number): Result => ({ ok: false, error_code: code, description, ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}) });
+export const ok = (result: unknown): Result => ({ ok: true, result });
+
 export interface StoredMessage {
   message_id: number;
   chat: Chat;

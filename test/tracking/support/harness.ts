@@ -3,6 +3,7 @@ import type { ChatTarget, Platform } from '../../../src/bot/incoming.js';
 import { line, text, type Reply } from '../../../src/bot/reply.js';
 import type { LayerswapApi, RequestOptions } from '../../../src/layerswap/api.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
+import { ApiError } from '../../../src/layerswap/errors.js';
 import type { GetSwapParams, SwapDetails } from '../../../src/layerswap/schemas.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
@@ -33,18 +34,29 @@ export function testCard(details: SwapDetails, target: ChatTarget): Reply {
   };
 }
 
-/** Records every getSwap the engine makes: when it started and for which swap. */
+/** Records every getSwap the engine makes: for which swap, when it started and ended, how it failed. */
 export class RecordingApi implements LayerswapApi {
-  readonly polls: Array<{ swapId: string; at: number }> = [];
+  readonly polls: Array<{ swapId: string; at: number; end?: number; status?: number; retryAfterMs?: number }> = [];
   constructor(private readonly inner: LayerswapApi) {}
   getNetworks: LayerswapApi['getNetworks'] = (p, o) => this.inner.getNetworks(p, o);
   getDestinations: LayerswapApi['getDestinations'] = (p, o) => this.inner.getDestinations(p, o);
   getQuote: LayerswapApi['getQuote'] = (p, o) => this.inner.getQuote(p, o);
   createSwap: LayerswapApi['createSwap'] = (p, o) => this.inner.createSwap(p, o);
   getDepositActions: LayerswapApi['getDepositActions'] = (id, p, o) => this.inner.getDepositActions(id, p, o);
-  getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails> {
-    this.polls.push({ swapId, at: Date.now() });
-    return this.inner.getSwap(swapId, params, options);
+  async getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails> {
+    const entry: RecordingApi['polls'][number] = { swapId, at: Date.now() };
+    this.polls.push(entry);
+    try {
+      return await this.inner.getSwap(swapId, params, options);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        entry.status = err.status;
+        if (err.retryAfterMs !== undefined) entry.retryAfterMs = err.retryAfterMs;
+      }
+      throw err;
+    } finally {
+      entry.end = Date.now();
+    }
   }
   pollsOf(swapId: string): number[] {
     return this.polls.filter((p) => p.swapId === swapId).map((p) => p.at);

@@ -1,0 +1,142 @@
+import type { Redis } from 'ioredis';
+import { statusCard } from '../bot/cards/status.js';
+import { createCore } from '../bot/create-core.js';
+import type { BotCore } from '../bot/core.js';
+import type { ChatTarget, Platform } from '../bot/incoming.js';
+import type { Messenger } from '../bot/messenger.js';
+import type { Config } from '../config.js';
+import { CatalogCache } from '../layerswap/catalog-cache.js';
+import { LayerswapClient } from '../layerswap/client.js';
+import type { Logger } from '../log.js';
+import { createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../redis.js';
+import { startSandbox } from '../sandbox/server.js';
+import type { SandboxServer } from '../sandbox/types.js';
+import { createTracking, type Tracking } from '../tracking/engine.js';
+
+/**
+ * The composition root: one place that turns Config into running parts (Redis, the API client or
+ * the in-process sandbox, the catalogue cache, tracking and the command core). Processes pick
+ * what they start from it; closing it releases everything in reverse order.
+ */
+export type Role = 'start' | 'web' | 'worker' | 'console';
+
+export interface Runtime {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly redisUrl: string;
+  /** The core's connection (drafts, rate limits, history, update dedup). */
+  readonly redis: Redis;
+  readonly api: LayerswapClient;
+  readonly catalog: CatalogCache;
+  readonly sandbox: SandboxServer | undefined;
+  readonly tracking: Tracking;
+  readonly core: BotCore;
+  /** Adds an on-close step (adapters register their stop here); runs before the runtime's own. */
+  onClose(step: () => Promise<void>): void;
+  close(): Promise<void>;
+}
+
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  role: Role,
+  messengers: Partial<Record<Platform, Messenger>>,
+): Promise<Runtime> {
+  const closers: Array<() => Promise<void>> = [];
+  const step = async (what: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      logger.warn({ err }, `shutdown: ${what} did not close cleanly`);
+    }
+  };
+  try {
+    // Redis: the configured one, or (one-process roles only) our own redis-server.
+    let redisUrl = config.REDIS_URL;
+    if (!redisUrl) {
+      if (role === 'web' || role === 'worker') {
+        throw new StartupError(`swapbot ${role} runs beside other processes, so they must share one Redis: set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only.`);
+      }
+      const embedded: EmbeddedRedis = await startEmbeddedRedis({ dataDir: config.DATA_DIR, logger });
+      closers.push(() => step('embedded redis', () => embedded.stop()));
+      redisUrl = embedded.url;
+      logger.info({ dataDir: config.DATA_DIR }, 'started an embedded redis-server (append-only, under DATA_DIR); set REDIS_URL to use your own');
+    }
+
+    // The swap service: the real one with a key, else the sandbox in this process.
+    let sandbox: SandboxServer | undefined;
+    let baseUrl = config.LAYERSWAP_API_URL;
+    let apiKey = config.LAYERSWAP_API_KEY;
+    if (!apiKey) {
+      if (role === 'web' || role === 'worker') {
+        throw new StartupError(`swapbot ${role} needs LAYERSWAP_API_KEY (an in-process sandbox cannot be shared between processes). For a shared sandbox, run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it with LAYERSWAP_API_KEY=${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : '<SANDBOX_API_KEY>'}.`);
+      }
+      sandbox = await startSandbox({
+        host: '127.0.0.1',
+        apiKey: config.SANDBOX_API_KEY,
+        speed: config.SANDBOX_SPEED,
+        timings: { depositDelayMs: config.SANDBOX_DEPOSIT_DELAY_MS },
+      });
+      const running = sandbox;
+      closers.push(() => step('sandbox', () => running.close()));
+      baseUrl = sandbox.url;
+      apiKey = sandbox.apiKey;
+    }
+    const api = new LayerswapClient({ baseUrl, apiKey, timeoutMs: config.LAYERSWAP_TIMEOUT_MS, maxRetries: config.LAYERSWAP_MAX_RETRIES, logger });
+    closers.push(() => step('api client', () => api.close()));
+    const catalog = new CatalogCache(api, { logger });
+
+    const redis = createRedis(redisUrl, { logger, name: 'core', maxRetriesPerRequest: 3 });
+    closers.push(() => step('redis', async () => void (await redis.quit())));
+
+    const tracking = createTracking({
+      redis: redisUrl,
+      prefix: config.REDIS_PREFIX,
+      api,
+      messengers,
+      renderCard: (details, target: ChatTarget) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public' }),
+      limits: { maxPerChat: config.MAX_TRACKED_PER_CHAT, maxPerUser: config.MAX_TRACKED_PER_USER },
+      cadence: { fastMs: config.POLL_FAST_MS, slowMs: config.POLL_SLOW_MS, stuckFactor: config.STUCK_AFTER_FACTOR },
+      logger,
+    });
+    closers.push(() => step('tracking', () => tracking.close()));
+
+    const core = createCore({
+      api,
+      catalog,
+      redis,
+      keyPrefix: config.REDIS_PREFIX,
+      tracking: tracking.service,
+      limits: { commandsPerMinute: config.COMMANDS_PER_MINUTE, draftTtlSeconds: config.DRAFT_TTL_SECONDS },
+      logger,
+    });
+
+    let closed: Promise<void> | undefined;
+    return {
+      config,
+      logger,
+      redisUrl,
+      redis,
+      api,
+      catalog,
+      sandbox,
+      tracking,
+      core,
+      onClose: (fn) => closers.push(fn),
+      close: () => {
+        // Adapters (added last) stop first; Redis and the sandbox go last.
+        closed ??= (async () => {
+          for (const fn of closers.reverse()) await fn();
+        })();
+        return closed;
+      },
+    };
+  } catch (err) {
+    for (const fn of closers.reverse()) await fn();
+    throw err;
+  }
+}

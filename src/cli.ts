@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { runConsole } from './app/console.js';
+import { registerCommands } from './app/register-commands.js';
+import { createRuntime, StartupError, type Role, type Runtime } from './app/runtime.js';
+import { buildMessengers } from './app/messengers.js';
+import { startWeb } from './app/web.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger, scrub, type Logger } from './log.js';
+import { runSandboxCli } from './sandbox/cli.js';
+
+const USAGE = `swapbot: a Telegram, Discord and terminal bot for the Layerswap swap API
+
+Usage: swapbot <command> [options]
+
+Commands:
+  start                 everything in one process (adapters + tracking); the terminal chat
+                        when no TELEGRAM_BOT_TOKEN or DISCORD_TOKEN is set
+  web                   platform adapters only (Telegram, Discord, webhooks, /health on PORT)
+  worker                tracking only (poll and notify queues)
+  console [--linger S]  the terminal chat, with tracking in-process
+  sandbox [--port N] [--api-key KEY] [--speed X]
+                        a local stand-in of the Layerswap API
+  register-commands     Telegram command menus and Discord slash commands (only what changed)
+
+Configuration comes from the environment: see .env.example and the README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'help', ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command === 'sandbox') {
+    await runSandboxCli(rest, process.env);
+    return 0;
+  }
+  if (!['start', 'web', 'worker', 'console', 'register-commands'].includes(command)) {
+    process.stderr.write(`swapbot: unknown command "${command.slice(0, 40)}"\n\n${USAGE}\n`);
+    return 2;
+  }
+
+  const config = loadConfig(process.env);
+  const consoleMode = command === 'console' || (command === 'start' && !config.telegramEnabled && !config.discordEnabled);
+  const logger = createLogger({
+    // The terminal chat owns stdout: logs go to stderr, quieter unless LOG_LEVEL is set.
+    level: consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL,
+    secrets: config.secretValues,
+    destination: consoleMode ? process.stderr : process.stdout,
+  });
+
+  if (command === 'register-commands') {
+    await registerCommands(config, logger);
+    return 0;
+  }
+
+  const role: Role = consoleMode ? 'console' : (command as Role);
+  const messengers = buildMessengers(config, { console: consoleMode ? process.stdout : undefined });
+  const rt = await createRuntime(config, logger, role, messengers.byPlatform);
+  const stop = onSignals(rt, logger);
+  try {
+    if (role !== 'web') await rt.tracking.startWorkers({ concurrency: config.TRACK_POLL_CONCURRENCY });
+    if (role === 'console') {
+      const { values } = parseArgs({ args: rest, options: { linger: { type: 'string' } }, strict: true });
+      const linger = values.linger === undefined ? config.CONSOLE_LINGER_SECONDS : parseLinger(values.linger);
+      const web = command === 'start' ? await startWeb(rt, { alwaysServeHttp: false }) : undefined;
+      if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
+      await runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger });
+      await rt.close();
+      return 0;
+    }
+    if (role === 'web' || role === 'start') {
+      const web = await startWeb(rt, { alwaysServeHttp: role === 'web' });
+      logger.info({ adapters: web.adapters }, `swapbot ${role}: running`);
+    } else {
+      logger.info('swapbot worker: polling and notifying');
+    }
+    await stop.stopped;
+    return 0;
+  } catch (err) {
+    await rt.close();
+    throw err;
+  }
+}
+
+function parseLinger(v: string): number {
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n)) throw new StartupError(`--linger takes a number of seconds, such as --linger 30 (got "${v.slice(0, 20)}")`);
+  return n;
+}
+
+/** SIGTERM/SIGINT drain: the update or job in hand finishes, nothing new starts, connections close. */
+function onSignals(rt: Runtime, logger: Logger): { stopped: Promise<void> } {
+  let resolve!: () => void;
+  const stopped = new Promise<void>((r) => (resolve = r));
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting now`);
+      process.exit(130);
+    }
+    stopping = true;
+    logger.info(`${signal}: finishing the work in hand, then stopping`);
+    rt.close().then(resolve, (err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      resolve();
+    });
+  };
+  process.once('SIGTERM', handler);
+  process.once('SIGINT', handler);
+  return { stopped };
+}
+
+function report(err: unknown, secrets: readonly string[]): void {
+  if (err instanceof ConfigError || err instanceof StartupError) {
+    process.stderr.write(`${err.message}\n`);
+    return;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`swapbot: ${scrub(message, secrets)}\n`);
+}
+
+let secretsForErrors: readonly string[] = [];
+try {
+  secretsForErrors = loadConfig(process.env).secretValues;
+} catch {
+  // reported by main()
+}
+process.on('unhandledRejection', (err) => {
+  report(err, secretsForErrors);
+});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    report(err, secretsForErrors);
+    process.exit(err instanceof ConfigError ? 2 : 1);
+  },
+);

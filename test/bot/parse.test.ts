@@ -1,0 +1,120 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { applyRouteWords, missingField } from '../../src/bot/flow/route.js';
+import { parseAmount } from '../../src/bot/parse/amount.js';
+import { resolveNetwork } from '../../src/bot/parse/network.js';
+import { splitRouteWords } from '../../src/bot/parse/quote-words.js';
+import { parseSwapId } from '../../src/bot/parse/swap-id.js';
+import { NETWORKS } from './support/catalog-fixture.js';
+
+const parseLine = (s: string) => {
+  const w = splitRouteWords(s);
+  if (!w.ok) return w;
+  return { ok: true as const, ...applyRouteWords({}, w.value, NETWORKS) };
+};
+
+/** Inputs that look like route lines: words, numbers, keywords, arrows, names and junk mixed. */
+const routeish = fc.array(
+  fc.oneof(
+    fc.constantFrom('100', '0.5', '-1', '1e999', 'NaN', '1,5', 'to', 'from', '->', '→', 'usdc', 'ETH', 'arbitrum', 'arbitum', 'base', 'sol', '42161', 'Arbitrum One', '0x0000000000000000000000000000000000000000'),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+  ),
+  { maxLength: 8 },
+).map((ws) => ws.join(' '));
+
+describe('route line parser (property)', () => {
+  test.prop([fc.string({ unit: 'binary', maxLength: 400 })])('never throws on any unicode input; every rejection has a reason', (s) => {
+    const r = parseLine(s);
+    if (!r.ok) expect(r.reason.trim().length).toBeGreaterThan(5);
+    else if (r.problem) expect(r.problem.reason.trim().length).toBeGreaterThan(5);
+  });
+
+  test.prop([routeish])('route-like lines: a problem always names a field and says why', (s) => {
+    const r = parseLine(s);
+    if (r.ok && r.problem) {
+      expect(['source_network', 'source_token', 'destination_network', 'destination_token', 'amount']).toContain(r.problem.field);
+      expect(r.problem.reason.length).toBeGreaterThan(5);
+    }
+  });
+
+  test.prop([fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 999_999 })])('any plain decimal within 6 places is read back exactly', (i, f) => {
+    const text = f === 0 ? String(i) : `${i}.${String(f).padStart(6, '0').replace(/0+$/, '')}`;
+    const a = parseAmount(text, { symbol: 'USDC', decimals: 6 });
+    expect(a).toEqual({ ok: true, value: { value: Number(text), text } });
+  });
+
+  test.prop([fc.string({ unit: 'binary', maxLength: 80 }), fc.integer({ min: 0, max: 30 })])('amounts: never throws; a rejection explains itself', (s, decimals) => {
+    const a = parseAmount(s, { symbol: 'TKN', decimals });
+    if (a.ok) {
+      expect(Number.isFinite(a.value.value) && a.value.value > 0).toBe(true);
+      expect(a.value.text).toMatch(/^\d+(\.\d+)?$/);
+    } else {
+      expect(a.reason.length).toBeGreaterThan(5);
+    }
+  });
+
+  test.prop([fc.string({ unit: 'binary', maxLength: 60 })])('network lookup never throws', (s) => {
+    const r = resolveNetwork(s, NETWORKS);
+    if (!r.ok) expect(r.reason.length).toBeGreaterThan(3);
+  });
+
+  test.prop([fc.uuid(), fc.string({ unit: 'binary', maxLength: 50 })])('swap ids: UUIDs pass, anything else is refused with a reason', (id, junk) => {
+    expect(parseSwapId(id)).toEqual({ ok: true, value: id.toLowerCase() });
+    const r = parseSwapId(junk);
+    if (!r.ok) expect(r.reason.length).toBeGreaterThan(5);
+    else expect(r.value).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('route line parser (examples)', () => {
+  const full = { amount: '100', sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET' };
+  test.each([
+    '100 USDC arbitrum base',
+    '100 usdc ARBITRUM_MAINNET BASE_MAINNET',
+    '100 USDC from arbitrum to base',
+    '100 USDC from Arbitrum One to Base',
+    '100 USDC arb -> base',
+    '100 USDC arb→base',
+    '100 USDC 42161 8453',
+    '100 USDC arbitrum-one to base',
+  ])('%s', (line) => {
+    const r = parseLine(line);
+    expect(r.ok && r.route).toMatchObject(full);
+    expect(r.ok && r.problem).toBeUndefined();
+  });
+
+  test('to-token after the destination, in both forms', () => {
+    const a = parseLine('2 SOL solana base ETH');
+    const b = parseLine('2 SOL from solana to base eth');
+    for (const r of [a, b]) expect(r.ok && r.route).toMatchObject({ sourceToken: 'SOL', destinationNetwork: 'BASE_MAINNET', destinationToken: 'ETH' });
+  });
+
+  test.each([
+    ['eth', 'ETHEREUM_MAINNET'], ['op', 'OPTIMISM_MAINNET'], ['sol', 'SOLANA_MAINNET'], ['zksync', 'ZKSYNCERA_MAINNET'], ['starknet', 'STARKNET_MAINNET'],
+    ['TON', 'TON_MAINNET'], ['tron', 'TRON_MAINNET'], ['btc', 'BITCOIN_MAINNET'], ['bsc', 'BSC_MAINNET'], ['polygon', 'POLYGON_MAINNET'],
+    ['linea', 'LINEA_MAINNET'], ['scroll', 'SCROLL_MAINNET'], ['bnb smart chain', 'BSC_MAINNET'], ['0x534e5f4d41494e', 'STARKNET_MAINNET'],
+  ])('alias %s is %s', (alias, name) => {
+    const r = resolveNetwork(alias, NETWORKS);
+    expect(r.ok && r.network.name).toBe(name);
+  });
+
+  test('near misses suggest the network by its display name', () => {
+    for (const typo of ['arbitum', 'optimsm', 'polgon', 'etherum']) {
+      const r = resolveNetwork(typo, NETWORKS);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.hint).toMatch(/^Did you mean /);
+    }
+  });
+
+  test('missing parts are left for the wizard, in order', () => {
+    const r = parseLine('100 usdc');
+    expect(r.ok && missingField(r.route)).toBe('source_network');
+    expect(r.ok && r.route.pendingSourceToken).toBe('usdc');
+  });
+
+  test('more decimals than the token has are caught once the token is known', () => {
+    const r = parseLine('1.0000001 USDC arbitrum base');
+    expect(r.ok && r.problem?.field).toBe('amount');
+    expect(r.ok && r.problem?.reason).toContain('USDC has 6 decimals');
+  });
+});

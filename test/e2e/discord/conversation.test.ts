@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DM_CLOSED_NOTE } from '../../../src/platforms/discord/responder.js';
+import type { Where } from './fake-discord.js';
+import type { InteractionState, StoredMessage } from './fake-world.js';
+import { buttonId, buttonLabels, connectBot, embedOf, embedText, startDiscordWorld, titleOf, unescape, type DiscordHarness } from './harness.js';
+import { startLiveStack, type LiveStack } from './live-stack.js';
+
+/**
+ * The whole product through the real discord.js client against the fake Discord: slash commands
+ * with autocomplete, the wizard with its modal, the deposit card by DM, and the live card the
+ * tracking worker edits as the sandbox swap moves.
+ */
+let h: DiscordHarness;
+let live: LiveStack;
+const ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
+
+beforeAll(async () => {
+  const world = await startDiscordWorld();
+  live = await startLiveStack(world);
+  h = await connectBot(world, live.core);
+});
+afterAll(async () => {
+  await h?.close();
+  await live?.close();
+});
+
+/** The message an interaction answered with (its reply, or the message it edited). */
+async function answerOf(it: InteractionState): Promise<StoredMessage> {
+  const id = await h.fake.waitFor(() => {
+    const first = it.callbacks[0];
+    if (!first || !it.originalId) return undefined;
+    const m = h.fake.message(it.originalId);
+    return m.loading ? undefined : m.id;
+  }, `the answer to interaction ${it.id}`);
+  return h.fake.message(id);
+}
+
+/** Walks the wizard from a message by pressing the first of these labels it shows, until Confirm. */
+async function walkToConfirm(who: Where, start: StoredMessage): Promise<StoredMessage> {
+  let message = start;
+  for (let step = 0; step < 6; step++) {
+    const labels = buttonLabels(message);
+    if (labels.includes('Confirm')) return message;
+    const next = ['Skip (no refund address)', 'No refuel'].find((l) => labels.includes(l));
+    if (!next) throw new Error(`wizard stuck at: ${embedText(message)} [${labels.join(', ')}]`);
+    const press = h.fake.pressButton(who, message, buttonId(message, next));
+    message = await answerOf(press);
+  }
+  throw new Error('wizard did not reach Confirm');
+}
+
+/** Advances sandbox time step by step until the swap is final and the poller has seen it. */
+async function driveToCompletion(swapId: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const state = await live.tracking.swapState(swapId);
+    if (state?.status === 'completed') return;
+    live.clock.advance(10_000);
+    const at = live.clock.now();
+    await h.fake.waitFor(async () => ((await live.tracking.swapState(swapId))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved').catch(() => undefined);
+  }
+  throw new Error('the swap did not complete');
+}
+
+describe('a whole swap on Discord', () => {
+  let swapId = '';
+
+  it('quotes with autocomplete, takes the address in a modal, DMs the deposit card and keeps a live card', async () => {
+    const requestsBefore = live.sandbox.requestCount();
+    const from = await h.fake.autocomplete(h.alice, 'quote', { amount: 100, token: 'USDC', from: 'arb' }, 'from');
+    expect(from.length).toBeGreaterThan(0);
+    expect(from.length).toBeLessThanOrEqual(25);
+    expect(from[0]?.value).toBe('ARBITRUM_MAINNET');
+    const to = await h.fake.autocomplete(h.alice, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'bas' }, 'to');
+    expect(to[0]?.value).toBe('BASE_MAINNET');
+    const tokens = await h.fake.autocomplete(h.alice, 'quote', { amount: 100, from: 'ARBITRUM_MAINNET', token: 'us' }, 'token');
+    expect(tokens.map((c) => c.value)).toContain('USDC');
+    expect(tokens.length).toBeLessThanOrEqual(25);
+    // Autocomplete answered from the cache: not one request to the swap service per keystroke.
+    expect(live.sandbox.requestCount()).toBe(requestsBefore);
+
+    const quote = h.fake.slashCommand(h.alice, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' });
+    const card = await answerOf(quote);
+    expect(card.ephemeral).toBe(false);
+    expect(buttonLabels(card)).toContain('Swap this');
+    expect(unescape(embedText(card))).toMatch(/USDC/);
+
+    // "Swap this" opens the address modal straight away (the core asked for free text).
+    const swapThis = h.fake.pressButton(h.alice, card, buttonId(card, 'Swap this'));
+    await h.fake.waitFor(() => swapThis.callbacks[0], 'the answer to Swap this');
+    expect(swapThis.callbacks[0]?.type).toBe(9);
+    expect(JSON.stringify(swapThis.modal)).toMatch(/address/i);
+
+    const submitted = h.fake.submitModal(h.alice, swapThis, ADDRESS);
+    const afterAddress = await answerOf(submitted);
+    const confirm = await walkToConfirm(h.alice, afterAddress);
+    expect(unescape(embedText(confirm))).toContain(ADDRESS.slice(0, 6));
+
+    const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
+    const confirmPress = h.fake.pressButton(h.alice, confirm, buttonId(confirm, 'Confirm'));
+    const depositCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => titleOf(m).startsWith('Deposit for swap')), 'the deposit card in DMs');
+    await h.fake.waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
+
+    // The deposit card: an embed with the address as code, the QR as an attached PNG it shows.
+    const dm = embedOf(depositCard);
+    expect(String(dm.description)).toMatch(/`[^`]{20,}`/);
+    const withImage = h.fake.messagesIn(dmChannel).find((m) => m.attachments.length > 0);
+    expect(withImage).toBeDefined();
+    const png = withImage?.attachments[0];
+    expect(png?.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(String((embedOf(withImage as StoredMessage).image as { url: string }).url)).toBe(`attachment://${png?.filename}`);
+    expect(buttonLabels(depositCard)).toEqual(expect.arrayContaining(['Copy address', 'Status', 'Track']));
+    swapId = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(String(dm.description)))?.[1] ?? '';
+    expect(swapId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // In the server, only a short public notice: no deposit details there.
+    const general = h.guild.channelIds[0] ?? '';
+    await h.fake.waitFor(() => h.fake.messagesIn(general).some((m) => /sent to you privately/.test(unescape(embedText(m)))), 'the public notice');
+    const publicTexts = h.fake.messagesIn(general).map((m) => embedText(m)).join('\n');
+    expect(publicTexts).not.toContain(swapId);
+
+    // Copy address shows the bare address, only to Alice.
+    const copy = h.fake.pressButton(h.aliceDm, depositCard, buttonId(depositCard, 'Copy address'));
+    const copied = await answerOf(copy);
+    expect(copied.ephemeral).toBe(true);
+    expect(String(copied.body.content)).toMatch(/^`[^`]+`$/);
+
+    // The tracking worker posts the live status card to the DM through REST alone.
+    const liveCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => /status/i.test(titleOf(m)) && !m.interactionId), 'the live status card');
+    const versionsBefore = liveCard.history.length;
+
+    live.sandbox.deposit(swapId);
+    await driveToCompletion(swapId);
+    const done = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => titleOf(m) === 'Swap completed'), 'the completion message');
+    expect(embedOf(done).color).toBe(0x57f287);
+    // The same card was edited in place as the swap moved, and now says completed.
+    await h.fake.waitFor(() => /complet/i.test(unescape(embedText(liveCard))), 'the live card to show completion');
+    expect(liveCard.history.length).toBeGreaterThan(versionsBefore + 1);
+    expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);
+  });
+
+  it('shows the deposit details ephemerally, with a note that they are not kept, when DMs are closed', async () => {
+    const swap = h.fake.slashCommand(h.bob, 'swap', { amount: 50, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'OPTIMISM_MAINNET' });
+    await h.fake.waitFor(() => swap.callbacks[0], 'the answer to /swap');
+    let message: StoredMessage;
+    if (swap.modal) {
+      message = await answerOf(h.fake.submitModal(h.bob, swap, ADDRESS));
+    } else {
+      const asked = await answerOf(swap);
+      const open = h.fake.pressButton(h.bob, asked, buttonId(asked, buttonLabels(asked).find((l) => l.startsWith('✏️')) ?? ''));
+      await h.fake.waitFor(() => open.modal, 'the modal');
+      message = await answerOf(h.fake.submitModal(h.bob, open, ADDRESS));
+    }
+    const confirm = await walkToConfirm(h.bob, message);
+    const press = h.fake.pressButton(h.bob, confirm, buttonId(confirm, 'Confirm'));
+    const shown = await h.fake.waitFor(() => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))), 'the ephemeral deposit card');
+    expect(shown.ephemeral).toBe(true);
+    expect(unescape(String(embedOf(shown).description))).toContain(DM_CLOSED_NOTE);
+    // Nothing reached Bob's DM channel: Discord refused it.
+    const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
+    expect(h.fake.messagesIn(bobDm)).toHaveLength(0);
+    expect(h.fake.requests.some((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403)).toBe(true);
+  });
+
+  it('lets only admins or the tracking role start tracking in a server', async () => {
+    const id = (await live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 20, use_deposit_address: true })).swap.id;
+    const refused = await answerOf(h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
+    expect(unescape(embedText(refused))).toMatch(/Only admins can do that here/);
+    const channel = h.guild.channelIds[0] ?? '';
+    expect(await live.tracking.service.listFollowed({ platform: 'discord', chatId: channel, chatKind: 'group' })).toEqual([]);
+
+    const byRole = await answerOf(h.fake.slashCommand(h.tracker, 'track', { swap_id: id }));
+    expect(unescape(embedText(byRole))).not.toMatch(/Only admins/);
+    const byMod = await answerOf(h.fake.slashCommand(h.mod, 'untrack', { swap_id: id }));
+    expect(unescape(embedText(byMod))).not.toMatch(/Only admins/);
+  });
+
+  it('never lets a message mention anyone', () => {
+    const writes = h.fake.messageWrites();
+    expect(writes.length).toBeGreaterThan(10);
+    for (const w of writes) {
+      const body = (w.path.startsWith('/interactions/') ? (w.body as { data?: unknown }).data : w.body) as { allowed_mentions?: unknown };
+      expect(body.allowed_mentions, `${w.method} ${w.path}`).toEqual({ parse: [] });
+    }
+  });
+});

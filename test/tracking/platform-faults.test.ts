@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatTarget } from '../../src/bot/incoming.js';
+import { replyText } from '../../src/bot/reply.js';
+import { MOMENT_TITLES } from '../../src/tracking/moments.js';
+import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+
+/**
+ * Platforms in trouble: a 429 pauses that platform's deliveries for the time asked; a chat that
+ * is gone (403: blocked, kicked, unknown channel) is unsubscribed from everything; a deleted card
+ * is replaced; a busy Telegram group is paced and gets the newest card. One delivery at a time
+ * per platform here, so waits can be checked against the next delivery.
+ */
+
+const PACE = { limit: 2, windowMs: 600 };
+
+describe('platform failures and limits', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      tracking: {
+        workers: { notifyConcurrency: 1, notifyBackoffMs: 100 },
+        pacing: (t) => (t.platform === 'telegram' && t.chatKind !== 'private' ? PACE : undefined),
+      },
+    });
+    await h.tracking.startWorkers();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function followed(chats: ChatTarget[]): Promise<string> {
+    const id = await h.createSwap();
+    for (const c of chats) await h.tracking.service.follow(id, c, { userId: `u-${c.chatId}` });
+    return id;
+  }
+
+  it('obeys a 429: no delivery on that platform before the wait is over, and nothing is lost', async () => {
+    const chats: ChatTarget[] = ['t1', 't2', 't3'].map((chatId) => ({ platform: 'telegram', chatId, chatKind: 'private' }));
+    const ids = [];
+    for (const c of chats) ids.push(await followed([c]));
+    await h.settle(ids);
+
+    h.messengers.telegram.fail({ failure: 'rate_limited', retryAfterMs: 700, count: 1 });
+    h.clock.advance(1_000);
+    for (const id of ids) h.sandbox.deposit(id);
+    await h.settle(ids);
+
+    const refusal = h.messengers.telegram.refusals.find((r) => r.failure === 'rate_limited');
+    expect(refusal).toBeDefined();
+    const next = h.messengers.telegram.log.find((r) => r.at >= (refusal?.at ?? 0));
+    expect((next?.at ?? 0) - (refusal?.at ?? 0)).toBeGreaterThanOrEqual(690);
+    for (const c of chats) {
+      expect(h.messengers.telegram.forChat(c.chatId).filter((r) => r.reply.title === MOMENT_TITLES.deposit_seen)).toHaveLength(1);
+    }
+  });
+
+  it('unsubscribes a chat that is gone from every swap it followed, and stops writing to it', async () => {
+    const gone: ChatTarget = { platform: 'discord', chatId: 'gone-channel', chatKind: 'channel' };
+    const alive: ChatTarget = { platform: 'discord', chatId: 'alive-channel', chatKind: 'channel' };
+    h.messengers.discord.fail({ failure: 'gone', chatId: gone.chatId });
+    const a = await followed([gone, alive]);
+    const b = await followed([gone]);
+    await h.settle([a, b]);
+
+    expect(await h.tracking.service.listFollowed(gone)).toEqual([]);
+    expect((await h.tracking.service.listFollowed(alive)).map((f) => f.swapId)).toEqual([a]);
+    const refusals = h.messengers.discord.refusals.length;
+    expect(refusals).toBeGreaterThanOrEqual(1);
+
+    h.clock.advance(1_000);
+    h.sandbox.deposit(a);
+    h.sandbox.deposit(b);
+    await h.settle([a, b]);
+    expect(h.messengers.discord.refusals).toHaveLength(refusals);
+    expect(h.messengers.discord.forChat(alive.chatId).map((r) => r.reply.title)).toContain(MOMENT_TITLES.deposit_seen);
+    expect(h.messengers.discord.forChat(gone.chatId)).toEqual([]);
+  });
+
+  it('sends a new card when the old one was deleted, and edits that one from then on', async () => {
+    const chat: ChatTarget = { platform: 'console', chatId: 'deleted-card', chatKind: 'private' };
+    const id = await followed([chat]);
+    await h.settle([id]);
+    h.messengers.console.fail({ failure: 'message_gone', count: 1 });
+    for (let k = 0; k < 3; k++) {
+      h.clock.advance(k === 0 ? 1_000 : 10_000);
+      if (k === 0) h.sandbox.deposit(id);
+      await h.settle([id]);
+    }
+    const cards = h.messengers.console.forChat(chat.chatId).filter((r) => r.reply.title === CARD_TITLE);
+    expect(cards[0]?.op).toBe('send');
+    expect(cards[1]?.op).toBe('send');
+    expect(cards[1]?.messageId).not.toBe(cards[0]?.messageId);
+    expect(cards.slice(2).every((c) => c.op === 'edit' && c.messageId === cards[1]?.messageId)).toBe(true);
+    expect(cards.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('paces a Telegram group and still brings it up to date with the newest card', async () => {
+    const group: ChatTarget = { platform: 'telegram', chatId: '-100777', chatKind: 'group' };
+    const ids = [await followed([group]), await followed([group]), await followed([group])];
+    await h.settle(ids);
+    h.clock.advance(1_000);
+    for (const id of ids) h.sandbox.deposit(id);
+    await h.settle(ids);
+    h.clock.advance(10_000);
+    await h.settle(ids);
+
+    const sent = h.messengers.telegram.forChat(group.chatId);
+    // At most `limit` messages in any window.
+    for (let i = PACE.limit; i < sent.length; i++) {
+      expect((sent[i]?.at ?? 0) - (sent[i - PACE.limit]?.at ?? 0)).toBeGreaterThanOrEqual(PACE.windowMs - 10);
+    }
+    for (const id of ids) {
+      const mine = sent.filter((r) => replyText(r.reply).includes(id));
+      expect(mine.filter((r) => r.reply.title === MOMENT_TITLES.deposit_seen)).toHaveLength(1);
+      const last = mine.filter((r) => r.reply.title === CARD_TITLE).at(-1);
+      expect(replyText(last?.reply ?? { lines: [], target: 'here' })).toContain('input pending 1/3');
+    }
+  }, 30_000);
+});
