@@ -1,6 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User, UserFromGetMe } from 'grammy/types';
+import type { CallbackQuery, Chat, Message, Update, User, UserFromGetMe } from 'grammy/types';
 import { readPayload } from './fake-http.js';
 import { MessageStore } from './fake-messages.js';
 import { err, ok, type Json, type Result, type StoredMessage } from './fake-rules.js';
