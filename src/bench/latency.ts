@@ -25,7 +25,7 @@ const DEFAULTS: LatencyOptions = { repeats: 3, telegramChats: 20, discordChannel
 const EDITS: ReadonlySet<string> = new Set(['editMessageText', 'editMessageCaption', 'edit']);
 const SENDS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'send']);
 
-export async function runLatency(pop: Population, opts: Partial<LatencyOptions> = {}): Promise<Section> {
+export async function runLatency(pop: Population, opts: Partial<LatencyOptions> = {}, afterRepeat: () => Promise<void> = async () => undefined): Promise<Section> {
   const o = { ...DEFAULTS, ...opts };
   const b = pop.bench;
   const section = emptySection(2, 'Update latency: status change in the sandbox -> edited card at the platform');
@@ -77,6 +77,7 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
       p50s.push(percentile(latencies, 50));
       p99s.push(percentile(latencies, 99));
       maxes.push(Math.max(...latencies));
+      await afterRepeat();
       progress(`latency repeat ${r + 1}: p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms over ${latencies.length} edits`);
     } finally {
       offT();

@@ -5,7 +5,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Bench } from './context.js';
 import { runEconomy } from './economy.js';
-import { openRedis } from './env.js';
+import { deleteKeys, openRedis, usedMemory } from './env.js';
+import { runLatency } from './latency.js';
+import { readTenK, runMemory, type MemoryReadings } from './memory.js';
+import { LATENCY_CADENCE, Population } from './population.js';
+import { progress, waitFor } from './stats.js';
 import { emptySection, renderTable, renderTargets, type Section } from './report.js';
 import { runThroughput } from './throughput.js';
 
@@ -33,6 +37,34 @@ async function part(sections: Section[], id: number, title: string, run: () => P
   process.stdout.write(`[bench] ${id}. done in ${(s.durationMs / 1000).toFixed(1)} s\n`);
 }
 
+/** Followed swaps in parts 2 and 4 (with the measured ones of part 2: 10,000). */
+const POPULATION = 9_850;
+
+/** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
+async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
+  const pop = new Population(bench, `${bench.redis.prefix}-pop`);
+  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKKeys: 0, tenKRss: [] };
+  try {
+    await part(sections, 2, 'Update latency', async () => {
+      mem.before = await usedMemory(bench.redis.client);
+      await pop.startWorker();
+      const polled0 = await bench.sandbox.count('getSwap');
+      await pop.followSpread(swaps, LATENCY_CADENCE.slowMs);
+      // Settled: every swap polled once and every first card delivered.
+      await waitFor(async () => (await bench.sandbox.count('getSwap')) - polled0 >= swaps.length && (await pop.ctl.pendingNotifications()) === 0, 120_000, 250);
+      Object.assign(mem, await readTenK(pop, mem.before));
+      return runLatency(pop, {}, async () => {
+        mem.tenKRss.push((await pop.worker?.handle.call<{ peakRss: number }>('memory'))?.peakRss ?? NaN);
+        await pop.worker?.handle.call('resetPeak');
+      });
+    });
+    await part(sections, 4, 'Memory', () => runMemory(pop, mem));
+  } finally {
+    await pop.close();
+    await deleteKeys(bench.redis.client, pop.prefix);
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const date = new Date().toISOString();
@@ -46,7 +78,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
-    await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench)).section);
+    const t0 = Date.now();
+    const swaps = await bench.createSwaps(POPULATION);
+    progress(`created ${swaps.length} sandbox swaps in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench, swaps)).section);
+    await populationParts(sections, bench, swaps);
     await part(sections, 5, 'API economy', async () => runEconomy());
   } finally {
     await stop();

@@ -28,11 +28,11 @@ export interface ThroughputResult {
   onePerSecond: number;
 }
 
-export async function runThroughput(b: Bench, opts: Partial<ThroughputOptions> = {}): Promise<ThroughputResult> {
+export async function runThroughput(b: Bench, swapIds: readonly string[], opts: Partial<ThroughputOptions> = {}): Promise<ThroughputResult> {
   const o = { ...DEFAULTS, ...opts };
   const section = emptySection(1, 'Tracking throughput: status polls per second');
   const prefix = `${b.redis.prefix}-tp`;
-  const ids = await b.createSwaps(o.swaps);
+  const ids = swapIds.slice(0, o.swaps);
 
   // Bare: a plain undici loop in its own process, the same requests, the same concurrency.
   const bare = ChildHandle.start('bare', 'bare-child.js');

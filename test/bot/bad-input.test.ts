@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { card, ChatUser, startHarness, type Harness } from './support/conversation.js';
 
 /** Every bad input gets its own message, and nothing already entered is lost. */
 let h: Harness;

@@ -14,8 +14,8 @@ async function createSwap(userId: string, line = '/swap 100 USDC arbitrum base',
   const u = new ChatUser(h, { userId });
   await u.says(line);
   await u.says(EVM);
-  let r = refund ? await u.says(refund) : await u.presses('Skip (no refund address)');
-  if (r.some((x) => replyButtons(x).some((b) => b.label === 'No refuel'))) r = await u.presses('No refuel');
+  const r = refund ? await u.says(refund) : await u.presses('Skip (no refund address)');
+  if (r.some((x) => replyButtons(x).some((b) => b.label === 'No refuel'))) await u.presses('No refuel');
   const created = await u.presses('Confirm');
   const m = /Swap id: ([0-9a-f-]{36})/.exec(allText(created));
   if (!m) throw new Error(allText(created));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/bot/incoming.js';
 import { replyText } from '../../src/bot/reply.js';
 import { MOMENT_TITLES } from '../../src/tracking/moments.js';
-import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
 
 /**
  * Platforms in trouble: a 429 pauses that platform's deliveries for the time asked; a chat that
@@ -72,6 +72,8 @@ describe('platform failures and limits', () => {
     h.sandbox.deposit(b);
     await h.settle([a, b]);
     expect(h.messengers.discord.refusals).toHaveLength(refusals);
+    // b has no follower left: its poll job ended.
+    await waitFor('the poll job of an unfollowed swap to end', async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${b}`)));
     expect(h.messengers.discord.forChat(alive.chatId).map((r) => r.reply.title)).toContain(MOMENT_TITLES.deposit_seen);
     expect(h.messengers.discord.forChat(gone.chatId)).toEqual([]);
   });

@@ -49,6 +49,14 @@ async function walkToConfirm(who: Where, start: StoredMessage): Promise<StoredMe
   throw new Error('wizard did not reach Confirm');
 }
 
+async function waitUntil(cond: () => Promise<boolean>, what: string): Promise<void> {
+  const until = Date.now() + 15_000;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Advances sandbox time step by step until the swap is final and the poller has seen it. */
 async function driveToCompletion(swapId: string): Promise<void> {
   for (let i = 0; i < 60; i++) {
@@ -56,7 +64,8 @@ async function driveToCompletion(swapId: string): Promise<void> {
     if (state?.status === 'completed') return;
     live.clock.advance(10_000);
     const at = live.clock.now();
-    await h.fake.waitFor(async () => ((await live.tracking.swapState(swapId))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved').catch(() => undefined);
+    await waitUntil(async () => ((await live.tracking.swapState(swapId))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved');
+    await waitUntil(async () => (await live.tracking.pendingNotifications()) === 0, 'the chats to be up to date');
   }
   throw new Error('the swap did not complete');
 }
@@ -97,7 +106,7 @@ describe('a whole swap on Discord', () => {
 
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
     const confirmPress = h.fake.pressButton(h.alice, confirm, buttonId(confirm, 'Confirm'));
-    const depositCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => titleOf(m).startsWith('Deposit for swap')), 'the deposit card in DMs');
+    const depositCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
     await h.fake.waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
 
     // The deposit card: an embed with the address as code, the QR as an attached PNG it shows.
@@ -125,12 +134,12 @@ describe('a whole swap on Discord', () => {
     expect(String(copied.body.content)).toMatch(/^`[^`]+`$/);
 
     // The tracking worker posts the live status card to the DM through REST alone.
-    const liveCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => /status/i.test(titleOf(m)) && !m.interactionId), 'the live status card');
+    const liveCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
     const versionsBefore = liveCard.history.length;
 
     live.sandbox.deposit(swapId);
     await driveToCompletion(swapId);
-    const done = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => titleOf(m) === 'Swap completed'), 'the completion message');
+    const done = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
     expect(embedOf(done).color).toBe(0x57f287);
     // The same card was edited in place as the swap moved, and now says completed.
     await h.fake.waitFor(() => /complet/i.test(unescape(embedText(liveCard))), 'the live card to show completion');
@@ -159,6 +168,9 @@ describe('a whole swap on Discord', () => {
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
     expect(h.fake.messagesIn(bobDm)).toHaveLength(0);
     expect(h.fake.requests.some((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403)).toBe(true);
+    // The tracking worker meets the same refusal (50007) and stops following for that DM.
+    const bobChat = { platform: 'discord' as const, chatId: h.bob.user.id, chatKind: 'private' as const };
+    await waitUntil(async () => (await live.tracking.service.listFollowed(bobChat)).length === 0, 'the closed DM to be unsubscribed');
   });
 
   it('lets only admins or the tracking role start tracking in a server', async () => {

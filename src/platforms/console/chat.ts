@@ -1,0 +1,99 @@
+import { createInterface } from 'node:readline';
+import type { BotCore } from '../../bot/core.js';
+import type { Incoming } from '../../bot/incoming.js';
+import type { Button } from '../../bot/reply.js';
+import { ConsoleMessenger } from './messenger.js';
+import { safe } from './render.js';
+import { ConsoleScreen } from './screen.js';
+
+export interface ConsoleChatOptions {
+  core: BotCore;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  userId?: string;
+  userName?: string;
+  /** Draw QR codes as characters (only on a real terminal). */
+  isTTY?: boolean;
+  /** Called once input has ended and every line has been answered. */
+  onEnd?: () => void;
+}
+
+export interface ConsoleChat {
+  /** Prints pushed updates into this chat (give it to the tracking worker). */
+  readonly messenger: ConsoleMessenger;
+  /** Resolves when input has ended and every line has been answered. */
+  readonly done: Promise<void>;
+  /** Handles one line as if typed; resolves when its replies are printed. */
+  send(line: string): Promise<void>;
+  /** Stops reading input. */
+  close(): void;
+}
+
+/**
+ * A private chat with the bot over a terminal or a pipe: each input line is a message from one
+ * user; replies print as text with numbered buttons; typing a number presses that button of the
+ * last reply that had buttons (when a reply asks for free text, its buttons are [#1] and a plain
+ * number is the answer). Copy buttons print their text, link buttons their URL.
+ */
+export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
+  const userId = opts.userId ?? 'console-user';
+  const userName = opts.userName ?? 'You';
+  const screen = new ConsoleScreen(opts.output, opts.isTTY ?? false);
+  const messenger = new ConsoleMessenger(screen);
+  const base = { platform: 'console' as const, userId, userName, chatId: userId, chatKind: 'private' as const };
+  let queue: Promise<void> = Promise.resolve();
+
+  async function deliver(incoming: Incoming): Promise<void> {
+    const replies = await opts.core.handle(incoming);
+    for (const r of replies) await screen.print(r, { updated: r.mode === 'edit' });
+  }
+
+  async function press(b: Button, messageId: string): Promise<void> {
+    switch (b.kind) {
+      case 'action':
+        return deliver({ ...base, action: b.action, messageRef: { platform: 'console', chatId: userId, messageId } });
+      case 'copy':
+        screen.write(`copied: ${safe(b.text)}`);
+        return screen.flush();
+      case 'url':
+        screen.write(`open: ${safe(b.url)}`);
+        return screen.flush();
+      case 'deeplink':
+        return deliver({ ...base, text: `/start ${b.payload}` });
+    }
+  }
+
+  async function handleLine(raw: string): Promise<void> {
+    const text = raw.trim();
+    if (text === '') return;
+    const m = /^(#)?(\d{1,2})$/.exec(text);
+    const last = screen.lastButtons;
+    if (m && last && (m[1] === '#' || !screen.promptOpen)) {
+      const b = last.buttons[Number(m[2]) - 1];
+      if (b) return press(b, last.messageId);
+      screen.write(`There is no button ${m[2]}: pick 1 to ${last.buttons.length}.`);
+      return screen.flush();
+    }
+    return deliver({ ...base, text });
+  }
+
+  const send = (line: string): Promise<void> => {
+    const run = queue.then(() => handleLine(line));
+    queue = run.catch((err: unknown) => {
+      screen.write(`(could not handle that line: ${safe(err instanceof Error ? err.message : String(err))})`);
+    });
+    return run.catch(() => undefined);
+  };
+
+  const rl = createInterface({ input: opts.input, terminal: false, crlfDelay: Infinity });
+  rl.on('line', (l) => void send(l));
+  const done = new Promise<void>((resolve) => {
+    rl.once('close', () => {
+      void queue.then(() => screen.flush()).then(() => {
+        opts.onEnd?.();
+        resolve();
+      });
+    });
+  });
+  return { messenger, done, send, close: () => rl.close() };
+}

@@ -1,0 +1,56 @@
+import type { Button, Field, Line, Reply, Span, Tone } from '../../bot/reply.js';
+
+/**
+ * A Reply as terminal text: title with a tone mark, lines, fields as "name: value", buttons
+ * numbered "[1] Swap this  [2] Refresh", the prompt's label. Text from users or the service is
+ * printed, never interpreted: control characters (terminal escapes) are replaced.
+ */
+const TONE: Record<Tone, string> = { info: 'ℹ️ ', success: '✅', warning: '⚠️ ', error: '❌', pending: '⏳' };
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+export const safe = (s: string): string => s.replace(CONTROL, '�');
+
+function span(s: Span): string {
+  switch (s.kind) {
+    case 'link': return `${safe(s.text)} (${safe(s.url)})`;
+    default: return safe(s.text);
+  }
+}
+const lineText = (l: Line): string => l.map(span).join('');
+const fieldText = (f: Field): string => `${safe(f.name)}: ${lineText(f.value)}`;
+
+export interface Rendered {
+  text: string;
+  /** The buttons in the order they were numbered (1-based in the text). */
+  buttons: Button[];
+}
+
+export function buttonLabel(b: Button): string {
+  switch (b.kind) {
+    case 'url': return `${safe(b.label)} ↗`;
+    case 'copy': return `${safe(b.label)} ⧉`;
+    default: return safe(b.label);
+  }
+}
+
+/** `hashed`: number buttons as [#1] (a prompt is open, so a plain number is an answer). */
+export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean } = {}): Rendered {
+  const out: string[] = [];
+  const title = r.title ? `${r.tone ? `${TONE[r.tone]} ` : ''}${safe(r.title)}` : undefined;
+  if (title) out.push(opts.updated ? `updated: ${title}` : title);
+  else if (opts.updated) out.push('updated:');
+  for (const l of r.lines) out.push(lineText(l));
+  for (const f of r.fields ?? []) out.push(`  ${fieldText(f)}`);
+  if (r.image) out.push(`[image: ${safe(r.image.alt)}]`);
+  const buttons: Button[] = [];
+  for (const row of r.buttons ?? []) {
+    const parts = row.map((b) => {
+      buttons.push(b);
+      return `[${opts.hashed ? '#' : ''}${buttons.length}] ${buttonLabel(b)}`;
+    });
+    if (parts.length > 0) out.push(parts.join('  '));
+  }
+  if (r.prompt) out.push(`› ${safe(r.prompt.label)}${r.prompt.placeholder ? ` (${safe(r.prompt.placeholder)})` : ''}:`);
+  return { text: out.join('\n'), buttons };
+}

@@ -1,0 +1,21 @@
+import type { ChatTarget } from '../../../src/bot/incoming.js';
+import { line, text, type Reply } from '../../../src/bot/reply.js';
+import type { SwapDetails } from '../../../src/layerswap/schemas.js';
+
+/** The status card renderer the tests inject: it shows what the engine must keep current. */
+
+export const CARD_TITLE = 'Status card';
+
+export function testCard(details: SwapDetails, target: ChatTarget): Reply {
+  const s = details.swap;
+  return {
+    title: CARD_TITLE,
+    lines: [
+      line(`swap ${s.id}`),
+      line(`status ${s.status}${s.fail_reason ? ` (${s.fail_reason})` : ''}`),
+      ...s.transactions.map((t) => [text(`${t.type} ${t.status ?? '-'} ${t.confirmations ?? '-'}/${t.max_confirmations ?? '-'}`)]),
+      line(`audience ${target.chatKind === 'private' ? 'private' : 'public'}`),
+    ],
+    target: 'here',
+  };
+}
