@@ -3,7 +3,7 @@ import { eachLimit, type Bench } from './context.js';
 import { deleteKeys } from './env.js';
 import { ChildHandle } from './ipc.js';
 import { emptySection, type Section } from './report.js';
-import { sleep, spread, waitFor, type Spread } from './stats.js';
+import { fmt, progress, sleep, spread, waitFor, type Spread } from './stats.js';
 
 /**
  * 1. Tracking throughput: status polls per second through the whole pipeline (BullMQ poll job,
@@ -45,6 +45,7 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
       if (res.failed) section.notes.push(`bare loop: ${res.failed} requests failed`);
       bareRuns.push(res.requests / res.seconds);
     }
+    progress(`bare loop: ${bareRuns.map((x) => fmt(x)).join(', ')} req/s`);
   } finally {
     await bare.stop();
   }
@@ -56,10 +57,12 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
   const pipeline: Record<1 | 2, number[]> = { 1: [], 2: [] };
   try {
     await eachLimit(ids, 32, (id, i) => ctl.service.follow(id, { platform: 'console', chatId: `tp-${i}`, chatKind: 'private' }, { userId: `tp-${i}` }));
+    progress(`followed ${ids.length} swaps`);
     const config = b.workerConfig(prefix, { cadence, concurrency: o.concurrency });
     for (const n of [1, 2] as const) {
       const w = await b.startWorker(`worker-${n}`, config);
       workers.push(w.handle);
+      progress(`worker ${n} started in ${fmt(w.startMs)} ms`);
       if (n === 1) {
         // Warm-up: every swap polled once and its first card delivered (to the counting messenger).
         const base = await b.sandbox.count('getSwap');
@@ -73,6 +76,7 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
         const c1 = await b.sandbox.count('getSwap');
         pipeline[n].push((c1 - c0) / ((performance.now() - t0) / 1000));
       }
+      progress(`pipeline with ${n} worker(s): ${pipeline[n].map((x) => fmt(x)).join(', ')} polls/s`);
     }
   } finally {
     await Promise.all(workers.map((w) => w.stop()));

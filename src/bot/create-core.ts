@@ -42,6 +42,13 @@ export function createCore(deps: CoreDeps): BotCore {
     let replies: Reply[];
     try {
       if (!validIncoming(incoming)) return [];
+      // Group chatter that is not a command, a button or an answer to the sender's open question is
+      // none of the bot's business: no reply, and it does not count against the rate limit.
+      const text = incoming.text?.trim() ?? '';
+      if (incoming.action === undefined && !text.startsWith('/') && incoming.chatKind !== 'private') {
+        const draft = await drafts.get(incoming.platform, incoming.userId);
+        if (!draft || draft.chatId !== incoming.chatId || !draft.awaiting) return [];
+      }
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
       if (!decision.allowed) {
         replies = [{ ...notice('Slow down a little', [line(`You are sending commands too fast. Please wait ${waitWords(decision.retryAfterMs)} and try again.`)], 'warning'), target: 'ephemeral' }];

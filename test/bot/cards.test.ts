@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { depositCards, depositMemo, fromBaseUnits } from '../../src/bot/cards/deposit.js';
 import { maskAddress } from '../../src/bot/cards/format.js';
 import { confirmationBar, statusCard } from '../../src/bot/cards/status.js';
+import { replySize } from '../../src/bot/fit.js';
 import { replyButtons, replyText } from '../../src/bot/reply.js';
 import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 
@@ -64,6 +65,13 @@ describe('statusCard', () => {
     expect(pub).toContain('Refund address: 0x5290…9EE7');
     expect(pub).not.toContain('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
     for (const audience of ['public', 'private'] as const) expect(replyText(statusCard(details('user_transfer_pending'), { audience, now: NOW }))).not.toContain('0x7821fA24');
+  });
+
+  test('a swap with very many transactions still fits every platform', () => {
+    const txs = Array.from({ length: 80 }, (_, i) => ({ type: 'input', status: 'pending', amount: i, confirmations: 1, max_confirmations: 12, transaction_hash: `0x${'cd'.repeat(32)}`, network: arb, token: usdc }));
+    const card = statusCard(details('ls_transfer_pending', { transactions: txs }), { audience: 'private', now: NOW });
+    expect(replySize(card)).toBeLessThanOrEqual(2000);
+    expect(replyText(card)).toContain('… (shortened)');
   });
 
   test('a final swap offers no Track button', () => {

@@ -43,6 +43,16 @@ describe('when the swap service fails', () => {
     card(await u.presses('Try again'), { contains: ['So far: 100 USDC on Arbitrum One → USDC on Base', 'address on Base'] });
   });
 
+  test('a failure at the confirmation keeps every answer; Try again shows the confirmation', async () => {
+    const u = new ChatUser(h, { userId: 'o6' });
+    await u.says('/swap 100 USDC arbitrum base');
+    await u.says('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
+    await u.presses('Skip (no refund address)');
+    h.sandbox.injectFault({ status: 500, count: 1, pathPrefix: '/api/v2/quote' });
+    card(await u.presses('No refuel'), { contains: ['not answering'], buttons: ['Try again'] });
+    card(await u.presses('Try again'), { title: 'Confirm your swap', contains: ['Refuel: no', 'Refund address: none'] });
+  });
+
   test('with the service gone, every command still answers politely', async () => {
     const h2 = await startHarness();
     const u = new ChatUser(h2, { userId: 'o5' });
@@ -65,6 +75,10 @@ describe('limits', () => {
       card(await new ChatUser(h2, { userId: 'r2' }).says('/help'), { title: 'What I can do' });
       h2.clock.advance(20_000);
       card(await u.says('/help'), { title: 'What I can do' });
+      // Ordinary group chatter is neither answered nor counted.
+      const g = new ChatUser(h2, { userId: 'r3', chatId: 'busy-group', chatKind: 'group' });
+      for (let i = 0; i < 10; i++) expect(await g.says(`just chatting ${i}`)).toEqual([]);
+      card(await g.says('/help'), { title: 'What I can do' });
     } finally {
       await h2.close();
     }

@@ -63,4 +63,9 @@ describe('/quote', () => {
     card(await u.says('/quote 2 SOL solana to base ETH'), { title: 'Quote: SOL Solana → ETH Base', contains: [/Rate: 1 SOL = 0\.05 ETH/] });
     card(await u.says('/quote 2 sol sol arb'), { contains: ['So far: 2 SOL on Solana → Arbitrum One', 'Which token do you want to receive on Arbitrum One?'], buttons: ['ETH'] });
   });
+
+  test('a reward shows when the quote has one', async () => {
+    const u = new ChatUser(h, { userId: 'q7' });
+    card(await u.says('/quote 100 USDC arbitrum starknet'), { title: 'Quote: USDC Arbitrum One → USDC StarkNet', contains: [/Reward: 0\.000\d+ ETH \(\$0\.50\)/] });
+  });
 });

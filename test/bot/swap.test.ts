@@ -153,4 +153,15 @@ describe('/swap', () => {
     card(await u.says('/swap 7 usdc base arbitrum'), { contains: ['Your unfinished swap was dropped', 'So far: 7 USDC on Base → USDC on Arbitrum One'] });
     card(await u.presses('Cancel', first), { title: 'Nothing to cancel' });
   });
+
+  test('an unconfirmed create warns not to pay twice, and Confirm cannot send it again', async () => {
+    const u = new ChatUser(h, { userId: 's10' });
+    const confirm = await toConfirmation(u, '/swap 30 usdc arbitrum base', EVM);
+    h.sandbox.injectFault({ status: 500, count: 1, pathPrefix: '/api/v2/swaps' });
+    card(await u.presses('Confirm', confirm), { title: 'Could not confirm the swap was created', contains: ['Check /history or /status in a minute.', 'Do not pay twice.'] });
+    const after = h.sandbox.requestCount();
+    const again = await u.presses('Confirm', confirm);
+    expect(allText(again)).not.toContain('Deposit for swap');
+    expect(h.sandbox.requestCount()).toBe(after);
+  });
 });

@@ -1,6 +1,7 @@
 import { FINAL_SWAP_STATUSES, type NetworkRef, type SwapDetails, type Transaction } from '../../layerswap/schemas.js';
 import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
+import { fitReply } from '../fit.js';
 import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../reply.js';
 import { explorerUrl, formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
 import { failReasonWords, statusWords, transactionWord } from './status-words.js';
@@ -61,6 +62,7 @@ function expectedLine(details: SwapDetails, now: number): Line | undefined {
  * The status card: route, amounts, status in plain words (meaning and what happens next), the
  * failure reason, each transaction with confirmations and an explorer link, and when to expect
  * completion. 'public' (groups, channels) masks addresses; no audience ever sees deposit details.
+ * Already fitted to every platform's limits.
  */
 export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number }): Reply {
   const now = opts.now ?? Date.now();
@@ -99,12 +101,13 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
 
   const buttons = [actionButton('Refresh', statusActions.refresh(swap.id))];
   if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton('Track', statusActions.track(swap.id)));
-  return {
+  // Fitted here too: the tracking worker sends this card straight to a Messenger.
+  return fitReply({
     title: `Swap ${shortId(swap.id)}: ${words.label}`,
     tone: words.tone,
     lines,
     fields,
     buttons: [buttons],
     target: 'here',
-  };
+  });
 }

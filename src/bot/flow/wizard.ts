@@ -76,24 +76,26 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AdvanceOptions = {})
   const field = missingField(draft.route);
   if (field) return askRouteField(ctx, draft, field, networks, check, shown);
 
-  if (draft.kind === 'quote' || draft.checked !== routeKey(draft.route)) {
-    try {
-      if (draft.kind === 'quote') return await finishQuote(ctx, draft, networks);
+  try {
+    if (draft.kind === 'quote') return await finishQuote(ctx, draft, networks);
+    // A swap's amount is checked against the route's limits before any address is asked.
+    if (draft.checked !== routeKey(draft.route)) {
       await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
       draft.checked = routeKey(draft.route);
-    } catch (err) {
-      const p = quoteProblem(err);
-      if (p) {
-        draft.route = clearField(draft.route, p.field);
-        return advance(ctx, draft, { ...opts, problem: p });
-      }
-      // The service is down or refused for another reason: keep everything, offer to try again.
-      await ctx.drafts.save(draft);
-      return [{ ...errorReply(err), buttons: [[actionButton('Try again', await ctx.codec.encode({ verb: 'rs', args: [draft.id] })), await cancelButton(ctx, draft)]] }];
     }
+    if (!draft.destinationAddress) return await askAddress(ctx, draft, 'destination_address', networks, shown);
+    if (!draft.refundAddress && !draft.refundSkipped) return await askAddress(ctx, draft, 'refund_address', networks, shown);
+    if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken)) return await askRefuel(ctx, draft, networks, shown);
+    return await askConfirm(ctx, draft, networks, check, shown);
+  } catch (err) {
+    const p = quoteProblem(err);
+    if (p) {
+      draft.route = clearField(draft.route, p.field);
+      delete draft.checked;
+      return advance(ctx, draft, { ...opts, problem: p });
+    }
+    // The service is down or refused for another reason: keep everything, offer to try again.
+    await ctx.drafts.save(draft);
+    return [{ ...errorReply(err), buttons: [[actionButton('Try again', await ctx.codec.encode({ verb: 'rs', args: [draft.id] })), await cancelButton(ctx, draft)]] }];
   }
-  if (!draft.destinationAddress) return askAddress(ctx, draft, 'destination_address', networks, shown);
-  if (!draft.refundAddress && !draft.refundSkipped) return askAddress(ctx, draft, 'refund_address', networks, shown);
-  if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken)) return askRefuel(ctx, draft, networks, shown);
-  return askConfirm(ctx, draft, networks, check, shown);
 }

@@ -34,8 +34,11 @@ export function buttonLabel(b: Button): string {
   }
 }
 
-/** `hashed`: number buttons as [#1] (a prompt is open, so a plain number is an answer). */
-export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean } = {}): Rendered {
+/**
+ * `hashed`: number buttons as [#1] (a prompt is open, so a plain number is an answer).
+ * `imageArt`: the image drawn as characters (a terminal QR), printed below its note.
+ */
+export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean; imageArt?: string } = {}): Rendered {
   const out: string[] = [];
   const title = r.title ? `${r.tone ? `${TONE[r.tone]} ` : ''}${safe(r.title)}` : undefined;
   if (title) out.push(opts.updated ? `updated: ${title}` : title);
@@ -43,6 +46,7 @@ export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolea
   for (const l of r.lines) out.push(lineText(l));
   for (const f of r.fields ?? []) out.push(`  ${fieldText(f)}`);
   if (r.image) out.push(`[image: ${safe(r.image.alt)}]`);
+  if (r.image && opts.imageArt) out.push(opts.imageArt.replace(/\n+$/, ''));
   const buttons: Button[] = [];
   for (const row of r.buttons ?? []) {
     const parts = row.map((b) => {

@@ -25,11 +25,10 @@ export class ConsoleScreen {
     const id = opts.messageId ?? String(++this.messageId);
     const run = this.chain.then(async () => {
       const hashed = reply.prompt !== undefined;
-      const rendered = renderReply(reply, { updated: opts.updated, hashed });
-      let text = rendered.text;
       const payload = reply.image && this.isTTY ? qrPayload(reply.image) : undefined;
-      if (payload) text += `\n${await terminalQr(payload).catch(() => '')}`;
-      this.output.write(`\n${opts.header ? `${opts.header}\n` : ''}${text}\n`);
+      const imageArt = payload ? await terminalQr(payload).catch(() => undefined) : undefined;
+      const rendered = renderReply(reply, { updated: opts.updated, hashed, imageArt });
+      this.output.write(`\n${opts.header ? `${opts.header}\n` : ''}${rendered.text}\n`);
       if (rendered.buttons.length > 0) this.lastButtons = { buttons: rendered.buttons, messageId: id };
       this.promptOpen = hashed;
     });

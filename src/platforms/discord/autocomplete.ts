@@ -42,7 +42,7 @@ export async function answerAutocomplete(i: AutocompleteInteraction, core: BotCo
   for (const o of i.options.data) if (!o.focused && typeof o.value === 'string' && o.value.trim()) values.set(o.name, o.value.trim());
   const timeout = new Promise<Array<{ name: string; value: string }>>((resolve) => setTimeout(() => resolve([]), ANSWER_WITHIN_MS).unref());
   const choices = await Promise.race([suggestChoices(core, i.commandName, focused.name, String(focused.value), values).catch((error: unknown) => {
-    log.warn({ err: error }, 'autocomplete suggestions failed');
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, 'autocomplete suggestions failed');
     return [];
   }), timeout]);
   await i.respond(choices);

@@ -6,6 +6,7 @@ import type { Reply } from '../../bot/reply.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { answerAutocomplete } from './autocomplete.js';
 import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
+import { loggableError } from './delivery-errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './interaction-incoming.js';
@@ -48,10 +49,10 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
 
   client.on(Events.InteractionCreate, (interaction) => {
-    void onInteraction(interaction).catch((error: unknown) => log.error({ err: error }, 'discord interaction failed'));
+    void onInteraction(interaction).catch((error: unknown) => log.error({ err: loggableError(error) }, 'discord interaction failed'));
   });
-  client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
-  client.on(Events.ShardError, (error, shard) => log.warn({ err: error, shard }, 'discord gateway error'));
+  client.on(Events.Error, (error) => log.error({ err: loggableError(error) }, 'discord client error'));
+  client.on(Events.ShardError, (error, shard) => log.warn({ err: loggableError(error), shard }, 'discord gateway error'));
 
   async function onInteraction(i: BaseInteraction): Promise<void> {
     if (i.applicationId !== opts.applicationId) return;
@@ -68,7 +69,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
         return void (await i.reply({ content: codeSpan(own.text) || '\u200b', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
       }
       const action = own?.kind === 'select' && i.isStringSelectMenu() ? i.values[0] : own ? undefined : i.customId;
-      if (!action) return void (await i.reply({ content: 'This button is no longer valid.', flags: MessageFlags.Ephemeral }));
+      if (!action) return void (await i.reply({ content: 'This button is no longer valid.', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
       return run(i, { ...incomingBasis(i, opts.trackRole), action, messageRef: messageRefOf(i.message) });
     }
     if (i.isModalSubmit()) {
@@ -88,7 +89,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       }
       await responder.deliver(replies);
     } catch (error) {
-      log.error({ err: error, platform: 'discord', userId: incoming.userId }, 'could not answer an interaction');
+      log.error({ err: loggableError(error), platform: 'discord', userId: incoming.userId }, 'could not answer an interaction');
       await responder.fail();
     }
   }

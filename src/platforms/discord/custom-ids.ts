@@ -23,7 +23,9 @@ export type OwnId =
   | { kind: 'select' }
   | { kind: 'prompt'; prompt: PromptSpec }
   | { kind: 'copy'; text: string }
-  | { kind: 'modal' };
+  | { kind: 'modal' }
+  /** Our prefix, but nothing we make: forged or from an older version. */
+  | { kind: 'unknown' };
 
 /** The "Enter address" button that opens the modal when it could not be shown straight away. */
 export function promptButtonId(prompt: PromptSpec): string {
@@ -45,10 +47,10 @@ export function parseOwnId(customId: string): OwnId | undefined {
   if (rest.startsWith('c:')) return { kind: 'copy', text: rest.slice(2) };
   if (rest.startsWith('p:')) {
     const sep = rest.indexOf(':', 2);
-    if (sep < 0) return undefined;
+    if (sep < 0) return { kind: 'unknown' };
     const max = Number(rest.slice(2, sep));
     const label = rest.slice(sep + 1) || 'Your answer';
     return { kind: 'prompt', prompt: { label, ...(Number.isInteger(max) && max > 0 ? { maxLength: max } : {}) } };
   }
-  return undefined;
+  return { kind: 'unknown' };
 }

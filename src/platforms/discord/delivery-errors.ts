@@ -40,3 +40,15 @@ export function toDeliveryError(error: unknown): DeliveryError {
   const message = error instanceof Error ? error.message : String(error);
   return new DeliveryError('discord', 'transient', `Discord unreachable: ${message}`, { cause: error });
 }
+
+/**
+ * An error as it may be logged: kind, message, Discord's status and code. Never the request URL
+ * (interaction webhook URLs carry the interaction token) nor the body (user content).
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  if (error instanceof DiscordAPIError) return { type: error.name, message: error.message, status: error.status, code: error.code, method: error.method };
+  if (error instanceof RateLimitError) return { type: error.name, route: error.route, retryAfterMs: error.retryAfter, global: error.global };
+  if (error instanceof HTTPError) return { type: error.name, status: error.status, method: error.method };
+  if (error instanceof Error) return { type: error.name, message: error.message.replace(/\/webhooks\/\d+\/[^/\s]+/g, '/webhooks/:id/:token').replace(/\/interactions\/\d+\/[^/\s]+/g, '/interactions/:id/:token') };
+  return { message: String(error) };
+}

@@ -117,7 +117,7 @@ export class FakeDiscord {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
     const url = new URL(req.url ?? '/', this.url);
-    const path = url.pathname.replace(/^\/api\/v10/, '');
+    const path = decodeURIComponent(url.pathname).replace(/^\/api\/v10/, '');
     const { body, files } = await parseBody(req, raw, url);
     const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query: url.search, body, files, status: 0 };
     this.requests.push(recorded);
@@ -195,7 +195,13 @@ export class FakeDiscord {
 
   private registered(where: Where, name: string): Json {
     const scopes = [...(where.guild ? [where.guild.id] : []), 'global'];
-    for (const s of scopes) for (const c of this.world.commands.get(s)?.values() ?? []) if (c.name === name) return c;
+    for (const s of scopes)
+      for (const c of this.world.commands.get(s)?.values() ?? []) {
+        if (c.name !== name) continue;
+        const contexts = c.contexts as number[] | null | undefined;
+        if (s === 'global' && Array.isArray(contexts) && !contexts.includes(where.guild ? 0 : 1)) throw new Error(`fake: /${name} is not offered in ${where.guild ? 'servers' : 'DMs'}`);
+        return c;
+      }
     throw new Error(`fake: /${name} is not registered for this ${where.guild ? 'server' : 'DM'}`);
   }
 

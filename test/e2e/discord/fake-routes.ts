@@ -80,8 +80,26 @@ function commandStore(w: World, app: string, scope: string): Map<string, Json> |
   return store;
 }
 
+/** A command as Discord stores and returns it: ids added, false flags dropped, localizations null. */
 function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
-  return { ...body, id, application_id: w.applicationId, version: w.snowflake(), ...(scope === 'global' ? {} : { guild_id: scope }), default_member_permissions: body.default_member_permissions ?? null, type: body.type ?? 1, nsfw: false };
+  const options = ((body.options ?? []) as Json[]).map((o) => {
+    const { required, autocomplete, ...rest } = o;
+    return { ...rest, ...(required ? { required: true } : {}), ...(autocomplete ? { autocomplete: true } : {}), name_localizations: null, description_localizations: null };
+  });
+  return {
+    ...body,
+    options,
+    id,
+    application_id: w.applicationId,
+    version: w.snowflake(),
+    type: body.type ?? 1,
+    default_member_permissions: body.default_member_permissions ?? null,
+    dm_permission: true,
+    nsfw: false,
+    name_localizations: null,
+    description_localizations: null,
+    ...(scope === 'global' ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] } : { guild_id: scope, contexts: null, integration_types: [0] }),
+  };
 }
 
 function listCommands(w: World, app: string, scope: string): RouteResponse {

@@ -73,7 +73,8 @@ export async function startDiscordWorld(): Promise<DiscordWorld> {
   w.addMember(guild, bob.id);
   w.addMember(guild, tracker.id, [TRACK_ROLE]);
   w.addMember(guild, mod.id, ['Moderators']);
-  await registerDiscordCommands({ rest: new REST({ api: fake.apiUrl }).setToken(token), applicationId, guildId: guild.id });
+  // Registered globally, as in production: usable in the server and in DMs (each as its contexts allow).
+  await registerDiscordCommands({ rest: new REST({ api: fake.apiUrl }).setToken(token), applicationId });
   return { fake, token, applicationId, guild, alice: { user: alice, guild }, bob: { user: bob, guild }, tracker: { user: tracker, guild }, mod: { user: mod, guild }, aliceDm: { user: alice } };
 }
 

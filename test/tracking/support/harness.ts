@@ -126,8 +126,9 @@ export async function startHarness(opts: HarnessOptions = {}) {
   async function isSettled(swapId: string): Promise<boolean> {
     const followers = await redis.hkeys(keys.followers(swapId));
     if (followers.length === 0) return true; // nobody to tell; its poll job ends
-    const state: SwapState | undefined = await tracking.swapState(swapId);
-    if (!state) return false;
+    const raw = await redis.get(keys.state(swapId));
+    if (!raw) return false;
+    const state = JSON.parse(raw) as SwapState;
     if (!isFinalStatus(state.status) && !state.abandoned && state.lastPolledAt < clock.now()) return false;
     const moments = await redis.llen(keys.moments(swapId));
     const d = await deliveries(swapId);
@@ -149,7 +150,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
     } catch (err) {
       const id = pending[0] as string;
       const why = { pending: pending.length, clock: clock.now(), state: await tracking.swapState(id), deliveries: Object.fromEntries(await deliveries(id)) };
-      throw new Error(`${(err as Error).message}: ${JSON.stringify(why)}`);
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(why)}`, { cause: err });
     }
   }
 

@@ -30,6 +30,10 @@ export class RecordingMessenger implements Messenger {
   readonly log: Recorded[] = [];
   /** Refused calls: when and why (for asserting waits were obeyed). */
   readonly refusals: Array<{ chatId: string; failure: DeliveryFailure; at: number; retryAfterMs?: number }> = [];
+  /** When each call started (a call may take delayMs before it is recorded). */
+  readonly started: Array<{ chatId: string; at: number }> = [];
+  /** A slow platform: each call takes this long. */
+  delayMs = 0;
   private readonly faults: Fault[] = [];
   private next = 1;
 
@@ -47,15 +51,21 @@ export class RecordingMessenger implements Messenger {
     throw new DeliveryError(this.platform, f.failure, `test platform says ${f.failure}`, f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : undefined);
   }
 
+  private async begin(chatId: string): Promise<void> {
+    this.started.push({ chatId, at: Date.now() });
+    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    this.check(chatId);
+  }
+
   async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
-    this.check(target.chatId);
+    await this.begin(target.chatId);
     const messageId = String(this.next++);
     this.log.push({ op: 'send', platform: target.platform, chatId: target.chatId, messageId, reply, at: Date.now() });
     return { platform: target.platform, chatId: target.chatId, messageId };
   }
 
   async edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
-    this.check(ref.chatId);
+    await this.begin(ref.chatId);
     this.log.push({ op: 'edit', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply, at: Date.now() });
     return ref;
   }

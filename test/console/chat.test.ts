@@ -1,0 +1,148 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ConsoleMessenger, startConsoleChat } from '../../src/platforms/console/index.js';
+import { startHarness, type Harness } from '../bot/support/conversation.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h.close());
+
+/** A console chat over pipes, with a way to wait until some output has appeared. */
+function pipeChat(opts: { isTTY?: boolean; userId?: string } = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
+  let ended = false;
+  const chat = startConsoleChat({ core: h.core, input, output, userId: opts.userId ?? `con-${Math.random()}`, isTTY: opts.isTTY, onEnd: () => { ended = true; } });
+  return {
+    chat,
+    type: (line: string) => input.write(`${line}\n`),
+    end: () => input.end(),
+    get text() { return text; },
+    get ended() { return ended; },
+    /** Waits (generously) until the output contains the pattern after the given offset. */
+    async waitFor(pattern: string | RegExp, from = 0): Promise<string> {
+      for (let i = 0; i < 500; i++) {
+        const tail = text.slice(from);
+        if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
+    },
+  };
+}
+
+describe('terminal chat', () => {
+  test('/quote prints a card with numbered buttons; typing "1" presses Swap this; on to the deposit card', async () => {
+    const c = pipeChat();
+    c.type('/quote 100 USDC arbitrum base');
+    const card = await c.waitFor('[1] Swap this  [2] Refresh');
+    expect(card).toContain('ℹ️  Quote: USDC Arbitrum One → USDC Base');
+    expect(card).toContain('  You send: 100 USDC on Arbitrum One');
+    let at = c.text.length;
+    c.type('1');
+    expect(await c.waitFor('› Your address on Base', at)).toContain('So far: 100 USDC on Arbitrum One → USDC on Base');
+    at = c.text.length;
+    c.type('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
+    // A prompt is open: its buttons are [#n] and a plain number would be an answer.
+    await c.waitFor('[#1] Skip (no refund address)', at);
+    at = c.text.length;
+    c.type('#1');
+    await c.waitFor('[1] Yes, refuel  [2] No refuel', at);
+    at = c.text.length;
+    c.type('2');
+    await c.waitFor('[1] Confirm  [2] Cancel', at);
+    at = c.text.length;
+    c.type('1');
+    const deposit = await c.waitFor('[3] Status  [4] Track', at);
+    expect(deposit).toContain('Send exactly 100 USDC on Arbitrum One');
+    expect(deposit).toMatch(/\[image: QR code of the deposit address for swap [0-9a-f]{8}\]/);
+    expect(deposit).toContain('[1] Copy address ⧉  [2] Copy amount ⧉');
+    at = c.text.length;
+    c.type('1');
+    expect(await c.waitFor(/copied: 0x[0-9a-fA-F]{40}/, at)).toBeTruthy();
+    c.end();
+    await c.chat.done;
+    expect(c.ended).toBe(true);
+  });
+
+  test('step by step with buttons, a wrong number, and plain numbers as answers to a prompt', async () => {
+    const c = pipeChat();
+    c.type('/quote');
+    await c.waitFor('Which network do you send from?');
+    let at = c.text.length;
+    c.type('99');
+    await c.waitFor('There is no button 99: pick 1 to', at);
+    at = c.text.length;
+    c.type('2'); // Arbitrum One
+    await c.waitFor('Which token do you send from Arbitrum One?', at);
+    at = c.text.length;
+    c.type('2'); // USDC
+    await c.waitFor('Where should the USDC go?', at);
+    at = c.text.length;
+    c.type('1'); // Ethereum
+    await c.waitFor('› Amount of USDC', at);
+    at = c.text.length;
+    c.type('2'); // an answer, not a button: below the route's minimum
+    await c.waitFor('Amount too small', at);
+    at = c.text.length;
+    c.type('50');
+    await c.waitFor('Quote: USDC Arbitrum One → USDC Ethereum', at);
+    c.end();
+    await c.chat.done;
+  });
+
+  test('user text cannot send terminal escapes', async () => {
+    const c = pipeChat();
+    c.type('/quote 1 usdc \u001b[31mevil\u001b[0m base');
+    await c.waitFor('There is no network called');
+    expect(c.text).not.toContain('\u001b');
+    c.end();
+    await c.chat.done;
+  });
+
+  test('on a terminal the deposit QR is drawn as characters', async () => {
+    const c = pipeChat({ isTTY: true });
+    // Lines are answered in order, each after the replies to the one before, so a script can run ahead.
+    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#1', '2', '1']) c.type(l);
+    const out = await c.waitFor(/Deposit for swap[\s\S]*\[image: QR code[^\n]*\n[^\n]*[▄▀█]{6}/);
+    expect(out).toContain('[1] Copy address');
+    c.end();
+    await c.chat.done;
+  });
+});
+
+describe('ConsoleMessenger', () => {
+  test('pushed cards print as updates; identical edits print nothing', async () => {
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (d: Buffer) => { text += d.toString(); });
+    const m = new ConsoleMessenger(output);
+    const target = { platform: 'console' as const, chatId: 'u', chatKind: 'private' as const };
+    const ref = await m.send(target, { title: 'Swap 1: Waiting for your deposit', lines: [[{ kind: 'text', text: 'waiting' }]], target: 'here' });
+    expect(ref).toEqual({ platform: 'console', chatId: 'u', messageId: '1' });
+    expect(text).toContain('── update ──\nSwap 1: Waiting for your deposit\nwaiting');
+    const same = text.length;
+    expect(await m.edit(ref, { title: 'Swap 1: Waiting for your deposit', lines: [[{ kind: 'text', text: 'waiting' }]], target: 'here' })).toEqual(ref);
+    expect(text.length).toBe(same);
+    await m.edit(ref, { title: 'Swap 1: Completed', tone: 'success', lines: [[{ kind: 'text', text: 'done' }]], target: 'here' });
+    expect(text.slice(same)).toContain('updated: ✅ Swap 1: Completed\ndone');
+  });
+
+  test('the chat’s messenger shares its buttons: a pushed Refresh can be pressed by number', async () => {
+    const c = pipeChat({ userId: 'push-user' });
+    c.type('/quote 100 USDC arbitrum base');
+    await c.waitFor('[1] Swap this');
+    await c.chat.messenger.send({ platform: 'console', chatId: 'push-user', chatKind: 'private' }, { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' });
+    const at = c.text.length;
+    c.type('1');
+    await c.waitFor('No swaps yet', at);
+    c.end();
+    await c.chat.done;
+  });
+});

@@ -1,0 +1,71 @@
+import { REST } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, type CommandSpec } from '../../../src/bot/command-list.js';
+import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
+import { FakeDiscord } from './fake-discord.js';
+import type { FakeGuild, Json } from './fake-world.js';
+
+/** `swapbot register-commands` against the fake: writes only what changed. */
+let fake: FakeDiscord;
+let rest: REST;
+let guild: FakeGuild;
+const applicationId = '1100000000000000007';
+
+beforeAll(async () => {
+  fake = await FakeDiscord.start({ token: 'MTEw.register.token', applicationId });
+  const owner = fake.world.addUser({ id: '2300000000000000001', username: 'owner' });
+  guild = fake.world.addGuild({ name: 'Dev', ownerId: owner.id, channels: ['general'] });
+  rest = new REST({ api: fake.apiUrl }).setToken('MTEw.register.token');
+});
+afterAll(async () => fake?.close());
+
+const writesSince = (n: number) => fake.requests.slice(n).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/\d{15,}/g, ':id')}`);
+
+describe.each([
+  ['a development server (DISCORD_GUILD_ID)', true],
+  ['everywhere (global)', false],
+])('registering to %s', (_label, inGuild) => {
+  const target = () => ({ rest, applicationId, ...(inGuild ? { guildId: guild.id } : {}) });
+  const registered = () => [...(fake.world.commands.get(inGuild ? guild.id : 'global')?.values() ?? [])];
+
+  it('creates every command with typed options on the first run', async () => {
+    const n = fake.requests.length;
+    const result = await registerDiscordCommands(target());
+    expect(result.created.sort()).toEqual(COMMANDS.map((c) => c.name).sort());
+    expect(writesSince(n)).toHaveLength(1); // one bulk PUT
+    const quote = registered().find((c) => c.name === 'quote') as Json;
+    const options = quote.options as Json[];
+    expect(options.find((o) => o.name === 'amount')).toMatchObject({ type: 10, required: true });
+    expect(Number(options.find((o) => o.name === 'amount')?.min_value)).toBeGreaterThan(0);
+    expect(options.find((o) => o.name === 'from')).toMatchObject({ type: 3, autocomplete: true, required: true });
+    expect(options.find((o) => o.name === 'to_token')).toMatchObject({ type: 3, autocomplete: true });
+    // Required options come first, as Discord demands.
+    const firstOptional = options.findIndex((o) => !o.required);
+    expect(options.slice(firstOptional).every((o) => !o.required)).toBe(true);
+    if (!inGuild) expect((registered().find((c) => c.name === 'history') as Json).contexts).toEqual([1]);
+  });
+
+  it('writes nothing when nothing changed', async () => {
+    const n = fake.requests.length;
+    const result = await registerDiscordCommands(target());
+    expect(writesSince(n)).toEqual([]);
+    expect(result.unchanged).toHaveLength(COMMANDS.length);
+  });
+
+  it('patches a changed command, posts a new one and deletes a dropped one, nothing else', async () => {
+    const changed: CommandSpec[] = COMMANDS.filter((c) => c.name !== 'cancel').map((c) => (c.name === 'status' ? { ...c, description: 'Show where a swap is' } : c));
+    changed.push({ name: 'about', description: 'About this bot', inGroups: true, options: [], usage: '/about' });
+    const n = fake.requests.length;
+    const result = await registerDiscordCommands({ ...target(), commands: changed });
+    expect(result).toMatchObject({ updated: ['status'], created: ['about'], deleted: ['cancel'] });
+    expect(writesSince(n).sort()).toEqual(
+      [`POST ${inGuild ? '/applications/:id/guilds/:id/commands' : '/applications/:id/commands'}`, `PATCH ${inGuild ? '/applications/:id/guilds/:id/commands/:id' : '/applications/:id/commands/:id'}`, `DELETE ${inGuild ? '/applications/:id/guilds/:id/commands/:id' : '/applications/:id/commands/:id'}`].sort(),
+    );
+    expect((registered().find((c) => c.name === 'status') as Json).description).toBe('Show where a swap is');
+    // And back: the next run with the real list restores it, then is quiet again.
+    await registerDiscordCommands(target());
+    const m = fake.requests.length;
+    await registerDiscordCommands(target());
+    expect(writesSince(m)).toEqual([]);
+  });
+});

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatTarget } from '../../src/bot/incoming.js';
+import { startHarness, waitFor, type Harness } from './support/harness.js';
+
+/**
+ * SIGTERM in `swapbot worker` calls close(): the job in hand finishes (its chat gets everything
+ * that job owed it), no other job starts, connections close; what is left waits in Redis for
+ * the next worker.
+ */
+
+describe('closing the engine', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ tracking: { workers: { notifyConcurrency: 1 } } });
+    await h.tracking.startWorkers();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('finishes the delivery in hand and starts nothing new', async () => {
+    const chats: ChatTarget[] = ['d1', 'd2', 'd3'].map((chatId) => ({ platform: 'console', chatId, chatKind: 'private' }));
+    const ids: string[] = [];
+    for (const c of chats) {
+      const id = await h.createSwap();
+      ids.push(id);
+      await h.tracking.service.follow(id, c, { userId: c.chatId });
+    }
+    await h.settle(ids);
+
+    const m = h.messengers.console;
+    m.delayMs = 300; // a slow platform, so close() lands mid-delivery
+    const startedBefore = m.started.length;
+    h.clock.advance(1_000);
+    for (const id of ids) h.sandbox.deposit(id);
+    await waitFor('a delivery in flight', () => m.started.length > startedBefore);
+    const inHand = m.started.at(-1)?.chatId as string;
+    await h.tracking.close();
+
+    // The chat whose job was in hand got its card and its key message.
+    const i = chats.findIndex((c) => c.chatId === inHand);
+    expect(await h.isSettled(ids[i] as string)).toBe(true);
+    // No other chat's job was started: they wait for the next worker.
+    expect(new Set(m.started.slice(startedBefore).map((s) => s.chatId))).toEqual(new Set([inHand]));
+    const behind = await Promise.all(ids.filter((_, k) => k !== i).map((id) => h.isSettled(id)));
+    expect(behind).toEqual([false, false]);
+  });
+});

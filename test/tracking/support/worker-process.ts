@@ -1,0 +1,66 @@
+import type { ChatTarget, MessageRef, Platform } from '../../../src/bot/incoming.js';
+import { DeliveryError, type Messenger } from '../../../src/bot/messenger.js';
+import type { Reply } from '../../../src/bot/reply.js';
+import { LayerswapClient } from '../../../src/layerswap/client.js';
+import { createTracking } from '../../../src/tracking/engine.js';
+import { testCard } from './card.js';
+
+/**
+ * A tracking worker in its own process (run with ts-register.mjs), delivering to the test's
+ * DeliverySink over HTTP. Settings come from the environment; it prints "ready" once its workers
+ * run, and drains on SIGTERM like `swapbot worker`.
+ */
+
+const env = (name: string): string => {
+  const v = process.env[name];
+  if (!v) throw new Error(`worker-process needs ${name}`);
+  return v;
+};
+const sink = env('SINK_URL');
+
+class HttpMessenger implements Messenger {
+  constructor(readonly platform: Platform) {}
+  private async post(path: string, body: unknown): Promise<MessageRef> {
+    let res: Response;
+    try {
+      res = await fetch(`${sink}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    } catch (err) {
+      throw new DeliveryError(this.platform, 'transient', 'sink unreachable', { cause: err });
+    }
+    if (!res.ok) throw new DeliveryError(this.platform, 'transient', `sink answered ${res.status}`);
+    return (await res.json()) as MessageRef;
+  }
+  send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
+    return this.post('/send', { target, reply });
+  }
+  edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
+    return this.post('/edit', { ref, reply });
+  }
+}
+
+// The test's sandbox clock, mirrored: a poll stamped with time t always fetched data at or after t.
+let clock = 0;
+const syncClock = async () => {
+  clock = Number(await (await fetch(`${sink}/clock`)).text());
+};
+await syncClock();
+setInterval(() => void syncClock().catch(() => undefined), 10).unref();
+
+const tracking = createTracking({
+  redis: env('REDIS_URL'),
+  prefix: env('PREFIX'),
+  api: new LayerswapClient({ baseUrl: env('SANDBOX_URL'), apiKey: env('SANDBOX_KEY'), maxRetries: 0 }),
+  messengers: { console: new HttpMessenger('console') },
+  renderCard: testCard,
+  limits: { maxPerChat: 1000, maxPerUser: 1000 },
+  cadence: { fastMs: 100, slowMs: 200, stuckFactor: 4 },
+  now: () => clock,
+  apiRate: { max: 100_000, duration: 1000 },
+  // One delivery at a time: a kill at a delivery leaves no other delivery half-recorded.
+  workers: { lockDurationMs: 1000, stalledIntervalMs: 500, notifyConcurrency: 1, notifyBackoffMs: 100 },
+});
+await tracking.startWorkers({ concurrency: 5 });
+process.on('SIGTERM', () => {
+  void tracking.close().then(() => process.exit(0));
+});
+process.stdout.write('ready\n');

@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatTarget } from '../../src/bot/incoming.js';
+import { replyText } from '../../src/bot/reply.js';
+import { MOMENT_TITLES } from '../../src/tracking/moments.js';
+import { testRedisUrl } from '../support/redis.js';
+import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
+import { DeliverySink } from './support/sink.js';
+
+/**
+ * The worker runs in a child process and is killed with SIGKILL in the middle of a delivery,
+ * while swaps keep moving; a new worker is started. Every change still reaches every chat, and
+ * none twice: the killed jobs are picked up again once their lock expires, and each delivery
+ * is recorded before the next starts, so a retry resumes exactly where the dead worker stopped.
+ */
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+describe('a worker killed mid-run', () => {
+  let h: Harness;
+  let sink: DeliverySink;
+  let sinkUrl: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    // This process plays the web process (follow only); the child runs the workers.
+    h = await startHarness();
+    sink = new DeliverySink(() => h.clock.now());
+    sinkUrl = await sink.start();
+  });
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await sink?.close();
+    await h?.close();
+  });
+
+  function startWorker(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(here('./support/ts-register.mjs')).href, here('./support/worker-process.ts')], {
+      env: { ...process.env, REDIS_URL: testRedisUrl(), PREFIX: h.prefix, SANDBOX_URL: h.sandbox.url, SANDBOX_KEY: h.sandbox.apiKey, SINK_URL: sinkUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let errors = '';
+    child.stderr?.on('data', (d: Buffer) => (errors += d.toString()));
+    return new Promise((resolve, reject) => {
+      child.stdout?.on('data', (d: Buffer) => {
+        if (d.toString().includes('ready')) resolve(child);
+      });
+      child.on('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready: ${errors.slice(-2000)}`)));
+    });
+  }
+
+  it('delivers every change after a restart, none twice', async () => {
+    const chats: ChatTarget[] = Array.from({ length: 4 }, (_, i) => ({ platform: 'console', chatId: `chat-${i}`, chatKind: 'private' }));
+    const ids: string[] = [];
+    const follows: Array<[string, ChatTarget]> = [];
+    for (let i = 0; i < 6; i++) {
+      const id = await h.createSwap();
+      ids.push(id);
+      for (const chat of [chats[i % 4], chats[(i + 1) % 4]] as ChatTarget[]) {
+        await h.tracking.service.follow(id, chat, { userId: chat.chatId });
+        follows.push([id, chat]);
+      }
+    }
+
+    const first = await startWorker();
+    await h.settle(ids);
+    const exited = new Promise((r) => first.on('exit', r));
+    sink.killOnDelivery(5, () => first.kill('SIGKILL'));
+    h.clock.advance(1_000);
+    for (const id of ids) h.sandbox.deposit(id);
+    await exited;
+    expect(sink.killed).toBe(1);
+    // The swaps move on while no worker runs.
+    h.clock.advance(10_000);
+
+    await startWorker();
+    for (let k = 0; k < 4; k++) {
+      await h.settle(ids);
+      h.clock.advance(10_000);
+    }
+    await h.settle(ids);
+
+    for (const [id, chat] of follows) {
+      const mine = sink.forChat(chat.chatId).filter((r) => replyText(r.reply).includes(id));
+      const cards = mine.filter((r) => r.reply.title === CARD_TITLE);
+      const texts = cards.map((c) => replyText(c.reply));
+      expect(texts.filter((t, i) => t === texts[i - 1])).toEqual([]); // no card delivered twice
+      expect(texts.at(-1)).toContain('status completed');
+      expect(cards[0]?.op).toBe('send');
+      expect(cards.slice(1).every((c) => c.op === 'edit' && c.messageId === cards[0]?.messageId)).toBe(true);
+      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+    }
+    await waitFor('no notification left', async () => (await h.tracking.pendingNotifications()) === 0);
+  }, 60_000);
+});
