@@ -55,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const role: Role = consoleMode ? 'console' : (command as Role);
-  const messengers = buildMessengers(config, { console: consoleMode ? process.stdout : undefined });
+  const messengers = buildMessengers(config, { console: consoleMode });
   const rt = await createRuntime(config, logger, role, messengers.byPlatform);
   const stop = onSignals(rt, logger);
   try {
@@ -65,7 +65,11 @@ async function main(argv: string[]): Promise<number> {
       const linger = values.linger === undefined ? config.CONSOLE_LINGER_SECONDS : parseLinger(values.linger);
       const web = command === 'start' ? await startWeb(rt, { alwaysServeHttp: false }) : undefined;
       if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
-      await runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger });
+      // Ctrl-C (or SIGTERM) ends the chat at once; the runtime then drains as usual.
+      await Promise.race([
+        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, messenger: messengers.console }),
+        stop.stopped,
+      ]);
       await rt.close();
       return 0;
     }

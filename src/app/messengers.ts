@@ -1,7 +1,7 @@
-import type { Platform } from '../bot/incoming.js';
-import type { Messenger } from '../bot/messenger.js';
+import type { ChatTarget, MessageRef, Platform } from '../bot/incoming.js';
+import { DeliveryError, type Messenger } from '../bot/messenger.js';
+import type { Reply } from '../bot/reply.js';
 import type { Config } from '../config.js';
-import { ConsoleMessenger } from '../platforms/console/messenger.js';
 import { DiscordMessenger } from '../platforms/discord/messenger.js';
 import { TelegramMessenger } from '../platforms/telegram/messenger.js';
 
@@ -9,10 +9,34 @@ import { TelegramMessenger } from '../platforms/telegram/messenger.js';
  * One Messenger per configured platform: what the tracking worker pushes cards through, over each
  * platform's HTTP API alone (no update loop), so `worker` processes need only tokens.
  */
-export function buildMessengers(config: Config, opts: { console?: NodeJS.WritableStream | undefined }): { byPlatform: Partial<Record<Platform, Messenger>> } {
+export function buildMessengers(config: Config, opts: { console: boolean }): { byPlatform: Partial<Record<Platform, Messenger>>; console: LateMessenger | undefined } {
   const byPlatform: Partial<Record<Platform, Messenger>> = {};
   if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = new TelegramMessenger({ token: config.TELEGRAM_BOT_TOKEN, apiRoot: config.TELEGRAM_API_ROOT });
   if (config.DISCORD_TOKEN) byPlatform.discord = new DiscordMessenger({ token: config.DISCORD_TOKEN, api: config.DISCORD_API_URL });
-  if (opts.console) byPlatform.console = new ConsoleMessenger(opts.console);
-  return { byPlatform };
+  let console: LateMessenger | undefined;
+  if (opts.console) byPlatform.console = console = new LateMessenger('console');
+  return { byPlatform, console };
+}
+
+/**
+ * A Messenger whose real one arrives later: the terminal chat's printer exists only once the core
+ * does, and the core needs tracking, which needs its messengers. Until then deliveries fail as
+ * transient and the notify queue retries them.
+ */
+export class LateMessenger implements Messenger {
+  private target: Messenger | undefined;
+  constructor(readonly platform: Platform) {}
+  attach(messenger: Messenger): void {
+    this.target = messenger;
+  }
+  send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
+    return this.ready().send(target, reply);
+  }
+  edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
+    return this.ready().edit(ref, reply);
+  }
+  private ready(): Messenger {
+    if (!this.target) throw new DeliveryError(this.platform, 'transient', `the ${this.platform} messenger is not ready yet`);
+    return this.target;
+  }
 }

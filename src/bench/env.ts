@@ -94,11 +94,28 @@ export async function usedMemory(client: Redis): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? NaN);
 }
 
+export interface KeyBytes {
+  bytes: number;
+  keys: number;
+  /** By kind of key (ids replaced by placeholders): bytes and count. */
+  kinds: Map<string, { bytes: number; keys: number }>;
+}
+
+/** What kind of key this is: the key with its prefix dropped and ids replaced by placeholders. */
+export function keyKind(key: string, prefix: string): string {
+  return key
+    .slice(prefix.length)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '{swap}')
+    .replace(/(console|telegram|discord):[^:]+/g, '$1:{chat}')
+    .replace(/:\d+$/, ':{n}');
+}
+
 /** The sum of MEMORY USAGE over the keys under a prefix, and how many keys there are. */
-export async function keyBytes(client: Redis, prefix: string): Promise<{ bytes: number; keys: number }> {
+export async function keyBytes(client: Redis, prefix: string): Promise<KeyBytes> {
   let cursor = '0';
   let bytes = 0;
   let keys = 0;
+  const kinds = new Map<string, { bytes: number; keys: number }>();
   do {
     const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 2000);
     cursor = next;
@@ -106,9 +123,17 @@ export async function keyBytes(client: Redis, prefix: string): Promise<{ bytes: 
       const pipe = client.pipeline();
       for (const k of batch) pipe.memory('USAGE', k, 'SAMPLES', '0');
       const res = (await pipe.exec()) ?? [];
-      for (const [err, v] of res) if (!err && typeof v === 'number') bytes += v;
+      res.forEach(([err, v], i) => {
+        if (err || typeof v !== 'number') return;
+        bytes += v;
+        const kind = keyKind(batch[i] as string, prefix);
+        const k = kinds.get(kind) ?? { bytes: 0, keys: 0 };
+        k.bytes += v;
+        k.keys++;
+        kinds.set(kind, k);
+      });
       keys += batch.length;
     }
   } while (cursor !== '0');
-  return { bytes, keys };
+  return { bytes, keys, kinds };
 }

@@ -66,7 +66,8 @@ export class CatalogCache {
       }
     }
     this.destinationEntries.set(key, entry);
-    const query = params.source_token === undefined ? { source_network: params.source_network } : { source_network: params.source_network, source_token: params.source_token };
+    // include_swaps: routes that swap between assets (SOL -> ETH) are routes users can take too.
+    const query = { source_network: params.source_network, include_swaps: true, ...(params.source_token === undefined ? {} : { source_token: params.source_token }) };
     return this.read(entry, `destinations of ${params.source_network}`, () => this.api.getDestinations(query));
   }
 

@@ -8,6 +8,8 @@ import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
  * - waiting for a deposit: slow, x2 after 10 minutes of waiting, x6 after an hour (2 min with the
  *   default 20 s). The back-off scales with slowMs rather than being absolute, so tests with small
  *   cadences keep small waits even when a sandbox clock jumps hours ahead.
+ * - failed because the deposit was above the maximum: Layerswap reviews such deposits for up to
+ *   2 hours and may still complete the swap, so keep looking (slowly) for 3 hours;
  * - jitter (0..1) stretches the delay by up to 10% so thousands of pollers do not align.
  */
 
@@ -22,12 +24,16 @@ export interface CadenceInput {
   depositSeen: boolean;
   /** How long the poller has been waiting for a deposit (ms). */
   waitingMs: number;
+  failReason?: string | null;
+  /** How long the swap has been in its current status (ms). */
+  statusAgeMs?: number;
   /** A random number in [0, 1); 0 gives the exact base delay. */
   jitter?: number;
 }
 
 export const LONG_WAIT_MS = 10 * 60_000;
 export const VERY_LONG_WAIT_MS = 60 * 60_000;
+export const ON_HOLD_WATCH_MS = 3 * 60 * 60_000;
 const FAST_STATUSES: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund']);
 
 export function isFinalStatus(status: string): boolean {
@@ -36,14 +42,19 @@ export function isFinalStatus(status: string): boolean {
 
 /** Delay before the next poll in ms, or null when polling should stop. */
 export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): number | null {
-  if (isFinalStatus(input.status)) return null;
   let base: number;
-  if (input.depositSeen || FAST_STATUSES.has(input.status)) base = settings.fastMs;
+  if (isOnHold(input)) base = settings.slowMs * 6;
+  else if (isFinalStatus(input.status)) return null;
+  else if (input.depositSeen || FAST_STATUSES.has(input.status)) base = settings.fastMs;
   else if (input.waitingMs >= VERY_LONG_WAIT_MS) base = settings.slowMs * 6;
   else if (input.waitingMs >= LONG_WAIT_MS) base = settings.slowMs * 2;
   else base = settings.slowMs;
   const jitter = Math.min(Math.max(input.jitter ?? 0, 0), 1);
   return Math.round(base * (1 + 0.1 * jitter));
+}
+
+function isOnHold(input: CadenceInput): boolean {
+  return input.status === 'failed' && input.failReason === 'received_more_than_valid_range' && (input.statusAgeMs ?? Infinity) < ON_HOLD_WATCH_MS;
 }
 
 /**

@@ -125,6 +125,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
 
     async startWorkers(opts = {}) {
       if (closing) throw new Error('tracking is closing');
+      if (workers.length > 0) throw new Error('tracking workers are already running');
       if (opts.poll !== false) {
         const processor = createPollProcessor({
           api: deps.api,

@@ -5,7 +5,7 @@ import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
 import { nextPollDelay, outageDelay } from './cadence.js';
 import { targetKey } from './keys.js';
-import { observe, type Observation } from './observe.js';
+import { lastEntered, observe, type Observation } from './observe.js';
 import type { StateStore } from './state-store.js';
 import type { Follower, Subscriptions } from './subscriptions.js';
 
@@ -117,7 +117,11 @@ export function createPollProcessor(deps: PollDeps) {
 
     const st = obs.state;
     const waitingMs = now - st.firstPolledAt;
-    const delay = nextPollDelay({ status: st.status, depositSeen: st.depositSeenAt !== undefined, waitingMs, jitter: random() }, settings);
+    const statusAgeMs = now - (lastEntered(st.history, st.status) ?? now);
+    const delay = nextPollDelay(
+      { status: st.status, depositSeen: st.depositSeenAt !== undefined, waitingMs, failReason: st.failReason, statusAgeMs, jitter: random() },
+      settings,
+    );
     if (delay === null) {
       await subs.retire(swapId);
       return 'final';

@@ -13,6 +13,14 @@ describe('poll cadence', () => {
     }
   });
 
+  it('keeps watching a deposit above the maximum for 3 hours (Layerswap reviews it for up to 2)', () => {
+    const onHold = (statusAgeMs: number) =>
+      nextPollDelay({ status: 'failed', failReason: 'received_more_than_valid_range', depositSeen: true, waitingMs: 0, statusAgeMs }, settings);
+    expect(onHold(0)).toBe(120_000);
+    expect(onHold(3 * 60 * min)).toBeNull();
+    expect(nextPollDelay({ status: 'failed', failReason: 'received_less_than_valid_range', depositSeen: true, waitingMs: 0, statusAgeMs: 0 }, settings)).toBeNull();
+  });
+
   it('polls fast once funds move: a deposit seen, ls_transfer_pending or pending_refund', () => {
     expect(nextPollDelay({ status: 'user_transfer_pending', depositSeen: true, waitingMs: 0 }, settings)).toBe(5_000);
     expect(nextPollDelay({ status: 'ls_transfer_pending', depositSeen: false, waitingMs: 0 }, settings)).toBe(5_000);

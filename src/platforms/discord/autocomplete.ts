@@ -36,14 +36,17 @@ export async function suggestChoices(core: BotCore, commandName: string, optionN
   return choices;
 }
 
+/** Always answers, with no choices when anything goes wrong: Discord shows "no options", not an error. */
 export async function answerAutocomplete(i: AutocompleteInteraction, core: BotCore, log: Logger): Promise<void> {
-  const focused = i.options.getFocused(true);
-  const values = new Map<string, string>();
-  for (const o of i.options.data) if (!o.focused && typeof o.value === 'string' && o.value.trim()) values.set(o.name, o.value.trim());
-  const timeout = new Promise<Array<{ name: string; value: string }>>((resolve) => setTimeout(() => resolve([]), ANSWER_WITHIN_MS).unref());
-  const choices = await Promise.race([suggestChoices(core, i.commandName, focused.name, String(focused.value), values).catch((error: unknown) => {
+  let choices: Array<{ name: string; value: string }> = [];
+  try {
+    const focused = i.options.getFocused(true);
+    const values = new Map<string, string>();
+    for (const o of i.options.data) if (!o.focused && typeof o.value === 'string' && o.value.trim()) values.set(o.name, o.value.trim());
+    const timeout = new Promise<typeof choices>((resolve) => setTimeout(() => resolve([]), ANSWER_WITHIN_MS).unref());
+    choices = await Promise.race([suggestChoices(core, i.commandName, focused.name, String(focused.value), values), timeout]);
+  } catch (error) {
     log.warn({ err: error instanceof Error ? error.message : String(error) }, 'autocomplete suggestions failed');
-    return [];
-  }), timeout]);
+  }
   await i.respond(choices);
 }

@@ -173,7 +173,7 @@ describe('replies, buttons, modals', () => {
 
 describe('autocomplete', () => {
   it('answers at most 25 choices of at most 100 characters', async () => {
-    const choices = await h.fake.autocomplete(h.alice, 'quote', { amount: 5, from: 'ARB' }, 'to');
+    const choices = await h.fake.autocomplete(h.alice, 'quote', { amount: 5, from: 'ARB', to: 'ba' }, 'to');
     expect(choices).toHaveLength(25);
     expect(choices[0]).toMatchObject({ value: 'NET_0' });
     for (const c of choices) expect(String(c.name).length).toBeLessThanOrEqual(100);

@@ -227,6 +227,7 @@ export class FakeDiscord {
 
   /** Types into an autocomplete option; resolves with the choices the bot answered. */
   async autocomplete(where: Where, name: string, values: Record<string, string | number>, focused: string): Promise<Json[]> {
+    if (!(focused in values)) throw new Error(`fake: the focused option ${focused} needs the partial text typed so far`);
     const { state, payload } = this.base(4, where);
     this.send(state, { ...payload, data: this.commandData(where, name, values, focused) });
     await this.waitFor(() => state.callbacks[0], `autocomplete answer for ${focused}`);
