@@ -69,6 +69,8 @@ export interface Config extends Readonly<Raw> {
   readonly discordEnabled: boolean;
   /** Every secret value in force, for redaction. Never printed. */
   readonly secretValues: readonly string[];
+  /** The variables the environment set (the rest are defaults). */
+  readonly setVariables: readonly string[];
 }
 
 /** Variables whose values are secrets: redacted in every log line and error. */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telegramEnabled: Boolean(raw.TELEGRAM_BOT_TOKEN),
     discordEnabled: Boolean(raw.DISCORD_TOKEN),
     secretValues: Object.freeze(secretValues),
+    setVariables: Object.freeze(Object.keys(input)),
   });
 }
 

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Tests need a real Redis. Use REDIS_URL or 127.0.0.1:6379 when one answers; otherwise start a
@@ -34,7 +35,14 @@ function freePort(): Promise<number> {
   });
 }
 
+/** End-to-end tests run the built CLI (dist/cli.js), as users do: compile once per run. */
+function build(): void {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+}
+
 export async function setup(): Promise<void> {
+  build();
   for (const candidate of [process.env.REDIS_URL, 'redis://127.0.0.1:6379']) {
     if (candidate && (await ping(candidate))) {
       process.env.TEST_REDIS_URL = candidate;

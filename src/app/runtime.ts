@@ -100,7 +100,7 @@ export async function createRuntime(
       messengers,
       renderCard: (details, target: ChatTarget) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public' }),
       limits: { maxPerChat: config.MAX_TRACKED_PER_CHAT, maxPerUser: config.MAX_TRACKED_PER_USER },
-      cadence: { fastMs: config.POLL_FAST_MS, slowMs: config.POLL_SLOW_MS, stuckFactor: config.STUCK_AFTER_FACTOR },
+      cadence: pollCadence(config, sandbox !== undefined),
       logger,
     });
     closers.push(() => step('tracking', () => tracking.close()));
@@ -139,4 +139,19 @@ export async function createRuntime(
     for (const fn of closers.reverse()) await fn();
     throw err;
   }
+}
+
+/**
+ * The in-process sandbox moves a swap from deposit to payout in seconds, and it sends no
+ * webhooks, so unless the operator chose a cadence, poll it about as often as a webhook would
+ * hint: the terminal demo then shows every confirmation instead of jumping to "completed".
+ */
+function pollCadence(config: Config, sandbox: boolean): { fastMs: number; slowMs: number; stuckFactor: number } {
+  const chosen = (k: string) => config.setVariables.includes(k);
+  const speed = config.SANDBOX_SPEED;
+  return {
+    fastMs: sandbox && !chosen('POLL_FAST_MS') ? Math.max(200, Math.round(1000 / speed)) : config.POLL_FAST_MS,
+    slowMs: sandbox && !chosen('POLL_SLOW_MS') ? Math.max(400, Math.round(2000 / speed)) : config.POLL_SLOW_MS,
+    stuckFactor: config.STUCK_AFTER_FACTOR,
+  };
 }

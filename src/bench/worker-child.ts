@@ -30,6 +30,11 @@ export interface WorkerConfig {
   notify: boolean;
   telegram?: { apiRoot: string; token: string };
   discord?: { api: string; token: string };
+  /**
+   * discord.js REST keeps its own global limit of 50 requests per second per process; the
+   * fan-out run compresses time (limits per shorter window) and raises it to match.
+   */
+  discordGlobalPerSecond?: number;
   limits: { maxPerChat: number; maxPerUser: number };
 }
 
@@ -49,7 +54,12 @@ serve(
       const api = new LayerswapClient({ baseUrl: c.sandboxUrl, apiKey: c.apiKey, logger });
       const messengers: Partial<Record<Platform, Messenger>> = { console: counting };
       if (c.telegram) messengers.telegram = new TelegramMessenger({ token: c.telegram.token, apiRoot: c.telegram.apiRoot, botUsername: 'bench_swapbot' });
-      if (c.discord) messengers.discord = new DiscordMessenger({ token: c.discord.token, api: c.discord.api });
+      if (c.discord) {
+        const discord = new DiscordMessenger({ token: c.discord.token, api: c.discord.api });
+        // The REST manager reads this option on every request.
+        if (c.discordGlobalPerSecond) (discord.rest.options as { globalRequestsPerSecond: number }).globalRequestsPerSecond = c.discordGlobalPerSecond;
+        messengers.discord = discord;
+      }
       tracking = createTracking({
         redis: c.redisUrl,
         prefix: c.prefix,

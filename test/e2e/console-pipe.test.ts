@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** Runs the built `swapbot` with lines on stdin, as `printf ... | swapbot console` would. */
+function runCli(args: string[], stdin: string, env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`swapbot did not exit within ${timeoutMs} ms.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+describe('the terminal chat over a pipe (the built CLI, the in-process sandbox, real Redis)', () => {
+  const prefix = uniquePrefix('console');
+  testRedis(prefix);
+  const env = {
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: prefix,
+    SANDBOX_DEPOSIT_DELAY_MS: '300',
+    SANDBOX_SPEED: '4',
+  };
+
+  it('quotes, creates a swap to its deposit card, then follows it to completed and exits 0', async () => {
+    const script = [
+      '/quote 100 USDC from arbitrum to base',
+      '1', // Swap this
+      '0x1111111111111111111111111111111111111111', // destination address
+      '#1', // skip the refund address
+      '2', // no refuel
+      '1', // Confirm
+    ].join('\n');
+    const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, env);
+    expect(stderr).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    expect(stdout).toContain('SANDBOX');
+    expect(stdout).toMatch(/You receive: 99\.5 USDC on Base/);
+    expect(stdout).toMatch(/\[1\] Swap this/);
+    const deposit = stdout.indexOf('Send exactly 100 USDC on Arbitrum One');
+    expect(deposit).toBeGreaterThan(0);
+    expect(stdout).toMatch(/Swap id: [0-9a-f-]{36}/);
+    // Pushed updates arrive after the deposit card and end with completion.
+    const completed = stdout.indexOf('Swap completed');
+    expect(completed).toBeGreaterThan(deposit);
+    expect(stdout).toMatch(/Received 99\.5 USDC on Base/);
+  });
+
+  it('refuses a bad configuration with every problem listed, before starting anything', async () => {
+    const { code, stderr } = await runCli(['console'], '', { ...env, PORT: 'x', SANDBOX_SPEED: '-1' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('PORT="x": must be a whole number');
+    expect(stderr).toContain('SANDBOX_SPEED="-1": must be above 0');
+  });
+
+  it('answers bad input with a specific message and keeps running', async () => {
+    const { code, stdout } = await runCli(['console'], '/quote abc USDC arbitrum base\n/status not-a-uuid\n/frobnicate\n/quote 100 USDC arbitum base\n', env);
+    expect(code).toBe(0);
+    expect(stdout).toContain('"abc" is not a number');
+    // What was entered is kept: the route is remembered while the amount is asked again.
+    expect(stdout).toContain('So far: USDC on Arbitrum One → USDC on Base');
+    expect(stdout).toContain('That is not a swap id');
+    expect(stdout).toContain('I do not know /frobnicate');
+    expect(stdout).toContain('There is no network called "arbitum". Did you mean Arbitrum One?');
+  });
+});
