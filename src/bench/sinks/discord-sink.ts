@@ -20,18 +20,26 @@ export interface DiscordSink {
   readonly token: string;
   readonly events: SinkEvent[];
   limited(): number;
+  /** Changes the limit enforced from now on (the fan-out run compresses time). */
+  setLimits(options: DiscordSinkOptions): void;
   delivered(): number;
   onEvent(listener: SinkListener): () => void;
   clearEvents(): void;
   close(): Promise<void>;
 }
 
+export const DISCORD_LIMIT: Readonly<Limit> = { limit: 50, windowMs: 1000 };
+
 let snowflake = 1_300_000_000_000_000_000n;
 const nextId = () => String(++snowflake);
 
 export async function startDiscordSink(options: DiscordSinkOptions = {}): Promise<DiscordSink> {
-  const rule = options.global ?? { limit: 50, windowMs: 1000 };
-  const global = new RateWindow(rule.limit, rule.windowMs);
+  let global = new RateWindow(DISCORD_LIMIT.limit, DISCORD_LIMIT.windowMs);
+  const setLimits = (o: DiscordSinkOptions) => {
+    const rule = o.global ?? DISCORD_LIMIT;
+    global = new RateWindow(rule.limit, rule.windowMs);
+  };
+  setLimits(options);
   const listeners = new Set<SinkListener>();
   const events: SinkEvent[] = [];
   const dmChannels = new Map<string, string>();
@@ -93,6 +101,7 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
     events,
     limited: () => limitedCount,
     delivered: () => deliveredCount,
+    setLimits,
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

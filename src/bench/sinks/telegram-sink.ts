@@ -31,19 +31,32 @@ export interface TelegramSink {
   /** Messages accepted so far. */
   delivered(): number;
   onEvent(listener: SinkListener): () => void;
+  /** Changes the limits enforced from now on (the fan-out run compresses time). */
+  setLimits(options: TelegramSinkOptions): void;
   /** Forget recorded events (counters stay). */
   clearEvents(): void;
   close(): Promise<void>;
 }
 
+export const TELEGRAM_LIMITS: Readonly<Required<TelegramSinkOptions>> = {
+  overall: { limit: 30, windowMs: 1000 },
+  perGroup: { limit: 20, windowMs: 60_000 },
+};
+
 const MESSAGE_METHODS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'editMessageText', 'editMessageCaption', 'editMessageReplyMarkup']);
 
 export async function startTelegramSink(options: TelegramSinkOptions = {}): Promise<TelegramSink> {
   const token = '123456789:bench-telegram-token';
-  const overallRule = options.overall ?? { limit: 30, windowMs: 1000 };
-  const groupRule = options.perGroup ?? { limit: 20, windowMs: 60_000 };
-  const overall = new RateWindow(overallRule.limit, overallRule.windowMs);
+  let groupRule: Limit = TELEGRAM_LIMITS.perGroup;
+  let overall = new RateWindow(TELEGRAM_LIMITS.overall.limit, TELEGRAM_LIMITS.overall.windowMs);
   const groups = new Map<string, RateWindow>();
+  const setLimits = (o: TelegramSinkOptions) => {
+    const rule = o.overall ?? TELEGRAM_LIMITS.overall;
+    overall = new RateWindow(rule.limit, rule.windowMs);
+    groupRule = o.perGroup ?? TELEGRAM_LIMITS.perGroup;
+    groups.clear();
+  };
+  setLimits(options);
   const listeners = new Set<SinkListener>();
   const events: SinkEvent[] = [];
   let limitedCount = 0;
@@ -105,6 +118,7 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
     events,
     limited: () => limitedCount,
     delivered: () => deliveredCount,
+    setLimits,
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -88,6 +88,9 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
   const rows: MessageRow[] = [];
   const maxRows = reply.prompt ? LIMITS.rows - 1 : LIMITS.rows;
   let firstAction = true;
+  // Discord refuses a whole message over one repeated custom_id: the first button with an id wins.
+  const used = new Set<string>();
+  const fresh = (id: string): boolean => !used.has(id) && Boolean(used.add(id));
   (reply.buttons ?? []).forEach((row, index) => {
     const buttons: APIButtonComponent[] = [];
     const actions = row.filter((b): b is Extract<Button, { kind: 'action' }> => b.kind === 'action' && b.action.length <= CUSTOM_ID_MAX);
@@ -95,15 +98,15 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
     if (asSelect) rows.push(selectRow(index, actions));
     for (const b of row) {
       if (b.kind === 'action') {
-        if (asSelect || b.action.length > CUSTOM_ID_MAX) continue;
+        if (asSelect || b.action.length > CUSTOM_ID_MAX || !fresh(b.action)) continue;
         buttons.push({ type: ComponentType.Button, style: firstAction ? ButtonStyle.Primary : ButtonStyle.Secondary, label: label(b.label), custom_id: b.action });
         firstAction = false;
       } else if (b.kind === 'url') {
         if (b.url.length <= LIMITS.url && /^https?:\/\//i.test(b.url)) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, label: label(b.label), url: b.url });
       } else if (b.kind === 'copy') {
         const id = copyButtonId(b.text);
-        if (id) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Secondary, label: label(b.label), custom_id: id });
-        else overflow.push([bold(`${b.label}: `), code(b.text)]);
+        if (!id) overflow.push([bold(`${b.label}: `), code(b.text)]);
+        else if (fresh(id)) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Secondary, label: label(b.label), custom_id: id });
       }
       // deeplink: omitted on Discord (see above).
     }
