@@ -64,6 +64,8 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   const offT = b.telegram.onEvent(listener);
   const offD = b.discord.onEvent(listener);
   const limitedNow = () => b.telegram.limited() + b.discord.limited();
+  const tl0 = b.telegram.limited();
+  const dl0 = b.discord.limited();
   const estimates: number[] = [];
   const measured: number[] = [];
   const detections: number[] = [];
@@ -103,6 +105,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   } finally {
     offT();
     offD();
+    section.notes.push(`429 replies: Telegram ${b.telegram.limited() - tl0}, Discord ${b.discord.limited() - dl0}.`);
     b.telegram.setLimits({});
     b.discord.setLimits({});
     await worker?.stop();
@@ -127,7 +130,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   section.notes.push(
     `${o.telegramChats.toLocaleString('en-US')} Telegram private chats and ${o.discordChannels.toLocaleString('en-US')} Discord channels follow one swap; the change is one more confirmation (one card edit per chat, no extra message); ${o.repeats} changes measured.`,
     `time compressed ${o.scale}x: Telegram ${TELEGRAM_LIMITS.overall.limit} messages per ${window} ms overall (${TELEGRAM_LIMITS.perGroup.limit} per ${TELEGRAM_LIMITS.perGroup.windowMs / o.scale / 1000} s per group), Discord ${DISCORD_LIMIT.limit} requests per ${window} ms, ` +
-      `enforced by the fake platforms as sliding windows; the engine's limiters got the same windows (Telegram ${ENGINE_RATES.telegram}, Discord ${ENGINE_RATES.discord} jobs per window) and discord.js REST ${DISCORD_LIMIT.limit * o.scale} requests/s. ` +
+      `enforced by the fake platforms as token buckets (bursts up to the limit, refilled at its rate); the engine's limiters got the same windows (Telegram ${ENGINE_RATES.telegram}, Discord ${ENGINE_RATES.discord} jobs per window) and discord.js REST ${DISCORD_LIMIT.limit * o.scale} requests/s. ` +
       `Estimate at the real limits = time to the first edit + (last edit - first edit) x ${o.scale}.`,
     `floor: ${fmt(floor)} s at the platforms' limits (${fmt(engineFloor)} s at the engine's own rates, Discord 45/s); first cards to all ${n.toLocaleString('en-US')} chats took ${fmt(firstCardsSeconds)} s compressed.`,
   );

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { listen, parseFields, readBody, sendJson } from './http.js';
-import { RateWindow, type SinkEvent, type SinkListener } from './rate-window.js';
+import { TokenBucket, type SinkEvent, type SinkListener } from './rate-window.js';
 import type { Limit } from './telegram-sink.js';
 
 /**
@@ -34,10 +34,10 @@ let snowflake = 1_300_000_000_000_000_000n;
 const nextId = () => String(++snowflake);
 
 export async function startDiscordSink(options: DiscordSinkOptions = {}): Promise<DiscordSink> {
-  let global = new RateWindow(DISCORD_LIMIT.limit, DISCORD_LIMIT.windowMs);
+  let global = new TokenBucket(DISCORD_LIMIT.limit, DISCORD_LIMIT.windowMs);
   const setLimits = (o: DiscordSinkOptions) => {
     const rule = o.global ?? DISCORD_LIMIT;
-    global = new RateWindow(rule.limit, rule.windowMs);
+    global = new TokenBucket(rule.limit, rule.windowMs);
   };
   setLimits(options);
   const listeners = new Set<SinkListener>();

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { listen, parseFields, readBody, sendJson } from './http.js';
-import { RateWindow, type SinkEvent, type SinkListener } from './rate-window.js';
+import { TokenBucket, type SinkEvent, type SinkListener } from './rate-window.js';
 
 /**
  * A fake Telegram Bot API on 127.0.0.1 for TelegramMessenger (apiRoot). It answers like the
@@ -48,11 +48,11 @@ const MESSAGE_METHODS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto'
 export async function startTelegramSink(options: TelegramSinkOptions = {}): Promise<TelegramSink> {
   const token = '123456789:bench-telegram-token';
   let groupRule: Limit = TELEGRAM_LIMITS.perGroup;
-  let overall = new RateWindow(TELEGRAM_LIMITS.overall.limit, TELEGRAM_LIMITS.overall.windowMs);
-  const groups = new Map<string, RateWindow>();
+  let overall = new TokenBucket(TELEGRAM_LIMITS.overall.limit, TELEGRAM_LIMITS.overall.windowMs);
+  const groups = new Map<string, TokenBucket>();
   const setLimits = (o: TelegramSinkOptions) => {
     const rule = o.overall ?? TELEGRAM_LIMITS.overall;
-    overall = new RateWindow(rule.limit, rule.windowMs);
+    overall = new TokenBucket(rule.limit, rule.windowMs);
     groupRule = o.perGroup ?? TELEGRAM_LIMITS.perGroup;
     groups.clear();
   };
@@ -83,10 +83,10 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
       return;
     }
     const isGroup = chatId.startsWith('-');
-    let group: RateWindow | undefined;
+    let group: TokenBucket | undefined;
     if (isGroup) {
       group = groups.get(chatId);
-      if (!group) groups.set(chatId, (group = new RateWindow(groupRule.limit, groupRule.windowMs)));
+      if (!group) groups.set(chatId, (group = new TokenBucket(groupRule.limit, groupRule.windowMs)));
     }
     // A refused call counts against nothing; an accepted one against both windows.
     const wait = Math.max(overall.peek(at), group?.peek(at) ?? 0);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Incoming } from '../../../src/bot/incoming.js';
-import { actionButton, bold, copyButton, line, text, type Reply } from '../../../src/bot/reply.js';
+import { actionButton, copyButton, line, type Reply } from '../../../src/bot/reply.js';
 import { DM_SENT_NOTE, ERROR_NOTE } from '../../../src/platforms/discord/responder.js';
 import type { InteractionState, StoredMessage } from './fake-world.js';
-import { buttonId, buttonLabels, embedText, ScriptedCore, startDiscordHarness, unescape, type DiscordHarness } from './harness.js';
+import { buttonId, buttonLabels, connectBot, embedText, ScriptedCore, startDiscordHarness, startDiscordWorld, unescape, type DiscordHarness } from './harness.js';
 
 /**
  * The adapter's own duties, with a scripted core: acknowledging in time, where each reply goes,
@@ -157,7 +157,10 @@ describe('replies, buttons, modals', () => {
     const failed = await answerOf(h.fake.slashCommand(h.alice, 'tracking'));
     expect(failed.ephemeral).toBe(true);
     expect(unescape(embedText(failed))).toBe(ERROR_NOTE);
-    expect(h.logLines.join('')).toContain('could not answer an interaction');
+    const logs = h.logLines.join('');
+    expect(logs).toContain('could not answer an interaction');
+    expect(logs).not.toContain(h.token);
+    expect(logs).not.toMatch(/aW50ZXJhY3Rpb24/); // no interaction token either
     const ok = await answerOf(h.fake.slashCommand(h.alice, 'help'));
     expect(ok.deleted).toBe(false);
   });
@@ -198,9 +201,20 @@ describe('the gateway connection', () => {
   });
 });
 
-describe('bold text', () => {
-  it('keeps spaces outside the markers so Discord renders it', () => {
-    expect(bold('So far: ').text).toBe('So far: ');
-    expect(text('x').kind).toBe('text');
+describe('DISCORD_GATEWAY_URL', () => {
+  it('connects to the configured gateway instead of the one GET /gateway/bot names', async () => {
+    const world = await startDiscordWorld();
+    world.fake.advertisedGateway = 'ws://127.0.0.1:9/nowhere';
+    const other = await connectBot(world, core, { gatewayUrl: world.fake.gatewayUrl });
+    try {
+      const answer = await (async () => {
+        const it1 = other.fake.slashCommand(other.alice, 'help');
+        const id = await other.fake.waitFor(() => it1.originalId, 'an answer');
+        return other.fake.message(id);
+      })();
+      expect(unescape(embedText(answer))).toContain('hello Alice');
+    } finally {
+      await other.close();
+    }
   });
 });

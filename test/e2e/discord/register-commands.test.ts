@@ -1,7 +1,9 @@
 import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandSpec } from '../../../src/bot/command-list.js';
+import { loadConfig } from '../../../src/config.js';
 import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
+import { registerDiscordCommandsFromConfig } from '../../../src/platforms/discord/from-config.js';
 import { FakeDiscord } from './fake-discord.js';
 import type { FakeGuild, Json } from './fake-world.js';
 
@@ -67,5 +69,22 @@ describe.each([
     const m = fake.requests.length;
     await registerDiscordCommands(target());
     expect(writesSince(m)).toEqual([]);
+  });
+});
+
+describe('swapbot register-commands', () => {
+  it('reads the token, application, server and API URL from the configuration', async () => {
+    const other = await FakeDiscord.start({ token: 'MTEw.config.token', applicationId: '1100000000000000008' });
+    try {
+      const owner = other.world.addUser({ id: '2300000000000000002', username: 'owner' });
+      const dev = other.world.addGuild({ name: 'Dev', ownerId: owner.id, channels: ['general'] });
+      const config = loadConfig({ DISCORD_TOKEN: 'MTEw.config.token', DISCORD_APPLICATION_ID: '1100000000000000008', DISCORD_GUILD_ID: dev.id, DISCORD_API_URL: other.apiUrl });
+      expect((await registerDiscordCommandsFromConfig(config)).scope).toBe('guild');
+      expect(other.world.commands.get(dev.id)?.size).toBe(COMMANDS.length);
+      expect((await registerDiscordCommandsFromConfig(config)).unchanged).toHaveLength(COMMANDS.length);
+      await expect(registerDiscordCommandsFromConfig(loadConfig({ DISCORD_API_URL: other.apiUrl }))).rejects.toThrow(/DISCORD_TOKEN/);
+    } finally {
+      await other.close();
+    }
   });
 });
