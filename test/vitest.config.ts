@@ -11,5 +11,6 @@ export default defineConfig({
     // Real Redis, real sockets: keep parallelism modest on 2-core machines.
     maxWorkers: 2,
     globalSetup: ['test/global-setup.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

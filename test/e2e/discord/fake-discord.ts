@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeGateway } from './fake-gateway.js';
+import { parseBody } from './fake-http.js';
 import { route, type RouteResponse } from './fake-routes.js';
 import { World, type FakeGuild, type FakeUser, type FileRecord, type InteractionState, type Json, type StoredMessage } from './fake-world.js';
 
@@ -299,21 +300,4 @@ export class FakeDiscord {
       await new Promise((r) => setTimeout(r, 10));
     }
   }
-}
-
-async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<{ body: Json | Json[] | undefined; files: FileRecord[] }> {
-  const type = req.headers['content-type'] ?? '';
-  if (raw.length === 0) return { body: undefined, files: [] };
-  if (type.startsWith('application/json')) return { body: JSON.parse(raw.toString('utf8')) as Json, files: [] };
-  if (type.startsWith('multipart/form-data')) {
-    const form = await new Request(url, { method: 'POST', headers: { 'content-type': type }, body: raw }).formData();
-    const files: FileRecord[] = [];
-    let body: Json | undefined;
-    for (const [field, value] of form.entries()) {
-      if (field === 'payload_json') body = JSON.parse(typeof value === 'string' ? value : await value.text()) as Json;
-      else if (typeof value !== 'string') files.push({ field, filename: value.name, contentType: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
-    }
-    return { body, files };
-  }
-  return { body: undefined, files: [] };
 }

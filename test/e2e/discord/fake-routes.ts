@@ -1,3 +1,4 @@
+import { deleteCommand, listCommands, patchCommand, postCommand, putCommands } from './fake-commands.js';
 import { validateChoices, validateMessage, validateModal } from './fake-validate.js';
 import type { FileRecord, InteractionState, Json, StoredMessage, World } from './fake-world.js';
 
@@ -68,81 +69,6 @@ export function route(w: World, r: RouteRequest, baseUrl: string): RouteResponse
     return handler(w, r, p, baseUrl);
   }
   return apiError(404, 0, '404: Not Found');
-}
-
-// ---- commands ----
-
-function commandStore(w: World, app: string, scope: string): Map<string, Json> | RouteResponse {
-  if (app !== w.applicationId) return apiError(403, 50001, 'Missing Access');
-  if (scope !== 'global' && !w.guilds.has(scope)) return apiError(403, 50001, 'Missing Access');
-  let store = w.commands.get(scope);
-  if (!store) w.commands.set(scope, (store = new Map()));
-  return store;
-}
-
-/** A command as Discord stores and returns it: ids added, false flags dropped, localizations null. */
-function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
-  const options = ((body.options ?? []) as Json[]).map((o) => {
-    const { required, autocomplete, ...rest } = o;
-    return { ...rest, ...(required ? { required: true } : {}), ...(autocomplete ? { autocomplete: true } : {}), name_localizations: null, description_localizations: null };
-  });
-  return {
-    ...body,
-    options,
-    id,
-    application_id: w.applicationId,
-    version: w.snowflake(),
-    type: body.type ?? 1,
-    default_member_permissions: body.default_member_permissions ?? null,
-    dm_permission: true,
-    nsfw: false,
-    name_localizations: null,
-    description_localizations: null,
-    ...(scope === 'global' ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] } : { guild_id: scope, contexts: null, integration_types: [0] }),
-  };
-}
-
-function listCommands(w: World, app: string, scope: string): RouteResponse {
-  const store = commandStore(w, app, scope);
-  return store instanceof Map ? ok([...store.values()]) : store;
-}
-
-function putCommands(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
-  const store = commandStore(w, app, scope);
-  if (!(store instanceof Map)) return store;
-  const previous = new Map([...store.values()].map((c) => [String(c.name), String(c.id)]));
-  store.clear();
-  for (const body of (r.body ?? []) as Json[]) {
-    const c = stored(w, scope, body, previous.get(String(body.name)));
-    store.set(String(c.id), c);
-  }
-  return ok([...store.values()]);
-}
-
-function postCommand(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
-  const store = commandStore(w, app, scope);
-  if (!(store instanceof Map)) return store;
-  const body = r.body as Json;
-  const existing = [...store.values()].find((c) => c.name === body.name);
-  const c = stored(w, scope, body, existing ? String(existing.id) : undefined);
-  store.set(String(c.id), c);
-  return { status: existing ? 200 : 201, body: c };
-}
-
-function patchCommand(w: World, r: RouteRequest, app: string, scope: string, id: string): RouteResponse {
-  const store = commandStore(w, app, scope);
-  if (!(store instanceof Map)) return store;
-  const current = store.get(id);
-  if (!current) return apiError(404, 10063, 'Unknown application command');
-  const c = stored(w, scope, { ...current, ...(r.body as Json) }, id);
-  store.set(id, c);
-  return ok(c);
-}
-
-function deleteCommand(w: World, app: string, scope: string, id: string): RouteResponse {
-  const store = commandStore(w, app, scope);
-  if (!(store instanceof Map)) return store;
-  return store.delete(id) ? noContent : apiError(404, 10063, 'Unknown application command');
 }
 
 // ---- messages ----

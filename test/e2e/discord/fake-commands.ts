@@ -1,0 +1,78 @@
+import { apiError, type RouteRequest, type RouteResponse } from './fake-routes.js';
+import type { Json, World } from './fake-world.js';
+
+/** Application command routes: list, bulk overwrite, create, edit, delete (global or per server). */
+const ok = (body: unknown): RouteResponse => ({ status: 200, body });
+
+function commandStore(w: World, app: string, scope: string): Map<string, Json> | RouteResponse {
+  if (app !== w.applicationId) return apiError(403, 50001, 'Missing Access');
+  if (scope !== 'global' && !w.guilds.has(scope)) return apiError(403, 50001, 'Missing Access');
+  let store = w.commands.get(scope);
+  if (!store) w.commands.set(scope, (store = new Map()));
+  return store;
+}
+
+/** A command as Discord stores and returns it: ids added, false flags dropped, localizations null. */
+function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
+  const options = ((body.options ?? []) as Json[]).map((o) => {
+    const { required, autocomplete, ...rest } = o;
+    return { ...rest, ...(required ? { required: true } : {}), ...(autocomplete ? { autocomplete: true } : {}), name_localizations: null, description_localizations: null };
+  });
+  return {
+    ...body,
+    options,
+    id,
+    application_id: w.applicationId,
+    version: w.snowflake(),
+    type: body.type ?? 1,
+    default_member_permissions: body.default_member_permissions ?? null,
+    dm_permission: true,
+    nsfw: false,
+    name_localizations: null,
+    description_localizations: null,
+    ...(scope === 'global' ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] } : { guild_id: scope, contexts: null, integration_types: [0] }),
+  };
+}
+
+export function listCommands(w: World, app: string, scope: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  return store instanceof Map ? ok([...store.values()]) : store;
+}
+
+export function putCommands(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  const previous = new Map([...store.values()].map((c) => [String(c.name), String(c.id)]));
+  store.clear();
+  for (const body of (r.body ?? []) as Json[]) {
+    const c = stored(w, scope, body, previous.get(String(body.name)));
+    store.set(String(c.id), c);
+  }
+  return ok([...store.values()]);
+}
+
+export function postCommand(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  const body = r.body as Json;
+  const existing = [...store.values()].find((c) => c.name === body.name);
+  const c = stored(w, scope, body, existing ? String(existing.id) : undefined);
+  store.set(String(c.id), c);
+  return { status: existing ? 200 : 201, body: c };
+}
+
+export function patchCommand(w: World, r: RouteRequest, app: string, scope: string, id: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  const current = store.get(id);
+  if (!current) return apiError(404, 10063, 'Unknown application command');
+  const c = stored(w, scope, { ...current, ...(r.body as Json) }, id);
+  store.set(id, c);
+  return ok(c);
+}
+
+export function deleteCommand(w: World, app: string, scope: string, id: string): RouteResponse {
+  const store = commandStore(w, app, scope);
+  if (!(store instanceof Map)) return store;
+  return store.delete(id) ? noContent : apiError(404, 10063, 'Unknown application command');
+}
