@@ -5,9 +5,6 @@ import { z } from 'zod';
  * message with how to fix it; secrets are remembered so log.ts can redact them everywhere.
  */
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { message: 'use true or false' })
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 const int = (min: number, max: number) =>
   z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(min).max(max);
 const url = (protocols: string[], hint: string) =>
