@@ -42,7 +42,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     telegram: { max: ENGINE_RATES.telegram, duration: window },
     discord: { max: ENGINE_RATES.discord, duration: window },
   };
-  b.telegram.setLimits({ overall: { limit: TELEGRAM_LIMITS.overall.limit, windowMs: window }, perGroup: { limit: TELEGRAM_LIMITS.perGroup.limit, windowMs: TELEGRAM_LIMITS.perGroup.windowMs / o.scale } });
+  b.telegram.setLimits({ overall: { limit: TELEGRAM_LIMITS.overall.limit, windowMs: window }, perGroup: { limit: TELEGRAM_LIMITS.perGroup.limit, windowMs: TELEGRAM_LIMITS.perGroup.windowMs / o.scale }, timeScale: o.scale });
   b.discord.setLimits({ global: { limit: DISCORD_LIMIT.limit, windowMs: window } });
   const ctl = b.controller(prefix, LATENCY_CADENCE, platformRates);
   let worker: ChildHandle | undefined;

@@ -31,9 +31,14 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
   const section = emptySection(2, 'Update latency: status change in the sandbox -> edited card at the platform');
   const interval = LATENCY_CADENCE.fastMs;
   const limited0 = b.telegram.limited() + b.discord.limited();
+  const tl0 = b.telegram.limited();
   const p50s: number[] = [];
   const p99s: number[] = [];
   const maxes: number[] = [];
+  const detect99: number[] = [];
+  const deliver99: number[] = [];
+  const detect50: number[] = [];
+  const deliver50: number[] = [];
   let timeouts = 0;
   let samples = 0;
 
@@ -47,6 +52,7 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
         : { platform: 'discord', chatId: String(900_000_000_000_000_000n + BigInt(r * 1000 + i)), chatKind: 'group' },
     );
     const chatOf = new Map(targets.map((t) => [t.chatId, t]));
+    const swapOf = new Map(targets.map((t, i) => [t.chatId, ids[i] as string]));
     const sent = new Set<string>();
     let stepStart = Infinity;
     let edits = new Map<string, number>();
@@ -61,9 +67,12 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
       await eachLimit(ids, 8, (id, i) => pop.ctl.service.follow(id, targets[i] as ChatTarget, { userId: `lat-${r}-${i}` }));
       if (!(await waitFor(() => sent.size === n, 60_000, 20))) throw new Error(`only ${sent.size} of ${n} first cards arrived within 60 s`);
       const latencies: number[] = [];
+      const detections: number[] = [];
+      const deliveries: number[] = [];
       for (let s = 1; s <= o.steps; s++) {
         await sleep(Math.random() * interval * 1.1);
         edits = new Map();
+        const stepEpoch = Date.now();
         stepStart = performance.now();
         // The last step runs the swaps to the end: the remaining confirmations and the payout.
         const last = s === o.steps;
@@ -72,11 +81,23 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
         if (!ok) timeouts += n - edits.size;
         latencies.push(...edits.values());
         stepStart = Infinity;
+        // Where the time went: the poller records when the poll that saw the change began.
+        const states = await Promise.all([...edits.keys()].map((chat) => pop.ctl.swapState(swapOf.get(chat) as string)));
+        [...edits.values()].forEach((ms, i) => {
+          const seen = states[i]?.lastChangeAt;
+          if (seen === undefined || seen < stepEpoch) return;
+          detections.push(seen - stepEpoch);
+          deliveries.push(ms - (seen - stepEpoch));
+        });
       }
       samples += latencies.length;
       p50s.push(percentile(latencies, 50));
       p99s.push(percentile(latencies, 99));
       maxes.push(Math.max(...latencies));
+      detect50.push(percentile(detections, 50));
+      detect99.push(percentile(detections, 99));
+      deliver50.push(percentile(deliveries, 50));
+      deliver99.push(percentile(deliveries, 99));
       await afterRepeat();
       progress(`latency repeat ${r + 1}: p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms over ${latencies.length} edits`);
     } finally {
@@ -91,6 +112,8 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     { figure: 'p50', unit: 'ms', value: spread(p50s), beside, ratio: ratio(p50s) },
     { figure: 'p99', unit: 'ms', value: spread(p99s), beside, ratio: ratio(p99s) },
     { figure: 'max', unit: 'ms', value: spread(maxes), beside, ratio: ratio(maxes) },
+    { figure: 'of which change -> the poll that saw it, p50 / p99', unit: 'ms', value: spread(detect50), beside: { label: 'p99', unit: 'ms', value: spread(detect99) } },
+    { figure: 'of which that poll -> card at the platform, p50 / p99', unit: 'ms', value: spread(deliver50), beside: { label: 'p99', unit: 'ms', value: spread(deliver99) } },
   );
   const p99 = spread(p99s).median;
   const limited = b.telegram.limited() + b.discord.limited() - limited0;
@@ -104,7 +127,7 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     `${pop.followed.toLocaleString('en-US')} swaps followed while measuring: the population waiting for a deposit, polled every ${LATENCY_CADENCE.slowMs / 1000} s (POLL_SLOW_MS default) ` +
       `by one worker process (~${Math.round(pop.followed / (LATENCY_CADENCE.slowMs / 1000))} polls/s), plus the measured swaps.`,
     `each repeat: ${o.telegramChats} Telegram private chats and ${o.discordChannels} Discord channels follow one deposited swap each; ${o.steps} clock steps (5 single confirmations, then completion); ` +
-      `${samples} edits measured in all, from the clock step to the edit's arrival at the fake platform. 429 replies from the fake platforms meanwhile: ${limited}.`,
+      `${samples} edits measured in all, from the clock step to the edit's arrival at the fake platform. 429 replies from the fake platforms meanwhile: ${limited} (Telegram ${b.telegram.limited() - tl0}).`,
   );
   return section;
 }

@@ -72,7 +72,7 @@ export class Population {
     } finally {
       await queue.close();
     }
-    await eachLimit(ids, 32, (id) => this.follow(id));
+    await eachLimit(ids, 128, (id) => this.follow(id));
   }
 
   private async follow(id: string): Promise<void> {

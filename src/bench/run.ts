@@ -43,7 +43,11 @@ const POPULATION = 9_850;
 /** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
 async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
   const pop = new Population(bench, `${bench.redis.prefix}-pop`);
-  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKKeys: 0, tenKRss: [] };
+  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKKeys: 0, tenKFollowed: 0, tenKRss: [], followPeakRss: NaN, reconcileMs: NaN };
+  const worker = () => {
+    if (!pop.worker) throw new Error('the worker is not running');
+    return pop.worker.handle;
+  };
   try {
     await part(sections, 2, 'Update latency', async () => {
       mem.before = await usedMemory(bench.redis.client);
@@ -53,9 +57,14 @@ async function populationParts(sections: Section[], bench: Bench, swaps: string[
       // Settled: every swap polled once and every first card delivered.
       await waitFor(async () => (await bench.sandbox.count('getSwap')) - polled0 >= swaps.length && (await pop.ctl.pendingNotifications()) === 0, 120_000, 250);
       Object.assign(mem, await readTenK(pop, mem.before));
+      const r0 = performance.now();
+      await pop.ctl.reconcile();
+      mem.reconcileMs = performance.now() - r0;
+      mem.followPeakRss = (await worker().call<{ peakRss: number }>('memory')).peakRss;
+      await worker().call('resetPeak');
       return runLatency(pop, {}, async () => {
-        mem.tenKRss.push((await pop.worker?.handle.call<{ peakRss: number }>('memory'))?.peakRss ?? NaN);
-        await pop.worker?.handle.call('resetPeak');
+        mem.tenKRss.push((await worker().call<{ peakRss: number }>('memory')).peakRss);
+        await worker().call('resetPeak');
       });
     });
     await part(sections, 4, 'Memory', () => runMemory(pop, mem));

@@ -91,8 +91,9 @@ describe('/track, /untrack, /tracking', () => {
   test('in private: follow, list, stop', async () => {
     const id = await createSwap('tr1');
     const other = new ChatUser(h, { userId: 'tr1-friend' });
-    card(await other.says(`/track ${id}`), { title: 'Following this swap', contains: ['/untrack'] });
-    card(other.last, { title: 'Waiting for your deposit' });
+    card(await other.says(`/track ${id}`), { title: 'Following this swap', contains: ['/untrack', 'live status card'] });
+    // Only the confirmation: the tracking worker posts the one live card (no stale snapshot).
+    expect(other.last).toHaveLength(1);
     card(await other.says(`/track ${id}`), { title: 'Already following' });
     card(await other.says('/tracking'), { title: 'Followed here (1)', contains: [id] });
     card(await other.says(`/untrack ${id}`), { title: 'Stopped following' });

@@ -19,6 +19,11 @@ export interface TelegramSinkOptions {
   overall?: Limit;
   /** Default 20 per 60 s, per group chat. */
   perGroup?: Limit;
+  /**
+   * Time compression of the limits (default 1). Telegram's retry_after is whole seconds; with
+   * limits per shorter windows it is given in the same compressed seconds (a fraction).
+   */
+  timeScale?: number;
 }
 
 export interface TelegramSink {
@@ -38,7 +43,7 @@ export interface TelegramSink {
   close(): Promise<void>;
 }
 
-export const TELEGRAM_LIMITS: Readonly<Required<TelegramSinkOptions>> = {
+export const TELEGRAM_LIMITS: Readonly<Required<Omit<TelegramSinkOptions, 'timeScale'>>> = {
   overall: { limit: 30, windowMs: 1000 },
   perGroup: { limit: 20, windowMs: 60_000 },
 };
@@ -48,12 +53,14 @@ const MESSAGE_METHODS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto'
 export async function startTelegramSink(options: TelegramSinkOptions = {}): Promise<TelegramSink> {
   const token = '123456789:bench-telegram-token';
   let groupRule: Limit = TELEGRAM_LIMITS.perGroup;
+  let timeScale = 1;
   let overall = new TokenBucket(TELEGRAM_LIMITS.overall.limit, TELEGRAM_LIMITS.overall.windowMs);
   const groups = new Map<string, TokenBucket>();
   const setLimits = (o: TelegramSinkOptions) => {
     const rule = o.overall ?? TELEGRAM_LIMITS.overall;
     overall = new TokenBucket(rule.limit, rule.windowMs);
     groupRule = o.perGroup ?? TELEGRAM_LIMITS.perGroup;
+    timeScale = o.timeScale ?? 1;
     groups.clear();
   };
   setLimits(options);
@@ -101,7 +108,7 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
     for (const l of listeners) l(event);
     if (wait > 0) {
       limitedCount++;
-      const seconds = Math.max(1, Math.ceil(wait / 1000));
+      const seconds = Math.max(1, Math.ceil((wait / 1000) * timeScale)) / timeScale;
       sendJson(res, 429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${seconds}`, parameters: { retry_after: seconds } });
       return;
     }

@@ -24,16 +24,18 @@ export async function trackSwap(ctx: Ctx, rawId: string | undefined): Promise<Re
   const id = parseSwapId(rawId);
   if (!id.ok) return [problem(id.reason, id.hint, 'Which swap?')];
   if (!(await mayManageTracking(ctx))) return [ADMINS_ONLY];
-  const card = await statusReply(ctx, id.value); // also proves the swap exists before following it
+  await statusReply(ctx, id.value); // proves the swap exists before following it; errors become replies upstream
   const result = await ctx.tracking.follow(id.value, chatTarget(ctx), { userId: ctx.incoming.userId });
   if (!result.ok) {
     const who = result.reason === 'chat_limit' ? 'This chat follows' : 'You follow';
     return [notice('Cannot follow more swaps', [line(`${who} ${result.limit} swaps, the most allowed.`), line('Stop following one with /untrack <swap id>, then try again.')], 'warning')];
   }
+  // No card here: the tracking worker posts this chat's one live status card (and edits it as the
+  // swap moves), so a snapshot now would leave two cards, one of them going stale.
   const head = notice(result.alreadyFollowing ? 'Already following' : 'Following this swap', [
-    line(result.alreadyFollowing ? 'This chat already follows this swap.' : 'Updates will appear in this chat until it finishes. ', bold('/untrack'), ' stops them.'),
+    line(result.alreadyFollowing ? 'This chat already follows this swap; its live status card is above.' : 'Its live status card follows and is updated here until the swap finishes. ', bold('/untrack'), ' stops the updates.'),
   ], 'success');
-  return [head, card];
+  return [head];
 }
 
 export const track = (ctx: Ctx, args: string): Promise<Reply[]> => trackSwap(ctx, args.split(/\s+/)[0]);

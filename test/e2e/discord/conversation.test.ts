@@ -35,6 +35,24 @@ async function answerOf(it: InteractionState): Promise<StoredMessage> {
   return h.fake.message(id);
 }
 
+/**
+ * The message a component press (or a modal sent from one) leaves behind: the same message once
+ * it was updated (at once, or after a deferral), or the reply the interaction made.
+ */
+async function afterPress(it: InteractionState, message: StoredMessage, versionsBefore: number): Promise<StoredMessage> {
+  await h.fake.waitFor(() => it.callbacks[0], `an answer to interaction ${it.id}`);
+  return h.fake.waitFor(() => {
+    if (message.history.length > versionsBefore) return message;
+    const other = it.originalId && it.originalId !== message.id ? h.fake.message(it.originalId) : undefined;
+    return other && !other.loading ? other : undefined;
+  }, 'the wizard to move on');
+}
+
+async function press(who: Where, message: StoredMessage, label: string): Promise<StoredMessage> {
+  const before = message.history.length;
+  return afterPress(h.fake.pressButton(who, message, buttonId(message, label)), message, before);
+}
+
 /** Walks the wizard from a message by pressing the first of these labels it shows, until Confirm. */
 async function walkToConfirm(who: Where, start: StoredMessage): Promise<StoredMessage> {
   let message = start;
@@ -43,8 +61,7 @@ async function walkToConfirm(who: Where, start: StoredMessage): Promise<StoredMe
     if (labels.includes('Confirm')) return message;
     const next = ['Skip (no refund address)', 'No refuel'].find((l) => labels.includes(l));
     if (!next) throw new Error(`wizard stuck at: ${embedText(message)} [${labels.join(', ')}]`);
-    const press = h.fake.pressButton(who, message, buttonId(message, next));
-    message = await answerOf(press);
+    message = await press(who, message, next);
   }
   throw new Error('wizard did not reach Confirm');
 }
@@ -99,8 +116,7 @@ describe('a whole swap on Discord', () => {
     expect(swapThis.callbacks[0]?.type).toBe(9);
     expect(JSON.stringify(swapThis.modal)).toMatch(/address/i);
 
-    const submitted = h.fake.submitModal(h.alice, swapThis, ADDRESS);
-    const afterAddress = await answerOf(submitted);
+    const afterAddress = await afterPress(h.fake.submitModal(h.alice, swapThis, ADDRESS), card, card.history.length);
     const confirm = await walkToConfirm(h.alice, afterAddress);
     expect(unescape(embedText(confirm))).toContain(ADDRESS.slice(0, 6));
 
@@ -157,7 +173,7 @@ describe('a whole swap on Discord', () => {
       const asked = await answerOf(swap);
       const open = h.fake.pressButton(h.bob, asked, buttonId(asked, buttonLabels(asked).find((l) => l.startsWith('✏️')) ?? ''));
       await h.fake.waitFor(() => open.modal, 'the modal');
-      message = await answerOf(h.fake.submitModal(h.bob, open, ADDRESS));
+      message = await afterPress(h.fake.submitModal(h.bob, open, ADDRESS), asked, asked.history.length);
     }
     const confirm = await walkToConfirm(h.bob, message);
     const press = h.fake.pressButton(h.bob, confirm, buttonId(confirm, 'Confirm'));

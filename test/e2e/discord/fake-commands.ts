@@ -1,8 +1,9 @@
-import { apiError, type RouteRequest, type RouteResponse } from './fake-routes.js';
+import { apiError, type RouteRequest, type RouteResponse } from './fake-http.js';
 import type { Json, World } from './fake-world.js';
 
 /** Application command routes: list, bulk overwrite, create, edit, delete (global or per server). */
 const ok = (body: unknown): RouteResponse => ({ status: 200, body });
+const noContent: RouteResponse = { status: 204 };
 
 function commandStore(w: World, app: string, scope: string): Map<string, Json> | RouteResponse {
   if (app !== w.applicationId) return apiError(403, 50001, 'Missing Access');

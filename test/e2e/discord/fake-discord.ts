@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { FakeGateway } from './fake-gateway.js';
 import { parseBody } from './fake-http.js';
-import { route, type RouteResponse } from './fake-routes.js';
+import type { RouteResponse } from './fake-http.js';
+import { route } from './fake-routes.js';
 import { World, type FakeGuild, type FakeUser, type FileRecord, type InteractionState, type Json, type StoredMessage } from './fake-world.js';
 
 /**

@@ -1,6 +1,27 @@
 import type { IncomingMessage } from 'node:http';
 import type { FileRecord, Json } from './fake-world.js';
 
+export interface RouteRequest {
+  method: string;
+  /** Path after /api/v10. */
+  path: string;
+  query: URLSearchParams;
+  body: Json | Json[] | undefined;
+  files: FileRecord[];
+  authorized: boolean;
+}
+
+export interface RouteResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const apiError = (status: number, code: number, message: string, errors?: string[]): RouteResponse => ({
+  status,
+  body: { code, message, ...(errors ? { errors: { _errors: errors.map((e) => ({ code: 'BASE_TYPE_INVALID', message: e })) } } : {}) },
+});
+
 /** Request bodies as Discord receives them: JSON, or multipart with payload_json and files[n]. */
 export async function parseBody(req: IncomingMessage, raw: Buffer, url: URL): Promise<{ body: Json | Json[] | undefined; files: FileRecord[] }> {
   const type = req.headers['content-type'] ?? '';

@@ -1,3 +1,4 @@
+import { apiError, type RouteRequest, type RouteResponse } from './fake-http.js';
 import { deleteCommand, listCommands, patchCommand, postCommand, putCommands } from './fake-commands.js';
 import { validateChoices, validateMessage, validateModal } from './fake-validate.js';
 import type { FileRecord, InteractionState, Json, StoredMessage, World } from './fake-world.js';
@@ -10,28 +11,8 @@ import type { FileRecord, InteractionState, Json, StoredMessage, World } from '.
  * - DMs to users who closed them: 50007; unknown channel 10003; missing access 50001; unknown
  *   message 10008; invalid payloads 50035 with the reasons.
  */
-export interface RouteRequest {
-  method: string;
-  /** Path after /api/v10. */
-  path: string;
-  query: URLSearchParams;
-  body: Json | Json[] | undefined;
-  files: FileRecord[];
-  authorized: boolean;
-}
-
-export interface RouteResponse {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
 const ok = (body: unknown): RouteResponse => ({ status: 200, body });
 const noContent: RouteResponse = { status: 204 };
-export const apiError = (status: number, code: number, message: string, errors?: string[]): RouteResponse => ({
-  status,
-  body: { code, message, ...(errors ? { errors: { _errors: errors.map((e) => ({ code: 'BASE_TYPE_INVALID', message: e })) } } : {}) },
-});
 
 type P = [string, string, string];
 type Handler = (w: World, r: RouteRequest, p: P, baseUrl: string) => RouteResponse;

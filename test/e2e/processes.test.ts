@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LayerswapClient } from '../../src/layerswap/client.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { FakeBotApi } from './telegram/fake-bot-api.js';
+
+/**
+ * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
+ * `swapbot worker` (tracking), separate OS processes sharing only Redis, against the sandbox and a
+ * fake Bot API over real sockets. Proves the adapters and the tracking engine are wired into the
+ * running bot, and that SIGTERM drains both cleanly.
+ */
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(command: string, env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, [CLI, command], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+describe('swapbot web + swapbot worker as separate processes', () => {
+  const prefix = uniquePrefix('procs');
+  testRedis(prefix);
+  let fake: FakeBotApi;
+  let sandbox: SandboxServer;
+  const clock = new ManualClock();
+  let web: Proc;
+  let worker: Proc;
+  let port: number;
+
+  beforeAll(async () => {
+    fake = await FakeBotApi.start();
+    sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 1_000, payoutDelayMs: 1_000 } });
+    port = await freePort();
+    const env = {
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      LAYERSWAP_API_URL: sandbox.url,
+      LAYERSWAP_API_KEY: sandbox.apiKey,
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      POLL_FAST_MS: '200',
+      POLL_SLOW_MS: '300',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    };
+    web = run('web', env);
+    worker = run('worker', env);
+  });
+
+  afterAll(async () => {
+    for (const p of [web, worker]) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await fake.close();
+    await sandbox.close();
+  });
+
+  it('answers in Telegram, pushes status cards from the worker, serves /health, and drains on SIGTERM', async () => {
+    const alice = { id: 4242, is_bot: false, first_name: 'Alice' };
+    const chat = fake.privateChat(alice);
+
+    // The web process answers a command over long polling.
+    fake.sendText(chat, alice, '/quote 100 USDC arbitrum base');
+    const quote = await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card', 30_000);
+    expect(quote.text).toContain('99.5 USDC');
+
+    // A swap made elsewhere, followed with /track: the worker process polls it and pushes cards.
+    const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+    const created = await api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true });
+    await api.close();
+    const id = created.swap.id;
+    fake.sendText(chat, alice, `/track ${id}`);
+    const card = await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes(id.slice(0, 8)) && /Waiting for your deposit/i.test(m.text)), 'the status card from the worker', 30_000);
+    expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1); // one card per swap per chat
+
+    sandbox.deposit(id);
+    for (let i = 0; i < 40 && !fake.botMessages(chat.id).some((m) => m.text?.includes('Swap completed')); i++) {
+      clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('Swap completed')), 'the completion message', 30_000);
+    // The one status card was edited in place to its final state.
+    expect(fake.message(chat.id, card.message_id)?.text).toMatch(/Completed/);
+    expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1);
+
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+
+    web.child.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
+    expect(await web.exited).toBe(0);
+    expect(await worker.exited).toBe(0);
+    // Secrets never reach the logs.
+    expect(web.output() + worker.output()).not.toContain(fake.token.split(':')[1]!);
+  }, 90_000);
+});
