@@ -5,6 +5,7 @@ import type { Incoming } from '../bot/incoming.js';
 import { CatalogCache } from '../layerswap/catalog-cache.js';
 import { createRedis } from '../redis.js';
 import { SWAP_BODY, type Bench } from './context.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 import { deleteKeys } from './env.js';
 import { LATENCY_CADENCE } from './population.js';
 import { emptySection, type Section } from './report.js';
@@ -38,7 +39,7 @@ export async function runCommands(b: Bench, swapId: string, opts: Partial<Comman
   const redis = createRedis(b.redis.url, { maxRetriesPerRequest: 3 });
   const ctl = b.controller(`${prefix}-trk`, LATENCY_CADENCE);
   const catalog = new CatalogCache(b.api);
-  const core: BotCore = createCore({ api: b.api, catalog, redis, keyPrefix: prefix, tracking: ctl.service, limits: { commandsPerMinute: 20, draftTtlSeconds: 3600 } });
+  const core: BotCore = createCore({ api: b.api, catalog, redis, keyPrefix: prefix, tracking: ctl.service, limits: { commandsPerMinute: CONFIG_DEFAULTS.COMMANDS_PER_MINUTE, draftTtlSeconds: CONFIG_DEFAULTS.DRAFT_TTL_SECONDS } });
   const incoming = (text: string, i: number): Incoming => ({ platform: 'telegram', userId: `u${i}`, userName: 'Bench', chatId: `u${i}`, chatKind: 'private', text });
   const q = SWAP_BODY;
   const quoteQuery = `source_network=${q.source_network}&source_token=${q.source_token}&destination_network=${q.destination_network}&destination_token=${q.destination_token}&amount=${q.amount}`;

@@ -4,6 +4,7 @@ import { LayerswapClient } from '../layerswap/client.js';
 import { createTracking, type Tracking } from '../tracking/engine.js';
 import type { RateLimit } from '../tracking/queues.js';
 import { CountingMessenger, renderCard } from './cards.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 import type { BenchRedis } from './env.js';
 import { ChildHandle } from './ipc.js';
 import { startDiscordSink, type DiscordSink } from './sinks/discord-sink.js';
@@ -122,7 +123,7 @@ export class Bench {
       sandboxUrl: this.sandbox.url,
       apiKey: this.sandbox.apiKey,
       apiRate: UNLIMITED_API,
-      concurrency: 20,
+      concurrency: CONFIG_DEFAULTS.TRACK_POLL_CONCURRENCY,
       poll: true,
       notify: true,
       telegram: { apiRoot: this.telegram.apiRoot, token: this.telegram.token },

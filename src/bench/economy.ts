@@ -1,4 +1,5 @@
 import { nextPollDelay, type CadenceSettings } from '../tracking/cadence.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 import { emptySection, type Section } from './report.js';
 import { spread, type Spread } from './stats.js';
 
@@ -97,7 +98,7 @@ export function fixedMean(l: Lifecycle, everyMs: number, seed: number, swaps = 1
   return meanOf(l, seed, swaps, PHASE_MS, () => (status) => (status === 'completed' || status === 'expired' ? null : everyMs));
 }
 
-export function runEconomy(settings: CadenceSettings = { fastMs: 5000, slowMs: 20_000 }, repeats = 3): Section {
+export function runEconomy(settings: CadenceSettings = { fastMs: CONFIG_DEFAULTS.POLL_FAST_MS, slowMs: CONFIG_DEFAULTS.POLL_SLOW_MS }, repeats = 3): Section {
   const section = emptySection(5, 'API economy: GET /swaps/{id} per swap over a lifecycle');
   const seeds = Array.from({ length: repeats }, (_, i) => 7 + i);
   const fixedEvery = settings.fastMs;

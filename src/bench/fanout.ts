@@ -70,7 +70,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   const measured: number[] = [];
   const detections: number[] = [];
   let limited = 0;
-  let firstCardsSeconds = NaN;
+  let firstCardsSeconds: number | undefined;
   try {
     const started = await b.startWorker('fan-worker', b.workerConfig(prefix, { cadence: LATENCY_CADENCE, platformRates, discordGlobalPerSecond: DISCORD_LIMIT.limit * o.scale }));
     worker = started.handle;
@@ -132,7 +132,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     `time compressed ${o.scale}x: Telegram ${TELEGRAM_LIMITS.overall.limit} messages per ${window} ms overall (${TELEGRAM_LIMITS.perGroup.limit} per ${TELEGRAM_LIMITS.perGroup.windowMs / o.scale / 1000} s per group), Discord ${DISCORD_LIMIT.limit} requests per ${window} ms, ` +
       `enforced by the fake platforms as token buckets (bursts up to the limit, refilled at its rate); the engine's limiters got the same windows (Telegram ${ENGINE_RATES.telegram}, Discord ${ENGINE_RATES.discord} jobs per window) and discord.js REST ${DISCORD_LIMIT.limit * o.scale} requests/s. ` +
       `Estimate at the real limits = time to the first edit + (last edit - first edit) x ${o.scale}.`,
-    `floor: ${fmt(floor)} s at the platforms' limits (${fmt(engineFloor)} s at the engine's own rates, Discord 45/s); first cards to all ${n.toLocaleString('en-US')} chats took ${fmt(firstCardsSeconds)} s compressed.`,
+    `floor: ${fmt(floor)} s at the platforms' limits (${fmt(engineFloor)} s at the engine's own rates, Discord 45/s); first cards to all ${n.toLocaleString('en-US')} chats took ${fmt(firstCardsSeconds ?? NaN)} s compressed.`,
   );
   return section;
 }

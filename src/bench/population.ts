@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { TrackingKeys, POLL_QUEUE, pollJobId } from '../tracking/keys.js';
 import type { Tracking } from '../tracking/engine.js';
 import { eachLimit, type Bench } from './context.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 import type { ChildHandle } from './ipc.js';
 import { progress, sleep } from './stats.js';
 import type { WorkerConfig } from './worker-child.js';
@@ -13,7 +14,8 @@ import type { WorkerConfig } from './worker-child.js';
  * slow interval, as they would be in production, so polls do not come in one burst.
  */
 
-export const LATENCY_CADENCE = { fastMs: 1000, slowMs: 20_000, stuckFactor: 3 };
+/** The fast cadence shortened to 1 s so the run is quick; the slow one and the stuck factor as configured by default. */
+export const LATENCY_CADENCE = { fastMs: 1000, slowMs: CONFIG_DEFAULTS.POLL_SLOW_MS, stuckFactor: CONFIG_DEFAULTS.STUCK_AFTER_FACTOR };
 
 export class Population {
   worker: { handle: ChildHandle; startMs: number } | undefined;
@@ -27,7 +29,7 @@ export class Population {
     readonly prefix: string,
   ) {
     this.ctl = bench.controller(prefix, LATENCY_CADENCE);
-    this.config = bench.workerConfig(prefix, { cadence: LATENCY_CADENCE, concurrency: 20 });
+    this.config = bench.workerConfig(prefix, { cadence: LATENCY_CADENCE });
   }
 
   async startWorker(): Promise<number> {

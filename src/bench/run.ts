@@ -4,7 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Bench } from './context.js';
+import { runCommands } from './commands.js';
 import { runEconomy } from './economy.js';
+import { runFanout } from './fanout.js';
 import { deleteKeys, openRedis, usedMemory } from './env.js';
 import { runLatency } from './latency.js';
 import { readTenK, runMemory, type MemoryReadings } from './memory.js';
@@ -77,6 +79,7 @@ async function populationParts(sections: Section[], bench: Bench, swaps: string[
 async function main(): Promise<void> {
   const started = performance.now();
   const date = new Date().toISOString();
+  const load0 = os.loadavg()[0] ?? NaN;
   const sections: Section[] = [];
   const redis = await openRedis();
   process.stdout.write(`[bench] Redis ${redis.version} (${redis.source}), key prefix ${redis.prefix}\n`);
@@ -92,6 +95,8 @@ async function main(): Promise<void> {
     progress(`created ${swaps.length} sandbox swaps in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench, swaps)).section);
     await populationParts(sections, bench, swaps);
+    await part(sections, 3, 'Command latency', () => runCommands(bench, swaps[0] as string));
+    await part(sections, 6, 'Fan-out', () => runFanout(bench));
     await part(sections, 5, 'API economy', async () => runEconomy());
   } finally {
     await stop();
@@ -106,8 +111,10 @@ async function main(): Promise<void> {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     redis: `${redis.version} (${redis.source})`,
+    /** 1-minute load average at the start and the end: other work on the machine skews figures. */
+    loadAverage: { start: load0, end: os.loadavg()[0] ?? NaN },
   };
-  const header = `swapbot benchmark, ${date}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, Redis ${machine.redis}`;
+  const header = `swapbot benchmark, ${date}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, Redis ${machine.redis}; load average ${load0.toFixed(1)} at start, ${machine.loadAverage.end.toFixed(1)} at end`;
   process.stdout.write(`\n${header}\n${table}\n`);
   const out = join(ROOT, 'bench', 'results.json');
   mkdirSync(dirname(out), { recursive: true });

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { eachLimit, type Bench } from './context.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 import { deleteKeys } from './env.js';
 import { ChildHandle } from './ipc.js';
 import { emptySection, type Section } from './report.js';
@@ -20,7 +21,7 @@ export interface ThroughputOptions {
   concurrency: number;
 }
 
-const DEFAULTS: ThroughputOptions = { swaps: 2000, repeats: 3, warmupMs: 1500, windowMs: 4000, concurrency: 20 };
+const DEFAULTS: ThroughputOptions = { swaps: 1000, repeats: 3, warmupMs: 1000, windowMs: 3000, concurrency: CONFIG_DEFAULTS.TRACK_POLL_CONCURRENCY };
 
 export interface ThroughputResult {
   section: Section;

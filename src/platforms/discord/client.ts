@@ -42,6 +42,9 @@ export interface DiscordBot {
 
 const TIMED_OUT = Symbol('timed out');
 
+/** A short ephemeral note from the adapter itself (nothing the core said). */
+const notice = (content: string) => ({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] as [] } }) as const;
+
 export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const log = opts.logger ?? silentLogger;
   const ackBudgetMs = opts.ackBudgetMs ?? 1_500;
@@ -60,7 +63,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     if (i.isChatInputCommand()) {
       const text = slashCommandText(i);
       if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text });
-      return;
+      return void (await i.reply(notice('This command is no longer available. Type / to see the current ones.')));
     }
     if (i.isButton() || i.isStringSelectMenu()) {
       const own = parseOwnId(i.customId);
@@ -69,10 +72,11 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
         return void (await i.reply({ content: codeSpan(own.text) || '\u200b', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
       }
       const action = own?.kind === 'select' && i.isStringSelectMenu() ? i.values[0] : own ? undefined : i.customId;
-      if (!action) return void (await i.reply({ content: 'This button is no longer valid.', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
+      if (!action) return void (await i.reply(notice('This button is no longer valid.')));
       return run(i, { ...incomingBasis(i, opts.trackRole), action, messageRef: messageRefOf(i.message) });
     }
     if (i.isModalSubmit()) {
+      if (parseOwnId(i.customId)?.kind !== 'modal') return void (await i.reply(notice('This form is no longer valid.')));
       const text = i.fields.getTextInputValue(MODAL_INPUT_ID).trim();
       return run(i, { ...incomingBasis(i, opts.trackRole), text, messageRef: messageRefOf(i.message) });
     }
@@ -98,7 +102,12 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     client,
     async start() {
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-      await client.login(opts.token);
+      try {
+        await client.login(opts.token);
+      } catch (error) {
+        await client.destroy();
+        throw error;
+      }
       await ready;
       log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord connected');
     },

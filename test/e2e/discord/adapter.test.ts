@@ -201,6 +201,20 @@ describe('the gateway connection', () => {
   });
 });
 
+describe('starting', () => {
+  it('fails clearly, without echoing it, when the token is wrong', async () => {
+    const world = await startDiscordWorld();
+    try {
+      const wrong = 'MTEw.wrong.token-that-must-not-leak';
+      const error = await connectBot({ ...world, token: wrong }, core).then(() => undefined, (e: unknown) => e);
+      expect(String(error)).toMatch(/invalid token/i);
+      expect(String(error)).not.toContain(wrong);
+    } finally {
+      await world.fake.close();
+    }
+  });
+});
+
 describe('DISCORD_GATEWAY_URL', () => {
   it('connects to the configured gateway instead of the one GET /gateway/bot names', async () => {
     const world = await startDiscordWorld();

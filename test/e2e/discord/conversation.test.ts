@@ -199,6 +199,9 @@ describe('a whole swap on Discord', () => {
 
     const byRole = await answerOf(h.fake.slashCommand(h.tracker, 'track', { swap_id: id }));
     expect(unescape(embedText(byRole))).not.toMatch(/Only admins/);
+    // The worker posts the live card to the channel through REST, with the address masked.
+    const channelCard = await h.fake.waitFor(() => h.fake.messagesIn(channel).find((m) => !m.interactionId && unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
+    expect(unescape(embedText(channelCard))).not.toContain(ADDRESS);
     const byMod = await answerOf(h.fake.slashCommand(h.mod, 'untrack', { swap_id: id }));
     expect(unescape(embedText(byMod))).not.toMatch(/Only admins/);
   });

@@ -125,14 +125,18 @@ export class FakeDiscord {
     this.requests.push(recorded);
     let answer: RouteResponse;
     if (!url.pathname.startsWith('/api/v10/')) answer = { status: 404, body: { code: 0, message: '404: Not Found' } };
-    else answer = this.fault(recorded) ?? this.gatewayBot(recorded) ?? route(this.world, { method: recorded.method, path, query: url.searchParams, body, files, authorized: req.headers.authorization === `Bot ${this.world.token}` }, this.url);
+    else {
+      const authorized = req.headers.authorization === `Bot ${this.world.token}`;
+      answer = this.fault(recorded) ?? this.gatewayBot(recorded, authorized) ?? route(this.world, { method: recorded.method, path, query: url.searchParams, body, files, authorized }, this.url);
+    }
     recorded.status = answer.status;
     res.writeHead(answer.status, { ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }), ...answer.headers });
     res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
   }
 
-  private gatewayBot(r: RecordedRequest): RouteResponse | undefined {
+  private gatewayBot(r: RecordedRequest, authorized: boolean): RouteResponse | undefined {
     if (r.method !== 'GET' || r.path !== '/gateway/bot') return undefined;
+    if (!authorized) return { status: 401, body: { code: 0, message: '401: Unauthorized' } };
     return { status: 200, body: { url: this.advertisedGateway ?? this.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } } };
   }
 

@@ -1,0 +1,7 @@
+import { loadConfig } from '../config.js';
+
+/**
+ * The configuration defaults (src/config.ts) the benchmark measures against, read from the
+ * config itself so the figures follow when a default changes.
+ */
+export const CONFIG_DEFAULTS = loadConfig({});
