@@ -2,8 +2,8 @@ import type { ChatTarget, MessageRef, Platform } from '../bot/incoming.js';
 import { DeliveryError, type Messenger } from '../bot/messenger.js';
 import type { Reply } from '../bot/reply.js';
 import type { Config } from '../config.js';
-import { DiscordMessenger } from '../platforms/discord/messenger.js';
-import { TelegramMessenger } from '../platforms/telegram/messenger.js';
+import { discordMessengerFromConfig } from '../platforms/discord/from-config.js';
+import { createTelegramMessenger } from '../platforms/telegram/run.js';
 
 /**
  * One Messenger per configured platform: what the tracking worker pushes cards through, over each
@@ -11,8 +11,8 @@ import { TelegramMessenger } from '../platforms/telegram/messenger.js';
  */
 export function buildMessengers(config: Config, opts: { console: boolean }): { byPlatform: Partial<Record<Platform, Messenger>>; console: LateMessenger | undefined } {
   const byPlatform: Partial<Record<Platform, Messenger>> = {};
-  if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = new TelegramMessenger({ token: config.TELEGRAM_BOT_TOKEN, apiRoot: config.TELEGRAM_API_ROOT });
-  if (config.DISCORD_TOKEN) byPlatform.discord = new DiscordMessenger({ token: config.DISCORD_TOKEN, api: config.DISCORD_API_URL });
+  if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = createTelegramMessenger(config);
+  if (config.DISCORD_TOKEN) byPlatform.discord = discordMessengerFromConfig(config);
   let console: LateMessenger | undefined;
   if (opts.console) byPlatform.console = console = new LateMessenger('console');
   return { byPlatform, console };

@@ -1,4 +1,4 @@
-import { createDiscordBot } from '../platforms/discord/client.js';
+import { discordBotFromConfig } from '../platforms/discord/from-config.js';
 import { ALLOWED_UPDATES, createTelegramBot } from '../platforms/telegram/bot.js';
 import { registerTelegramCommands } from '../platforms/telegram/commands.js';
 import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
@@ -36,15 +36,9 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   }
 
   if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
-    const discord = createDiscordBot({
-      token: config.DISCORD_TOKEN,
-      applicationId: config.DISCORD_APPLICATION_ID,
-      core: rt.core,
-      logger,
-      restApi: config.DISCORD_API_URL,
-      ...(config.DISCORD_GATEWAY_URL ? { gatewayUrl: config.DISCORD_GATEWAY_URL } : {}),
-      ...(config.DISCORD_TRACK_ROLE ? { trackRole: config.DISCORD_TRACK_ROLE } : {}),
-    });
+    // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
+    await rt.catalog.networks().catch((err: unknown) => logger.warn({ err }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
+    const discord = discordBotFromConfig(config, rt.core, logger);
     await discord.start();
     rt.onClose(() => discord.stop());
     adapters.push('discord');

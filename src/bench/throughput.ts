@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { eachLimit, type Bench } from './context.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
 import { deleteKeys } from './env.js';
+import { CpuMeter, redisCommands, redisPid } from './cpu.js';
 import { ChildHandle } from './ipc.js';
 import { emptySection, type Section } from './report.js';
 import { fmt, progress, sleep, spread, waitFor, type Spread } from './stats.js';
@@ -38,14 +39,19 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
   // Bare: a plain undici loop in its own process, the same requests, the same concurrency.
   const bare = ChildHandle.start('bare', 'bare-child.js');
   const bareRuns: number[] = [];
+  const rpid = await redisPid(b.redis.client);
+  const bareCpu = new CpuMeter({ 'bare loop': bare.pid, sandbox: b.sandbox.child.pid, redis: rpid });
+  let bareCpuText = '';
   try {
     for (let r = 0; r < o.repeats; r++) {
+      if (r === o.repeats - 1) bareCpu.begin();
       const res = await bare.call<{ requests: number; seconds: number; failed: number }>('run', {
         url: b.sandbox.url, apiKey: b.sandbox.apiKey, ids, concurrency: o.concurrency, warmupMs: r === 0 ? o.warmupMs : 500, durationMs: o.windowMs,
       });
       if (res.failed) section.notes.push(`bare loop: ${res.failed} requests failed`);
       bareRuns.push(res.requests / res.seconds);
     }
+    bareCpuText = bareCpu.end();
     progress(`bare loop: ${bareRuns.map((x) => fmt(x)).join(', ')} req/s`);
   } finally {
     await bare.stop();
@@ -56,6 +62,8 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
   const ctl = b.controller(prefix, cadence);
   const workers: ChildHandle[] = [];
   const pipeline: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  const cpuText: Record<1 | 2, string> = { 1: '', 2: '' };
+  let commandsPerPoll = NaN;
   try {
     await eachLimit(ids, 32, (id, i) => ctl.service.follow(id, { platform: 'console', chatId: `tp-${i}`, chatKind: 'private' }, { userId: `tp-${i}` }));
     progress(`followed ${ids.length} swaps`);
@@ -70,6 +78,10 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
         await waitFor(async () => (await b.sandbox.count('getSwap')) - base >= ids.length, 120_000, 200);
       }
       await sleep(o.warmupMs);
+      const meter = new CpuMeter({ ...Object.fromEntries(workers.map((w, i) => [`worker ${i + 1}`, w.pid])), sandbox: b.sandbox.child.pid, redis: rpid });
+      meter.begin();
+      const cmd0 = await redisCommands(b.redis.client);
+      const polls0 = await b.sandbox.count('getSwap');
       for (let r = 0; r < o.repeats; r++) {
         const c0 = await b.sandbox.count('getSwap');
         const t0 = performance.now();
@@ -77,6 +89,8 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
         const c1 = await b.sandbox.count('getSwap');
         pipeline[n].push((c1 - c0) / ((performance.now() - t0) / 1000));
       }
+      cpuText[n] = meter.end();
+      if (n === 1) commandsPerPoll = ((await redisCommands(b.redis.client)) - cmd0) / ((await b.sandbox.count('getSwap')) - polls0);
       progress(`pipeline with ${n} worker(s): ${pipeline[n].map((x) => fmt(x)).join(', ')} polls/s`);
     }
   } finally {
@@ -102,6 +116,15 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
     text: 'pipeline throughput >= 30% of the bare request rate (1 worker)',
     measured: `${(one.median * 100).toFixed(0)}% (2 workers: ${(ratio(pipeline[2]).median * 100).toFixed(0)}%)`,
     pass,
+    ...(pass === false
+      ? {
+          why:
+            `each poll costs ~${fmt(commandsPerPoll)} Redis commands (BullMQ fetch and moveToDelayed scripts, the followers, state and deliveries reads, the hint DEL and EXISTS, the SAVE script) ` +
+            `as separate round trips, and the state is rewritten and the deliveries re-read on every poll even when nothing changed; the worker's CPU goes mostly to socket writes and the swap JSON's validation. ` +
+            `Fix: skip the save and the fan-out read when the observation is unchanged (keep lastPolledAt out of the stored state), fold the hint and follower checks into one script or pipeline, ` +
+            `and turn on ioredis enableAutoPipelining for the worker connections so concurrent jobs share writes.`,
+        }
+      : {}),
   });
   section.notes.push(
     `${o.swaps} swaps waiting for a deposit (they never change), each followed from one chat; poll cadence ~0 ms so jobs are always due; ${o.concurrency} polls in flight per worker ` +
@@ -109,6 +132,8 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
     `the poll queue's API limiter (default 50 requests/s over all workers, to protect the real service) is lifted here to measure the pipeline itself; in production it caps polling at 50/s: ` +
       `1,000 swaps waiting at the 20 s slow cadence, or 250 at the 5 s fast cadence, per API key.`,
     'processes: the sandbox, each worker and the bare loop each run in their own Node process; Redis is a separate server; all share the 2 cores.',
+    `CPU, share of one core: bare loop run: ${bareCpuText || 'n/a (no /proc)'}; 1 worker: ${cpuText[1] || 'n/a'}; 2 workers: ${cpuText[2] || 'n/a'}. ` +
+      `Redis commands per poll (INFO stats, all clients): ${fmt(commandsPerPoll)}.`,
   );
   return { section, onePerSecond: spread(pipeline[1]).median };
 }

@@ -64,8 +64,8 @@ export class TrackingQueues {
   }
 
   /** Adds the swap's poll job unless one exists (same job id): one poller per swap. */
-  async ensurePoll(swapId: string): Promise<void> {
-    await this.poll.add('poll', { swapId }, { ...POLL_JOB_OPTIONS, jobId: pollJobId(swapId) });
+  async ensurePoll(swapId: string, delayMs = 0): Promise<void> {
+    await this.poll.add('poll', { swapId }, { ...POLL_JOB_OPTIONS, jobId: pollJobId(swapId), ...(delayMs > 0 ? { delay: delayMs } : {}) });
   }
 
   /** One job per chat and swap; while one is queued, more adds are absorbed (it delivers the newest). */

@@ -12,6 +12,9 @@ export function isSwapId(value: string): boolean {
   return UUID.test(value);
 }
 
+/** How long after creating a swap its creator's first status card waits (ms). */
+export const CREATOR_FIRST_POLL_DELAY_MS = 2_000;
+
 export class RedisTrackingService implements TrackingService {
   constructor(
     private readonly subs: Subscriptions,
@@ -27,7 +30,9 @@ export class RedisTrackingService implements TrackingService {
     const outcome = await this.subs.follow(id, target, by, this.now());
     if (outcome === 'chat_limit') return { ok: false, reason: 'chat_limit', limit: this.limits.maxPerChat };
     if (outcome === 'user_limit') return { ok: false, reason: 'user_limit', limit: this.limits.maxPerUser };
-    await this.queues.ensurePoll(id);
+    // A swap its creator just made has nothing new to report yet, and the adapter is still
+    // delivering its deposit card: a first poll at once would put the status card above it.
+    await this.queues.ensurePoll(id, by.creator ? CREATOR_FIRST_POLL_DELAY_MS : 0);
     if (outcome === 'followed') {
       // The swap is already known (another chat follows it): this chat gets its card now
       // rather than at the next change.
