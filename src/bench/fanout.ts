@@ -126,7 +126,19 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     { figure: `the same, measured with limits compressed ${o.scale}x`, unit: 's', value: spread(measured) },
     { figure: 'from the change to the first edited card', unit: 's', value: spread(detections), beside: { label: 'poll interval', unit: 's', value: spread([LATENCY_CADENCE.fastMs / 1000]) } },
   );
-  section.targets.push({ text: 'no 429 from the fake platforms (limits kept)', measured: `${limited} replies 429`, pass: limited === 0 });
+  section.targets.push({
+    text: 'no 429 from the fake platforms (limits kept)',
+    measured: `${limited} replies 429`,
+    pass: limited === 0,
+    ...(limited > 0
+      ? {
+          why:
+            `the engine's Telegram limiter admits ${ENGINE_RATES.telegram} notify jobs per window, exactly the platform's rate, and BullMQ's window is fixed: jobs started late in one window and early in the next ` +
+            `reach Telegram closer together than the limit allows (a notify job can also send two messages: its card and a key-moment message). Discord, limited at 45 of 50, got none. ` +
+            `Fix: a Telegram rate of ~27 jobs/s (90%, as for Discord), or take one token per message sent rather than per job. Compressing time makes this worse (the same jitter is a bigger part of a shorter window).`,
+        }
+      : {}),
+  });
   section.notes.push(
     `${o.telegramChats.toLocaleString('en-US')} Telegram private chats and ${o.discordChannels.toLocaleString('en-US')} Discord channels follow one swap; the change is one more confirmation (one card edit per chat, no extra message); ${o.repeats} changes measured.`,
     `time compressed ${o.scale}x: Telegram ${TELEGRAM_LIMITS.overall.limit} messages per ${window} ms overall (${TELEGRAM_LIMITS.perGroup.limit} per ${TELEGRAM_LIMITS.perGroup.windowMs / o.scale / 1000} s per group), Discord ${DISCORD_LIMIT.limit} requests per ${window} ms, ` +

@@ -31,7 +31,6 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
   const section = emptySection(2, 'Update latency: status change in the sandbox -> edited card at the platform');
   const interval = LATENCY_CADENCE.fastMs;
   const limited0 = b.telegram.limited() + b.discord.limited();
-  const tl0 = b.telegram.limited();
   const p50s: number[] = [];
   const p99s: number[] = [];
   const maxes: number[] = [];
@@ -40,6 +39,7 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
   const detect50: number[] = [];
   const deliver50: number[] = [];
   let timeouts = 0;
+  const refused = new Map<string, number>();
   let samples = 0;
 
   for (let r = 0; r < o.repeats; r++) {
@@ -57,6 +57,7 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     let stepStart = Infinity;
     let edits = new Map<string, number>();
     const listener = (e: SinkEvent) => {
+      if (e.limited) refused.set(`${e.platform} ${e.method}`, (refused.get(`${e.platform} ${e.method}`) ?? 0) + 1);
       if (!chatOf.has(e.chatId) || e.limited) return;
       if (SENDS.has(e.method)) sent.add(e.chatId);
       if (EDITS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) edits.set(e.chatId, e.at - stepStart);
@@ -127,7 +128,7 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     `${pop.followed.toLocaleString('en-US')} swaps followed while measuring: the population waiting for a deposit, polled every ${LATENCY_CADENCE.slowMs / 1000} s (POLL_SLOW_MS default) ` +
       `by one worker process (~${Math.round(pop.followed / (LATENCY_CADENCE.slowMs / 1000))} polls/s), plus the measured swaps.`,
     `each repeat: ${o.telegramChats} Telegram private chats and ${o.discordChannels} Discord channels follow one deposited swap each; ${o.steps} clock steps (5 single confirmations, then completion); ` +
-      `${samples} edits measured in all, from the clock step to the edit's arrival at the fake platform. 429 replies from the fake platforms meanwhile: ${limited} (Telegram ${b.telegram.limited() - tl0}).`,
+      `${samples} edits measured in all, from the clock step to the edit's arrival at the fake platform. 429 replies from the fake platforms meanwhile: ${limited}${refused.size ? ` (${[...refused].map(([k, v]) => `${k} ${v}`).join(', ')}; the completion step sends each chat its card and a "completed" message, two messages per notify job)` : ''}.`,
   );
   return section;
 }

@@ -45,7 +45,7 @@ const POPULATION = 9_850;
 /** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
 async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
   const pop = new Population(bench, `${bench.redis.prefix}-pop`);
-  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKKeys: 0, tenKFollowed: 0, tenKRss: [], followPeakRss: NaN, reconcileMs: NaN };
+  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKKeys: 0, tenKFollowed: 0, tenKKinds: new Map(), tenKRss: [], followPeakRss: NaN, reconcileMs: NaN };
   const worker = () => {
     if (!pop.worker) throw new Error('the worker is not running');
     return pop.worker.handle;

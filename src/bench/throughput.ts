@@ -41,7 +41,7 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
   const bareRuns: number[] = [];
   const rpid = await redisPid(b.redis.client);
   const bareCpu = new CpuMeter({ 'bare loop': bare.pid, sandbox: b.sandbox.child.pid, redis: rpid });
-  let bareCpuText = '';
+  let bareCpuText: string | undefined;
   try {
     for (let r = 0; r < o.repeats; r++) {
       if (r === o.repeats - 1) bareCpu.begin();

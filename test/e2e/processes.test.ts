@@ -6,6 +6,7 @@ import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 
 /**
@@ -113,5 +114,73 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     expect(await worker.exited).toBe(0);
     // Secrets never reach the logs.
     expect(web.output() + worker.output()).not.toContain(fake.token.split(':')[1]!);
+  }, 90_000);
+});
+
+describe('swapbot web + swapbot worker on Discord', () => {
+  const prefix = uniquePrefix('procs-dc');
+  testRedis(prefix);
+  let world: DiscordWorld;
+  let sandbox: SandboxServer;
+  const clock = new ManualClock();
+  let web: Proc;
+  let worker: Proc;
+
+  beforeAll(async () => {
+    world = await startDiscordWorld();
+    sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 1_000, payoutDelayMs: 1_000 } });
+    const env = {
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      LAYERSWAP_API_URL: sandbox.url,
+      LAYERSWAP_API_KEY: sandbox.apiKey,
+      DISCORD_TOKEN: world.token,
+      DISCORD_APPLICATION_ID: world.applicationId,
+      DISCORD_API_URL: world.fake.apiUrl,
+      DISCORD_GATEWAY_URL: world.fake.gatewayUrl,
+      POLL_FAST_MS: '200',
+      POLL_SLOW_MS: '300',
+      PORT: String(await freePort()),
+    };
+    web = run('web', env);
+    worker = run('worker', env);
+  });
+
+  afterAll(async () => {
+    for (const p of [web, worker]) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await world.fake.close();
+    await sandbox.close();
+  });
+
+  it('answers a slash command through the gateway and the worker edits the live card in the DM', async () => {
+    const fake = world.fake;
+    const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+    const created = await api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true });
+    await api.close();
+    const id = created.swap.id;
+    const short = id.slice(0, 8);
+
+    // The gateway session of the web process is up once a slash command gets an answer.
+    const dm = fake.world.dmChannel(world.alice.user.id).id;
+    const cardIn = () => fake.messagesIn(dm).find((m) => titleOf(m).includes(`Swap ${short}`) && !m.interactionId);
+    await fake.waitFor(() => fake.gateway.stats.identifies.some((i) => i.token === 'ok') || undefined, 'the web process to identify on the gateway', 30_000);
+    await new Promise((r) => setTimeout(r, 500)); // READY and GUILD_CREATE reach the client
+    fake.slashCommand(world.aliceDm, 'track', { swap_id: id });
+    const card = await fake.waitFor(cardIn, 'the live card pushed by the worker', 30_000);
+    expect(unescape(embedText(card))).toMatch(/Waiting for your deposit/);
+
+    sandbox.deposit(id);
+    for (let i = 0; i < 40 && !/Completed/.test(titleOf(fake.message(card.id))); i++) {
+      clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await fake.waitFor(() => /Completed/.test(titleOf(fake.message(card.id))) || undefined, 'the card edited to Completed', 30_000);
+    expect(fake.messagesIn(dm).filter((m) => titleOf(m).includes(`Swap ${short}`) && !m.interactionId)).toHaveLength(1);
+
+    web.child.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
+    expect(await web.exited).toBe(0);
+    expect(await worker.exited).toBe(0);
+    expect(web.output() + worker.output()).not.toContain(world.token);
   }, 90_000);
 });
