@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { ChatTarget } from '../bot/incoming.js';
-import type { RateLimit } from '../tracking/queues.js';
+import { DEFAULT_PLATFORM_RATES, type RateLimit } from '../tracking/queues.js';
 import { eachLimit, SANDBOX_TIMINGS, type Bench } from './context.js';
 import { deleteKeys } from './env.js';
 import type { ChildHandle } from './ipc.js';
 import { LATENCY_CADENCE } from './population.js';
 import { emptySection, type Section } from './report.js';
 import { DISCORD_LIMIT } from './sinks/discord-sink.js';
-import type { SinkEvent } from './sinks/rate-window.js';
+import type { SinkEvent } from './sinks/sink-event.js';
 import { TELEGRAM_LIMITS } from './sinks/telegram-sink.js';
 import { fmt, progress, sleep, spread, waitFor } from './stats.js';
 
@@ -30,8 +30,11 @@ export interface FanoutOptions {
 const DEFAULTS: FanoutOptions = { telegramChats: 2000, discordChannels: 3000, scale: 4, repeats: 3 };
 const EDITS: ReadonlySet<string> = new Set(['editMessageText', 'editMessageCaption', 'edit']);
 const SENDS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'send']);
-/** The engine's own per-platform rates (src/tracking/queues.ts DEFAULT_PLATFORM_RATES). */
-const ENGINE_RATES = { telegram: 30, discord: 45 };
+/** The engine's own per-platform rates (jobs per second). */
+const ENGINE_RATES = {
+  telegram: (DEFAULT_PLATFORM_RATES.telegram.max * 1000) / DEFAULT_PLATFORM_RATES.telegram.duration,
+  discord: (DEFAULT_PLATFORM_RATES.discord.max * 1000) / DEFAULT_PLATFORM_RATES.discord.duration,
+};
 
 export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Promise<Section> {
   const o = { ...DEFAULTS, ...opts };
@@ -107,6 +110,8 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     offD();
     section.notes.push(`429 replies: Telegram ${b.telegram.limited() - tl0}, Discord ${b.discord.limited() - dl0}.`);
     b.telegram.setLimits({});
+    b.telegram.clearEvents();
+    b.discord.clearEvents();
     b.discord.setLimits({});
     await worker?.stop();
     await ctl.close();
@@ -134,8 +139,8 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
       ? {
           why:
             `the engine's Telegram limiter admits ${ENGINE_RATES.telegram} notify jobs per window, exactly the platform's rate, and BullMQ's window is fixed: jobs started late in one window and early in the next ` +
-            `reach Telegram closer together than the limit allows (a notify job can also send two messages: its card and a key-moment message). Discord, limited at 45 of 50, got none. ` +
-            `Fix: a Telegram rate of ~27 jobs/s (90%, as for Discord), or take one token per message sent rather than per job. Compressing time makes this worse (the same jitter is a bigger part of a shorter window).`,
+            `reach Telegram closer together than the limit allows (a notify job can also send two messages: its card and a key-moment message). Discord, limited at ${ENGINE_RATES.discord} of ${DISCORD_LIMIT.limit}, got ${b.discord.limited() - dl0}. ` +
+            `Fix: a Telegram rate of ~27 jobs/s (90% of the limit, as for Discord), or take one token per message sent rather than per job. Compressing time makes this worse (the same jitter is a bigger part of a shorter window).`,
         }
       : {}),
   });

@@ -3,7 +3,7 @@ import type { ChatTarget } from '../bot/incoming.js';
 import { eachLimit, SANDBOX_TIMINGS } from './context.js';
 import { LATENCY_CADENCE, type Population } from './population.js';
 import { emptySection, type Section } from './report.js';
-import type { SinkEvent } from './sinks/rate-window.js';
+import type { SinkEvent } from './sinks/sink-event.js';
 import { fmt, percentile, progress, sleep, spread, waitFor } from './stats.js';
 
 /**
@@ -104,6 +104,8 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     } finally {
       offT();
       offD();
+      b.telegram.clearEvents();
+      b.discord.clearEvents();
     }
   }
 

@@ -20,6 +20,14 @@ export function spread(runs: readonly number[]): Spread {
   return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number, runs: [...runs] };
 }
 
+/**
+ * a / b for figures measured at different moments (repeats cannot be paired): the ratio of the
+ * medians, bounded by the extreme pairings.
+ */
+export function ratioOf(a: Spread, b: Spread): Spread {
+  return { median: a.median / b.median, min: a.min / b.max, max: a.max / b.min, runs: [] };
+}
+
 /** Nearest-rank percentile (p in 0..100) of unsorted samples; NaN when there are none. */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { listen, parseFields, readBody, sendJson } from './http.js';
-import { TokenBucket, type SinkEvent, type SinkListener } from './rate-window.js';
+import type { SinkEvent, SinkListener } from './sink-event.js';
+import { TokenBucket } from './token-bucket.js';
 import type { Limit } from './telegram-sink.js';
 
 /**

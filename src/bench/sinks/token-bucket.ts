@@ -34,21 +34,3 @@ export class TokenBucket {
     return this.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - this.tokens) / this.perMs));
   }
 }
-
-/** One call that reached a fake platform. */
-export interface SinkEvent {
-  platform: 'telegram' | 'discord';
-  /** sendMessage, editMessageText, ... (Telegram) or send, edit, dm (Discord). */
-  method: string;
-  /** Telegram chat id; Discord channel id. */
-  chatId: string;
-  messageId: string;
-  /** performance.now() when the request body had arrived. */
-  at: number;
-  /** Answered 429 (over the limit): the message was not delivered. */
-  limited: boolean;
-  /** Telegram text (HTML) or Discord embed titles and descriptions, for telling cards apart. */
-  text: string;
-}
-
-export type SinkListener = (e: SinkEvent) => void;
