@@ -10,6 +10,7 @@ import { createNotifyProcessor, type NotifyJobData, type RenderCard } from './no
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
 import { createPollProcessor, type PollJobData } from './poll-job.js';
+import { PollStore } from './poll-store.js';
 import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, PLATFORMS, TrackingQueues, type RateLimit } from './queues.js';
 import type { TrackingService } from './service.js';
 import { StateStore } from './state-store.js';
@@ -131,12 +132,11 @@ export function createTracking(deps: TrackingDeps): Tracking {
           api: deps.api,
           subs,
           store,
+          polls: new PollStore(redis, keys),
           settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
           now,
           enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
           rateLimit: (ms) => queues.poll.rateLimit(ms),
-          takeHint: async (swapId) => void (await redis.del(keys.hint(swapId))),
-          hinted: async (swapId) => (await redis.exists(keys.hint(swapId))) === 1,
           logger,
         });
         watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
@@ -153,7 +153,13 @@ export function createTracking(deps: TrackingDeps): Tracking {
         reconcileTimer.unref();
       }
       if (opts.notify !== false) {
-        const pacer = new Pacer(redis, keys, deps.pacing);
+        // The same platform rates as the queue limiters, counted in messages rather than jobs.
+        const platformRate = (p: Platform) => {
+          if (p === 'console') return undefined;
+          const r = deps.platformRates?.[p] ?? DEFAULT_PLATFORM_RATES[p];
+          return { limit: r.max, windowMs: r.duration };
+        };
+        const pacer = new Pacer(redis, keys, deps.pacing, platformRate);
         for (const platform of PLATFORMS) {
           const messenger = messengers.get(platform);
           const queue = queues.notify.get(platform);
