@@ -104,6 +104,11 @@ export function createTracking(deps: TrackingDeps): Tracking {
     workerConnections.push(c);
     return c;
   };
+  const pollStoreConnection = () => {
+    const c = createRedis({ ...connectionOptions, enableAutoPipelining: true }, { logger, name: 'tracking-poll-store' });
+    workerConnections.push(c);
+    return c;
+  };
   const workerBase = {
     prefix: keys.bull,
     ...(w.lockDurationMs ? { lockDuration: w.lockDurationMs } : {}),
@@ -132,7 +137,8 @@ export function createTracking(deps: TrackingDeps): Tracking {
           api: deps.api,
           subs,
           store,
-          polls: new PollStore(redis, keys),
+          // Its own client with auto-pipelining: the scripts of concurrent polls go out in one socket write.
+          polls: new PollStore(pollStoreConnection(), keys),
           settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
           now,
           enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),

@@ -7,7 +7,7 @@ export class LuaScript {
   constructor(private readonly source: string) {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
-  async run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
+  async run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number | Buffer>): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (err) {

@@ -4,15 +4,16 @@ import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, Tim
 import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
 import { nextPollDelay, outageDelay } from './cadence.js';
-import { targetKey } from './keys.js';
-import { lastEntered, observe, type Observation } from './observe.js';
+import { lastEntered, observe } from './observe.js';
+import type { PollStore } from './poll-store.js';
 import type { StateStore } from './state-store.js';
 import type { Follower, Subscriptions } from './subscriptions.js';
 
 /**
  * The poll step-job: one per followed swap, whatever the number of followers. Each run fetches
- * the swap, compares it with the stored state, stores the new state and its key moments, queues
- * a notify job for every chat that is behind, then moves itself to delayed at the cadence for
+ * the swap, compares it with the stored state, stores the new state and its key moments (only
+ * the poll time when nothing changed), queues a notify job for every chat that is behind (new
+ * change or not: see poll-store.ts), then moves itself to delayed at the cadence for
  * the status (DelayedError) or ends: final status, nobody following, or waiting far too long.
  * Failures of the swap service pause the whole poll queue (BullMQ rate limiter): one outage
  * slows every poller together, and nothing spins.
@@ -36,16 +37,14 @@ export interface PollDeps {
   api: LayerswapApi;
   subs: Subscriptions;
   store: StateStore;
+  /** The poll's own reads and writes, one script before and one after the request. */
+  polls: PollStore;
   settings: PollSettings;
   /** The poller's clock for state times and waits (a sandbox clock in tests). */
   now(): number;
   enqueueNotify(follower: Follower, swapId: string, version: number): Promise<void>;
   /** Pauses the whole poll queue. */
   rateLimit(ms: number): Promise<void>;
-  /** Clears a pending webhook hint (this run answers it). */
-  takeHint(swapId: string): Promise<void>;
-  /** True when a webhook hinted a change during this run. */
-  hinted(swapId: string): Promise<boolean>;
   logger: Logger;
   random?: () => number;
 }
@@ -55,7 +54,7 @@ export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
 const NOT_FOUND_STRIKES = 3;
 
 export function createPollProcessor(deps: PollDeps) {
-  const { api, subs, store, settings, logger } = deps;
+  const { api, subs, store, polls, settings, logger } = deps;
   const random = deps.random ?? Math.random;
 
   const later = async (job: Job<PollJobData>, token: string | undefined, ms: number): Promise<never> => {
@@ -65,9 +64,9 @@ export function createPollProcessor(deps: PollDeps) {
 
   return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
     const { swapId } = job.data;
-    await deps.takeHint(swapId);
-    const followers = await subs.followers(swapId);
-    if (followers.length === 0) {
+    // Takes the webhook hint, checks someone follows, reads the stored state: one round trip.
+    const start = await polls.start(swapId);
+    if (!start.followed) {
       await subs.markUnfollowed(swapId);
       return 'unfollowed';
     }
@@ -109,17 +108,27 @@ export function createPollProcessor(deps: PollDeps) {
     }
 
     if (job.data.notFound) await job.updateData({ swapId });
-    const prev = await store.load(swapId);
+    const { prev } = start;
     const obs = observe(prev, details, now, settings.stuckFactor);
-    const saved = await store.save(prev?.version ?? 0, obs.state, obs.changed ? details : undefined, obs.moments);
-    if (saved) await fanOut(swapId, followers, obs);
-    else logger.warn({ swapId }, 'another run stored this swap first (a stalled duplicate); skipping its notifications');
+    const commit = await polls.commit(prev?.version ?? 0, obs.state, { changed: obs.changed, details, moments: obs.moments, rewrite: start.legacy });
+    if (commit.saved) {
+      // A notify job for every chat behind: the new change, or one a crash left undelivered.
+      for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
+    } else logger.warn({ swapId }, 'another run stored this swap first (a stalled duplicate); skipping its notifications');
 
     const st = obs.state;
     const waitingMs = now - st.firstPolledAt;
     const statusAgeMs = now - (lastEntered(st.history, st.status) ?? now);
     const delay = nextPollDelay(
-      { status: st.status, depositSeen: st.depositSeenAt !== undefined, waitingMs, failReason: st.failReason, statusAgeMs, jitter: random() },
+      {
+        status: st.status,
+        depositSeen: st.depositSeenAt !== undefined,
+        waitingMs,
+        failReason: st.failReason,
+        statusAgeMs,
+        ...(st.depositSeenAt !== undefined && st.expectedCompletionMs !== undefined ? { expectedRemainingMs: st.expectedCompletionMs - (now - st.depositSeenAt) } : {}),
+        jitter: random(),
+      },
       settings,
     );
     if (delay === null) {
@@ -132,15 +141,6 @@ export function createPollProcessor(deps: PollDeps) {
       logger.info({ swapId, waitingMs }, 'no deposit long after the deposit window: polling stopped');
       return 'abandoned';
     }
-    return later(job, token, (await deps.hinted(swapId)) ? 0 : delay);
+    return later(job, token, commit.hinted ? 0 : delay);
   };
-
-  /** A notify job for every chat behind: the new change, or one a crash left undelivered. */
-  async function fanOut(swapId: string, followers: readonly Follower[], obs: Observation): Promise<void> {
-    const [deliveries, momentCount] = await Promise.all([store.deliveries(swapId), store.momentCount(swapId)]);
-    for (const f of followers) {
-      const d = deliveries.get(targetKey(f));
-      if (!d || d.version < obs.state.version || d.moments < momentCount) await deps.enqueueNotify(f, swapId, obs.state.version);
-    }
-  }
 }

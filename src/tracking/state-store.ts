@@ -1,14 +1,17 @@
 import type { Redis } from 'ioredis';
 import type { MessageRef } from '../bot/incoming.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
+import { decodeDetails, encodeDetails } from './card-data.js';
 import type { TrackingKeys } from './keys.js';
 import { LuaScript } from './lua.js';
 import type { Moment, SwapState } from './observe.js';
+import { decodeState, encodeState } from './state-codec.js';
 
 /**
- * Per-swap runtime data: the last state the poller saw, the last details (rendered into cards),
- * the append-only list of key moments, and per chat what was delivered (card message, version,
- * number of moments sent). Deliveries are what make notify jobs idempotent.
+ * Per-swap runtime data: the last state the poller saw (state-codec.ts), the last details
+ * rendered into cards (slimmed and deflated: card-data.ts), the append-only list of key moments,
+ * and per chat what was delivered (card message, version, number of moments sent). Deliveries
+ * are what make notify jobs idempotent. A poll's own reads and writes are in poll-store.ts.
  */
 
 export interface Delivery {
@@ -50,13 +53,13 @@ export class StateStore {
 
   async load(swapId: string): Promise<SwapState | undefined> {
     const raw = await this.redis.get(this.keys.state(swapId));
-    return raw ? (JSON.parse(raw) as SwapState) : undefined;
+    return raw ? decodeState(raw) : undefined;
   }
 
   async loadMany(swapIds: readonly string[]): Promise<Array<SwapState | undefined>> {
     if (swapIds.length === 0) return [];
     const raws = await this.redis.mget(...swapIds.map((id) => this.keys.state(id)));
-    return raws.map((r) => (r ? (JSON.parse(r) as SwapState) : undefined));
+    return raws.map((r) => (r ? decodeState(r) : undefined));
   }
 
   /** Writes a new observation; false when another run saved first. */
@@ -65,28 +68,18 @@ export class StateStore {
     const res = await SAVE.run(
       this.redis,
       [k.state(state.swapId), k.details(state.swapId), k.moments(state.swapId), k.outage],
-      [prevVersion, JSON.stringify(state), details ? JSON.stringify(details) : '', ...moments.map((m) => JSON.stringify(m))],
+      [prevVersion, encodeState(state), details ? encodeDetails(details) : '', ...moments.map((m) => JSON.stringify(m))],
     );
     return res === 1;
   }
 
   async details(swapId: string): Promise<SwapDetails | undefined> {
-    const raw = await this.redis.get(this.keys.details(swapId));
-    return raw ? (JSON.parse(raw) as SwapDetails) : undefined;
+    return decodeDetails(await this.redis.getBuffer(this.keys.details(swapId)));
   }
 
   async moments(swapId: string, from = 0): Promise<Moment[]> {
     const raw = await this.redis.lrange(this.keys.moments(swapId), from, -1);
     return raw.map((m) => JSON.parse(m) as Moment);
-  }
-
-  async momentCount(swapId: string): Promise<number> {
-    return this.redis.llen(this.keys.moments(swapId));
-  }
-
-  async deliveries(swapId: string): Promise<Map<string, Delivery>> {
-    const all = await this.redis.hgetall(this.keys.deliveries(swapId));
-    return new Map(Object.entries(all).map(([tk, v]) => [tk, JSON.parse(v) as Delivery]));
   }
 
   async delivery(swapId: string, tk: string): Promise<Delivery | undefined> {
@@ -97,12 +90,13 @@ export class StateStore {
   /** What a notify job needs, read in one transaction so state, details and moments agree. */
   async snapshotFor(swapId: string, tk: string): Promise<{ state?: SwapState; details?: SwapDetails; moments: Moment[]; delivery?: Delivery }> {
     const k = this.keys;
-    const res = (await this.redis.multi().get(k.state(swapId)).get(k.details(swapId)).lrange(k.moments(swapId), 0, -1).hget(k.deliveries(swapId), tk).exec()) ?? [];
+    const res = (await this.redis.multi().get(k.state(swapId)).getBuffer(k.details(swapId)).lrange(k.moments(swapId), 0, -1).hget(k.deliveries(swapId), tk).exec()) ?? [];
     for (const [err] of res) if (err) throw err;
-    const [state, details, moments, delivery] = res.map((r) => r[1]) as [string | null, string | null, string[], string | null];
+    const [state, detailsRaw, moments, delivery] = res.map((r) => r[1]) as [string | null, Buffer | null, string[], string | null];
+    const details = decodeDetails(detailsRaw);
     return {
-      ...(state ? { state: JSON.parse(state) as SwapState } : {}),
-      ...(details ? { details: JSON.parse(details) as SwapDetails } : {}),
+      ...(state ? { state: decodeState(state) } : {}),
+      ...(details ? { details } : {}),
       moments: moments.map((m) => JSON.parse(m) as Moment),
       ...(delivery ? { delivery: JSON.parse(delivery) as Delivery } : {}),
     };

@@ -174,7 +174,8 @@ export class Subscriptions {
 
 const KINDS: ReadonlySet<string> = new Set<ChatKind>(['private', 'group', 'channel']);
 
-function parseFollower(v: string): Follower | undefined {
+/** A stored follower entry; undefined when it is not one (skipped, never crashes a job). */
+export function parseFollower(v: string): Follower | undefined {
   try {
     const f = JSON.parse(v) as Partial<Follower>;
     if (typeof f.platform !== 'string' || typeof f.chatId !== 'string' || !KINDS.has(String(f.chatKind)) || typeof f.userId !== 'string') return undefined;
