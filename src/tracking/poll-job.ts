@@ -126,7 +126,6 @@ export function createPollProcessor(deps: PollDeps) {
         waitingMs,
         failReason: st.failReason,
         statusAgeMs,
-        ...(st.depositSeenAt !== undefined && st.expectedCompletionMs !== undefined ? { expectedRemainingMs: st.expectedCompletionMs - (now - st.depositSeenAt) } : {}),
         jitter: random(),
       },
       settings,

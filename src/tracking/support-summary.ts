@@ -1,3 +1,4 @@
+import { maskAddress } from '../bot/cards/format.js';
 import type { SwapDetails, Transaction } from '../layerswap/schemas.js';
 import type { SwapState } from './observe.js';
 
@@ -6,12 +7,8 @@ import type { SwapState } from './observe.js';
  * hashes and the status history with times. Public chats get masked addresses.
  */
 
-/** 0x12ab34cd...ef56 -> 0x12ab…ef56; short strings are kept. */
-export function maskAddress(address: string): string {
-  const a = address.trim();
-  if (a.length <= 12) return a;
-  return `${a.slice(0, 6)}…${a.slice(-4)}`;
-}
+/** Masked the same way as on the status card: one rule for every public message. */
+export { maskAddress };
 
 export const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 

@@ -84,16 +84,3 @@ describe('expected completion time and stuck swaps', () => {
   });
 });
 
-describe('while funds move, polls follow the expected completion time', () => {
-  const settings = { fastMs: 5_000, slowMs: 20_000 };
-  const moving = (expectedRemainingMs?: number) =>
-    nextPollDelay({ status: 'ls_transfer_pending', depositSeen: true, waitingMs: 0, ...(expectedRemainingMs === undefined ? {} : { expectedRemainingMs }) }, settings);
-
-  it('is gentle early in a long settlement and fast near and after the expected end', () => {
-    expect(moving(10 * 60_000)).toBe(20_000); // 10 minutes to go: the slow cadence at most
-    expect(moving(30_000)).toBe(10_000); // a third of what is left
-    expect(moving(6_000)).toBe(5_000); // never faster than fast
-    expect(moving(-60_000)).toBe(5_000); // late: fast until it ends
-    expect(moving(undefined)).toBe(5_000); // no estimate: fast
-  });
-});
