@@ -112,9 +112,9 @@ export async function runMemory(pop: Population, ten: MemoryReadings, total = 10
       ...(Number.isFinite(tenK.median) && tenK.median > 2
         ? {
             why:
-              `the last swap details JSON kept per swap for rendering cards is ~${fmt(detailsBytes / 1024)} KB of it (the whole API answer: quote, networks and tokens with their logos and nodes); ` +
-              `the BullMQ poll job hash is ~${fmt(jobBytes)} B and each chat and user key ~150-400 B. Fix: keep only the fields the card shows (about 1 KB), or compress the JSON; ` +
-              `drop the per-chat "active" set when the chat zset can answer the cap.`,
+              `the card data kept per swap is already slimmed and compressed (~${fmt(detailsBytes / 1024)} KB); the rest is the BullMQ poll job hash (~${fmt(jobBytes)} B), ` +
+              `the state and delivery records and each chat and user key (~150-400 B). Fix: drop the per-chat "active" set when the chat zset can answer the cap, ` +
+              `keep delivery records in one hash per swap, and trim the poll job's options; below 2 KB needs BullMQ's job hash to shrink too.`,
           }
         : {}),
     },
