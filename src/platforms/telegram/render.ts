@@ -95,7 +95,8 @@ function forceReply(prompt: NonNullable<Reply['prompt']>): ForceReply {
 }
 
 /** Telegram refuses empty text; a reply with only buttons still needs a body. */
-const nonEmpty = (html: string, fallback: string): string => (html.trim() ? html : fallback);
+// Telegram refuses a message whose visible text is empty or blank ("<b>\t</b>" included).
+const nonEmpty = (html: string, fallback: string): string => (html.replace(/<[^>]*>/g, '').trim() ? html : fallback);
 
 export function renderReply(reply: Reply, opts: RenderOptions = {}): RenderedReply {
   const problems: string[] = [];

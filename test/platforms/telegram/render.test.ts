@@ -41,6 +41,12 @@ describe('renderReply', () => {
     }
   });
 
+  it('a reply whose only text is blank still sends visible text (Telegram refuses empty messages)', () => {
+    // Found by the property above (seed -339227591): a title of one tab rendered as "<b>\t</b>".
+    const parsed = parseTelegramHtml(renderReply({ title: '\t', lines: [], target: 'here' }).messages[0]!.html);
+    expect(parsed.ok && parsed.text.trim().length > 0).toBe(true);
+  });
+
   test.prop([anyText, anyText])('bold and code wrap exactly the escaped text', (a, b) => {
     const html = renderReply({ lines: [[bold(a), code(b)]], target: 'here' }).messages[0]!.html;
     if (a && b) expect(html).toBe(`<b>${escapeHtml(a)}</b><code>${escapeHtml(b)}</code>`);
