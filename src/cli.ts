@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig(process.env);
+  secretsForErrors = config.secretValues;
   const consoleMode = command === 'console' || (command === 'start' && !config.telegramEnabled && !config.discordEnabled);
   const logger = createLogger({
     // The terminal chat owns stdout: logs go to stderr, quieter unless LOG_LEVEL is set.
@@ -124,12 +125,8 @@ function report(err: unknown, secrets: readonly string[]): void {
   process.stderr.write(`swapbot: ${scrub(message, secrets)}\n`);
 }
 
+/** Filled once main() has parsed the config, so late errors are scrubbed of its secrets. */
 let secretsForErrors: readonly string[] = [];
-try {
-  secretsForErrors = loadConfig(process.env).secretValues;
-} catch {
-  // reported by main()
-}
 process.on('unhandledRejection', (err) => {
   report(err, secretsForErrors);
 });

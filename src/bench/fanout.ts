@@ -1,3 +1,4 @@
+import { EDIT_METHODS, SEND_METHODS } from './sinks/sink-event.js';
 import { performance } from 'node:perf_hooks';
 import type { ChatTarget } from '../bot/incoming.js';
 import { DEFAULT_PLATFORM_RATES, type RateLimit } from '../tracking/queues.js';
@@ -28,8 +29,6 @@ export interface FanoutOptions {
 }
 
 const DEFAULTS: FanoutOptions = { telegramChats: 2000, discordChannels: 3000, scale: 4, repeats: 3 };
-const EDITS: ReadonlySet<string> = new Set(['editMessageText', 'editMessageCaption', 'edit']);
-const SENDS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'send']);
 /** The engine's own per-platform rates (jobs per second). */
 const ENGINE_RATES = {
   telegram: (DEFAULT_PLATFORM_RATES.telegram.max * 1000) / DEFAULT_PLATFORM_RATES.telegram.duration,
@@ -61,8 +60,8 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   let edits = new Map<string, number>();
   const listener = (e: SinkEvent) => {
     if (!chats.has(e.chatId) || e.limited) return;
-    if (SENDS.has(e.method)) sent.add(e.chatId);
-    if (EDITS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) edits.set(e.chatId, e.at);
+    if (SEND_METHODS.has(e.method)) sent.add(e.chatId);
+    if (EDIT_METHODS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) edits.set(e.chatId, e.at);
   };
   const offT = b.telegram.onEvent(listener);
   const offD = b.discord.onEvent(listener);

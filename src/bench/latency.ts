@@ -1,3 +1,4 @@
+import { EDIT_METHODS, SEND_METHODS } from './sinks/sink-event.js';
 import { performance } from 'node:perf_hooks';
 import type { ChatTarget } from '../bot/incoming.js';
 import { eachLimit, SANDBOX_TIMINGS } from './context.js';
@@ -22,8 +23,6 @@ export interface LatencyOptions {
 }
 
 const DEFAULTS: LatencyOptions = { repeats: 3, telegramChats: 20, discordChannels: 30, steps: 6 };
-const EDITS: ReadonlySet<string> = new Set(['editMessageText', 'editMessageCaption', 'edit']);
-const SENDS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'send']);
 
 export async function runLatency(pop: Population, opts: Partial<LatencyOptions> = {}, afterRepeat: () => Promise<void> = async () => undefined): Promise<Section> {
   const o = { ...DEFAULTS, ...opts };
@@ -59,8 +58,8 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     const listener = (e: SinkEvent) => {
       if (e.limited) refused.set(`${e.platform} ${e.method}`, (refused.get(`${e.platform} ${e.method}`) ?? 0) + 1);
       if (!chatOf.has(e.chatId) || e.limited) return;
-      if (SENDS.has(e.method)) sent.add(e.chatId);
-      if (EDITS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) edits.set(e.chatId, e.at - stepStart);
+      if (SEND_METHODS.has(e.method)) sent.add(e.chatId);
+      if (EDIT_METHODS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) edits.set(e.chatId, e.at - stepStart);
     };
     const offT = b.telegram.onEvent(listener);
     const offD = b.discord.onEvent(listener);

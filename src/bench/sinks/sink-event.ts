@@ -15,3 +15,7 @@ export interface SinkEvent {
 }
 
 export type SinkListener = (e: SinkEvent) => void;
+
+/** Methods that edit a message in place / send a new one, on either fake platform. */
+export const EDIT_METHODS: ReadonlySet<string> = new Set(['editMessageText', 'editMessageCaption', 'edit']);
+export const SEND_METHODS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'send']);

@@ -8,6 +8,7 @@ import { errorReply } from '../errors-text.js';
 import { code, line, type Reply } from '../reply.js';
 import { notice } from '../replies.js';
 import { quoteProblem, clearField } from './quote-problem.js';
+import { quoteParams } from './quote-step.js';
 import { routeSummary } from './summary.js';
 import { advance } from './wizard.js';
 
@@ -23,18 +24,9 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
       ? notice('Already created', [line('This swap was already created: ', code(done)), line('Its deposit details were sent to you privately. See /status ', done)])
       : notice('One moment', [line('This swap is already being created. Do not press Confirm again.')], 'pending')];
   }
-  const r = draft.route;
-  const params: CreateSwapParams = {
-    source_network: r.sourceNetwork ?? '',
-    source_token: r.sourceToken ?? '',
-    destination_network: r.destinationNetwork ?? '',
-    destination_token: r.destinationToken ?? '',
-    destination_address: draft.destinationAddress ?? '',
-    amount: Number(r.amount),
-    use_deposit_address: true,
-  };
+  // The same route, amount, refuel and deposit-address flow as the quote the user confirmed.
+  const params: CreateSwapParams = { ...quoteParams(draft.route, draft.refuel), destination_address: draft.destinationAddress ?? '' };
   if (draft.refundAddress) params.refund_address = draft.refundAddress;
-  if (draft.refuel) params.refuel = true;
 
   let details;
   try {
@@ -60,7 +52,7 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   await ctx.drafts.markCreated(draft.id, swapId);
   await ctx.drafts.delete(draft.platform, draft.userId);
   const now = ctx.now();
-  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: now, summary: routeSummary(r, networks) });
+  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: now, summary: routeSummary(draft.route, networks) });
 
   const replies: Reply[] = [];
   const follow = await ctx.tracking
