@@ -1,27 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { silentLogger, type Logger } from '../log.js';
 import type { LayerswapApi, RequestOptions } from './api.js';
-import { ApiError, ConnectionError, LayerswapError, UnconfirmedCreateError } from './errors.js';
-import { buildQuery, formatNumber, swapIdSegment, type QueryValue } from './query.js';
+import { ApiError, ConnectionError, InvalidRequestError, LayerswapError, ResponseShapeError, UnconfirmedCreateError } from './errors.js';
+import { buildQuery, formatNumber, requiredText, swapIdSegment, transactionHashSegment, type QueryValue } from './query.js';
 import { readEnvelope } from './response.js';
 import { retryDelayMs } from './retry.js';
 import {
   DepositActionListSchema,
   DestinationListSchema,
+  ExchangeListSchema,
+  ExchangeNetworkListSchema,
+  LimitsSchema,
   NetworkListSchema,
   QuoteResponseSchema,
   SwapDetailsSchema,
+  SwapIdSchema,
+  SwapListSchema,
+  TransactionStatusSchema,
+  type CreatedSwap,
   type CreateSwapParams,
   type DepositAction,
   type Destination,
+  type DestinationExchangesParams,
   type DestinationsParams,
+  type Exchange,
+  type ExchangeDepositNetworksParams,
+  type ExchangeNetwork,
+  type ExchangeWithdrawalNetworksParams,
   type GetSwapParams,
+  type Limits,
+  type LimitsParams,
+  type ListSwapsParams,
   type Network,
   type NetworksParams,
   type QuoteParams,
   type QuoteResponse,
+  type RouteNetwork,
+  type SourceExchangesParams,
+  type SourcesParams,
+  type SpeedUpDepositParams,
   type SwapDetails,
+  type TransactionStatus,
+  type TransactionStatusParams,
 } from './schemas.js';
 import { Transport } from './transport.js';
 
@@ -118,12 +139,90 @@ export class LayerswapClient implements LayerswapApi {
     return this.get(`/swaps/${id}/deposit_actions`, { source_address: params.source_address }, DepositActionListSchema, options);
   }
 
+  async getLimits(params: LimitsParams, options?: RequestOptions): Promise<Limits> {
+    const { source_network, source_token, destination_network, destination_token, refuel, use_deposit_address, use_gasless, destination_address } = params;
+    const query = { source_network, source_token, destination_network, destination_token, refuel, use_deposit_address, use_gasless, destination_address };
+    return this.get('/limits', query, LimitsSchema, options);
+  }
+
+  async getSources(params: SourcesParams = {}, options?: RequestOptions): Promise<RouteNetwork[]> {
+    const { destination_network, destination_token, include_swaps, include_unavailable, include_unmatched, has_deposit_address, network_types } = params;
+    const query = { destination_network, destination_token, include_swaps, include_unavailable, include_unmatched, has_deposit_address, network_types };
+    return this.get('/sources', query, DestinationListSchema, options);
+  }
+
+  async getSourceExchanges(params: SourceExchangesParams = {}, options?: RequestOptions): Promise<Exchange[]> {
+    const { source_network, source_token, include_swaps, include_unavailable, include_unmatched } = params;
+    return this.get('/source_exchanges', { source_network, source_token, include_swaps, include_unavailable, include_unmatched }, ExchangeListSchema, options);
+  }
+
+  async getDestinationExchanges(params: DestinationExchangesParams = {}, options?: RequestOptions): Promise<Exchange[]> {
+    const { source_network, source_token, include_swaps, include_unavailable, include_unmatched } = params;
+    return this.get('/destination_exchanges', { source_network, source_token, include_swaps, include_unavailable, include_unmatched }, ExchangeListSchema, options);
+  }
+
+  async getExchangeWithdrawalNetworks(params: ExchangeWithdrawalNetworksParams, options?: RequestOptions): Promise<ExchangeNetwork[]> {
+    const label = `GET ${API}/exchange_withdrawal_networks`;
+    const query = {
+      source_exchange: requiredText(params?.source_exchange, 'source_exchange', label),
+      destination_network: requiredText(params?.destination_network, 'destination_network', label),
+      destination_token: requiredText(params?.destination_token, 'destination_token', label),
+      source_token_group: params?.source_token_group,
+    };
+    return this.get('/exchange_withdrawal_networks', query, ExchangeNetworkListSchema, options);
+  }
+
+  async getExchangeDepositNetworks(params: ExchangeDepositNetworksParams, options?: RequestOptions): Promise<ExchangeNetwork[]> {
+    const label = `GET ${API}/exchange_deposit_networks`;
+    const query = {
+      destination_exchange: requiredText(params?.destination_exchange, 'destination_exchange', label),
+      source_network: requiredText(params?.source_network, 'source_network', label),
+      source_token: requiredText(params?.source_token, 'source_token', label),
+      destination_token_group: params?.destination_token_group,
+    };
+    return this.get('/exchange_deposit_networks', query, ExchangeNetworkListSchema, options);
+  }
+
+  async getSwapByTransactionHash(hash: string, options?: RequestOptions): Promise<SwapDetails> {
+    // The hash stays out of the label: errors and logs name the route, not the user's transaction.
+    const label = `GET ${API}/swaps/by_transaction_hash/{hash}`;
+    const segment = transactionHashSegment(hash, label);
+    return this.get(`/swaps/by_transaction_hash/${segment}`, {}, SwapDetailsSchema, options, label);
+  }
+
+  async listSwaps(params: ListSwapsParams, options?: RequestOptions): Promise<SwapDetails[]> {
+    const label = `GET ${API}/swaps`;
+    const address = requiredText(params?.address, 'address', label);
+    if (params.page !== undefined && (!Number.isInteger(params.page) || params.page < 0)) {
+      throw new InvalidRequestError(label, 'page', 'page must be a whole number, 0 or more');
+    }
+    return this.get('/swaps', { address, page: params.page, include_expired: params.include_expired }, SwapListSchema, options);
+  }
+
+  async getTransactionStatus(params: TransactionStatusParams, options?: RequestOptions): Promise<TransactionStatus> {
+    const label = `GET ${API}/transaction_status`;
+    const network = requiredText(params?.network, 'network', label);
+    const transactionId = transactionHashSegment(params?.transaction_id, label, 'transaction_id');
+    return this.get('/transaction_status', { network, transaction_id: decodeURIComponent(transactionId) }, TransactionStatusSchema, options);
+  }
+
+  /**
+   * Asks the service to match a deposit sooner. Repeating it is harmless, so it is retried like a
+   * GET; callers may ignore its failures (the swap is matched anyway, only later).
+   */
+  async speedUpDeposit(swapId: string, params: SpeedUpDepositParams, options?: RequestOptions): Promise<void> {
+    const label = `POST ${API}/swaps/{swapId}/deposit_speedup`;
+    const id = swapIdSegment(swapId, label);
+    const transactionId = decodeURIComponent(transactionHashSegment(params?.transaction_id, label, 'transaction_id'));
+    await this.request('POST', `/swaps/${id}/deposit_speedup`, {}, z.unknown(), options, `POST ${API}/swaps/${id}/deposit_speedup`, JSON.stringify({ transaction_id: transactionId }));
+  }
+
   /**
    * Sends POST /swaps at most once, unless an attempt certainly never left this machine
    * (connection refused). reference_id is fixed before the first attempt, so a retry, or a
    * person checking after an UnconfirmedCreateError, sees the same one.
    */
-  async createSwap(params: CreateSwapParams, options?: RequestOptions): Promise<SwapDetails> {
+  async createSwap(params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap> {
     const label = `POST ${API}/swaps`;
     if (params.amount !== undefined && params.amount !== null) formatNumber(params.amount, 'amount', label);
     const referenceId = params.reference_id ?? randomUUID();
@@ -149,16 +248,48 @@ export class LayerswapClient implements LayerswapApi {
         throw new UnconfirmedCreateError(label, referenceId, err);
       }
       this.log.debug({ request: label, status: raw.status, attempt, ms: Date.now() - started }, 'layerswap answer');
+      let created: { details: SwapDetails; hadStatus: boolean };
       try {
-        return readEnvelope(raw, SwapDetailsSchema, label, [this.apiKey]);
+        created = { details: readEnvelope(raw, SwapDetailsSchema, label, [this.apiKey]), hadStatus: true };
       } catch (err) {
         // A readable refusal below 500 (an error envelope, ASP.NET validation details, a 429):
         // the request was turned away, so nothing was created.
         if (err instanceof ApiError && err.status < 500 && err.code !== 'NON_JSON_RESPONSE') throw err;
-        // 5xx, HTML from a proxy, or a 2xx we cannot read: the swap may exist.
-        this.log.warn({ request: label, status: raw.status, referenceId, err: describe(err) }, 'swap creation unconfirmed');
-        throw new UnconfirmedCreateError(label, referenceId, err);
+        // A 2xx is an answer: if it names the swap, the swap exists, however cut down the rest is.
+        const salvaged = err instanceof ResponseShapeError ? salvageCreated(raw.text) : undefined;
+        if (!salvaged) {
+          // 5xx, HTML from a proxy, or a 2xx without a readable swap id: the swap may exist.
+          this.log.warn({ request: label, status: raw.status, referenceId, err: describe(err) }, 'swap creation unconfirmed');
+          throw new UnconfirmedCreateError(label, referenceId, err);
+        }
+        this.log.warn({ request: label, swapId: salvaged.details.swap.id, err: describe(err) }, 'swap created; its answer was cut down');
+        created = salvaged;
       }
+      return this.completeCreated(created.details, created.hadStatus, params, options);
+    }
+  }
+
+  /**
+   * A create answer without the swap's route or date (the live capture sends only {id, status})
+   * is filled in from GET /swaps/{id}, with the usual GET retries. If that fails too, what the
+   * answer had is returned with `partial: true`: the id is certain, so the caller can still show
+   * it, record it and follow it. Never throws: the swap exists.
+   */
+  private async completeCreated(details: SwapDetails, hadStatus: boolean, params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap> {
+    const s = details.swap;
+    if (hadStatus && s.source_network && s.source_token && s.destination_network && s.destination_token && s.created_date) return details;
+    try {
+      const fetched = await this.getSwap(s.id, params.source_address ? { source_address: params.source_address } : {}, { signal: options?.signal, timeoutMs: options?.timeoutMs });
+      // The GET is the fuller view; the create answer's deposit actions and quote fill its gaps.
+      return {
+        ...details,
+        ...fetched,
+        quote: fetched.quote ?? details.quote,
+        deposit_actions: fetched.deposit_actions?.length ? fetched.deposit_actions : details.deposit_actions,
+      };
+    } catch (err) {
+      this.log.warn({ request: `GET ${API}/swaps/{swapId}`, swapId: s.id, err: describe(err) }, 'could not complete a cut-down create answer');
+      return { ...details, partial: true };
     }
   }
 
@@ -167,14 +298,19 @@ export class LayerswapClient implements LayerswapApi {
     return this.transport.close();
   }
 
-  private async get<T>(path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options?: RequestOptions): Promise<T> {
-    const label = `GET ${API}${path}`;
+  private get<T>(path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options?: RequestOptions, label = `GET ${API}${path}`): Promise<T> {
+    return this.request('GET', path, query, schema, options, label);
+  }
+
+  /** One request retried with backoff: for GETs, and for POSTs that are harmless to repeat. */
+  private async request<T>(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options: RequestOptions | undefined, label: string, body?: string): Promise<T> {
     const fullPath = `${API}${path}${buildQuery(query)}`;
+    const headers = body === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' };
     const maxRetries = options?.maxRetries ?? this.maxRetries;
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
       try {
-        const raw = await this.transport.send({ method: 'GET', path: fullPath, label, headers: this.headers(), timeoutMs: options?.timeoutMs ?? this.timeoutMs, signal: options?.signal });
+        const raw = await this.transport.send({ method, path: fullPath, label, headers, body, timeoutMs: options?.timeoutMs ?? this.timeoutMs, signal: options?.signal });
         this.log.debug({ request: label, status: raw.status, attempt, ms: Date.now() - started }, 'layerswap answer');
         return readEnvelope(raw, schema, label, [this.apiKey]);
       } catch (err) {
@@ -221,4 +357,30 @@ function nonNegativeInt(v: number | undefined, fallback: number, name: string): 
   if (v === undefined) return fallback;
   if (!Number.isInteger(v) || v < 0) throw new TypeError(`Layerswap ${name} must be a whole number, 0 or more`);
   return v;
+}
+
+/**
+ * The swap a 2xx create answer names, when the answer does not fit the schema as a whole: its id
+ * (it must be usable later), its status ("created" when none was readable), and whatever else
+ * parses. Undefined when there is no usable id.
+ */
+function salvageCreated(text: string): { details: SwapDetails; hadStatus: boolean } | undefined {
+  let data: unknown;
+  try {
+    data = (JSON.parse(text) as { data?: unknown } | null)?.data;
+  } catch {
+    return undefined;
+  }
+  const swap = isRecord(data) && isRecord(data.swap) ? data.swap : undefined;
+  const id = SwapIdSchema.safeParse(swap?.id);
+  if (!swap || !id.success || !isRecord(data)) return undefined;
+  const hadStatus = typeof swap.status === 'string';
+  const status = hadStatus ? swap.status : 'created';
+  const whole = SwapDetailsSchema.safeParse({ ...data, swap: { ...swap, id: id.data, status } });
+  const details = whole.success ? whole.data : SwapDetailsSchema.parse({ swap: { id: id.data, status } });
+  return { details, hadStatus };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

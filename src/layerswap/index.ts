@@ -2,6 +2,7 @@
 export type { LayerswapApi, RequestOptions } from './api.js';
 export { LayerswapClient, type LayerswapClientOptions } from './client.js';
 export { CatalogCache, type CatalogCacheOptions } from './catalog-cache.js';
+export { loadDepositActions, type LoadDepositActionsOptions } from './deposit-actions.js';
 export * from './errors.js';
 export * from './schemas.js';
 export { isSwapId } from './query.js';

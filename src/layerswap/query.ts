@@ -48,6 +48,25 @@ export function swapIdSegment(id: unknown, request: string): string {
   return encodeURIComponent(id.trim().toLowerCase());
 }
 
+/**
+ * A transaction hash as a path segment: EVM/Bitcoin hex, Solana base58, TON base64 (+ / =).
+ * Anything else, or a hash of dots only, is refused before a request is made.
+ */
+export function transactionHashSegment(hash: unknown, request: string, field = 'transaction_hash'): string {
+  const h = typeof hash === 'string' ? hash.trim() : '';
+  if (!/^[A-Za-z0-9+/=_:.-]{8,200}$/.test(h) || !/[A-Za-z0-9]/.test(h)) {
+    throw new InvalidRequestError(request, field, `${quoteInput(hash)} is not a transaction hash: give the hash (transaction id) as the explorer shows it, such as 0x5c50…e3b1`);
+  }
+  return encodeURIComponent(h);
+}
+
+/** A required text parameter (an address, a network name): trimmed, not empty. */
+export function requiredText(value: unknown, field: string, request: string): string {
+  const v = typeof value === 'string' ? value.trim() : '';
+  if (!v) throw new InvalidRequestError(request, field, `${field} is required (got ${quoteInput(value)})`);
+  return v;
+}
+
 /** Untrusted input shown back in a message: printable, short. */
 function quoteInput(value: unknown): string {
   if (typeof value !== 'string') return `a ${value === null ? 'null' : typeof value} value`;

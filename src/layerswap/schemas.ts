@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSwapId } from './query.js';
 
 /**
  * zod schemas for every resource of the Layerswap v2 API. They are lenient the way the real
@@ -38,9 +39,32 @@ export const NETWORK_TYPES = [
 export const FAIL_REASONS = ['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote'] as const;
 
 const str = z.string();
-const optStr = z.string().nullish();
-const optNum = z.number().nullish();
-const optBool = z.boolean().nullish();
+
+/**
+ * An optional field: null or absent as sent, and a malformed value (a string where a number
+ * belongs, a cut-down nested object) dropped as undefined instead of failing the whole answer.
+ * The official SDK marks every response field optional; only what a feature cannot work
+ * without is required below.
+ */
+function opt<T extends z.ZodType>(schema: T) {
+  return schema.nullish().catch(undefined);
+}
+
+/** An array of nested objects where an unreadable element drops only itself. */
+function items<T extends z.ZodType>(item: T) {
+  return z.array(z.unknown()).transform((values) =>
+    values.flatMap((v): z.output<T>[] => {
+      const r = item.safeParse(v);
+      return r.success ? [r.data] : [];
+    }),
+  );
+}
+
+const optStr = opt(z.string());
+const optNum = opt(z.number());
+const optBool = opt(z.boolean());
+/** A date as sent ("2026-01-01T12:00:00+00:00"); "" or an unparseable text becomes undefined. */
+const optDate = optStr.transform((s) => (s && s.trim() !== '' && !Number.isNaN(Date.parse(s)) ? s : undefined)).optional();
 
 export const ApiErrorBodySchema = z.looseObject({
   code: z.string(),
@@ -55,12 +79,13 @@ export const EnvelopeSchema = z.looseObject({
   error: ApiErrorBodySchema.nullish(),
 });
 
+/** Only the symbol is certain: nested tokens are often cut down (no decimals in the refund docs). */
 export const TokenSchema = z.looseObject({
   symbol: str,
   display_asset: optStr,
   logo: optStr,
   contract: optStr,
-  decimals: z.number().int().nonnegative(),
+  decimals: opt(z.number().int().nonnegative()),
   price_in_usd: optNum,
   precision: optNum,
   listing_date: optStr,
@@ -73,16 +98,16 @@ export type Token = z.infer<typeof TokenSchema>;
 
 /** Tokens in /sources and /destinations add the route status and refuel offer. */
 export const RefuelSchema = z.looseObject({
-  token: TokenSchema.nullish(),
-  network: z.lazy(() => NetworkRefSchema).nullish(),
+  token: opt(TokenSchema),
+  network: opt(z.lazy(() => NetworkRefSchema)),
   amount: optNum,
   amount_in_usd: optNum,
 });
 export type Refuel = z.infer<typeof RefuelSchema>;
 
 export const RouteTokenSchema = TokenSchema.extend({
-  status: openEnum(TOKEN_STATUSES).nullish(),
-  refuel: RefuelSchema.nullish(),
+  status: opt(openEnum(TOKEN_STATUSES)),
+  refuel: opt(RefuelSchema),
 });
 export type RouteToken = z.infer<typeof RouteTokenSchema>;
 
@@ -100,54 +125,69 @@ export const NetworkRefSchema = z.looseObject({
   display_name: optStr,
   logo: optStr,
   chain_id: optStr,
-  type: openEnum(NETWORK_TYPES).nullish(),
+  type: opt(openEnum(NETWORK_TYPES)),
   transaction_explorer_template: optStr,
   account_explorer_template: optStr,
-  token: TokenSchema.nullish(),
+  token: opt(TokenSchema),
 });
 export type NetworkRef = z.infer<typeof NetworkRefSchema>;
 
 export const NetworkSchema = z.looseObject({
   name: str,
-  display_name: z.string().nullish().transform((d) => d ?? ''),
+  display_name: z.string().nullish().catch(undefined).transform((d) => d ?? ''),
   logo: optStr,
   chain_id: optStr,
-  type: openEnum(NETWORK_TYPES),
+  type: opt(openEnum(NETWORK_TYPES)),
   node_url: optStr,
-  nodes: z.array(z.unknown()).nullish(),
+  nodes: opt(z.array(z.unknown())),
   transaction_explorer_template: optStr,
   account_explorer_template: optStr,
-  metadata: NetworkMetadataSchema.nullish(),
-  deposit_methods: z.array(openEnum(DEPOSIT_METHODS)).nullish(),
+  metadata: opt(NetworkMetadataSchema),
+  deposit_methods: opt(items(openEnum(DEPOSIT_METHODS))),
   source_rank: optNum,
   destination_rank: optNum,
-  token: TokenSchema.nullish(),
-  tokens: z.array(TokenSchema).default([]),
+  token: opt(TokenSchema),
+  tokens: items(TokenSchema).catch([]),
 });
 export type Network = z.infer<typeof NetworkSchema>;
 
 /** A network returned by /destinations (or /sources): its tokens carry status and refuel. */
 export const DestinationSchema = NetworkSchema.extend({
-  tokens: z.array(RouteTokenSchema).default([]),
+  tokens: items(RouteTokenSchema).catch([]),
 });
 export type Destination = z.infer<typeof DestinationSchema>;
+/** /sources answers the same route shape as /destinations, seen from the other end. */
+export type RouteNetwork = Destination;
 
 export const ExchangeSchema = z.looseObject({
   name: str,
   display_name: optStr,
   logo: optStr,
-  token_groups: z.array(z.unknown()).nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  token_groups: opt(z.array(z.unknown())),
+  metadata: opt(z.record(z.string(), z.unknown())),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
+/**
+ * One network an exchange withdraws a token on (GET /exchange_withdrawal_networks) or takes it
+ * on (GET /exchange_deposit_networks): the app's ExchangeNetwork. Without the network and token
+ * the entry says nothing, so it is dropped; the fee is an estimate and may be missing.
+ */
+export const ExchangeNetworkSchema = z.looseObject({
+  network: NetworkRefSchema,
+  token: TokenSchema,
+  fee: opt(z.looseObject({ total_fee: optNum, total_fee_in_usd: optNum })),
+});
+export type ExchangeNetwork = z.infer<typeof ExchangeNetworkSchema>;
+
 export const PathStepSchema = z.looseObject({ provider: str, order: optNum });
 
+/** receive_amount is what a quote is for: without it the quote cannot be shown. */
 export const QuoteSchema = z.looseObject({
-  source_network: NetworkRefSchema.nullish(),
-  source_token: TokenSchema.nullish(),
-  destination_network: NetworkRefSchema.nullish(),
-  destination_token: TokenSchema.nullish(),
+  source_network: opt(NetworkRefSchema),
+  source_token: opt(TokenSchema),
+  destination_network: opt(NetworkRefSchema),
+  destination_token: opt(TokenSchema),
   requested_amount: optNum,
   receive_amount: z.number(),
   fee_discount: optNum,
@@ -160,31 +200,40 @@ export const QuoteSchema = z.looseObject({
   refuel_in_source: optNum,
   slippage: optNum,
   rate: optNum,
-  path: z.array(PathStepSchema).nullish(),
+  path: opt(items(PathStepSchema)),
 });
 export type Quote = z.infer<typeof QuoteSchema>;
 
 export const RewardSchema = z.looseObject({
-  token: TokenSchema.nullish(),
-  network: NetworkRefSchema.nullish(),
+  token: opt(TokenSchema),
+  network: opt(NetworkRefSchema),
   amount: optNum,
   amount_in_usd: optNum,
-  campaign_type: openEnum(['for_nft_holders', 'default'] as const).nullish(),
+  campaign_type: opt(openEnum(['for_nft_holders', 'default'] as const)),
   nft_contract_address: optStr,
 });
 export type Reward = z.infer<typeof RewardSchema>;
 
-/** GET /quote data. */
+/** GET /quote data: the quote itself is the answer, so it is required. */
 export const QuoteResponseSchema = z.looseObject({
   quote: QuoteSchema,
-  refuel: RefuelSchema.nullish(),
-  reward: RewardSchema.nullish(),
+  refuel: opt(RefuelSchema),
+  reward: opt(RewardSchema),
 });
 export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
 
+/** GET /limits data: a route's amount range in source-token units. */
+export const LimitsSchema = z.looseObject({
+  min_amount: z.number(),
+  max_amount: z.number(),
+  min_amount_in_usd: optNum,
+  max_amount_in_usd: optNum,
+});
+export type Limits = z.infer<typeof LimitsSchema>;
+
 export const TransactionSchema = z.looseObject({
-  type: openEnum(TRANSACTION_TYPES),
-  status: openEnum(TRANSACTION_STATUSES).nullish(),
+  type: opt(openEnum(TRANSACTION_TYPES)),
+  status: opt(openEnum(TRANSACTION_STATUSES)),
   from: optStr,
   to: optStr,
   transaction_hash: optStr,
@@ -193,12 +242,12 @@ export const TransactionSchema = z.looseObject({
   max_confirmations: optNum,
   usd_value: optNum,
   usd_price: optNum,
-  created_date: optStr,
-  timestamp: optStr,
-  network: NetworkRefSchema.nullish(),
-  token: TokenSchema.nullish(),
+  created_date: optDate,
+  timestamp: optDate,
+  network: opt(NetworkRefSchema),
+  token: opt(TokenSchema),
   fee_amount: optNum,
-  fee_token: TokenSchema.nullish(),
+  fee_token: opt(TokenSchema),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 
@@ -206,62 +255,117 @@ export const SwapMetadataSchema = z.looseObject({
   reference_id: optStr,
   app: optStr,
   exchange_account: optStr,
-  sequence_number: z.union([z.number(), z.string()]).nullish(),
+  sequence_number: opt(z.union([z.number(), z.string()])),
 });
 
+/**
+ * A swap needs only its id and status to be shown, recorded and followed. The id must be one the
+ * client can use later (GET /swaps/{id}): an elided doc id such as "550e8400-..." fails here.
+ */
+export const SwapIdSchema = z.string().refine(isSwapId, 'not a swap id (a UUID)');
+
 export const SwapSchema = z.looseObject({
-  id: z.uuid(),
-  created_date: str,
+  id: SwapIdSchema,
+  created_date: optDate,
   status: openEnum(SWAP_STATUSES),
-  source_network: NetworkRefSchema,
-  source_token: TokenSchema,
-  destination_network: NetworkRefSchema,
-  destination_token: TokenSchema,
+  source_network: opt(NetworkRefSchema),
+  source_token: opt(TokenSchema),
+  destination_network: opt(NetworkRefSchema),
+  destination_token: opt(TokenSchema),
   destination_address: optStr,
   source_address: optStr,
   refund_address: optStr,
   requested_amount: optNum,
-  fail_reason: openEnum(FAIL_REASONS).nullish(),
+  fail_reason: opt(openEnum(FAIL_REASONS)),
   use_deposit_address: optBool,
-  source_exchange: ExchangeSchema.nullish(),
-  destination_exchange: ExchangeSchema.nullish(),
-  metadata: SwapMetadataSchema.nullish(),
-  transactions: z.array(TransactionSchema).default([]),
+  source_exchange: opt(ExchangeSchema),
+  destination_exchange: opt(ExchangeSchema),
+  metadata: opt(SwapMetadataSchema),
+  transactions: items(TransactionSchema).catch([]),
 });
 export type Swap = z.infer<typeof SwapSchema>;
 
 export const DepositActionSchema = z.looseObject({
-  type: openEnum(DEPOSIT_ACTION_TYPES),
+  type: opt(openEnum(DEPOSIT_ACTION_TYPES)),
   to_address: optStr,
   amount: optNum,
   amount_in_base_units: optStr,
   call_data: optStr,
-  encoded_args: z.array(z.unknown()).nullish(),
+  encoded_args: opt(z.array(z.unknown())),
   gas_limit: optStr,
   order: optNum,
-  network: NetworkRefSchema.nullish(),
-  token: TokenSchema.nullish(),
-  fee_token: TokenSchema.nullish(),
+  network: opt(NetworkRefSchema),
+  token: opt(TokenSchema),
+  fee_token: opt(TokenSchema),
   typed_data: z.unknown().optional(),
-  valid_after: z.union([z.number(), z.string()]).nullish(),
-  valid_before: z.union([z.number(), z.string()]).nullish(),
-  nonce: z.union([z.number(), z.string()]).nullish(),
+  valid_after: opt(z.union([z.number(), z.string()])),
+  valid_before: opt(z.union([z.number(), z.string()])),
+  nonce: opt(z.union([z.number(), z.string()])),
 });
 export type DepositAction = z.infer<typeof DepositActionSchema>;
 
-/** POST /swaps and GET /swaps/{id} data: {quote, refuel, reward, swap, deposit_actions}. */
+/**
+ * POST /swaps and GET /swaps/{id} data: {quote, refuel, reward, swap, deposit_actions}.
+ * deposit_actions stays absent when the answer had none (GET with exclude_deposit_actions).
+ */
 export const SwapDetailsSchema = z.looseObject({
   swap: SwapSchema,
-  quote: QuoteSchema.nullish(),
-  refuel: RefuelSchema.nullish(),
-  reward: RewardSchema.nullish(),
-  deposit_actions: z.array(DepositActionSchema).nullish(),
+  quote: opt(QuoteSchema),
+  refuel: opt(RefuelSchema),
+  reward: opt(RewardSchema),
+  deposit_actions: opt(items(DepositActionSchema)),
 });
 export type SwapDetails = z.infer<typeof SwapDetailsSchema>;
 
+/**
+ * What createSwap resolves to. `partial: true` when the create answer was cut down (the live
+ * capture sends only {id, status}) and GET /swaps/{id} could not fill it in either: the id is
+ * certain, the rest may be missing. When the answer had no status, `swap.status` is "created",
+ * which is what a swap the service has just accepted is.
+ */
+export type CreatedSwap = SwapDetails & { partial?: true };
+
 export const NetworkListSchema = z.array(NetworkSchema);
 export const DestinationListSchema = z.array(DestinationSchema);
-export const DepositActionListSchema = z.array(DepositActionSchema);
+export const DepositActionListSchema = items(DepositActionSchema);
+export const ExchangeListSchema = items(ExchangeSchema);
+export const ExchangeNetworkListSchema = items(ExchangeNetworkSchema);
+
+/**
+ * GET /swaps?address= data: the SDK types it as SwapResponse[] ({swap, quote, ...}), older answers
+ * were bare swaps; both are read, null is an empty list, and an unreadable entry is left out.
+ */
+export const SwapListSchema = z
+  .array(z.unknown())
+  .nullish()
+  .transform((values) =>
+    (values ?? []).flatMap((v): SwapDetails[] => {
+      const wrapped = typeof v === 'object' && v !== null && !Array.isArray(v) && !('swap' in v) ? { swap: v } : v;
+      const r = SwapDetailsSchema.safeParse(wrapped);
+      return r.success ? [r.data] : [];
+    }),
+  );
+
+/** GET /transaction_status data (SDK LsTransactionStatus); every field may be missing. */
+export const TransactionStatusSchema = z.looseObject({
+  network: optStr,
+  transaction_id: optStr,
+  is_found: optBool,
+  is_completed: optBool,
+  confirmations: optNum,
+  max_confirmations: optNum,
+});
+export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
+
+/**
+ * GET /swaps/{id}/authorize data (gasless deposits). The bot has no gasless flow yet; the schema
+ * is here so the docs example is read like every other answer.
+ */
+export const AuthorizeStatusSchema = z.looseObject({
+  status: optStr,
+  transaction: opt(z.looseObject({ transaction_id: optStr, status: optStr })),
+});
+export type AuthorizeStatus = z.infer<typeof AuthorizeStatusSchema>;
 
 // ---- request parameters ----
 
@@ -315,4 +419,85 @@ export interface CreateSwapParams {
 export interface GetSwapParams {
   exclude_deposit_actions?: boolean;
   source_address?: string;
+}
+
+/** GET /limits: the route without an amount. */
+export interface LimitsParams {
+  source_network: string;
+  source_token: string;
+  destination_network: string;
+  destination_token: string;
+  refuel?: boolean;
+  use_deposit_address?: boolean;
+  use_gasless?: boolean;
+  destination_address?: string;
+}
+
+export interface SourcesParams {
+  destination_network?: string;
+  destination_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+  has_deposit_address?: boolean;
+  network_types?: string[];
+}
+
+/**
+ * GET /source_exchanges: exchanges a swap can start from. With source_network and source_token,
+ * those that withdraw that token on that network (the current official app's filter).
+ */
+export interface SourceExchangesParams {
+  source_network?: string;
+  source_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+}
+
+/**
+ * GET /destination_exchanges: exchanges a swap can pay out to. With source_network and
+ * source_token, those reachable from that token (the 2024 official app; the current app no longer
+ * offers exchanges as a destination).
+ */
+export interface DestinationExchangesParams {
+  source_network?: string;
+  source_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+}
+
+/** GET /exchange_withdrawal_networks: where an exchange can withdraw to reach this destination. */
+export interface ExchangeWithdrawalNetworksParams {
+  source_exchange: string;
+  destination_network: string;
+  destination_token: string;
+  /** Narrows to one token group (the 2024 app sent it; the current one does not). */
+  source_token_group?: string;
+}
+
+/** GET /exchange_deposit_networks: where an exchange takes deposits reachable from this source. */
+export interface ExchangeDepositNetworksParams {
+  destination_exchange: string;
+  source_network: string;
+  source_token: string;
+  destination_token_group?: string;
+}
+
+export interface ListSwapsParams {
+  /** The source or destination address whose swaps are listed. */
+  address: string;
+  page?: number;
+  include_expired?: boolean;
+}
+
+export interface TransactionStatusParams {
+  network: string;
+  transaction_id: string;
+}
+
+export interface SpeedUpDepositParams {
+  /** The hash of the deposit transaction the user sent. */
+  transaction_id: string;
 }

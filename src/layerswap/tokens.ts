@@ -13,7 +13,8 @@ export const NATIVE_ZERO_ADDRESS: Readonly<Record<string, string>> = Object.free
 
 /** What findToken needs of a Network or a Destination. */
 export interface TokenHolder<T extends Token = Token> {
-  type: string;
+  /** The network family; absent when the service did not say (then no zero address applies). */
+  type?: string | null | undefined;
   token?: Token | null | undefined;
   tokens: readonly T[];
 }
@@ -33,7 +34,7 @@ export function isZeroAddress(family: string, s: string): boolean {
  * refuel), else network.token.
  */
 export function nativeToken<T extends Token>(network: TokenHolder<T>): T | Token | undefined {
-  const byContract = network.tokens.find((t) => !t.contract || isZeroAddress(network.type, t.contract));
+  const byContract = network.tokens.find((t) => !t.contract || isZeroAddress(network.type ?? '', t.contract));
   if (byContract) return byContract;
   const native = network.token ?? undefined;
   return (native && network.tokens.find((t) => t.symbol === native.symbol)) ?? native;
@@ -43,7 +44,7 @@ export function nativeToken<T extends Token>(network: TokenHolder<T>): T | Token
 export function findToken<T extends Token>(network: TokenHolder<T>, symbolOrContract: string): T | Token | undefined {
   const q = symbolOrContract.trim();
   if (!q) return undefined;
-  if (isZeroAddress(network.type, q)) return nativeToken(network);
+  if (isZeroAddress(network.type ?? '', q)) return nativeToken(network);
   const exact = network.tokens.find((t) => t.symbol === q);
   if (exact) return exact;
   const lower = q.toLowerCase();
@@ -56,8 +57,8 @@ export function findToken<T extends Token>(network: TokenHolder<T>, symbolOrCont
 }
 
 function tokenByContract<T extends Token>(network: TokenHolder<T>, contract: string): T | Token | undefined {
-  if (isZeroAddress(network.type, contract)) return nativeToken(network);
-  return network.tokens.find((t) => t.contract && sameAddress(network.type, t.contract, contract));
+  if (isZeroAddress(network.type ?? '', contract)) return nativeToken(network);
+  return network.tokens.find((t) => t.contract && sameAddress(network.type ?? '', t.contract, contract));
 }
 
 /**

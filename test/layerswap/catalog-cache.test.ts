@@ -118,4 +118,29 @@ describe('CatalogCache', () => {
     await cache.destinations({ source_network: 'A' }); // fetched again
     expect(server.requests.map((r) => r.query.get('source_network'))).toEqual(['A', 'B', 'C', 'A']);
   });
+
+  it('exchange networks: cached per exchange and route; "unknown" after a failure is not "none"', async () => {
+    const cache = new CatalogCache(client, { now });
+    const onEthereum = { network: { name: 'ETHEREUM_MAINNET' }, token: { symbol: 'USDC' } };
+    server.script(ok([onEthereum]), apiError(503, 'UNAVAILABLE', 'busy'), ok([]));
+    const to = { network: 'BASE_MAINNET', token: 'USDC' };
+    expect((await cache.exchangeNetworks('source', 'COINBASE', to))?.map((x) => x.network.name)).toEqual(['ETHEREUM_MAINNET']);
+    expect((await cache.exchangeNetworks('source', 'COINBASE', to))?.length).toBe(1);
+    expect(server.count('GET', '/api/v2/exchange_withdrawal_networks')).toBe(1);
+    expect(await cache.exchangeNetworks('destination', 'COINBASE', { network: 'ARBITRUM_MAINNET', token: 'USDC' })).toBeUndefined();
+    expect(await cache.exchangeNetworks('destination', 'KRAKEN', { network: 'ARBITRUM_MAINNET', token: 'USDC' })).toEqual([]);
+    expect(server.count('GET', '/api/v2/exchange_deposit_networks')).toBe(2);
+  });
+
+  it('exchanges: the unfiltered list can be peeked without a request once loaded; a failure means none', async () => {
+    const cache = new CatalogCache(client, { now });
+    server.script(apiError(503, 'UNAVAILABLE', 'busy'), ok([{ name: 'COINBASE', display_name: 'Coinbase' }]));
+    expect(await cache.exchanges('source')).toEqual([]);
+    expect(cache.peekExchanges('source')).toBeUndefined();
+    t += 60_000;
+    expect((await cache.exchanges('source')).map((e) => e.name)).toEqual(['COINBASE']);
+    expect(cache.peekExchanges('source')?.map((e) => e.name)).toEqual(['COINBASE']);
+    expect(cache.peekExchanges('destination')).toBeUndefined();
+    expect(server.count('GET', '/api/v2/source_exchanges')).toBe(2);
+  });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, UnconfirmedCreateError } from '../../src/layerswap/errors.js';
 import { apiError, closedPort, hang, json, ok, raw, reset, startFaultServer, type FaultServer } from './fault-server.js';
 import { captureLogger, rejectionOf, testClient } from './harness.js';
+import { fixtureEnvelope } from '../support/fixtures.js';
 import { SWAP_DETAILS } from './samples.js';
 
 const PARAMS = {
@@ -37,6 +38,9 @@ describe('createSwap', () => {
     expect(req?.headers['content-type']).toBe('application/json');
     expect(req?.headers['x-ls-correlation-id']).toMatch(UUID);
     expect(bodyOf(server)).toEqual({ ...PARAMS, reference_id: expect.stringMatching(UUID) });
+    // A complete answer needs no follow-up read.
+    expect(server.count('GET')).toBe(0);
+    expect(details).not.toHaveProperty('partial');
     await client.close();
   });
 
@@ -133,5 +137,71 @@ describe('createSwap', () => {
     expect(await rejectionOf(client.createSwap({ ...PARAMS, amount: Number.POSITIVE_INFINITY }))).toMatchObject({ name: 'InvalidRequestError', field: 'amount' });
     expect(server.requests).toHaveLength(0);
     await client.close();
+  });
+
+  describe('a 2xx answer cut down to the swap id (the live capture)', () => {
+    const LIVE = 'live.post-swaps.base-paradex.trimmed.json';
+    const LIVE_ID = '52507d08-1caf-43c6-923d-bde9ba5efd80';
+    const full = { ...SWAP_DETAILS, swap: { ...SWAP_DETAILS.swap, id: LIVE_ID, status: 'user_transfer_pending' } };
+
+    it('returns the swap id and fills the rest from GET /swaps/{id}', async () => {
+      const server = await serve();
+      const { client } = testClient(server.url);
+      server.script(json(200, fixtureEnvelope(LIVE)), ok(full));
+      const details = await client.createSwap({ ...PARAMS, source_address: '0x2222222222222222222222222222222222222222' });
+      expect(details.swap.id).toBe(LIVE_ID);
+      expect(details.partial).toBeUndefined();
+      expect(details.swap.source_network?.name).toBe('SOLANA_MAINNET');
+      expect(details.swap.created_date).toBe(SWAP_DETAILS.swap.created_date);
+      expect(details.quote?.receive_amount).toBe(9.55772);
+      expect(details.deposit_actions?.[0]?.to_address).toBe(SWAP_DETAILS.deposit_actions[0]?.to_address);
+      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v2/swaps', `GET /api/v2/swaps/${LIVE_ID}`]);
+      expect(server.requests[1]?.query.get('source_address')).toBe('0x2222222222222222222222222222222222222222');
+      await client.close();
+    });
+
+    it("keeps the create answer's deposit actions when the GET has none", async () => {
+      const server = await serve();
+      const { client } = testClient(server.url);
+      server.script(json(200, fixtureEnvelope(LIVE)), ok({ ...full, deposit_actions: [] }));
+      const details = await client.createSwap(PARAMS);
+      expect(details.deposit_actions?.[0]?.call_data).toMatch(/^0xa9059cbb/);
+      await client.close();
+    });
+
+    it('still returns the id, marked partial, when the follow-up GET fails after its retries', async () => {
+      const server = await serve();
+      const { logger, lines } = captureLogger();
+      const { client, waits } = testClient(server.url, { logger });
+      server.script(json(200, fixtureEnvelope(LIVE)), apiError(503, 'UNAVAILABLE', 'down'), apiError(503, 'UNAVAILABLE', 'down'), apiError(503, 'UNAVAILABLE', 'down'));
+      const details = await client.createSwap(PARAMS);
+      expect(details).toMatchObject({ partial: true, swap: { id: LIVE_ID, status: 'user_transfer_pending' } });
+      expect(details.deposit_actions?.[0]?.to_address).toBe('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');
+      expect(server.count('POST')).toBe(1);
+      expect(server.count('GET', `/api/v2/swaps/${LIVE_ID}`)).toBe(3);
+      expect(waits).toEqual([500, 1000]);
+      expect(lines().some((l) => l.includes('could not complete a cut-down create answer'))).toBe(true);
+      await client.close();
+    });
+
+    it('reads an answer without a status as a created swap and asks for the rest', async () => {
+      const server = await serve();
+      const { client } = testClient(server.url, { maxRetries: 0 });
+      server.script(ok({ swap: { id: LIVE_ID, status: 42 }, deposit_actions: 'n/a' }), apiError(404, 'NOT_FOUND', 'not yet'));
+      const details = await client.createSwap(PARAMS);
+      expect(details).toMatchObject({ partial: true, swap: { id: LIVE_ID, status: 'created' } });
+      expect(details.deposit_actions).toBeUndefined();
+      await client.close();
+    });
+
+    it('is still unconfirmed when the 2xx names no usable swap id', async () => {
+      const server = await serve();
+      const { client } = testClient(server.url);
+      server.script(ok({ swap: { id: '550e8400-...', status: 'created' } }), ok(null));
+      expect(await rejectionOf(client.createSwap(PARAMS))).toBeInstanceOf(UnconfirmedCreateError);
+      expect(await rejectionOf(client.createSwap(PARAMS))).toBeInstanceOf(UnconfirmedCreateError);
+      expect(server.count('GET')).toBe(0);
+      await client.close();
+    });
   });
 });

@@ -141,8 +141,9 @@ describe('answers', () => {
     expect(err.path).toBe('data.quote.receive_amount');
     expect(err.message).toContain('GET /api/v2/quote: unexpected response shape at data.quote.receive_amount');
 
-    server.script(ok([ARBITRUM, { ...ARBITRUM, tokens: [{ symbol: 'X', decimals: -1 }] }]));
-    expect(await rejectionOf(client.getNetworks())).toMatchObject({ path: 'data[1].tokens[0].decimals' });
+    // A network without a name cannot be offered; a token that is cut down only drops itself.
+    server.script(ok([ARBITRUM, { ...ARBITRUM, tokens: [{ symbol: 'X', decimals: -1 }], name: 7 }]));
+    expect(await rejectionOf(client.getNetworks())).toMatchObject({ path: 'data[1].name' });
 
     server.script(json(200, ['not', 'an', 'envelope']));
     expect(await rejectionOf(client.getNetworks())).toMatchObject({ name: 'ResponseShapeError', path: '' });
@@ -159,7 +160,7 @@ describe('answers', () => {
     errors.push(await rejectionOf(client.getNetworks()));
     server.script(hang(), reset());
     errors.push(await rejectionOf(client.getNetworks()));
-    server.script(ok([{ name: API_KEY }]));
+    server.script(ok([{ name: API_KEY, display_name: API_KEY }, { display_name: API_KEY }]));
     errors.push(await rejectionOf(client.getNetworks()));
     await client.close();
 

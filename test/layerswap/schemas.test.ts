@@ -5,6 +5,7 @@ import {
   NetworkSchema,
   QuoteResponseSchema,
   SwapDetailsSchema,
+  SwapListSchema,
 } from '../../src/layerswap/schemas.js';
 import { formatPath } from '../../src/layerswap/response.js';
 import { ARBITRUM, QUOTE, SOLANA, SWAP_DETAILS, TON } from './samples.js';
@@ -60,8 +61,47 @@ describe('schemas', () => {
 
   it('fail a wrong type with the path of the first mismatch', () => {
     expect(firstIssuePath(QuoteResponseSchema.safeParse({ ...QUOTE, quote: { ...QUOTE.quote, receive_amount: '9.5' } }))).toBe('data.quote.receive_amount');
-    expect(firstIssuePath(NetworkListSchema.safeParse([ARBITRUM, { ...SOLANA, chain_id: 101 }]))).toBe('data[1].chain_id');
+    expect(firstIssuePath(NetworkListSchema.safeParse([ARBITRUM, { ...SOLANA, name: null }]))).toBe('data[1].name');
     expect(firstIssuePath(SwapDetailsSchema.safeParse({ ...SWAP_DETAILS, swap: { ...SWAP_DETAILS.swap, id: 'not-a-uuid' } }))).toBe('data.swap.id');
     expect(firstIssuePath(QuoteResponseSchema.safeParse({ ...QUOTE, quote: { ...QUOTE.quote, receive_amount: undefined } }))).toBe('data.quote.receive_amount');
+  });
+
+  it('drop a malformed optional field or nested object, and only that', () => {
+    const [, solana] = NetworkListSchema.parse([ARBITRUM, { ...SOLANA, chain_id: 101, tokens: [{ symbol: 'SOL', decimals: 'nine' }, { decimals: 6 }, SOLANA.tokens[1]] }]);
+    expect(solana?.chain_id).toBeUndefined();
+    // A token without decimals stays (without them); one without a symbol drops itself.
+    expect(solana?.tokens.map((t) => [t.symbol, t.decimals])).toEqual([['SOL', undefined], ['USDC', 6]]);
+
+    const details = SwapDetailsSchema.parse({
+      ...SWAP_DETAILS,
+      quote: { ...QUOTE.quote, receive_amount: 'soon' },
+      swap: {
+        ...SWAP_DETAILS.swap,
+        created_date: undefined,
+        source_network: { display_name: 'no name' },
+        destination_token: { symbol: 'USDC', decimals: 6, price_in_usd: 'n/a' },
+        transactions: [{ type: 'input', created_date: '', timestamp: 'yesterday', amount: 10 }, 'garbage'],
+      },
+    });
+    expect(details.quote).toBeUndefined();
+    expect(details.swap.created_date).toBeUndefined();
+    expect(details.swap.source_network).toBeUndefined();
+    expect(details.swap.destination_token).toMatchObject({ symbol: 'USDC', decimals: 6, price_in_usd: undefined });
+    expect(details.swap.transactions).toEqual([{ type: 'input', created_date: undefined, timestamp: undefined, amount: 10 }]);
+    expect(details.deposit_actions?.[0]?.to_address).toBe('5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1');
+  });
+
+  it('fail what a feature cannot work without: swap id and status, the quote, a network name', () => {
+    expect(firstIssuePath(SwapDetailsSchema.safeParse({ swap: { id: SWAP_DETAILS.swap.id } }))).toBe('data.swap.status');
+    expect(firstIssuePath(SwapDetailsSchema.safeParse({ swap: { id: '550e8400-...', status: 'completed' } }))).toBe('data.swap.id');
+    expect(firstIssuePath(QuoteResponseSchema.safeParse({ refuel: null }))).toBe('data.quote');
+    expect(firstIssuePath(NetworkListSchema.safeParse([{ display_name: 'Nameless', tokens: [] }]))).toBe('data[0].name');
+    expect(SwapDetailsSchema.parse({ swap: { id: SWAP_DETAILS.swap.id, status: 'created' } }).swap).toEqual({ id: SWAP_DETAILS.swap.id, status: 'created', transactions: [] });
+  });
+
+  it('read a swap list wrapped or bare, leaving out entries without a usable id', () => {
+    const list = SwapListSchema.parse([SWAP_DETAILS, SWAP_DETAILS.swap, { swap: { id: 'nope', status: 'completed' } }, 7]);
+    expect(list.map((d) => [d.swap.id, d.swap.status])).toEqual([[SWAP_DETAILS.swap.id, 'user_transfer_pending'], [SWAP_DETAILS.swap.id, 'user_transfer_pending']]);
+    expect(SwapListSchema.parse(null)).toEqual([]);
   });
 });
