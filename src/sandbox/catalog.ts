@@ -10,16 +10,17 @@ import type { CatalogExchange, CatalogNetwork, CatalogToken, Family } from './mo
 export const PRICES_USD: Readonly<Record<string, number>> = {
   ETH: 3000,
   BTC: 60000,
-  WBTC: 60000,
+  WBTC: 59987.5,
   SOL: 150,
   TON: 5,
   TRX: 0.25,
   BNB: 600,
   POL: 0.5,
-  USDC: 1,
-  'USDC.e': 1,
-  USDT: 1,
-  USDT0: 1,
+  // Stablecoins are never exactly 1 in real answers (live capture: USDC 0.999766).
+  USDC: 0.999766,
+  'USDC.e': 0.999766,
+  USDT: 0.998889,
+  USDT0: 0.998889,
 };
 
 /** The native token of each family given by address: EVM and Solana have a "zero address". */
@@ -33,7 +34,7 @@ export const networkLogo = (name: string): string => `${LOGO_ROOT}/networks/${na
 export const tokenLogo = (symbol: string): string => `${LOGO_ROOT}/currencies/${symbol.toLowerCase().replace('.', '')}.png`;
 
 const LISTED = '2023-12-27T16:46:50.617075+00:00';
-const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
+const MULTICALL3 = '0xca11bde05977b3631167028862be2a173976ca11';
 const OP_GAS_ORACLE = '0x420000000000000000000000000000000000000F';
 
 function token(
@@ -48,7 +49,8 @@ function token(
   return {
     symbol,
     display_asset: symbol,
-    contract,
+    // The service writes EVM contracts in lower case (live captures), whatever case they were listed in.
+    contract: contract?.startsWith('0x') ? contract.toLowerCase() : contract,
     decimals,
     precision,
     group,
@@ -60,7 +62,7 @@ function token(
   };
 }
 
-const eth = (rank = 1) => token('ETH', null, 18, 6, 'ETH', rank);
+const eth = (rank = 1) => token('ETH', null, 18, 8, 'ETH', rank);
 const usdc = (contract: string, rank = 2, decimals = 6, extra: Partial<CatalogToken> = {}) =>
   token('USDC', contract, decimals, 6, 'USDC', rank, extra);
 const usdt = (contract: string, rank = 3, decimals = 6) => token('USDT', contract, decimals, 6, 'USDT', rank);
@@ -153,7 +155,7 @@ export const NETWORKS: readonly CatalogNetwork[] = [
     name: 'ZKSYNCERA_MAINNET', display_name: 'zkSync Era', type: 'evm', chain_id: '324',
     node_url: 'https://mainnet.era.zksync.io', explorer: 'https://explorer.zksync.io/tx/{0}',
     account: 'https://explorer.zksync.io/address/{0}', max_confirmations: 3, deposit_seconds: 35.1, rank: 9,
-    evm_multicall_contract: '0xF9cda624FBC7e059355ce98a31693d299FACd963',
+    evm_multicall_contract: '0xf9cda624fbc7e059355ce98a31693d299facd963',
     tokens: [eth(), usdc('0x1d17CBcF0D6D143135aE902365D2E5e2A16538D4')],
   }),
   network({
@@ -183,7 +185,7 @@ export const NETWORKS: readonly CatalogNetwork[] = [
     name: 'SOLANA_MAINNET', display_name: 'Solana', type: 'solana', chain_id: '',
     node_url: 'https://api.mainnet-beta.solana.com', explorer: 'https://solscan.io/tx/{0}', account: 'https://solscan.io/account/{0}',
     max_confirmations: 2, deposit_seconds: 5.4528534, rank: 6,
-    tokens: [token('SOL', null, 9, 6, 'SOL', 1), usdc('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
+    tokens: [token('SOL', null, 9, 8, 'SOL', 1), usdc('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
       usdt('Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB')],
   }),
   network({
@@ -206,16 +208,22 @@ export const NETWORKS: readonly CatalogNetwork[] = [
   }),
 ];
 
-/** Exchanges, for completeness: the bot itself only uses network-to-network routes. */
+/**
+ * Centralised exchanges as a swap's source (the exchange withdraws to the deposit address over one
+ * of its withdrawal networks) or destination (Layerswap pays out to the user's exchange deposit
+ * address on one of its deposit networks). Same networks both ways, for simplicity.
+ */
 export const EXCHANGES: readonly CatalogExchange[] = [
   { name: 'BINANCE', display_name: 'Binance', token_groups: [
-    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'OPTIMISM_MAINNET'] },
-    { symbol: 'USDC', networks: ['ETHEREUM_MAINNET', 'SOLANA_MAINNET'] },
-    { symbol: 'USDT', networks: ['TRON_MAINNET', 'ETHEREUM_MAINNET', 'TON_MAINNET'] },
+    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'OPTIMISM_MAINNET', 'BASE_MAINNET'] },
+    { symbol: 'USDC', networks: ['ETHEREUM_MAINNET', 'SOLANA_MAINNET', 'BASE_MAINNET', 'BSC_MAINNET'] },
+    { symbol: 'USDT', networks: ['TRON_MAINNET', 'ETHEREUM_MAINNET', 'TON_MAINNET', 'BSC_MAINNET'] },
+    { symbol: 'BTC', networks: ['BITCOIN_MAINNET'] },
   ] },
   { name: 'COINBASE', display_name: 'Coinbase', token_groups: [
-    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'BASE_MAINNET'] },
-    { symbol: 'USDC', networks: ['ETHEREUM_MAINNET', 'BASE_MAINNET', 'SOLANA_MAINNET'] },
+    { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'BASE_MAINNET', 'ARBITRUM_MAINNET', 'OPTIMISM_MAINNET'] },
+    { symbol: 'USDC', networks: ['ETHEREUM_MAINNET', 'BASE_MAINNET', 'SOLANA_MAINNET', 'POLYGON_MAINNET'] },
+    { symbol: 'BTC', networks: ['BITCOIN_MAINNET'] },
   ] },
   { name: 'OKX', display_name: 'OKX', token_groups: [
     { symbol: 'ETH', networks: ['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'LINEA_MAINNET', 'ZKSYNCERA_MAINNET'] },
@@ -227,14 +235,19 @@ export const EXCHANGES: readonly CatalogExchange[] = [
   ] },
 ];
 
-/** Blockchain fee of a payout, in USD, by destination family (converted to the source token). */
+export const exchangeLogo = (name: string): string => `${LOGO_ROOT}/exchanges/${name.toLowerCase()}.png`;
+
+/**
+ * Fixed cost of a route in USD (gas on both sides, by family), taken in the source token. Odd
+ * figures on purpose: real fees never come out round (live: 0.439897 USDC SOLANA -> ARBITRUM).
+ */
 export const PAYOUT_GAS_USD: Readonly<Record<Family, number>> = {
-  evm: 0.4,
-  starknet: 0.3,
-  solana: 0.2,
-  ton: 0.15,
-  tron: 1.2,
-  bitcoin: 2.5,
+  evm: 0.411873,
+  starknet: 0.302919,
+  solana: 0.027891,
+  ton: 0.153377,
+  tron: 1.186442,
+  bitcoin: 2.517309,
 };
 
 /** Seconds the payout itself takes, by destination family, added to the route's completion time. */

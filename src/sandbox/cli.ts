@@ -1,5 +1,5 @@
 import { startSandbox } from './server.js';
-import type { SandboxTimings } from './types.js';
+import type { SandboxTimings, SandboxWebhookOptions } from './types.js';
 
 /**
  * `swapbot sandbox`: the sandbox as a standalone server. Prints one line (URL and a hint about the
@@ -13,7 +13,8 @@ export const SANDBOX_USAGE =
   '  --host      interface to bind (default 127.0.0.1)\n' +
   "  --api-key   the X-LS-APIKEY clients must send (default: SANDBOX_API_KEY, else 'sandbox')\n" +
   '  --speed     sandbox seconds per real second (default: SANDBOX_SPEED, else 1)\n' +
-  "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000)";
+  "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
+  '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
 
 export const DEFAULT_CLI_PORT = 8787;
 
@@ -31,6 +32,7 @@ interface CliOptions {
   keySource: 'default' | '--api-key' | 'SANDBOX_API_KEY';
   speed: number;
   depositDelayMs: SandboxTimings['depositDelayMs'];
+  webhook: SandboxWebhookOptions | undefined;
   help: boolean;
 }
 
@@ -51,11 +53,13 @@ export async function runSandboxCli(
     apiKey: opts.apiKey,
     speed: opts.speed,
     timings: { depositDelayMs: opts.depositDelayMs },
+    webhook: opts.webhook,
   });
   const keyHint =
     opts.keySource === 'default' ? 'X-LS-APIKEY: sandbox' : `X-LS-APIKEY: the value of ${opts.keySource === '--api-key' ? '--api-key' : 'SANDBOX_API_KEY'}`;
   const deposits = opts.depositDelayMs === 'off' ? 'simulated deposits off' : `simulated deposits after ${opts.depositDelayMs} ms`;
-  out(`Layerswap sandbox listening on ${sandbox.url} (${keyHint}; ${deposits}; speed ${opts.speed}x). Stop with Ctrl+C.`);
+  const hooks = opts.webhook ? `; webhooks to ${opts.webhook.url}` : '';
+  out(`Layerswap sandbox listening on ${sandbox.url} (${keyHint}; ${deposits}${hooks}; speed ${opts.speed}x). Stop with Ctrl+C.`);
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -110,5 +114,13 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
   const apiKey = flagKey ?? envKey ?? 'sandbox';
   const keySource = apiKey === 'sandbox' ? 'default' : flagKey !== undefined ? '--api-key' : 'SANDBOX_API_KEY';
 
-  return { port, host: flags.get('host') ?? '127.0.0.1', apiKey, keySource, speed, depositDelayMs, help };
+  // Both or neither; the secret is checked (never echoed) by startSandbox.
+  const hookUrl = env.SANDBOX_WEBHOOK_URL?.trim() || undefined;
+  const hookSecret = env.SANDBOX_WEBHOOK_SECRET?.trim() || undefined;
+  if (Boolean(hookUrl) !== Boolean(hookSecret)) {
+    throw new Error('SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET go together: set both (the secret as whsec_...) or neither.');
+  }
+  const webhook = hookUrl && hookSecret ? { url: hookUrl, secret: hookSecret } : undefined;
+
+  return { port, host: flags.get('host') ?? '127.0.0.1', apiKey, keySource, speed, depositDelayMs, webhook, help };
 }

@@ -2,21 +2,20 @@ import { fakeAddress } from './addresses.js';
 import type { SwapRecord } from './lifecycle.js';
 import type { CatalogNetwork } from './model.js';
 import { toBaseUnits } from './numbers.js';
-import { networkRefView, tokenView, type Json } from './views.js';
+import { slimTokenView, swapNetworkView, type Json } from './views.js';
 
 /**
  * What the user must send (reference section 10). One action, order 0:
- * - deposit-address flow: `manual_transfer` of the amount to a deposit address of the source
- *   family, with the memo the family needs (TON comment JSON, Bitcoin and Solana sequence number;
- *   none on EVM and Tron);
+ * - deposit-address flow: `manual_transfer` of the amount to an address generated for this swap,
+ *   and nothing else: no call_data (the official app's manual-deposit screen shows only the address
+ *   and the amount and never reads call_data), so the sandbox invents no memo;
  * - wallet flow: `transfer`, the transaction to sign: EVM native sends the amount with the sequence
  *   number as call data; an ERC-20 goes to the token contract with value 0 and transfer() call data.
  */
 
-/** Where the user deposits: TON uses one shared address told apart by the memo; others one per swap. */
+/** Where the user deposits: a generated address per swap (deposit-address flow), else Layerswap's shared one told apart by the memo. */
 export function depositAddressFor(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string {
-  const perSwap = useDepositAddress && network.type !== 'ton';
-  return fakeAddress(network.type, perSwap ? `deposit:${swapId}` : `deposit:${network.name}`);
+  return fakeAddress(network.type, useDepositAddress ? `deposit:${swapId}` : `deposit:${network.name}`);
 }
 
 export function depositActions(rec: SwapRecord): Json[] {
@@ -27,16 +26,15 @@ export function depositActions(rec: SwapRecord): Json[] {
   const seq = rec.sequenceNumber;
   const common = {
     order: 0,
-    network: networkRefView(network),
-    token: tokenView(token),
-    fee_token: tokenView(network.native),
-    encoded_args: [],
+    network: swapNetworkView(network),
+    token: slimTokenView(token),
+    fee_token: slimTokenView(network.native),
   };
-  const memo = memoFor(network, seq, baseUnits);
   if (useDepositAddress) {
     return [{ type: 'manual_transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-      call_data: memo, gas_limit: null, ...common }];
+      call_data: null, ...common }];
   }
+  const memo = memoFor(network, seq, baseUnits);
   if (network.type === 'evm') {
     const seqHex = seq.toString(16);
     if (token.contract === null) {
@@ -54,10 +52,10 @@ export function depositActions(rec: SwapRecord): Json[] {
       { contractAddress: fakeAddress('starknet', 'watchdog'), entrypoint: 'watch', calldata: [String(seq)] },
     ];
     return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-      call_data: JSON.stringify(calls), gas_limit: null, ...common }];
+      call_data: JSON.stringify(calls), ...common }];
   }
   return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-    call_data: memo, gas_limit: null, ...common }];
+    call_data: memo, ...common }];
 }
 
 /** The memo a deposit on this family must carry to be matched to its swap, or null. */

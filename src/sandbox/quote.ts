@@ -7,9 +7,10 @@ import { networkRefView, tokenView, type Json } from './views.js';
 /**
  * Quote math in the service's units (reference section 5): fees in source-token units, taken out of
  * the amount; receive amounts in destination-token units; slippage a fraction.
- *   blockchain_fee = payout gas (USD, by destination family) / source price
- *   service_fee    = 0.1 % of the amount
- *   receive_amount = (amount - total_fee - refuel_in_source) * rate, rate = source price / destination price
+ *   blockchain_fee = fixed gas cost of both sides (USD, by family) / source price: not proportional
+ *   service_fee    = a small rate of the amount (live: 0.002382 USDC on 10)
+ *   receive_amount = (amount - total_fee - refuel_in_source) * rate; rate 1 within a token group
+ *                    (live: USDC to USDC), else source price / destination price
  */
 
 export interface QuoteFigures {
@@ -33,12 +34,13 @@ export function computeQuote(route: Route, amount: number, options: { refuel: bo
   const dst = route.to.token;
   const srcPrice = priceOf(src);
   const places = src.precision;
-  const blockchainFee = roundTo(PAYOUT_GAS_USD[route.to.network.type] / srcPrice, places);
+  const gasUsd = PAYOUT_GAS_USD[route.from.network.type] + PAYOUT_GAS_USD[route.to.network.type];
+  const blockchainFee = roundTo(gasUsd / srcPrice, places);
   const serviceFee = roundTo(amount * SERVICE_FEE_RATE, places);
   const totalFee = roundTo(blockchainFee + serviceFee, places);
   const offer = options.refuel ? refuelOffer(route.to.network, dst) : null;
   const refuelInSource = offer ? roundTo(offer.amountInUsd / srcPrice, places) : 0;
-  const rate = roundTo(srcPrice / priceOf(dst), 8);
+  const rate = route.crossAsset ? roundTo(srcPrice / priceOf(dst), 8) : 1;
   const receive = Math.max(0, floorTo((amount - totalFee - refuelInSource) * rate, dst.precision));
   return {
     requested_amount: amount,
@@ -68,13 +70,28 @@ export function quoteView(route: Route, q: QuoteFigures): Json {
     min_receive_amount: q.min_receive_amount,
     blockchain_fee: q.blockchain_fee,
     service_fee: q.service_fee,
-    total_fee: q.total_fee,
-    total_fee_in_usd: q.total_fee_in_usd,
     avg_completion_time: q.avg_completion_time,
     refuel_in_source: q.refuel_in_source,
     slippage: q.slippage,
     rate: q.rate,
     path: [{ provider: 'LAYERSWAP', order: 0 }],
+    total_fee: q.total_fee,
+    total_fee_in_usd: q.total_fee_in_usd,
+  };
+}
+
+/** The quote inside a swap (POST /swaps, GET /swaps/{id}): figures only, no networks, rate or path (SPEC SwapQuote). */
+export function swapQuoteView(q: QuoteFigures): Json {
+  return {
+    receive_amount: q.receive_amount,
+    min_receive_amount: q.min_receive_amount,
+    blockchain_fee: q.blockchain_fee,
+    service_fee: q.service_fee,
+    avg_completion_time: q.avg_completion_time,
+    total_fee: q.total_fee,
+    total_fee_in_usd: q.total_fee_in_usd,
+    refuel_in_source: q.refuel_in_source,
+    slippage: q.slippage,
   };
 }
 

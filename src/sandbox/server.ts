@@ -1,15 +1,18 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listDestinations, listNetworks } from './catalog-handlers.js';
+import { listDestinations, listNetworks, listSources, routeLimits } from './catalog-handlers.js';
+import { exchangeNetworks, listDestinationExchanges, listExchanges, listSourceExchanges } from './exchanges.js';
 import { Fields } from './fields.js';
 import { FaultBox, faultBody } from './faults.js';
 import { SandboxHttpError, validation } from './http-error.js';
+import { resolveNetwork } from './lookup.js';
 import { parseRouteRequest } from './route-request.js';
 import { quoteParts } from './quote.js';
 import { SwapStore } from './swaps.js';
 import { SystemClock, type SandboxOptions, type SandboxServer, type SandboxTimings } from './types.js';
 import { depositActions } from './deposit-actions.js';
+import { WebhookSender } from './webhooks.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -23,6 +26,7 @@ export const DEFAULT_TIMINGS: Readonly<SandboxTimings> = {
   payoutDelayMs: 5_000,
   expiryMs: 6 * 60 * 60 * 1000,
   refundDelayMs: 10_000,
+  completionLagMs: 1_500,
 };
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -51,6 +55,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!apiKey) throw new Error('sandbox: apiKey must not be empty');
   const store = new SwapStore(clock, timings);
   const faults = new FaultBox();
+  const webhooks = options.webhook ? new WebhookSender(options.webhook, store) : undefined;
   const counts = new Map<string, number>();
   let total = 0;
 
@@ -66,7 +71,46 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return quoteParts(r.route, r.figures);
       },
     },
+    { name: 'getSources', method: 'GET', path: /^\/api\/v2\/sources$/, auth: true, run: (c) => listSources(c.url.searchParams) },
+    { name: 'getLimits', method: 'GET', path: /^\/api\/v2\/limits$/, auth: true, run: (c) => routeLimits(c.url.searchParams) },
+    { name: 'getExchanges', method: 'GET', path: /^\/api\/v2\/exchanges$/, auth: true, run: () => listExchanges() },
+    { name: 'getSourceExchanges', method: 'GET', path: /^\/api\/v2\/source_exchanges$/, auth: true, run: (c) => listSourceExchanges(c.url.searchParams) },
+    { name: 'getDestinationExchanges', method: 'GET', path: /^\/api\/v2\/destination_exchanges$/, auth: true, run: (c) => listDestinationExchanges(c.url.searchParams) },
+    {
+      name: 'getExchangeWithdrawalNetworks', method: 'GET', path: /^\/api\/v2\/exchange_withdrawal_networks$/, auth: true,
+      run: (c) => exchangeNetworks(c.url.searchParams, 'withdrawal'),
+    },
+    {
+      name: 'getExchangeDepositNetworks', method: 'GET', path: /^\/api\/v2\/exchange_deposit_networks$/, auth: true,
+      run: (c) => exchangeNetworks(c.url.searchParams, 'deposit'),
+    },
+    {
+      name: 'getTransactionStatus', method: 'GET', path: /^\/api\/v2\/transaction_status$/, auth: true,
+      run: (c) => {
+        const f = Fields.fromQuery(c.url.searchParams);
+        const network = resolveNetwork('network', f.string('network', true));
+        return store.transactionStatus(network, f.string('transaction_id', true));
+      },
+    },
     { name: 'createSwap', method: 'POST', path: /^\/api\/v2\/swaps$/, auth: true, run: (c) => store.create(c.body) },
+    {
+      name: 'listSwaps', method: 'GET', path: /^\/api\/v2\/swaps$/, auth: true,
+      run: (c) => {
+        const f = Fields.fromQuery(c.url.searchParams);
+        const address = f.string('address', true);
+        const pageText = f.string('page') ?? '1';
+        if (!/^\d{1,6}$/.test(pageText) || Number(pageText) < 1) throw validation(`page must be a whole number from 1 (got '${pageText.slice(0, 20)}').`);
+        return store.listByAddress(address, Number(pageText), f.bool('include_expired') ?? false);
+      },
+    },
+    {
+      name: 'getSwapByTransactionHash', method: 'GET', path: /^\/api\/v2\/swaps\/by_transaction_hash\/([^/]+)$/, auth: true,
+      run: (c) => store.details(store.findByTxHash(c.params[0] ?? ''), false),
+    },
+    {
+      name: 'speedUpDeposit', method: 'POST', path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_speedup$`), auth: true,
+      run: (c) => store.speedup(c.params[0] ?? '', c.body),
+    },
     {
       name: 'getSwap', method: 'GET', path: new RegExp(`^/api/v2/swaps/${swapId}$`), auth: true,
       run: (c) => {
@@ -82,7 +126,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     {
       name: 'sandboxDeposit', method: 'POST', path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`), auth: true,
-      run: (c) => store.details(store.deposit(c.params[0] ?? '', { amount: c.body.amount, outcome: c.body.outcome }), true),
+      run: (c) => {
+        const rec = store.deposit(c.params[0] ?? '', { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason });
+        webhooks?.scan();
+        return store.details(rec, true);
+      },
+    },
+    {
+      name: 'sandboxStatus', method: 'POST', path: new RegExp(`^/sandbox/swaps/${swapId}/status$`), auth: true,
+      run: (c) => {
+        const rec = store.pin(c.params[0] ?? '', c.body.status, c.body.fail_reason ?? null);
+        webhooks?.scan();
+        return store.details(rec, false);
+      },
+    },
+    {
+      name: 'sandboxInjectSwap', method: 'POST', path: /^\/sandbox\/swaps$/, auth: true,
+      run: (c) => store.details(store.inject(c.body), false),
     },
   ];
 
@@ -164,20 +224,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     apiKey,
     clock,
     deposit(id, depositOptions) {
-      try {
-        store.deposit(id, depositOptions ?? {});
-      } catch (e) {
-        throw e instanceof SandboxHttpError ? new Error(`sandbox deposit: ${e.message}`) : e;
-      }
+      direct('deposit', () => store.deposit(id, depositOptions ?? {}));
     },
+    setStatus(id, status, failReason = null) {
+      direct('setStatus', () => store.pin(id, status, failReason));
+    },
+    injectSwap: (init) => direct('injectSwap', () => store.inject({ ...init })).id,
+    webhookStats: () => ({ ...(webhooks?.stats ?? { attempted: 0, delivered: 0, failed: 0 }) }),
     requestCount: (operation) => (operation === undefined ? total : (counts.get(operation) ?? 0)),
     injectFault: (fault) => faults.add(fault),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await webhooks?.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
+
+  /** The programmatic controls: same checks as over HTTP, plain errors, and webhooks looked at at once. */
+  function direct<T>(what: string, run: () => T): T {
+    try {
+      const out = run();
+      webhooks?.scan();
+      return out;
+    } catch (e) {
+      throw e instanceof SandboxHttpError ? new Error(`sandbox ${what}: ${e.message}`) : e;
+    }
+  }
 }
 
 export function resolveTimings(t: Partial<SandboxTimings> = {}): SandboxTimings {

@@ -37,7 +37,42 @@ export type DepositOutcome =
   | 'complete'
   /** Execution fails: pending_refund -> refunded with a refund transaction when the swap has a
    * refund address; without one the swap stays in ls_transfer_pending (Layerswap keeps retrying). */
-  | 'fail_execution';
+  | 'fail_execution'
+  /** Confirmed, then failed at the payout time with DepositOptions.failReason (or none). */
+  | 'fail'
+  /** The input transaction itself fails on chain: status failed, no fail_reason. */
+  | 'input_failed';
+
+/** fail_reason values the sandbox can produce (the service's documented ones plus gasless). */
+export const SANDBOX_FAIL_REASONS = [
+  'swap_route_unavailable',
+  'degraded_quote',
+  'gasless_deposit_failed',
+  'received_more_than_valid_range',
+  'received_less_than_valid_range',
+] as const;
+
+export interface DepositOptions {
+  /** Defaults to the requested amount; outside the limits the swap fails once confirmed. */
+  amount?: number | string;
+  outcome?: DepositOutcome;
+  /** For outcome 'fail': one of SANDBOX_FAIL_REASONS, or null for a failure without a reason. */
+  failReason?: string | null;
+}
+
+/** A swap created "from another app" (not through this bot), for tracking by hash or address. */
+export interface ExternalSwapInit {
+  source_network: string;
+  source_token: string;
+  destination_network: string;
+  destination_token: string;
+  destination_address: string;
+  amount: number | string;
+  source_address?: string;
+  /** The deposit's transaction hash; when set the deposit is made at once. */
+  deposit_tx_hash?: string;
+  outcome?: DepositOutcome;
+}
 
 export interface SandboxTimings {
   /** Sandbox ms between a swap's creation and its automatic deposit; 'off' disables it. */
@@ -50,6 +85,20 @@ export interface SandboxTimings {
   expiryMs: number;
   /** Sandbox ms from pending_refund to refunded. */
   refundDelayMs: number;
+  /** Sandbox ms the status stays ls_transfer_pending after the output transaction completed. */
+  completionLagMs: number;
+}
+
+export interface SandboxWebhookOptions {
+  /** Where Svix-style notifications are POSTed on each status change. */
+  url: string;
+  /** The signing secret, whsec_<base64> as the Layerswap dashboard gives it. */
+  secret: string;
+  /** Attempts per notification (default 4), spaced by retryDelayMs doubling (default 500 ms, real time). */
+  attempts?: number;
+  retryDelayMs?: number;
+  /** Real ms between two looks for status changes (default 200). */
+  pollMs?: number;
 }
 
 export interface SandboxOptions {
@@ -62,6 +111,8 @@ export interface SandboxOptions {
   speed?: number;
   clock?: SandboxClock;
   timings?: Partial<SandboxTimings>;
+  /** Signed webhooks on status changes; off when absent. */
+  webhook?: SandboxWebhookOptions;
 }
 
 export interface SandboxFault {
@@ -81,7 +132,13 @@ export interface SandboxServer {
   readonly apiKey: string;
   readonly clock: SandboxClock;
   /** Simulates a deposit now (same as POST /sandbox/swaps/{id}/deposit). Defaults: the exact amount, 'complete'. */
-  deposit(swapId: string, options?: { amount?: number; outcome?: DepositOutcome }): void;
+  deposit(swapId: string, options?: DepositOptions): void;
+  /** Pins a status from now on (same as POST /sandbox/swaps/{id}/status): created, user_transfer_delayed, cancelled, failed... */
+  setStatus(swapId: string, status: string, failReason?: string | null): void;
+  /** Creates a swap as another app would (same as POST /sandbox/swaps); returns its id. */
+  injectSwap(init: ExternalSwapInit): string;
+  /** Webhook deliveries: attempted, delivered (2xx) and given up. */
+  webhookStats(): { attempted: number; delivered: number; failed: number };
   /** Requests served, by operation name ('getSwap', 'getQuote', ...) or in total. */
   requestCount(operation?: string): number;
   /** Makes the next matching requests fail (for outage and 429 tests). */

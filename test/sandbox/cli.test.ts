@@ -61,6 +61,20 @@ describe('sandbox CLI', () => {
     expect(parseSandboxArgs([], { SANDBOX_DEPOSIT_DELAY_MS: 'OFF', SANDBOX_SPEED: '10' })).toMatchObject({ depositDelayMs: 'off', speed: 10 });
   });
 
+  it('turns webhooks on only with both SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET, never echoing the secret', () => {
+    expect(parseSandboxArgs([], {}).webhook).toBeUndefined();
+    const env = { SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:3000/webhooks/layerswap', SANDBOX_WEBHOOK_SECRET: 'whsec_c2VjcmV0LXNlY3JldA==' };
+    expect(parseSandboxArgs([], env).webhook).toEqual({ url: env.SANDBOX_WEBHOOK_URL, secret: env.SANDBOX_WEBHOOK_SECRET });
+    let message = '';
+    try {
+      parseSandboxArgs([], { SANDBOX_WEBHOOK_SECRET: env.SANDBOX_WEBHOOK_SECRET });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET go together/);
+    expect(message).not.toContain('c2VjcmV0');
+  });
+
   it('prints usage for --help without starting a server', async () => {
     const lines: string[] = [];
     await runSandboxCli(['--help'], {}, { out: (l) => lines.push(l) });

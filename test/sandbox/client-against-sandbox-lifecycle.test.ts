@@ -30,7 +30,7 @@ const ethToArb: CreateSwapParams = {
 const tx = (d: SwapDetails, type: string): Transaction | undefined => d.swap.transactions.find((t) => t.type === type);
 
 describe('swap lifecycle', () => {
-  it('goes created -> deposit -> confirmations climbing -> completed with an output transaction', async () => {
+  it('stays user_transfer_pending while confirmations climb, then ls_transfer_pending, output before completed', async () => {
     const { clock, sandbox, client } = await setup();
     const { swap } = await client.createSwap({ ...ethToArb, refuel: true, source_address: ADDR.evm2 });
     clock.advance(60_000);
@@ -38,27 +38,32 @@ describe('swap lifecycle', () => {
 
     sandbox.deposit(swap.id);
     let d = await client.getSwap(swap.id);
-    expect(d.swap.status).toBe('ls_transfer_pending');
+    // The real service shows the deposit with k/n confirmations while the status has not moved yet.
+    expect(d.swap.status).toBe('user_transfer_pending');
     expect(tx(d, 'input')).toMatchObject({ status: 'pending', confirmations: 0, max_confirmations: 12, amount: 100, from: ADDR.evm2 });
     expect(tx(d, 'input')?.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
 
-    const seen: number[] = [];
+    const seen: string[] = [];
     for (let i = 0; i < 12; i++) {
       clock.advance(2_000);
       d = await client.getSwap(swap.id);
-      seen.push(tx(d, 'input')?.confirmations ?? -1);
-      expect(d.swap.status).toBe('ls_transfer_pending');
+      seen.push(`${tx(d, 'input')?.confirmations}:${d.swap.status}`);
     }
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(seen).toEqual([...Array.from({ length: 11 }, (_, i) => `${i + 1}:user_transfer_pending`), '12:ls_transfer_pending']);
     expect(tx(d, 'input')?.status).toBe('completed');
     expect(tx(d, 'output')).toBeUndefined();
 
     clock.advance(5_000);
     d = await client.getSwap(swap.id);
+    // The output is on chain and completed before the status leaves ls_transfer_pending.
+    expect(d.swap.status).toBe('ls_transfer_pending');
+    expect(tx(d, 'output')?.status).toBe('completed');
+    clock.advance(DEFAULT_TIMINGS.completionLagMs);
+    d = await client.getSwap(swap.id);
     expect(d.swap.status).toBe('completed');
     expect(tx(d, 'output')).toMatchObject({ status: 'completed', to: ADDR.evm, amount: d.quote?.receive_amount, token: { symbol: 'USDC' }, network: { name: 'ARBITRUM_MAINNET' } });
     expect(isValidAddress('evm', tx(d, 'output')?.from ?? '')).toBe(true);
-    expect(tx(d, 'refuel')).toMatchObject({ status: 'completed', amount: 0.000333, token: { symbol: 'ETH' } });
+    expect(tx(d, 'refuel')).toMatchObject({ status: 'completed', amount: 0.00033333, token: { symbol: 'ETH' } });
     expect(tx(d, 'output')?.transaction_hash).not.toBe(tx(d, 'input')?.transaction_hash);
   });
 
@@ -77,7 +82,8 @@ describe('swap lifecycle', () => {
     expect((await client.getSwap(swap.id)).swap.status).toBe('user_transfer_pending');
     clock.advance(1);
     const d = await client.getSwap(swap.id);
-    expect(d.swap.status).toBe('ls_transfer_pending');
+    expect(d.swap.status).toBe('user_transfer_pending');
+    expect(tx(d, 'input')).toMatchObject({ status: 'pending', confirmations: 0 });
     expect(tx(d, 'input')?.transaction_hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/); // a Solana signature
     expect(tx(d, 'input')?.max_confirmations).toBe(2);
   });
@@ -91,16 +97,20 @@ describe('swap lifecycle', () => {
   });
 
   it('fails deposits outside the valid range with the matching fail_reason', async () => {
-    const { sandbox, client } = await setup();
+    const { clock, sandbox, client } = await setup();
     const low = await client.createSwap(ethToArb);
     const res = await raw(sandbox.url, `/sandbox/swaps/${low.swap.id}/deposit`, { method: 'POST', body: { amount: 1 } });
     expect(res.status).toBe(200);
     let d = await client.getSwap(low.swap.id);
+    expect(d.swap.status).toBe('user_transfer_pending'); // judged once the deposit is confirmed
+    clock.advance(12 * 2_000);
+    d = await client.getSwap(low.swap.id);
     expect(d.swap).toMatchObject({ status: 'failed', fail_reason: 'received_less_than_valid_range' });
     expect(tx(d, 'input')?.amount).toBe(1);
 
     const high = await client.createSwap(ethToArb);
     sandbox.deposit(high.swap.id, { amount: 600_000 });
+    clock.advance(12 * 2_000);
     d = await client.getSwap(high.swap.id);
     expect(d.swap).toMatchObject({ status: 'failed', fail_reason: 'received_more_than_valid_range' });
   });
@@ -112,7 +122,7 @@ describe('swap lifecycle', () => {
     clock.advance(60_000);
     const d = await client.getSwap(swap.id);
     expect(d.swap.status).toBe('completed');
-    expect(tx(d, 'output')?.amount).toBe(49.55); // 50 - 0.4 gas - 0.05 service fee
+    expect(tx(d, 'output')?.amount).toBe(49.164161); // 50 - 0.823939 gas - 0.0119 service fee
   });
 
   it('refunds a failed execution when a refund address was given', async () => {
@@ -133,7 +143,7 @@ describe('swap lifecycle', () => {
     const { clock, sandbox, client } = await setup();
     const { swap } = await client.createSwap(ethToArb);
     const res = await raw(sandbox.url, `/sandbox/swaps/${swap.id}/deposit`, { method: 'POST', body: { outcome: 'fail_execution' } });
-    expect(res.json.data).toMatchObject({ swap: { status: 'ls_transfer_pending' } });
+    expect(res.json.data).toMatchObject({ swap: { status: 'user_transfer_pending' } });
     clock.advance(24 * 60 * 60 * 1000);
     expect((await client.getSwap(swap.id)).swap.status).toBe('ls_transfer_pending');
   });

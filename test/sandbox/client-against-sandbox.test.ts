@@ -38,7 +38,8 @@ describe('networks', () => {
     expect(by.get('BITCOIN_MAINNET')?.token).toMatchObject({ symbol: 'BTC', decimals: 8, contract: null });
     expect(by.get('SOLANA_MAINNET')?.token).toMatchObject({ symbol: 'SOL', decimals: 9, contract: null });
     const ethUsdc = by.get('ETHEREUM_MAINNET')?.tokens.find((t) => t.symbol === 'USDC');
-    expect(ethUsdc).toMatchObject({ contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, price_in_usd: 1 });
+    // Lower-case contracts and a stablecoin price that is not exactly 1, as in live answers.
+    expect(ethUsdc).toMatchObject({ contract: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', decimals: 6, price_in_usd: 0.999766 });
     for (const n of networks) {
       expect(n.transaction_explorer_template).toContain('{0}');
       expect(n.logo).toMatch(/^https:\/\//);
@@ -66,8 +67,10 @@ describe('destinations', () => {
     expect(list.map((n) => n.name)).not.toContain('BASE_MAINNET');
     expect(tokensOn(list, 'ARBITRUM_MAINNET')).toEqual(['USDC:active']);
     const arbUsdc = list.find((n) => n.name === 'ARBITRUM_MAINNET')?.tokens[0];
-    expect(arbUsdc?.refuel).toMatchObject({ token: { symbol: 'ETH' }, amount: 0.000333, amount_in_usd: 1 });
-    expect(list.find((n) => n.name === 'SOLANA_MAINNET')?.tokens[0]?.refuel).toBeNull();
+    expect(arbUsdc?.refuel).toMatchObject({ token: { symbol: 'ETH' }, amount: 0.00033333, amount_in_usd: 1 });
+    // No refuel on offer: the key is absent, as in real route tokens (and so is group).
+    expect(list.find((n) => n.name === 'SOLANA_MAINNET')?.tokens[0]).not.toHaveProperty('refuel');
+    expect(arbUsdc).not.toHaveProperty('group');
   });
 
   it('accepts the chain id and the contract address (any case) instead of names', async () => {
@@ -112,9 +115,10 @@ describe('quote', () => {
   it('computes fees in source units and receive amounts in destination units', async () => {
     const q = await client.getQuote({ ...usdc, amount: 10 });
     expect(() => QuoteResponseSchema.parse(q)).not.toThrow();
+    // A fixed network cost plus a small rate, as in the live capture (0.439897 + 0.002382 on 10 USDC).
     expect(q.quote).toMatchObject({
-      requested_amount: 10, blockchain_fee: 0.4, service_fee: 0.01, total_fee: 0.41, total_fee_in_usd: 0.41,
-      receive_amount: 9.59, min_receive_amount: 9.566025, slippage: 0.0025, rate: 1, refuel_in_source: 0,
+      requested_amount: 10, blockchain_fee: 0.439867, service_fee: 0.00238, total_fee: 0.442247, total_fee_in_usd: 0.442144,
+      receive_amount: 9.557753, min_receive_amount: 9.533858, slippage: 0.0025, rate: 1, refuel_in_source: 0,
       path: [{ provider: 'LAYERSWAP', order: 0 }],
     });
     expect(q.quote.source_network?.name).toBe('SOLANA_MAINNET');
@@ -126,14 +130,14 @@ describe('quote', () => {
 
   it('converts across assets at the price ratio (SOL to ETH)', async () => {
     const q = await client.getQuote({ source_network: 'SOLANA_MAINNET', source_token: 'SOL', destination_network: 'ARBITRUM_MAINNET', destination_token: 'ETH', amount: 1 });
-    expect(q.quote).toMatchObject({ rate: 0.05, blockchain_fee: 0.002667, service_fee: 0.001, total_fee: 0.003667, receive_amount: 0.049816 });
-    expect(q.quote.total_fee_in_usd).toBeCloseTo(0.55005, 6);
+    expect(q.quote).toMatchObject({ rate: 0.05, blockchain_fee: 0.00293176, service_fee: 0.000238, total_fee: 0.00316976, receive_amount: 0.04984151 });
+    expect(q.quote.total_fee_in_usd).toBeCloseTo(0.475464, 6);
   });
 
   it('adds a refuel (taken from the amount) when asked, and a reward on the example route', async () => {
     const q = await client.getQuote({ ...usdc, amount: 100, refuel: true });
-    expect(q.quote).toMatchObject({ refuel_in_source: 1, receive_amount: 98.5 });
-    expect(q.refuel).toMatchObject({ token: { symbol: 'ETH' }, network: { name: 'ARBITRUM_MAINNET' }, amount: 0.000333, amount_in_usd: 1 });
+    expect(q.quote).toMatchObject({ refuel_in_source: 1.000234, receive_amount: 98.536099 });
+    expect(q.refuel).toMatchObject({ token: { symbol: 'ETH' }, network: { name: 'ARBITRUM_MAINNET' }, amount: 0.00033333, amount_in_usd: 1 });
     const r = await client.getQuote({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'STARKNET_MAINNET', destination_token: 'ETH', amount: 0.1 });
     expect(r.reward).toMatchObject({ amount_in_usd: 0.5, campaign_type: 'default', network: { name: 'STARKNET_MAINNET' } });
     expect(r.quote.avg_completion_time).not.toBe(q.quote.avg_completion_time);
@@ -149,11 +153,11 @@ describe('quote', () => {
 
   it('answers LESS_THAN_MIN_ERROR and GREATER_THAN_MAX_ERROR with the limit in metadata.AmountLimit', async () => {
     const low = await apiError(client.getQuote({ ...usdc, amount: 4.99 }));
-    expect(low).toMatchObject({ status: 400, code: 'LESS_THAN_MIN_ERROR', metadata: { AmountLimit: 5 } });
-    const high = await apiError(client.getQuote({ ...usdc, amount: 500_001 }));
-    expect(high).toMatchObject({ code: 'GREATER_THAN_MAX_ERROR', metadata: { AmountLimit: 500_000 } });
+    expect(low).toMatchObject({ status: 400, code: 'LESS_THAN_MIN_ERROR', metadata: { AmountLimit: 5.001171 } });
+    const high = await apiError(client.getQuote({ ...usdc, amount: 500_200 }));
+    expect(high).toMatchObject({ code: 'GREATER_THAN_MAX_ERROR', metadata: { AmountLimit: 500117.027384 } });
     const eth = await apiError(client.getQuote({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'BASE_MAINNET', destination_token: 'ETH', amount: 0.001 }));
-    expect(eth.metadata).toEqual({ AmountLimit: 0.001667 });
+    expect(eth.metadata).toEqual({ AmountLimit: 0.00166667 });
   });
 
   it('answers INVALID_ADDRESS_ERROR when the destination address does not fit the destination network', async () => {
@@ -205,9 +209,11 @@ describe('swaps', () => {
     expect(swap.metadata?.reference_id).toBe('order-42');
     expect(typeof swap.metadata?.sequence_number).toBe('number');
     const [action] = created.deposit_actions ?? [];
-    expect(action).toMatchObject({ type: 'manual_transfer', amount: 25, amount_in_base_units: '25000000', call_data: String(swap.metadata?.sequence_number) });
+    // Deposit-address flow: the address and the amount, no invented memo.
+    expect(action).toMatchObject({ type: 'manual_transfer', amount: 25, amount_in_base_units: '25000000', call_data: null });
+    expect(String(swap.metadata?.sequence_number)).toMatch(/^\d{8}$/);
     expect(isValidAddress('solana', action?.to_address ?? '')).toBe(true);
-    expect(created.quote?.receive_amount).toBe(24.575);
+    expect(created.quote?.receive_amount).toBe(24.554183);
 
     const fetched = await client.getSwap(swap.id);
     expect(fetched.swap).toEqual(swap);
@@ -218,14 +224,15 @@ describe('swaps', () => {
     expect(actions).toEqual(created.deposit_actions);
   });
 
-  it('gives each family its memo: TON comment JSON, Bitcoin number, none for EVM deposit addresses', async () => {
+  it('gives deposit-address swaps an address of their own per swap and no memo, on every family', async () => {
     const ton = await client.createSwap({ source_network: 'TON_MAINNET', source_token: 'USDT', destination_network: 'TRON_MAINNET', destination_token: 'USDT', destination_address: ADDR.tron, amount: 20, use_deposit_address: true });
-    const seq = String(ton.swap.metadata?.sequence_number);
-    expect(JSON.parse(ton.deposit_actions?.[0]?.call_data ?? '')).toEqual({ comment: seq, amount: '20000000' });
+    const ton2 = await client.createSwap({ source_network: 'TON_MAINNET', source_token: 'USDT', destination_network: 'TRON_MAINNET', destination_token: 'USDT', destination_address: ADDR.tron, amount: 20, use_deposit_address: true });
+    expect(ton.deposit_actions?.[0]).toMatchObject({ type: 'manual_transfer', call_data: null });
     expect(isValidAddress('ton', ton.deposit_actions?.[0]?.to_address ?? '')).toBe(true);
+    expect(ton2.deposit_actions?.[0]?.to_address).not.toBe(ton.deposit_actions?.[0]?.to_address);
 
     const btc = await client.createSwap({ source_network: 'BITCOIN_MAINNET', source_token: 'BTC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'WBTC', destination_address: ADDR.evm, amount: 0.01, use_deposit_address: true });
-    expect(btc.deposit_actions?.[0]).toMatchObject({ call_data: String(btc.swap.metadata?.sequence_number), amount_in_base_units: '1000000' });
+    expect(btc.deposit_actions?.[0]).toMatchObject({ call_data: null, amount_in_base_units: '1000000' });
     expect(isValidAddress('bitcoin', btc.deposit_actions?.[0]?.to_address ?? '')).toBe(true);
 
     const evm = await client.createSwap({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'BASE_MAINNET', destination_token: 'ETH', destination_address: ADDR.evm, amount: 0.1, use_deposit_address: true });
@@ -238,7 +245,7 @@ describe('swaps', () => {
     expect(native.deposit_actions?.[0]).toMatchObject({ type: 'transfer', amount: 0.1, call_data: `0x${seq.toString(16)}` });
     const token = await client.createSwap({ source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDR.evm, amount: 50 });
     const action = token.deposit_actions?.[0];
-    expect(action).toMatchObject({ type: 'transfer', to_address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', amount: 0 });
+    expect(action).toMatchObject({ type: 'transfer', to_address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', amount: 0 });
     expect(action?.call_data).toMatch(/^0xa9059cbb[0-9a-f]{128}/);
     expect(action?.call_data).toContain((50_000_000).toString(16).padStart(64, '0'));
   });
@@ -256,5 +263,37 @@ describe('swaps', () => {
     const e = await apiError(client.getSwap('3fa85f64-5717-4562-b3fc-2c963f66afa6'));
     expect(e).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect((await apiError(client.getDepositActions('3fa85f64-5717-4562-b3fc-2c963f66afa6'))).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('exchanges (the official app’s reads)', () => {
+  it('source exchanges: all, or those withdrawing the token on the network', async () => {
+    expect((await client.getSourceExchanges()).map((e) => e.name)).toEqual(['BINANCE', 'COINBASE', 'OKX', 'KRAKEN']);
+    const usdcOnBase = await client.getSourceExchanges({ source_network: 'BASE_MAINNET', source_token: 'USDC', include_swaps: false, include_unavailable: true, include_unmatched: true });
+    expect(usdcOnBase.map((e) => e.name)).toEqual(['BINANCE', 'COINBASE']);
+    expect(Object.keys(usdcOnBase[0] ?? {}).sort()).toEqual(['display_name', 'logo', 'metadata', 'name']);
+    expect(await client.getSourceExchanges({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' })).toEqual([]);
+    expect(await apiError(client.getSourceExchanges({ source_network: 'BASE_MAINNET' }))).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/source_network and source_token go together/) });
+  });
+
+  it('withdrawal networks: where the exchange withdraws to reach the destination, never the destination network itself', async () => {
+    const nets = await client.getExchangeWithdrawalNetworks({ source_exchange: 'coinbase', destination_network: 'BASE_MAINNET', destination_token: 'USDC' });
+    expect(nets.map((n) => `${n.network.name}/${n.token.symbol}`)).toEqual(['ETHEREUM_MAINNET/USDC', 'SOLANA_MAINNET/USDC', 'POLYGON_MAINNET/USDC']);
+    expect(nets[0]?.fee?.total_fee).toBeGreaterThan(0);
+    // Kraken moves no USDC at all.
+    expect(await client.getExchangeWithdrawalNetworks({ source_exchange: 'KRAKEN', destination_network: 'BASE_MAINNET', destination_token: 'USDC' })).toEqual([]);
+    expect(await apiError(client.getExchangeWithdrawalNetworks({ source_exchange: 'FTX', destination_network: 'BASE_MAINNET', destination_token: 'USDC' }))).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/unknown exchange 'FTX'/) });
+  });
+
+  it('destination exchanges and deposit networks, seen from the route’s source', async () => {
+    const fromArbUsdc = await client.getDestinationExchanges({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' });
+    expect(fromArbUsdc.map((e) => e.name)).toEqual(['BINANCE', 'COINBASE']);
+    const nets = await client.getExchangeDepositNetworks({ destination_exchange: 'COINBASE', source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' });
+    expect(nets.map((n) => n.network.name)).toEqual(['ETHEREUM_MAINNET', 'BASE_MAINNET', 'SOLANA_MAINNET', 'POLYGON_MAINNET']);
+  });
+
+  it('a swap from an exchange on a network it does not withdraw on is refused', async () => {
+    const body = { source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDR.evm, amount: 100, source_exchange: 'COINBASE' };
+    expect(await apiError(client.createSwap(body))).toMatchObject({ code: 'ROUTE_NOT_FOUND_ERROR', message: expect.stringContaining('Coinbase does not move USDC over Arbitrum One.') });
   });
 });
