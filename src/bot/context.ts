@@ -9,7 +9,7 @@ import type { HistoryStore } from './history.js';
 import type { Incoming } from './incoming.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
-export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks'>;
+export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;
 
 /** What createCore needs. The lead wires the real parts; tests pass the sandbox client. */
 export interface CoreDeps {

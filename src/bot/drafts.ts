@@ -81,12 +81,29 @@ export class DraftStore {
     await this.redis.del(`${this.prefix}:draft-lock:${draftId}`);
   }
 
-  /** Remembers which swap a confirmed draft created, so a late second press can say so. */
-  async markCreated(draftId: string, swapId: string): Promise<void> {
-    await this.redis.set(`${this.prefix}:draft-done:${draftId}`, swapId, 'EX', 86_400);
+  /**
+   * Remembers which swap a confirmed draft created, and for whom, before anything is sent: a
+   * repeated or redelivered Confirm then re-sends the creator's deposit card instead of creating.
+   */
+  async markCreated(draftId: string, created: CreatedByDraft): Promise<void> {
+    await this.redis.set(`${this.prefix}:draft-done:${draftId}`, JSON.stringify(created), 'EX', 86_400);
   }
 
-  async createdSwap(draftId: string): Promise<string | undefined> {
-    return (await this.redis.get(`${this.prefix}:draft-done:${draftId}`)) ?? undefined;
+  async createdSwap(draftId: string): Promise<CreatedByDraft | undefined> {
+    const raw = await this.redis.get(`${this.prefix}:draft-done:${draftId}`);
+    if (raw === null) return undefined;
+    try {
+      const v = JSON.parse(raw) as CreatedByDraft;
+      return typeof v?.swapId === 'string' && typeof v.userId === 'string' && typeof v.platform === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
   }
+}
+
+/** The swap a confirmed draft created and who created it. */
+export interface CreatedByDraft {
+  swapId: string;
+  platform: Platform;
+  userId: string;
 }

@@ -7,14 +7,25 @@ import type { Reply } from './reply.js';
  */
 export interface Messenger {
   readonly platform: Platform;
+  /**
+   * True when send() honours `idempotencyKey`: a second send with the same key (within a few
+   * minutes) returns the first message instead of posting another (Discord's enforce_nonce).
+   * Tracking then re-sends a message whose outcome a crash left unknown, instead of skipping it.
+   */
+  readonly idempotentSends?: boolean;
   /** Sends a new message (with its image, if any). */
-  send(target: ChatTarget, reply: Reply): Promise<MessageRef>;
+  send(target: ChatTarget, reply: Reply, options?: SendOptions): Promise<MessageRef>;
   /**
    * Edits a message in place. Editing to identical content resolves (it counts as success).
    * Returns the ref of the message now showing the reply (the same ref, unless the platform
    * could only replace it).
    */
   edit(ref: MessageRef, reply: Reply): Promise<MessageRef>;
+}
+
+export interface SendOptions {
+  /** At most 25 characters; used only where `idempotentSends` is true. */
+  idempotencyKey?: string;
 }
 
 export type DeliveryFailure =
@@ -29,16 +40,25 @@ export type DeliveryFailure =
   /** Network trouble or 5xx: retry with backoff. */
   | 'transient';
 
+/**
+ * What a 429 holds back: one chat (Telegram flood waits, Discord per-route buckets) or every
+ * request of the bot (Discord's global limit).
+ */
+export type RateLimitScope = 'chat' | 'global';
+
 /** Every Messenger failure is normalised to this at the platform edge. */
 export class DeliveryError extends Error {
   override name = 'DeliveryError';
   readonly failure: DeliveryFailure;
   readonly retryAfterMs: number | undefined;
+  /** For rate_limited: 'chat' unless the platform said the limit is global. */
+  readonly scope: RateLimitScope;
   readonly platform: Platform;
-  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; cause?: unknown }) {
+  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.platform = platform;
     this.failure = failure;
     this.retryAfterMs = options?.retryAfterMs;
+    this.scope = options?.scope ?? 'chat';
   }
 }

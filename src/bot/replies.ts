@@ -14,4 +14,5 @@ export function problem(reason: string, hint?: string, title = 'That did not wor
 /** The line a wizard question starts with when the previous answer was wrong. */
 export const problemLine = (p: { reason: string; hint?: string }): Line => [bold('⚠️ '), text(failureText(p))];
 
-export const EXPIRED: Reply = notice('This button has expired', [line('It belongs to an older message. Start again with /quote or /swap, or see /help.')], 'warning');
+/** The answer to a button that is stale, forged or someone else's: for the presser only. */
+export const EXPIRED: Reply = { ...notice('This button has expired', [line('It belongs to an older message. Start again with /quote or /swap, or see /help.')], 'warning'), target: 'ephemeral' };

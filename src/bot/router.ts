@@ -5,7 +5,7 @@ import { networks, networksButton } from './commands/networks.js';
 import { quote, refreshQuote, swapThis } from './commands/quote.js';
 import { routes, routesButton } from './commands/routes.js';
 import { start } from './commands/start.js';
-import { refreshStatus, status } from './commands/status.js';
+import { depositButton, refreshStatus, status } from './commands/status.js';
 import { swap } from './commands/swap.js';
 import { track, trackButton } from './commands/track.js';
 import { tracking, trackingPage } from './commands/tracking.js';
@@ -26,7 +26,7 @@ export const COMMAND_HANDLERS: Readonly<Record<string, CommandHandler>> = {
 
 /** One handler per button verb (see actions.ts for the encoding). */
 export const ACTION_HANDLERS: Readonly<Record<string, ActionHandler>> = {
-  st: refreshStatus, tr: trackButton, qs: swapThis, qr: refreshQuote,
+  st: refreshStatus, tr: trackButton, dp: depositButton, qs: swapThis, qr: refreshQuote,
   pk: pick, pg: pageChoices, sk: skip, rf: refuel, cf: confirm, cx: cancelButtonAction, rs: resume,
   nw: networksButton, rt: routesButton, hs: historyButton, tk: trackingPage,
 };

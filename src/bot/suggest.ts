@@ -1,8 +1,9 @@
-import type { Network } from '../layerswap/schemas.js';
+import type { Exchange, Network } from '../layerswap/schemas.js';
 import type { Catalog } from './context.js';
 import type { SuggestField, Suggestion } from './core.js';
 import { NETWORK_ALIASES, networkStem } from './parse/aliases.js';
 import { editDistance, normalizeName } from './parse/edit-distance.js';
+import { exchangeLabel } from './parse/exchange.js';
 import { networkKeys, networkLabel, resolveNetwork } from './parse/network.js';
 
 const MAX = 25;
@@ -23,13 +24,21 @@ function sortRanked<T>(items: Array<{ item: T; rank: number; order: number }>): 
   return items.sort((a, b) => a.rank - b.rank || a.order - b.order).slice(0, MAX).map((x) => x.item);
 }
 
-function networkSuggestions(partial: string, networks: readonly Network[]): Suggestion[] {
+function networkSuggestions(partial: string, networks: readonly Network[], exchanges: readonly Exchange[] = []): Suggestion[] {
   const ranked = networks.flatMap((n, i) => {
     const aliases = Object.entries(NETWORK_ALIASES).filter(([, stem]) => stem === networkStem(n.name)).map(([a]) => a);
     const r = rank(partial, [...networkKeys(n), ...aliases]);
     return r === undefined ? [] : [{ item: { label: cap(`${networkLabel(n)} (${n.name})`), value: cap(n.name) }, rank: r, order: n.source_rank ?? 100 + i }];
   });
-  return sortRanked(ranked);
+  return sortRanked([...ranked, ...exchangeSuggestions(partial, exchanges)]);
+}
+
+/** Exchanges after the networks of the same rank, marked so nobody mistakes one for a chain. */
+function exchangeSuggestions(partial: string, exchanges: readonly Exchange[]): Array<{ item: Suggestion; rank: number; order: number }> {
+  return exchanges.flatMap((e, i) => {
+    const r = rank(partial, [normalizeName(e.name), ...(e.display_name ? [normalizeName(e.display_name)] : [])]);
+    return r === undefined ? [] : [{ item: { label: cap(`${exchangeLabel(e)} (exchange)`), value: cap(e.name) }, rank: r, order: 10_000 + i }];
+  });
 }
 
 function tokenSuggestions(partial: string, networks: readonly Network[], network: string | undefined): Suggestion[] {
@@ -60,5 +69,10 @@ export function suggest(catalog: Catalog, field: SuggestField, partialRaw: strin
   }
   const partial = normalizeName(partialRaw.slice(0, 100));
   if (field === 'token') return tokenSuggestions(partialRaw.trim().toLowerCase().slice(0, 100), networks, context?.network ?? context?.sourceNetwork);
-  return networkSuggestions(partial, networks);
+  // Where a swap can start or end, an exchange is an answer too (the same cached lists the wizard uses).
+  const side = field === 'source_network' ? 'source' : field === 'destination_network' ? 'destination' : undefined;
+  if (!side) return networkSuggestions(partial, networks);
+  const exchanges = catalog.peekExchanges(side);
+  if (!exchanges) catalog.exchanges(side).catch(() => undefined);
+  return networkSuggestions(partial, networks, exchanges);
 }

@@ -76,18 +76,29 @@ describe('amounts', () => {
     });
   }
 
+  /** The route's limits as the service states them (GET /limits), as the bot prints them. */
+  async function usdcArbitrumBaseLimits(): Promise<{ min: string; max: string }> {
+    const l = await h.api.getLimits({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC' });
+    return { min: String(l.min_amount), max: String(l.max_amount) };
+  }
+
   test('below and above the route limits: the limit is named and the amount asked again', async () => {
+    const { min, max } = await usdcArbitrumBaseLimits();
     const u = new ChatUser(h, { userId: 'b9' });
-    card(await u.says('/quote 1 USDC arbitrum base'), { contains: ['Amount too small: The smallest amount for this route is 5', 'So far: USDC on Arbitrum One → USDC on Base', 'How much USDC'] });
-    card(await u.says('900000'), { contains: ['Amount too large: The largest amount for this route is 500000', 'How much USDC'] });
-    card(await u.says('5'), { title: 'Quote: USDC Arbitrum One → USDC Base' });
+    card(await u.says('/quote 1 USDC arbitrum base'), {
+      contains: [`1 USDC is below the minimum of ${min} USDC for this route.`, 'So far: USDC on Arbitrum One → USDC on Base', 'How much USDC', `You can send between ${min} USDC and ${max} USDC.`],
+    });
+    card(await u.says('900000'), { contains: [`900000 USDC is above the maximum of ${max} USDC for this route.`, 'How much USDC'] });
+    // The minimum itself is accepted.
+    card(await u.says(min), { title: 'Quote: USDC Arbitrum One → USDC Base', contains: [`You send: ${min} USDC`] });
   });
 
   test('a bad amount typed as an answer keeps the draft and asks again', async () => {
+    const { min } = await usdcArbitrumBaseLimits();
     const u = new ChatUser(h, { userId: 'b10' });
     await u.says('/swap usdc from arbitrum to base');
     card(await u.says('1,5'), { contains: ['Use a dot for decimals, not a comma: 1.5.', 'So far: USDC on Arbitrum One → USDC on Base'] });
-    card(await u.says('1.5'), { contains: ['Amount too small'] });
+    card(await u.says('1.5'), { contains: [`1.5 USDC is below the minimum of ${min} USDC for this route.`, 'So far: USDC on Arbitrum One → USDC on Base'] });
     card(await u.says('50'), { contains: ['So far: 50 USDC on Arbitrum One → USDC on Base', 'address on Base'] });
   });
 });

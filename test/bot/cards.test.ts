@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { depositCards, depositMemo, fromBaseUnits } from '../../src/bot/cards/deposit.js';
+import { qrPayload } from '../../src/bot/cards/qr.js';
 import { maskAddress } from '../../src/bot/cards/format.js';
 import { confirmationBar, statusCard } from '../../src/bot/cards/status.js';
 import { replySize } from '../../src/bot/fit.js';
@@ -8,7 +9,7 @@ import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
-const arb = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' };
+const arb = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', chain_id: '42161', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' };
 const base = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', transaction_explorer_template: 'https://basescan.org/tx/{0}' };
 const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' };
 
@@ -88,14 +89,20 @@ describe('statusCard', () => {
 });
 
 describe('deposit card', () => {
-  test('exact amounts from base units, memos from TON comment JSON', () => {
+  test('exact amounts from base units; a memo only in the form its network documents', () => {
     expect(fromBaseUnits('100000000', 6)).toBe('100');
     expect(fromBaseUnits('1500000000000000001', 18)).toBe('1.500000000000000001');
     expect(fromBaseUnits('5', 8)).toBe('0.00000005');
     expect(fromBaseUnits('12a', 8)).toBeUndefined();
-    expect(depositMemo({ type: 'manual_transfer', call_data: '{"comment":"81230","amount":"1"}' })).toEqual({ label: 'Comment (memo)', value: '81230' });
-    expect(depositMemo({ type: 'manual_transfer', call_data: '5089' })).toEqual({ label: 'Memo', value: '5089' });
-    expect(depositMemo({ type: 'manual_transfer', call_data: null })).toBeUndefined();
+    expect(depositMemo('{"comment":"81230","amount":"1"}', 'ton')).toEqual({ kind: 'comment', label: 'Comment (memo)', value: '81230' });
+    expect(depositMemo('11177265', 'bitcoin')).toEqual({ kind: 'op_return', label: 'OP_RETURN text', value: 'aa8d31' });
+    expect(depositMemo('5089', 'solana')).toEqual({ kind: 'memo', label: 'Memo', value: '5089' });
+    // Call data that is a transaction, not a memo: EVM swap id, Solana transaction, plain text elsewhere.
+    expect(depositMemo('0x13e1', 'evm')).toBeUndefined();
+    expect(depositMemo('AQABAgMEBQYHCAkKCwwNDg8Q', 'solana')).toBeUndefined();
+    expect(depositMemo('5089', 'evm')).toBeUndefined();
+    expect(depositMemo('{"amount":"1"}', 'ton')).toBeUndefined();
+    expect(depositMemo(null, 'ton')).toBeUndefined();
   });
 
   test('private, with the QR in the same message when the text fits a caption', async () => {
@@ -108,13 +115,134 @@ describe('deposit card', () => {
   });
 
   test('a long memo moves the QR to its own private message', async () => {
-    const d = details('user_transfer_pending');
-    d.deposit_actions![0]!.call_data = 'm'.repeat(700);
+    const ton = { name: 'TON_MAINNET', display_name: 'Ton', type: 'ton' };
+    const d = details('user_transfer_pending', { source_network: ton, source_token: { symbol: 'TON', decimals: 9 } });
+    Object.assign(d.deposit_actions![0]!, { network: ton, token: { symbol: 'TON', decimals: 9 }, to_address: `EQ${'A'.repeat(46)}`, amount_in_base_units: '1500000000', call_data: JSON.stringify({ comment: 'm'.repeat(700), amount: '1500000000' }) });
     const cards = await depositCards(d, NOW);
     expect(cards).toHaveLength(2);
     expect(cards[0]?.image).toBeUndefined();
     expect(cards[1]?.image).toBeDefined();
     expect(cards.every((c) => c.target === 'dm')).toBe(true);
     expect(replyText(cards[0]!)).toContain('m'.repeat(700));
+  });
+});
+
+describe('deposit card: only deposits a person can make from any wallet', () => {
+  const DEP = '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C';
+
+  test('an action amount of 0 (ERC-20) falls back to the swap\'s requested amount; the QR is an EIP-681 token transfer', async () => {
+    const d = details('user_transfer_pending');
+    Object.assign(d.deposit_actions![0]!, { amount: 0, amount_in_base_units: '0' });
+    const [c] = await depositCards(d, NOW);
+    expect(replyText(c!)).toContain('Send exactly 100 USDC on Arbitrum One');
+    expect(replyText(c!)).not.toMatch(/Send exactly 0 /);
+    expect(replyButtons(c!)).toContainEqual({ kind: 'copy', label: 'Copy amount', text: '100' });
+    expect(qrPayload(c!.image!)).toBe(`ethereum:${usdc.contract}@42161/transfer?address=${DEP}&uint256=100000000`);
+  });
+
+  test('EVM native: the QR asks for the exact wei (EIP-681), and the address and amount stay printed', async () => {
+    const eth = { symbol: 'ETH', decimals: 18, contract: null };
+    const d = details('user_transfer_pending', { source_token: eth, requested_amount: 0.05 });
+    Object.assign(d.deposit_actions![0]!, { token: eth, amount: 0.05, amount_in_base_units: '50000000000000000' });
+    const [c] = await depositCards(d, NOW);
+    expect(qrPayload(c!.image!)).toBe(`ethereum:${DEP}@42161?value=50000000000000000`);
+    expect(replyText(c!)).toContain('Send exactly 0.05 ETH on Arbitrum One');
+    expect(replyText(c!)).toContain(DEP);
+  });
+
+  test('EVM call data on a manual deposit is never shown as a memo', async () => {
+    const d = details('user_transfer_pending');
+    d.deposit_actions![0]!.call_data = '0x13e1';
+    const text = replyText((await depositCards(d, NOW))[0]!);
+    expect(text).not.toMatch(/memo|0x13e1/i);
+    expect(text).toContain(DEP);
+  });
+
+  test.each([
+    ['only a gasless sign action', [{ type: 'sign', to_address: DEP, amount: 100, token: usdc, network: arb }]],
+    ['a wallet-flow transfer whose call data is the deposit', [{ type: 'transfer', to_address: DEP, amount: 100, call_data: '0xa9059cbb00', token: usdc, network: arb }]],
+    ['a transfer to the token contract itself', [{ type: 'manual_transfer', to_address: usdc.contract, amount: 0, token: usdc, network: arb }]],
+  ])('%s: no address, the deposit is made in the Layerswap app (swap page linked)', async (_why, actions) => {
+    const d = details('user_transfer_pending', { use_deposit_address: false });
+    d.deposit_actions = SwapDetailsSchema.parse({ swap: d.swap, deposit_actions: actions }).deposit_actions;
+    const cards = await depositCards(d, NOW);
+    const text = replyText(cards[0]!);
+    expect(text).toContain('must be made from the Layerswap app');
+    expect(text).not.toMatch(/Send exactly|0x7821fA24|0xaf88d065/);
+    expect(cards[0]!.image).toBeUndefined();
+    expect(replyButtons(cards[0]!)).toContainEqual({ kind: 'url', label: 'Open on layerswap.io', url: `https://layerswap.io/app/swap/${ID}` });
+  });
+
+  test('no deposit actions yet: no address, where to check', async () => {
+    const d = details('user_transfer_pending');
+    d.deposit_actions = [];
+    const text = replyText((await depositCards(d, NOW))[0]!);
+    expect(text).toContain('The deposit details are not available yet');
+    expect(text).not.toContain(DEP);
+  });
+
+  test('actions loaded apart (GET /swaps/{id}/deposit_actions) are used when given', async () => {
+    const d = details('user_transfer_pending');
+    const actions = d.deposit_actions!;
+    d.deposit_actions = undefined;
+    expect(replyText((await depositCards(d, NOW, actions))[0]!)).toContain(DEP);
+  });
+
+  test('from an exchange: withdraw the amount from the exchange on the network to the address; to an exchange: "your <Exchange> deposit address"', async () => {
+    const d = details('user_transfer_pending', { source_exchange: { name: 'BINANCE', display_name: 'Binance' }, destination_exchange: { name: 'COINBASE', display_name: 'Coinbase' } });
+    const text = replyText((await depositCards(d, NOW))[0]!);
+    expect(text).toContain('Withdraw exactly 100 USDC from Binance on Arbitrum One to this deposit address:');
+    expect(text).toContain(DEP);
+    expect(text).toContain('The payout goes to your Coinbase deposit address 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045.');
+    expect(replyText(statusCard(d, { audience: 'public', now: NOW }))).toContain('To your Coinbase deposit address: 0xd8dA…6045');
+  });
+});
+
+describe('status card: one phase, words for every status and reason', () => {
+  const input = (confirmations: number, status = 'pending') => ({ type: 'input', status, amount: 100, confirmations, max_confirmations: 12, transaction_hash: `0x${'ab'.repeat(32)}`, network: arb, token: usdc });
+
+  test.each([
+    ['created', 'Waiting for your deposit', 'set up'],
+    ['user_transfer_delayed', 'Deposit delayed', 'check the swap page on layerswap.io before sending'],
+    ['cancelled', 'Cancelled', 'Do not send funds to it'],
+    ['failed', 'Failed', 'gave no reason'],
+  ])('%s: %s', (status, title, words) => {
+    const c = statusCard(details(status), { audience: 'private', now: NOW });
+    expect(c.title).toBe(`Swap 3f2b8c1e: ${title}`);
+    expect(replyText(c)).toContain(words);
+  });
+
+  test.each([
+    ['swap_route_unavailable', 'The route became unavailable'],
+    ['degraded_quote', 'The price moved too far'],
+    ['gasless_deposit_failed', 'Check your wallet'],
+  ])('fail reason %s in plain words', (reason, words) => {
+    const text = replyText(statusCard(details('failed', { fail_reason: reason }), { audience: 'private', now: NOW }));
+    expect(text).toContain(words);
+    expect(text).not.toContain(reason);
+  });
+
+  test('received_more_than_valid_range: on hold for review, up to 2 hours (not "failed")', () => {
+    const c = statusCard(details('failed', { fail_reason: 'received_more_than_valid_range' }), { audience: 'private', now: NOW });
+    expect(c.title).toBe('Swap 3f2b8c1e: On hold for review');
+    expect(c.tone).toBe('warning');
+    expect(replyText(c)).toContain('up to 2 hours');
+  });
+
+  test('a listed deposit is never met with "send": deposit seen, confirming k/n, whatever the status still says', () => {
+    for (const status of ['user_transfer_pending', 'user_transfer_delayed', 'created']) {
+      const c = statusCard(details(status, { transactions: [input(4)] }), { audience: 'private', now: NOW });
+      expect(c.title).toBe('Swap 3f2b8c1e: Deposit seen, confirming 4/12');
+      expect(replyText(c)).not.toMatch(/Send the exact amount|Waiting for your deposit/);
+    }
+    expect(statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Deposit received, sending');
+  });
+
+  test('a completed payout while the status still says ls_transfer_pending is delivered', () => {
+    const output = { type: 'output', status: 'completed', amount: 99.4, transaction_hash: '0xout', network: base, token: usdc };
+    const c = statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed'), output] }), { audience: 'private', now: NOW });
+    expect(c.title).toBe('Swap 3f2b8c1e: Delivered');
+    expect(c.tone).toBe('success');
+    expect(replyText(c)).toContain('Received: 99.4 USDC on Base');
   });
 });

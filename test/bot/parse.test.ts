@@ -118,3 +118,35 @@ describe('route line parser (examples)', () => {
     expect(r.ok && r.problem?.reason).toContain('USDC has 6 decimals');
   });
 });
+
+describe('route lines: addresses and exchanges', () => {
+  const EXCHANGES = { source: [{ name: 'COINBASE', display_name: 'Coinbase' }, { name: 'BINANCE', display_name: 'Binance' }], destination: [{ name: 'COINBASE', display_name: 'Coinbase' }] };
+  const lineWith = (s: string) => {
+    const w = splitRouteWords(s);
+    if (!w.ok) throw new Error(w.reason);
+    return applyRouteWords({}, w.value, NETWORKS, EXCHANGES);
+  };
+
+  test('an address as the last word is where to deliver, not the token to receive', () => {
+    const u = lineWith('100 USDC arbitrum base 0x8ba1f109551bD432803012645Ac136ddd64DBA72');
+    expect(u.problem).toBeUndefined();
+    expect(u.route).toMatchObject({ destinationNetwork: 'BASE_MAINNET', pendingDestinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' });
+    expect(u.route.pendingDestinationToken).toBeUndefined();
+  });
+
+  test('the zero address at the end is still the native token', () => {
+    const w = splitRouteWords('1 ETH arbitrum base 0x0000000000000000000000000000000000000000');
+    expect(w.ok && w.value.address).toBeFalsy();
+  });
+
+  test('an exchange names a side; its network is left to ask; "binance" is the exchange, not BSC', () => {
+    expect(lineWith('100 USDC from Coinbase to Base').route).toMatchObject({ sourceExchange: 'COINBASE', pendingSourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET' });
+    expect(lineWith('100 USDC binance base').route.sourceExchange).toBe('BINANCE');
+    expect(lineWith('100 USDC arbitrum coinbase').route).toMatchObject({ sourceNetwork: 'ARBITRUM_MAINNET', destinationExchange: 'COINBASE' });
+  });
+
+  test('a misspelt exchange gets did-you-mean with the exchange as a choice', () => {
+    const u = lineWith('100 USDC coinbsae base');
+    expect(u.problem).toMatchObject({ field: 'source_network', hint: 'Did you mean Coinbase?', choices: ['COINBASE'] });
+  });
+});

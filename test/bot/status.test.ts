@@ -32,7 +32,9 @@ describe('/status through the lifecycle', () => {
       buttons: ['Refresh', 'Track'],
     });
     h.sandbox.deposit(id);
-    const confirming = card(await u.says(`/status ${id}`), { title: 'Deposit received, sending', contains: [/Your deposit: 100 USDC · \w+ · \d\/3 [▓░]{3}/, /Expected by \d\d:\d\d UTC/] });
+    // The deposit is listed and counting confirmations: seen, confirming k/n, never "send".
+    const confirming = card(await u.says(`/status ${id}`), { title: /Deposit seen, confirming \d\/3$/, contains: [/Your deposit: 100 USDC · \w+ · \d\/3 [▓░]{3}/, /Expected by \d\d:\d\d UTC/, 'do not send it again'] });
+    expect(allText([confirming])).not.toMatch(/Send the exact amount/);
     const link = confirming.lines.flat().find((s) => s.kind === 'link');
     expect(link?.kind === 'link' && link.url).toMatch(/^https:\/\/arbiscan\.io\/tx\/0x[0-9a-f]{64}$/);
     h.clock.advance(120_000);

@@ -58,29 +58,32 @@ describe('/swap', () => {
     expect(allText(await u.says('/cancel'))).toContain('Nothing to cancel');
   });
 
-  test('a TON deposit carries its comment, with the warning and a copy button', async () => {
+  test('a TON deposit-address swap: its own address, and no memo the service did not ask for', async () => {
     const u = new ChatUser(h, { userId: 's2' });
     await toConfirmation(u, '/swap 10 USDT ton to ethereum', EVM, TON);
     const created = await u.presses('Confirm');
-    card(created, {
+    const deposit = card(created, {
       title: 'Deposit for swap',
-      contains: ['Send exactly 10 USDT on Ton', /Comment \(memo\): \d+/, 'Without it the deposit cannot be matched and is lost'],
-      buttons: ['Copy address', 'Copy amount', 'Copy comment'],
+      contains: ['Send exactly 10 USDT on Ton'],
+      buttons: ['Copy address', 'Copy amount'],
       target: 'dm',
     });
+    const address = findButton([deposit], 'Copy address');
+    expect(address.kind === 'copy' && address.text).toMatch(/^EQ[A-Za-z0-9_-]{46}$/);
+    expect(replyText(deposit)).not.toMatch(/Comment|Memo/);
   });
 
-  test('Confirm pressed twice, even at once, creates one swap', async () => {
+  test('Confirm pressed twice, even at once, creates one swap; a late press re-sends its deposit card', async () => {
     const u = new ChatUser(h, { userId: 's3' });
     const confirm = await toConfirmation(u, '/swap 20 usdc base optimism', EVM);
     const before = h.sandbox.requestCount('createSwap');
     const [a, b] = await Promise.all([u.presses('Confirm', confirm), u.presses('Confirm', confirm)]);
     expect(h.sandbox.requestCount('createSwap')).toBe(before + 1);
-    const texts = [allText(a), allText(b)];
-    expect(texts.filter((t) => t.includes('Deposit for swap'))).toHaveLength(1);
-    expect(texts.some((t) => /already being created|already created/.test(t))).toBe(true);
+    const id = swapIdIn([...a, ...b].filter((r) => r.title?.startsWith('Deposit')));
+    // The other press either waited for the creation or re-sent the same swap's card.
+    for (const replies of [a, b]) expect(allText(replies)).toMatch(new RegExp(`already being created|Swap id: ${id}`));
     const late = await u.presses('Confirm', confirm);
-    card(late, { title: 'Already created', contains: [swapIdIn([...a, ...b].filter((r) => r.title?.startsWith('Deposit')))] });
+    card(late, { title: 'Deposit for swap', contains: [`Swap id: ${id}`], buttons: ['Copy address'], target: 'dm' });
     expect(h.sandbox.requestCount('createSwap')).toBe(before + 1);
   });
 
@@ -93,7 +96,8 @@ describe('/swap', () => {
     await g.presses('No refuel');
     const created = await g.presses('Confirm');
     const deposit = card(created, { title: 'Deposit for swap', target: 'dm' });
-    card(created, { title: /created/, contains: ['sent to you privately'], target: 'here' });
+    const note = card(created, { title: /created/, contains: ['shown only to its creator, in a private chat'], target: 'here' });
+    expect(replyText(note)).not.toContain(swapIdIn([deposit]));
     const link = findButton([deposit.dmFallback as Reply], 'Get deposit details');
     const payload = link.kind === 'deeplink' ? link.payload : '';
     expect(payload).toMatch(/^dep_[0-9a-f]{32}$/);

@@ -61,7 +61,8 @@ describe('terminal chat', () => {
     c.type('1');
     const deposit = await c.waitFor('[3] Status  [4] Track', at);
     expect(deposit).toContain('Send exactly 100 USDC on Arbitrum One');
-    expect(deposit).toMatch(/\[image: QR code of the deposit address for swap [0-9a-f]{8}\]/);
+    // A payment request (EIP-681 for ERC-20), so a wallet fills in token and amount.
+    expect(deposit).toContain('[image: QR code of a payment request for 100 USDC to the deposit address]');
     expect(deposit).toContain('[1] Copy address ⧉  [2] Copy amount ⧉');
     at = c.text.length;
     c.type('1');
@@ -89,7 +90,8 @@ describe('terminal chat', () => {
     await c.waitFor('› Amount of USDC', at);
     at = c.text.length;
     c.type('2'); // an answer, not a button: below the route's minimum
-    await c.waitFor('Amount too small', at);
+    const { min_amount: min } = await h.api.getLimits({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'ETHEREUM_MAINNET', destination_token: 'USDC' });
+    await c.waitFor(`2 USDC is below the minimum of ${min} USDC for this route.`, at);
     at = c.text.length;
     c.type('50');
     await c.waitFor('Quote: USDC Arbitrum One → USDC Ethereum', at);

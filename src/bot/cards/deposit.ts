@@ -1,10 +1,16 @@
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
 import { isNative } from '../parse/token.js';
-import { actionButton, bold, code, copyButton, deeplinkButton, line, text, type Button, type Line, type Reply } from '../reply.js';
+import { actionButton, bold, code, copyButton, deeplinkButton, line, text, urlButton, type Button, type Line, type Reply } from '../reply.js';
 import { replySize, LIMITS } from '../fit.js';
-import { formatTime, networkName, shortId } from './format.js';
+import { depositPlan, type DepositPlan } from './deposit-plan.js';
+import { formatTime, networkName, shortId, swapPageUrl } from './format.js';
+import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
 import { statusActions } from './status.js';
+import { decimalText } from './units.js';
+
+export { depositMemo, depositPlan } from './deposit-plan.js';
+export { fromBaseUnits } from './units.js';
 
 /** How long the service waits for a deposit before the swap expires (reference section 4). */
 export const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
@@ -12,97 +18,85 @@ export const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
 /** The deep-link payload that re-opens a swap's deposit card in a private chat. */
 export const depositPayload = (swapId: string): string => `dep_${swapId.replace(/-/g, '')}`;
 
-/** Exact decimal text of an integer amount in base units ("1500000", 6 -> "1.5"). */
-export function fromBaseUnits(base: string, decimals: number): string | undefined {
-  if (!/^\d+$/.test(base) || decimals < 0 || decimals > 40) return undefined;
-  const padded = base.replace(/^0+/, '').padStart(decimals + 1, '0');
-  const int = padded.slice(0, padded.length - decimals);
-  const frac = padded.slice(padded.length - decimals).replace(/0+$/, '');
-  return frac ? `${int}.${frac}` : int;
-}
-
-/** The memo a deposit needs, if any: TON sends {comment, amount} JSON; others a plain string. */
-export function depositMemo(action: DepositAction): { label: string; value: string } | undefined {
-  const raw = action.call_data?.trim();
-  if (!raw) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (parsed && typeof parsed === 'object' && 'comment' in parsed && typeof parsed.comment === 'string' && parsed.comment !== '') {
-      return { label: 'Comment (memo)', value: parsed.comment };
-    }
-  } catch {
-    // Not JSON: the memo is the string itself.
-  }
-  return { label: 'Memo', value: raw };
-}
-
-function pickAction(details: SwapDetails): DepositAction | undefined {
-  const actions = (details.deposit_actions ?? []).slice().sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-  return actions.find((a) => a.type === 'manual_transfer') ?? actions.find((a) => a.type === 'transfer') ?? actions[0];
-}
-
-/** What the QR encodes: a payment URI where a standard one exists (with amount and memo), else the address. */
-function qrText(address: string, amount: string, baseUnits: string | undefined, type: string, native: boolean, memo: string | undefined): string {
-  if (native && type === 'bitcoin' && !memo) return `bitcoin:${address}?amount=${amount}`;
-  if (native && type === 'ton' && baseUnits) return `ton://transfer/${address}?amount=${baseUnits}${memo ? `&text=${encodeURIComponent(memo)}` : ''}`;
-  return address;
-}
+const exchangeName = (e: { name: string; display_name?: string | null | undefined } | null | undefined) => (e ? e.display_name || e.name : undefined);
 
 /**
  * The deposit card, for the creator's private chat only: exact amount, token (with contract when
- * not native), network, deposit address, memo with its warning, QR, expiry, swap id, Status and
- * Track. The fallback for a group says to open a private chat through a deep link. When the text
- * would not fit an image caption, the QR comes as a second message.
+ * not native), network, deposit address, a memo only where its network requires one, a payment
+ * QR, expiry, swap id, Status and Track. A deposit that only the Layerswap app can make shows no
+ * address, just the swap page. The fallback for a group says to open a private chat through a
+ * deep link. When the text would not fit an image caption, the QR comes as a second message.
+ * `actions` are the swap's deposit actions when loaded apart (GET /swaps/{id}/deposit_actions).
  */
-export async function depositCards(details: SwapDetails, now: number): Promise<Reply[]> {
+export async function depositCards(details: SwapDetails, now: number, actions?: readonly DepositAction[]): Promise<Reply[]> {
   const { swap } = details;
-  const action = pickAction(details);
-  const token = action?.token ?? swap.source_token;
-  const net = action?.network ?? swap.source_network;
-  const type = (net.type ?? swap.source_network.type ?? '').toLowerCase();
-  const address = action?.to_address ?? '';
-  const baseUnits = action?.amount_in_base_units ?? undefined;
-  const amount = (baseUnits ? fromBaseUnits(baseUnits, token.decimals) : undefined) ?? String(action?.amount ?? swap.requested_amount ?? '?');
-  const memo = action ? depositMemo(action) : undefined;
-  const native = isNative(token);
+  const plan = depositPlan(details, actions ?? details.deposit_actions);
+  const page = swapPageUrl(swap.id);
+  const common = {
+    title: `Deposit for swap ${shortId(swap.id)}`,
+    target: 'dm' as const,
+    dmFallback: {
+      title: 'Open a private chat with me',
+      tone: 'warning' as const,
+      lines: [line('Deposit details are only sent privately, and I could not message you.'), line('Open a private chat with me to get them:')],
+      buttons: [[deeplinkButton('Get deposit details', depositPayload(swap.id))]],
+      target: 'here' as const,
+    },
+  };
+  const statusRow = [actionButton('Status', statusActions.refresh(swap.id)), actionButton('Track', statusActions.track(swap.id))];
+  if (plan.kind !== 'manual') {
+    return [{ ...common, tone: 'warning', lines: noManualDeposit(details, plan), buttons: [[urlButton('Open on layerswap.io', page)], statusRow] }];
+  }
 
-  const lines: Line[] = [
-    line('Send exactly ', bold(`${amount} ${token.symbol}`), ` on ${networkName(net)}`),
-    line('To this deposit address:'),
-    line(code(address || 'not given yet: check /status in a minute')),
-  ];
+  const { address, amount, token, network, memo } = plan;
+  const native = isNative(token);
+  const what = bold(`${amount} ${token.symbol}`);
+  const source = exchangeName(swap.source_exchange);
+  const lines: Line[] = source
+    ? [
+      line('Withdraw exactly ', what, ` from ${source} on ${networkName(network)} to this deposit address:`),
+      line(code(address)),
+      line(`Pick the ${networkName(network)} network in ${source}'s withdrawal form. If ${source} deducts a withdrawal fee, add it: exactly ${amount} ${token.symbol} must arrive.`),
+    ]
+    : [line('Send exactly ', what, ` on ${networkName(network)}`), line('To this deposit address:'), line(code(address))];
   if (!native && token.contract) lines.push(line(`${token.symbol} token contract: `, code(token.contract)));
   if (memo) {
     lines.push(line(`${memo.label}: `, code(memo.value)));
-    lines.push(line(bold(`⚠️ Include this ${memo.label.toLowerCase()} with your deposit. Without it the deposit cannot be matched and is lost.`)));
+    lines.push(line(bold(memo.kind === 'op_return'
+      ? `⚠️ Add an OP_RETURN output with the text ${memo.value} to your deposit. Without it the deposit cannot be matched and is lost. If your wallet cannot add OP_RETURN data, make the deposit from the Layerswap app instead.`
+      : `⚠️ Include this ${memo.kind === 'comment' ? 'comment' : 'memo'} with your deposit. Without it the deposit cannot be matched and is lost.`)));
   }
-  const created = Date.parse(swap.created_date);
+  const destination = exchangeName(swap.destination_exchange);
+  if (destination && swap.destination_address) lines.push(line(`The payout goes to your ${destination} deposit address `, code(swap.destination_address), '.'));
+  const created = swap.created_date ? Date.parse(swap.created_date) : Number.NaN;
   const expires = Number.isNaN(created) ? undefined : created + DEPOSIT_WINDOW_MS;
   lines.push(line(expires ? `Send it before ${formatTime(expires, now)}; after that the swap expires.` : 'Send it within 6 hours; after that the swap expires.'));
   lines.push(line('Swap id: ', code(swap.id)));
   lines.push(line(text('Send only from the network named above. This bot never asks for keys or seed phrases.')));
 
-  const copies: Button[] = [];
-  if (address) copies.push(copyButton('Copy address', address));
-  copies.push(copyButton('Copy amount', amount));
-  if (memo) copies.push(copyButton(`Copy ${memo.label === 'Memo' ? 'memo' : 'comment'}`, memo.value));
-  const card: Reply = {
-    title: `Deposit for swap ${shortId(swap.id)}`,
-    tone: 'pending',
-    lines,
-    buttons: [copies, [actionButton('Status', statusActions.refresh(swap.id)), actionButton('Track', statusActions.track(swap.id))]],
-    target: 'dm',
-    dmFallback: {
-      title: 'Open a private chat with me',
-      tone: 'warning',
-      lines: [line('Deposit details are only sent privately, and I could not message you.'), line('Open a private chat with me to get them:')],
-      buttons: [[deeplinkButton('Get deposit details', depositPayload(swap.id))]],
-      target: 'here',
-    },
-  };
-  if (!address) return [card];
-  const image = await qrImage(qrText(address, amount, baseUnits, type, native, memo?.value), `QR code of the deposit address for swap ${shortId(swap.id)}`);
+  const copies: Button[] = [copyButton('Copy address', address), copyButton('Copy amount', amount)];
+  if (memo) copies.push(copyButton(memo.kind === 'comment' ? 'Copy comment' : memo.kind === 'op_return' ? 'Copy OP_RETURN text' : 'Copy memo', memo.value));
+  const card: Reply = { ...common, tone: 'pending', lines, buttons: [copies, statusRow] };
+  const uri = paymentUri({ family: network?.type ?? '', chainId: network?.chain_id, nativeSymbol: network?.token?.symbol, address, amount, token, memo });
+  const image = await qrImage(uri, uri === address ? `QR code of the deposit address for swap ${shortId(swap.id)}` : `QR code of a payment request for ${amount} ${token.symbol} to the deposit address`);
   if (replySize(card) <= LIMITS.caption) return [{ ...card, image }];
   // Too long for a caption: the QR follows as its own private message.
-  return [card, { lines: [line('QR code of the deposit address')], image, target: 'dm' }];
+  return [card, { lines: [line(uri === address ? 'QR code of the deposit address' : 'QR code of the payment request (address and amount)')], image, target: 'dm' }];
+}
+
+/** When no deposit can be made by hand: say where it can be made, and show no address. */
+function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>): Line[] {
+  const { swap } = details;
+  const requested = decimalText(swap.requested_amount);
+  const sent = swap.source_token && requested ? ` (${requested} ${swap.source_token.symbol}${swap.source_network ? ` on ${networkName(swap.source_network)}` : ''})` : '';
+  return plan.kind === 'app_only'
+    ? [
+      line(bold(`This swap's deposit${sent} must be made from the Layerswap app, with a connected wallet.`)),
+      line('It needs a wallet transaction that a plain transfer to an address cannot make, so this bot shows no address: a plain transfer would not be matched to the swap.'),
+      line('Open the swap on layerswap.io to make the deposit. Swap id: ', code(swap.id)),
+    ]
+    : [
+      line(bold('The deposit details are not available yet, so this bot shows no address.')),
+      line('Check the swap page on layerswap.io, or /status in a minute. Swap id: ', code(swap.id)),
+    ];
 }

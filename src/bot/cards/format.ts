@@ -27,7 +27,7 @@ export function formatUsd(value: number | null | undefined): string | undefined 
 export const networkName = (n: Pick<NetworkRef, 'name' | 'display_name'> | null | undefined): string => (n ? n.display_name || n.name : 'unknown network');
 
 export const tokenAmount = (amount: number | null | undefined, token: Pick<Token, 'symbol' | 'decimals'> | null | undefined): string =>
-  `${formatAmount(amount, token?.decimals)} ${token?.symbol ?? ''}`.trim();
+  `${formatAmount(amount, token?.decimals ?? undefined)} ${token?.symbol ?? ''}`.trim();
 
 /** "0x12ab…cd34": enough to recognise an address, not enough to copy it. For public chats. */
 export function maskAddress(addr: string | null | undefined): string {
@@ -46,6 +46,9 @@ export function formatTime(ms: number, now?: number): string {
   const time = `${iso.slice(11, 16)} UTC`;
   return now !== undefined && new Date(now).toISOString().slice(0, 10) === iso.slice(0, 10) ? time : `${iso.slice(0, 10)} ${time}`;
 }
+
+/** The swap's page in the official Layerswap app: where a deposit can be checked or made. */
+export const swapPageUrl = (swapId: string): string => `https://layerswap.io/app/swap/${encodeURIComponent(swapId)}`;
 
 /** A swap id shortened for titles: the first block of the UUID. */
 export const shortId = (id: string): string => id.slice(0, 8);

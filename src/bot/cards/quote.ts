@@ -42,8 +42,35 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
   }
   const path = (quote.path ?? []).slice().sort((a, b) => (a.order ?? 0) - (b.order ?? 0)).map((p) => p.provider);
   if (path.length > 0) fields.push({ name: 'Route', value: line(path.join(' → ')) });
+  const share = feeShare(q, amount);
+  if (share !== undefined && share >= HIGH_FEE_SHARE) {
+    // First, so neither the quote nor the confirm card can be read without it.
+    fields.unshift({
+      name: '⚠️ High fees',
+      value: line(`Fees take ${formatPercent(share)} of what you send: you would receive only ${tokenAmount(quote.receive_amount, dst)} for ${tokenAmount(quote.requested_amount ?? amount, src)}. A larger amount loses a smaller share.`),
+    });
+  }
   return fields;
 }
+
+/** From this share of the amount sent, fees get a plain warning. */
+export const HIGH_FEE_SHARE = 0.5;
+
+/**
+ * The share of the amount sent that fees take: total_fee and requested_amount are both in source
+ * units (reference section 5); with only USD figures, total_fee_in_usd over the amount's value.
+ */
+export function feeShare(q: QuoteResponse, amount: number): number | undefined {
+  const { quote } = q;
+  const sent = quote.requested_amount ?? amount;
+  if (!(sent > 0)) return undefined;
+  if (typeof quote.total_fee === 'number' && quote.total_fee >= 0) return quote.total_fee / sent;
+  const price = quote.source_token?.price_in_usd;
+  if (typeof quote.total_fee_in_usd === 'number' && typeof price === 'number' && price > 0) return quote.total_fee_in_usd / (sent * price);
+  return undefined;
+}
+
+const formatPercent = (share: number): string => `${(Math.min(share, 1) * 100).toFixed(1).replace(/\.0$/, '')}%`;
 
 /** The quote card with its Swap this and Refresh buttons (actions made by the caller). */
 export function quoteCard(q: QuoteResponse, labels: RouteLabels, amount: number, actions: { swap: string; refresh: string }): Reply {

@@ -1,10 +1,11 @@
-import { FINAL_SWAP_STATUSES, type NetworkRef, type SwapDetails, type Transaction } from '../../layerswap/schemas.js';
+import { FINAL_SWAP_STATUSES, type NetworkRef, type SwapDetails, type Token, type Transaction } from '../../layerswap/schemas.js';
 import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
 import { fitReply } from '../fit.js';
 import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../reply.js';
 import { explorerUrl, formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
-import { failReasonWords, statusWords, transactionWord } from './status-words.js';
+import { phaseOfSwap } from './phase.js';
+import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
 
 export { maskAddress };
 
@@ -28,13 +29,13 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
   const onSource = tx.type === 'input' || tx.type === 'refund';
   const network: NetworkRef | null | undefined = tx.network ?? (onSource ? swap.source_network : swap.destination_network);
   const token = tx.token ?? (onSource ? swap.source_token : swap.destination_token);
-  const spans: Span[] = [bold(transactionWord(tx.type)), text(`: ${tokenAmount(tx.amount, token)}`)];
+  const spans: Span[] = [bold(tx.type ? transactionWord(tx.type) : 'Transaction'), text(`: ${tokenAmount(tx.amount, token)}`)];
   if (tx.status) spans.push(text(` · ${tx.status}`));
   if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
     spans.push(text(' · '), code(confirmationBar(tx.confirmations ?? 0, tx.max_confirmations)));
   }
   const template = network?.transaction_explorer_template
-    ?? [swap.source_network, swap.destination_network].find((n) => n.name === network?.name)?.transaction_explorer_template;
+    ?? [swap.source_network, swap.destination_network].find((n) => n?.name === network?.name)?.transaction_explorer_template;
   const url = explorerUrl(template, tx.transaction_hash);
   if (url) spans.push(text(' · '), link('explorer', url));
   else if (tx.transaction_hash) spans.push(text(' · '), code(audience === 'public' ? maskAddress(tx.transaction_hash) : tx.transaction_hash));
@@ -45,17 +46,24 @@ function expectedLine(details: SwapDetails, now: number): Line | undefined {
   const swap = details.swap;
   const avg = parseTimeSpan(details.quote?.avg_completion_time);
   if (avg === undefined) return undefined;
-  if (swap.status === 'user_transfer_pending' || swap.status === 'created') {
-    return line(italic(`Usually done ${describeDuration(avg)} after the deposit is confirmed.`));
-  }
-  if (swap.status !== 'ls_transfer_pending' && swap.status !== 'user_transfer_delayed') return undefined;
+  const phase = phaseOfSwap(details).kind;
+  if (phase === 'waiting' || phase === 'delayed') return line(italic(`Usually done ${describeDuration(avg)} after the deposit is confirmed.`));
+  if (phase !== 'confirming' && phase !== 'processing') return undefined;
   const input = swap.transactions.find((t) => t.type === 'input');
-  const started = Date.parse(input?.timestamp ?? input?.created_date ?? swap.created_date);
+  const started = Date.parse(input?.timestamp ?? input?.created_date ?? swap.created_date ?? '');
   if (Number.isNaN(started)) return undefined;
   const due = started + avg;
   return due > now
     ? line(italic(`Expected by ${formatTime(due, now)} (${describeDuration(due - now)} from now).`))
     : line(italic(`Expected by ${formatTime(due, now)}; it is taking longer than usual.`));
+}
+
+/** "100 USDC on Arbitrum One" from what is known; undefined when neither amount nor token is. */
+function amountOn(amount: number | null | undefined, token: Pick<Token, 'symbol' | 'decimals'> | null | undefined, network: NetworkRef | null | undefined): string | undefined {
+  const known = typeof amount === 'number' && Number.isFinite(amount);
+  if (!known && !token) return undefined;
+  const what = known ? tokenAmount(amount, token) : token!.symbol;
+  return network ? `${what} on ${networkName(network)}` : what;
 }
 
 /**
@@ -67,16 +75,17 @@ function expectedLine(details: SwapDetails, now: number): Line | undefined {
 export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number }): Reply {
   const now = opts.now ?? Date.now();
   const { swap } = details;
-  const words = statusWords(swap.status);
-  const from = `${tokenAmount(swap.requested_amount ?? details.quote?.requested_amount, swap.source_token)} on ${networkName(swap.source_network)}`;
+  const phase = phaseOfSwap(details);
+  const words = phaseWords(phase, swap.status, swap.fail_reason);
+  const from = amountOn(swap.requested_amount ?? details.quote?.requested_amount, swap.source_token, swap.source_network);
   const output = swap.transactions.find((t) => t.type === 'output');
-  const receive = output?.amount ?? details.quote?.receive_amount;
-  const to = `${tokenAmount(receive, swap.destination_token)} on ${networkName(swap.destination_network)}`;
+  const to = amountOn(output?.amount ?? details.quote?.receive_amount, output?.token ?? swap.destination_token, swap.destination_network);
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
   const lines: Line[] = [line(words.meaning)];
-  if (swap.fail_reason) {
+  // A reason matters only to a swap that stopped; a stale one beside "Completed" would confuse.
+  if (swap.fail_reason && (phase.kind === 'failed' || phase.kind === 'on_hold')) {
     const why = failReasonWords(swap.fail_reason);
     lines.push(line(bold('Why: '), why.meaning), line(bold('Next: '), why.next));
   } else {
@@ -85,18 +94,18 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const expected = expectedLine(details, now);
   if (expected) lines.push(expected);
 
-  const fields: Field[] = [
-    { name: 'Send', value: line(from), inline: true },
-    { name: output ? 'Received' : 'Receive (quoted)', value: line(to), inline: true },
-  ];
-  if (swap.destination_address) fields.push({ name: 'To address', value: [showAddress(swap.destination_address)] });
+  const fields: Field[] = [];
+  if (from) fields.push({ name: 'Send', value: line(from), inline: true });
+  if (to) fields.push({ name: output ? 'Received' : 'Receive (quoted)', value: line(to), inline: true });
+  const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
+  if (swap.destination_address) fields.push({ name: exchange ? `To your ${exchange} deposit address` : 'To address', value: [showAddress(swap.destination_address)] });
   if (swap.refund_address) fields.push({ name: 'Refund address', value: [showAddress(swap.refund_address)] });
   if (swap.transactions.length > 0) {
     lines.push(line(bold('Transactions')));
     for (const tx of swap.transactions) lines.push(transactionLine(tx, details, opts.audience));
   }
   fields.push({ name: 'Swap id', value: [code(swap.id)] });
-  const created = Date.parse(swap.created_date);
+  const created = Date.parse(swap.created_date ?? '');
   if (!Number.isNaN(created)) fields.push({ name: 'Created', value: line(formatTime(created, now)), inline: true });
 
   const buttons = [actionButton('Refresh', statusActions.refresh(swap.id))];

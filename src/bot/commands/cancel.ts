@@ -10,9 +10,12 @@ export async function cancel(ctx: Ctx): Promise<Reply[]> {
     : notice('Nothing to cancel', [line('You have no swap in progress. Start one with /swap.')])];
 }
 
-/** The Cancel button of a wizard message: only for the draft it belongs to. */
+/**
+ * The Cancel button of a wizard message: only for the draft it belongs to. Anyone else's press
+ * (or a stale one) is answered to the presser alone and leaves the message as it is.
+ */
 export async function cancelButtonAction(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
-  if (!draft || draft.id !== args[0]) return [{ ...notice('Nothing to cancel', [line('That swap is no longer in progress.')]), mode: 'edit' }];
+  if (!draft || draft.id !== args[0]) return [{ ...notice('Nothing to cancel', [line('You have no swap in progress with that button.')]), target: 'ephemeral' }];
   return (await cancel(ctx)).map((r) => ({ ...r, mode: 'edit' as const }));
 }

@@ -10,11 +10,11 @@ const PAGE = 15;
 export async function networksPage(ctx: Ctx, typeArg: string, page: number): Promise<Reply[]> {
   const all = await ctx.catalog.networks();
   const type = typeArg.trim().toLowerCase();
-  const types = [...new Set(all.map((n) => n.type.toLowerCase()))].sort();
+  const types = [...new Set(all.map((n) => (n.type ?? 'other').toLowerCase()))].sort();
   if (type && !types.includes(type)) {
     return [problem(`There is no network type ${JSON.stringify(type.slice(0, 30))}.`, `Types: ${types.join(', ')}.`, 'Unknown network type')];
   }
-  const list = all.filter((n) => !type || n.type.toLowerCase() === type).slice().sort((a, b) => networkLabel(a).localeCompare(networkLabel(b)));
+  const list = all.filter((n) => !type || (n.type ?? 'other').toLowerCase() === type).slice().sort((a, b) => networkLabel(a).localeCompare(networkLabel(b)));
   const p = pageOf(list, page, PAGE);
   const lines: Line[] = p.items.map((n) => line(`${networkLabel(n)} · `, code(n.name), ` · ${n.type} · ${n.tokens.length} token${n.tokens.length === 1 ? '' : 's'}`));
   if (list.length === 0) lines.push(line('None right now.'));

@@ -25,6 +25,9 @@ async function routeFromButton(ctx: Ctx, args: string[]): Promise<Route | undefi
     if (u.problem) return undefined;
     route = u.route;
   }
+  // Exchanges are checked against the route by the wizard (checkRoute) before anything is created.
+  if (raw.sourceExchange) route.sourceExchange = raw.sourceExchange;
+  if (raw.destinationExchange) route.destinationExchange = raw.destinationExchange;
   return route;
 }
 

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { limitsRange, routeLimits } from '../flow/amount-limits.js';
 import { activeTokens } from '../flow/route-check.js';
 import { networkLabel, resolveNetwork } from '../parse/network.js';
 import { resolveToken, tokenList } from '../parse/token.js';
@@ -25,7 +26,16 @@ export async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string,
     .filter((d) => activeTokens(d).length > 0);
   const from = `${tokenSymbol ? `${tokenSymbol} on ` : ''}${networkLabel(n.network)}`;
   const p = pageOf(destinations, page, PAGE);
-  const lines: Line[] = p.items.map((d) => line(bold(networkLabel(d)), `: ${tokenList(activeTokens(d), 10)}`));
+  // With a token, each page's same-token routes show their amount limits (cached briefly; left out when unknown).
+  const limits = await Promise.all(p.items.map(async (d) => {
+    if (!tokenSymbol || !activeTokens(d).some((t) => t.symbol === tokenSymbol)) return undefined;
+    const route = { sourceNetwork: n.network.name, sourceToken: tokenSymbol, destinationNetwork: d.name, destinationToken: tokenSymbol };
+    return routeLimits(ctx, route, networks);
+  }));
+  const lines: Line[] = p.items.map((d, i) => {
+    const l = limits[i];
+    return line(bold(networkLabel(d)), `: ${tokenList(activeTokens(d), 10)}`, ...(l ? [` · ${limitsRange(l)}`] : []));
+  });
   if (destinations.length === 0) lines.push(line('No destinations right now.'));
   else lines.push(line(`Quote one with /quote <amount> ${tokenSymbol ?? '<token>'} ${n.network.name} <to>.`));
   if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));

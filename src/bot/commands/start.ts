@@ -1,21 +1,23 @@
-import { depositCards } from '../cards/deposit.js';
 import { isPublic, type Ctx } from '../context.js';
+import { depositReplies, isCreator } from '../deposit-details.js';
 import { advance } from '../flow/wizard.js';
 import { line, type Reply } from '../reply.js';
 import { notice } from '../replies.js';
 import { help } from './help.js';
+import { history, HISTORY_PAYLOAD } from './history.js';
 
 const PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
 const EXPIRED_LINK = notice('This link has expired', [line('Start again with /swap or /quote, or see /help.')], 'warning');
 
 /**
  * /start [payload]: a welcome, or a deep link from a group: d_<draft id> resumes that draft here,
- * dep_<swap id> re-sends the deposit details of the user's own swap.
+ * dep_<swap id> re-sends the deposit details of the user's own swap, `history` opens /history.
  */
 export async function start(ctx: Ctx, args: string): Promise<Reply[]> {
   const payload = args.trim();
   if (!payload) return help(ctx);
   if (!PAYLOAD.test(payload)) return [EXPIRED_LINK];
+  if (payload === HISTORY_PAYLOAD) return history(ctx);
   if (payload.startsWith('d_')) {
     const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
     if (!draft || draft.id !== payload.slice(2)) return [EXPIRED_LINK];
@@ -28,9 +30,8 @@ export async function start(ctx: Ctx, args: string): Promise<Reply[]> {
     const hex = dep[1] as string;
     const swapId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     // Deposit details only for the swap's creator.
-    if (!(await ctx.history.has(ctx.incoming.platform, ctx.incoming.userId, swapId))) return [EXPIRED_LINK];
-    const details = await ctx.api.getSwap(swapId);
-    return depositCards(details, ctx.now());
+    if (!(await isCreator(ctx, swapId))) return [EXPIRED_LINK];
+    return depositReplies(ctx, swapId);
   }
   return [EXPIRED_LINK];
 }

@@ -1,21 +1,40 @@
 import { statusCard } from '../cards/status.js';
 import { isPublic, type Ctx } from '../context.js';
+import { depositReplies, isCreator, waitsForDeposit } from '../deposit-details.js';
 import { modeOf } from '../flow/ui.js';
 import { parseSwapId } from '../parse/swap-id.js';
 import type { Reply } from '../reply.js';
+import type { SwapDetails } from '../../layerswap/schemas.js';
 import { problem } from '../replies.js';
 
-/** The status card of a swap; public chats get the masked version. */
-export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
-  const details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
-  return statusCard(details, { audience: isPublic(ctx) ? 'public' : 'private', now: ctx.now() });
+/**
+ * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
+ * creator; groups, channels and anyone else who knows the id get the masked card.
+ */
+async function load(ctx: Ctx, swapId: string): Promise<{ details: SwapDetails; mine: boolean }> {
+  const [details, mine] = await Promise.all([
+    ctx.api.getSwap(swapId, { exclude_deposit_actions: true }),
+    isPublic(ctx) ? Promise.resolve(false) : isCreator(ctx, swapId),
+  ]);
+  return { details, mine };
 }
 
-/** /status <swap id>: the id is checked before any request. */
+/** The status card of a swap, masked unless shown privately to its creator. */
+export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
+  const { details, mine } = await load(ctx, swapId);
+  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
+}
+
+/**
+ * /status <swap id>: the id is checked before any request. The creator, in private, also gets the
+ * deposit details while the swap waits for its deposit.
+ */
 export async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   const id = parseSwapId(args.split(/\s+/)[0]);
   if (!id.ok) return [problem(id.reason, id.hint, 'Which swap?')];
-  return [await statusReply(ctx, id.value)];
+  const { details, mine } = await load(ctx, id.value);
+  const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
+  return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, id.value, details))] : [card];
 }
 
 /** Refresh (and Status) buttons: the card again, in place when the platform can edit. */
@@ -23,4 +42,12 @@ export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> 
   const id = parseSwapId(args[0]);
   if (!id.ok || args.length !== 1) return [problem(id.ok ? 'That button is broken.' : id.reason)];
   return [{ ...(await statusReply(ctx, id.value)), mode: modeOf(ctx) }];
+}
+
+/** dp <swap id>: the Deposit details button, for the swap's creator only. */
+export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const id = parseSwapId(args[0]);
+  if (!id.ok || args.length !== 1) return [problem(id.ok ? 'That button is broken.' : id.reason)];
+  if (!(await isCreator(ctx, id.value))) return [{ ...problem('Only the person who created this swap can see its deposit details.', undefined, 'Not your swap'), target: 'ephemeral' }];
+  return depositReplies(ctx, id.value);
 }

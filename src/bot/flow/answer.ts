@@ -4,6 +4,7 @@ import type { Draft } from '../drafts.js';
 import { line, type Reply } from '../reply.js';
 import { notice } from '../replies.js';
 import { setRouteField, type RouteField } from './route.js';
+import { loadExchanges } from './route-check.js';
 import { advance } from './wizard.js';
 
 const ROUTE_FIELDS: readonly string[] = ['source_network', 'source_token', 'destination_network', 'destination_token', 'amount'];
@@ -12,7 +13,7 @@ const isRouteField = (s: string | undefined): s is RouteField => s !== undefined
 /** A route field answered by text or by a button: the draft keeps everything else either way. */
 export async function answerRouteField(ctx: Ctx, draft: Draft, field: RouteField, value: string): Promise<Reply[]> {
   const networks = await ctx.catalog.networks();
-  const u = setRouteField(draft.route, field, value, networks);
+  const u = setRouteField(draft.route, field, value, networks, await loadExchanges(ctx));
   draft.route = u.route;
   return advance(ctx, draft, u.problem ? { problem: u.problem } : {});
 }

@@ -1,31 +1,29 @@
 import { UnconfirmedCreateError } from '../../layerswap/errors.js';
 import type { CreateSwapParams } from '../../layerswap/schemas.js';
-import { depositCards } from '../cards/deposit.js';
 import { shortId } from '../cards/format.js';
 import type { Ctx } from '../context.js';
+import { depositReplies } from '../deposit-details.js';
 import type { Draft } from '../drafts.js';
 import { errorReply } from '../errors-text.js';
 import { code, line, type Reply } from '../reply.js';
-import { notice } from '../replies.js';
+import { EXPIRED, notice } from '../replies.js';
 import { quoteProblem, clearField } from './quote-problem.js';
-import { quoteParams } from './quote-step.js';
+import { exchangeParams, quoteParams } from './quote-step.js';
 import { routeSummary } from './summary.js';
 import { advance } from './wizard.js';
 
 /**
  * Confirm: creates the swap exactly once however often the button is pressed (a Redis lock per
- * draft, kept after an unconfirmed create), sends the deposit card privately, follows the swap in
- * the creator's private chat and records it in their history.
+ * draft, kept after an unconfirmed create). The created swap id is recorded against the draft
+ * before anything else, then the swap goes into the creator's history and is followed in their
+ * private chat, and the deposit card goes to them privately. A repeated Confirm re-sends that card.
  */
 export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> {
   if (!(await ctx.drafts.lock(draft.id))) {
-    const done = await ctx.drafts.createdSwap(draft.id);
-    return [done
-      ? notice('Already created', [line('This swap was already created: ', code(done)), line('Its deposit details were sent to you privately. See /status ', done)])
-      : notice('One moment', [line('This swap is already being created. Do not press Confirm again.')], 'pending')];
+    return (await repeatedConfirm(ctx, draft.id)) ?? [{ ...notice('One moment', [line('This swap is already being created. Do not press Confirm again.')], 'pending'), target: 'ephemeral' }];
   }
   // The same route, amount, refuel and deposit-address flow as the quote the user confirmed.
-  const params: CreateSwapParams = { ...quoteParams(draft.route, draft.refuel), destination_address: draft.destinationAddress ?? '' };
+  const params: CreateSwapParams = { ...quoteParams(draft.route, draft.refuel), ...exchangeParams(draft.route), destination_address: draft.destinationAddress ?? '' };
   if (draft.refundAddress) params.refund_address = draft.refundAddress;
 
   let details;
@@ -47,12 +45,12 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
     return [errorReply(err)];
   }
 
+  // Whatever else the answer lacks, the swap exists once it has an id: record it first.
   const swapId = details.swap.id;
   const networks = ctx.catalog.peekNetworks() ?? [];
-  await ctx.drafts.markCreated(draft.id, swapId);
+  await ctx.drafts.markCreated(draft.id, { swapId, platform: ctx.incoming.platform, userId: ctx.incoming.userId });
   await ctx.drafts.delete(draft.platform, draft.userId);
-  const now = ctx.now();
-  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: now, summary: routeSummary(draft.route, networks) });
+  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks) });
 
   const replies: Reply[] = [];
   const follow = await ctx.tracking
@@ -61,12 +59,24 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
       ctx.logger.warn({ err: err instanceof Error ? err.message : String(err), swapId }, 'could not follow a new swap');
       return undefined;
     });
-  replies.push(...(await depositCards(details, now)));
+  replies.push(...(await depositReplies(ctx, swapId, details)));
   if (ctx.incoming.chatKind !== 'private') {
-    replies.push(notice(`Swap ${shortId(swapId)} created`, [line('The deposit details were sent to you privately.')], 'success'));
+    // Only the short id here, and no claim about a private message that may not have arrived.
+    replies.push(notice(`Swap ${shortId(swapId)} created`, [line('Its deposit details are shown only to its creator, in a private chat.')], 'success'));
   }
   if (!follow || !follow.ok) {
     replies.push({ ...notice('Not following this swap', [line(follow ? `You already follow ${follow.limit} swaps, the most allowed; send /untrack <swap id> to make room.` : 'Live updates could not be switched on. Check it with /status ', code(swapId))], 'warning'), target: 'dm' });
   }
   return replies;
+}
+
+/**
+ * Confirm of a draft that already created its swap: the creator gets the deposit card again,
+ * privately; anyone else only a private "expired". Undefined while nothing was created (yet).
+ */
+export async function repeatedConfirm(ctx: Ctx, draftId: string): Promise<Reply[] | undefined> {
+  const created = await ctx.drafts.createdSwap(draftId);
+  if (!created) return undefined;
+  if (created.platform !== ctx.incoming.platform || created.userId !== ctx.incoming.userId) return [EXPIRED];
+  return depositReplies(ctx, created.swapId);
 }

@@ -1,10 +1,10 @@
 import type { Ctx } from '../context.js';
 import { isDraftId, type Draft } from '../drafts.js';
-import { code, line, type Reply } from '../reply.js';
-import { EXPIRED, notice } from '../replies.js';
+import type { Reply } from '../reply.js';
+import { EXPIRED } from '../replies.js';
 import { answerRouteField, setRefuel, skipRefund } from './answer.js';
 import { fieldOfCode } from './choices.js';
-import { createFromDraft } from './create.js';
+import { createFromDraft, repeatedConfirm } from './create.js';
 import { advance } from './wizard.js';
 
 /**
@@ -58,14 +58,13 @@ export async function resume(ctx: Ctx, args: string[]): Promise<Reply[]> {
   return advance(ctx, draft);
 }
 
-/** cf <draft>: Confirm. A second press after success says which swap was created. */
+/**
+ * cf <draft>: Confirm. Idempotent: once the draft created its swap, a repeat (or a redelivered
+ * update) re-sends the creator's deposit card privately; anyone else gets a private "expired".
+ */
 export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = args[0];
   const draft = await ownDraft(ctx, id);
-  if (!draft || draft.awaiting !== 'confirm') {
-    const created = isDraftId(id) ? await ctx.drafts.createdSwap(id) : undefined;
-    if (created) return [notice('Already created', [line('This swap was already created: ', code(created)), line('Its deposit details were sent to you privately.')])];
-    return [EXPIRED];
-  }
+  if (!draft || draft.awaiting !== 'confirm') return (isDraftId(id) ? await repeatedConfirm(ctx, id) : undefined) ?? [EXPIRED];
   return createFromDraft(ctx, draft);
 }

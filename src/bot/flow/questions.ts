@@ -2,7 +2,7 @@ import type { Network } from '../../layerswap/schemas.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
 import { actionButton, bold, line, type Reply } from '../reply.js';
-import { labelOf } from './summary.js';
+import { exchangeName, labelOf } from './summary.js';
 import { cancelButton, draftTitle, headLines, modeOf, privateButton, type AdvanceOptions } from './ui.js';
 
 /** What an address looks like on a family, for the prompt's placeholder. */
@@ -25,11 +25,14 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
   const r = draft.route;
   const netName = step === 'destination_address' ? r.destinationNetwork : r.sourceNetwork;
   const where = labelOf(networks, netName);
-  const type = networks.find((n) => n.name === netName)?.type;
+  const type = networks.find((n) => n.name === netName)?.type ?? undefined;
   const lines = headLines(draft, networks, opts);
   const cancel = await cancelButton(ctx, draft);
   if (step === 'destination_address') {
-    lines.push(line(`Send the address on ${where} that should receive the ${r.destinationToken}.`));
+    // An exchange receives at the user's own deposit address there, for this token on this network.
+    lines.push(line(r.destinationExchange
+      ? `Send your ${exchangeName(undefined, r.destinationExchange)} deposit address for ${r.destinationToken} on ${where} (from the exchange's Deposit page, network ${where}).`
+      : `Send the address on ${where} that should receive the ${r.destinationToken}.`));
     return [{
       title: draftTitle(draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
       prompt: { label: `Your address on ${where}`, placeholder: placeholder(type), maxLength: 128 },

@@ -4,7 +4,7 @@ import type { Draft } from '../drafts.js';
 import { quoteCard, type RouteLabels } from '../cards/quote.js';
 import type { Reply } from '../reply.js';
 import type { Route } from './route.js';
-import { labelOf } from './summary.js';
+import { exchangeName, labelOf } from './summary.js';
 
 /** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */
 export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
@@ -20,20 +20,39 @@ export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
   return params;
 }
 
+/**
+ * The exchanges of a route as create-swap fields. Quotes and limits are asked for the networks
+ * the exchanges use (as the official app does); only the swap itself names the exchanges.
+ */
+export function exchangeParams(route: Route): { source_exchange?: string; destination_exchange?: string } {
+  return {
+    ...(route.sourceExchange ? { source_exchange: route.sourceExchange } : {}),
+    ...(route.destinationExchange ? { destination_exchange: route.destinationExchange } : {}),
+  };
+}
+
 /** A complete route as button arguments (Swap this, Refresh): names only, checked again on use. */
-export const routeArgs = (r: Route): string[] => [r.amount ?? '', r.sourceNetwork ?? '', r.sourceToken ?? '', r.destinationNetwork ?? '', r.destinationToken ?? ''];
+export const routeArgs = (r: Route): string[] => {
+  const args = [r.amount ?? '', r.sourceNetwork ?? '', r.sourceToken ?? '', r.destinationNetwork ?? '', r.destinationToken ?? ''];
+  return r.sourceExchange || r.destinationExchange ? [...args, r.sourceExchange ?? '', r.destinationExchange ?? ''] : args;
+};
 
 export function routeFromArgs(args: string[]): Route | undefined {
-  if (args.length !== 5 || args.some((a) => a === '' || a.length > 100)) return undefined;
-  const [amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken] = args as [string, string, string, string, string];
-  return { amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken };
+  if ((args.length !== 5 && args.length !== 7) || args.slice(0, 5).some((a) => a === '') || args.some((a) => a.length > 100)) return undefined;
+  const [amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken, sourceExchange, destinationExchange] = args as [string, string, string, string, string, string?, string?];
+  const route: Route = { amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken };
+  if (sourceExchange) route.sourceExchange = sourceExchange;
+  if (destinationExchange) route.destinationExchange = destinationExchange;
+  return route;
 }
 
 export function routeLabels(route: Route, networks: readonly Network[]): RouteLabels {
+  const via = (exchange: string | undefined, network: string | undefined): string =>
+    (exchange ? `${exchangeName(undefined, exchange)} via ${labelOf(networks, network)}` : labelOf(networks, network));
   return {
-    sourceNetwork: labelOf(networks, route.sourceNetwork),
+    sourceNetwork: via(route.sourceExchange, route.sourceNetwork),
     sourceToken: route.sourceToken ?? '?',
-    destinationNetwork: labelOf(networks, route.destinationNetwork),
+    destinationNetwork: via(route.destinationExchange, route.destinationNetwork),
     destinationToken: route.destinationToken ?? '?',
   };
 }

@@ -1,8 +1,73 @@
 import type { Destination, Network, RouteToken } from '../../layerswap/schemas.js';
 import type { Ctx } from '../context.js';
+import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
 import { tokenList } from '../parse/token.js';
-import type { FieldProblem, Route } from './route.js';
+import type { FieldProblem, Route, RouteExchanges } from './route.js';
+
+/** The exchanges a route may name, both sides (cached; empty when the service lists none). */
+export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {
+  const [source, destination] = await Promise.all([ctx.catalog.exchanges('source'), ctx.catalog.exchanges('destination')]);
+  return { source, destination };
+}
+
+/**
+ * Whether the route's exchanges work with the network and token chosen on their side (the
+ * exchange withdraws that token on that network, or takes deposits of it there). A mismatch
+ * clears that side's network so the wizard asks it again.
+ */
+async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]): Promise<FieldProblem | undefined> {
+  for (const side of ['source', 'destination'] as const) {
+    const name = side === 'source' ? r.sourceExchange : r.destinationExchange;
+    const network = side === 'source' ? r.sourceNetwork : r.destinationNetwork;
+    const token = side === 'source' ? r.sourceToken : r.destinationToken;
+    if (!name || !network || !token) continue;
+    const all = await ctx.catalog.exchanges(side);
+    const exchange = all.find((e) => e.name === name);
+    const label = exchange ? exchangeLabel(exchange) : name;
+    const where = networkLabel(networks.find((n) => n.name === network) ?? { name: network, display_name: '' });
+    if (side === 'source') {
+      const fits = await ctx.catalog.exchanges(side, { network, token });
+      if (fits.some((e) => e.name === name)) continue;
+      delete r.sourceNetwork;
+      r.pendingSourceToken = token;
+      delete r.sourceToken;
+      return { field: 'source_network', reason: `${label} does not withdraw ${token} on ${where}.`, hint: `Pick the network ${label} sends it on, or /cancel.` };
+    }
+    // Deposits are checked against the networks the exchange takes them on from this source: a
+    // payout on a network the exchange does not credit could be lost, so "unknown" is not "yes".
+    const accepted = r.sourceNetwork && r.sourceToken ? await ctx.catalog.exchangeNetworks(side, name, { network: r.sourceNetwork, token: r.sourceToken }) : undefined;
+    if (accepted?.some((x) => x.network.name === network && x.token.symbol === token)) continue;
+    delete r.destinationNetwork;
+    r.pendingDestinationToken = token;
+    delete r.destinationToken;
+    if (!accepted) {
+      return { field: 'destination_network', reason: `Could not check right now which networks ${label} takes ${token} deposits on.`, hint: `Try again in a moment, or check ${label}'s Deposit page for the network.` };
+    }
+    return { field: 'destination_network', reason: `${label} does not take ${token} deposits on ${where}.`, hint: `Pick a network ${label} accepts it on.` };
+  }
+  return undefined;
+}
+
+/**
+ * The networks an exchange on one side of the route works with, from the service: where it
+ * withdraws the token to reach the destination (source side, once the destination is known) or
+ * where it takes deposits from the source (destination side). Undefined when that cannot be
+ * known now; the wizard then offers its wider list and the route check catches a mismatch.
+ */
+export async function exchangeNetworkChoices(ctx: Ctx, r: Route, side: 'source' | 'destination'): Promise<string[] | undefined> {
+  if (side === 'source') {
+    const token = r.pendingSourceToken ?? r.sourceToken;
+    const destinationToken = r.destinationToken ?? r.pendingDestinationToken ?? token;
+    if (!r.sourceExchange || !r.destinationNetwork || !destinationToken) return undefined;
+    const list = await ctx.catalog.exchangeNetworks('source', r.sourceExchange, { network: r.destinationNetwork, token: destinationToken });
+    return list?.filter((x) => !token || x.token.symbol.toLowerCase() === token.toLowerCase()).map((x) => x.network.name);
+  }
+  if (!r.destinationExchange || !r.sourceNetwork || !r.sourceToken) return undefined;
+  const list = await ctx.catalog.exchangeNetworks('destination', r.destinationExchange, { network: r.sourceNetwork, token: r.sourceToken });
+  const token = r.pendingDestinationToken ?? r.destinationToken;
+  return list?.filter((x) => !token || x.token.symbol.toLowerCase() === token.toLowerCase()).map((x) => x.network.name);
+}
 
 /** Tokens of a destination that can be received now. */
 export const activeTokens = (d: Destination): RouteToken[] => d.tokens.filter((t) => t.status !== 'inactive' && t.status !== 'not_found');
@@ -39,6 +104,8 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
     return { route: r, problem: { field: 'source_network', reason: `Swaps from ${networkLabel(source)} need a connected wallet, and this bot works with deposit addresses.`, hint: 'Pick another network to send from.' } };
   }
   if (!r.sourceNetwork || !r.sourceToken) return { route: r };
+  const exchangeProblem = await checkExchanges(ctx, r, networks);
+  if (exchangeProblem) return { route: r, problem: exchangeProblem };
 
   const destinations = await ctx.catalog.destinations({ source_network: r.sourceNetwork, source_token: r.sourceToken });
   let reachable = destinations.filter((d) => activeTokens(d).length > 0);
@@ -83,6 +150,8 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
     const same = active.find((t) => t.symbol === r.sourceToken);
     if (same) r.destinationToken = same.symbol;
   }
+  const lateProblem = await checkExchanges(ctx, r, networks);
+  if (lateProblem) return { route: r, destinations: reachable, problem: lateProblem };
   return { route: r, destination, destinations: reachable };
 }
 

@@ -1,6 +1,8 @@
-import type { Network } from '../../layerswap/schemas.js';
+import type { Exchange, Network } from '../../layerswap/schemas.js';
 import { parseAmount } from '../parse/amount.js';
-import { networkLabel, resolveNetwork } from '../parse/network.js';
+import { normalizeName } from '../parse/edit-distance.js';
+import { exchangeLabel, findExchange, suggestExchanges } from '../parse/exchange.js';
+import { networkKeys, networkLabel, resolveNetwork } from '../parse/network.js';
 import type { RouteWords } from '../parse/quote-words.js';
 import { resolveToken } from '../parse/token.js';
 
@@ -15,7 +17,22 @@ export interface Route {
   /** A token typed before its network was known; checked once the network is set. */
   pendingSourceToken?: string;
   pendingDestinationToken?: string;
+  /**
+   * An exchange on either side (its API name, e.g. COINBASE): the network of that side is the one
+   * the exchange withdraws on (source) or takes the deposit on (destination).
+   */
+  sourceExchange?: string;
+  destinationExchange?: string;
+  /** An address typed on the command line, checked once the destination network is known. */
+  pendingDestinationAddress?: string;
 }
+
+/** The exchanges a route may name on each side (from the catalogue; empty when none are offered). */
+export interface RouteExchanges {
+  source: readonly Exchange[];
+  destination: readonly Exchange[];
+}
+const NO_EXCHANGES: RouteExchanges = { source: [], destination: [] };
 
 export type RouteField = 'source_network' | 'source_token' | 'destination_network' | 'destination_token' | 'amount';
 
@@ -61,9 +78,11 @@ function settle(route: Route, networks: readonly Network[]): RouteUpdate {
     }
   }
   const source = byName(networks, r.sourceNetwork);
-  const token = source?.tokens.find((t) => t.symbol === r.sourceToken);
+  const found = source?.tokens.find((t) => t.symbol === r.sourceToken);
+  // Without decimals the amount's precision cannot be checked here; the service still checks it.
+  const token = found?.decimals != null ? { symbol: found.symbol, decimals: found.decimals } : undefined;
   if (r.amount !== undefined && token) {
-    const a = parseAmount(r.amount, token);
+    const a = parseAmount(r.amount, typeof token.decimals === 'number' ? { symbol: token.symbol, decimals: token.decimals } : undefined);
     if (!a.ok) {
       delete r.amount;
       first ??= problem('amount', a);
@@ -73,7 +92,7 @@ function settle(route: Route, networks: readonly Network[]): RouteUpdate {
 }
 
 /** Sets one field from what the user typed or picked; keeps everything else. Pure; never throws. */
-export function setRouteField(route: Route, field: RouteField, raw: string, networks: readonly Network[]): RouteUpdate {
+export function setRouteField(route: Route, field: RouteField, raw: string, networks: readonly Network[], exchanges: RouteExchanges = NO_EXCHANGES): RouteUpdate {
   const r: Route = { ...route };
   switch (field) {
     case 'amount': {
@@ -84,8 +103,19 @@ export function setRouteField(route: Route, field: RouteField, raw: string, netw
     }
     case 'source_network':
     case 'destination_network': {
+      const side = field === 'source_network' ? 'source' : 'destination';
+      const exchange = findExchange(raw, exchanges[side]);
+      // An exchange's own name wins over a network alias ("binance" is also BSC's nickname).
+      if (exchange && !networks.some((n) => networkKeys(n).includes(normalizeName(raw.trim())))) {
+        setExchange(r, side, exchange.name);
+        break;
+      }
       const m = resolveNetwork(raw, networks);
-      if (!m.ok) return { route: r, problem: problem(field, m, m.choices.map((n) => n.name)) };
+      if (!m.ok) {
+        const near = m.choices.length === 0 ? suggestExchanges(raw, exchanges[side]) : [];
+        if (near.length > 0) return { route: r, problem: problem(field, { reason: m.reason, hint: `Did you mean ${near.map(exchangeLabel).join(' or ')}?` }, near.map((e) => e.name)) };
+        return { route: r, problem: problem(field, m, m.choices.map((n) => n.name)) };
+      }
       if (field === 'source_network') {
         if (r.sourceNetwork !== m.network.name && r.sourceToken) {
           r.pendingSourceToken = r.sourceToken;
@@ -113,16 +143,33 @@ export function setRouteField(route: Route, field: RouteField, raw: string, netw
   return settle(r, networks);
 }
 
+/** Puts an exchange on one side; that side's network is asked again (the one the exchange uses). */
+function setExchange(r: Route, side: 'source' | 'destination', name: string): void {
+  if (side === 'source') {
+    r.sourceExchange = name;
+    delete r.sourceNetwork;
+    if (r.sourceToken) r.pendingSourceToken = r.sourceToken;
+    delete r.sourceToken;
+  } else {
+    r.destinationExchange = name;
+    delete r.destinationNetwork;
+    if (r.destinationToken) r.pendingDestinationToken = r.destinationToken;
+    delete r.destinationToken;
+  }
+}
+
+const sameAddress = (a: string, b: string): boolean => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b);
+
 /**
  * Fills a route from one typed line (split by splitRouteWords): every slot that checks out is
  * kept, and the first problem is returned for the wizard to ask again.
  */
-export function applyRouteWords(base: Route, words: RouteWords, networks: readonly Network[]): RouteUpdate {
+export function applyRouteWords(base: Route, words: RouteWords, networks: readonly Network[], exchanges: RouteExchanges = NO_EXCHANGES): RouteUpdate {
   let route: Route = { ...base };
   let first: FieldProblem | undefined;
   const apply = (field: RouteField, value: string | undefined) => {
     if (value === undefined) return;
-    const u = setRouteField(route, field, value, networks);
+    const u = setRouteField(route, field, value, networks, exchanges);
     route = u.route;
     if (u.problem) first ??= u.problem;
   };
@@ -131,7 +178,7 @@ export function applyRouteWords(base: Route, words: RouteWords, networks: readon
   if (words.to && words.to.length > 0) {
     const whole = words.to.join(' ');
     const m = resolveNetwork(whole, networks);
-    if (m.ok || words.to.length === 1 || words.toToken !== undefined) {
+    if (m.ok || findExchange(whole, exchanges.destination) || words.to.length === 1 || words.toToken !== undefined) {
       apply('destination_network', whole);
       apply('destination_token', words.toToken);
     } else {
@@ -142,6 +189,13 @@ export function applyRouteWords(base: Route, words: RouteWords, networks: readon
     apply('destination_token', words.toToken);
   }
   apply('amount', words.amount);
+  if (words.address !== undefined) {
+    // A token contract of the destination is the token to receive, not where to send it.
+    const dest = networks.find((n) => n.name === route.destinationNetwork);
+    const isToken = !route.destinationToken && !route.pendingDestinationToken && dest?.tokens.some((t) => t.contract && sameAddress(t.contract, words.address ?? ''));
+    if (isToken) apply('destination_token', words.address);
+    else route.pendingDestinationAddress = words.address;
+  }
   return first ? { route, problem: first } : { route };
 }
 

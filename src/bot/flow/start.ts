@@ -4,6 +4,7 @@ import { splitRouteWords } from '../parse/quote-words.js';
 import { italic, line, type Line, type Reply } from '../reply.js';
 import { problem } from '../replies.js';
 import { applyRouteWords, type Route } from './route.js';
+import { loadExchanges } from './route-check.js';
 import type { ShownProblem } from './ui.js';
 import { advance } from './wizard.js';
 
@@ -20,7 +21,7 @@ export async function startFromLine(ctx: Ctx, kind: Draft['kind'], args: string)
   const words = splitRouteWords(args);
   if (!words.ok) return [problem(words.reason, words.hint, 'Could not read that route')];
   const networks = await ctx.catalog.networks();
-  const u = applyRouteWords({}, words.value, networks);
+  const u = applyRouteWords({}, words.value, networks, await loadExchanges(ctx));
   return startWithRoute(ctx, kind, u.route, u.problem);
 }
 

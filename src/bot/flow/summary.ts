@@ -1,8 +1,15 @@
-import type { Network } from '../../layerswap/schemas.js';
+import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { Draft } from '../drafts.js';
+import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
 import { bold, line, text, type Line } from '../reply.js';
-import type { Route } from './route.js';
+import type { Route, RouteExchanges } from './route.js';
+
+/** An exchange's display name from the catalogue, or its API name when the list is not at hand. */
+export const exchangeName = (list: readonly Exchange[] | undefined, name: string): string => {
+  const e = list?.find((x) => x.name === name);
+  return e ? exchangeLabel(e) : name.charAt(0) + name.slice(1).toLowerCase();
+};
 
 export const labelOf = (networks: readonly Network[], name: string | undefined): string => {
   if (!name) return '?';
@@ -11,20 +18,29 @@ export const labelOf = (networks: readonly Network[], name: string | undefined):
 };
 
 /** "100 USDC on Arbitrum One → USDC on Base", naming only what is known so far. */
-export function routeSummary(route: Route, networks: readonly Network[]): string {
+export function routeSummary(route: Route, networks: readonly Network[], exchanges?: Partial<RouteExchanges>): string {
   const srcToken = route.sourceToken ?? route.pendingSourceToken;
   const dstToken = route.destinationToken ?? route.pendingDestinationToken;
   const send = [route.amount, srcToken].filter(Boolean).join(' ');
-  const from = route.sourceNetwork ? (send ? `${send} on ${labelOf(networks, route.sourceNetwork)}` : `From ${labelOf(networks, route.sourceNetwork)}`) : send;
-  const to = route.destinationNetwork ? (dstToken ? `${dstToken} on ${labelOf(networks, route.destinationNetwork)}` : labelOf(networks, route.destinationNetwork)) : '';
+  // An exchange side reads "from Coinbase via Base": the exchange, then the network it uses.
+  const srcEx = route.sourceExchange ? exchangeName(exchanges?.source, route.sourceExchange) : undefined;
+  const srcWhere = route.sourceNetwork ? labelOf(networks, route.sourceNetwork) : undefined;
+  const srcPlace = srcEx ? (srcWhere ? `${srcEx} via ${srcWhere}` : srcEx) : srcWhere;
+  const from = srcPlace ? (send ? `${send} ${srcEx ? 'from' : 'on'} ${srcPlace}` : `From ${srcPlace}`) : send;
+  const dstEx = route.destinationExchange ? exchangeName(exchanges?.destination, route.destinationExchange) : undefined;
+  const dstWhere = route.destinationNetwork ? labelOf(networks, route.destinationNetwork) : undefined;
+  const dstPlace = dstEx ? (dstWhere ? `${dstEx} via ${dstWhere}` : dstEx) : dstWhere;
+  const to = dstPlace ? (dstToken ? `${dstToken} ${dstEx ? 'to' : 'on'} ${dstPlace}` : dstPlace) : '';
   return to ? `${from || '?'} → ${to}` : from;
 }
 
 /** The progress line every wizard question starts with. */
-export function progressLine(draft: Draft, networks: readonly Network[]): Line {
-  const started = draft.route.sourceNetwork || draft.route.amount || draft.route.pendingSourceToken || draft.route.destinationNetwork;
-  return started ? line(bold('So far: '), text(routeSummary(draft.route, networks))) : line('Let’s set it up step by step.');
+export function progressLine(draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
+  const r = draft.route;
+  const started = r.sourceNetwork || r.amount || r.pendingSourceToken || r.destinationNetwork || r.sourceExchange || r.destinationExchange;
+  return started ? line(bold('So far: '), text(routeSummary(r, networks, exchanges))) : line('Let’s set it up step by step.');
 }
 
 /** A stable key of the route's checked parts: a changed route must be quoted again. */
-export const routeKey = (r: Route): string => [r.amount, r.sourceNetwork, r.sourceToken, r.destinationNetwork, r.destinationToken].join('|');
+export const routeKey = (r: Route): string =>
+  [r.amount, r.sourceNetwork, r.sourceToken, r.destinationNetwork, r.destinationToken, r.sourceExchange ?? '', r.destinationExchange ?? ''].join('|');

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import type { Draft, Step } from '../drafts.js';
 import { problemLine } from '../replies.js';
 import { actionButton, deeplinkButton, type Button, type Line } from '../reply.js';
+import type { RouteExchanges } from './route.js';
 import { progressLine } from './summary.js';
 
 /** Pieces every wizard question shares. */
@@ -28,10 +29,10 @@ export const privateButton = (ctx: Ctx, d: Draft): Button[] => (ctx.incoming.cha
 /** Wizard replies replace the message whose button was pressed. */
 export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.incoming.messageRef ? 'edit' : 'new');
 
-export function headLines(draft: Draft, networks: readonly Network[], opts: AdvanceOptions): Line[] {
+export function headLines(draft: Draft, networks: readonly Network[], opts: AdvanceOptions, exchanges?: RouteExchanges): Line[] {
   const lines: Line[] = [...(opts.note ?? [])];
   if (opts.problem) lines.push(problemLine(opts.problem));
-  lines.push(progressLine(draft, networks));
+  lines.push(progressLine(draft, networks, exchanges));
   return lines;
 }
 

@@ -3,39 +3,64 @@ import { actionButton, line, type Reply } from '../reply.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
 import { errorReply } from '../errors-text.js';
+import { checkAddress } from '../address/index.js';
+import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
+import { amountProblem, limitsLine, routeLimits } from './amount-limits.js';
 import { choiceRows, type Choice, type ChoiceField } from './choices.js';
 import { askConfirm } from './confirm.js';
 import { askAddress, askRefuel } from './questions.js';
 import { finishQuote, quoteParams } from './quote-step.js';
 import { clearField, quoteProblem } from './quote-problem.js';
-import { activeTokens, checkRoute, offersRefuel, takesDepositAddress, type RouteCheck } from './route-check.js';
-import { missingField, type RouteField } from './route.js';
-import { labelOf, routeKey } from './summary.js';
+import { activeTokens, checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, takesDepositAddress, type RouteCheck } from './route-check.js';
+import { missingField, type RouteExchanges, type RouteField } from './route.js';
+import { exchangeName, labelOf, routeKey } from './summary.js';
 import { cancelButton, draftTitle, headLines, modeOf, privateButton, type AdvanceOptions } from './ui.js';
 
-function routeChoices(field: ChoiceField, draft: Draft, networks: readonly Network[], check: RouteCheck): Choice[] {
+/** Exchanges offered after the networks, marked so nobody mistakes one for a chain. */
+const exchangeChoices = (list: RouteExchanges['source']): Choice[] => list.map((e) => ({ label: `${exchangeLabel(e)} (exchange)`, value: e.name }));
+
+/** The networks an exchange works with on this route (from the service), as choices in catalogue order. */
+const exchangeNetworkButtons = (names: readonly string[], networks: readonly Network[]): Choice[] =>
+  networks.filter((n) => names.includes(n.name)).map((n) => ({ label: networkLabel(n), value: n.name }));
+
+/** `exchangeNets`: for a side with an exchange, the networks it works with when the service said so. */
+function routeChoices(field: ChoiceField, draft: Draft, networks: readonly Network[], check: RouteCheck, exchanges: RouteExchanges, exchangeNets?: readonly string[]): Choice[] {
   const r = draft.route;
   switch (field) {
-    case 'source_network':
-      return networks
+    case 'source_network': {
+      // A button never names a network the exchange refuses to withdraw on.
+      if (r.sourceExchange && exchangeNets) return exchangeNetworkButtons(exchangeNets, networks);
+      // With an exchange picked, the networks it could withdraw the token on (when the token is known).
+      const wanted = r.sourceExchange ? r.pendingSourceToken?.toLowerCase() : undefined;
+      const list = networks
         .filter((n) => n.tokens.length > 0 && (draft.kind === 'quote' || takesDepositAddress(n)))
+        .filter((n) => wanted === undefined || n.tokens.some((t) => t.symbol.toLowerCase() === wanted))
         .slice()
         .sort((a, b) => (a.source_rank ?? 999) - (b.source_rank ?? 999) || a.name.localeCompare(b.name))
         .map((n) => ({ label: networkLabel(n), value: n.name }));
+      return r.sourceExchange ? list : [...list, ...exchangeChoices(exchanges.source)];
+    }
     case 'source_token':
       return (networks.find((n) => n.name === r.sourceNetwork)?.tokens ?? []).map((t) => ({ label: t.symbol, value: t.symbol }));
-    case 'destination_network':
-      return (check.destinations ?? []).map((d) => ({ label: networkLabel(d), value: d.name }));
+    case 'destination_network': {
+      if (r.destinationExchange && exchangeNets) return exchangeNetworkButtons(exchangeNets, networks);
+      const list = (check.destinations ?? []).map((d) => ({ label: networkLabel(d), value: d.name }));
+      return r.destinationExchange || list.length === 0 ? list : [...list, ...exchangeChoices(exchanges.destination)];
+    }
     case 'destination_token':
       return (check.destination ? activeTokens(check.destination) : []).map((t) => ({ label: t.symbol, value: t.symbol }));
   }
 }
 
-const QUESTIONS: Record<RouteField, (d: Draft, networks: readonly Network[]) => string> = {
-  source_network: () => 'Which network do you send from?',
+const QUESTIONS: Record<RouteField, (d: Draft, networks: readonly Network[], ex: RouteExchanges) => string> = {
+  source_network: (d, _n, ex) => (d.route.sourceExchange
+    ? `Which network do you withdraw ${d.route.pendingSourceToken ?? 'the tokens'} from ${exchangeName(ex.source, d.route.sourceExchange)} on?`
+    : 'Which network do you send from?'),
   source_token: (d, n) => `Which token do you send from ${labelOf(n, d.route.sourceNetwork)}?`,
-  destination_network: (d) => `Where should the ${d.route.sourceToken ?? 'tokens'} go?`,
+  destination_network: (d, _n, ex) => (d.route.destinationExchange
+    ? `On which network should ${exchangeName(ex.destination, d.route.destinationExchange)} receive the ${d.route.sourceToken ?? 'tokens'}?`
+    : `Where should the ${d.route.sourceToken ?? 'tokens'} go?`),
   destination_token: (d, n) => `Which token do you want to receive on ${labelOf(n, d.route.destinationNetwork)}?`,
   amount: (d) => `How much ${d.route.sourceToken ?? ''} do you want to send? Type the amount, like 100 or 0.5.`,
 };
@@ -43,15 +68,20 @@ const QUESTIONS: Record<RouteField, (d: Draft, networks: readonly Network[]) => 
 async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks: readonly Network[], check: RouteCheck, opts: AdvanceOptions): Promise<Reply[]> {
   draft.awaiting = field;
   await ctx.drafts.save(draft);
-  const lines = [...headLines(draft, networks, opts), line(QUESTIONS[field](draft, networks))];
+  const exchanges = await loadExchanges(ctx);
+  const lines = [...headLines(draft, networks, opts, exchanges), line(QUESTIONS[field](draft, networks, exchanges))];
   const cancel = await cancelButton(ctx, draft);
   const reply: Reply = { title: draftTitle(draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx) };
   if (field === 'amount') {
+    const limits = await routeLimits(ctx, draft.route, networks, draft.refuel);
+    if (limits) lines.push(limitsLine(limits));
     reply.prompt = { label: `Amount of ${draft.route.sourceToken ?? 'tokens'}`, placeholder: 'e.g. 100', maxLength: 40 };
     reply.buttons = [[cancel, ...privateButton(ctx, draft)]];
     return [reply];
   }
-  let choices = routeChoices(field, draft, networks, check);
+  const side = field === 'source_network' ? 'source' : field === 'destination_network' ? 'destination' : undefined;
+  const exchangeNets = side ? await exchangeNetworkChoices(ctx, draft.route, side) : undefined;
+  let choices = routeChoices(field, draft, networks, check, exchanges, exchangeNets);
   const suggested = opts.problem?.field === field ? opts.problem.choices ?? [] : [];
   if (suggested.length > 0) {
     // "Did you mean" choices first, then the rest.
@@ -64,6 +94,21 @@ async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks
 }
 
 /**
+ * An address typed on the /swap line becomes the destination address once its network is known,
+ * after the same check a typed answer gets; a wrong one is reported and asked for.
+ */
+function takeTypedAddress(draft: Draft, networks: readonly Network[], shown: AdvanceOptions): void {
+  const typed = draft.route.pendingDestinationAddress;
+  const network = networks.find((n) => n.name === draft.route.destinationNetwork);
+  if (typed === undefined || !network) return;
+  delete draft.route.pendingDestinationAddress;
+  if (draft.kind !== 'swap' || draft.destinationAddress) return;
+  const checked = checkAddress(typed, network);
+  if (checked.ok) draft.destinationAddress = checked.value;
+  else shown.problem ??= { field: 'destination_address', reason: checked.reason, ...(checked.hint ? { hint: checked.hint } : {}) };
+}
+
+/**
  * Moves a draft one step on: checks the route against the service (cached), asks the next missing
  * thing (route fields, then for a swap the addresses and refuel), or finishes (the quote card, or
  * the swap's confirmation card). Saves the draft whenever it asks; a finished quote drops it.
@@ -73,8 +118,19 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AdvanceOptions = {})
   const check = await checkRoute(ctx, draft.route, networks, draft.kind === 'swap');
   draft.route = check.route;
   const shown: AdvanceOptions = { ...opts, problem: opts.problem ?? check.problem };
-  const field = missingField(draft.route);
+  let field = missingField(draft.route);
+  if (!field && draft.route.amount !== undefined && (!shown.problem || shown.problem.field !== 'amount')) {
+    // Outside the route's limits: say which limit before asking for a quote.
+    const limits = await routeLimits(ctx, draft.route, networks, draft.refuel);
+    const outside = limits ? amountProblem(Number(draft.route.amount), limits) : undefined;
+    if (outside) {
+      delete draft.route.amount;
+      shown.problem = outside;
+      field = 'amount';
+    }
+  }
   if (field) return askRouteField(ctx, draft, field, networks, check, shown);
+  takeTypedAddress(draft, networks, shown);
 
   try {
     if (draft.kind === 'quote') return await finishQuote(ctx, draft, networks);

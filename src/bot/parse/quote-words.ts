@@ -8,6 +8,8 @@ export interface RouteWords {
   /** Words after "to": a network, possibly followed by the token to receive. */
   to?: string[];
   toToken?: string;
+  /** An address typed as the last word: where the swap should deliver (checked once the network is known). */
+  address?: string;
 }
 
 export const QUOTE_USAGE = '/quote <amount> <token> <from> <to> [<to-token>], e.g. /quote 100 USDC arbitrum base or /quote 0.5 eth from ethereum to optimism';
@@ -15,6 +17,21 @@ export const QUOTE_USAGE = '/quote <amount> <token> <from> <to> [<to-token>], e.
 const ARROWS = /\s*(?:->|→|=>|⇒|➡️?|⟶)\s*/gu;
 const looksLikeAmount = (w: string): boolean => /^[+\-.,]?\d/.test(w) || /^[+-]?(nan|inf|infinity)$/i.test(w);
 const isKeyword = (w: string | undefined, k: string): boolean => w !== undefined && w.toLowerCase() === k;
+
+/**
+ * Words shaped like an account address of a common family (EVM, Starknet, Solana, TON, Tron,
+ * Bitcoin, Cosmos). The zero address is a token (the native one), never a destination.
+ */
+export function looksLikeAddress(w: string): boolean {
+  if (/^0x0+$/i.test(w) || /^1+$/.test(w)) return false;
+  return /^0x[0-9a-f]{40}$/i.test(w)
+    || /^0x[0-9a-f]{50,64}$/i.test(w)
+    || /^(EQ|UQ|kQ|0Q)[A-Za-z0-9_-]{46}$/.test(w)
+    || /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(w)
+    || /^(bc1|tb1)[02-9ac-hj-np-z]{20,90}$/i.test(w)
+    || /^[a-z]{2,20}1[02-9ac-hj-np-z]{38,90}$/.test(w)
+    || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(w);
+}
 
 /**
  * Splits "/quote" arguments into slots. Two forms: positional ("100 USDC arbitrum base [USDC]")
@@ -26,8 +43,11 @@ export function splitRouteWords(raw: string): Result<RouteWords> {
   if (text === '') return ok({});
   if (text.length > 300) return fail('That is too long for a route.', `Use ${QUOTE_USAGE}.`);
   const words = text.split(/\s+/);
+  // "/swap 100 USDC arbitrum base 0x8ba1…": an address at the end is where to deliver, not a token.
+  const last = words[words.length - 1];
+  const address = words.length >= 3 && last !== undefined && looksLikeAddress(last) ? words.pop() : undefined;
   const toAt = words.findIndex((w, i) => i > 0 && isKeyword(w, 'to'));
-  const out: RouteWords = {};
+  const out: RouteWords = address === undefined ? {} : { address };
 
   const head = toAt >= 0 ? words.slice(0, toAt) : words;
   let i = 0;

@@ -10,6 +10,7 @@ import { startSandbox } from '../../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { MemoryTracking } from './memory-tracking.js';
+import { startShapeProxy, type ShapeProxy } from './shape-proxy.js';
 
 /**
  * Handler tests as conversations: a real sandbox (manual clock, no automatic deposits), real Redis
@@ -24,15 +25,18 @@ export interface Harness {
   prefix: string;
   tracking: MemoryTracking;
   api: LayerswapClient;
+  /** With `reshape: true`: the proxy between the client and the sandbox. */
+  proxy?: ShapeProxy;
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { commandsPerMinute?: number; timings?: Partial<SandboxTimings>; chatLimit?: number } = {}): Promise<Harness> {
+export async function startHarness(opts: { commandsPerMinute?: number; timings?: Partial<SandboxTimings>; chatLimit?: number; reshape?: boolean } = {}): Promise<Harness> {
   const clock = new ManualClock();
   const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', ...opts.timings } });
   const prefix = uniquePrefix('bot');
   const redis = testRedis(prefix);
-  const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 3_000, maxRetries: 0 });
+  const proxy = opts.reshape ? await startShapeProxy(sandbox.url) : undefined;
+  const api = new LayerswapClient({ baseUrl: proxy?.url ?? sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 3_000, maxRetries: 0 });
   const catalog = new CatalogCache(api, { ttlMs: 60_000, now: () => clock.now() });
   const tracking = new MemoryTracking(opts.chatLimit);
   const core = createCore({
@@ -42,10 +46,11 @@ export async function startHarness(opts: { commandsPerMinute?: number; timings?:
   });
   let closed = false;
   return {
-    sandbox, clock, core, redis, prefix, tracking, api,
+    sandbox, clock, core, redis, prefix, tracking, api, ...(proxy ? { proxy } : {}),
     close: async () => {
       if (closed) return;
       closed = true;
+      await proxy?.close();
       await sandbox.close();
     },
   };

@@ -1,0 +1,93 @@
+import { loadDepositActions } from '../layerswap/deposit-actions.js';
+import type { DepositAction, SwapDetails } from '../layerswap/schemas.js';
+import { depositCards, depositPayload } from './cards/deposit.js';
+import { shortId } from './cards/format.js';
+import { phaseOfSwap } from './cards/phase.js';
+import { inlineAction } from './actions.js';
+import type { Ctx } from './context.js';
+import { actionButton, code, deeplinkButton, line, type Reply } from './reply.js';
+import { notice } from './replies.js';
+
+/**
+ * A swap's deposit details for its creator, wherever they are asked for (after Confirm, a repeated
+ * Confirm, /status, the dep_ deep link, the Deposit details button). What the create answer lacked
+ * is loaded: the swap from GET /swaps/{id}, the deposit actions from GET /swaps/{id}/deposit_actions
+ * (the official app's main source). Callers check that the asker created the swap; every reply
+ * here goes privately ('dm'), so none can land in a group.
+ */
+
+/** The Deposit details button: re-sends the card to the swap's creator. */
+export const depositAction = (swapId: string): string => inlineAction('dp', swapId);
+
+/**
+ * Whether the swap still waits for its deposit (created / user_transfer_pending, no deposit
+ * transaction listed): the only time its deposit details are shown. Once a deposit is seen the
+ * card says so instead, whatever the lagging status says (cards/phase.ts).
+ */
+export const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(details).kind === 'waiting';
+
+/** The swap has what a deposit card needs to name: the source network and token. */
+const hasRoute = (d: SwapDetails): boolean => Boolean(d.swap.source_network && d.swap.source_token);
+
+/** Loads what is missing; undefined parts could not be loaded. Never throws. */
+async function load(ctx: Ctx, swapId: string, known: SwapDetails | undefined): Promise<{ details?: SwapDetails; actions?: DepositAction[] }> {
+  let details = known && hasRoute(known) ? known : undefined;
+  if (!details) {
+    details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
+      ctx.logger.warn({ err: err instanceof Error ? err.message : String(err), swapId }, 'could not load a swap for its deposit details');
+      return undefined;
+    });
+  }
+  const given = known?.deposit_actions ?? undefined;
+  if (given && given.length > 0) return { ...(details ? { details } : {}), actions: given };
+  // Only worth asking while the swap waits for a deposit (or when we do not know).
+  if (details && !waitsForDeposit(details)) return { details };
+  const actions = await loadDepositActions(ctx.api, swapId).catch((err: unknown) => {
+    ctx.logger.warn({ err: err instanceof Error ? err.message : String(err), swapId }, 'could not load deposit actions');
+    return undefined;
+  });
+  return { ...(details ? { details } : {}), ...(actions && actions.length > 0 ? { actions } : {}) };
+}
+
+/**
+ * The creator's deposit card, or a private note that says why there is none: the deposit was
+ * already seen, or the details could not be loaded (with the swap id and a button to try again,
+ * and never a guessed address).
+ */
+export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetails): Promise<Reply[]> {
+  const { details, actions } = await load(ctx, swapId, known);
+  if (details && !waitsForDeposit(details)) {
+    return [{
+      ...notice(`Swap ${shortId(swapId)}: deposit already seen`, [line('This swap is past its deposit, so its deposit address is not shown again. Do not send anything more to it.'), line('See how it goes with /status ', code(swapId))]),
+      target: 'dm',
+      dmFallback: privateLink(swapId),
+    }];
+  }
+  if (!details || !actions) {
+    return [{
+      ...notice(`Swap ${shortId(swapId)}: deposit details not loaded`, [
+        line('Swap id: ', code(swapId)),
+        line('Its deposit details could not be loaded yet. Do not send anything until you see them.'),
+        line('Press Deposit details in a minute, or send /status ', code(swapId)),
+      ], 'warning'),
+      buttons: [[actionButton('Deposit details', depositAction(swapId))]],
+      target: 'dm',
+      dmFallback: privateLink(swapId),
+    }];
+  }
+  return depositCards(details, ctx.now(), actions);
+}
+
+/** What a group sees when the private message cannot be delivered: a way to the private chat, nothing more. */
+function privateLink(swapId: string): Reply {
+  return {
+    title: 'Open a private chat with me',
+    tone: 'warning',
+    lines: [line('Deposit details are only sent privately, and I could not message you.')],
+    buttons: [[deeplinkButton('Get deposit details', depositPayload(swapId))]],
+    target: 'here',
+  };
+}
+
+/** Whether this user created the swap (history knows the creators of swaps made through the bot). */
+export const isCreator = (ctx: Ctx, swapId: string): Promise<boolean> => ctx.history.has(ctx.incoming.platform, ctx.incoming.userId, swapId);
