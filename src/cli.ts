@@ -5,7 +5,7 @@ import { registerCommands } from './app/register-commands.js';
 import { createRuntime, StartupError, type Role, type Runtime } from './app/runtime.js';
 import { buildMessengers } from './app/messengers.js';
 import { startWeb } from './app/web.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type ProcessKind } from './config.js';
 import { createLogger, scrub, type Logger } from './log.js';
 import { runSandboxCli } from './sandbox/cli.js';
 
@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const config = loadConfig(process.env);
+  const config = loadConfig(process.env, command as ProcessKind);
   secretsForErrors = config.secretValues;
   const consoleMode = command === 'console' || (command === 'start' && !config.telegramEnabled && !config.discordEnabled);
   const logger = createLogger({
@@ -94,7 +94,14 @@ function parseLinger(v: string): number {
   return n;
 }
 
-/** SIGTERM/SIGINT drain: the update or job in hand finishes, nothing new starts, connections close. */
+/** Process managers kill at 30 s (Heroku) or so: whatever hangs, we are gone before that. */
+const SHUTDOWN_DEADLINE_MS = 24_000;
+
+/**
+ * SIGTERM/SIGINT drain: the update or job in hand finishes, nothing new starts, connections close.
+ * A hard deadline exits anyway, naming what had not closed, so a hanging Telegram or Redis never
+ * keeps the process past its manager's patience.
+ */
 function onSignals(rt: Runtime, logger: Logger): { stopped: Promise<void> } {
   let resolve!: () => void;
   const stopped = new Promise<void>((r) => (resolve = r));
@@ -106,6 +113,13 @@ function onSignals(rt: Runtime, logger: Logger): { stopped: Promise<void> } {
     }
     stopping = true;
     logger.info(`${signal}: finishing the work in hand, then stopping`);
+    const deadline = setTimeout(() => {
+      const hung = rt.unfinished();
+      logger.error({ stillClosing: hung }, `shutdown: not done ${SHUTDOWN_DEADLINE_MS / 1000} s after ${signal} (still closing: ${hung.join(', ') || 'nothing named'}); exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    // Only a timer: a clean close exits through main() as usual.
+    deadline.unref();
     rt.close().then(resolve, (err: unknown) => {
       logger.error({ err }, 'shutdown failed');
       resolve();

@@ -31,10 +31,21 @@ export interface Runtime {
   readonly sandbox: SandboxServer | undefined;
   readonly tracking: Tracking;
   readonly core: BotCore;
-  /** Adds an on-close step (adapters register their stop here); runs before the runtime's own. */
-  onClose(step: () => Promise<void>): void;
+  /** Adds a named on-close step (adapters register their stop here); runs before the runtime's own. */
+  onClose(name: string, step: () => Promise<void>): void;
+  /**
+   * Runs the close steps, newest first. A step that takes longer than STEP_BUDGET_MS is left
+   * behind (logged) so the ones after it still run.
+   */
   close(): Promise<void>;
+  /** True once close() was called. */
+  readonly closing: boolean;
+  /** The close steps that have not finished (for the shutdown deadline's log line). */
+  unfinished(): string[];
 }
+
+/** The longest one close step may hold up the ones after it. */
+export const STEP_BUDGET_MS = 12_000;
 
 export class StartupError extends Error {
   override name = 'StartupError';
@@ -46,13 +57,24 @@ export async function createRuntime(
   role: Role,
   messengers: Partial<Record<Platform, Messenger>>,
 ): Promise<Runtime> {
-  const closers: Array<() => Promise<void>> = [];
+  const closers: Array<{ name: string; fn: () => Promise<void> }> = [];
+  const unfinished = new Set<string>();
   const step = async (what: string, fn: () => Promise<void>) => {
-    try {
-      await fn();
-    } catch (err) {
-      logger.warn({ err }, `shutdown: ${what} did not close cleanly`);
-    }
+    unfinished.add(what);
+    const done = Promise.resolve()
+      .then(fn)
+      .then(
+        () => 'done' as const,
+        (err: unknown) => void logger.warn({ err }, `shutdown: ${what} did not close cleanly`),
+      )
+      .finally(() => unfinished.delete(what));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), STEP_BUDGET_MS)));
+    if ((await Promise.race([done, late])) === 'late') logger.warn(`shutdown: ${what} did not close within ${STEP_BUDGET_MS / 1000} s; going on without it`);
+    clearTimeout(timer);
+  };
+  const closeAll = async () => {
+    for (const c of closers.reverse()) await step(c.name, c.fn);
   };
   try {
     // Redis: the configured one, or (one-process roles only) our own redis-server.
@@ -62,7 +84,7 @@ export async function createRuntime(
         throw new StartupError(`swapbot ${role} runs beside other processes, so they must share one Redis: set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only.`);
       }
       const embedded: EmbeddedRedis = await startEmbeddedRedis({ dataDir: config.DATA_DIR, logger });
-      closers.push(() => step('embedded redis', () => embedded.stop()));
+      closers.push({ name: 'embedded redis', fn: () => embedded.stop() });
       redisUrl = embedded.url;
       logger.info({ dataDir: config.DATA_DIR }, 'started an embedded redis-server (append-only, under DATA_DIR); set REDIS_URL to use your own');
     }
@@ -82,16 +104,16 @@ export async function createRuntime(
         timings: { depositDelayMs: config.SANDBOX_DEPOSIT_DELAY_MS },
       });
       const running = sandbox;
-      closers.push(() => step('sandbox', () => running.close()));
+      closers.push({ name: 'sandbox', fn: () => running.close() });
       baseUrl = sandbox.url;
       apiKey = sandbox.apiKey;
     }
     const api = new LayerswapClient({ baseUrl, apiKey, timeoutMs: config.LAYERSWAP_TIMEOUT_MS, maxRetries: config.LAYERSWAP_MAX_RETRIES, logger });
-    closers.push(() => step('api client', () => api.close()));
+    closers.push({ name: 'api client', fn: () => api.close() });
     const catalog = new CatalogCache(api, { logger });
 
     const redis = createRedis(redisUrl, { logger, name: 'core', maxRetriesPerRequest: 3 });
-    closers.push(() => step('redis', async () => void (await redis.quit())));
+    closers.push({ name: 'redis', fn: async () => void (await redis.quit()) });
 
     const tracking = createTracking({
       redis: redisUrl,
@@ -103,7 +125,7 @@ export async function createRuntime(
       cadence: pollCadence(config, sandbox !== undefined),
       logger,
     });
-    closers.push(() => step('tracking', () => tracking.close()));
+    closers.push({ name: 'tracking', fn: () => tracking.close() });
 
     const core = createCore({
       api,
@@ -116,7 +138,7 @@ export async function createRuntime(
     });
 
     let closed: Promise<void> | undefined;
-    return {
+    const runtime: Runtime = {
       config,
       logger,
       redisUrl,
@@ -126,17 +148,17 @@ export async function createRuntime(
       sandbox,
       tracking,
       core,
-      onClose: (fn) => closers.push(fn),
-      close: () => {
-        // Adapters (added last) stop first; Redis and the sandbox go last.
-        closed ??= (async () => {
-          for (const fn of closers.reverse()) await fn();
-        })();
-        return closed;
+      onClose: (name, fn) => closers.push({ name, fn }),
+      // Adapters (added last) stop first; Redis and the sandbox go last.
+      close: () => (closed ??= closeAll()),
+      get closing() {
+        return closed !== undefined;
       },
+      unfinished: () => [...unfinished],
     };
+    return runtime;
   } catch (err) {
-    for (const fn of closers.reverse()) await fn();
+    await closeAll();
     throw err;
   }
 }

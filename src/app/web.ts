@@ -1,47 +1,49 @@
 import { discordBotFromConfig } from '../platforms/discord/from-config.js';
-import { ALLOWED_UPDATES, createTelegramBot } from '../platforms/telegram/bot.js';
+import { createTelegramBot } from '../platforms/telegram/bot.js';
 import { registerTelegramCommands } from '../platforms/telegram/commands.js';
+import { TokenRefused } from '../platforms/telegram/connect.js';
 import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 export const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
+/** /health must answer even while Redis hangs: past this it says "not ready". */
+const HEALTH_PING_MS = 2_000;
 
 /**
  * The platform adapters: Telegram (long polling, or a webhook on PORT), the Discord gateway, and
  * the Layerswap webhook endpoint. `alwaysServeHttp` (the `web` process) binds PORT even with no
  * webhook, because process managers such as Heroku expect the web process to listen there.
+ *
+ * The HTTP server listens first; /health answers 503 until Redis answers and every adapter is up.
+ * Telegram comes up in the background, so a start while Telegram is unreachable says so in the
+ * log, keeps /health at 503, and retries until it can.
  */
-export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }): Promise<{ adapters: string[]; port?: number }> {
+export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }): Promise<{ adapters: string[]; port?: number; ready: Promise<void> }> {
   const { config, logger } = rt;
   const routes = new Map<string, RequestHandler>();
-  const afterListen: Array<() => Promise<unknown>> = [];
+  const background: Array<() => Promise<void>> = [];
   const adapters: string[] = [];
+  const waiting = new Set<string>();
 
   if (config.TELEGRAM_BOT_TOKEN) {
     const telegram = createTelegramBot({ token: config.TELEGRAM_BOT_TOKEN, apiRoot: config.TELEGRAM_API_ROOT, core: rt.core, redis: rt.redis, keyPrefix: config.REDIS_PREFIX, logger });
-    await registerTelegramCommands(telegram.bot.api).catch((err: unknown) => logger.warn({ err }, 'telegram: could not register the command menu; commands still work'));
     const { TELEGRAM_WEBHOOK_URL: url, TELEGRAM_WEBHOOK_SECRET: secret } = config;
-    if (url && secret) {
-      routes.set(new URL(url).pathname, telegram.webhookHandler(secret));
-      // Tell Telegram only once we listen, so its first call finds us.
-      afterListen.push(() => telegram.bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }));
-      adapters.push('telegram (webhook)');
-    } else {
-      await telegram.start();
-      adapters.push('telegram (long polling)');
-    }
-    rt.onClose(() => telegram.stop());
-  }
-
-  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
-    // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
-    await rt.catalog.networks().catch((err: unknown) => logger.warn({ err }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
-    const discord = discordBotFromConfig(config, rt.core, logger);
-    await discord.start();
-    rt.onClose(() => discord.stop());
-    adapters.push('discord');
+    const webhook = url && secret ? { url, secret } : undefined;
+    // Mounted at once: Telegram's first call may come as soon as setWebhook is done.
+    if (webhook) routes.set(new URL(webhook.url).pathname, telegram.webhookHandler(webhook.secret));
+    adapters.push(webhook ? 'telegram (webhook)' : 'telegram (long polling)');
+    waiting.add('telegram');
+    background.push(async () => {
+      await telegram.connect();
+      await registerTelegramCommands(telegram.bot.api).catch((err: unknown) => logger.warn({ err }, 'telegram: could not register the command menu; commands still work'));
+      if (webhook) await telegram.setWebhook(webhook.url, webhook.secret);
+      else await telegram.start();
+      waiting.delete('telegram');
+      logger.info(webhook ? 'telegram: webhook set' : 'telegram: long polling');
+    });
+    rt.onClose('telegram', () => telegram.stop());
   }
 
   if (config.LAYERSWAP_WEBHOOK_SECRET) {
@@ -52,10 +54,45 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
   }
 
-  if (routes.size === 0 && !opts.alwaysServeHttp) return { adapters };
-  const server = await serveHttp(routes, { port: config.PORT, health: async () => (await rt.redis.ping()) === 'PONG' });
-  rt.onClose(() => server.close());
-  for (const fn of afterListen) await fn();
-  logger.info({ port: server.port }, 'web: listening (/health and webhooks)');
-  return { adapters, port: server.port };
+  let port: number | undefined;
+  if (routes.size > 0 || opts.alwaysServeHttp) {
+    const server = await serveHttp(routes, { port: config.PORT, health: () => healthy(rt, waiting) });
+    rt.onClose('http server', () => server.close());
+    port = server.port;
+    logger.info({ port }, 'web: listening (/health and webhooks)');
+    rt.redis.ping().catch(() => logger.error('web: Redis does not answer (unreachable, or a wrong password in REDIS_URL: see the Redis lines above); /health answers 503 while it keeps retrying'));
+  }
+
+  const ready = Promise.all(
+    background.map((task) =>
+      task().catch((err: unknown) => {
+        if (err instanceof TokenRefused) logger.error(`${err.message} /health answers 503 until the process restarts with a valid token.`);
+        else if (!rt.closing) logger.error({ err }, 'web: an adapter could not start');
+      }),
+    ),
+  ).then(() => undefined);
+
+  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
+    waiting.add('discord');
+    // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
+    await rt.catalog.warm().catch((err: unknown) => logger.warn({ err }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
+    const discord = discordBotFromConfig(config, rt.core, logger);
+    await discord.start();
+    rt.onClose('discord', () => discord.stop());
+    waiting.delete('discord');
+    adapters.push('discord');
+  }
+
+  return { adapters, ready, ...(port !== undefined ? { port } : {}) };
+}
+
+async function healthy(rt: Runtime, waiting: ReadonlySet<string>): Promise<boolean> {
+  if (waiting.size > 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), HEALTH_PING_MS)));
+  try {
+    return await Promise.race([rt.redis.ping().then((p) => p === 'PONG'), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -32,6 +32,14 @@ interface Proc {
   exited: Promise<number | null>;
 }
 
+async function health(port: number): Promise<number | undefined> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/health`)).status;
+  } catch {
+    return undefined;
+  }
+}
+
 function run(command: string, env: Record<string, string>): Proc {
   const child = spawn(process.execPath, [CLI, command], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -84,10 +92,12 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     // The web process answers a command over long polling.
     fake.sendText(chat, alice, '/quote 100 USDC arbitrum base');
     const quote = await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card', 30_000);
-    expect(quote.text).toContain('99.5 USDC');
+    // The amount the sandbox quotes (a fixed network cost plus a small rate), not a made-up one.
+    const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+    const expected = await api.getQuote({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', amount: 100, refuel: false, use_deposit_address: true });
+    expect(quote.text).toContain(`You receive: ${expected.quote.receive_amount} USDC on Base`);
 
     // A swap made elsewhere, followed with /track: the worker process polls it and pushes cards.
-    const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
     const created = await api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true });
     await api.close();
     const id = created.swap.id;
@@ -96,13 +106,18 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1); // one card per swap per chat
 
     sandbox.deposit(id);
-    for (let i = 0; i < 40 && !fake.botMessages(chat.id).some((m) => m.text?.includes('Swap completed')); i++) {
+    // The payout completes before the status does (as on the real service): "Swap completed" is
+    // sent at delivery, and the card moves on to Completed when the status follows.
+    const finalTitle = `Swap ${id.slice(0, 8)}: Completed`;
+    const cardText = () => fake.message(chat.id, card.message_id)?.text ?? '';
+    for (let i = 0; i < 40 && !cardText().includes(finalTitle); i++) {
       clock.advance(1_000);
       await new Promise((r) => setTimeout(r, 250));
     }
     await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('Swap completed')), 'the completion message', 30_000);
     // The one status card was edited in place to its final state.
-    expect(fake.message(chat.id, card.message_id)?.text).toMatch(/Completed/);
+    await fake.waitFor(() => (cardText().includes(finalTitle) ? true : undefined), 'the card to say Completed', 30_000);
+    expect(fake.botMessages(chat.id).filter((m) => m.text?.includes('Swap completed'))).toHaveLength(1);
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1);
 
     const health = await fetch(`http://127.0.0.1:${port}/health`);
@@ -182,5 +197,100 @@ describe('swapbot web + swapbot worker on Discord', () => {
     expect(await web.exited).toBe(0);
     expect(await worker.exited).toBe(0);
     expect(web.output() + worker.output()).not.toContain(world.token);
+  }, 90_000);
+});
+
+describe('swapbot web when Telegram misbehaves', () => {
+  const prefix = uniquePrefix('procs-tg');
+  testRedis(prefix);
+  let sandbox: SandboxServer;
+  const procs: Proc[] = [];
+  const fakes: FakeBotApi[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ timings: { depositDelayMs: 'off' } });
+  });
+  afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    for (const f of fakes) await f.close();
+    await sandbox.close();
+  });
+
+  const envFor = (apiRoot: string, token: string, port: number) => ({
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: prefix,
+    LAYERSWAP_API_URL: sandbox.url,
+    LAYERSWAP_API_KEY: sandbox.apiKey,
+    TELEGRAM_BOT_TOKEN: token,
+    TELEGRAM_API_ROOT: apiRoot,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+  });
+  const web = (env: Record<string, string>) => {
+    const p = run('web', env);
+    procs.push(p);
+    return p;
+  };
+
+  it('starts while Telegram is unreachable: says so, /health 503, then 200 once Telegram answers', async () => {
+    const [port, telegramPort] = [await freePort(), await freePort()];
+    const token = '777001:TEST-unreachable-abcdefghijklmnopqrstu';
+    const p = web(envFor(`http://127.0.0.1:${telegramPort}`, token, port));
+    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(503);
+    await expect.poll(() => p.output(), { timeout: 10_000 }).toMatch(/cannot reach the Bot API/);
+
+    // Telegram comes back where the process looks: it connects on its own and becomes ready.
+    const fake = await FakeBotApi.start({ token, port: telegramPort });
+    fakes.push(fake);
+    await expect.poll(() => health(port), { timeout: 40_000, interval: 250 }).toBe(200);
+    const alice = { id: 5151, is_bot: false, first_name: 'Alice' };
+    fake.sendText(fake.privateChat(alice), alice, '/help');
+    await fake.waitFor(() => fake.botMessages(alice.id)[0], 'an answer once connected', 20_000);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  }, 90_000);
+
+  it('an update in hand when web is SIGKILLed is answered by the next web process', async () => {
+    const fake = await FakeBotApi.start({ token: '777002:TEST-sigkill-abcdefghijklmnopqrstuvw' });
+    fakes.push(fake);
+    const port = await freePort();
+    const first = web(envFor(fake.apiRoot, fake.token, port));
+    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(200);
+    const alice = { id: 6161, is_bot: false, first_name: 'Alice' };
+    const chat = fake.privateChat(alice);
+    // Telegram takes the reply but never answers: the update is in hand when the process dies.
+    fake.hold({ method: 'sendMessage', chatId: chat.id });
+    fake.sendText(chat, alice, '/help');
+    await fake.waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply in flight', 20_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    fake.releaseHolds();
+    const second = web(envFor(fake.apiRoot, fake.token, await freePort()));
+    const reply = await fake.waitFor(() => fake.botMessages(chat.id)[0], 'the reply from the next process', 40_000);
+    expect(reply.text).toMatch(/\/quote/);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(fake.botMessages(chat.id)).toHaveLength(1);
+  }, 90_000);
+
+  it('SIGTERM ends the process within 25 s while Telegram hangs, naming what hung', async () => {
+    const fake = await FakeBotApi.start({ token: '777003:TEST-hanging-abcdefghijklmnopqrstuvw' });
+    fakes.push(fake);
+    const port = await freePort();
+    const p = web(envFor(fake.apiRoot, fake.token, port));
+    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(200);
+    const alice = { id: 7171, is_bot: false, first_name: 'Alice' };
+    const chat = fake.privateChat(alice);
+    // From now on Telegram answers nothing (the poll in progress still delivers this update).
+    fake.hold();
+    fake.sendText(chat, alice, '/help');
+    await fake.waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply hanging', 20_000);
+
+    const t0 = Date.now();
+    p.child.kill('SIGTERM');
+    await p.exited;
+    expect(Date.now() - t0).toBeLessThan(25_000);
+    expect(p.output()).toMatch(/updates still in hand at shutdown|still closing/);
   }, 90_000);
 });

@@ -7,8 +7,8 @@ import { describeError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
 
 /**
- * Puts the core's Replies where they belong for one update: here, privately to the user (with the
- * group fallback when Telegram refuses), as a callback alert, or in place of the pressed message.
+ * Puts the core's Replies where they belong for one update: here, privately to the user (with a
+ * public pointer when Telegram refuses), as a callback alert, or in place of the pressed message.
  * A failed reply is logged and the user told politely; nothing here throws.
  */
 
@@ -120,15 +120,21 @@ export class ReplyDelivery {
     await messenger.send({ platform: 'telegram', chatId, chatKind }, reply, options);
   }
 
+  /**
+   * No DM possible. Telegram has no ephemeral messages, so what was meant for one person is never
+   * shown to the group: the reply's own public fallback if it has one, else a pointer to the
+   * private chat, as an alert to a button press or as a message here.
+   */
   private async fallback(reply: Reply): Promise<void> {
-    // Ephemeral means "not for everyone", not "secret": without a DM it is shown here instead.
-    if (!reply.dmFallback && reply.target === 'ephemeral') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
-    const fb: Reply = reply.dmFallback ?? {
+    if (reply.dmFallback) return this.show(this.origin.chatId, this.origin.chatKind, { ...reply.dmFallback, target: 'here', mode: 'new' });
+    const open = this.deps.botUsername ? `@${this.deps.botUsername}` : 'me';
+    if (this.origin.callbackQueryId && !this.answered) return this.answer(`I can only show you this privately. Open a chat with ${open}, press Start, then try again.`, true);
+    const notice: Reply = {
       tone: 'info',
       lines: [[{ kind: 'text', text: 'I can only send this privately, and Telegram will not let me write to you first. Open a chat with me, press Start, then try again.' }]],
       buttons: [[{ kind: 'url', label: 'Open a private chat', url: `https://t.me/${this.deps.botUsername}` }]],
       target: 'here',
     };
-    await this.show(this.origin.chatId, this.origin.chatKind, { ...fb, target: 'here', mode: 'new' });
+    await this.show(this.origin.chatId, this.origin.chatKind, { ...notice, mode: 'new' });
   }
 }

@@ -37,6 +37,8 @@ export function classifyFailure(err: unknown): { failure: DeliveryFailure; retry
     const code = err.error_code;
     const desc = err.description;
     if (code === 429) {
+      // A flood wait holds back the chat it was sent to; Telegram has no bot-wide 429 scope (the
+      // overall ~30 msg/s is paced before sending), so DeliveryError's default scope 'chat' fits.
       const seconds = err.parameters.retry_after;
       return { failure: 'rate_limited', retryAfterMs: (typeof seconds === 'number' && seconds > 0 ? seconds : 1) * 1000 };
     }

@@ -1,7 +1,7 @@
 import { Api, InputFile } from 'grammy';
 import type { ForceReply, InlineKeyboardMarkup } from 'grammy/types';
 import type { ChatTarget, MessageRef } from '../../bot/incoming.js';
-import type { Messenger } from '../../bot/messenger.js';
+import type { Messenger, SendOptions as MessengerSendOptions } from '../../bot/messenger.js';
 import type { Reply } from '../../bot/reply.js';
 import { isKindMismatch, isNotModified, toDeliveryError } from './errors.js';
 import { isForceReply, renderReply, type RenderedReply, type TelegramMessage } from './render.js';
@@ -24,7 +24,8 @@ export interface TelegramMessengerOptions {
   botUsername?: string | (() => string | undefined);
 }
 
-export interface SendOptions {
+/** Telegram has no idempotency key: `idempotencyKey` is ignored (idempotentSends is unset). */
+export interface SendOptions extends MessengerSendOptions {
   /** Reply to this message (groups: lets a ForceReply target only its sender). */
   replyTo?: number;
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { BotCore } from '../../bot/core.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
-import { ALLOWED_UPDATES, createTelegramBot, type TelegramBot } from './bot.js';
+import { createTelegramBot, type TelegramBot } from './bot.js';
 import { registerTelegramCommands } from './commands.js';
 import { describeError } from './errors.js';
 import { TelegramMessenger } from './messenger.js';
@@ -44,6 +44,7 @@ export async function startTelegram(config: Config, deps: { core: BotCore; redis
     keyPrefix: deps.keyPrefix ?? config.REDIS_PREFIX,
     logger: deps.logger,
   });
+  await telegram.connect();
   await registerTelegramCommands(telegram.bot.api).catch((err: unknown) =>
     deps.logger.warn({ err: describeError(err, token) }, 'telegram: could not register the command menu; commands still work'),
   );
@@ -51,9 +52,17 @@ export async function startTelegram(config: Config, deps: { core: BotCore; redis
   const secret = config.TELEGRAM_WEBHOOK_SECRET;
   if (url && secret) {
     const server = await serveWebhook(telegram.webhookHandler(secret), { url, port: config.PORT, ...(deps.webhookHost ? { host: deps.webhookHost } : {}) });
-    await telegram.bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
+    await telegram.setWebhook(url, secret);
     deps.logger.info({ port: server.port }, 'telegram: webhook mode');
-    return { telegram, mode: 'webhook', port: server.port, stop: () => server.close() };
+    return {
+      telegram,
+      mode: 'webhook',
+      port: server.port,
+      stop: async () => {
+        await server.close();
+        await telegram.stop();
+      },
+    };
   }
   await telegram.start();
   deps.logger.info('telegram: long polling');

@@ -33,6 +33,8 @@ const core = new ScriptedCore(async (i: Incoming) => {
       dmFallback: { lines: [line('Open a private chat to get it')], buttons: [[deeplinkButton('Get details', 'dep_123')]], target: 'here' },
     }];
   }
+  if (t.startsWith('/mine')) return [{ lines: [line('only for you: your draft 0xfeed')], target: 'ephemeral' }];
+  if (i.action === 'mine') return [{ lines: [line(`only for you: ${'your draft 0xfeed. '.repeat(15)}`)], target: 'ephemeral' }];
   if (i.action === 'next') return [card('step two', { mode: 'edit', buttons: [[actionButton('Back', 'back')]] })];
   if (i.action === 'same') return [card('step one', { mode: 'edit', buttons: [[actionButton('Next', 'next'), actionButton('Same', 'same')]] })];
   if (i.action !== undefined) return [{ title: 'This button has expired', tone: 'warning', lines: [line('Start again with /quote.')], target: 'here' }];
@@ -148,6 +150,32 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     expect(photo.photoSize).toBe(8);
     expect(photo.markup).toEqual({ inline_keyboard: [[{ text: 'Copy address', copy_text: { text: '0xabc' } }]] });
     expect(h.fake.botMessages(group.id)).toHaveLength(1);
+  });
+
+  it('in a group, a reply meant for one person never lands in the group, even when no DM is possible', async () => {
+    const group = newGroup();
+    const stranger = newUser('Stranger');
+    h.fake.sendText(group, stranger, '/mine');
+    const notice = await h.fake.waitFor(() => h.fake.botMessages(group.id)[0], 'the pointer to the private chat');
+    expect(notice.text).toMatch(/only send this privately/);
+    expect(h.fake.botMessages(group.id).map((m) => m.text).join(' ')).not.toContain('0xfeed');
+
+    // A button press: too long for an alert, no DM: an alert points to the private chat.
+    h.fake.sendText(group, stranger, '/swap');
+    const card = await h.fake.waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
+    const q = h.fake.press(stranger, group.id, card.message_id, 'mine');
+    const alert = await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
+    expect(alert.payload).toMatchObject({ show_alert: true });
+    expect(String(alert.payload.text)).toMatch(/privately/);
+    expect(h.fake.botMessages(group.id).map((m) => m.text).join(' ')).not.toContain('0xfeed');
+    expect(h.fake.botMessages(group.id)).toHaveLength(2);
+
+    // With the private chat open, the long answer to the press goes there.
+    h.fake.openDm(stranger);
+    h.fake.press(stranger, group.id, card.message_id, 'mine');
+    const dm = await h.fake.waitFor(() => h.fake.botMessages(stranger.id)[0], 'the private answer');
+    expect(dm.text).toContain('0xfeed');
+    expect(h.fake.botMessages(group.id)).toHaveLength(2);
   });
 
   it('group admins pass the admin check, members do not (asked once, then cached)', async () => {

@@ -22,6 +22,16 @@ export interface ApiCall {
   description?: string;
   /** sendPhoto: bytes of the uploaded file. */
   photoBytes?: Uint8Array;
+  /** Date.now() when the answer went out (unset while held or pending). */
+  doneAt?: number;
+  /** Never answered (a hanging Telegram). */
+  held?: boolean;
+}
+
+/** Which requests a hanging Telegram never answers: all, or one method (for one chat). */
+export interface HoldRule {
+  method?: string;
+  chatId?: number;
 }
 
 export interface ScriptedError {
@@ -53,6 +63,9 @@ export class FakeBotApi {
   private readonly members = new Map<string, string>();
   private readonly openQueries = new Set<string>();
   private scripted: Array<ScriptedError & { left: number }> = [];
+  private holds: HoldRule[] = [];
+  /** Delay before answering every method but getUpdates (Telegram's round trip). */
+  latencyMs = 0;
   private nextQuery = 1;
 
   private constructor(token: string, username: string) {
@@ -61,12 +74,13 @@ export class FakeBotApi {
     this.store = new MessageStore(this.bot);
   }
 
-  static async start(opts: { token?: string; username?: string } = {}): Promise<FakeBotApi> {
+  /** `port`: a fixed one (a Telegram that becomes reachable where the bot already looks). */
+  static async start(opts: { token?: string; username?: string; port?: number } = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(opts.token ?? '123456:TEST-token-abcdefghijklmnopqrstuvwxyz', opts.username ?? 'swap_test_bot');
     fake.server = http.createServer((req, res) => {
       fake.route(req, res).catch((e: unknown) => send(res, err(400, `Bad Request: ${(e as Error).message}`)));
     });
-    await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => fake.server.listen(opts.port ?? 0, '127.0.0.1', r));
     fake.port = (fake.server.address() as AddressInfo).port;
     return fake;
   }
@@ -146,6 +160,16 @@ export class FakeBotApi {
     this.blocked.add(userId);
   }
 
+  /** From now on, matching requests hang (no answer until the connection closes). */
+  hold(rule: HoldRule = {}): void {
+    this.holds.push(rule);
+  }
+
+  /** Answers again from now on (requests already held stay unanswered). */
+  releaseHolds(): void {
+    this.holds = [];
+  }
+
   failNext(e: ScriptedError): void {
     this.scripted.push({ ...e, left: e.times ?? 1 });
   }
@@ -186,10 +210,16 @@ export class FakeBotApi {
     const call: ApiCall = { method, payload, at: Date.now(), ok: true };
     if (files.photo) call.photoBytes = files.photo;
     this.calls.push(call);
+    if (this.holds.some((h) => (h.method === undefined || h.method === method) && (h.chatId === undefined || Number(payload.chat_id) === h.chatId))) {
+      call.held = true;
+      return;
+    }
+    if (this.latencyMs > 0 && method !== 'getUpdates') await new Promise((r) => setTimeout(r, this.latencyMs));
     const result = this.scriptedFor(method, payload) ?? this.dispatch(method, payload, files, res);
     if (result === 'held') return;
     if (!result.ok) Object.assign(call, { ok: false, errorCode: result.error_code, description: result.description });
     send(res, result);
+    call.doneAt = Date.now();
   }
 
   private scriptedFor(method: string, p: Json): Result | undefined {
