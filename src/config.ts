@@ -5,8 +5,31 @@ import { z } from 'zod';
  * message with how to fix it; secrets are remembered so log.ts can redact them everywhere.
  */
 
-const int = (min: number, max: number) =>
-  z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(min).max(max);
+/**
+ * Numbers are plain decimal digits only: `0x3e8`, `1e4`, `+5` or ` 5 ` are refused with a message
+ * saying so rather than silently read as something else. A value out of range names the range.
+ */
+const DIGITS = 'must be a whole number in plain digits, such as 3000 (no sign, decimal point, 0x or exponent)';
+const DECIMAL = 'must be a plain decimal number, such as 1.5 (no sign, 0x or exponent)';
+const int = (min: number, max: number, note = '') =>
+  z
+    .string()
+    .regex(/^\d+$/, DIGITS)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be ${min}-${max}${note}`).max(max, `must be ${min}-${max}${note}`));
+const decimal = (above: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, DECIMAL)
+    .transform(Number)
+    .pipe(z.number().gt(above, `must be above ${above} and at most ${max}`).max(max, `must be above ${above} and at most ${max}`));
+const intOrOff = (min: number, max: number) =>
+  z.string().transform((v, ctx) => {
+    if (v === 'off') return 'off' as const;
+    if (!/^\d+$/.test(v)) ctx.addIssue({ code: 'custom', message: `use off or ${DIGITS.replace('must be ', '')}` });
+    else if (Number(v) < min || Number(v) > max) ctx.addIssue({ code: 'custom', message: `must be ${min}-${max} (milliseconds) or off` });
+    return Number(v);
+  });
 const url = (protocols: string[], hint: string) =>
   z
     .string()
@@ -27,10 +50,8 @@ const schema = z.object({
   LAYERSWAP_MAX_RETRIES: int(0, 10).default(2),
   LAYERSWAP_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be the Svix secret from the Layerswap dashboard (starts with whsec_)').optional(),
   SANDBOX_API_KEY: nonEmpty.default('sandbox'),
-  SANDBOX_DEPOSIT_DELAY_MS: z
-    .union([z.literal('off'), int(0, 86_400_000)], { message: 'use a number of milliseconds or off' })
-    .default(4_000),
-  SANDBOX_SPEED: z.coerce.number({ message: 'must be a number' }).positive('must be above 0').max(10_000).default(1),
+  SANDBOX_DEPOSIT_DELAY_MS: intOrOff(0, 86_400_000).default(4_000),
+  SANDBOX_SPEED: decimal(0, 10_000).default(1),
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... as given by @BotFather').optional(),
   TELEGRAM_API_ROOT: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.telegram.org').default('https://api.telegram.org'),
   TELEGRAM_WEBHOOK_URL: url(['https:', 'http:'], 'must be the public https URL Telegram should call').optional(),
@@ -44,7 +65,7 @@ const schema = z.object({
   REDIS_URL: url(['redis:', 'rediss:', 'unix:'], 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379').optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -').default('swapbot'),
   DATA_DIR: nonEmpty.default('.data'),
-  PORT: int(0, 65_535).default(3000),
+  PORT: int(0, 65_535, ' (0 picks any free port)').default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'use one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   COMMANDS_PER_MINUTE: int(1, 10_000).default(20),
   MAX_TRACKED_PER_USER: int(1, 10_000).default(25),
@@ -52,7 +73,7 @@ const schema = z.object({
   DRAFT_TTL_SECONDS: int(60, 7 * 86_400).default(3_600),
   POLL_FAST_MS: int(200, 600_000).default(5_000),
   POLL_SLOW_MS: int(200, 3_600_000).default(20_000),
-  STUCK_AFTER_FACTOR: z.coerce.number({ message: 'must be a number' }).min(1).max(1_000).default(4),
+  STUCK_AFTER_FACTOR: decimal(0, 1_000).refine((v) => v >= 1, 'must be 1-1000: "stuck" means slower than expected').default(4),
   CONSOLE_LINGER_SECONDS: int(0, 86_400).optional(),
   TRACK_POLL_CONCURRENCY: int(1, 1_000).default(20),
 });
@@ -92,36 +113,32 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessKind): Config {
   // Empty strings mean "unset": that is how most dotenv files and platforms express it.
   const input: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const v = env[key]?.trim();
     if (v) input[key] = v;
   }
-  const parsed = schema.safeParse(input);
+  // Field by field, so the checks across fields below still run when some value is malformed.
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? '');
-      const secret = (SECRET_VARIABLES as readonly string[]).includes(key);
-      // Never echo a secret's value back, even a malformed one.
-      const shown = secret ? '(hidden)' : JSON.stringify(input[key]);
-      problems.push(`${key}=${shown}: ${issue.message}`);
+  const valid: Partial<Record<string, unknown>> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const result = (field as z.ZodType).safeParse(input[key]);
+    if (result.success) {
+      valid[key] = result.data;
+      continue;
     }
+    const secret = (SECRET_VARIABLES as readonly string[]).includes(key);
+    // Never echo a secret's value back, even a malformed one.
+    const shown = secret ? '(hidden)' : JSON.stringify(input[key]);
+    for (const issue of result.error.issues) problems.push(`${key}=${shown}: ${issue.message}`);
   }
-  const raw = parsed.success ? parsed.data : undefined;
-  if (raw) {
-    if (raw.TELEGRAM_WEBHOOK_URL && !raw.TELEGRAM_WEBHOOK_SECRET)
-      problems.push('TELEGRAM_WEBHOOK_SECRET is missing: a webhook needs a secret so only Telegram can call it; set any 32+ random characters of A-Z, a-z, 0-9, _ and -');
-    if (raw.TELEGRAM_WEBHOOK_URL && !raw.TELEGRAM_BOT_TOKEN)
-      problems.push('TELEGRAM_WEBHOOK_URL is set but TELEGRAM_BOT_TOKEN is not: set the token from @BotFather, or unset the webhook URL');
-    if (raw.DISCORD_TOKEN && !raw.DISCORD_APPLICATION_ID)
-      problems.push('DISCORD_APPLICATION_ID is missing: Discord needs it with DISCORD_TOKEN; copy it from the developer portal (General Information)');
-    if (raw.POLL_FAST_MS > raw.POLL_SLOW_MS)
-      problems.push(`POLL_FAST_MS (${raw.POLL_FAST_MS}) is above POLL_SLOW_MS (${raw.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
-  }
-  if (problems.length || !raw) throw new ConfigError(problems);
+  problems.push(...combinationProblems(valid as Partial<Raw>, input));
+  // What the process about to start needs, in the same one listing.
+  if (kind) problems.push(...processProblems({ telegramEnabled: Boolean(input.TELEGRAM_BOT_TOKEN), discordEnabled: Boolean(input.DISCORD_TOKEN) }, kind));
+  if (problems.length) throw new ConfigError(problems);
+  const raw = schema.parse(input);
 
   const secretValues = SECRET_VARIABLES.flatMap((k) => {
     const v = raw[k];
@@ -137,6 +154,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretValues: Object.freeze(secretValues),
     setVariables: Object.freeze(Object.keys(input)),
   });
+}
+
+/** Values that are fine alone but not together. `set` holds what the environment set, valid or not. */
+function combinationProblems(v: Partial<Raw>, set: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (set.TELEGRAM_WEBHOOK_URL && !set.TELEGRAM_WEBHOOK_SECRET)
+    problems.push('TELEGRAM_WEBHOOK_SECRET is missing: a webhook needs a secret so only Telegram can call it; set any 32+ random characters of A-Z, a-z, 0-9, _ and -');
+  if (set.TELEGRAM_WEBHOOK_URL && !set.TELEGRAM_BOT_TOKEN)
+    problems.push('TELEGRAM_WEBHOOK_URL is set but TELEGRAM_BOT_TOKEN is not: set the token from @BotFather, or unset the webhook URL');
+  if (set.DISCORD_TOKEN && !set.DISCORD_APPLICATION_ID)
+    problems.push('DISCORD_APPLICATION_ID is missing: Discord needs it with DISCORD_TOKEN; copy it from the developer portal (General Information)');
+  if (!set.DISCORD_TOKEN && (set.DISCORD_APPLICATION_ID || set.DISCORD_GUILD_ID))
+    problems.push(`DISCORD_TOKEN is missing: ${set.DISCORD_APPLICATION_ID ? 'DISCORD_APPLICATION_ID' : 'DISCORD_GUILD_ID'} is set, but Discord runs only with the bot token from the developer portal (Bot)`);
+  if (v.POLL_FAST_MS !== undefined && v.POLL_SLOW_MS !== undefined && v.POLL_FAST_MS > v.POLL_SLOW_MS)
+    problems.push(`POLL_FAST_MS (${v.POLL_FAST_MS}) is above POLL_SLOW_MS (${v.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
+  return problems;
+}
+
+/** The processes `swapbot` runs that read this configuration (register-commands checks its own). */
+export type ProcessKind = 'start' | 'web' | 'worker' | 'console' | 'register-commands';
+
+/**
+ * What one process needs beyond a valid configuration; the CLI calls this for the process it is
+ * about to start. Empty when it can run.
+ */
+export function processProblems(config: Pick<Config, 'telegramEnabled' | 'discordEnabled'>, kind: ProcessKind): string[] {
+  const platforms = config.telegramEnabled || config.discordEnabled;
+  if (kind === 'worker' && !platforms)
+    return ['swapbot worker has nothing to deliver to: it sends tracking updates through Telegram or Discord; set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN (the terminal chat runs its own worker: use `swapbot start` or `swapbot console`)'];
+  return [];
+}
+
+/** processProblems as a ConfigError (exit code 2 in the CLI), or nothing when the process can run. */
+export function assertProcessConfig(config: Config, kind: ProcessKind): void {
+  const problems = processProblems(config, kind);
+  if (problems.length) throw new ConfigError(problems);
 }
 
 function redisPassword(redisUrl: string): string[] {

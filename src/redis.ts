@@ -58,25 +58,77 @@ export interface CreateRedisOptions extends Omit<RedisOptions, 'host' | 'port' |
 }
 
 /**
- * One ioredis client for a URL (or ready-made options). Connection errors are logged (once per distinct message, scrubbed of the
- * password) instead of crashing the process; ioredis keeps reconnecting.
+ * Redis trouble as an operator wants to read it: one warning when an outage starts and one line
+ * when Redis answers again, however many connections, queues and workers of the process report it
+ * and however often each retries (a 2 s outage used to print ~100 lines, a wrong password ~40 a
+ * second). Shared per logger: every connection, queue and worker error listener reports here.
+ */
+export class RedisOutageLog {
+  private outage: { since: number; errors: number; sources: Set<string> } | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get down(): boolean {
+    return this.outage !== undefined;
+  }
+
+  /** Errors reported during the current outage (0 when Redis is fine). */
+  get errors(): number {
+    return this.outage?.errors ?? 0;
+  }
+
+  /** An 'error' event from a connection, queue or worker; `secrets` are scrubbed from the message. */
+  error(source: string, err: unknown, secrets: readonly string[] = []): void {
+    if (this.outage) {
+      this.outage.errors++;
+      this.outage.sources.add(source);
+      return;
+    }
+    this.outage = { since: this.now(), errors: 1, sources: new Set([source]) };
+    const message = scrub(err instanceof Error ? err.message : String(err), secrets);
+    this.logger.warn({ connection: source }, `Redis connection problem: ${message} (retrying; logged once until Redis answers again)`);
+  }
+
+  /** A connection is ready again: ends the outage, if there was one. */
+  ready(source: string): void {
+    const o = this.outage;
+    if (!o) return;
+    this.outage = undefined;
+    const seconds = Math.round((this.now() - o.since) / 100) / 10;
+    this.logger.info({ connection: source, errors: o.errors, affected: [...o.sources] }, `Redis available again after ${seconds} s`);
+  }
+}
+
+const outageLogs = new WeakMap<Logger, RedisOutageLog>();
+
+/** The outage log of this logger (one per process in practice: the root logger). */
+export function redisOutageLog(logger: Logger): RedisOutageLog {
+  let log = outageLogs.get(logger);
+  if (!log) outageLogs.set(logger, (log = new RedisOutageLog(logger)));
+  return log;
+}
+
+/** Sends an emitter's 'error' events (a BullMQ Queue or Worker) to the outage log instead of one line each. */
+export function logRedisErrors(emitter: { on(event: 'error', listener: (err: Error) => void): unknown }, source: string, logger: Logger, secrets: readonly string[] = []): void {
+  const outage = redisOutageLog(logger);
+  emitter.on('error', (err) => outage.error(source, err, secrets));
+}
+
+/**
+ * One ioredis client for a URL (or ready-made options). Connection errors go to the outage log
+ * (scrubbed of the password) instead of crashing the process; ioredis keeps reconnecting.
  */
 export function createRedis(target: string | RedisOptions, opts: CreateRedisOptions = {}): Redis {
   const { logger = silentLogger, name = 'redis', ...rest } = opts;
   const base = typeof target === 'string' ? redisOptionsFromUrl(target) : target;
   const secrets = typeof target === 'string' ? redisSecrets(target) : target.password ? [target.password] : [];
   const client = new Redis({ ...base, ...rest });
-  let last = '';
-  client.on('error', (err: unknown) => {
-    const message = scrub(err instanceof Error ? err.message : String(err), secrets);
-    if (message === last) return;
-    last = message;
-    logger.warn({ connection: name }, `Redis connection problem: ${message}`);
-  });
-  client.on('ready', () => {
-    if (last) logger.info({ connection: name }, 'Redis connection restored');
-    last = '';
-  });
+  const outage = redisOutageLog(logger);
+  client.on('error', (err: unknown) => outage.error(name, err, secrets));
+  client.on('ready', () => outage.ready(name));
   return client;
 }
 

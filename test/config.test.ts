@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { assertProcessConfig, ConfigError, loadConfig, processProblems } from '../src/config.js';
 
 describe('config', () => {
   it('starts with no variables at all: sandbox, console, defaults', () => {
@@ -21,7 +21,7 @@ describe('config', () => {
     expect(err).toBeInstanceOf(ConfigError);
     const e = err as ConfigError;
     expect(e.problems).toHaveLength(4);
-    expect(e.message).toMatch(/PORT="eighty": must be a whole number/);
+    expect(e.message).toMatch(/PORT="eighty": must be a whole number in plain digits/);
     expect(e.message).toMatch(/TELEGRAM_BOT_TOKEN=\(hidden\): must look like 123456:ABC/);
     expect(e.message).toMatch(/LAYERSWAP_API_URL="ftp:\/\/x": must be an http\(s\) URL/);
     expect(e.message).not.toContain('supersecret');
@@ -36,5 +36,68 @@ describe('config', () => {
     expect(c.useSandbox).toBe(false);
     expect(c.secretValues).toContain('key-123456');
     expect(c.secretValues).toContain('hunter2pass');
+  });
+
+  const problemsOf = (env: Record<string, string>): readonly string[] => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      if (e instanceof ConfigError) return e.problems;
+      throw e;
+    }
+    return [];
+  };
+
+  it('names the range when a number is out of it', () => {
+    expect(problemsOf({ PORT: '70000' })).toEqual(['PORT="70000": must be 0-65535 (0 picks any free port)']);
+    expect(problemsOf({ COMMANDS_PER_MINUTE: '0' })).toEqual(['COMMANDS_PER_MINUTE="0": must be 1-10000']);
+    expect(problemsOf({ SANDBOX_DEPOSIT_DELAY_MS: '999999999999' })).toEqual(['SANDBOX_DEPOSIT_DELAY_MS="999999999999": must be 0-86400000 (milliseconds) or off']);
+    expect(problemsOf({ SANDBOX_SPEED: '0' })).toEqual(['SANDBOX_SPEED="0": must be above 0 and at most 10000']);
+    expect(problemsOf({ STUCK_AFTER_FACTOR: '0.5' })[0]).toMatch(/^STUCK_AFTER_FACTOR="0.5": must be 1-1000/);
+  });
+
+  it('reads numbers as plain decimal digits only, and says so', () => {
+    for (const odd of ['0x3e8', '1e4', '+5', '1_000', '3000.0', '-1']) {
+      expect(problemsOf({ PORT: odd }), odd).toEqual([`PORT=${JSON.stringify(odd)}: must be a whole number in plain digits, such as 3000 (no sign, decimal point, 0x or exponent)`]);
+    }
+    expect(problemsOf({ SANDBOX_SPEED: '1e2' })).toEqual(['SANDBOX_SPEED="1e2": must be a plain decimal number, such as 1.5 (no sign, 0x or exponent)']);
+    expect(problemsOf({ SANDBOX_DEPOSIT_DELAY_MS: '0x10' })[0]).toMatch(/use off or a whole number in plain digits/);
+    const c = loadConfig({ PORT: '8080', SANDBOX_SPEED: '2.5', SANDBOX_DEPOSIT_DELAY_MS: 'off', STUCK_AFTER_FACTOR: '3' });
+    expect([c.PORT, c.SANDBOX_SPEED, c.SANDBOX_DEPOSIT_DELAY_MS, c.STUCK_AFTER_FACTOR]).toEqual([8080, 2.5, 'off', 3]);
+  });
+
+  it('lists problems across variables in the same run as malformed values', () => {
+    const problems = problemsOf({
+      PORT: '70000',
+      TELEGRAM_BOT_TOKEN: 'not-a-token',
+      TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg',
+      DISCORD_TOKEN: 'MTEw.some.token',
+      POLL_FAST_MS: '9000',
+      POLL_SLOW_MS: '3000',
+    });
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toMatch(/PORT="70000": must be 0-65535/);
+    expect(problems.join('\n')).toMatch(/TELEGRAM_BOT_TOKEN=\(hidden\)/);
+    expect(problems.join('\n')).toMatch(/TELEGRAM_WEBHOOK_SECRET is missing/);
+    expect(problems.join('\n')).toMatch(/DISCORD_APPLICATION_ID is missing/);
+    expect(problems.join('\n')).toMatch(/POLL_FAST_MS \(9000\) is above POLL_SLOW_MS \(3000\)/);
+    expect(problemsOf({ DISCORD_APPLICATION_ID: '1100000000000000001' })).toEqual([expect.stringMatching(/^DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID is set/)]);
+  });
+
+  it('tells a worker without any platform token that it has nothing to deliver to', () => {
+    const none = loadConfig({});
+    expect(processProblems(none, 'worker')).toEqual([expect.stringMatching(/^swapbot worker has nothing to deliver to: .*TELEGRAM_BOT_TOKEN and\/or DISCORD_TOKEN/)]);
+    expect(() => assertProcessConfig(none, 'worker')).toThrow(ConfigError);
+    // Listed with every other problem, in the one message the CLI prints.
+    try {
+      loadConfig({ PORT: '70000' }, 'worker');
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ConfigError).problems.join('\n')).toMatch(/PORT="70000"[\s\S]*nothing to deliver to/);
+    }
+    expect(processProblems(none, 'start')).toEqual([]);
+    expect(processProblems(none, 'console')).toEqual([]);
+    const discord = loadConfig({ DISCORD_TOKEN: 'MTEw.some.token', DISCORD_APPLICATION_ID: '1100000000000000001' });
+    expect(processProblems(discord, 'worker')).toEqual([]);
   });
 });

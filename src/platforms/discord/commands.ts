@@ -22,21 +22,24 @@ function optionBody(o: CommandOption): APIApplicationCommandOption {
   return { ...base, type: ApplicationCommandOptionType.String, ...(o.autocomplete ? { autocomplete: true } : {}) };
 }
 
-export function commandBody(spec: CommandSpec): CommandBody {
+/**
+ * One command's body. `contexts` and `integration_types` are documented as global-only, so a
+ * server (guild) registration leaves them out: there the command exists in that server alone.
+ */
+export function commandBody(spec: CommandSpec, scope: 'guild' | 'global' = 'global'): CommandBody {
   // Discord wants required options first; the command line keeps COMMANDS order regardless.
   const options = [...spec.options.filter((o) => o.required), ...spec.options.filter((o) => !o.required)].map(optionBody);
+  const body: CommandBody = { type: ApplicationCommandType.ChatInput, name: spec.name, description: spec.description.slice(0, 100), options };
+  if (scope === 'guild') return body;
   return {
-    type: ApplicationCommandType.ChatInput,
-    name: spec.name,
-    description: spec.description.slice(0, 100),
-    options,
+    ...body,
     integration_types: [ApplicationIntegrationType.GuildInstall],
     contexts: spec.inGroups ? [InteractionContextType.Guild, InteractionContextType.BotDM] : [InteractionContextType.BotDM],
   };
 }
 
-export function discordCommandDefinitions(commands: readonly CommandSpec[] = COMMANDS): CommandBody[] {
-  return commands.map(commandBody);
+export function discordCommandDefinitions(commands: readonly CommandSpec[] = COMMANDS, scope: 'guild' | 'global' = 'global'): CommandBody[] {
+  return commands.map((c) => commandBody(c, scope));
 }
 
 /** The fields we set, in a canonical form, so a registered command compares equal to ours. */
@@ -83,7 +86,7 @@ export async function registerDiscordCommands(opts: { rest: REST; applicationId:
   const scope = opts.guildId ? 'guild' : 'global';
   const list = opts.guildId ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId) : Routes.applicationCommands(opts.applicationId);
   const one = (id: string) => (opts.guildId ? Routes.applicationGuildCommand(opts.applicationId, opts.guildId, id) : Routes.applicationCommand(opts.applicationId, id));
-  const wanted = discordCommandDefinitions(opts.commands);
+  const wanted = discordCommandDefinitions(opts.commands, scope);
   const existing = (await opts.rest.get(list)) as Array<Record<string, unknown>>;
   const result: RegisterResult = { scope, created: [], updated: [], deleted: [], unchanged: [] };
 

@@ -23,14 +23,21 @@ export function toDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;
   if (error instanceof RateLimitError) {
     const wait = Math.max(error.retryAfter, error.timeToReset, 0);
-    return new DeliveryError('discord', 'rate_limited', `Discord rate limit on ${error.route}${error.global ? ' (global)' : ''}: retry in ${wait} ms`, { retryAfterMs: wait, cause: error });
+    // Only the global limit (X-RateLimit-Global / Scope: global) holds back every channel;
+    // per-route buckets ('user', 'shared') hold back the channel the message was for.
+    const global = error.global || error.scope === 'global';
+    return new DeliveryError('discord', 'rate_limited', `Discord rate limit on ${error.route}${global ? ' (global)' : ''}: retry in ${wait} ms`, {
+      retryAfterMs: wait,
+      scope: global ? 'global' : 'chat',
+      cause: error,
+    });
   }
   if (error instanceof DiscordAPIError) {
     const code = typeof error.code === 'number' ? error.code : Number(error.code);
     const what = `Discord ${error.status} ${code}: ${error.message}`;
     if (GONE.has(code)) return new DeliveryError('discord', 'gone', what, { cause: error });
     if (code === DiscordCode.UnknownMessage) return new DeliveryError('discord', 'message_gone', what, { cause: error });
-    if (error.status === 429) return new DeliveryError('discord', 'rate_limited', what, { retryAfterMs: 1000, cause: error });
+    if (error.status === 429) return new DeliveryError('discord', 'rate_limited', what, { retryAfterMs: 1000, scope: isGlobal429(error.rawError) ? 'global' : 'chat', cause: error });
     if (error.status >= 500) return new DeliveryError('discord', 'transient', what, { cause: error });
     return new DeliveryError('discord', 'rejected', what, { cause: error });
   }
@@ -39,6 +46,11 @@ export function toDeliveryError(error: unknown): DeliveryError {
   }
   const message = error instanceof Error ? error.message : String(error);
   return new DeliveryError('discord', 'transient', `Discord unreachable: ${message}`, { cause: error });
+}
+
+/** Discord's 429 body says `global: true` when the bot-wide limit was hit. */
+function isGlobal429(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { global?: unknown }).global === true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { REST, Routes } from 'discord.js';
 import type { ChatTarget, MessageRef } from '../../bot/incoming.js';
-import type { Messenger } from '../../bot/messenger.js';
+import type { Messenger, SendOptions } from '../../bot/messenger.js';
 import type { Reply } from '../../bot/reply.js';
 import { toDeliveryError } from './delivery-errors.js';
 import { restMessage } from './payload.js';
@@ -27,6 +27,8 @@ const DM_CACHE_MAX = 10_000;
 
 export class DiscordMessenger implements Messenger {
   readonly platform = 'discord' as const;
+  /** The idempotency key goes out as the message nonce with enforce_nonce (deduplicated by Discord). */
+  readonly idempotentSends = true;
   readonly rest: REST;
   private readonly dmChannels = new Map<string, string>();
 
@@ -40,11 +42,13 @@ export class DiscordMessenger implements Messenger {
     }).setToken(opts.token);
   }
 
-  async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
+  async send(target: ChatTarget, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
     try {
       const channelId = target.chatKind === 'private' ? await this.dmChannel(target.chatId) : target.chatId;
       const { body, files } = restMessage(renderReply(reply));
-      const sent = (await this.rest.post(Routes.channelMessages(channelId), { body, files })) as { id: string };
+      const key = options.idempotencyKey?.slice(0, 25);
+      const payload = key ? { ...(body as object), nonce: key, enforce_nonce: true } : body;
+      const sent = (await this.rest.post(Routes.channelMessages(channelId), { body: payload, files })) as { id: string };
       return { platform: 'discord', chatId: channelId, messageId: sent.id };
     } catch (error) {
       throw toDeliveryError(error);

@@ -1,6 +1,7 @@
-import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
+import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
 import { MessageFlags } from 'discord.js';
 import { italic, line, type Reply } from '../../bot/reply.js';
+import { parseOwnId } from './custom-ids.js';
 import { isDmClosed } from './delivery-errors.js';
 import { buildModal } from './modal.js';
 import { interactionOptions, replyOptions } from './payload.js';
@@ -21,6 +22,8 @@ export const ERROR_NOTE = 'Sorry, something went wrong on my side. Please try ag
  *   silently take its visibility), or deleted before ephemeral follow-ups;
  * - 'dm' replies go to the user's DMs; when those are closed, ephemerally with a note that they
  *   will not be kept; in a DM, 'dm' and 'ephemeral' simply mean here.
+ * In a server, what belongs to one person stays with them (see `visibility`), and an edit replaces
+ * the pressed message only when both are seen by the same people and it holds nothing to copy.
  */
 export class InteractionResponder {
   /** What @original currently is. */
@@ -29,10 +32,41 @@ export class InteractionResponder {
   private dmSent = false;
   private readonly inDm: boolean;
   private readonly canUpdate: boolean;
+  /** The pressed message (or the one whose button opened the modal) is ephemeral. */
+  private readonly onEphemeral: boolean;
+  /** The pressed message holds copy buttons (deposit details): it is never replaced. */
+  private readonly holdsCopies: boolean;
+  /** Everything this interaction answers is for the one person only. */
+  private readonly personal: boolean;
 
   constructor(private readonly i: RepliableInteraction) {
     this.inDm = !i.inGuild();
-    this.canUpdate = i.isMessageComponent() || (i.isModalSubmit() && i.isFromMessage());
+    const message = i.isMessageComponent() ? i.message : i.isModalSubmit() && i.isFromMessage() ? i.message : undefined;
+    this.canUpdate = message !== undefined;
+    this.onEphemeral = message?.flags.has(MessageFlags.Ephemeral) ?? false;
+    this.holdsCopies = message ? holdsCopyButtons(message) : false;
+    // Text typed into a form (an address) and presses on a message only this person sees continue
+    // in private: the swap wizard after "Swap this" never shows the channel an address.
+    this.personal = !this.inDm && (i.isModalSubmit() || this.onEphemeral);
+  }
+
+  /**
+   * Who sees a reply. In a DM everything is 'here'. In a server: 'dm' goes to the DMs; ephemeral
+   * when the core says so, when this interaction is personal (above), when the reply asks this
+   * person to type something (a prompt), or when it only refuses or reports a problem (error or
+   * warning tone, nothing to press or show): none of those concern the rest of the channel.
+   */
+  private visibility(reply: Reply): 'dm' | 'ephemeral' | 'public' {
+    if (this.inDm) return 'public';
+    if (reply.target === 'dm') return 'dm';
+    if (reply.target === 'ephemeral' || this.personal || reply.prompt) return 'ephemeral';
+    const refusal = (reply.tone === 'error' || reply.tone === 'warning') && !reply.buttons?.some((row) => row.length > 0) && !reply.image && !reply.fields?.length;
+    return refusal ? 'ephemeral' : 'public';
+  }
+
+  /** An 'edit' replaces the pressed message only when the same people see both, and it holds no copy buttons. */
+  private mayEdit(reply: Reply, ephemeral: boolean): boolean {
+    return reply.mode === 'edit' && this.canUpdate && !this.holdsCopies && ephemeral === this.onEphemeral;
   }
 
   get acknowledged(): boolean {
@@ -40,7 +74,7 @@ export class InteractionResponder {
   }
 
   /** Defers: the component's message stays as it is, or a placeholder shows (ephemeral when asked). */
-  async ack(ephemeral = false): Promise<void> {
+  async ack(ephemeral = this.personal): Promise<void> {
     if (this.acked) return;
     this.acked = true;
     if (this.i.isMessageComponent() || (this.i.isModalSubmit() && this.i.isFromMessage())) {
@@ -59,13 +93,14 @@ export class InteractionResponder {
       await this.i.showModal(buildModal(only.prompt, only));
       return;
     }
-    const where = replies.map((r) => (this.inDm ? 'here' : r.target));
+    const where = replies.map((r) => this.visibility(r));
     for (const [index, reply] of replies.entries()) {
       if (where[index] !== 'dm') {
-        await this.show(reply, where[index] === 'ephemeral', reply.mode === 'edit');
+        const ephemeral = where[index] === 'ephemeral';
+        await this.show(reply, ephemeral, this.mayEdit(reply, ephemeral));
         continue;
       }
-      if (!this.acked) await this.ack(!where.slice(index + 1).includes('here'));
+      if (!this.acked) await this.ack(!where.slice(index + 1).includes('public'));
       try {
         await this.i.user.send(interactionOptions(renderReply(reply)));
         this.dmSent = true;
@@ -139,4 +174,11 @@ export class InteractionResponder {
       else await this.i.deleteReply();
     }
   }
+}
+
+function holdsCopyButtons(message: Message): boolean {
+  return message.components.some((row) => {
+    const json = row.toJSON() as { components?: Array<{ custom_id?: string }> };
+    return (json.components ?? []).some((c) => typeof c.custom_id === 'string' && parseOwnId(c.custom_id)?.kind === 'copy');
+  });
 }

@@ -26,8 +26,12 @@ const core = new ScriptedCore(async (i: Incoming): Promise<Reply[]> => {
     return [{ lines: [line('only you see this')], target: 'ephemeral' }];
   }
   if (cmd.startsWith('/history') || cmd.startsWith('/routes')) return [{ lines: [line('private stuff')], target: 'dm' }, { lines: [line('Sent privately')], target: 'ephemeral' }];
+  if (cmd === '/networks copy') return [say('an id', { buttons: [[copyButton('Copy id', 'abc-123'), actionButton('Refresh', 'rf:copy')]] })];
+  if (cmd === 'rf:copy') return [say('refreshed', { mode: 'edit' })];
+  if (cmd === '/networks mine') return [say('a public card', { buttons: [[actionButton('Press', 'ny:1')]] })];
+  if (cmd === 'ny:1') return [{ title: 'Not yours', tone: 'warning', lines: [line('only for the presser')], target: 'ephemeral', mode: 'edit' }];
   if (cmd.startsWith('/networks')) {
-    return [say('pick one', { buttons: [Array.from({ length: 8 }, (_, n) => actionButton(`Network ${n}`, `net:${n}`)), [copyButton('Copy id', 'abc-123')]] })];
+    return [say('pick one', { buttons: [Array.from({ length: 8 }, (_, n) => actionButton(`Network ${n}`, `net:${n}`))] })];
   }
   if (cmd.startsWith('net:')) return [say(`you picked ${cmd}`, { mode: 'edit' })];
   if (cmd === '/swap') {
@@ -112,18 +116,39 @@ describe('replies, buttons, modals', () => {
     expect(unescape(embedText(answer))).toBe('you picked net:5');
 
     const seen = core.seen.length;
-    const fresh = await answerOf(h.fake.slashCommand(h.alice, 'networks'));
+    const fresh = await answerOf(h.fake.slashCommand(h.alice, 'networks', { type: 'copy' }));
     const copy = await answerOf(h.fake.pressButton(h.alice, fresh, buttonId(fresh, 'Copy id')));
     expect(copy.ephemeral).toBe(true);
     expect(copy.body.content).toBe('`abc-123`');
     expect(core.seen.length).toBe(seen + 1); // the copy press never reached the core
+
+    // A message with something to copy (deposit details) is never replaced: an edit comes as a new message.
+    const versions = fresh.history.length;
+    const refresh = h.fake.pressButton(h.alice, fresh, buttonId(fresh, 'Refresh'));
+    const refreshed = await answerOf(refresh);
+    expect(refreshed.id).not.toBe(fresh.id);
+    expect(unescape(embedText(refreshed))).toBe('refreshed');
+    expect(fresh.history).toHaveLength(versions);
+  });
+
+  it('answers a press on a public message privately without touching that message when the answer is ephemeral', async () => {
+    const card = await answerOf(h.fake.slashCommand(h.alice, 'networks', { type: 'mine' }));
+    const versions = card.history.length;
+    const answer = await answerOf(h.fake.pressButton(h.bob, card, buttonId(card, 'Press')));
+    expect(answer.id).not.toBe(card.id);
+    expect(answer.ephemeral).toBe(true);
+    expect(unescape(embedText(answer))).toContain('only for the presser');
+    expect(card.history).toHaveLength(versions);
   });
 
   it('shows a prompt that came after a deferral as a button that opens the modal', async () => {
     const swap = h.fake.slashCommand(h.alice, 'swap');
     await h.fake.waitFor(() => swap.callbacks[0], 'the deferral');
     release();
-    const asked = await answerOf(swap);
+    // A question for one person to type into is theirs: the public placeholder gives way to an ephemeral message.
+    const asked = await h.fake.waitFor(() => swap.followupIds.map((id) => h.fake.message(id))[0], 'the question');
+    expect(asked.ephemeral).toBe(true);
+    expect(h.fake.message(swap.originalId).deleted).toBe(true);
     expect(buttonLabels(asked)).toEqual(['Cancel', '✏️ Your address on Base']);
     const open = h.fake.pressButton(h.alice, asked, buttonId(asked, '✏️ Your address on Base'));
     await h.fake.waitFor(() => open.modal, 'the modal');

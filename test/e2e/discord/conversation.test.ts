@@ -89,6 +89,7 @@ async function driveToCompletion(swapId: string): Promise<void> {
 
 describe('a whole swap on Discord', () => {
   let swapId = '';
+  let depositCard: StoredMessage | undefined;
 
   it('quotes with autocomplete, takes the address in a modal, DMs the deposit card and keeps a live card', async () => {
     const requestsBefore = live.sandbox.requestCount();
@@ -116,13 +117,22 @@ describe('a whole swap on Discord', () => {
     expect(swapThis.callbacks[0]?.type).toBe(9);
     expect(JSON.stringify(swapThis.modal)).toMatch(/address/i);
 
+    const cardVersions = card.history.length;
     const afterAddress = await afterPress(h.fake.submitModal(h.alice, swapThis, ADDRESS), card, card.history.length);
+    // From the address on, the wizard is Alice's alone: ephemeral, the public quote card untouched.
+    expect(afterAddress.id).not.toBe(card.id);
+    expect(afterAddress.ephemeral).toBe(true);
+    expect(card.history).toHaveLength(cardVersions);
     const confirm = await walkToConfirm(h.alice, afterAddress);
+    expect(confirm.ephemeral).toBe(true);
     expect(unescape(embedText(confirm))).toContain(ADDRESS.slice(0, 6));
+    const general = h.guild.channelIds[0] ?? '';
+    const seenByAll = () => h.fake.messagesIn(general).filter((m) => !m.ephemeral).map((m) => unescape(JSON.stringify(m.history))).join('\n');
+    expect(seenByAll()).not.toContain(ADDRESS.slice(2, 12));
 
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
     const confirmPress = h.fake.pressButton(h.alice, confirm, buttonId(confirm, 'Confirm'));
-    const depositCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
+    depositCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
     await h.fake.waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
 
     // The deposit card: an embed with the address as code, the QR as an attached PNG it shows.
@@ -137,11 +147,11 @@ describe('a whole swap on Discord', () => {
     swapId = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(String(dm.description)))?.[1] ?? '';
     expect(swapId).toMatch(/^[0-9a-f-]{36}$/);
 
-    // In the server, only a short public notice: no deposit details there.
-    const general = h.guild.channelIds[0] ?? '';
-    await h.fake.waitFor(() => h.fake.messagesIn(general).some((m) => /sent to you privately/.test(unescape(embedText(m)))), 'the public notice');
-    const publicTexts = h.fake.messagesIn(general).map((m) => embedText(m)).join('\n');
-    expect(publicTexts).not.toContain(swapId);
+    // In the server, only a notice to Alice: nothing of the swap for the channel to see.
+    const notes = await h.fake.waitFor(() => confirmPress.followupIds.length > 0 && confirmPress.followupIds.map((id) => h.fake.message(id)), 'the note in the server');
+    expect(notes.map((m) => m.ephemeral)).not.toContain(false);
+    expect(seenByAll()).not.toContain(swapId);
+    expect(seenByAll()).not.toContain(ADDRESS.slice(2, 12));
 
     // Copy address shows the bare address, only to Alice.
     const copy = h.fake.pressButton(h.aliceDm, depositCard, buttonId(depositCard, 'Copy address'));
@@ -161,6 +171,21 @@ describe('a whole swap on Discord', () => {
     await h.fake.waitFor(() => /complet/i.test(unescape(embedText(liveCard))), 'the live card to show completion');
     expect(liveCard.history.length).toBeGreaterThan(versionsBefore + 1);
     expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);
+  });
+
+  it('answers Status on the deposit card with a new card and leaves the deposit card as it was', async () => {
+    const deposit = depositCard as StoredMessage;
+    const before = { versions: deposit.history.length, body: JSON.stringify(deposit.body), attachments: deposit.attachments.length };
+    const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
+    const status = h.fake.pressButton(h.aliceDm, deposit, buttonId(deposit, 'Status'));
+    const card = await h.fake.waitFor(() => [status.originalId, ...status.followupIds].map((id) => (id && id !== deposit.id ? h.fake.message(id) : undefined)).find((m) => m && !m.loading && titleOf(m).length > 0), 'the new status card');
+    expect(card.channelId).toBe(dmChannel);
+    expect(unescape(titleOf(card))).toMatch(new RegExp(`^Swap ${swapId.slice(0, 8)}`));
+    await h.fake.waitFor(() => status.callbacks[0], 'Status acknowledged');
+    expect(deposit.deleted).toBe(false);
+    expect(deposit.history).toHaveLength(before.versions);
+    expect(JSON.stringify(deposit.body)).toBe(before.body);
+    expect(deposit.attachments).toHaveLength(before.attachments);
   });
 
   it('shows the deposit details ephemerally, with a note that they are not kept, when DMs are closed', async () => {
@@ -194,6 +219,7 @@ describe('a whole swap on Discord', () => {
     const id = (await live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 20, use_deposit_address: true })).swap.id;
     const refused = await answerOf(h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
     expect(unescape(embedText(refused))).toMatch(/Only admins can do that here/);
+    expect(refused.ephemeral).toBe(true);
     const channel = h.guild.channelIds[0] ?? '';
     expect(await live.tracking.service.listFollowed({ platform: 'discord', chatId: channel, chatKind: 'group' })).toEqual([]);
 

@@ -34,7 +34,7 @@ export async function startLiveStack(world: DiscordWorld): Promise<LiveStack> {
   const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 } });
   const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
   const catalog = new CatalogCache(api, { ttlMs: 3_600_000, now: () => clock.now() });
-  await catalog.networks(); // the web process warms it at start; autocomplete reads only the cache
+  await catalog.warm(); // as the web process does at start: autocomplete reads only the cache
   const prefix = uniquePrefix('dc');
   const redis = testRedis(prefix);
   const messenger = new DiscordMessenger({ token: world.token, api: world.fake.apiUrl });

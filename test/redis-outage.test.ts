@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, type Logger } from '../src/log.js';
+import { createRedis, logRedisErrors, redisOptionsFromUrl, redisOutageLog, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
+
+/**
+ * A Redis outage is two log lines (it went, it came back), whatever the number of connections,
+ * queues and workers and however often they retry: a real redis-server is stopped and started
+ * again, and one is given a wrong password.
+ */
+function memoryLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), lines };
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** Three plain connections, a queue and a worker (each worker duplicates its connection): as in `swapbot worker`. */
+function connections(url: string, logger: Logger, secrets: string[] = []): { clients: Redis[]; queue: Queue; worker: Worker } {
+  const clients = ['core', 'tracking', 'tracking-poll'].map((name) => createRedis(url, { logger, name, maxRetriesPerRequest: null }));
+  const queue = new Queue('outage-test', { connection: clients[1] as Redis, prefix: 'outage' });
+  const worker = new Worker('outage-test', async () => undefined, { connection: createRedis(url, { logger, name: 'worker', maxRetriesPerRequest: null }), prefix: 'outage' });
+  logRedisErrors(queue, 'queue outage-test', logger, secrets);
+  logRedisErrors(worker, 'worker outage-test', logger, secrets);
+  cleanups.push(async () => {
+    await worker.close(true).catch(() => undefined);
+    await queue.close().catch(() => undefined);
+    for (const c of clients) c.disconnect();
+  });
+  return { clients, queue, worker };
+}
+
+const redisLines = (lines: string[]) => lines.filter((l) => /Redis|redis/.test(l));
+
+describe('Redis outages in the log', () => {
+  it('logs one line when Redis goes away and one when it is back, however many clients retry', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'swapbot-outage-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    let server: EmbeddedRedis = await startEmbeddedRedis({ dataDir });
+    cleanups.push(() => server.stop());
+    const { logger, lines } = memoryLogger();
+    const { clients, queue } = connections(server.url, logger);
+    await queue.add('ping', {});
+    await vi.waitFor(() => expect(clients.every((c) => c.status === 'ready')).toBe(true));
+    expect(redisLines(lines)).toEqual([]);
+
+    await server.stop();
+    // Every client reconnects again and again while it is gone.
+    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBeGreaterThanOrEqual(15), { timeout: 15_000, interval: 50 });
+    server = await startEmbeddedRedis({ dataDir });
+    await vi.waitFor(() => expect(clients.every((c) => c.status === 'ready')).toBe(true), { timeout: 15_000, interval: 50 });
+    await queue.add('ping', {});
+    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(false));
+
+    const logged = redisLines(lines).map((l) => JSON.parse(l) as { level: number; msg: string; errors?: number });
+    expect(logged.map((l) => [l.level, l.msg.replace(/after [\d.]+ s/, 'after N s').replace(/: .*\(/, ': … (')])).toEqual([
+      [40, 'Redis connection problem: … (retrying; logged once until Redis answers again)'],
+      [30, 'Redis available again after N s'],
+    ]);
+    expect(logged[1]?.errors).toBeGreaterThanOrEqual(15);
+  });
+
+  it('logs a wrong password once, without the password, however long it lasts', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'right-pass-5512'], { stdio: 'ignore' });
+    cleanups.push(() => void child.kill('SIGKILL'));
+    const probe = createRedis(`redis://:right-pass-5512@127.0.0.1:${port}`, { retryStrategy: () => 50 });
+    await vi.waitFor(() => expect(probe.status).toBe('ready'), { timeout: 10_000, interval: 50 });
+    probe.disconnect();
+
+    const { logger, lines } = memoryLogger();
+    const url = `redis://:wrong-pass-9931@127.0.0.1:${port}`;
+    expect(redisOptionsFromUrl(url).password).toBe('wrong-pass-9931');
+    connections(url, logger, ['wrong-pass-9931']);
+    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBeGreaterThanOrEqual(40), { timeout: 15_000, interval: 50 });
+    const logged = redisLines(lines);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/Redis connection problem: (WRONGPASS|NOAUTH)/);
+    expect(lines.join('')).not.toContain('wrong-pass-9931');
+  });
+});
