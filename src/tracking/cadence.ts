@@ -72,6 +72,14 @@ export function outageDelay(consecutiveFailures: number, settings: CadenceSettin
   return Math.min(cap, unit * 2 ** Math.min(n - 1, 16));
 }
 
+/**
+ * The wait after the nth "not found" in a row: a proxy glitch or replica lag right after creation
+ * passes in seconds to minutes, so back off from slowMs, doubling, to 6 x slowMs (2 min by default).
+ */
+export function notFoundDelay(strikes: number, settings: CadenceSettings): number {
+  return Math.min(settings.slowMs * 2 ** Math.min(Math.max(strikes - 1, 0), 8), settings.slowMs * 6);
+}
+
 /** quote.avg_completion_time (a .NET TimeSpan) in ms: the client's parser, re-exported for the poller. */
 export { parseTimeSpan } from '../layerswap/timespan.js';
 

@@ -4,14 +4,14 @@ import type { ChatTarget, Platform } from '../bot/incoming.js';
 import type { Messenger } from '../bot/messenger.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
-import { createRedis, redisOptionsFromUrl, redisSecrets } from '../redis.js';
+import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
 import { TrackingKeys, POLL_QUEUE, notifyQueueName, pollJobId } from './keys.js';
-import { createNotifyProcessor, type NotifyJobData, type RenderCard } from './notify-job.js';
+import { createNotifyProcessor, type NotifyDeps, type NotifyJobData, type RenderCard } from './notify-job.js';
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
 import { createPollProcessor, type PollJobData } from './poll-job.js';
 import { PollStore } from './poll-store.js';
-import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, PLATFORMS, TrackingQueues, type RateLimit } from './queues.js';
+import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, TrackingQueues, type RateLimit } from './queues.js';
 import type { TrackingService } from './service.js';
 import { StateStore } from './state-store.js';
 import { Subscriptions } from './subscriptions.js';
@@ -32,7 +32,7 @@ export interface TrackingDeps {
   messengers: Map<Platform, Messenger> | Partial<Record<Platform, Messenger>>;
   renderCard: RenderCard;
   limits: { maxPerChat: number; maxPerUser: number };
-  cadence: { fastMs: number; slowMs: number; stuckFactor: number; giveUpAfterMs?: number };
+  cadence: { fastMs: number; slowMs: number; stuckFactor: number; giveUpAfterMs?: number; notFoundGiveUpMs?: number; notFoundMinPolls?: number };
   logger?: Logger;
   /** The clock for swap state times and waits; defaults to Date.now (tests pass a sandbox clock). */
   now?: () => number;
@@ -43,6 +43,8 @@ export interface TrackingDeps {
   pacing?: (target: ChatTarget) => PaceRule | undefined;
   /** How long finished swaps stay listed, in seconds (default 7 days). */
   retentionSeconds?: number;
+  /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
+  faults?: { afterSend?: NotifyDeps['afterSend'] };
   workers?: {
     /** BullMQ lock; a killed worker's jobs are picked up again after it expires (default 30 s). */
     lockDurationMs?: number;
@@ -50,6 +52,8 @@ export interface TrackingDeps {
     notifyConcurrency?: number;
     /** First retry delay of a notify job after a transient failure (default 2 s, doubling). */
     notifyBackoffMs?: number;
+    /** The longest wait between retries of a notify job (default 5 min); it retries until delivered. */
+    notifyBackoffMaxMs?: number;
     /** How often the worker re-creates missing poll jobs for followed swaps (default 5 min). */
     reconcileIntervalMs?: number;
   };
@@ -89,7 +93,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
   let reconcileTimer: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
   const clean = (e: unknown) => scrub(e instanceof Error ? e.message : String(e), secrets);
-  for (const q of queues.all()) q.on('error', (e) => logger.warn({ queue: q.name, err: clean(e) }, 'tracking queue error'));
+  for (const q of queues.all()) logRedisErrors(q, `queue ${q.name}`, logger, secrets);
 
   const reconcile = async (): Promise<number> => {
     const ids = await subs.activeSwaps();
@@ -116,7 +120,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
   };
 
   const watch = (worker: Worker) => {
-    worker.on('error', (e) => logger.warn({ queue: worker.name, err: clean(e) }, 'tracking worker error'));
+    logRedisErrors(worker, `worker ${worker.name}`, logger, secrets);
     worker.on('failed', (job: Job | undefined, e: Error) =>
       logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: clean(e) }, 'tracking job failed'));
     workers.push(worker);
@@ -178,12 +182,14 @@ export function createTracking(deps: TrackingDeps): Tracking {
             pacer,
             rateLimit: (ms) => queue.rateLimit(ms),
             logger,
+            ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
           });
           watch(new Worker<NotifyJobData>(notifyQueueName(platform), processor, {
             ...workerBase,
             connection: workerConnection(`tracking-notify-${platform}`),
             concurrency: w.notifyConcurrency ?? 10,
             limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
+            settings: { backoffStrategy: notifyBackoff(w.notifyBackoffMaxMs ?? 5 * 60_000) },
             maxStalledCount: 5,
           }));
         }

@@ -71,6 +71,14 @@ export class TrackingKeys {
   pace(tk: string): string {
     return `${this.prefix}:trk:pace:${tk}`;
   }
+  /** string with TTL: the platform asked to wait before writing to this chat again (a per-chat 429). */
+  chatHold(tk: string): string {
+    return `${this.prefix}:trk:hold:${tk}`;
+  }
+  /** string: why polling stopped early (not_found), for the notice to the chats that followed. */
+  stopped(swapId: string): string {
+    return `${this.prefix}:trk:swap:${swapId}:stopped`;
+  }
   /** string with TTL: a webhook message id already accepted. */
   webhookSeen(id: string): string {
     return `${this.prefix}:trk:webhook:${id}`;

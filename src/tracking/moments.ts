@@ -1,5 +1,9 @@
 import type { ChatTarget } from '../bot/incoming.js';
 import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Tone } from '../bot/reply.js';
+import { PHASE_RANK, phaseOfSwap } from '../bot/cards/phase.js';
+import { failReasonWords, phaseWords } from '../bot/cards/status-words.js';
+import { tokenAmount } from '../bot/cards/format.js';
+import { decimalText } from '../bot/cards/units.js';
 import type { SwapDetails, Transaction } from '../layerswap/schemas.js';
 import { DEFAULT_EXPECTED_COMPLETION_MS } from './cadence.js';
 import { lastEntered, type Moment, type MomentKind, type SwapState } from './observe.js';
@@ -21,6 +25,9 @@ export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = {
   stuck: 'Swap taking longer than expected',
 };
 
+/** A deposit above the route's maximum: status failed, but held for review (reference section 4). */
+export const ON_HOLD_TITLE = 'Swap on hold for review';
+
 const TONES: Readonly<Record<MomentKind, Tone>> = {
   deposit_seen: 'pending',
   completed: 'success',
@@ -32,20 +39,17 @@ const TONES: Readonly<Record<MomentKind, Tone>> = {
   stuck: 'warning',
 };
 
-/** fail_reason in plain words. */
+/** fail_reason in plain words (the status card's words: one place for them). */
 export function explainFailReason(reason: string | null | undefined): string {
-  switch (reason) {
-    case 'received_less_than_valid_range':
-      return 'The deposit was below the minimum amount for this route, so the swap could not run.';
-    case 'received_more_than_valid_range':
-      return 'The deposit was above the maximum for this route. Layerswap reviews such deposits and approves them in up to 2 hours.';
-    case 'swap_route_unavailable':
-      return 'The route stopped being available before the swap could run.';
-    case 'degraded_quote':
-      return 'The price moved too far from the quote, so the swap was not executed.';
-    default:
-      return reason ? `The swap service reported: ${reason}.` : 'The swap service did not give a reason.';
-  }
+  return reason ? failReasonWords(reason).meaning : 'The swap service did not give a reason.';
+}
+
+/**
+ * A moment the swap has since moved past: "Deposit received" once the swap is completed,
+ * refunded or closed. A chat that is behind is sent only what still matches its card.
+ */
+export function isStaleMoment(moment: Pick<Moment, 'kind'>, details: SwapDetails): boolean {
+  return moment.kind === 'deposit_seen' && PHASE_RANK[phaseOfSwap(details).kind] > PHASE_RANK.processing;
 }
 
 export interface MomentContext {
@@ -60,9 +64,13 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const isPublic = target.chatKind !== 'private';
   const addr = (a: string | null | undefined) => (a ? (isPublic ? maskAddress(a) : a) : '');
   // The amount sent is a deposit detail: private chats only.
-  const amount = !isPublic && s.requested_amount != null ? `${s.requested_amount} ` : '';
-  const route = line(`${amount}${s.source_token.symbol} ${netName(s.source_network)} → ${s.destination_token.symbol} ${netName(s.destination_network)}`);
-  const lines: Line[] = [route];
+  const requested = decimalText(s.requested_amount);
+  const amount = !isPublic && requested ? `${requested} ` : '';
+  // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
+  const route = s.source_token && s.source_network && s.destination_token && s.destination_network
+    ? line(`${amount}${s.source_token.symbol} ${netName(s.source_network)} → ${s.destination_token.symbol} ${netName(s.destination_network)}`)
+    : undefined;
+  const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
   const tx = (type: string) => lastTx(s.transactions, type);
   const txLine = (label: string, t: Transaction | undefined) => {
@@ -75,11 +83,15 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   switch (moment.kind) {
     case 'deposit_seen': {
       const input = tx('input');
+      // The same words as the status card for the same data: one reading of the phase.
+      const phase = phaseOfSwap(details);
+      const words = phaseWords(phase, s.status, s.fail_reason);
+      const now = phase.kind === 'confirming' || phase.kind === 'processing' ? `${words.label}. ` : '';
       if (isPublic) {
-        lines.push(line('The deposit arrived; the swap is on its way.'));
+        lines.push(line(`${now}The deposit arrived; the swap is on its way.`));
       } else {
-        const amount = input?.amount ?? s.requested_amount;
-        lines.push(line('We saw your deposit', amount != null ? ` of ${amount} ${input?.token?.symbol ?? s.source_token.symbol}` : '', '. It is being confirmed; the payout follows.'));
+        const sent = input?.amount != null ? tokenAmount(input.amount, input.token ?? s.source_token) : requested ? `${requested} ${s.source_token?.symbol ?? ''}`.trim() : '';
+        lines.push(line(now, `We saw your deposit${sent ? ` of ${sent}` : ''}. `, phase.kind === 'processing' ? 'Layerswap is sending the payout.' : 'Nothing to do, and do not send it again: the payout follows once it is confirmed.'));
         txLine('Deposit transaction', input);
       }
       break;
@@ -87,15 +99,22 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
     case 'completed': {
       const output = tx('output');
       const received = output?.amount ?? details.quote?.receive_amount;
-      if (received != null) lines.push(line('Received ', bold(`${received} ${output?.token?.symbol ?? s.destination_token.symbol}`), ` on ${netName(s.destination_network)}`));
+      if (received != null) lines.push(line('Received ', bold(tokenAmount(received, output?.token ?? s.destination_token)), s.destination_network ? ` on ${netName(s.destination_network)}` : ''));
       if (s.destination_address) lines.push(line('To ', code(addr(s.destination_address))));
       txLine('Payout transaction', output);
       break;
     }
-    case 'failed':
+    case 'failed': {
+      if (phaseOfSwap(details).kind === 'on_hold') {
+        const words = failReasonWords('received_more_than_valid_range');
+        lines.push(line(words.meaning), line(words.next));
+        lines.push(line('Swap id: ', code(s.id)));
+        return { title: ON_HOLD_TITLE, tone: 'warning', lines, target: 'here' };
+      }
       lines.push(line(explainFailReason(s.fail_reason)));
       lines.push(line('If funds were sent, contact Layerswap support with the swap id ', code(s.id), '.'));
       break;
+    }
     case 'expired':
       lines.push(line('No deposit arrived in time, so the swap expired.'));
       if (!isPublic) lines.push(line('Do not send funds to its deposit address any more. If you already did, contact Layerswap support with the swap id ', code(s.id), '.'));
@@ -108,7 +127,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       break;
     case 'refunded': {
       const refund = tx('refund');
-      lines.push(line('The deposit was refunded', refund?.amount != null ? ` (${refund.amount} ${refund.token?.symbol ?? s.source_token.symbol})` : '', s.refund_address ? ' to ' : '.', ...(s.refund_address ? [code(addr(s.refund_address)), '.'] : [])));
+      lines.push(line('The deposit was refunded', refund?.amount != null ? ` (${tokenAmount(refund.amount, refund.token ?? s.source_token)})` : '', s.refund_address ? ' to ' : '.', ...(s.refund_address ? [code(addr(s.refund_address)), '.'] : [])));
       txLine('Refund transaction', refund);
       break;
     }
@@ -119,13 +138,13 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   return { title: MOMENT_TITLES[moment.kind], tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
 }
 
-function renderStuck(ctx: MomentContext, route: Line): Reply {
+function renderStuck(ctx: MomentContext, route: Line | undefined): Reply {
   const { details, state, target } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
   const since = lastEntered(state.history, 'ls_transfer_pending') ?? state.lastChangeAt;
   const summary = supportSummary(details, state, target.chatKind === 'private' ? 'private' : 'public');
   const lines: Line[] = [
-    route,
+    ...(route ? [route] : []),
     line('Layerswap has the deposit and is sending the payout (status ls_transfer_pending). ',
       `This usually takes about ${duration(expected)}; it has been ${duration(state.lastPolledAt - since)}.`),
     line('Funds in this state are not lost: they are either paid out soon or refunded. If it stays like this, contact Layerswap support and paste this summary:'),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef, Platform } from '../bot/incoming.js';
 import { DeliveryError, type Messenger } from '../bot/messenger.js';
@@ -7,6 +7,7 @@ import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
 import { targetKey } from './keys.js';
 import { renderMoment } from './moments.js';
+import { renderTrackingStopped } from './notices.js';
 import type { Pacer } from './pacing.js';
 import type { Delivery, StateStore } from './state-store.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -16,6 +17,18 @@ import type { Subscriptions } from './subscriptions.js';
  * newest state, then send each key moment it has not had. The job carries no state: it reads
  * the latest from Redis, so a repeated job is a no-op and a chat that is behind gets only the
  * newest card (coalescing). Progress is recorded after each message, so a retry resumes.
+ *
+ * A crash between a platform call and its record leaves the outcome unknown. Every new message
+ * is announced in the delivery record first (`sending`), so the next run knows it is in doubt:
+ * - where the platform deduplicates sends (Messenger.idempotentSends: Discord's nonce) the run
+ *   sends it again with the same key: exactly once;
+ * - elsewhere (Telegram) a key moment in doubt is NOT sent again: at most once. A repeated
+ *   "Swap completed" or "Deposit received" is a false alarm about money, and the status card
+ *   still shows where the swap stands; a lost one is the lesser harm (and needs a crash inside a
+ *   ~100 ms window). A card in doubt is sent again (a chat must have a live card; the older one
+ *   may stay behind, stale), since it cannot be edited without the ref the crash lost.
+ * Card edits are idempotent and simply run again. A moment whose later moment the chat's card
+ * already showed before this run is superseded news and is skipped, so old news never follows new.
  */
 
 export interface NotifyJobData {
@@ -34,12 +47,19 @@ export interface NotifyDeps {
   messenger: Messenger;
   renderCard: RenderCard;
   pacer: Pacer;
-  /** Pauses the whole platform queue (a 429 from the platform). */
+  /** Pauses the whole platform queue (a global 429 from the platform). */
   rateLimit(ms: number): Promise<void>;
   logger: Logger;
+  /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
+  afterSend?: (what: SendingWhat) => void | Promise<void>;
 }
 
+type SendingWhat = NonNullable<Delivery['sending']>['what'];
+
 export type NotifyOutcome = 'not_following' | 'no_state' | 'up_to_date' | 'delivered' | 'gone';
+
+/** The chat stopped following mid-job: nothing more to deliver. */
+class NotFollowing extends Error {}
 
 export function createNotifyProcessor(deps: NotifyDeps) {
   const { subs, store, messenger, logger } = deps;
@@ -51,23 +71,47 @@ export function createNotifyProcessor(deps: NotifyDeps) {
     const target: ChatTarget = { platform: follower.platform, chatId: follower.chatId, chatKind: follower.chatKind };
     const tk = targetKey(target);
     const snap = await store.snapshotFor(swapId, tk);
-    const { state, details } = snap;
-    if (!state || !details) return 'no_state';
-    let d: Delivery = snap.delivery ?? { version: 0, moments: snap.moments.length };
-    if (d.version >= state.version && d.moments >= snap.moments.length) return 'up_to_date';
+    const { state, details, moments } = snap;
+    const live = state && details ? { state, details } : undefined;
+    let raw = snap.deliveryRaw;
+    let d: Delivery = snap.delivery ?? { version: 0, moments: moments.length };
+    const behind = (live && (d.version < live.state.version || d.moments < moments.length)) || (snap.stopped && !d.stopped);
+    if (!behind) return live ? 'up_to_date' : 'no_state';
+    const log = { swapId, platform: target.platform, chatId: target.chatId };
 
     const save = async (next: Delivery) => {
+      const w = await store.setDelivery(swapId, tk, next, raw);
+      if (w.result === 'not_following') throw new NotFollowing();
+      // Another run of this chat moved on meanwhile: retry from what it recorded.
+      if (w.result === 'conflict') throw new Error('the delivery record changed under this run; retrying from the newest');
+      raw = w.raw;
       d = next;
-      await store.setDelivery(swapId, tk, d);
     };
     const pace = async () => {
       const wait = await deps.pacer.take(target, tk);
       if (wait > 0) {
-        // Over this chat's budget: come back later; by then this job delivers the newest card.
+        // Over this chat's budget (or on hold after a 429): come back later, then with the newest card.
         await job.moveToDelayed(Date.now() + wait, token);
         throw new DelayedError();
       }
     };
+    /** Sends a new message, announced first (see the note at the top); `done` is the record after it. */
+    const sendNew = async (what: SendingWhat, reply: Reply, done: (ref: MessageRef) => Delivery) => {
+      const key = d.sending?.what === what ? d.sending.key : randomBytes(12).toString('base64url');
+      if (d.sending?.what !== what || d.sending.key !== key) await save({ ...d, sending: { what, key } });
+      let ref: MessageRef;
+      try {
+        ref = await messenger.send(target, reply, { idempotencyKey: key });
+      } catch (err) {
+        // The platform answered with an error (or never got it): not delivered, not in doubt.
+        if (err instanceof DeliveryError) await save(withoutSending(d));
+        throw err;
+      }
+      await deps.afterSend?.(what);
+      await save(withoutSending(done(ref)));
+    };
+    /** A message in doubt on a platform that cannot deduplicate: not sent again (at most once). */
+    const inDoubt = (what: SendingWhat) => d.sending?.what === what && messenger.idempotentSends !== true;
 
     /** Runs one platform call; content the platform refuses is skipped (retrying cannot help). */
     const step = async (what: string, run: () => Promise<void>, skip: () => Promise<void>) => {
@@ -75,73 +119,103 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         await run();
       } catch (err) {
         if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-        logger.error({ swapId, platform: target.platform, chatId: target.chatId, step: what, err: err.message }, 'platform refused a tracking message; skipped');
+        logger.error({ ...log, step: what, err: err.message }, 'platform refused a tracking message; skipped');
         await skip();
       }
     };
 
     try {
-      if (d.version < state.version) {
-        const version = state.version;
-        await step(
-          'card',
-          async () => {
-            const card = deps.renderCard(details, target);
-            const cardHash = hashReply(card);
-            if (d.ref && d.cardHash === cardHash) return save({ ...d, version });
-            await pace();
-            const ref = d.ref ? await editOrResend(messenger, d.ref, target, card) : await messenger.send(target, card);
-            await save({ ...d, ref, version, cardHash });
-          },
-          () => save({ ...d, version }),
-        );
+      if (live) {
+        const cardSeen = d.version;
+        if (d.version < live.state.version) {
+          const version = live.state.version;
+          await step(
+            'card',
+            async () => {
+              const card = deps.renderCard(live.details, target);
+              const cardHash = hashReply(card);
+              if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version });
+              await pace();
+              if (d.ref) {
+                try {
+                  const ref = await messenger.edit(d.ref, card);
+                  return await save({ ...d, ref, version, cardHash });
+                } catch (err) {
+                  // Deleted: a new card below.
+                  if (!(err instanceof DeliveryError && err.failure === 'message_gone')) throw err;
+                }
+              }
+              await sendNew('card', card, (ref) => ({ ...d, ref, version, cardHash }));
+            },
+            () => save(withoutSending({ ...d, version })),
+          );
+        }
+        // Moments older than one the card showed before this run are superseded news.
+        let seen = -1;
+        for (let i = moments.length - 1; i >= 0; i--) {
+          if ((moments[i]?.version ?? Infinity) <= cardSeen) {
+            seen = i;
+            break;
+          }
+        }
+        if (d.moments < seen && d.sending?.what !== 'card') await save(withoutSending({ ...d, moments: seen }));
+        while (d.moments < moments.length) {
+          const moment = moments[d.moments];
+          if (!moment) break;
+          const next = (): Delivery => withoutSending({ ...d, moments: d.moments + 1 });
+          if (inDoubt('moment')) {
+            logger.warn({ ...log, moment: moment.kind }, 'a crash hit after sending this key message: not sending it twice');
+            await save(next());
+            continue;
+          }
+          await pace();
+          await step(moment.kind, () => sendNew('moment', renderMoment(moment, { details: live.details, state: live.state, target }), next), () => save(next()));
+        }
       }
-      while (d.moments < snap.moments.length) {
-        const moment = snap.moments[d.moments];
-        if (!moment) break;
-        await pace();
-        const next = { ...d, moments: d.moments + 1 };
-        await step(
-          moment.kind,
-          async () => {
-            await messenger.send(target, renderMoment(moment, { details, state, target }));
-            await save(next);
-          },
-          () => save(next),
-        );
+      if (snap.stopped && !d.stopped) {
+        const reason = snap.stopped;
+        const done = (): Delivery => withoutSending({ ...d, stopped: true });
+        if (inDoubt('stopped')) await save(done());
+        else {
+          await pace();
+          await step('stopped', () => sendNew('stopped', renderTrackingStopped(reason, swapId), done), () => save(done()));
+        }
       }
       return 'delivered';
     } catch (err) {
+      if (err instanceof NotFollowing) return 'not_following';
       if (!(err instanceof DeliveryError)) throw err;
-      const log = { swapId, platform: target.platform, chatId: target.chatId, failure: err.failure };
+      const fail = { ...log, failure: err.failure };
       if (err.failure === 'rate_limited') {
         const ms = Math.max(err.retryAfterMs ?? 1000, 100);
-        logger.warn({ ...log, retryAfterMs: ms }, 'platform asked us to wait: pausing this platform queue');
-        await deps.rateLimit(ms);
-        throw new RateLimitError();
+        if (err.scope === 'global') {
+          logger.warn({ ...fail, retryAfterMs: ms }, 'platform-wide rate limit: pausing this platform queue');
+          await deps.rateLimit(ms);
+          throw new RateLimitError();
+        }
+        // A flood wait or a per-route bucket holds back this chat only: its jobs wait, others go on.
+        logger.warn({ ...fail, retryAfterMs: ms }, 'platform asked us to wait before writing to this chat');
+        await deps.pacer.hold(tk, ms);
+        await job.moveToDelayed(Date.now() + ms, token);
+        throw new DelayedError();
       }
       if (err.failure === 'gone') {
         const n = await subs.removeTarget(target);
-        logger.info({ ...log, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
+        logger.info({ ...fail, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
         return 'gone';
       }
-      // transient: BullMQ retries with back-off; progress so far is kept.
+      // transient: BullMQ retries with capped back-off, for as long as it takes; progress so far is kept.
       throw err;
     }
   };
 }
 
+function withoutSending(d: Delivery): Delivery {
+  const { sending: _sending, ...rest } = d;
+  return rest;
+}
+
 function hashReply(reply: Reply): string {
   const json = JSON.stringify(reply, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
   return createHash('sha1').update(json).digest('base64url');
-}
-
-/** Edits the card in place; when the message was deleted, sends a new card instead. */
-async function editOrResend(messenger: Messenger, ref: MessageRef, target: ChatTarget, card: Reply): Promise<MessageRef> {
-  try {
-    return await messenger.edit(ref, card);
-  } catch (err) {
-    if (err instanceof DeliveryError && err.failure === 'message_gone') return messenger.send(target, card);
-    throw err;
-  }
 }

@@ -1,4 +1,5 @@
 import type { SwapDetails } from '../layerswap/schemas.js';
+import { swapPhase } from '../bot/cards/phase.js';
 import { isStuck, parseTimeSpan } from './cadence.js';
 
 /**
@@ -51,8 +52,8 @@ export interface Observation {
   moments: Moment[];
 }
 
+/** Moments announced when the status changes to them; completion is read from the phase instead. */
 const STATUS_MOMENTS: Readonly<Record<string, MomentKind>> = {
-  completed: 'completed',
   failed: 'failed',
   expired: 'expired',
   cancelled: 'cancelled',
@@ -65,7 +66,7 @@ const AFTER_DEPOSIT: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pend
 export function snapshotTransactions(details: SwapDetails): TxSnapshot[] {
   return details.swap.transactions
     .map((t) => ({
-      type: t.type,
+      type: t.type ?? 'unknown',
       status: t.status ?? null,
       hash: t.transaction_hash ?? null,
       confirmations: t.confirmations ?? null,
@@ -108,17 +109,23 @@ export function observe(prev: SwapState | undefined, details: SwapDetails, now: 
 
   const kinds: MomentKind[] = [];
   const statusChanged = status !== prev.status;
+  const phase = swapPhase({ status, failReason, transactions });
+  const prevPhase = swapPhase({ status: prev.status, failReason: prev.failReason, transactions: prev.transactions });
   const txChanged = transactions.map(txKey).join(',') !== prev.transactions.map(txKey).join(',');
   const changed = statusChanged || txChanged || failReason !== prev.failReason;
 
   const history = statusChanged ? [...prev.history, { status, at: now }] : prev.history;
   const newlySeen = seen && prev.depositSeenAt === undefined;
-  if (newlySeen && status !== 'expired' && status !== 'cancelled') kinds.push('deposit_seen');
+  // Moments in the order they happened, and none older than the phase the card now shows: a
+  // poll that sees the deposit and the completion at once announces only the completion.
+  if (newlySeen && (phase.kind === 'confirming' || phase.kind === 'processing')) kinds.push('deposit_seen');
+  // A completed payout is delivery, even while the status still says ls_transfer_pending.
+  if (phase.kind === 'delivered' && prevPhase.kind !== 'delivered') kinds.push('completed');
   const statusMoment = STATUS_MOMENTS[status];
   if (statusChanged && statusMoment) kinds.push(statusMoment);
 
   let stuckNotified = prev.stuckNotified ?? false;
-  if (status === 'ls_transfer_pending' && !stuckNotified) {
+  if (phase.kind === 'processing' && !stuckNotified) {
     const since = lastEntered(history, 'ls_transfer_pending') ?? now;
     if (isStuck(now - since, expectedCompletionMs, stuckFactor)) {
       kinds.push('stuck');

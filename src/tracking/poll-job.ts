@@ -3,7 +3,8 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
-import { nextPollDelay, outageDelay } from './cadence.js';
+import { nextPollDelay, notFoundDelay, outageDelay } from './cadence.js';
+import { NOT_FOUND_GIVE_UP_MS } from './notices.js';
 import { lastEntered, observe } from './observe.js';
 import type { PollStore } from './poll-store.js';
 import type { StateStore } from './state-store.js';
@@ -23,6 +24,8 @@ export interface PollJobData {
   swapId: string;
   /** Consecutive NOT_FOUND answers. */
   notFound?: number;
+  /** The poller's clock at the first of them. */
+  notFoundSince?: number;
 }
 
 export interface PollSettings {
@@ -31,6 +34,10 @@ export interface PollSettings {
   stuckFactor: number;
   /** Stop polling a swap still waiting for its deposit after this long (ms). */
   giveUpAfterMs: number;
+  /** Stop polling a swap the service does not know only after this long (default 30 min)... */
+  notFoundGiveUpMs?: number;
+  /** ...and at least this many "not found" answers in a row (default 10). */
+  notFoundMinPolls?: number;
 }
 
 export interface PollDeps {
@@ -51,7 +58,7 @@ export interface PollDeps {
 
 export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
 
-const NOT_FOUND_STRIKES = 3;
+const NOT_FOUND_MIN_POLLS = 10;
 
 export function createPollProcessor(deps: PollDeps) {
   const { api, subs, store, polls, settings, logger } = deps;
@@ -60,6 +67,14 @@ export function createPollProcessor(deps: PollDeps) {
   const later = async (job: Job<PollJobData>, token: string | undefined, ms: number): Promise<never> => {
     await job.moveToDelayed(Date.now() + ms, token);
     throw new DelayedError();
+  };
+
+  /** Stops polling a swap the service does not know, and queues the notice to every chat that followed. */
+  const stopNotFound = async (swapId: string, version: number): Promise<PollOutcome> => {
+    await store.stop(swapId, 'not_found');
+    for (const f of await subs.followers(swapId)) await deps.enqueueNotify(f, swapId, version);
+    await subs.retire(swapId);
+    return 'not_found';
   };
 
   return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
@@ -79,18 +94,19 @@ export function createPollProcessor(deps: PollDeps) {
     } catch (err) {
       if (err instanceof InvalidRequestError) {
         logger.warn({ swapId, err: err.message }, 'swap id refused locally: polling stopped');
-        await subs.retire(swapId);
-        return 'not_found';
+        return stopNotFound(swapId, start.prev?.version ?? 0);
       }
       if (err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND')) {
+        // A few 404s are often a proxy glitch or replica lag (right after creation): back off, and
+        // give up only after a long streak both in time and in answers.
         const strikes = (job.data.notFound ?? 0) + 1;
-        if (strikes >= NOT_FOUND_STRIKES) {
-          logger.warn({ swapId }, 'the swap service does not know this swap: polling stopped');
-          await subs.retire(swapId);
-          return 'not_found';
+        const since = job.data.notFoundSince ?? now;
+        if (strikes >= (settings.notFoundMinPolls ?? NOT_FOUND_MIN_POLLS) && now - since >= (settings.notFoundGiveUpMs ?? NOT_FOUND_GIVE_UP_MS)) {
+          logger.warn({ swapId, strikes, sinceMs: now - since }, 'the swap service does not know this swap: polling stopped');
+          return stopNotFound(swapId, start.prev?.version ?? 0);
         }
-        await job.updateData({ ...job.data, notFound: strikes });
-        return later(job, token, settings.slowMs);
+        await job.updateData({ ...job.data, notFound: strikes, notFoundSince: since });
+        return later(job, token, notFoundDelay(strikes, settings));
       }
       if (err instanceof ResponseShapeError) {
         // This swap's data cannot be read: a problem with this swap, not an outage.

@@ -1,4 +1,4 @@
-import { Queue, type JobsOptions } from 'bullmq';
+import { Queue, type BackoffStrategy, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Platform } from '../bot/incoming.js';
 import { notifyDedupId, notifyQueueName, POLL_QUEUE, pollJobId, targetKey, type TrackingKeys } from './keys.js';
@@ -40,12 +40,30 @@ const POLL_JOB_OPTIONS: JobsOptions = {
   removeOnFail: true,
 };
 
+/**
+ * A notify job retries until the chat has everything, however long the platform is down: a fixed
+ * attempt cap lost the last updates of any outage longer than its budget (the swap is no longer
+ * polled by then, so nothing would queue the chat again). It ends when the chat is up to date, no
+ * longer follows, is gone (403, deleted channel), or when the swap's data expires after retention.
+ */
+export const NOTIFY_ATTEMPTS = 2 ** 31 - 1;
+export const NOTIFY_BACKOFF = 'capped';
+
 export function notifyJobOptions(backoffMs: number): JobsOptions {
   return {
-    attempts: 8,
-    backoff: { type: 'exponential', delay: backoffMs },
+    attempts: NOTIFY_ATTEMPTS,
+    backoff: { type: NOTIFY_BACKOFF, delay: backoffMs },
     removeOnComplete: true,
     removeOnFail: { age: 7 * 86_400, count: 1000 },
+  };
+}
+
+/** The notify workers' backoff strategy (BullMQ asks it for non-builtin types): doubling from the job's delay, capped at maxMs. */
+export function notifyBackoff(maxMs: number): BackoffStrategy {
+  return (attemptsMade, _type, _err, job) => {
+    const b = job?.opts.backoff;
+    const base = typeof b === 'object' && b.delay ? b.delay : 1000;
+    return Math.min(base * 2 ** Math.min(Math.max(attemptsMade - 1, 0), 30), maxMs);
   };
 }
 

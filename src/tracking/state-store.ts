@@ -23,7 +23,21 @@ export interface Delivery {
   cardHash?: string;
   /** How many of the swap's moments this chat has been sent (or skipped, for late followers). */
   moments: number;
+  /**
+   * A new message being sent, recorded before the platform call and cleared with its result: a
+   * later run that finds it set knows a crash hit between sending and recording, so the message
+   * may have been delivered. `key` is its idempotency key (the same on a re-send). A moment in
+   * flight is always the one at index `moments`.
+   */
+  sending?: { what: 'card' | 'moment' | 'stopped'; key: string };
+  /** The chat was told that tracking stopped (StateStore.stop). */
+  stopped?: boolean;
 }
+
+/** Why polling stopped before a final status, when the chats are told so (notices.ts). */
+export type StopReason = 'not_found';
+
+export type DeliveryWrite = 'saved' | 'not_following' | 'conflict';
 
 /** Saves only if nobody saved a newer version meanwhile (a stalled duplicate run). */
 const SAVE = new LuaScript(`
@@ -38,12 +52,28 @@ redis.call('DEL', KEYS[4])
 return 1
 `);
 
-/** Records a delivery only while the chat still follows the swap (no resurrection after /untrack). */
+/**
+ * Records a delivery only while the chat still follows the swap (no resurrection after /untrack)
+ * and only over the record the caller read (ARGV[3]; '' = none): two runs for one chat (a stalled
+ * job picked up while its first worker still runs) cannot both send the same message.
+ */
 const SET_DELIVERY = new LuaScript(`
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local cur = redis.call('HGET', KEYS[2], ARGV[1])
+if (cur or '') ~= ARGV[3] then return -1 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1
 `);
+
+export interface NotifySnapshot {
+  state?: SwapState;
+  details?: SwapDetails;
+  moments: Moment[];
+  delivery?: Delivery;
+  /** The delivery record as stored, for the compare-and-set of setDelivery. */
+  deliveryRaw?: string;
+  stopped?: StopReason;
+}
 
 export class StateStore {
   constructor(
@@ -88,23 +118,32 @@ export class StateStore {
   }
 
   /** What a notify job needs, read in one transaction so state, details and moments agree. */
-  async snapshotFor(swapId: string, tk: string): Promise<{ state?: SwapState; details?: SwapDetails; moments: Moment[]; delivery?: Delivery }> {
+  async snapshotFor(swapId: string, tk: string): Promise<NotifySnapshot> {
     const k = this.keys;
-    const res = (await this.redis.multi().get(k.state(swapId)).getBuffer(k.details(swapId)).lrange(k.moments(swapId), 0, -1).hget(k.deliveries(swapId), tk).exec()) ?? [];
+    const res =
+      (await this.redis.multi().get(k.state(swapId)).getBuffer(k.details(swapId)).lrange(k.moments(swapId), 0, -1).hget(k.deliveries(swapId), tk).get(k.stopped(swapId)).exec()) ?? [];
     for (const [err] of res) if (err) throw err;
-    const [state, detailsRaw, moments, delivery] = res.map((r) => r[1]) as [string | null, Buffer | null, string[], string | null];
+    const [state, detailsRaw, moments, delivery, stopped] = res.map((r) => r[1]) as [string | null, Buffer | null, string[], string | null, string | null];
     const details = decodeDetails(detailsRaw);
     return {
       ...(state ? { state: decodeState(state) } : {}),
       ...(details ? { details } : {}),
       moments: moments.map((m) => JSON.parse(m) as Moment),
-      ...(delivery ? { delivery: JSON.parse(delivery) as Delivery } : {}),
+      ...(delivery ? { delivery: JSON.parse(delivery) as Delivery, deliveryRaw: delivery } : {}),
+      ...(stopped === 'not_found' ? { stopped } : {}),
     };
   }
 
-  async setDelivery(swapId: string, tk: string, d: Delivery): Promise<boolean> {
-    const res = await SET_DELIVERY.run(this.redis, [this.keys.followers(swapId), this.keys.deliveries(swapId)], [tk, JSON.stringify(d)]);
-    return res === 1;
+  /** Writes a chat's delivery record over `prevRaw`, the record as last read or written (undefined: none). */
+  async setDelivery(swapId: string, tk: string, d: Delivery, prevRaw: string | undefined): Promise<{ result: DeliveryWrite; raw: string }> {
+    const raw = JSON.stringify(d);
+    const res = await SET_DELIVERY.run(this.redis, [this.keys.followers(swapId), this.keys.deliveries(swapId)], [tk, raw, prevRaw ?? '']);
+    return { result: res === 1 ? 'saved' : res === -1 ? 'conflict' : 'not_following', raw };
+  }
+
+  /** Polling stopped early: the notify jobs queued next tell each chat why. */
+  async stop(swapId: string, reason: StopReason): Promise<void> {
+    await this.redis.set(this.keys.stopped(swapId), reason);
   }
 
   /** Consecutive failed polls across all swaps (the outage back-off); reset by any good poll. */

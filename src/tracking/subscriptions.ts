@@ -147,7 +147,7 @@ export class Subscriptions {
     const k = this.keys;
     await RETIRE.run(
       this.redis,
-      [k.followers(swapId), k.activeSwaps, k.state(swapId), k.details(swapId), k.moments(swapId), k.deliveries(swapId)],
+      [k.followers(swapId), k.activeSwaps, k.state(swapId), k.details(swapId), k.moments(swapId), k.deliveries(swapId), k.stopped(swapId)],
       [swapId, this.retentionSeconds, k.chatPrefix, k.userPrefix],
     );
   }

@@ -22,7 +22,7 @@ export function explorerUrl(template: string | null | undefined, hash: string | 
 export function txExplorer(details: SwapDetails, tx: Transaction): string | undefined {
   const swap = details.swap;
   const side = tx.type === 'output' || tx.type === 'refuel' ? swap.destination_network : swap.source_network;
-  return explorerUrl(tx.network?.transaction_explorer_template ?? side.transaction_explorer_template, tx.transaction_hash);
+  return explorerUrl(tx.network?.transaction_explorer_template ?? side?.transaction_explorer_template, tx.transaction_hash);
 }
 
 export function supportSummary(details: SwapDetails, state: SwapState, audience: 'private' | 'public'): string[] {
@@ -31,9 +31,12 @@ export function supportSummary(details: SwapDetails, state: SwapState, audience:
   const lines = [
     `Swap id: ${s.id}`,
     `Status: ${s.status}${s.fail_reason ? ` (${s.fail_reason})` : ''}`,
-    `Route: ${audience === 'private' && s.requested_amount != null ? `${s.requested_amount} ` : ''}${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`,
-    `Created: ${s.created_date}`,
   ];
+  // A cut-down swap drops the lines it cannot fill.
+  if (s.source_token && s.source_network && s.destination_token && s.destination_network) {
+    lines.push(`Route: ${audience === 'private' && s.requested_amount != null ? `${s.requested_amount} ` : ''}${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+  }
+  if (s.created_date) lines.push(`Created: ${s.created_date}`);
   const to = addr(s.destination_address);
   if (to) lines.push(`Destination address: ${to}`);
   const from = addr(s.source_address);
@@ -42,7 +45,7 @@ export function supportSummary(details: SwapDetails, state: SwapState, audience:
   if (refund) lines.push(`Refund address: ${refund}`);
   for (const tx of s.transactions) {
     if (!tx.transaction_hash) continue;
-    lines.push(`${tx.type} tx: ${tx.transaction_hash} (${tx.status ?? 'unknown'})`);
+    lines.push(`${tx.type ?? 'unknown'} tx: ${tx.transaction_hash} (${tx.status ?? 'unknown'})`);
   }
   lines.push(`History: ${state.history.map((h) => `${h.status} ${iso(h.at)}`).join(', ')}`);
   return lines;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/bot/incoming.js';
 import { replyButtons, replyText } from '../../src/bot/reply.js';
 import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
-import { MOMENT_TITLES, renderMoment } from '../../src/tracking/moments.js';
+import { isStaleMoment, MOMENT_TITLES, ON_HOLD_TITLE, renderMoment } from '../../src/tracking/moments.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
 import { maskAddress } from '../../src/tracking/support-summary.js';
 
@@ -61,10 +61,45 @@ describe('observing a swap', () => {
     expect(o.state.history.map((h) => h.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']);
   });
 
-  it('still announces the deposit when a poll misses the in-between status', () => {
+  it('a poll that misses the in-between status announces only where the swap is now, never an older moment after it', () => {
     const s = observe(undefined, details('user_transfer_pending'), 0, 4).state;
-    const o = observe(s, details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefund' }]), 1000, 4);
-    expect(o.moments.map((m) => m.kind)).toEqual(['deposit_seen', 'refunded']);
+    const refunded = observe(s, details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefund' }]), 1000, 4);
+    expect(refunded.moments.map((m) => m.kind)).toEqual(['refunded']);
+    const completed = observe(s, details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 }]), 1000, 4);
+    expect(completed.moments.map((m) => m.kind)).toEqual(['completed']);
+    expect(completed.state.depositSeenAt).toBe(1000);
+  });
+
+  it('a completed payout under ls_transfer_pending is announced as completed once, and never called stuck', () => {
+    const out = { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 };
+    let s = observe(undefined, details('ls_transfer_pending', [input(3, 'completed')]), 0, 4).state;
+    let o = observe(s, details('ls_transfer_pending', [input(3, 'completed'), out]), 60_000, 4);
+    expect(o.moments.map((m) => m.kind)).toEqual(['completed']);
+    s = o.state;
+    o = observe(s, details('ls_transfer_pending', [input(3, 'completed'), out]), 60 * 60_000, 4);
+    expect(o.moments).toEqual([]);
+    o = observe(o.state, details('completed', [input(3, 'completed'), out]), 61 * 60_000, 4);
+    expect(o.moments).toEqual([]);
+    expect(o.changed).toBe(true);
+  });
+
+  it('a deposit listed while the status still says user_transfer_pending is announced, with the card\'s words', () => {
+    const s = observe(undefined, details('user_transfer_pending'), 0, 4).state;
+    const d = details('user_transfer_pending', [input(1)]);
+    const o = observe(s, d, 1000, 4);
+    expect(o.moments.map((m) => m.kind)).toEqual(['deposit_seen']);
+    const text = replyText(renderMoment(o.moments[0]!, { details: d, state: o.state, target: { platform: 'telegram', chatId: '1', chatKind: 'private' } }));
+    expect(text).toContain('Deposit seen, confirming 1/3.');
+    expect(text).not.toMatch(/send the exact|send exactly/i);
+  });
+
+  it('a deposit_seen moment is stale once the swap is completed, refunded or closed', () => {
+    const seen = { kind: 'deposit_seen' as const };
+    expect(isStaleMoment(seen, details('ls_transfer_pending', [input(1)]))).toBe(false);
+    expect(isStaleMoment(seen, details('completed', [input(3, 'completed')]))).toBe(true);
+    expect(isStaleMoment(seen, details('ls_transfer_pending', [input(3, 'completed'), { type: 'output', status: 'completed' }]))).toBe(true);
+    expect(isStaleMoment(seen, details('refunded', [input(3, 'completed')]))).toBe(true);
+    expect(isStaleMoment({ kind: 'completed' }, details('completed'))).toBe(false);
   });
 
   it('calls a swap stuck once, after the factor times its expected completion time in ls_transfer_pending', () => {
@@ -102,7 +137,15 @@ describe('key-moment messages', () => {
 
   it('failed: the reason in plain words', () => {
     const d = details('failed', [input(3, 'completed')], { fail_reason: 'received_less_than_valid_range' });
-    expect(replyText(renderMoment(moment('failed'), { details: d, state, target: privateChat }))).toContain('below the minimum amount');
+    expect(replyText(renderMoment(moment('failed'), { details: d, state, target: privateChat }))).toContain('The deposit was less than the minimum for this route.');
+  });
+
+  it('a deposit above the maximum is on hold for review, not "failed"', () => {
+    const d = details('failed', [input(3, 'completed')], { fail_reason: 'received_more_than_valid_range' });
+    const r = renderMoment(moment('failed'), { details: d, state, target: privateChat });
+    expect(r.title).toBe(ON_HOLD_TITLE);
+    expect(replyText(r)).toContain('up to 2 hours');
+    expect(replyText(r)).not.toMatch(/failed/i);
   });
 
   it('refunded: the refund transaction', () => {

@@ -34,7 +34,7 @@ describe('platform failures and limits', () => {
     return id;
   }
 
-  it('obeys a 429: no delivery on that platform before the wait is over, and nothing is lost', async () => {
+  it('obeys a 429: no delivery to that chat before the wait is over, and nothing is lost', async () => {
     const chats: ChatTarget[] = ['t1', 't2', 't3'].map((chatId) => ({ platform: 'telegram', chatId, chatKind: 'private' }));
     const ids = [];
     for (const c of chats) ids.push(await followed([c]));
@@ -47,12 +47,57 @@ describe('platform failures and limits', () => {
 
     const refusal = h.messengers.telegram.refusals.find((r) => r.failure === 'rate_limited');
     expect(refusal).toBeDefined();
-    const next = h.messengers.telegram.log.find((r) => r.at >= (refusal?.at ?? 0));
+    const next = h.messengers.telegram.log.find((r) => r.at >= (refusal?.at ?? 0) && r.chatId === refusal?.chatId);
     expect((next?.at ?? 0) - (refusal?.at ?? 0)).toBeGreaterThanOrEqual(690);
     for (const c of chats) {
       expect(h.messengers.telegram.forChat(c.chatId).filter((r) => r.reply.title === MOMENT_TITLES.deposit_seen)).toHaveLength(1);
     }
   });
+
+  it("holds back only the chat a per-chat 429 was for: that chat's other swaps wait, other chats do not", async () => {
+    const slow: ChatTarget = { platform: 'telegram', chatId: '-100429', chatKind: 'group' };
+    const other: ChatTarget = { platform: 'telegram', chatId: 'quick', chatKind: 'private' };
+    const first = await followed([slow]);
+    const second = await followed([slow]);
+    const others = await followed([other]);
+    await h.settle([first, second, others]);
+
+    h.messengers.telegram.fail({ failure: 'rate_limited', retryAfterMs: 2_000, chatId: slow.chatId, count: 1 });
+    h.clock.advance(1_000);
+    h.sandbox.deposit(first);
+    await waitFor('the 429', () => h.messengers.telegram.refusals.some((r) => r.chatId === slow.chatId));
+    const refusal = h.messengers.telegram.refusals.find((r) => r.chatId === slow.chatId)?.at ?? 0;
+    h.sandbox.deposit(second);
+    h.sandbox.deposit(others);
+    h.clock.advance(1_000);
+    await h.settle([first, second, others]);
+
+    const after = (chatId: string) => h.messengers.telegram.forChat(chatId).filter((r) => r.at >= refusal);
+    expect(after(other.chatId).map((r) => r.reply.title)).toContain(MOMENT_TITLES.deposit_seen);
+    expect((after(other.chatId)[0]?.at ?? Infinity) - refusal).toBeLessThan(1_500);
+    expect(after(slow.chatId).length).toBeGreaterThanOrEqual(4); // both swaps' cards and deposit messages
+    for (const r of after(slow.chatId)) expect(r.at - refusal).toBeGreaterThanOrEqual(1_990);
+  }, 30_000);
+
+  it('pauses the whole platform for a global 429', async () => {
+    const a: ChatTarget = { platform: 'discord', chatId: 'global-a', chatKind: 'channel' };
+    const b: ChatTarget = { platform: 'discord', chatId: 'global-b', chatKind: 'channel' };
+    const ida = await followed([a]);
+    const idb = await followed([b]);
+    await h.settle([ida, idb]);
+
+    h.messengers.discord.fail({ failure: 'rate_limited', retryAfterMs: 1_500, scope: 'global', chatId: a.chatId, count: 1 });
+    h.clock.advance(1_000);
+    h.sandbox.deposit(ida);
+    await waitFor('the 429', () => h.messengers.discord.refusals.some((r) => r.chatId === a.chatId && r.failure === 'rate_limited'));
+    const refusal = h.messengers.discord.refusals.find((r) => r.chatId === a.chatId && r.failure === 'rate_limited')?.at ?? 0;
+    h.sandbox.deposit(idb);
+    h.clock.advance(1_000);
+    await h.settle([ida, idb]);
+    const after = h.messengers.discord.log.filter((r) => r.at >= refusal);
+    expect(after.map((r) => r.chatId)).toContain(b.chatId);
+    for (const r of after) expect(r.at - refusal).toBeGreaterThanOrEqual(1_490);
+  }, 30_000);
 
   it('unsubscribes a chat that is gone from every swap it followed, and stops writing to it', async () => {
     const gone: ChatTarget = { platform: 'discord', chatId: 'gone-channel', chatKind: 'channel' };

@@ -35,9 +35,9 @@ describe('a worker killed mid-run', () => {
     await h?.close();
   });
 
-  function startWorker(): Promise<ChildProcess> {
+  function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
     const child = spawn(process.execPath, ['--import', pathToFileURL(here('./support/ts-register.mjs')).href, here('./support/worker-process.ts')], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), PREFIX: h.prefix, SANDBOX_URL: h.sandbox.url, SANDBOX_KEY: h.sandbox.apiKey, SINK_URL: sinkUrl },
+      env: { ...process.env, REDIS_URL: testRedisUrl(), PREFIX: h.prefix, SANDBOX_URL: h.sandbox.url, SANDBOX_KEY: h.sandbox.apiKey, SINK_URL: sinkUrl, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -94,4 +94,71 @@ describe('a worker killed mid-run', () => {
     }
     await waitFor('no notification left', async () => (await h.tracking.pendingNotifications()) === 0);
   }, 60_000);
+
+  /** Swaps followed by two chats each; returns the pairs. */
+  async function followPairs(tag: string, swaps: number): Promise<{ ids: string[]; follows: Array<[string, ChatTarget]> }> {
+    // Workers of an earlier test would take the jobs: only the killable ones may run.
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await waitFor('earlier workers to exit', () => children.every((c) => c.exitCode !== null || c.signalCode !== null));
+    const chats: ChatTarget[] = Array.from({ length: 4 }, (_, i) => ({ platform: 'console', chatId: `${tag}-${i}`, chatKind: 'private' }));
+    const ids: string[] = [];
+    const follows: Array<[string, ChatTarget]> = [];
+    for (let i = 0; i < swaps; i++) {
+      const id = await h.createSwap();
+      ids.push(id);
+      for (const chat of [chats[i % 4], chats[(i + 1) % 4]] as ChatTarget[]) {
+        await h.tracking.service.follow(id, chat, { userId: chat.chatId });
+        follows.push([id, chat]);
+      }
+    }
+    return { ids, follows };
+  }
+
+  /** Workers that each die right after their nth new message reached the platform, before recording it. */
+  async function runWithKillsAfterSend(ids: string[], kills: number[], env: Record<string, string>): Promise<void> {
+    for (const [k, n] of kills.entries()) {
+      const worker = await startWorker({ ...env, KILL_AFTER_SEND: String(n) });
+      if (k === 1) for (const id of ids) h.sandbox.deposit(id);
+      if (k > 1) h.clock.advance(10_000);
+      await waitFor(`worker ${k} to die after its send #${n}`, () => worker.signalCode === 'SIGKILL', 30_000);
+    }
+    await startWorker(env);
+    for (let k = 0; k < 4; k++) {
+      await h.settle(ids, 30_000);
+      h.clock.advance(10_000);
+    }
+    await h.settle(ids, 30_000);
+  }
+
+  it('killed between sending and recording, on a platform that deduplicates sends: every message exactly once', async () => {
+    const { ids, follows } = await followPairs('dedup', 6);
+    h.clock.advance(1_000);
+    await runWithKillsAfterSend(ids, [2, 3, 5, 4, 7], { IDEMPOTENT: '1' });
+    expect(sink.deduplicated).toBeGreaterThanOrEqual(5); // each kill left a message in doubt, re-sent with its key
+
+    for (const [id, chat] of follows) {
+      const mine = sink.forChat(chat.chatId).filter((r) => replyText(r.reply).includes(id));
+      const cards = mine.filter((r) => r.reply.title === CARD_TITLE);
+      expect(cards.filter((c) => c.op === 'send')).toHaveLength(1); // one card, edited from then on
+      expect(cards.every((c) => c.messageId === cards[0]?.messageId)).toBe(true);
+      expect(replyText(cards.at(-1)?.reply ?? { lines: [], target: 'here' })).toContain('status completed');
+      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+    }
+  }, 120_000);
+
+  it('killed between sending and recording, on a platform without idempotency keys: no key message twice', async () => {
+    const { ids, follows } = await followPairs('plain', 6);
+    h.clock.advance(1_000);
+    const before = sink.deduplicated;
+    await runWithKillsAfterSend(ids, [12, 3, 2, 4, 3], {});
+    expect(sink.deduplicated).toBe(before);
+
+    for (const [id, chat] of follows) {
+      const mine = sink.forChat(chat.chatId).filter((r) => replyText(r.reply).includes(id));
+      const cards = mine.filter((r) => r.reply.title === CARD_TITLE);
+      // The platform got each message the worker died after: at most once means exactly once here.
+      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+      expect(replyText(cards.at(-1)?.reply ?? { lines: [], target: 'here' })).toContain('status completed');
+    }
+  }, 120_000);
 });

@@ -28,6 +28,16 @@ export class RecordingApi implements LayerswapApi {
   getQuote: LayerswapApi['getQuote'] = (p, o) => this.inner.getQuote(p, o);
   createSwap: LayerswapApi['createSwap'] = (p, o) => this.inner.createSwap(p, o);
   getDepositActions: LayerswapApi['getDepositActions'] = (id, p, o) => this.inner.getDepositActions(id, p, o);
+  getSources: LayerswapApi['getSources'] = (p, o) => this.inner.getSources(p, o);
+  getLimits: LayerswapApi['getLimits'] = (p, o) => this.inner.getLimits(p, o);
+  getSourceExchanges: LayerswapApi['getSourceExchanges'] = (p, o) => this.inner.getSourceExchanges(p, o);
+  getDestinationExchanges: LayerswapApi['getDestinationExchanges'] = (p, o) => this.inner.getDestinationExchanges(p, o);
+  getExchangeWithdrawalNetworks: LayerswapApi['getExchangeWithdrawalNetworks'] = (p, o) => this.inner.getExchangeWithdrawalNetworks(p, o);
+  getExchangeDepositNetworks: LayerswapApi['getExchangeDepositNetworks'] = (p, o) => this.inner.getExchangeDepositNetworks(p, o);
+  getSwapByTransactionHash: LayerswapApi['getSwapByTransactionHash'] = (h, o) => this.inner.getSwapByTransactionHash(h, o);
+  listSwaps: LayerswapApi['listSwaps'] = (p, o) => this.inner.listSwaps(p, o);
+  speedUpDeposit: LayerswapApi['speedUpDeposit'] = (id, p, o) => this.inner.speedUpDeposit(id, p, o);
+  getTransactionStatus: LayerswapApi['getTransactionStatus'] = (p, o) => this.inner.getTransactionStatus(p, o);
   async getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails> {
     const entry: RecordingApi['polls'][number] = { swapId, at: Date.now() };
     this.polls.push(entry);

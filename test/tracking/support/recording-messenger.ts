@@ -1,5 +1,5 @@
 import type { ChatTarget, MessageRef, Platform } from '../../../src/bot/incoming.js';
-import { DeliveryError, type DeliveryFailure, type Messenger } from '../../../src/bot/messenger.js';
+import { DeliveryError, type DeliveryFailure, type Messenger, type RateLimitScope } from '../../../src/bot/messenger.js';
 import type { Reply } from '../../../src/bot/reply.js';
 
 /**
@@ -20,6 +20,8 @@ export interface Recorded {
 export interface Fault {
   failure: DeliveryFailure;
   retryAfterMs?: number;
+  /** For rate_limited: a per-chat limit (default) or the platform's global one. */
+  scope?: RateLimitScope;
   /** Only for this chat; any chat when absent. */
   chatId?: string;
   /** How many calls get it; forever when absent. */
@@ -48,7 +50,15 @@ export class RecordingMessenger implements Messenger {
     if (!f) return;
     if (f.count !== undefined) f.count--;
     this.refusals.push({ chatId, failure: f.failure, at: Date.now(), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) });
-    throw new DeliveryError(this.platform, f.failure, `test platform says ${f.failure}`, f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : undefined);
+    throw new DeliveryError(this.platform, f.failure, `test platform says ${f.failure}`, {
+      ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}),
+      ...(f.scope ? { scope: f.scope } : {}),
+    });
+  }
+
+  /** The platform is back: every fault still pending is dropped. */
+  heal(): void {
+    this.faults.length = 0;
   }
 
   private async begin(chatId: string): Promise<void> {

@@ -16,8 +16,12 @@ export class DeliverySink {
   private server: http.Server | undefined;
   private next = 1;
   private killAt: { remaining: number; kill: () => void } | undefined;
+  /** Idempotency key -> the message it created (a repeated key gets that message, nothing new). */
+  private readonly keys = new Map<string, string>();
   /** Deliveries cut short by a kill. */
   killed = 0;
+  /** Sends answered with an earlier message because their idempotency key was seen before. */
+  deduplicated = 0;
 
   constructor(private readonly clock: () => number) {}
 
@@ -48,12 +52,15 @@ export class DeliverySink {
         req.socket.destroy();
         return;
       }
-      const msg = JSON.parse(body) as { target?: ChatTarget; ref?: MessageRef; reply: Reply };
+      const msg = JSON.parse(body) as { target?: ChatTarget; ref?: MessageRef; reply: Reply; key?: string };
       const op = req.url === '/edit' ? 'edit' : 'send';
       const platform = (msg.target ?? msg.ref)?.platform ?? 'console';
       const chatId = (msg.target ?? msg.ref)?.chatId ?? '';
-      const messageId = op === 'edit' ? (msg.ref?.messageId ?? '') : String(this.next++);
-      this.log.push({ op, platform, chatId, messageId, reply: msg.reply, at: Date.now() });
+      const known = op === 'send' && msg.key ? this.keys.get(`${chatId}/${msg.key}`) : undefined;
+      const messageId = op === 'edit' ? (msg.ref?.messageId ?? '') : (known ?? String(this.next++));
+      if (known) this.deduplicated++;
+      else this.log.push({ op, platform, chatId, messageId, reply: msg.reply, at: Date.now() });
+      if (op === 'send' && msg.key) this.keys.set(`${chatId}/${msg.key}`, messageId);
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ platform, chatId, messageId }));
     });

@@ -1,5 +1,5 @@
 import type { ChatTarget, MessageRef, Platform } from '../../../src/bot/incoming.js';
-import { DeliveryError, type Messenger } from '../../../src/bot/messenger.js';
+import { DeliveryError, type Messenger, type SendOptions } from '../../../src/bot/messenger.js';
 import type { Reply } from '../../../src/bot/reply.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { createTracking } from '../../../src/tracking/engine.js';
@@ -8,7 +8,9 @@ import { testCard } from './card.js';
 /**
  * A tracking worker in its own process (run with ts-register.mjs), delivering to the test's
  * DeliverySink over HTTP. Settings come from the environment; it prints "ready" once its workers
- * run, and drains on SIGTERM like `swapbot worker`.
+ * run, and drains on SIGTERM like `swapbot worker`. KILL_AFTER_SEND=n kills it (SIGKILL) right
+ * after the nth new message was accepted by the sink and before it is recorded; IDEMPOTENT=1 makes
+ * its messenger pass idempotency keys (the sink then deduplicates like Discord's enforce_nonce).
  */
 
 const env = (name: string): string => {
@@ -19,6 +21,7 @@ const env = (name: string): string => {
 const sink = env('SINK_URL');
 
 class HttpMessenger implements Messenger {
+  readonly idempotentSends = process.env.IDEMPOTENT === '1';
   constructor(readonly platform: Platform) {}
   private async post(path: string, body: unknown): Promise<MessageRef> {
     let res: Response;
@@ -30,8 +33,8 @@ class HttpMessenger implements Messenger {
     if (!res.ok) throw new DeliveryError(this.platform, 'transient', `sink answered ${res.status}`);
     return (await res.json()) as MessageRef;
   }
-  send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
-    return this.post('/send', { target, reply });
+  send(target: ChatTarget, reply: Reply, options?: SendOptions): Promise<MessageRef> {
+    return this.post('/send', { target, reply, ...(this.idempotentSends && options?.idempotencyKey ? { key: options.idempotencyKey } : {}) });
   }
   edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
     return this.post('/edit', { ref, reply });
@@ -46,6 +49,9 @@ const syncClock = async () => {
 await syncClock();
 setInterval(() => void syncClock().catch(() => undefined), 10).unref();
 
+const killAfter = Number(process.env.KILL_AFTER_SEND ?? 0);
+let sends = 0;
+
 const tracking = createTracking({
   redis: env('REDIS_URL'),
   prefix: env('PREFIX'),
@@ -57,6 +63,15 @@ const tracking = createTracking({
   now: () => clock,
   apiRate: { max: 100_000, duration: 1000 },
   // One delivery at a time: a kill at a delivery leaves no other delivery half-recorded.
+  ...(killAfter > 0
+    ? {
+        faults: {
+          afterSend: () => {
+            if (++sends === killAfter) process.kill(process.pid, 'SIGKILL');
+          },
+        },
+      }
+    : {}),
   workers: { lockDurationMs: 1000, stalledIntervalMs: 500, notifyConcurrency: 1, notifyBackoffMs: 100 },
 });
 await tracking.startWorkers({ concurrency: 5 });
