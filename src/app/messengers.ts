@@ -1,6 +1,6 @@
-import type { ChatTarget, MessageRef, Platform } from '../bot/incoming.js';
-import { DeliveryError, type Messenger } from '../bot/messenger.js';
-import type { Reply } from '../bot/reply.js';
+import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
+import { DeliveryError, type Messenger } from '../contracts/messenger.js';
+import type { Reply } from '../contracts/reply.js';
 import type { Config } from '../config.js';
 import { discordMessengerFromConfig } from '../platforms/discord/from-config.js';
 import { createTelegramMessenger } from '../platforms/telegram/run.js';

@@ -1,6 +1,6 @@
-import type { ChatTarget, MessageRef } from '../bot/incoming.js';
-import type { Messenger } from '../bot/messenger.js';
-import type { Reply } from '../bot/reply.js';
+import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
+import type { Messenger } from '../contracts/messenger.js';
+import type { Reply } from '../contracts/reply.js';
 import { statusCard } from '../bot/cards/status.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BotCore } from '../bot/core.js';
 import { createCore } from '../bot/create-core.js';
-import type { Incoming } from '../bot/incoming.js';
+import type { Incoming } from '../contracts/incoming.js';
 import { CatalogCache } from '../layerswap/catalog-cache.js';
 import { createRedis } from '../redis.js';
 import { SWAP_BODY, type Bench } from './context.js';

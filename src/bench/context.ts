@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import type { Platform } from '../bot/incoming.js';
+import type { Platform } from '../contracts/incoming.js';
 import { LayerswapClient } from '../layerswap/client.js';
 import { createTracking, type Tracking } from '../tracking/engine.js';
 import type { RateLimit } from '../tracking/queues.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { Platform } from '../bot/incoming.js';
-import type { Messenger } from '../bot/messenger.js';
+import type { Platform } from '../contracts/incoming.js';
+import type { Messenger } from '../contracts/messenger.js';
 import { LayerswapClient } from '../layerswap/client.js';
 import { createLogger } from '../log.js';
 import { DiscordMessenger } from '../platforms/discord/messenger.js';

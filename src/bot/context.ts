@@ -2,11 +2,11 @@ import type { Redis } from 'ioredis';
 import type { CatalogCache } from '../layerswap/catalog-cache.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import type { Logger } from '../log.js';
-import type { TrackingService } from '../tracking/service.js';
+import type { TrackingService } from '../contracts/tracking.js';
 import type { ActionCodec } from './actions.js';
 import type { DraftStore } from './drafts.js';
 import type { HistoryStore } from './history.js';
-import type { Incoming } from './incoming.js';
+import type { Incoming } from '../contracts/incoming.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;

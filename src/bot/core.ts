@@ -1,5 +1,5 @@
-import type { Incoming } from './incoming.js';
-import type { Reply } from './reply.js';
+import type { Incoming } from '../contracts/incoming.js';
+import type { Reply } from '../contracts/reply.js';
 
 /**
  * The platform-neutral core as the adapters see it. Adapters turn platform updates into Incoming,

@@ -5,7 +5,7 @@ import { shortId } from './cards/format.js';
 import { phaseOfSwap } from './cards/phase.js';
 import { inlineAction } from './actions.js';
 import type { Ctx } from './context.js';
-import { actionButton, code, deeplinkButton, line, type Reply } from './reply.js';
+import { actionButton, code, deeplinkButton, line, type Reply } from '../contracts/reply.js';
 import { notice } from './replies.js';
 
 /**

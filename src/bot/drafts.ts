@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChatKind, Platform } from './incoming.js';
+import type { ChatKind, Platform } from '../contracts/incoming.js';
 import type { Route, RouteField } from './flow/route.js';
 import { userKey } from './keys.js';
 

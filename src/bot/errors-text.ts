@@ -7,7 +7,7 @@ import {
   TimeoutError,
   UnconfirmedCreateError,
 } from '../layerswap/errors.js';
-import { code, line, link, type Line, type Reply } from './reply.js';
+import { code, line, link, type Line, type Reply } from '../contracts/reply.js';
 
 /**
  * Every failure of the swap service in plain words, in one place. Messages say what happened

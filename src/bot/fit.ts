@@ -1,5 +1,5 @@
 import { utf8Length, MAX_ACTION_BYTES } from './actions.js';
-import type { Button, Field, Line, Reply, Span } from './reply.js';
+import type { Button, Field, Line, Reply, Span } from '../contracts/reply.js';
 
 /**
  * Every Reply leaving the core fits the strictest platform, so adapters never have to cut:

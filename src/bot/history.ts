@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Platform } from './incoming.js';
+import type { Platform } from '../contracts/incoming.js';
 import { userKey } from './keys.js';
 
 /** One swap a user created through the bot. */

@@ -1,5 +1,5 @@
 import type { Ctx } from './context.js';
-import { actionButton, type Button } from './reply.js';
+import { actionButton, type Button } from '../contracts/reply.js';
 
 /** Slices a list into pages and reports where we are. */
 export function pageOf<T>(items: readonly T[], page: number, size: number): { items: T[]; page: number; pages: number } {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Platform } from './incoming.js';
+import type { Platform } from '../contracts/incoming.js';
 import { userKey } from './keys.js';
 
 /**

@@ -1,5 +1,5 @@
 import { failureText } from './result.js';
-import { bold, line, text, type Line, type Reply, type Tone } from './reply.js';
+import { bold, line, text, type Line, type Reply, type Tone } from '../contracts/reply.js';
 
 /** Small replies used across handlers, so wording stays consistent. */
 export function notice(title: string, lines: Line[], tone: Tone = 'info'): Reply {

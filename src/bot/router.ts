@@ -13,7 +13,7 @@ import { untrack } from './commands/untrack.js';
 import type { Ctx } from './context.js';
 import { answerText } from './flow/answer.js';
 import { confirm, pageChoices, pick, refuel, resume, skip } from './flow/draft-actions.js';
-import { line, type Reply } from './reply.js';
+import { line, type Reply } from '../contracts/reply.js';
 import { EXPIRED, notice } from './replies.js';
 
 type CommandHandler = (ctx: Ctx, args: string) => Promise<Reply[]>;

@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { ChatTarget, Platform } from '../bot/incoming.js';
-import type { Messenger } from '../bot/messenger.js';
+import type { ChatTarget, Platform } from '../contracts/incoming.js';
+import type { Messenger } from '../contracts/messenger.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
@@ -12,7 +12,7 @@ import { Pacer, type PaceRule } from './pacing.js';
 import { createPollProcessor, type PollJobData } from './poll-job.js';
 import { PollStore } from './poll-store.js';
 import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, TrackingQueues, type RateLimit } from './queues.js';
-import type { TrackingService } from './service.js';
+import type { TrackingService } from '../contracts/tracking.js';
 import { StateStore } from './state-store.js';
 import { Subscriptions } from './subscriptions.js';
 import { isSwapId, RedisTrackingService } from './tracking-service.js';

@@ -1,4 +1,4 @@
-import type { ChatTarget, Platform } from '../bot/incoming.js';
+import type { ChatTarget, Platform } from '../contracts/incoming.js';
 
 /**
  * Every Redis key and BullMQ id the tracking engine uses, in one place. All keys live under the

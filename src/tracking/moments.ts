@@ -1,5 +1,5 @@
-import type { ChatTarget } from '../bot/incoming.js';
-import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Tone } from '../bot/reply.js';
+import type { ChatTarget } from '../contracts/incoming.js';
+import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Tone } from '../contracts/reply.js';
 import { PHASE_RANK, phaseOfSwap } from '../bot/cards/phase.js';
 import { failReasonWords, phaseWords } from '../bot/cards/status-words.js';
 import { tokenAmount } from '../bot/cards/format.js';

@@ -1,4 +1,4 @@
-import { code, line, type Reply } from '../bot/reply.js';
+import { code, line, type Reply } from '../contracts/reply.js';
 import type { StopReason } from './state-store.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DelayedError, RateLimitError, type Job } from 'bullmq';
-import type { ChatTarget, MessageRef, Platform } from '../bot/incoming.js';
-import { DeliveryError, type Messenger } from '../bot/messenger.js';
-import type { Reply } from '../bot/reply.js';
+import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
+import { DeliveryError, type Messenger } from '../contracts/messenger.js';
+import type { Reply } from '../contracts/reply.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
 import { targetKey } from './keys.js';

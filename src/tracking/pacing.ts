@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChatTarget, Platform } from '../bot/incoming.js';
+import type { ChatTarget, Platform } from '../contracts/incoming.js';
 import type { TrackingKeys } from './keys.js';
 import { LuaScript } from './lua.js';
 

@@ -1,6 +1,6 @@
 import { Queue, type BackoffStrategy, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Platform } from '../bot/incoming.js';
+import type { Platform } from '../contracts/incoming.js';
 import { notifyDedupId, notifyQueueName, POLL_QUEUE, pollJobId, targetKey, type TrackingKeys } from './keys.js';
 import type { NotifyJobData } from './notify-job.js';
 import type { PollJobData } from './poll-job.js';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { MessageRef } from '../bot/incoming.js';
+import type { MessageRef } from '../contracts/incoming.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import { decodeDetails, encodeDetails } from './card-data.js';
 import type { TrackingKeys } from './keys.js';

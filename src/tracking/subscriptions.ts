@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ChatKind, ChatTarget, Platform } from '../bot/incoming.js';
+import type { ChatKind, ChatTarget, Platform } from '../contracts/incoming.js';
 import { targetKey, type TrackingKeys } from './keys.js';
 import { LuaScript } from './lua.js';
 

@@ -1,5 +1,5 @@
-import type { ChatTarget } from '../bot/incoming.js';
-import type { FollowedSwap, FollowResult, TrackingService } from './service.js';
+import type { ChatTarget } from '../contracts/incoming.js';
+import type { FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { StateStore } from './state-store.js';
 import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
 import type { TrackingQueues } from './queues.js';

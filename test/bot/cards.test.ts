@@ -4,7 +4,7 @@ import { qrPayload } from '../../src/bot/cards/qr.js';
 import { maskAddress } from '../../src/bot/cards/format.js';
 import { confirmationBar, statusCard } from '../../src/bot/cards/status.js';
 import { replySize } from '../../src/bot/fit.js';
-import { replyButtons, replyText } from '../../src/bot/reply.js';
+import { replyButtons, replyText } from '../../src/contracts/reply.js';
 import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);

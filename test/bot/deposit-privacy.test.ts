@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { replyButtons, replyText, type Reply } from '../../src/bot/reply.js';
+import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { allText, card, ChatUser, findButton, startHarness, type Harness } from './support/conversation.js';
 import { trimmedLikeLiveCapture } from './support/shape-proxy.js';
 

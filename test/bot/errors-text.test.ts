@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { errorReply, NOT_ANSWERING } from '../../src/bot/errors-text.js';
-import { replyText } from '../../src/bot/reply.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { API_ERROR_CODES, ApiError, ConnectionError, ResponseShapeError, TimeoutError, UnconfirmedCreateError } from '../../src/layerswap/errors.js';
 
 const apiError = (code: string, extra: Partial<{ status: number; message: string; metadata: Record<string, unknown>; retryAfterMs: number }> = {}) =>

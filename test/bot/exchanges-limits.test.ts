@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCore } from '../../src/bot/create-core.js';
-import { replyButtons } from '../../src/bot/reply.js';
+import { replyButtons } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import type { CreatedSwap, CreateSwapParams } from '../../src/layerswap/schemas.js';

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCore } from '../../src/bot/create-core.js';
-import { replyText } from '../../src/bot/reply.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { createLogger } from '../../src/log.js';
 import type { Network } from '../../src/layerswap/schemas.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { replyButtons } from '../../src/bot/reply.js';
+import { replyButtons } from '../../src/contracts/reply.js';
 import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
 
 let h: Harness;

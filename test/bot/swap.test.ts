@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { replyButtons, replyText, type Reply } from '../../src/bot/reply.js';
+import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { allText, card, ChatUser, findButton, startHarness, type Harness } from './support/conversation.js';
 
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';

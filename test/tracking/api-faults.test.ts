@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { outageDelay } from '../../src/tracking/cadence.js';
 import { MOMENT_TITLES } from '../../src/tracking/moments.js';
 import { startHarness, waitFor, type Harness } from './support/harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusCard } from '../../src/bot/cards/status.js';
-import type { ChatTarget } from '../../src/bot/incoming.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';

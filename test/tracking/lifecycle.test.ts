@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
-import { replyText } from '../../src/bot/reply.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { isFinalStatus } from '../../src/tracking/cadence.js';
 import { POLL_QUEUE } from '../../src/tracking/keys.js';
 import { MOMENT_TITLES } from '../../src/tracking/moments.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
-import { replyButtons, replyText } from '../../src/bot/reply.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { replyButtons, replyText } from '../../src/contracts/reply.js';
 import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
 import { isStaleMoment, MOMENT_TITLES, ON_HOLD_TITLE, renderMoment } from '../../src/tracking/moments.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TrackingKeys } from '../../src/tracking/keys.js';
 import { Pacer } from '../../src/tracking/pacing.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
-import { replyText } from '../../src/bot/reply.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES } from '../../src/tracking/moments.js';
 import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { createLogger } from '../../src/log.js';
 import { createRedis, redisOptionsFromUrl, startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis.js';
 import { POLL_QUEUE } from '../../src/tracking/keys.js';

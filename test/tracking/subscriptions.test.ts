@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { POLL_QUEUE, TrackingKeys } from '../../src/tracking/keys.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { createWebhookHandler, extractSwapId } from '../../src/tracking/webhook.js';
 import { startHarness, waitFor, type Harness } from './support/harness.js';
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../src/bot/incoming.js';
-import { replyText } from '../../src/bot/reply.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES } from '../../src/tracking/moments.js';
 import { testRedisUrl } from '../support/redis.js';
 import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';

@@ -1,6 +1,6 @@
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
 import { isNative } from '../parse/token.js';
-import { actionButton, bold, code, copyButton, deeplinkButton, line, text, urlButton, type Button, type Line, type Reply } from '../reply.js';
+import { actionButton, bold, code, copyButton, deeplinkButton, line, text, urlButton, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import { replySize, LIMITS } from '../fit.js';
 import { depositPlan, type DepositPlan } from './deposit-plan.js';
 import { formatTime, networkName, shortId, swapPageUrl } from './format.js';

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { Image } from '../reply.js';
+import type { Image } from '../../contracts/reply.js';
 
 /**
  * QR codes as PNG images. The text each PNG encodes is remembered (weakly, per image) so the

@@ -1,6 +1,6 @@
 import type { QuoteResponse } from '../../layerswap/schemas.js';
 import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
-import { actionButton, line, text, type Field, type Reply } from '../reply.js';
+import { actionButton, line, text, type Field, type Reply } from '../../contracts/reply.js';
 import { formatAmount, formatUsd, networkName, tokenAmount } from './format.js';
 
 /** Names to fall back on when the service sent cut-down network or token objects. */

@@ -2,7 +2,7 @@ import { FINAL_SWAP_STATUSES, type NetworkRef, type SwapDetails, type Token, typ
 import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
 import { fitReply } from '../fit.js';
-import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../reply.js';
+import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
 import { explorerUrl, formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
 import { phaseOfSwap } from './phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';

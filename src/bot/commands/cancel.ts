@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { line, type Reply } from '../reply.js';
+import { line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 
 /** /cancel: drops the open draft. */

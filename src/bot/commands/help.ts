@@ -1,6 +1,6 @@
 import { COMMANDS } from '../command-list.js';
 import { isPublic, type Ctx } from '../context.js';
-import { code, line, type Line, type Reply } from '../reply.js';
+import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 
 /** The command list, from COMMANDS (the same source as Telegram's and Discord's menus). */
 export function helpLines(inGroup: boolean): Line[] {

@@ -1,7 +1,7 @@
 import { formatTime } from '../cards/format.js';
 import { isPublic, type Ctx } from '../context.js';
 import { pageArg, pageButtons } from '../paging.js';
-import { code, deeplinkButton, line, type Line, type Reply } from '../reply.js';
+import { code, deeplinkButton, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 
 const PAGE = 8;

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { networkLabel } from '../parse/network.js';
 import { pageArg, pageButtons, pageOf } from '../paging.js';
-import { code, line, type Line, type Reply } from '../reply.js';
+import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 import { problem } from '../replies.js';
 
 const PAGE = 15;

@@ -3,7 +3,7 @@ import { routeFromArgs } from '../flow/quote-step.js';
 import { quoteReply } from '../flow/quote-step.js';
 import { startFromLine, startWithRoute } from '../flow/start.js';
 import { setRouteField, type Route, type RouteField } from '../flow/route.js';
-import type { Reply } from '../reply.js';
+import type { Reply } from '../../contracts/reply.js';
 import { EXPIRED } from '../replies.js';
 import { modeOf } from '../flow/ui.js';
 

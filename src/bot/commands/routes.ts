@@ -4,7 +4,7 @@ import { activeTokens } from '../flow/route-check.js';
 import { networkLabel, resolveNetwork } from '../parse/network.js';
 import { resolveToken, tokenList } from '../parse/token.js';
 import { pageArg, pageButtons, pageOf } from '../paging.js';
-import { bold, line, type Line, type Reply } from '../reply.js';
+import { bold, line, type Line, type Reply } from '../../contracts/reply.js';
 import { problem } from '../replies.js';
 
 const PAGE = 12;

@@ -1,7 +1,7 @@
 import { isPublic, type Ctx } from '../context.js';
 import { depositReplies, isCreator } from '../deposit-details.js';
 import { advance } from '../flow/wizard.js';
-import { line, type Reply } from '../reply.js';
+import { line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { help } from './help.js';
 import { history, HISTORY_PAYLOAD } from './history.js';

@@ -3,7 +3,7 @@ import { isPublic, type Ctx } from '../context.js';
 import { depositReplies, isCreator, waitsForDeposit } from '../deposit-details.js';
 import { modeOf } from '../flow/ui.js';
 import { parseSwapId } from '../parse/swap-id.js';
-import type { Reply } from '../reply.js';
+import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { problem } from '../replies.js';
 

@@ -1,7 +1,7 @@
-import type { ChatTarget } from '../incoming.js';
+import type { ChatTarget } from '../../contracts/incoming.js';
 import { isPublic, type Ctx } from '../context.js';
 import { parseSwapId } from '../parse/swap-id.js';
-import { bold, line, type Reply } from '../reply.js';
+import { bold, line, type Reply } from '../../contracts/reply.js';
 import { notice, problem } from '../replies.js';
 import { statusReply } from './status.js';
 

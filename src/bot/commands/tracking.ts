@@ -2,7 +2,7 @@ import { statusWords } from '../cards/status-words.js';
 import { formatTime } from '../cards/format.js';
 import type { Ctx } from '../context.js';
 import { pageArg, pageButtons, pageOf } from '../paging.js';
-import { code, line, type Line, type Reply } from '../reply.js';
+import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { chatTarget } from './track.js';
 

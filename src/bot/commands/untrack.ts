@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { parseSwapId } from '../parse/swap-id.js';
-import { line, type Reply } from '../reply.js';
+import { line, type Reply } from '../../contracts/reply.js';
 import { notice, problem } from '../replies.js';
 import { ADMINS_ONLY, chatTarget, mayManageTracking } from './track.js';
 

@@ -2,7 +2,7 @@ import type { RouteLimits } from '../../layerswap/catalog-cache.js';
 import type { Network } from '../../layerswap/schemas.js';
 import { exactAmount } from '../cards/format.js';
 import type { Ctx } from '../context.js';
-import { line, type Line } from '../reply.js';
+import { line, type Line } from '../../contracts/reply.js';
 import type { FieldProblem, Route } from './route.js';
 
 /**

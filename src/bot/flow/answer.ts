@@ -1,7 +1,7 @@
 import { checkAddress } from '../address/index.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
-import { line, type Reply } from '../reply.js';
+import { line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { setRouteField, type RouteField } from './route.js';
 import { loadExchanges } from './route-check.js';

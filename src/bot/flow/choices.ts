@@ -1,4 +1,4 @@
-import { actionButton, type Button } from '../reply.js';
+import { actionButton, type Button } from '../../contracts/reply.js';
 import type { Ctx } from '../context.js';
 
 /** A choice the wizard offers as a button. */

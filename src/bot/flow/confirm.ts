@@ -2,7 +2,7 @@ import type { Network } from '../../layerswap/schemas.js';
 import { quoteFields } from '../cards/quote.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
-import { actionButton, code, italic, line, type Field, type Reply } from '../reply.js';
+import { actionButton, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
 import { quoteParams, routeLabels } from './quote-step.js';
 import { offersRefuel, type RouteCheck } from './route-check.js';
 import { headLines, modeOf, type AdvanceOptions } from './ui.js';

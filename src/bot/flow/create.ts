@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { depositReplies } from '../deposit-details.js';
 import type { Draft } from '../drafts.js';
 import { errorReply } from '../errors-text.js';
-import { code, line, type Reply } from '../reply.js';
+import { code, line, type Reply } from '../../contracts/reply.js';
 import { EXPIRED, notice } from '../replies.js';
 import { quoteProblem, clearField } from './quote-problem.js';
 import { exchangeParams, quoteParams } from './quote-step.js';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { isDraftId, type Draft } from '../drafts.js';
-import type { Reply } from '../reply.js';
+import type { Reply } from '../../contracts/reply.js';
 import { EXPIRED } from '../replies.js';
 import { answerRouteField, setRefuel, skipRefund } from './answer.js';
 import { fieldOfCode } from './choices.js';

@@ -1,7 +1,7 @@
 import type { Network } from '../../layerswap/schemas.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
-import { actionButton, bold, line, type Reply } from '../reply.js';
+import { actionButton, bold, line, type Reply } from '../../contracts/reply.js';
 import { exchangeName, labelOf } from './summary.js';
 import { cancelButton, draftTitle, headLines, modeOf, privateButton, type AdvanceOptions } from './ui.js';
 

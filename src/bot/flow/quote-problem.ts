@@ -1,6 +1,6 @@
 import { ApiError } from '../../layerswap/errors.js';
 import { apiErrorLines } from '../errors-text.js';
-import { lineText } from '../reply.js';
+import { lineText } from '../../contracts/reply.js';
 import type { FieldProblem, Route } from './route.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Network, QuoteParams } from '../../layerswap/schemas.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
 import { quoteCard, type RouteLabels } from '../cards/quote.js';
-import type { Reply } from '../reply.js';
+import type { Reply } from '../../contracts/reply.js';
 import type { Route } from './route.js';
 import { exchangeName, labelOf } from './summary.js';
 

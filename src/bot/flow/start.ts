@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { newDraftId, type Draft } from '../drafts.js';
 import { splitRouteWords } from '../parse/quote-words.js';
-import { italic, line, type Line, type Reply } from '../reply.js';
+import { italic, line, type Line, type Reply } from '../../contracts/reply.js';
 import { problem } from '../replies.js';
 import { applyRouteWords, type Route } from './route.js';
 import { loadExchanges } from './route-check.js';

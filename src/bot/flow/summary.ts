@@ -2,7 +2,7 @@ import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { Draft } from '../drafts.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
-import { bold, line, text, type Line } from '../reply.js';
+import { bold, line, text, type Line } from '../../contracts/reply.js';
 import type { Route, RouteExchanges } from './route.js';
 
 /** An exchange's display name from the catalogue, or its API name when the list is not at hand. */

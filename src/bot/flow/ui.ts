@@ -2,7 +2,7 @@ import type { Network } from '../../layerswap/schemas.js';
 import type { Ctx } from '../context.js';
 import type { Draft, Step } from '../drafts.js';
 import { problemLine } from '../replies.js';
-import { actionButton, deeplinkButton, type Button, type Line } from '../reply.js';
+import { actionButton, deeplinkButton, type Button, type Line } from '../../contracts/reply.js';
 import type { RouteExchanges } from './route.js';
 import { progressLine } from './summary.js';
 

@@ -1,5 +1,5 @@
 import type { Network } from '../../layerswap/schemas.js';
-import { actionButton, line, type Reply } from '../reply.js';
+import { actionButton, line, type Reply } from '../../contracts/reply.js';
 import type { Ctx } from '../context.js';
 import type { Draft } from '../drafts.js';
 import { errorReply } from '../errors-text.js';

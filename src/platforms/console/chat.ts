@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { BotCore } from '../../bot/core.js';
-import type { Incoming } from '../../bot/incoming.js';
-import type { Button } from '../../bot/reply.js';
+import type { Incoming } from '../../contracts/incoming.js';
+import type { Button } from '../../contracts/reply.js';
 import { ConsoleMessenger } from './messenger.js';
 import { safe } from './render.js';
 import { ConsoleScreen } from './screen.js';

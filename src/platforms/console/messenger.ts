@@ -1,6 +1,6 @@
-import { replyText, type Reply } from '../../bot/reply.js';
-import type { Messenger } from '../../bot/messenger.js';
-import type { ChatTarget, MessageRef } from '../../bot/incoming.js';
+import { replyText, type Reply } from '../../contracts/reply.js';
+import type { Messenger } from '../../contracts/messenger.js';
+import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { ConsoleScreen } from './screen.js';
 
 /**

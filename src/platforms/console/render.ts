@@ -1,4 +1,4 @@
-import type { Button, Field, Line, Reply, Span, Tone } from '../../bot/reply.js';
+import type { Button, Field, Line, Reply, Span, Tone } from '../../contracts/reply.js';
 
 /**
  * A Reply as terminal text: title with a tone mark, lines, fields as "name: value", buttons

@@ -1,4 +1,4 @@
-import type { Button, Reply } from '../../bot/reply.js';
+import type { Button, Reply } from '../../contracts/reply.js';
 import { qrPayload, terminalQr } from '../../bot/cards/qr.js';
 import { renderReply } from './render.js';
 

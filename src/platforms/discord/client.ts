@@ -1,8 +1,8 @@
 import type { BaseInteraction, RESTOptions } from 'discord.js';
 import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
-import type { Incoming } from '../../bot/incoming.js';
-import type { Reply } from '../../bot/reply.js';
+import type { Incoming } from '../../contracts/incoming.js';
+import type { Reply } from '../../contracts/reply.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { answerAutocomplete } from './autocomplete.js';
 import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';

@@ -1,5 +1,5 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-import { DeliveryError } from '../../bot/messenger.js';
+import { DeliveryError } from '../../contracts/messenger.js';
 
 /** Discord JSON error codes the adapter acts on (discord-api-docs topics/opcodes-and-status-codes). */
 export const DiscordCode = {

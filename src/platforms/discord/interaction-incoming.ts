@@ -1,7 +1,7 @@
 import type { BaseInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { GuildMember, PermissionFlagsBits } from 'discord.js';
 import { COMMANDS } from '../../bot/command-list.js';
-import type { Incoming, MessageRef } from '../../bot/incoming.js';
+import type { Incoming, MessageRef } from '../../contracts/incoming.js';
 import { commandLine, type OptionValue } from './command-line.js';
 
 /**

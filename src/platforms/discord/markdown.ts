@@ -1,4 +1,4 @@
-import type { Line, Span } from '../../bot/reply.js';
+import type { Line, Span } from '../../contracts/reply.js';
 
 /**
  * Discord markdown from the neutral Line model. Every user-visible string is escaped in full:

@@ -1,6 +1,6 @@
 import type { APIModalInteractionResponseCallbackComponent, APIModalInteractionResponseCallbackData } from 'discord.js';
 import { ComponentType, TextInputStyle } from 'discord.js';
-import type { Reply } from '../../bot/reply.js';
+import type { Reply } from '../../contracts/reply.js';
 import { MODAL_ID, MODAL_INPUT_ID, type PromptSpec } from './custom-ids.js';
 import { plain, renderLines } from './markdown.js';
 

@@ -1,6 +1,6 @@
 import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField, APIStringSelectComponent } from 'discord.js';
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { bold, code, type Button, type Line, type Reply, type Tone } from '../../bot/reply.js';
+import { bold, code, type Button, type Line, type Reply, type Tone } from '../../contracts/reply.js';
 import { copyButtonId, CUSTOM_ID_MAX, promptButtonId, selectId } from './custom-ids.js';
 import { plain, renderLine, renderLines } from './markdown.js';
 

@@ -1,6 +1,6 @@
 import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
 import { MessageFlags } from 'discord.js';
-import { italic, line, type Reply } from '../../bot/reply.js';
+import { italic, line, type Reply } from '../../contracts/reply.js';
 import { parseOwnId } from './custom-ids.js';
 import { isDmClosed } from './delivery-errors.js';
 import { buildModal } from './modal.js';

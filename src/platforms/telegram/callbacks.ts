@@ -1,5 +1,5 @@
 import { Composer, type Context } from 'grammy';
-import type { Incoming } from '../../bot/incoming.js';
+import type { Incoming } from '../../contracts/incoming.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
 import { runTurn, type HandlerDeps } from './handle.js';
 import { chatKind, messageRef, userName } from './updates.js';

@@ -1,7 +1,7 @@
 import type { Api } from 'grammy';
-import type { ChatKind, MessageRef } from '../../bot/incoming.js';
-import { DeliveryError } from '../../bot/messenger.js';
-import { replyButtons, replyText, type Reply } from '../../bot/reply.js';
+import type { ChatKind, MessageRef } from '../../contracts/incoming.js';
+import { DeliveryError } from '../../contracts/messenger.js';
+import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
 import type { Logger } from '../../log.js';
 import { describeError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';

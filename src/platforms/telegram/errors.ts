@@ -1,5 +1,5 @@
 import { GrammyError, HttpError } from 'grammy';
-import { DeliveryError, type DeliveryFailure } from '../../bot/messenger.js';
+import { DeliveryError, type DeliveryFailure } from '../../contracts/messenger.js';
 
 /**
  * Telegram's answers, normalised. The Bot API speaks in error codes plus English descriptions; the

@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 import type { BotCore } from '../../bot/core.js';
-import type { Incoming } from '../../bot/incoming.js';
+import type { Incoming } from '../../contracts/incoming.js';
 import type { Logger } from '../../log.js';
 import type { AdminCheck } from './admin.js';
 import { ReplyDelivery, type Origin } from './deliver.js';

@@ -1,4 +1,4 @@
-import type { Line, Span } from '../../bot/reply.js';
+import type { Line, Span } from '../../contracts/reply.js';
 
 /**
  * Telegram HTML for structured text. Every string is escaped, so nothing a user typed (a name, an

@@ -1,6 +1,6 @@
 import { Composer, type Context } from 'grammy';
 import type { Message } from 'grammy/types';
-import type { Incoming } from '../../bot/incoming.js';
+import type { Incoming } from '../../contracts/incoming.js';
 import type { Origin } from './deliver.js';
 import { runTurn, type HandlerDeps } from './handle.js';
 import { actorOf, chatKind, routeText } from './updates.js';

@@ -1,8 +1,8 @@
 import { Api, InputFile } from 'grammy';
 import type { ForceReply, InlineKeyboardMarkup } from 'grammy/types';
-import type { ChatTarget, MessageRef } from '../../bot/incoming.js';
-import type { Messenger, SendOptions as MessengerSendOptions } from '../../bot/messenger.js';
-import type { Reply } from '../../bot/reply.js';
+import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
+import type { Messenger, SendOptions as MessengerSendOptions } from '../../contracts/messenger.js';
+import type { Reply } from '../../contracts/reply.js';
 import { isKindMismatch, isNotModified, toDeliveryError } from './errors.js';
 import { isForceReply, renderReply, type RenderedReply, type TelegramMessage } from './render.js';
 

@@ -1,5 +1,5 @@
 import type { ForceReply, InlineKeyboardButton, InlineKeyboardMarkup } from 'grammy/types';
-import type { Button, Image, Line, Reply } from '../../bot/reply.js';
+import type { Button, Image, Line, Reply } from '../../contracts/reply.js';
 import { linesToHtml, safeHttpUrl } from './html.js';
 
 /**

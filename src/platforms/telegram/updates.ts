@@ -1,5 +1,5 @@
 import type { Chat, Message, User } from 'grammy/types';
-import type { ChatKind, MessageRef } from '../../bot/incoming.js';
+import type { ChatKind, MessageRef } from '../../contracts/incoming.js';
 
 /**
  * Telegram updates -> the facts the core needs: who, where, and whether a command is for us.

@@ -1,5 +1,5 @@
-import type { ChatTarget } from '../../../src/bot/incoming.js';
-import type { FollowedSwap, FollowResult, TrackingService } from '../../../src/tracking/service.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
+import type { FollowedSwap, FollowResult, TrackingService } from '../../../src/contracts/tracking.js';
 
 /**
  * A TrackingService kept in memory, for handler tests: the core only needs the interface; the real

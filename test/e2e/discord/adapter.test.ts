@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Incoming } from '../../../src/bot/incoming.js';
-import { actionButton, copyButton, line, type Reply } from '../../../src/bot/reply.js';
+import type { Incoming } from '../../../src/contracts/incoming.js';
+import { actionButton, copyButton, line, type Reply } from '../../../src/contracts/reply.js';
 import { DM_SENT_NOTE, ERROR_NOTE } from '../../../src/platforms/discord/responder.js';
 import type { InteractionState, StoredMessage } from './fake-world.js';
 import { buttonId, buttonLabels, connectBot, embedText, ScriptedCore, startDiscordHarness, startDiscordWorld, unescape, type DiscordHarness } from './harness.js';

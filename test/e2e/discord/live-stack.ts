@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { statusCard } from '../../../src/bot/cards/status.js';
 import type { BotCore } from '../../../src/bot/core.js';
 import { createCore } from '../../../src/bot/create-core.js';
-import type { ChatTarget } from '../../../src/bot/incoming.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
 import { CatalogCache } from '../../../src/layerswap/catalog-cache.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import type { SwapDetails } from '../../../src/layerswap/schemas.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../../src/bot/incoming.js';
-import { DeliveryError } from '../../../src/bot/messenger.js';
-import { code, line, type Reply } from '../../../src/bot/reply.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
+import { DeliveryError } from '../../../src/contracts/messenger.js';
+import { code, line, type Reply } from '../../../src/contracts/reply.js';
 import { DiscordMessenger } from '../../../src/platforms/discord/messenger.js';
 import { FakeDiscord } from './fake-discord.js';
 import type { FakeGuild, FakeUser } from './fake-world.js';

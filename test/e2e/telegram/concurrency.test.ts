@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Incoming } from '../../../src/bot/incoming.js';
-import { line } from '../../../src/bot/reply.js';
+import type { Incoming } from '../../../src/contracts/incoming.js';
+import { line } from '../../../src/contracts/reply.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { ScriptedCore, newUser, startHarness, type Harness } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Incoming } from '../../../src/bot/incoming.js';
-import { line, type Reply } from '../../../src/bot/reply.js';
+import type { Incoming } from '../../../src/contracts/incoming.js';
+import { line, type Reply } from '../../../src/contracts/reply.js';
 import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatTarget } from '../../../src/bot/incoming.js';
-import { DeliveryError } from '../../../src/bot/messenger.js';
-import { actionButton, deeplinkButton, line, type Reply } from '../../../src/bot/reply.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
+import { DeliveryError } from '../../../src/contracts/messenger.js';
+import { actionButton, deeplinkButton, line, type Reply } from '../../../src/contracts/reply.js';
 import { TelegramMessenger } from '../../../src/platforms/telegram/messenger.js';
 import { FakeBotApi } from './fake-bot-api.js';
 import { newGroup, newUser } from './harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { line } from '../../../src/bot/reply.js';
+import { line } from '../../../src/contracts/reply.js';
 import { startTelegram, type RunningTelegram } from '../../../src/platforms/telegram/run.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';

@@ -1,7 +1,7 @@
 import type { Chat, User } from 'grammy/types';
 import type { Redis } from 'ioredis';
 import { createCore } from '../../../src/bot/create-core.js';
-import type { ChatTarget } from '../../../src/bot/incoming.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
 import { statusCard } from '../../../src/bot/cards/status.js';
 import type { SwapDetails } from '../../../src/layerswap/schemas.js';
 import { CatalogCache } from '../../../src/layerswap/catalog-cache.js';

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import type { Line, Span } from '../../../src/bot/reply.js';
+import type { Line, Span } from '../../../src/contracts/reply.js';
 import { codeSpan, escapeText, plain, renderLine, renderLines, renderSpan, safeUrl } from '../../../src/platforms/discord/markdown.js';
 
 /**

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { actionButton, copyButton, deeplinkButton, line, urlButton, type Button, type Reply, type Span } from '../../../src/bot/reply.js';
+import { actionButton, copyButton, deeplinkButton, line, urlButton, type Button, type Reply, type Span } from '../../../src/contracts/reply.js';
 import { parseOwnId } from '../../../src/platforms/discord/custom-ids.js';
 import { buildModal } from '../../../src/platforms/discord/modal.js';
 import { renderReply, TONE_COLOURS } from '../../../src/platforms/discord/render.js';

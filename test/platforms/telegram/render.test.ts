@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { actionButton, bold, code, copyButton, deeplinkButton, italic, line, link, text, urlButton, type Reply, type Span } from '../../../src/bot/reply.js';
+import { actionButton, bold, code, copyButton, deeplinkButton, italic, line, link, text, urlButton, type Reply, type Span } from '../../../src/contracts/reply.js';
 import { escapeHtml } from '../../../src/platforms/telegram/html.js';
 import { CAPTION_LIMIT, TEXT_LIMIT, renderReply } from '../../../src/platforms/telegram/render.js';
 import { parseTelegramHtml } from '../../e2e/telegram/telegram-html.js';

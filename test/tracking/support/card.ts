@@ -1,5 +1,5 @@
-import type { ChatTarget } from '../../../src/bot/incoming.js';
-import { line, text, type Reply } from '../../../src/bot/reply.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
+import { line, text, type Reply } from '../../../src/contracts/reply.js';
 import type { SwapDetails } from '../../../src/layerswap/schemas.js';
 
 /** The status card renderer the tests inject: it shows what the engine must keep current. */

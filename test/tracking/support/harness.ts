@@ -1,4 +1,4 @@
-import type { Platform } from '../../../src/bot/incoming.js';
+import type { Platform } from '../../../src/contracts/incoming.js';
 import type { LayerswapApi, RequestOptions } from '../../../src/layerswap/api.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { ApiError } from '../../../src/layerswap/errors.js';

@@ -1,6 +1,6 @@
-import type { ChatTarget, MessageRef, Platform } from '../../../src/bot/incoming.js';
-import { DeliveryError, type DeliveryFailure, type Messenger, type RateLimitScope } from '../../../src/bot/messenger.js';
-import type { Reply } from '../../../src/bot/reply.js';
+import type { ChatTarget, MessageRef, Platform } from '../../../src/contracts/incoming.js';
+import { DeliveryError, type DeliveryFailure, type Messenger, type RateLimitScope } from '../../../src/contracts/messenger.js';
+import type { Reply } from '../../../src/contracts/reply.js';
 
 /**
  * A Messenger test double that records every message it "delivers", in order, and can be told to

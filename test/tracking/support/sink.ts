@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatTarget, MessageRef } from '../../../src/bot/incoming.js';
-import type { Reply } from '../../../src/bot/reply.js';
+import type { ChatTarget, MessageRef } from '../../../src/contracts/incoming.js';
+import type { Reply } from '../../../src/contracts/reply.js';
 import type { Recorded } from './recording-messenger.js';
 
 /**

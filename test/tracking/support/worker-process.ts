@@ -1,6 +1,6 @@
-import type { ChatTarget, MessageRef, Platform } from '../../../src/bot/incoming.js';
-import { DeliveryError, type Messenger, type SendOptions } from '../../../src/bot/messenger.js';
-import type { Reply } from '../../../src/bot/reply.js';
+import type { ChatTarget, MessageRef, Platform } from '../../../src/contracts/incoming.js';
+import { DeliveryError, type Messenger, type SendOptions } from '../../../src/contracts/messenger.js';
+import type { Reply } from '../../../src/contracts/reply.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { createTracking } from '../../../src/tracking/engine.js';
 import { testCard } from './card.js';

@@ -1,4 +1,4 @@
-import type { ChatTarget } from '../bot/incoming.js';
+import type { ChatTarget } from './incoming.js';
 
 /**
  * What the command core asks of tracking (/track, /untrack, /tracking, and the creator's private
