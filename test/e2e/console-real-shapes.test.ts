@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { SandboxServer } from '../../src/sandbox/types.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+
+/**
+ * Issue 10's acceptance run: the built terminal chat pointed (as if at the real service, with an API
+ * key) at a stand-in that answers in the shapes the real service and its app were seen to send
+ * (shared/reference/fixtures): the create answer cut to {swap: {id, status}} as in the live
+ * Base → Paradex capture, deposit actions only from GET /swaps/{id}/deposit_actions, typed
+ * `transfer` with `amount: 0` and EVM call data "0x13e1" (app.get-swap.user_transfer_pending.json),
+ * and swaps without `created_date` or token `decimals` (docs.get-swap.refunded.json). Underneath,
+ * the sandbox runs the lifecycle, so the deposit is seen while the status is still
+ * user_transfer_pending, as on the real service.
+ */
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+interface Stand {
+  url: string;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+function stripDecimals(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripDecimals);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== 'decimals' && k !== 'created_date') out[k] = stripDecimals(x);
+    return out;
+  }
+  return v;
+}
+
+/** ERC-20 and depository actions as the real service sends them: amount 0, the swap's call data. */
+function realShapedActions(actions: unknown): unknown {
+  return (actions as Record<string, unknown>[]).map((a) => ({ ...a, type: 'transfer', amount: 0, amount_in_base_units: '0', call_data: '0x13e1' }));
+}
+
+async function startRealShapes(target: string): Promise<Stand> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        requests.push(`${req.method ?? ''} ${path}`);
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
+        const upstream = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+        let body = (await upstream.json()) as { data: unknown; error: unknown };
+        if (upstream.ok) {
+          if (req.method === 'POST' && path === '/api/v2/swaps') {
+            const swap = (body.data as { swap: { id: string; status: string } }).swap;
+            body = { data: { swap: { id: swap.id, status: swap.status } }, error: null };
+          } else if (/^\/api\/v2\/swaps\/[^/]+\/deposit_actions$/.test(path)) {
+            body = { data: realShapedActions(body.data), error: null };
+          } else if (/^\/api\/v2\/swaps\/[^/]+$/.test(path)) {
+            const data = stripDecimals(body.data) as Record<string, unknown>;
+            if (data.deposit_actions) data.deposit_actions = realShapedActions(data.deposit_actions);
+            body = { data, error: null };
+          }
+        }
+        res.writeHead(upstream.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      })().catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function runCli(stdin: string, env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'console'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`swapbot did not exit within ${timeoutMs} ms.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+describe('the terminal chat against answers shaped like the real service', () => {
+  const prefix = uniquePrefix('shapes');
+  testRedis(prefix);
+  let sandbox: SandboxServer;
+  let stand: Stand;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ speed: 4, timings: { depositDelayMs: 1_500, confirmationIntervalMs: 10_000 } });
+    stand = await startRealShapes(sandbox.url);
+  });
+  afterAll(async () => {
+    await stand.close();
+    await sandbox.close();
+  });
+
+  it('shows the swap id, the address from deposit_actions, no memo, never "send 0", and never "send" once the deposit is seen', async () => {
+    const script = [
+      '/swap 100 USDC from arbitrum to base',
+      '0x1111111111111111111111111111111111111111', // destination address
+      '#1', // skip the refund address
+      '2', // no refuel
+      '1', // Confirm
+      '/history',
+    ].join('\n');
+    const { code, stdout, stderr } = await runCli(`${script}\n`, {
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      LAYERSWAP_API_URL: stand.url,
+      LAYERSWAP_API_KEY: sandbox.apiKey,
+      POLL_FAST_MS: '500',
+      POLL_SLOW_MS: '1000',
+    });
+    expect(code, stderr).toBe(0);
+    expect(stdout).not.toContain('SANDBOX'); // it took the stand-in for the real service
+
+    // The cut-down create answer still yields the swap, its id and a history entry.
+    const id = /Swap id: ([0-9a-f-]{36})/.exec(stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(stdout).not.toMatch(/did not answer in time|could not confirm/i);
+    expect(stand.requests.filter((r) => r.startsWith(`GET /api/v2/swaps/${id!}`)).length).toBeGreaterThan(0);
+
+    // The deposit card: the address the service gave, the requested amount, no memo from call data.
+    const actions = await (await fetch(`${sandbox.url}/api/v2/swaps/${id!}/deposit_actions`, { headers: { 'X-LS-APIKEY': sandbox.apiKey } })).json() as { data: { to_address: string }[] };
+    const address = actions.data[0]!.to_address;
+    const card = stdout.slice(stdout.indexOf('Deposit for swap'));
+    expect(card).toContain('Send exactly 100 USDC on Arbitrum One');
+    expect(card).toContain(address);
+    expect(stdout).not.toMatch(/Send exactly 0\b/);
+    expect(stdout).not.toMatch(/memo/i);
+    expect(stdout).not.toContain('0x13e1');
+    expect(stdout).not.toMatch(/undefined|NaN|\[object Object\]/);
+
+    // Once the deposit is seen (status still user_transfer_pending), nothing says to send.
+    const seen = stdout.indexOf('Deposit seen');
+    expect(seen).toBeGreaterThan(0);
+    expect(stdout.slice(seen)).not.toMatch(/send exactly|send the (exact )?amount|waiting for your deposit/i);
+    expect(stdout).toMatch(/Swap [0-9a-f]{8}: Completed/);
+  });
+});
