@@ -1,45 +1,29 @@
+import type { Command } from './command.js';
+import { cancelCommand } from './commands/cancel.js';
+import { helpCommand } from './commands/help.js';
+import { historyCommand } from './commands/history.js';
+import { networksCommand } from './commands/networks.js';
+import { quoteCommand } from './commands/quote.js';
+import { routesCommand } from './commands/routes.js';
+import { startCommand } from './commands/start.js';
+import { statusCommand } from './commands/status.js';
+import { swapCommand } from './commands/swap.js';
+import { trackCommand } from './commands/track.js';
+import { trackingCommand } from './commands/tracking.js';
+import { untrackCommand } from './commands/untrack.js';
+
+export type { CommandOption, CommandSpec } from './command.js';
+
+const help = helpCommand(() => COMMANDS);
+
 /**
- * The commands the bot offers, with their arguments: the single source for Telegram's
- * setMyCommands, Discord's slash-command definitions and /help.
+ * The commands the bot offers, each declared beside its handler: the single source for
+ * Telegram's setMyCommands, Discord's slash-command definitions, /help and the router.
  */
-export interface CommandOption {
-  name: string;
-  description: string;
-  type: 'string' | 'number';
-  required: boolean;
-  /** Discord autocompletes this option from the catalogue. */
-  autocomplete?: 'network' | 'source_network' | 'destination_network' | 'token';
-  /** For numbers: strictly above this. */
-  greaterThan?: number;
-}
-
-export interface CommandSpec {
-  name: string;
-  description: string;
-  /** Offered in group chats too (Telegram scopes; Discord servers). */
-  inGroups: boolean;
-  options: CommandOption[];
-  /** How the options join into the command line the core parses, in order. */
-  usage: string;
-}
-
-const amount: CommandOption = { name: 'amount', description: 'Amount to send, in the source token', type: 'number', required: true, greaterThan: 0 };
-const token: CommandOption = { name: 'token', description: 'Token to send (symbol such as USDC, or contract address)', type: 'string', required: true, autocomplete: 'token' };
-const from: CommandOption = { name: 'from', description: 'Source network', type: 'string', required: true, autocomplete: 'source_network' };
-const to: CommandOption = { name: 'to', description: 'Destination network', type: 'string', required: true, autocomplete: 'destination_network' };
-const toToken: CommandOption = { name: 'to_token', description: 'Token to receive (defaults to the same token)', type: 'string', required: false, autocomplete: 'token' };
-const swapId: CommandOption = { name: 'swap_id', description: 'Swap id (a UUID)', type: 'string', required: true };
-
-export const COMMANDS: readonly CommandSpec[] = [
-  { name: 'quote', description: 'Quote a swap: fees, amount received, time', inGroups: true, options: [amount, token, from, to, toToken], usage: '/quote <amount> <token> <from> <to> [<to-token>]' },
-  { name: 'swap', description: 'Create a swap and get its deposit address privately', inGroups: true, options: [{ ...amount, required: false }, { ...token, required: false }, { ...from, required: false }, { ...to, required: false }, toToken], usage: '/swap [<amount> <token> <from> <to> [<to-token>]]' },
-  { name: 'status', description: 'Show the status of a swap', inGroups: true, options: [swapId], usage: '/status <swap id>' },
-  { name: 'track', description: 'Follow a swap in this chat with live updates', inGroups: true, options: [swapId], usage: '/track <swap id>' },
-  { name: 'untrack', description: 'Stop following a swap in this chat', inGroups: true, options: [swapId], usage: '/untrack <swap id>' },
-  { name: 'tracking', description: 'List the swaps this chat follows', inGroups: true, options: [], usage: '/tracking' },
-  { name: 'history', description: 'Your swaps created through this bot', inGroups: false, options: [], usage: '/history' },
-  { name: 'networks', description: 'List supported networks', inGroups: true, options: [{ name: 'type', description: 'Network family, e.g. evm, solana, starknet', type: 'string', required: false }], usage: '/networks [type]' },
-  { name: 'routes', description: 'Where you can swap to from a network', inGroups: true, options: [{ ...from, name: 'network', description: 'Source network' }, { ...token, required: false, description: 'Source token' }], usage: '/routes <network> [token]' },
-  { name: 'cancel', description: 'Drop the swap you are setting up', inGroups: false, options: [], usage: '/cancel' },
-  { name: 'help', description: 'What this bot can do', inGroups: true, options: [], usage: '/help' },
+export const COMMANDS: readonly Command[] = [
+  quoteCommand, swapCommand, statusCommand, trackCommand, untrackCommand, trackingCommand,
+  historyCommand, networksCommand, routesCommand, cancelCommand, help,
 ];
+
+/** Commands the router takes that no menu lists (platforms send /start themselves). */
+export const UNLISTED_COMMANDS: readonly Command[] = [startCommand(help.run)];

@@ -4,7 +4,7 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import type { Logger } from '../log.js';
 import type { TrackingService } from '../contracts/tracking.js';
 import type { ActionCodec } from './actions.js';
-import type { DraftStore } from './drafts.js';
+import type { DraftStore } from './wizard/drafts.js';
 import type { HistoryStore } from './history.js';
 import type { Incoming } from '../contracts/incoming.js';
 

@@ -2,7 +2,7 @@ import { silentLogger } from '../log.js';
 import { ActionCodec } from './actions.js';
 import type { CoreDeps, Ctx } from './context.js';
 import type { BotCore } from './core.js';
-import { DraftStore } from './drafts.js';
+import { DraftStore } from './wizard/drafts.js';
 import { errorReply, isServiceError } from './errors-text.js';
 import { fitReply } from './fit.js';
 import { HistoryStore } from './history.js';

@@ -2,8 +2,9 @@ import { loadDepositActions } from '../layerswap/deposit-actions.js';
 import type { DepositAction, SwapDetails } from '../layerswap/schemas.js';
 import { depositCards, depositPayload } from './cards/deposit.js';
 import { shortId } from './cards/format.js';
-import { phaseOfSwap } from './cards/phase.js';
+import { phaseOfSwap } from '../layerswap/phase.js';
 import { inlineAction } from './actions.js';
+import { VERBS } from './verbs.js';
 import type { Ctx } from './context.js';
 import { actionButton, code, deeplinkButton, line, type Reply } from '../contracts/reply.js';
 import { notice } from './replies.js';
@@ -17,7 +18,7 @@ import { notice } from './replies.js';
  */
 
 /** The Deposit details button: re-sends the card to the swap's creator. */
-export const depositAction = (swapId: string): string => inlineAction('dp', swapId);
+export const depositAction = (swapId: string): string => inlineAction(VERBS.depositDetails, swapId);
 
 /**
  * Whether the swap still waits for its deposit (created / user_transfer_pending, no deposit

@@ -1,35 +1,32 @@
-import { cancel, cancelButtonAction } from './commands/cancel.js';
-import { help } from './commands/help.js';
-import { history, historyButton } from './commands/history.js';
-import { networks, networksButton } from './commands/networks.js';
-import { quote, refreshQuote, swapThis } from './commands/quote.js';
-import { routes, routesButton } from './commands/routes.js';
-import { start } from './commands/start.js';
-import { depositButton, refreshStatus, status } from './commands/status.js';
-import { swap } from './commands/swap.js';
-import { track, trackButton } from './commands/track.js';
-import { tracking, trackingPage } from './commands/tracking.js';
-import { untrack } from './commands/untrack.js';
-import type { Ctx } from './context.js';
-import { answerText } from './flow/answer.js';
-import { confirm, pageChoices, pick, refuel, resume, skip } from './flow/draft-actions.js';
 import { line, type Reply } from '../contracts/reply.js';
+import type { ActionHandler, CommandHandler } from './command.js';
+import { COMMANDS, UNLISTED_COMMANDS } from './command-list.js';
+import { cancelButtonAction } from './commands/cancel.js';
+import { historyButton } from './commands/history.js';
+import { networksButton } from './commands/networks.js';
+import { refreshQuote, swapThis } from './commands/quote.js';
+import { routesButton } from './commands/routes.js';
+import { depositButton, refreshStatus } from './commands/status.js';
+import { trackButton } from './commands/track.js';
+import { trackingPage } from './commands/tracking.js';
+import type { Ctx } from './context.js';
 import { EXPIRED, notice } from './replies.js';
+import { VERBS, type VerbName } from './verbs.js';
+import { answerText, confirm, pageChoices, pick, refuel, resume, skip } from './wizard/answer.js';
 
-type CommandHandler = (ctx: Ctx, args: string) => Promise<Reply[]>;
-type ActionHandler = (ctx: Ctx, args: string[]) => Promise<Reply[]>;
+/** Every command's handler, from the declarations (command-list.ts). */
+export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map([...COMMANDS, ...UNLISTED_COMMANDS].map((c) => [c.name, c.run]));
 
-/** One handler per command (files in commands/). */
-export const COMMAND_HANDLERS: Readonly<Record<string, CommandHandler>> = {
-  quote, swap, status, track, untrack, tracking, history, networks, routes, help, start, cancel,
+/** One handler per button verb: typed over VERBS, so neither can lack the other. */
+const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
+  refreshStatus, track: trackButton, depositDetails: depositButton, swapThis, refreshQuote,
+  pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
+  networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, trackingPage,
 };
 
-/** One handler per button verb (see actions.ts for the encoding). */
-export const ACTION_HANDLERS: Readonly<Record<string, ActionHandler>> = {
-  st: refreshStatus, tr: trackButton, dp: depositButton, qs: swapThis, qr: refreshQuote,
-  pk: pick, pg: pageChoices, sk: skip, rf: refuel, cf: confirm, cx: cancelButtonAction, rs: resume,
-  nw: networksButton, rt: routesButton, hs: historyButton, tk: trackingPage,
-};
+export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler> = new Map(
+  (Object.keys(VERBS) as VerbName[]).map((name) => [VERBS[name], HANDLERS_BY_NAME[name]]),
+);
 
 const COMMAND_LINE = /^\/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]{1,64})?(?:\s+([\s\S]*))?$/;
 
@@ -48,14 +45,14 @@ export async function route(ctx: Ctx): Promise<Reply[]> {
   if (incoming.action !== undefined) {
     const decoded = await ctx.codec.decode(incoming.action);
     if (!decoded.ok) return [EXPIRED];
-    const handler = Object.hasOwn(ACTION_HANDLERS, decoded.action.verb) ? ACTION_HANDLERS[decoded.action.verb] : undefined;
+    const handler = ACTION_HANDLERS.get(decoded.action.verb);
     return handler ? handler(ctx, decoded.action.args) : [EXPIRED];
   }
   const text = (incoming.text ?? '').trim();
   const m = COMMAND_LINE.exec(text);
   if (m) {
     const name = (m[1] as string).toLowerCase();
-    const handler = Object.hasOwn(COMMAND_HANDLERS, name) ? COMMAND_HANDLERS[name] : undefined;
+    const handler = COMMAND_HANDLERS.get(name);
     if (handler) return handler(ctx, (m[2] ?? '').trim());
     return incoming.chatKind === 'private' ? [notice('Unknown command', [line(`I do not know /${name.slice(0, 32)}. Send /help to see what I can do.`)], 'warning')] : [];
   }

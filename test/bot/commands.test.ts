@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ActionCodec } from '../../src/bot/actions.js';
+import { COMMANDS, UNLISTED_COMMANDS } from '../../src/bot/command-list.js';
+import { ACTION_HANDLERS, COMMAND_HANDLERS } from '../../src/bot/router.js';
+import { VERBS } from '../../src/bot/verbs.js';
+import { replyButtons, type Reply } from '../../src/contracts/reply.js';
 import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
 
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
@@ -100,5 +105,48 @@ describe('suggest (autocomplete)', () => {
     expect(onArb.every((s) => s.label.length <= 100)).toBe(true);
     const onTon = await h.core.suggest('token', '', { network: 'TON_MAINNET' });
     expect(onTon.map((s) => s.value).sort()).toEqual(['TON', 'USDT']);
+  });
+});
+
+describe('commands and verbs cannot drift from their handlers', () => {
+  test('every declared command is routed and every routed command is declared, once each', () => {
+    const declared = [...COMMANDS, ...UNLISTED_COMMANDS].map((c) => c.name);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...COMMAND_HANDLERS.keys()].sort()).toEqual([...declared].sort());
+    for (const c of [...COMMANDS, ...UNLISTED_COMMANDS]) expect(COMMAND_HANDLERS.get(c.name)).toBe(c.run);
+  });
+
+  test('every verb has one handler and every handler a verb', () => {
+    const verbs = Object.values(VERBS);
+    expect(new Set(verbs).size).toBe(verbs.length);
+    expect([...ACTION_HANDLERS.keys()].sort()).toEqual([...verbs].sort());
+  });
+
+  test('every button the bot shows along a whole swap carries a declared verb', async () => {
+    const u = new ChatUser(h, { userId: 'c9' });
+    const seen: Reply[] = [];
+    const keep = (r: Reply[]): Reply[] => (seen.push(...r), r);
+    keep(await u.says('/quote 100 USDC arbitrum base'));
+    keep(await u.presses('Swap this'));
+    keep(await u.says(EVM));
+    keep(await u.presses('Skip (no refund address)'));
+    keep(await u.presses('No refuel'));
+    keep(await u.presses('Confirm'));
+    keep(await u.says('/swap'));
+    keep(await u.presses('Next ›'));
+    keep(await u.says('/networks'));
+    keep(await u.says('/routes arbitrum'));
+    const codec = new ActionCodec(h.redis, h.prefix);
+    const actions = seen.flatMap(replyButtons).flatMap((b) => (b.kind === 'action' ? [b.action] : []));
+    expect(actions.length).toBeGreaterThan(20);
+    const verbs = new Set<string>();
+    for (const a of actions) {
+      const d = await codec.decode(a);
+      expect(d.ok).toBe(true);
+      if (d.ok) verbs.add(d.action.verb);
+    }
+    for (const v of verbs) expect(ACTION_HANDLERS.has(v), `verb ${v} has no handler`).toBe(true);
+    // The walk covers most verbs, so a new button with a literal verb shows up here.
+    expect(verbs.size).toBeGreaterThanOrEqual(10);
   });
 });

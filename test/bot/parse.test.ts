@@ -1,9 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { applyRouteWords, missingField } from '../../src/bot/flow/route.js';
+import { applyRouteWords, missingField } from '../../src/bot/route/route.js';
 import { parseAmount } from '../../src/bot/parse/amount.js';
 import { resolveNetwork } from '../../src/bot/parse/network.js';
-import { splitRouteWords } from '../../src/bot/parse/quote-words.js';
+import { splitRouteWords } from '../../src/bot/route/words.js';
 import { parseSwapId } from '../../src/bot/parse/swap-id.js';
 import { NETWORKS } from './support/catalog-fixture.js';
 
@@ -148,5 +148,22 @@ describe('route lines: addresses and exchanges', () => {
   test('a misspelt exchange gets did-you-mean with the exchange as a choice', () => {
     const u = lineWith('100 USDC coinbsae base');
     expect(u.problem).toMatchObject({ field: 'source_network', hint: 'Did you mean Coinbase?', choices: ['COINBASE'] });
+  });
+});
+
+describe('problems are data: an id to translate on, words rendered in one place', () => {
+  test('each kind of wrong input has its own stable id', () => {
+    const ids = [
+      parseAmount('1,5'), parseAmount('-3'), parseAmount('1e5'), parseAmount(''),
+      splitRouteWords('100 usdc from arbitrum to'), parseSwapId(''), parseSwapId('nope'),
+    ].map((r) => (r.ok ? 'ok' : r.id));
+    expect(ids).toEqual(['amount.decimal_comma', 'amount.negative', 'amount.exponent', 'amount.missing', 'route.nothing_after_to', 'swap_id.missing', 'swap_id.invalid']);
+  });
+
+  test('a route problem carries its field and id with its words', () => {
+    const w = splitRouteWords('100 USDC arbitrum narnia');
+    if (!w.ok) throw new Error(w.reason);
+    const u = applyRouteWords({}, w.value, NETWORKS);
+    expect(u.problem).toMatchObject({ id: 'network.unknown', field: 'destination_network', reason: expect.stringContaining('narnia') });
   });
 });

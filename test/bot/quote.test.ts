@@ -37,6 +37,22 @@ describe('/quote', () => {
     expect(allText(next)).not.toContain('⚠️');
   });
 
+  test('a complete line is quoted with one request and saves no draft', async () => {
+    const u = new ChatUser(h, { userId: 'q8' });
+    const before = h.sandbox.requestCount('getQuote');
+    card(await u.says('/quote 100 USDC arbitrum base'), { title: 'Quote: USDC Arbitrum One → USDC Base' });
+    expect(h.sandbox.requestCount('getQuote') - before).toBe(1);
+    expect(await h.redis.keys(`${h.prefix}:draft:*q8`)).toEqual([]);
+    card(await u.says('/cancel'), { title: 'Nothing to cancel' });
+  });
+
+  test('a service failure on a complete line offers Try again, which quotes the same route', async () => {
+    const u = new ChatUser(h, { userId: 'q9' });
+    h.sandbox.injectFault({ status: 503, count: 1, pathPrefix: '/api/v2/quote' });
+    card(await u.says('/quote 100 USDC arbitrum base'), { contains: ['not answering'], buttons: ['Try again'] });
+    card(await u.presses('Try again'), { title: 'Quote: USDC Arbitrum One → USDC Base', buttons: ['Swap this', 'Refresh'] });
+  });
+
   test('step by step: each missing part is asked with buttons, one at a time', async () => {
     const u = new ChatUser(h, { userId: 'q4' });
     card(await u.says('/quote'), { title: 'New quote', contains: ['Which network do you send from?'], buttons: ['Ethereum', 'Arbitrum One', 'Base', 'Next ›', 'Cancel'] });

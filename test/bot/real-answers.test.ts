@@ -6,8 +6,9 @@ import { statusCard } from '../../src/bot/cards/status.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { DepositActionListSchema, DepositActionSchema, QuoteResponseSchema, SwapDetailsSchema, type DepositAction, type SwapDetails } from '../../src/layerswap/schemas.js';
-import { MOMENT_KINDS, observe, type SwapState } from '../../src/tracking/observe.js';
-import { renderMoment } from '../../src/tracking/moments.js';
+import { MOMENT_KINDS } from '../../src/contracts/tracking.js';
+import { observe, type SwapState } from '../../src/tracking/observe.js';
+import { renderMoment } from '../../src/bot/cards/moments.js';
 import { fixtureData, fixtureNames } from '../support/fixtures.js';
 
 /**

@@ -141,6 +141,21 @@ describe('/swap', () => {
     card(await u.presses('Yes, refuel'), { title: 'Confirm your swap', contains: [/Refuel: 0\.000\d+ ETH on Base/] });
   });
 
+  test('answering the refuel question asks for one quote, whichever the answer', async () => {
+    for (const [who, answer] of [['s7y', 'Yes, refuel'], ['s7n', 'No refuel']] as const) {
+      const u = new ChatUser(h, { userId: who });
+      await u.says('/swap 100 USDC arbitrum base');
+      await u.says(EVM);
+      await u.presses('Skip (no refund address)');
+      const before = h.sandbox.requestCount('getQuote');
+      const confirm = card(await u.presses(answer), { title: 'Confirm your swap' });
+      expect(h.sandbox.requestCount('getQuote') - before).toBe(1);
+      // The card's words point at the figures where they are: below the lines.
+      expect(replyText(confirm)).toContain('the figures below are the current quote');
+      expect(replyText(confirm)).not.toContain('figures above');
+    }
+  });
+
   test('/cancel and the Cancel button drop the draft; old buttons then expire', async () => {
     const u = new ChatUser(h, { userId: 's8' });
     const ask = await u.says('/swap');
@@ -149,6 +164,23 @@ describe('/swap', () => {
     const again = await u.says('/swap 1 eth arbitrum base');
     card(await u.presses('Cancel', again), { title: 'Cancelled' });
     expect(allText(await u.says(EVM))).toContain('Not sure what you mean');
+  });
+
+  test('Swap this on a quote says nothing was dropped when nothing was; with an unfinished swap open, it says so', async () => {
+    const fresh = new ChatUser(h, { userId: 's9a' });
+    await fresh.says('/quote 100 USDC arbitrum base');
+    const asked = await fresh.presses('Swap this');
+    card(asked, { title: 'New swap', contains: ['address on Base'] });
+    expect(allText(asked)).not.toContain('dropped');
+
+    const busy = new ChatUser(h, { userId: 's9b' });
+    await busy.says('/swap 50 usdc arbitrum base');
+    // A complete quote leaves the unfinished swap alone...
+    await busy.says('/quote 100 USDC arbitrum base');
+    expect(allText(await busy.says(EVM))).toContain('refunds');
+    // ...and Swap this replaces it, saying so.
+    await busy.says('/quote 100 USDC arbitrum base');
+    card(await busy.presses('Swap this'), { title: 'New swap', contains: ['Your unfinished swap was dropped'] });
   });
 
   test('a new /swap replaces the unfinished one and says so', async () => {

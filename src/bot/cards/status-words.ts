@@ -1,4 +1,4 @@
-import type { SwapPhase } from './phase.js';
+import type { SwapPhase } from '../../layerswap/phase.js';
 
 /**
  * Every swap status and fail reason of the reference (section 4) in plain words: what it means

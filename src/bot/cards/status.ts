@@ -1,18 +1,19 @@
 import { FINAL_SWAP_STATUSES, type NetworkRef, type SwapDetails, type Token, type Transaction } from '../../layerswap/schemas.js';
 import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
+import { VERBS } from '../verbs.js';
 import { fitReply } from '../fit.js';
 import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
 import { explorerUrl, formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
-import { phaseOfSwap } from './phase.js';
+import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
 
 export { maskAddress };
 
 /** Button actions of a status card (see router). */
 export const statusActions = {
-  refresh: (swapId: string): string => inlineAction('st', swapId),
-  track: (swapId: string): string => inlineAction('tr', swapId),
+  refresh: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId),
+  track: (swapId: string): string => inlineAction(VERBS.track, swapId),
 };
 
 /** "3/12 ▓▓▓░░░░░░░░░": one cell per confirmation up to 12, scaled beyond. */

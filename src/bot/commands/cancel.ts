@@ -1,9 +1,10 @@
 import type { Ctx } from '../context.js';
 import { line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
+import type { Command } from '../command.js';
 
 /** /cancel: drops the open draft. */
-export async function cancel(ctx: Ctx): Promise<Reply[]> {
+async function cancel(ctx: Ctx): Promise<Reply[]> {
   const dropped = await ctx.drafts.delete(ctx.incoming.platform, ctx.incoming.userId);
   return [dropped
     ? notice('Cancelled', [line('Your unfinished swap was dropped. Nothing was created.')], 'success')
@@ -19,3 +20,5 @@ export async function cancelButtonAction(ctx: Ctx, args: string[]): Promise<Repl
   if (!draft || draft.id !== args[0]) return [{ ...notice('Nothing to cancel', [line('You have no swap in progress with that button.')]), target: 'ephemeral' }];
   return (await cancel(ctx)).map((r) => ({ ...r, mode: 'edit' as const }));
 }
+
+export const cancelCommand: Command = { name: 'cancel', description: 'Drop the swap you are setting up', inGroups: false, options: [], usage: '/cancel', run: cancel };

@@ -1,22 +1,27 @@
-import { COMMANDS } from '../command-list.js';
-import { isPublic, type Ctx } from '../context.js';
-import { code, line, type Line, type Reply } from '../../contracts/reply.js';
+import type { CommandHandler, CommandSpec, Command } from '../command.js';
+import { isPublic } from '../context.js';
+import { code, line, type Line } from '../../contracts/reply.js';
 
-/** The command list, from COMMANDS (the same source as Telegram's and Discord's menus). */
-export function helpLines(inGroup: boolean): Line[] {
-  return COMMANDS.filter((c) => !inGroup || c.inGroups).map((c) => line(code(c.usage), ` ${c.description}`));
+/** The command list as lines: in groups, only the commands offered there. */
+function helpLines(commands: readonly CommandSpec[], inGroup: boolean): Line[] {
+  return commands.filter((c) => !inGroup || c.inGroups).map((c) => line(code(c.usage), ` ${c.description}`));
 }
 
-export function help(ctx: Ctx): Promise<Reply[]> {
-  return Promise.resolve([{
+/**
+ * /help: the command list it is given (COMMANDS, the same list as Telegram's and Discord's menus;
+ * passed in because the list holds /help itself).
+ */
+export function helpCommand(commands: () => readonly CommandSpec[]): Command {
+  const run: CommandHandler = (ctx) => Promise.resolve([{
     title: 'What I can do',
     tone: 'info',
     lines: [
       line('I quote and create swaps between networks with Layerswap, and follow them until they finish.'),
-      ...helpLines(isPublic(ctx)),
+      ...helpLines(commands(), isPublic(ctx)),
       line('Example: ', code('/quote 100 USDC from arbitrum to base')),
       line('Deposit details are only ever sent to you privately. I never ask for keys or seed phrases.'),
     ],
     target: 'here',
   }]);
+  return { name: 'help', description: 'What this bot can do', inGroups: true, options: [], usage: '/help', run };
 }

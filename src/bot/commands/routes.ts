@@ -1,25 +1,27 @@
 import type { Ctx } from '../context.js';
-import { limitsRange, routeLimits } from '../flow/amount-limits.js';
-import { activeTokens } from '../flow/route-check.js';
+import { activeTokens } from '../route/check.js';
+import { limitsRange, routeLimits } from '../route/limits.js';
 import { networkLabel, resolveNetwork } from '../parse/network.js';
 import { resolveToken, tokenList } from '../parse/token.js';
 import { pageArg, pageButtons, pageOf } from '../paging.js';
 import { bold, line, type Line, type Reply } from '../../contracts/reply.js';
-import { problem } from '../replies.js';
+import { problemReply } from '../problem.js';
+import { VERBS } from '../verbs.js';
+import { FROM, TOKEN, type Command } from '../command.js';
 
 const PAGE = 12;
 const USAGE = 'Use /routes <network> [token], e.g. /routes arbitrum USDC.';
 
 /** /routes <network> [token]: where you can swap to from a network (and token), paged. */
-export async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: number): Promise<Reply[]> {
-  if (!networkArg) return [problem('Which network do you want to send from?', USAGE, 'Which network?')];
+async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: number): Promise<Reply[]> {
+  if (!networkArg) return [problemReply({ reason: 'Which network do you want to send from?', hint: USAGE }, 'Which network?')];
   const networks = await ctx.catalog.networks();
   const n = resolveNetwork(networkArg, networks);
-  if (!n.ok) return [problem(n.reason, n.hint ?? USAGE, 'Unknown network')];
+  if (!n.ok) return [problemReply({ reason: n.reason, hint: n.hint ?? USAGE }, 'Unknown network')];
   let tokenSymbol: string | undefined;
   if (tokenArg) {
     const t = resolveToken(tokenArg, n.network.tokens, networkLabel(n.network));
-    if (!t.ok) return [problem(t.reason, t.hint, 'Unknown token')];
+    if (!t.ok) return [problemReply(t, 'Unknown token')];
     tokenSymbol = t.token.symbol;
   }
   const destinations = (await ctx.catalog.destinations(tokenSymbol ? { source_network: n.network.name, source_token: tokenSymbol } : { source_network: n.network.name }))
@@ -39,14 +41,19 @@ export async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string,
   if (destinations.length === 0) lines.push(line('No destinations right now.'));
   else lines.push(line(`Quote one with /quote <amount> ${tokenSymbol ?? '<token>'} ${n.network.name} <to>.`));
   if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
-  const buttons = await pageButtons(ctx, 'rt', [n.network.name, tokenSymbol ?? ''], p.page, p.pages);
+  const buttons = await pageButtons(ctx, VERBS.routesPage, [n.network.name, tokenSymbol ?? ''], p.page, p.pages);
   return [{ title: `From ${from} you can reach (${destinations.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
 }
 
-export function routes(ctx: Ctx, args: string): Promise<Reply[]> {
+function routes(ctx: Ctx, args: string): Promise<Reply[]> {
   const words = args.trim().split(/\s+/).filter(Boolean);
   // A multi-word network name ("arbitrum one usdc"): the last word is the token when the rest names a network.
   if (words.length > 2) return routesPage(ctx, words.slice(0, -1).join(' '), words[words.length - 1] ?? '', 0);
   return routesPage(ctx, words[0] ?? '', words[1] ?? '', 0);
 }
 export const routesButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => routesPage(ctx, args[0] ?? '', args[1] ?? '', pageArg(args[2]));
+
+export const routesCommand: Command = {
+  name: 'routes', description: 'Where you can swap to from a network', inGroups: true,
+  options: [{ ...FROM, name: 'network', description: 'Source network' }, { ...TOKEN, required: false, description: 'Source token' }], usage: '/routes <network> [token]', run: routes,
+};

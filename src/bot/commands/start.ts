@@ -1,9 +1,9 @@
 import { isPublic, type Ctx } from '../context.js';
+import type { Command, CommandHandler } from '../command.js';
 import { depositReplies, isCreator } from '../deposit-details.js';
-import { advance } from '../flow/wizard.js';
 import { line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
-import { help } from './help.js';
+import { advance } from '../wizard/advance.js';
 import { history, HISTORY_PAYLOAD } from './history.js';
 
 const PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
@@ -13,9 +13,9 @@ const EXPIRED_LINK = notice('This link has expired', [line('Start again with /sw
  * /start [payload]: a welcome, or a deep link from a group: d_<draft id> resumes that draft here,
  * dep_<swap id> re-sends the deposit details of the user's own swap, `history` opens /history.
  */
-export async function start(ctx: Ctx, args: string): Promise<Reply[]> {
+async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<Reply[]> {
   const payload = args.trim();
-  if (!payload) return help(ctx);
+  if (!payload) return welcome(ctx, '');
   if (!PAYLOAD.test(payload)) return [EXPIRED_LINK];
   if (payload === HISTORY_PAYLOAD) return history(ctx);
   if (payload.startsWith('d_')) {
@@ -34,4 +34,9 @@ export async function start(ctx: Ctx, args: string): Promise<Reply[]> {
     return depositReplies(ctx, swapId);
   }
   return [EXPIRED_LINK];
+}
+
+/** /start is not in the menus (platforms send it); with no payload it answers like `welcome` (/help). */
+export function startCommand(welcome: CommandHandler): Command {
+  return { name: 'start', description: 'Start the bot', inGroups: true, options: [], usage: '/start', run: (ctx, args) => start(ctx, args, welcome) };
 }

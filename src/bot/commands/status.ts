@@ -1,11 +1,12 @@
 import { statusCard } from '../cards/status.js';
 import { isPublic, type Ctx } from '../context.js';
 import { depositReplies, isCreator, waitsForDeposit } from '../deposit-details.js';
-import { modeOf } from '../flow/ui.js';
 import { parseSwapId } from '../parse/swap-id.js';
 import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
-import { problem } from '../replies.js';
+import { problemReply } from '../problem.js';
+import { modeOf } from '../wizard/ask.js';
+import { SWAP_ID, type Command } from '../command.js';
 
 /**
  * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
@@ -29,9 +30,9 @@ export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
  * /status <swap id>: the id is checked before any request. The creator, in private, also gets the
  * deposit details while the swap waits for its deposit.
  */
-export async function status(ctx: Ctx, args: string): Promise<Reply[]> {
+async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   const id = parseSwapId(args.split(/\s+/)[0]);
-  if (!id.ok) return [problem(id.reason, id.hint, 'Which swap?')];
+  if (!id.ok) return [problemReply(id, 'Which swap?')];
   const { details, mine } = await load(ctx, id.value);
   const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
   return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, id.value, details))] : [card];
@@ -40,14 +41,16 @@ export async function status(ctx: Ctx, args: string): Promise<Reply[]> {
 /** Refresh (and Status) buttons: the card again, in place when the platform can edit. */
 export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
-  if (!id.ok || args.length !== 1) return [problem(id.ok ? 'That button is broken.' : id.reason)];
+  if (!id.ok || args.length !== 1) return [problemReply({ reason: id.ok ? 'That button is broken.' : id.reason })];
   return [{ ...(await statusReply(ctx, id.value)), mode: modeOf(ctx) }];
 }
 
 /** dp <swap id>: the Deposit details button, for the swap's creator only. */
 export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
-  if (!id.ok || args.length !== 1) return [problem(id.ok ? 'That button is broken.' : id.reason)];
-  if (!(await isCreator(ctx, id.value))) return [{ ...problem('Only the person who created this swap can see its deposit details.', undefined, 'Not your swap'), target: 'ephemeral' }];
+  if (!id.ok || args.length !== 1) return [problemReply({ reason: id.ok ? 'That button is broken.' : id.reason })];
+  if (!(await isCreator(ctx, id.value))) return [{ ...problemReply({ reason: 'Only the person who created this swap can see its deposit details.' }, 'Not your swap'), target: 'ephemeral' }];
   return depositReplies(ctx, id.value);
 }
+
+export const statusCommand: Command = { name: 'status', description: 'Show the status of a swap', inGroups: true, options: [SWAP_ID], usage: '/status <swap id>', run: status };

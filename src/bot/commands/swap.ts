@@ -1,6 +1,22 @@
-import type { Ctx } from '../context.js';
-import { startFromLine } from '../flow/start.js';
 import type { Reply } from '../../contracts/reply.js';
+import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../command.js';
+import type { Ctx } from '../context.js';
+import { problemReply } from '../problem.js';
+import { routeFromLine } from '../route/check.js';
+import { startWizard } from '../wizard/start.js';
 
 /** /swap [route]: the route (one line or step by step), addresses, refuel, confirmation. */
-export const swap = (ctx: Ctx, args: string): Promise<Reply[]> => startFromLine(ctx, 'swap', args);
+async function swap(ctx: Ctx, args: string): Promise<Reply[]> {
+  const read = await routeFromLine(ctx, args);
+  if (!read.route) return [problemReply(read.problem, 'Could not read that route')];
+  return startWizard(ctx, 'swap', read.route, read.problem);
+}
+
+export const swapCommand: Command = {
+  name: 'swap',
+  description: 'Create a swap and get its deposit address privately',
+  inGroups: true,
+  options: [{ ...AMOUNT, required: false }, { ...TOKEN, required: false }, { ...FROM, required: false }, { ...TO, required: false }, TO_TOKEN],
+  usage: '/swap [<amount> <token> <from> <to> [<to-token>]]',
+  run: swap,
+};

@@ -2,7 +2,9 @@ import type { ChatTarget } from '../../contracts/incoming.js';
 import { isPublic, type Ctx } from '../context.js';
 import { parseSwapId } from '../parse/swap-id.js';
 import { bold, line, type Reply } from '../../contracts/reply.js';
-import { notice, problem } from '../replies.js';
+import { problemReply } from '../problem.js';
+import { notice } from '../replies.js';
+import { SWAP_ID, type Command } from '../command.js';
 import { statusReply } from './status.js';
 
 export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind });
@@ -20,9 +22,9 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
 export const ADMINS_ONLY = notice('Only admins can do that here', [line('In groups and channels, only the chat\'s admins can start or stop tracking swaps.'), line('You can track a swap for yourself in a private chat with me.')], 'warning');
 
 /** /track <swap id>: follow a swap in this chat (live updates come from the tracking worker). */
-export async function trackSwap(ctx: Ctx, rawId: string | undefined): Promise<Reply[]> {
+async function trackSwap(ctx: Ctx, rawId: string | undefined): Promise<Reply[]> {
   const id = parseSwapId(rawId);
-  if (!id.ok) return [problem(id.reason, id.hint, 'Which swap?')];
+  if (!id.ok) return [problemReply(id, 'Which swap?')];
   if (!(await mayManageTracking(ctx))) return [ADMINS_ONLY];
   await statusReply(ctx, id.value); // proves the swap exists before following it; errors become replies upstream
   const result = await ctx.tracking.follow(id.value, chatTarget(ctx), { userId: ctx.incoming.userId });
@@ -38,5 +40,7 @@ export async function trackSwap(ctx: Ctx, rawId: string | undefined): Promise<Re
   return [head];
 }
 
-export const track = (ctx: Ctx, args: string): Promise<Reply[]> => trackSwap(ctx, args.split(/\s+/)[0]);
+const track = (ctx: Ctx, args: string): Promise<Reply[]> => trackSwap(ctx, args.split(/\s+/)[0]);
 export const trackButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => trackSwap(ctx, args.length === 1 ? args[0] : '');
+
+export const trackCommand: Command = { name: 'track', description: 'Follow a swap in this chat with live updates', inGroups: true, options: [SWAP_ID], usage: '/track <swap id>', run: track };

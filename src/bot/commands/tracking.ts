@@ -4,20 +4,24 @@ import type { Ctx } from '../context.js';
 import { pageArg, pageButtons, pageOf } from '../paging.js';
 import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
+import { VERBS } from '../verbs.js';
+import type { Command } from '../command.js';
 import { chatTarget } from './track.js';
 
 const PAGE = 10;
 
 /** /tracking: the swaps this chat follows, newest first, paged. */
-export async function trackingList(ctx: Ctx, page = 0): Promise<Reply[]> {
+async function trackingList(ctx: Ctx, page = 0): Promise<Reply[]> {
   const followed = await ctx.tracking.listFollowed(chatTarget(ctx));
   if (followed.length === 0) return [notice('Not following any swaps', [line('Follow one with /track <swap id>.')])];
   const p = pageOf(followed, page, PAGE);
   const lines: Line[] = p.items.map((f) => line(code(f.swapId), ` · ${f.status ? statusWords(f.status).label : 'checking…'} · since ${formatTime(f.since, ctx.now())}`));
   if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
-  const buttons = await pageButtons(ctx, 'tk', [], p.page, p.pages);
+  const buttons = await pageButtons(ctx, VERBS.trackingPage, [], p.page, p.pages);
   return [{ title: `Followed here (${followed.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
 }
 
-export const tracking = (ctx: Ctx): Promise<Reply[]> => trackingList(ctx, 0);
+const tracking = (ctx: Ctx): Promise<Reply[]> => trackingList(ctx, 0);
 export const trackingPage = (ctx: Ctx, args: string[]): Promise<Reply[]> => trackingList(ctx, pageArg(args[0]));
+
+export const trackingCommand: Command = { name: 'tracking', description: 'List the swaps this chat follows', inGroups: true, options: [], usage: '/tracking', run: tracking };

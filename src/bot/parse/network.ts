@@ -7,7 +7,7 @@ export type NetworkLike = Pick<Network, 'name' | 'display_name' | 'chain_id' | '
 
 export type NetworkMatch<N extends NetworkLike> =
   | { ok: true; network: N }
-  | { ok: false; reason: string; hint?: string; choices: N[] };
+  | { ok: false; id: string; reason: string; hint?: string; choices: N[] };
 
 export const networkLabel = (n: Pick<NetworkLike, 'name' | 'display_name'>): string => n.display_name || n.name;
 const isMainnet = (n: NetworkLike): boolean => /_MAINNET$/i.test(n.name);
@@ -39,7 +39,7 @@ function pick<N extends NetworkLike>(found: N[]): N[] {
 export function resolveNetwork<N extends NetworkLike>(raw: string, networks: readonly N[]): NetworkMatch<N> {
   const input = raw.trim();
   const key = normalizeName(input);
-  if (key === '') return { ok: false, reason: 'Which network?', choices: [] };
+  if (key === '') return { ok: false, id: 'network.missing', reason: 'Which network?', choices: [] };
   const exactName = networks.filter((n) => n.name.toLowerCase() === input.toLowerCase());
   if (exactName.length === 1) return { ok: true, network: exactName[0] as N };
 
@@ -49,13 +49,13 @@ export function resolveNetwork<N extends NetworkLike>(raw: string, networks: rea
   if (found.length === 1) return { ok: true, network: found[0] as N };
   const shown = JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input);
   if (found.length > 1) {
-    return { ok: false, reason: `${shown} could be ${found.slice(0, 5).map(networkLabel).join(', ')}.`, hint: 'Which one?', choices: found };
+    return { ok: false, id: 'network.ambiguous', reason: `${shown} could be ${found.slice(0, 5).map(networkLabel).join(', ')}.`, hint: 'Which one?', choices: found };
   }
   const near = suggestNetworks(key, networks);
   if (near.length > 0) {
-    return { ok: false, reason: `There is no network called ${shown}.`, hint: `Did you mean ${near.map(networkLabel).join(' or ')}?`, choices: near };
+    return { ok: false, id: 'network.unknown', reason: `There is no network called ${shown}.`, hint: `Did you mean ${near.map(networkLabel).join(' or ')}?`, choices: near };
   }
-  return { ok: false, reason: `There is no network called ${shown}.`, hint: 'Send /networks to see them all.', choices: [] };
+  return { ok: false, id: 'network.unknown', reason: `There is no network called ${shown}.`, hint: 'Send /networks to see them all.', choices: [] };
 }
 
 /** Networks within typo distance of a normalised key, closest first (at most 3). */

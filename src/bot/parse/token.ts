@@ -1,7 +1,7 @@
 import type { Token } from '../../layerswap/schemas.js';
 import { editDistance, typoAllowance } from './edit-distance.js';
 
-export type TokenMatch<T extends Token> = { ok: true; token: T } | { ok: false; reason: string; hint?: string; choices: T[] };
+export type TokenMatch<T extends Token> = { ok: true; token: T } | { ok: false; id: string; reason: string; hint?: string; choices: T[] };
 
 /** Addresses that stand for a network's native token when given as a contract. */
 const NATIVE_ADDRESSES = new Set(['0x0000000000000000000000000000000000000000', '0x0', '11111111111111111111111111111111']);
@@ -22,7 +22,7 @@ export function tokenList(tokens: readonly Pick<Token, 'symbol'>[], max = 15): s
  */
 export function resolveToken<T extends Token>(raw: string, tokens: readonly T[], networkLabel: string): TokenMatch<T> {
   const input = raw.trim();
-  if (input === '') return { ok: false, reason: 'Which token?', choices: [...tokens] };
+  if (input === '') return { ok: false, id: 'token.missing', reason: 'Which token?', choices: [...tokens] };
   const lower = input.toLowerCase();
   const bySymbol = tokens.filter((t) => t.symbol.toLowerCase() === lower);
   if (bySymbol.length >= 1) return { ok: true, token: bySymbol[0] as T };
@@ -36,9 +36,9 @@ export function resolveToken<T extends Token>(raw: string, tokens: readonly T[],
   if (byContract) return { ok: true, token: byContract };
 
   const shown = JSON.stringify(input.length > 44 ? `${input.slice(0, 44)}…` : input);
-  if (tokens.length === 0) return { ok: false, reason: `${networkLabel} has no tokens available right now.`, choices: [] };
+  if (tokens.length === 0) return { ok: false, id: 'token.none', reason: `${networkLabel} has no tokens available right now.`, choices: [] };
   const allowance = typoAllowance(lower.length);
   const near = allowance === 0 ? [] : tokens.filter((t) => editDistance(lower, t.symbol.toLowerCase(), allowance) <= allowance);
   const hint = near.length > 0 ? `Did you mean ${near.slice(0, 3).map((t) => t.symbol).join(' or ')}?` : `It has ${tokenList(tokens)}.`;
-  return { ok: false, reason: `${networkLabel} has no token ${shown}.`, hint, choices: near.length > 0 ? near : [...tokens] };
+  return { ok: false, id: 'token.unknown', reason: `${networkLabel} has no token ${shown}.`, hint, choices: near.length > 0 ? near : [...tokens] };
 }

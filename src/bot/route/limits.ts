@@ -3,7 +3,8 @@ import type { Network } from '../../layerswap/schemas.js';
 import { exactAmount } from '../cards/format.js';
 import type { Ctx } from '../context.js';
 import { line, type Line } from '../../contracts/reply.js';
-import type { FieldProblem, Route } from './route.js';
+import type { Problem } from '../problem.js';
+import type { Route } from './route.js';
 
 /**
  * The route's min and max amount (GET /limits, cached briefly), shown before the user types a
@@ -53,12 +54,12 @@ export function limitsRange(l: KnownLimits): string {
 }
 
 /** An amount outside the limits, as a problem naming the limit; undefined when it fits. */
-export function amountProblem(amount: number, l: KnownLimits): FieldProblem | undefined {
+export function amountProblem(amount: number, l: KnownLimits): Problem | undefined {
   if (l.min !== undefined && amount < l.min) {
-    return { field: 'amount', reason: `${amountText(amount, l)} is below the minimum of ${amountText(l.min, l)} for this route.`, hint: 'Send at least the minimum.' };
+    return { id: 'amount.below_min', field: 'amount', reason: `${amountText(amount, l)} is below the minimum of ${amountText(l.min, l)} for this route.`, hint: 'Send at least the minimum.' };
   }
   if (l.max !== undefined && amount > l.max) {
-    return { field: 'amount', reason: `${amountText(amount, l)} is above the maximum of ${amountText(l.max, l)} for this route.`, hint: 'Send at most the maximum, or split it into several swaps.' };
+    return { id: 'amount.above_max', field: 'amount', reason: `${amountText(amount, l)} is above the maximum of ${amountText(l.max, l)} for this route.`, hint: 'Send at most the maximum, or split it into several swaps.' };
   }
   return undefined;
 }

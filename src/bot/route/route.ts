@@ -3,8 +3,9 @@ import { parseAmount } from '../parse/amount.js';
 import { normalizeName } from '../parse/edit-distance.js';
 import { exchangeLabel, findExchange, suggestExchanges } from '../parse/exchange.js';
 import { networkKeys, networkLabel, resolveNetwork } from '../parse/network.js';
-import type { RouteWords } from '../parse/quote-words.js';
 import { resolveToken } from '../parse/token.js';
+import { problemOf, type Problem } from '../problem.js';
+import type { RouteWords } from './words.js';
 
 /** A route as far as it is known: what a draft and the quote buttons carry. Names, not objects. */
 export interface Route {
@@ -36,33 +37,19 @@ const NO_EXCHANGES: RouteExchanges = { source: [], destination: [] };
 
 export type RouteField = 'source_network' | 'source_token' | 'destination_network' | 'destination_token' | 'amount';
 
-/** What is wrong with one field, for the wizard to ask it again (with choices when it has some). */
-export interface FieldProblem {
-  field: RouteField;
-  reason: string;
-  hint?: string;
-  /** Network names or token symbols to offer as buttons. */
-  choices?: string[];
-}
-
 export interface RouteUpdate {
   route: Route;
-  problem?: FieldProblem;
+  problem?: Problem;
 }
 
 const byName = (networks: readonly Network[], name: string | undefined): Network | undefined => (name ? networks.find((n) => n.name === name) : undefined);
 
-const problem = (field: RouteField, r: { reason: string; hint?: string }, choices?: string[]): FieldProblem => {
-  const p: FieldProblem = { field, reason: r.reason };
-  if (r.hint !== undefined) p.hint = r.hint;
-  if (choices && choices.length > 0) p.choices = choices;
-  return p;
-};
+const problem = (field: RouteField, r: Pick<Problem, 'id' | 'reason' | 'hint'>, choices?: string[]): Problem => problemOf(r.id, r.reason, { hint: r.hint, choices, field });
 
 /** Re-checks the fields that depend on others (pending tokens, amount decimals) after a change. */
 function settle(route: Route, networks: readonly Network[]): RouteUpdate {
   const r: Route = { ...route };
-  let first: FieldProblem | undefined;
+  let first: Problem | undefined;
   for (const side of ['source', 'destination'] as const) {
     const pendingKey = side === 'source' ? 'pendingSourceToken' : 'pendingDestinationToken';
     const pending = r[pendingKey];
@@ -113,7 +100,7 @@ export function setRouteField(route: Route, field: RouteField, raw: string, netw
       const m = resolveNetwork(raw, networks);
       if (!m.ok) {
         const near = m.choices.length === 0 ? suggestExchanges(raw, exchanges[side]) : [];
-        if (near.length > 0) return { route: r, problem: problem(field, { reason: m.reason, hint: `Did you mean ${near.map(exchangeLabel).join(' or ')}?` }, near.map((e) => e.name)) };
+        if (near.length > 0) return { route: r, problem: problemOf('exchange.near', m.reason, { hint: `Did you mean ${near.map(exchangeLabel).join(' or ')}?`, choices: near.map((e) => e.name), field }) };
         return { route: r, problem: problem(field, m, m.choices.map((n) => n.name)) };
       }
       if (field === 'source_network') {
@@ -166,7 +153,7 @@ const sameAddress = (a: string, b: string): boolean => (a.startsWith('0x') ? a.t
  */
 export function applyRouteWords(base: Route, words: RouteWords, networks: readonly Network[], exchanges: RouteExchanges = NO_EXCHANGES): RouteUpdate {
   let route: Route = { ...base };
-  let first: FieldProblem | undefined;
+  let first: Problem | undefined;
   const apply = (field: RouteField, value: string | undefined) => {
     if (value === undefined) return;
     const u = setRouteField(route, field, value, networks, exchanges);
@@ -211,3 +198,28 @@ export function missingField(route: Route): RouteField | undefined {
 
 export const isComplete = (route: Route): route is Required<Pick<Route, 'amount' | 'sourceNetwork' | 'sourceToken' | 'destinationNetwork' | 'destinationToken'>> & Route =>
   missingField(route) === undefined;
+
+/** The route with a field cleared (and what depends on it), so the wizard asks it again. */
+export function clearField(route: Route, field: RouteField): Route {
+  const r: Route = { ...route };
+  if (field === 'amount') delete r.amount;
+  if (field === 'destination_network' || field === 'destination_token') {
+    if (field === 'destination_network') delete r.destinationNetwork;
+    delete r.destinationToken;
+  }
+  if (field === 'source_network' || field === 'source_token') {
+    if (field === 'source_network') delete r.sourceNetwork;
+    delete r.sourceToken;
+  }
+  return r;
+}
+
+export const isRouteField = (s: string | undefined): s is RouteField =>
+  s === 'source_network' || s === 'source_token' || s === 'destination_network' || s === 'destination_token' || s === 'amount';
+
+/**
+ * A stable key of what a quote depends on (the checked route and refuel): a quote fetched for one
+ * key is still the quote of that key, and a changed route or refuel answer must be quoted again.
+ */
+export const routeKey = (r: Route, refuel?: boolean): string =>
+  [r.amount, r.sourceNetwork, r.sourceToken, r.destinationNetwork, r.destinationToken, r.sourceExchange ?? '', r.destinationExchange ?? '', refuel ? 'refuel' : ''].join('|');

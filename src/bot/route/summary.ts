@@ -1,8 +1,7 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
-import type { Draft } from '../drafts.js';
+import type { RouteLabels } from '../cards/quote.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
-import { bold, line, text, type Line } from '../../contracts/reply.js';
 import type { Route, RouteExchanges } from './route.js';
 
 /** An exchange's display name from the catalogue, or its API name when the list is not at hand. */
@@ -34,13 +33,14 @@ export function routeSummary(route: Route, networks: readonly Network[], exchang
   return to ? `${from || '?'} → ${to}` : from;
 }
 
-/** The progress line every wizard question starts with. */
-export function progressLine(draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
-  const r = draft.route;
-  const started = r.sourceNetwork || r.amount || r.pendingSourceToken || r.destinationNetwork || r.sourceExchange || r.destinationExchange;
-  return started ? line(bold('So far: '), text(routeSummary(r, networks, exchanges))) : line('Let’s set it up step by step.');
+/** The route's names for a card ("Coinbase via Base" for an exchange side). */
+export function routeLabels(route: Route, networks: readonly Network[]): RouteLabels {
+  const via = (exchange: string | undefined, network: string | undefined): string =>
+    (exchange ? `${exchangeName(undefined, exchange)} via ${labelOf(networks, network)}` : labelOf(networks, network));
+  return {
+    sourceNetwork: via(route.sourceExchange, route.sourceNetwork),
+    sourceToken: route.sourceToken ?? '?',
+    destinationNetwork: via(route.destinationExchange, route.destinationNetwork),
+    destinationToken: route.destinationToken ?? '?',
+  };
 }
-
-/** A stable key of the route's checked parts: a changed route must be quoted again. */
-export const routeKey = (r: Route): string =>
-  [r.amount, r.sourceNetwork, r.sourceToken, r.destinationNetwork, r.destinationToken, r.sourceExchange ?? '', r.destinationExchange ?? ''].join('|');

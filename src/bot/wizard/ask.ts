@@ -1,9 +1,41 @@
 import type { Network } from '../../layerswap/schemas.js';
+import { actionButton, bold, deeplinkButton, line, text, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import type { Ctx } from '../context.js';
-import type { Draft } from '../drafts.js';
-import { actionButton, bold, line, type Reply } from '../../contracts/reply.js';
-import { exchangeName, labelOf } from './summary.js';
-import { cancelButton, draftTitle, headLines, modeOf, privateButton, type AdvanceOptions } from './ui.js';
+import { problemLine, type Problem } from '../problem.js';
+import type { RouteExchanges } from '../route/route.js';
+import { exchangeName, labelOf, routeSummary } from '../route/summary.js';
+import { VERBS } from '../verbs.js';
+import type { Draft } from './drafts.js';
+
+/** How the next question is shown: what was wrong with the last answer, a note, a page of choices. */
+export interface AskOptions {
+  problem?: Problem;
+  /** Lines shown before everything else (e.g. "your earlier draft was dropped"). */
+  note?: Line[];
+  page?: number;
+}
+
+export const draftTitle = (d: Draft): string => (d.kind === 'swap' ? 'New swap' : 'New quote');
+export const cancelButton = async (ctx: Ctx, d: Draft): Promise<Button> => actionButton('Cancel', await ctx.codec.encode({ verb: VERBS.cancel, args: [d.id] }));
+/** Group chats get a way to continue privately (addresses are better typed there). */
+export const privateButton = (ctx: Ctx, d: Draft): Button[] => (ctx.incoming.chatKind === 'private' ? [] : [deeplinkButton('Continue privately', `d_${d.id}`)]);
+/** Replies to a pressed button replace the message it was on. */
+export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.incoming.messageRef ? 'edit' : 'new');
+
+/** The progress line every wizard question starts with. */
+function progressLine(draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
+  const r = draft.route;
+  const started = r.sourceNetwork || r.amount || r.pendingSourceToken || r.destinationNetwork || r.sourceExchange || r.destinationExchange;
+  return started ? line(bold('So far: '), text(routeSummary(r, networks, exchanges))) : line('Let’s set it up step by step.');
+}
+
+/** Note, problem and progress: the head of every wizard message. */
+export function headLines(draft: Draft, networks: readonly Network[], opts: AskOptions, exchanges?: RouteExchanges): Line[] {
+  const lines: Line[] = [...(opts.note ?? [])];
+  if (opts.problem) lines.push(problemLine(opts.problem));
+  lines.push(progressLine(draft, networks, exchanges));
+  return lines;
+}
 
 /** What an address looks like on a family, for the prompt's placeholder. */
 function placeholder(type: string | undefined): string {
@@ -19,7 +51,7 @@ function placeholder(type: string | undefined): string {
 }
 
 /** Asks for the destination address, or the optional refund address (with Skip, and what skipping means). */
-export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_address' | 'refund_address', networks: readonly Network[], opts: AdvanceOptions): Promise<Reply[]> {
+export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_address' | 'refund_address', networks: readonly Network[], opts: AskOptions): Promise<Reply[]> {
   draft.awaiting = step;
   await ctx.drafts.save(draft);
   const r = draft.route;
@@ -43,7 +75,7 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
     line(`Optional: an address on ${where} for refunds. If the swap fails, Layerswap sends your ${r.sourceToken} back there.`),
     line(bold('If you skip it, there is no automatic refund:'), ' a failed swap is retried, and getting the funds back means contacting Layerswap support.'),
   );
-  const skip = actionButton('Skip (no refund address)', await ctx.codec.encode({ verb: 'sk', args: [draft.id] }));
+  const skip = actionButton('Skip (no refund address)', await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }));
   return [{
     title: draftTitle(draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
     prompt: { label: `Refund address on ${where}`, placeholder: placeholder(type), maxLength: 128 },
@@ -52,7 +84,7 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
 }
 
 /** Asks whether to add refuel (a little native gas on the destination), when the route offers it. */
-export async function askRefuel(ctx: Ctx, draft: Draft, networks: readonly Network[], opts: AdvanceOptions): Promise<Reply[]> {
+export async function askRefuel(ctx: Ctx, draft: Draft, networks: readonly Network[], opts: AskOptions): Promise<Reply[]> {
   draft.awaiting = 'refuel';
   await ctx.drafts.save(draft);
   const dest = networks.find((n) => n.name === draft.route.destinationNetwork);
@@ -60,8 +92,8 @@ export async function askRefuel(ctx: Ctx, draft: Draft, networks: readonly Netwo
   const lines = headLines(draft, networks, opts);
   lines.push(line(`Refuel: also get a little ${gas} on ${labelOf(networks, draft.route.destinationNetwork)} to pay for gas there? It is paid from the amount you send.`));
   const [yes, no] = await Promise.all([
-    ctx.codec.encode({ verb: 'rf', args: [draft.id, '1'] }),
-    ctx.codec.encode({ verb: 'rf', args: [draft.id, '0'] }),
+    ctx.codec.encode({ verb: VERBS.refuel, args: [draft.id, '1'] }),
+    ctx.codec.encode({ verb: VERBS.refuel, args: [draft.id, '0'] }),
   ]);
   return [{
     title: draftTitle(draft), tone: 'info', lines, target: 'here', mode: modeOf(ctx),

@@ -1,16 +1,27 @@
 import { UnconfirmedCreateError } from '../../layerswap/errors.js';
 import type { CreateSwapParams } from '../../layerswap/schemas.js';
+import { code, line, type Reply } from '../../contracts/reply.js';
 import { shortId } from '../cards/format.js';
 import type { Ctx } from '../context.js';
 import { depositReplies } from '../deposit-details.js';
-import type { Draft } from '../drafts.js';
 import { errorReply } from '../errors-text.js';
-import { code, line, type Reply } from '../../contracts/reply.js';
+import { quoteParams, recoverQuote } from '../quote/quote.js';
 import { EXPIRED, notice } from '../replies.js';
-import { quoteProblem, clearField } from './quote-problem.js';
-import { exchangeParams, quoteParams } from './quote-step.js';
-import { routeSummary } from './summary.js';
-import { advance } from './wizard.js';
+import type { Route } from '../route/route.js';
+import { routeSummary } from '../route/summary.js';
+import { advance } from '../wizard/advance.js';
+import type { Draft } from '../wizard/drafts.js';
+
+/**
+ * The exchanges of a route as create-swap fields. Quotes and limits are asked for the networks
+ * the exchanges use (as the official app does); only the swap itself names the exchanges.
+ */
+function exchangeParams(route: Route): { source_exchange?: string; destination_exchange?: string } {
+  return {
+    ...(route.sourceExchange ? { source_exchange: route.sourceExchange } : {}),
+    ...(route.destinationExchange ? { destination_exchange: route.destinationExchange } : {}),
+  };
+}
 
 /**
  * Confirm: creates the swap exactly once however often the button is pressed (a Redis lock per
@@ -36,11 +47,11 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
       return [errorReply(err)];
     }
     await ctx.drafts.unlock(draft.id);
-    const p = quoteProblem(err);
-    if (p) {
-      draft.route = clearField(draft.route, p.field);
+    const recovered = recoverQuote(err, draft.route);
+    if (recovered) {
+      draft.route = recovered.route;
       delete draft.checked;
-      return advance(ctx, draft, { problem: p });
+      return advance(ctx, draft, { problem: recovered.problem });
     }
     return [errorReply(err)];
   }

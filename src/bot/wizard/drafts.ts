@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChatKind, Platform } from '../contracts/incoming.js';
-import type { Route, RouteField } from './flow/route.js';
-import { userKey } from './keys.js';
+import type { ChatKind, Platform } from '../../contracts/incoming.js';
+import type { Route, RouteField } from '../route/route.js';
+import { userKey } from '../keys.js';
 
 /** The step a draft waits on: a route field or one of the swap's own questions. */
 export type Step = RouteField | 'destination_address' | 'refund_address' | 'refuel' | 'confirm';
@@ -27,7 +27,7 @@ export interface Draft {
   refundSkipped?: boolean;
   /** Refuel answer; undefined while not asked (or not offered). */
   refuel?: boolean;
-  /** The route (routeKey) that last got a quote: amount limits were checked for it. */
+  /** The route and refuel (routeKey) that last got a quote: the service accepted them. */
   checked?: string;
   /** What the last question asked, so a typed answer lands in the right field. */
   awaiting?: Step;

@@ -1,5 +1,6 @@
 import { actionButton, type Button } from '../../contracts/reply.js';
 import type { Ctx } from '../context.js';
+import { VERBS } from '../verbs.js';
 
 /** A choice the wizard offers as a button. */
 export interface Choice {
@@ -7,7 +8,7 @@ export interface Choice {
   value: string;
 }
 
-export const CHOICES_PER_PAGE = 12;
+const CHOICES_PER_PAGE = 12;
 const PER_ROW = 3;
 
 /** Short codes for the fields whose choices are buttons (kept short for the 64-byte actions). */
@@ -26,12 +27,12 @@ export async function choiceRows(ctx: Ctx, draftId: string, field: ChoiceField, 
   const p = Math.min(Math.max(0, page), pages - 1);
   const shown = choices.slice(p * CHOICES_PER_PAGE, (p + 1) * CHOICES_PER_PAGE);
   const code = FIELD_CODES[field];
-  const buttons = await Promise.all(shown.map(async (c) => actionButton(c.label, await ctx.codec.encode({ verb: 'pk', args: [draftId, code, c.value] }))));
+  const buttons = await Promise.all(shown.map(async (c) => actionButton(c.label, await ctx.codec.encode({ verb: VERBS.pick, args: [draftId, code, c.value] }))));
   const rows: Button[][] = [];
   for (let i = 0; i < buttons.length; i += PER_ROW) rows.push(buttons.slice(i, i + PER_ROW));
   const nav: Button[] = [];
-  if (p > 0) nav.push(actionButton('‹ Prev', await ctx.codec.encode({ verb: 'pg', args: [draftId, code, String(p - 1)] })));
-  if (p < pages - 1) nav.push(actionButton('Next ›', await ctx.codec.encode({ verb: 'pg', args: [draftId, code, String(p + 1)] })));
+  if (p > 0) nav.push(actionButton('‹ Prev', await ctx.codec.encode({ verb: VERBS.pageChoices, args: [draftId, code, String(p - 1)] })));
+  if (p < pages - 1) nav.push(actionButton('Next ›', await ctx.codec.encode({ verb: VERBS.pageChoices, args: [draftId, code, String(p + 1)] })));
   nav.push(...tail);
   if (nav.length > 0) rows.push(nav);
   return rows;

@@ -1,21 +1,21 @@
-import type { Network } from '../../layerswap/schemas.js';
+import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, line, type Reply } from '../../contracts/reply.js';
-import type { Ctx } from '../context.js';
-import type { Draft } from '../drafts.js';
-import { errorReply } from '../errors-text.js';
 import { checkAddress } from '../address/index.js';
+import type { Ctx } from '../context.js';
+import { errorReply } from '../errors-text.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
-import { amountProblem, limitsLine, routeLimits } from './amount-limits.js';
+import { problemFrom } from '../problem.js';
+import { quoteParams, quoteReply, recoverQuote } from '../quote/quote.js';
+import { activeTokens, checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, takesDepositAddress, type RouteCheck } from '../route/check.js';
+import { amountProblem, limitsLine, routeLimits } from '../route/limits.js';
+import { missingField, routeKey, type RouteExchanges, type RouteField } from '../route/route.js';
+import { exchangeName, labelOf } from '../route/summary.js';
+import { askConfirm } from '../swap/confirm.js';
+import { VERBS } from '../verbs.js';
+import { askAddress, askRefuel, cancelButton, draftTitle, headLines, modeOf, privateButton, type AskOptions } from './ask.js';
 import { choiceRows, type Choice, type ChoiceField } from './choices.js';
-import { askConfirm } from './confirm.js';
-import { askAddress, askRefuel } from './questions.js';
-import { finishQuote, quoteParams } from './quote-step.js';
-import { clearField, quoteProblem } from './quote-problem.js';
-import { activeTokens, checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, takesDepositAddress, type RouteCheck } from './route-check.js';
-import { missingField, type RouteExchanges, type RouteField } from './route.js';
-import { exchangeName, labelOf, routeKey } from './summary.js';
-import { cancelButton, draftTitle, headLines, modeOf, privateButton, type AdvanceOptions } from './ui.js';
+import type { Draft } from './drafts.js';
 
 /** Exchanges offered after the networks, marked so nobody mistakes one for a chain. */
 const exchangeChoices = (list: RouteExchanges['source']): Choice[] => list.map((e) => ({ label: `${exchangeLabel(e)} (exchange)`, value: e.name }));
@@ -65,7 +65,7 @@ const QUESTIONS: Record<RouteField, (d: Draft, networks: readonly Network[], ex:
   amount: (d) => `How much ${d.route.sourceToken ?? ''} do you want to send? Type the amount, like 100 or 0.5.`,
 };
 
-async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks: readonly Network[], check: RouteCheck, opts: AdvanceOptions): Promise<Reply[]> {
+async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks: readonly Network[], check: RouteCheck, opts: AskOptions): Promise<Reply[]> {
   draft.awaiting = field;
   await ctx.drafts.save(draft);
   const exchanges = await loadExchanges(ctx);
@@ -97,7 +97,7 @@ async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks
  * An address typed on the /swap line becomes the destination address once its network is known,
  * after the same check a typed answer gets; a wrong one is reported and asked for.
  */
-function takeTypedAddress(draft: Draft, networks: readonly Network[], shown: AdvanceOptions): void {
+function takeTypedAddress(draft: Draft, networks: readonly Network[], shown: AskOptions): void {
   const typed = draft.route.pendingDestinationAddress;
   const network = networks.find((n) => n.name === draft.route.destinationNetwork);
   if (typed === undefined || !network) return;
@@ -105,7 +105,7 @@ function takeTypedAddress(draft: Draft, networks: readonly Network[], shown: Adv
   if (draft.kind !== 'swap' || draft.destinationAddress) return;
   const checked = checkAddress(typed, network);
   if (checked.ok) draft.destinationAddress = checked.value;
-  else shown.problem ??= { field: 'destination_address', reason: checked.reason, ...(checked.hint ? { hint: checked.hint } : {}) };
+  else shown.problem ??= problemFrom(checked, 'destination_address');
 }
 
 /**
@@ -113,11 +113,11 @@ function takeTypedAddress(draft: Draft, networks: readonly Network[], shown: Adv
  * thing (route fields, then for a swap the addresses and refuel), or finishes (the quote card, or
  * the swap's confirmation card). Saves the draft whenever it asks; a finished quote drops it.
  */
-export async function advance(ctx: Ctx, draft: Draft, opts: AdvanceOptions = {}): Promise<Reply[]> {
+export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Promise<Reply[]> {
   const networks = await ctx.catalog.networks();
   const check = await checkRoute(ctx, draft.route, networks, draft.kind === 'swap');
   draft.route = check.route;
-  const shown: AdvanceOptions = { ...opts, problem: opts.problem ?? check.problem };
+  const shown: AskOptions = { ...opts, problem: opts.problem ?? check.problem };
   let field = missingField(draft.route);
   if (!field && draft.route.amount !== undefined && (!shown.problem || shown.problem.field !== 'amount')) {
     // Outside the route's limits: say which limit before asking for a quote.
@@ -134,24 +134,36 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AdvanceOptions = {})
 
   try {
     if (draft.kind === 'quote') return await finishQuote(ctx, draft, networks);
-    // A swap's amount is checked against the route's limits before any address is asked.
-    if (draft.checked !== routeKey(draft.route)) {
-      await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
-      draft.checked = routeKey(draft.route);
+    // A swap's route is quoted before any address is asked (the service checks amount and route);
+    // the quote is kept for the confirmation card when nothing it depends on changes on the way.
+    const key = routeKey(draft.route, draft.refuel);
+    let quote: QuoteResponse | undefined;
+    if (draft.checked !== key) {
+      quote = await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
+      draft.checked = key;
     }
     if (!draft.destinationAddress) return await askAddress(ctx, draft, 'destination_address', networks, shown);
     if (!draft.refundAddress && !draft.refundSkipped) return await askAddress(ctx, draft, 'refund_address', networks, shown);
     if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken)) return await askRefuel(ctx, draft, networks, shown);
-    return await askConfirm(ctx, draft, networks, check, shown);
+    return await askConfirm(ctx, draft, networks, check, shown, quote);
   } catch (err) {
-    const p = quoteProblem(err);
-    if (p) {
-      draft.route = clearField(draft.route, p.field);
+    const recovered = recoverQuote(err, draft.route);
+    if (recovered) {
+      draft.route = recovered.route;
       delete draft.checked;
-      return advance(ctx, draft, { ...opts, problem: p });
+      return advance(ctx, draft, { ...opts, problem: recovered.problem });
     }
     // The service is down or refused for another reason: keep everything, offer to try again.
     await ctx.drafts.save(draft);
-    return [{ ...errorReply(err), buttons: [[actionButton('Try again', await ctx.codec.encode({ verb: 'rs', args: [draft.id] })), await cancelButton(ctx, draft)]] }];
+    return [{ ...errorReply(err), buttons: [[actionButton('Try again', await ctx.codec.encode({ verb: VERBS.resume, args: [draft.id] })), await cancelButton(ctx, draft)]] }];
   }
+}
+
+/** The last step of a step-by-step /quote: the card; the draft is done. */
+async function finishQuote(ctx: Ctx, draft: Draft, networks: readonly Network[]): Promise<Reply[]> {
+  const card = await quoteReply(ctx, draft.route, networks);
+  // Only this draft: a quote never drops someone's unfinished swap.
+  const current = await ctx.drafts.get(draft.platform, draft.userId);
+  if (current?.id === draft.id) await ctx.drafts.delete(draft.platform, draft.userId);
+  return [{ ...card, mode: modeOf(ctx) }];
 }

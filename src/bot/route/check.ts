@@ -3,7 +3,9 @@ import type { Ctx } from '../context.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
 import { tokenList } from '../parse/token.js';
-import type { FieldProblem, Route, RouteExchanges } from './route.js';
+import type { Problem } from '../problem.js';
+import { applyRouteWords, type Route, type RouteExchanges, type RouteUpdate } from './route.js';
+import { splitRouteWords } from './words.js';
 
 /** The exchanges a route may name, both sides (cached; empty when the service lists none). */
 export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {
@@ -12,11 +14,21 @@ export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {
 }
 
 /**
+ * A route from one typed line (/quote, /swap): every part that checks out is kept, the first wrong
+ * one is the problem. A line that cannot be read at all is a problem without a route.
+ */
+export async function routeFromLine(ctx: Ctx, args: string): Promise<RouteUpdate | { route?: undefined; problem: Problem }> {
+  const words = splitRouteWords(args);
+  if (!words.ok) return { problem: words };
+  return applyRouteWords({}, words.value, await ctx.catalog.networks(), await loadExchanges(ctx));
+}
+
+/**
  * Whether the route's exchanges work with the network and token chosen on their side (the
  * exchange withdraws that token on that network, or takes deposits of it there). A mismatch
  * clears that side's network so the wizard asks it again.
  */
-async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]): Promise<FieldProblem | undefined> {
+async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]): Promise<Problem | undefined> {
   for (const side of ['source', 'destination'] as const) {
     const name = side === 'source' ? r.sourceExchange : r.destinationExchange;
     const network = side === 'source' ? r.sourceNetwork : r.destinationNetwork;
@@ -32,7 +44,7 @@ async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]):
       delete r.sourceNetwork;
       r.pendingSourceToken = token;
       delete r.sourceToken;
-      return { field: 'source_network', reason: `${label} does not withdraw ${token} on ${where}.`, hint: `Pick the network ${label} sends it on, or /cancel.` };
+      return { id: 'exchange.no_withdrawal', field: 'source_network', reason: `${label} does not withdraw ${token} on ${where}.`, hint: `Pick the network ${label} sends it on, or /cancel.` };
     }
     // Deposits are checked against the networks the exchange takes them on from this source: a
     // payout on a network the exchange does not credit could be lost, so "unknown" is not "yes".
@@ -42,9 +54,9 @@ async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]):
     r.pendingDestinationToken = token;
     delete r.destinationToken;
     if (!accepted) {
-      return { field: 'destination_network', reason: `Could not check right now which networks ${label} takes ${token} deposits on.`, hint: `Try again in a moment, or check ${label}'s Deposit page for the network.` };
+      return { id: 'exchange.deposit_unknown', field: 'destination_network', reason: `Could not check right now which networks ${label} takes ${token} deposits on.`, hint: `Try again in a moment, or check ${label}'s Deposit page for the network.` };
     }
-    return { field: 'destination_network', reason: `${label} does not take ${token} deposits on ${where}.`, hint: `Pick a network ${label} accepts it on.` };
+    return { id: 'exchange.no_deposit', field: 'destination_network', reason: `${label} does not take ${token} deposits on ${where}.`, hint: `Pick a network ${label} accepts it on.` };
   }
   return undefined;
 }
@@ -81,7 +93,7 @@ export function takesDepositAddress(n: Network): boolean {
 
 export interface RouteCheck {
   route: Route;
-  problem?: FieldProblem;
+  problem?: Problem;
   /** The destination entry of the route, once the destination network is valid. */
   destination?: Destination;
   /** The route's destinations from the source (for choices). */
@@ -101,7 +113,7 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
     delete r.sourceNetwork;
     if (r.sourceToken) r.pendingSourceToken = r.sourceToken;
     delete r.sourceToken;
-    return { route: r, problem: { field: 'source_network', reason: `Swaps from ${networkLabel(source)} need a connected wallet, and this bot works with deposit addresses.`, hint: 'Pick another network to send from.' } };
+    return { route: r, problem: { id: 'route.wallet_only', field: 'source_network', reason: `Swaps from ${networkLabel(source)} need a connected wallet, and this bot works with deposit addresses.`, hint: 'Pick another network to send from.' } };
   }
   if (!r.sourceNetwork || !r.sourceToken) return { route: r };
   const exchangeProblem = await checkExchanges(ctx, r, networks);
@@ -127,6 +139,7 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
       route: r,
       destinations: reachable,
       problem: {
+        id: 'route.not_found',
         field: 'destination_network',
         reason: `There is no route from ${r.sourceToken} on ${source ? networkLabel(source) : r.sourceNetwork} to ${wanted ? networkLabel(wanted) : 'that network'}.`,
         hint: reachable.length > 0 ? 'Pick one of the networks you can reach:' : 'Nothing can be reached from it right now; try another token.',
@@ -142,7 +155,7 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
       route: r,
       destination,
       destinations: reachable,
-      problem: { field: 'destination_token', reason: `${asked} cannot be received on ${networkLabel(destination)} from ${r.sourceToken}.`, hint: `You can receive ${tokenList(active)}.`, choices: active.map((t) => t.symbol) },
+      problem: { id: 'route.token_not_received', field: 'destination_token', reason: `${asked} cannot be received on ${networkLabel(destination)} from ${r.sourceToken}.`, hint: `You can receive ${tokenList(active)}.`, choices: active.map((t) => t.symbol) },
     };
   }
   if (!r.destinationToken && !r.pendingDestinationToken) {

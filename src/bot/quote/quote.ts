@@ -1,0 +1,93 @@
+import { ApiError } from '../../layerswap/errors.js';
+import type { Network, QuoteParams, QuoteResponse } from '../../layerswap/schemas.js';
+import { actionButton, lineText, type Reply } from '../../contracts/reply.js';
+import { quoteCard } from '../cards/quote.js';
+import type { Ctx } from '../context.js';
+import { apiErrorLines, errorReply, isServiceError } from '../errors-text.js';
+import { problemOf, type Problem } from '../problem.js';
+import { VERBS } from '../verbs.js';
+import { checkRoute } from '../route/check.js';
+import { routeArgs } from '../route/codec.js';
+import { amountProblem, routeLimits } from '../route/limits.js';
+import { clearField, isComplete, type Route, type RouteField } from '../route/route.js';
+import { routeLabels } from '../route/summary.js';
+
+/** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */
+export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
+  const params: QuoteParams = {
+    source_network: route.sourceNetwork ?? '',
+    source_token: route.sourceToken ?? '',
+    destination_network: route.destinationNetwork ?? '',
+    destination_token: route.destinationToken ?? '',
+    amount: Number(route.amount),
+    use_deposit_address: true,
+  };
+  if (refuel) params.refuel = true;
+  return params;
+}
+
+/** The field a quote (or create) refusal can be fixed on; undefined when answering again cannot fix it. */
+function refusedField(err: ApiError): RouteField | undefined {
+  switch (err.code) {
+    case 'LESS_THAN_MIN_ERROR':
+    case 'GREATER_THAN_MAX_ERROR':
+    case 'PRICE_IMPACT_TOO_HIGH':
+    case 'NETWORK_CURRENCY_DAILY_LIMIT_REACHED':
+      return 'amount';
+    case 'ROUTE_NOT_FOUND_ERROR':
+      return /rate not available/i.test(err.serviceMessage) ? 'amount' : 'destination_network';
+    case 'QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS':
+      return 'source_network';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The one place quote refusals are recovered: a refusal that one field can fix (amount limits,
+ * no route, no deposit-address support) clears that field and becomes the problem shown when it
+ * is asked again. Undefined for failures the user cannot fix by answering (the caller reports them).
+ */
+export function recoverQuote(err: unknown, route: Route): { route: Route; problem: Problem } | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const field = refusedField(err);
+  if (!field) return undefined;
+  const words = apiErrorLines(err);
+  const problem = problemOf(`quote.${err.code}`, `${words.title}: ${words.lines.map(lineText).join(' ')}`, { field });
+  return { route: clearField(route, field), problem };
+}
+
+/** The quote card of a complete route, with Swap this and Refresh (the route travels in the buttons). */
+export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Network[], fetched?: QuoteResponse): Promise<Reply> {
+  const q = fetched ?? await ctx.api.getQuote(quoteParams(route));
+  const args = routeArgs(route);
+  const [swap, refresh] = await Promise.all([ctx.codec.encode({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshQuote, args })]);
+  return quoteCard(q, routeLabels(route, networks), Number(route.amount), { swap, refresh });
+}
+
+/** What a route quoted without a draft came to: the card, or what the wizard must ask. */
+export type QuoteOutcome = { done: true; replies: Reply[] } | { done: false; route: Route; problem?: Problem };
+
+/**
+ * A route quoted straight away (a complete /quote line, Refresh): checked against the route list
+ * and the limits, then quoted. Anything missing or refused comes back for the wizard to ask; a
+ * service failure is a reply with Try again (the route is in the button, so nothing is saved).
+ */
+export async function quoteNow(ctx: Ctx, route: Route, mode: 'edit' | 'new'): Promise<QuoteOutcome> {
+  const networks = await ctx.catalog.networks();
+  const check = await checkRoute(ctx, route, networks, false);
+  // The wizard checks the route again (cached) and asks what this check cleared.
+  if (check.problem || !isComplete(check.route)) return { done: false, route };
+  const limits = await routeLimits(ctx, check.route, networks);
+  const outside = limits ? amountProblem(Number(check.route.amount), limits) : undefined;
+  if (outside) return { done: false, route: clearField(check.route, 'amount'), problem: outside };
+  try {
+    return { done: true, replies: [{ ...(await quoteReply(ctx, check.route, networks)), mode }] };
+  } catch (err) {
+    const recovered = recoverQuote(err, check.route);
+    if (recovered) return { done: false, ...recovered };
+    if (!isServiceError(err)) throw err;
+    const again = await ctx.codec.encode({ verb: VERBS.refreshQuote, args: routeArgs(check.route) });
+    return { done: true, replies: [{ ...errorReply(err), buttons: [[actionButton('Try again', again)]] }] };
+  }
+}

@@ -1,0 +1,42 @@
+import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
+import { actionButton, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
+import { quoteFields } from '../cards/quote.js';
+import type { Ctx } from '../context.js';
+import { quoteParams } from '../quote/quote.js';
+import { offersRefuel, type RouteCheck } from '../route/check.js';
+import { routeLabels } from '../route/summary.js';
+import { VERBS } from '../verbs.js';
+import { headLines, modeOf, type AskOptions } from '../wizard/ask.js';
+import type { Draft } from '../wizard/drafts.js';
+
+/**
+ * The last look before creating the swap: amounts, fees, addresses, refund and refuel choices,
+ * and Confirm / Cancel. `fetched` is a quote of this very route and refuel from this same step;
+ * without one a fresh quote is fetched. Quote errors propagate to the caller (the wizard).
+ */
+export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Network[], check: RouteCheck, opts: AskOptions, fetched?: QuoteResponse): Promise<Reply[]> {
+  const q = fetched ?? await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
+  draft.awaiting = 'confirm';
+  await ctx.drafts.save(draft);
+  const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks), Number(draft.route.amount));
+  fields.push({ name: 'To address', value: [code(draft.destinationAddress ?? '')] });
+  fields.push({ name: 'Refund address', value: draft.refundAddress ? [code(draft.refundAddress)] : line('none: no automatic refund if the swap fails') });
+  // With refuel on, the quote's own Refuel field shows what arrives.
+  if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken)) fields.push({ name: 'Refuel', value: line('no'), inline: true });
+  const lines = headLines(draft, networks, opts);
+  lines.push(line('Check everything. Confirm creates the swap and sends you the deposit address privately.'));
+  lines.push(line(italic('The amount received is set when the swap runs; the figures below are the current quote.')));
+  const [confirm, cancel] = await Promise.all([
+    ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id] }),
+    ctx.codec.encode({ verb: VERBS.cancel, args: [draft.id] }),
+  ]);
+  return [{
+    title: 'Confirm your swap',
+    tone: 'warning',
+    lines,
+    fields,
+    buttons: [[actionButton('Confirm', confirm), actionButton('Cancel', cancel)]],
+    target: 'here',
+    mode: modeOf(ctx),
+  }];
+}

@@ -1,0 +1,20 @@
+import { italic, line, type Line, type Reply } from '../../contracts/reply.js';
+import type { Ctx } from '../context.js';
+import type { Problem } from '../problem.js';
+import type { Route } from '../route/route.js';
+import { advance } from './advance.js';
+import { newDraftId, type Draft } from './drafts.js';
+
+/**
+ * Starts the wizard on a route (what a line or a quote card gave, with what was wrong with it):
+ * a new draft that asks whatever is missing. One draft per user: an unfinished one is replaced,
+ * and the user is told only when there was one that had got somewhere.
+ */
+export async function startWizard(ctx: Ctx, kind: Draft['kind'], route: Route, problem?: Problem): Promise<Reply[]> {
+  const i = ctx.incoming;
+  const note: Line[] = [];
+  const existing = await ctx.drafts.get(i.platform, i.userId);
+  if (existing?.awaiting) note.push(line(italic(`Your unfinished ${existing.kind} was dropped: one at a time.`)));
+  const draft: Draft = { id: newDraftId(), kind, platform: i.platform, userId: i.userId, chatId: i.chatId, chatKind: i.chatKind, route, createdAt: ctx.now() };
+  return advance(ctx, draft, problem ? { note, problem } : { note });
+}
