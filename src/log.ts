@@ -13,7 +13,7 @@ const REDACT_PATHS = [
   'config.LAYERSWAP_WEBHOOK_SECRET', 'config.TELEGRAM_WEBHOOK_SECRET', 'config.SANDBOX_API_KEY', 'config.secretValues',
 ];
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Replaces every occurrence of each secret in a string. Secrets shorter than 4 chars are ignored. */
 export function scrub(text: string, secrets: readonly string[]): string {
@@ -26,16 +26,34 @@ function scrubValue(value: unknown, secrets: readonly string[], depth = 0): unkn
   if (typeof value === 'string') return scrub(value, secrets);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) {
-    const copy: Record<string, unknown> = { type: value.name, message: scrub(value.message, secrets) };
-    if (value.stack) copy.stack = scrub(value.stack, secrets);
-    for (const [k, v] of Object.entries(value)) copy[k] = scrubValue(v, secrets, depth + 1);
-    if (value.cause !== undefined) copy.cause = scrubValue(value.cause, secrets, depth + 1);
-    return copy;
+    try {
+      return scrubError(value, secrets, depth);
+    } catch {
+      // An exotic error class: its text, scrubbed, is enough; logging must never throw.
+      return { type: value.name, message: scrub(value.message, secrets), ...(value.stack ? { stack: scrub(value.stack, secrets) } : {}) };
+    }
   }
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, secrets, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = scrubValue(v, secrets, depth + 1);
   return out;
+}
+
+/** A scrubbed copy that is still an Error of the same class, so the serializer names its type. */
+function scrubError(value: Error, secrets: readonly string[], depth: number): Error {
+  const copy = Object.create(Object.getPrototypeOf(value) as object) as Error;
+  const hidden = (v: unknown) => ({ value: v, writable: true, configurable: true, enumerable: false });
+  // Every enumerable key, inherited ones too (the serializer reads them all): own values
+  // shadow prototype getters that only work on the original (DOMException's `code`).
+  for (const k in value) {
+    Object.defineProperty(copy, k, { ...hidden(scrubValue((value as unknown as Record<string, unknown>)[k], secrets, depth + 1)), enumerable: true });
+  }
+  // Own name too: some classes (DOMException, e.g. a timeout's AbortError) read it from an internal slot.
+  Object.defineProperty(copy, 'name', hidden(value.name));
+  Object.defineProperty(copy, 'message', hidden(scrub(value.message, secrets)));
+  if (value.stack) Object.defineProperty(copy, 'stack', hidden(scrub(value.stack, secrets)));
+  if (value.cause !== undefined) Object.defineProperty(copy, 'cause', hidden(scrubValue(value.cause, secrets, depth + 1)));
+  return copy;
 }
 
 export interface LogOptions {
@@ -44,10 +62,70 @@ export interface LogOptions {
   /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
   destination?: NodeJS.WritableStream;
   name?: string;
+  /** 'json' (default): one JSON object a line, for log collectors. 'line': one readable line (the terminal chat). */
+  format?: 'json' | 'line';
+}
+
+/**
+ * Anything thrown, as an Error for the `err` key: pino's serializer then writes its name, message
+ * and stack, and the scrubber cleans them. A non-Error becomes an Error saying what it was.
+ */
+export function asError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  if (typeof value === 'string') return new Error(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return new Error(`non-Error thrown: ${text.slice(0, 500)}`);
+}
+
+/** The logger of one queue job: every line carries the queue, the job id and the ids given (swapId, chat...). */
+export function jobLogger(logger: Logger, job: { queueName: string; id?: string | undefined }, ids: Record<string, string | number | undefined> = {}): Logger {
+  const bindings: Record<string, string | number> = { queue: job.queueName };
+  if (job.id !== undefined) bindings.jobId = job.id;
+  for (const [k, v] of Object.entries(ids)) if (v !== undefined) bindings[k] = v;
+  return logger.child(bindings);
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** pino's own keys, not shown as fields in a readable line. */
+const OWN_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'err']);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+const oneLine = (s: string, max = 300): string => {
+  const flat = s.replace(CONTROL, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** One pino JSON line as one readable line: time, level, message, fields, then the error's name and message. */
+function formatLogLine(json: string): string {
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return `${oneLine(json)}\n`;
+  }
+  const time = typeof o.time === 'number' ? new Date(o.time).toTimeString().slice(0, 8) : '';
+  const level = LEVEL_NAMES[o.level as number] ?? String(o.level);
+  const parts = [`${time} ${level}`.trim(), oneLine(String(o.msg ?? ''))];
+  const fields = Object.entries(o)
+    .filter(([k, v]) => !OWN_KEYS.has(k) && v !== undefined)
+    .map(([k, v]) => `${k}=${oneLine(typeof v === 'string' ? v : JSON.stringify(v), 120)}`);
+  if (fields.length > 0) parts.push(fields.join(' '));
+  const err = o.err as { type?: unknown; message?: unknown } | string | undefined;
+  if (typeof err === 'string') parts.push(`(${oneLine(err)})`);
+  else if (err && typeof err === 'object') parts.push(`(${oneLine(`${String(err.type ?? 'Error')}: ${String(err.message ?? '')}`)})`);
+  return `${parts.filter(Boolean).join('  ')}\n`;
 }
 
 export function createLogger(options: LogOptions = {}): Logger {
   const secrets = options.secrets ?? [];
+  const out = options.destination ?? process.stdout;
+  // Formatted in-process after redaction and scrubbing: pino hands over each line whole.
+  const destination = options.format === 'line' ? { write: (line: string) => out.write(formatLogLine(line)) } : out;
   return pino(
     {
       name: options.name ?? 'swapbot',
@@ -61,7 +139,7 @@ export function createLogger(options: LogOptions = {}): Logger {
         },
       },
     },
-    (options.destination ?? process.stdout) as pino.DestinationStream,
+    destination as pino.DestinationStream,
   );
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { BodyTooLarge, listen, readBody } from '../http.js';
 import { listDestinations, listNetworks, listSources, routeLimits } from './catalog-handlers.js';
 import { exchangeNetworks, listDestinationExchanges, listExchanges, listSourceExchanges } from './exchanges.js';
 import { Fields } from './fields.js';
@@ -209,18 +209,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listen(server, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
 
   return {
-    url: `http://${urlHost(host)}:${port}`,
+    url: listening.url,
     apiKey,
     clock,
     deposit(id, depositOptions) {
@@ -235,10 +227,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     injectFault: (fault) => faults.add(fault),
     close: async () => {
       await webhooks?.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await listening.close({ force: true });
     },
   };
 
@@ -254,7 +243,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 }
 
-export function resolveTimings(t: Partial<SandboxTimings> = {}): SandboxTimings {
+function resolveTimings(t: Partial<SandboxTimings> = {}): SandboxTimings {
   const out: SandboxTimings = { ...DEFAULT_TIMINGS };
   for (const [k, v] of Object.entries(t) as [keyof SandboxTimings, unknown][]) {
     if (v === undefined) continue;
@@ -270,34 +259,24 @@ export function resolveTimings(t: Partial<SandboxTimings> = {}): SandboxTimings 
   return out;
 }
 
-function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    // An oversized body is read to its end and dropped, so the answer is not cut off mid-upload.
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('error', (e) => reject(e));
-    req.on('end', () => {
-      if (tooLarge) return reject(new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
-      const text = Buffer.concat(chunks).toString('utf8').trim();
-      if (!text) return resolve({});
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return reject(validation('The request body is not valid JSON.'));
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        return reject(validation('The request body must be a JSON object.'));
-      }
-      resolve(parsed as Record<string, unknown>);
-    });
-  });
+async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, MAX_BODY_BYTES);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    throw e;
+  }
+  const text = raw.toString('utf8').trim();
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw validation('The request body is not valid JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw validation('The request body must be a JSON object.');
+  return parsed as Record<string, unknown>;
 }
 
 function send(res: http.ServerResponse, status: number, payload: unknown): void {
@@ -323,9 +302,3 @@ function safeDecode(s: string): string {
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}

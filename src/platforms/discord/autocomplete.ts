@@ -2,6 +2,7 @@ import type { AutocompleteInteraction } from 'discord.js';
 import { COMMANDS } from '../../bot/command-list.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Logger } from '../../log.js';
+import { loggableError } from './delivery-errors.js';
 import { plain } from './markdown.js';
 
 /**
@@ -46,7 +47,7 @@ export async function answerAutocomplete(i: AutocompleteInteraction, core: BotCo
     const timeout = new Promise<typeof choices>((resolve) => setTimeout(() => resolve([]), ANSWER_WITHIN_MS).unref());
     choices = await Promise.race([suggestChoices(core, i.commandName, focused.name, String(focused.value), values), timeout]);
   } catch (error) {
-    log.warn({ err: error instanceof Error ? error.message : String(error) }, 'autocomplete suggestions failed');
+    log.warn({ err: loggableError(error) }, 'autocomplete suggestions failed');
   }
   await i.respond(choices);
 }

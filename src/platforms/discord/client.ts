@@ -52,17 +52,18 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
 
   client.on(Events.InteractionCreate, (interaction) => {
-    void onInteraction(interaction).catch((error: unknown) => log.error({ err: loggableError(error) }, 'discord interaction failed'));
+    const ilog = interactionLogger(log, interaction);
+    void onInteraction(interaction, ilog).catch((error: unknown) => ilog.error({ err: loggableError(error) }, 'discord interaction failed'));
   });
   client.on(Events.Error, (error) => log.error({ err: loggableError(error) }, 'discord client error'));
   client.on(Events.ShardError, (error, shard) => log.warn({ err: loggableError(error), shard }, 'discord gateway error'));
 
-  async function onInteraction(i: BaseInteraction): Promise<void> {
+  async function onInteraction(i: BaseInteraction, ilog: Logger): Promise<void> {
     if (i.applicationId !== opts.applicationId) return;
-    if (i.isAutocomplete()) return answerAutocomplete(i, opts.core, log);
+    if (i.isAutocomplete()) return answerAutocomplete(i, opts.core, ilog);
     if (i.isChatInputCommand()) {
       const text = slashCommandText(i);
-      if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text });
+      if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text }, ilog);
       return void (await i.reply(notice('This command is no longer available. Type / to see the current ones.')));
     }
     if (i.isButton() || i.isStringSelectMenu()) {
@@ -73,16 +74,16 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       }
       const action = own?.kind === 'select' && i.isStringSelectMenu() ? i.values[0] : own ? undefined : i.customId;
       if (!action) return void (await i.reply(notice('This button is no longer valid.')));
-      return run(i, { ...incomingBasis(i, opts.trackRole), action, messageRef: messageRefOf(i.message) });
+      return run(i, { ...incomingBasis(i, opts.trackRole), action, messageRef: messageRefOf(i.message) }, ilog);
     }
     if (i.isModalSubmit()) {
       if (parseOwnId(i.customId)?.kind !== 'modal') return void (await i.reply(notice('This form is no longer valid.')));
       const text = i.fields.getTextInputValue(MODAL_INPUT_ID).trim();
-      return run(i, { ...incomingBasis(i, opts.trackRole), text, messageRef: messageRefOf(i.message) });
+      return run(i, { ...incomingBasis(i, opts.trackRole), text, messageRef: messageRefOf(i.message) }, ilog);
     }
   }
 
-  async function run(i: RepliableInteraction, incoming: Incoming): Promise<void> {
+  async function run(i: RepliableInteraction, incoming: Incoming, ilog: Logger): Promise<void> {
     const responder = new InteractionResponder(i);
     try {
       const work = opts.core.handle(incoming);
@@ -93,7 +94,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       }
       await responder.deliver(replies);
     } catch (error) {
-      log.error({ err: loggableError(error), platform: 'discord', userId: incoming.userId }, 'could not answer an interaction');
+      ilog.error({ err: loggableError(error) }, 'could not answer an interaction');
       await responder.fail();
     }
   }
@@ -137,4 +138,9 @@ function gatewayOverride(gatewayUrl: string | undefined): Partial<RESTOptions> {
       return new Response(JSON.stringify({ ...data, url: gatewayUrl }), { status: res.status, headers: { 'content-type': 'application/json' } });
     },
   };
+}
+
+/** The logger of one interaction: every line carries its id, the channel (chat) and the user. */
+function interactionLogger(log: Logger, i: BaseInteraction): Logger {
+  return log.child({ interactionId: i.id, chatId: i.channelId ?? undefined, userId: i.user.id, ...(i.guildId ? { guildId: i.guildId } : {}) });
 }

@@ -53,14 +53,24 @@ function isGlobal429(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { global?: unknown }).global === true;
 }
 
+const maskTokens = (text: string): string =>
+  text.replace(/\/webhooks\/\d+\/[^/\s]+/g, '/webhooks/:id/:token').replace(/\/interactions\/\d+\/[^/\s]+/g, '/interactions/:id/:token');
+
 /**
- * An error as it may be logged: kind, message, Discord's status and code. Never the request URL
- * (interaction webhook URLs carry the interaction token) nor the body (user content).
+ * An error as it may be logged (an Error, for the serializer): kind, message, stack, Discord's
+ * status and code. Never the request URL with its interaction token, nor the body (user content).
  */
-export function loggableError(error: unknown): Record<string, unknown> {
-  if (error instanceof DiscordAPIError) return { type: error.name, message: error.message, status: error.status, code: error.code, method: error.method };
-  if (error instanceof RateLimitError) return { type: error.name, route: error.route, retryAfterMs: error.retryAfter, global: error.global };
-  if (error instanceof HTTPError) return { type: error.name, status: error.status, method: error.method };
-  if (error instanceof Error) return { type: error.name, message: error.message.replace(/\/webhooks\/\d+\/[^/\s]+/g, '/webhooks/:id/:token').replace(/\/interactions\/\d+\/[^/\s]+/g, '/interactions/:id/:token') };
-  return { message: String(error) };
+export function loggableError(error: unknown): Error {
+  const source = error instanceof Error ? error : new Error(String(error));
+  const out = Object.assign(new Error(maskTokens(source.message)), loggedFields(source));
+  out.name = source.name;
+  if (source.stack) out.stack = maskTokens(source.stack);
+  return out;
+}
+
+function loggedFields(error: Error): Record<string, unknown> {
+  if (error instanceof DiscordAPIError) return { status: error.status, code: error.code, method: error.method };
+  if (error instanceof RateLimitError) return { route: error.route, retryAfterMs: error.retryAfter, global: error.global };
+  if (error instanceof HTTPError) return { status: error.status, method: error.method };
+  return {};
 }

@@ -1,7 +1,7 @@
 import type { Api } from 'grammy';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 
 /**
  * "Is this user an administrator of this chat?" asked of Telegram (getChatMember) and remembered
@@ -26,7 +26,7 @@ export function createAdminCheck(opts: AdminCheckOptions): AdminCheck {
       const cached = await opts.redis.get(key);
       if (cached === '1' || cached === '0') return cached === '1';
     } catch (err) {
-      opts.logger.warn({ err: describeError(err) }, 'admin cache unavailable; asking Telegram');
+      opts.logger.warn({ err: telegramError(err) }, 'admin cache unavailable; asking Telegram');
     }
     let admin: boolean;
     try {
@@ -34,7 +34,7 @@ export function createAdminCheck(opts: AdminCheckOptions): AdminCheck {
       admin = member.status === 'administrator' || member.status === 'creator';
     } catch (err) {
       // Not cached: the next attempt asks again.
-      opts.logger.warn({ err: describeError(err, opts.token), chatId }, 'getChatMember failed; treating the user as not an admin');
+      opts.logger.warn({ err: telegramError(err, opts.token), chatId }, 'getChatMember failed; treating the user as not an admin');
       return false;
     }
     await opts.redis.set(key, admin ? '1' : '0', 'EX', ttl).catch(() => undefined);

@@ -10,7 +10,7 @@ import { buttonPresses } from './callbacks.js';
 import { connectBot, pause, retrying } from './connect.js';
 import { createUpdateLedger, DEFAULT_UPDATE_LEASE, type UpdateLeaseOptions } from './dedup.js';
 import { SORRY } from './deliver.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 import { textMessages } from './messages.js';
 import { TelegramMessenger } from './messenger.js';
 import { createWebhookHandler, type WebhookHandler } from './webhook.js';
@@ -59,9 +59,9 @@ export interface TelegramBot {
   setWebhook(url: string, secret: string): Promise<void>;
 }
 
-export const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post'] as const;
+const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post'] as const;
 /** Interactive replies: wait out short 429s only; 3 tries for 5xx. */
-export const INTERACTIVE_RETRY = { maxDelaySeconds: 5, maxRetryAttempts: 3, rethrowHttpErrors: true } as const;
+const INTERACTIVE_RETRY = { maxDelaySeconds: 5, maxRetryAttempts: 3, rethrowHttpErrors: true } as const;
 const CONFLICT_RETRY_MS = 5_000;
 const DEFAULT_GRACE_MS = 10_000;
 /** getUpdates retries at this pace while Telegram is unreachable (the runner's own is unbounded). */
@@ -89,7 +89,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
       fetchFailing = false;
       return res;
     } catch (err) {
-      if (!fetchFailing && !signal?.aborted) logger.warn({ err: describeError(err, token) }, `telegram: cannot fetch updates; retrying every ${FETCH_RETRY_MS / 1000} s`);
+      if (!fetchFailing && !signal?.aborted) logger.warn({ err: telegramError(err, token) }, `telegram: cannot fetch updates; retrying every ${FETCH_RETRY_MS / 1000} s`);
       fetchFailing = !signal?.aborted;
       throw err;
     }
@@ -108,7 +108,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
 
   bot.catch(async (err) => {
     // Never the error object itself: a wrapped network error may quote the URL with the token.
-    logger.error({ err: describeError(err.error, token), updateId: err.ctx.update.update_id }, 'telegram: update failed');
+    logger.error({ err: telegramError(err.error, token), updateId: err.ctx.update.update_id, chatId: err.ctx.chat?.id, userId: err.ctx.from?.id }, 'telegram: update failed');
     const ctx = err.ctx;
     try {
       if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: SORRY, show_alert: true });
@@ -123,7 +123,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
   let polling: Promise<void> | undefined;
   let runner: RunnerHandle | undefined;
   let sweeper: NodeJS.Timeout | undefined;
-  const onFatal = opts.onFatalError ?? ((e: Error) => logger.error({ err: describeError(e, token) }, 'telegram: long polling stopped'));
+  const onFatal = opts.onFatalError ?? ((e: Error) => logger.error({ err: telegramError(e, token) }, 'telegram: long polling stopped'));
 
   function connect(): Promise<void> {
     if (bot.isInited()) return Promise.resolve();
@@ -136,7 +136,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     if (sweeper) return;
     const sweep = () => {
       if (!bot.isInited()) return;
-      ledger.sweep(bot.botInfo.id, (u) => bot.handleUpdate(u)).catch((err: unknown) => logger.debug({ err: describeError(err) }, 'telegram: update sweep failed'));
+      ledger.sweep(bot.botInfo.id, (u) => bot.handleUpdate(u)).catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: update sweep failed'));
     };
     sweeper = setInterval(sweep, Math.max(50, Math.floor(lease.leaseMs / 2)));
     sweeper.unref();
@@ -162,7 +162,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
           await pause(CONFLICT_RETRY_MS, signal);
           continue;
         }
-        onFatal(new Error(describeError(err, token)));
+        onFatal(telegramError(err, token));
         return;
       }
     }

@@ -1,7 +1,7 @@
 import { Composer, type Context } from 'grammy';
 import type { Incoming } from '../../contracts/incoming.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
-import { runTurn, type HandlerDeps } from './handle.js';
+import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
 import { chatKind, messageRef, userName } from './updates.js';
 
 const STALE = 'This button no longer works. Send the command again.';
@@ -12,9 +12,10 @@ const STALE = 'This button no longer works. Send the command again.';
  * Whether an action is valid (forged, expired) is the core's call: it answers with an
  * ephemeral reply, shown as an alert.
  */
-export function buttonPresses(deps: HandlerDeps): Composer<Context> {
+export function buttonPresses(shared: HandlerDeps): Composer<Context> {
   const c = new Composer<Context>();
   c.on('callback_query', async (ctx) => {
+    const deps = forUpdate(shared, ctx);
     const q = ctx.callbackQuery;
     const msg = q.message;
     const origin: Origin = {

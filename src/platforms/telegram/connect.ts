@@ -1,6 +1,6 @@
 import { GrammyError, type Bot } from 'grammy';
 import type { Logger } from '../../log.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 
 /**
  * Reaching Telegram at start: getMe until it answers, with a bounded backoff, so a process started
@@ -42,7 +42,7 @@ export async function retrying<T>(what: string, fn: () => Promise<T>, opts: { lo
       if (failing) opts.logger.info(`telegram: ${what} succeeded`);
       return v;
     } catch (err) {
-      if (!failing) opts.logger.warn({ err: describeError(err, opts.token) }, `telegram: ${what} failed; retrying (at most every ${MAX_RETRY_MS / 1000} s)`);
+      if (!failing) opts.logger.warn({ err: telegramError(err, opts.token) }, `telegram: ${what} failed; retrying (at most every ${MAX_RETRY_MS / 1000} s)`);
       failing = true;
       await pause(wait, opts.signal);
       wait = Math.min(MAX_RETRY_MS, wait * 2);
@@ -68,7 +68,7 @@ export async function connectBot(bot: Bot, opts: { logger: Logger; token: string
         throw new TokenRefused(`Telegram refused TELEGRAM_BOT_TOKEN (${err.error_code} ${err.description}): check it with @BotFather.`, { cause: err });
       }
       if (!failing) {
-        opts.logger.warn({ err: describeError(err, opts.token) }, `telegram: cannot reach the Bot API; retrying (at most every ${MAX_RETRY_MS / 1000} s), not ready until then`);
+        opts.logger.warn({ err: telegramError(err, opts.token) }, `telegram: cannot reach the Bot API; retrying (at most every ${MAX_RETRY_MS / 1000} s), not ready until then`);
       }
       failing = true;
       await pause(wait, opts.signal);

@@ -3,7 +3,7 @@ import { Composer, type Context } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 
 /** Telegram keeps undelivered updates for 24 h; so do we remember the ones we handled. */
 const DAY_SECONDS = 86_400;
@@ -105,7 +105,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
 
   const renewAll = () => {
     for (const h of held.values()) {
-      redis.eval(RENEW, 3, ...h.keys, h.owner, leaseMs, h.id).catch((err: unknown) => logger.debug({ err: describeError(err) }, 'telegram: could not renew an update lease'));
+      redis.eval(RENEW, 3, ...h.keys, h.owner, leaseMs, h.id).catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: could not renew an update lease'));
     }
   };
   const keepRenewing = () => {
@@ -143,7 +143,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
         owner = mine;
       } catch (err) {
         // Better to risk a duplicate than to drop a user's message.
-        logger.warn({ err: describeError(err) }, 'telegram: update dedup unavailable; handling anyway');
+        logger.warn({ err: telegramError(err) }, 'telegram: update dedup unavailable; handling anyway');
       }
     }
     const entry = owner === undefined ? undefined : { owner, keys: k, id };
@@ -158,7 +158,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
       if (entry) {
         untrack(k[0]!);
         // Done even when the handler failed: the user was told, and a replay would say it twice.
-        await redis.eval(DONE, 3, ...k, DAY_SECONDS, id).catch((err: unknown) => logger.warn({ err: describeError(err) }, 'telegram: could not mark an update done'));
+        await redis.eval(DONE, 3, ...k, DAY_SECONDS, id).catch((err: unknown) => logger.warn({ err: telegramError(err) }, 'telegram: could not mark an update done'));
       }
       work.delete(p);
       finish();
@@ -181,7 +181,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
         logger.warn({ updateId: update.update_id }, 'telegram: answering an update whose process stopped while handling it');
         preclaimed.set(update.update_id, owner);
         // Through the bot's own middleware, so per-chat order and error handling apply.
-        void handle(update).catch((err: unknown) => logger.error({ err: describeError(err) }, 'telegram: a recovered update failed'));
+        void handle(update).catch((err: unknown) => logger.error({ err: telegramError(err) }, 'telegram: a recovered update failed'));
       }
       return taken.length;
     },

@@ -3,7 +3,7 @@ import type { ChatKind, MessageRef } from '../../contracts/incoming.js';
 import { DeliveryError } from '../../contracts/messenger.js';
 import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
 import type { Logger } from '../../log.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
 
 /**
@@ -67,7 +67,7 @@ export class ReplyDelivery {
         await this.deliver(reply);
       } catch (err) {
         failed = true;
-        this.deps.logger.warn({ err: describeError(err, this.deps.token), chatKind: this.origin.chatKind }, 'telegram: a reply could not be delivered');
+        this.deps.logger.warn({ err: telegramError(err, this.deps.token), chatKind: this.origin.chatKind }, 'telegram: a reply could not be delivered');
       }
     }
     if (failed) await this.apologise();
@@ -80,7 +80,7 @@ export class ReplyDelivery {
     this.answered = true;
     await this.deps.api
       .answerCallbackQuery(this.origin.callbackQueryId, text ? { text: text.slice(0, ALERT_LIMIT), show_alert: alert } : {})
-      .catch((err: unknown) => this.deps.logger.debug({ err: describeError(err, this.deps.token) }, 'telegram: answerCallbackQuery failed'));
+      .catch((err: unknown) => this.deps.logger.debug({ err: telegramError(err, this.deps.token) }, 'telegram: answerCallbackQuery failed'));
   }
 
   /** The polite line when something failed: an alert for a button press, a message otherwise. */

@@ -11,15 +11,8 @@ export function isNotModified(err: unknown): boolean {
   return err instanceof GrammyError && err.error_code === 400 && /message is not modified/i.test(err.description);
 }
 
-/** The user never opened a private chat with the bot, or blocked it: a DM cannot be delivered. */
-export function isDmRefused(err: unknown): boolean {
-  if (!(err instanceof GrammyError)) return false;
-  if (err.error_code === 403) return true;
-  return err.error_code === 400 && /chat not found|user not found|PEER_ID_INVALID/i.test(err.description);
-}
-
 /** The message can be replaced by a new one: gone, too old to edit, or a photo edited to text. */
-export function isEditImpossible(err: unknown): boolean {
+function isEditImpossible(err: unknown): boolean {
   return (
     err instanceof GrammyError &&
     err.error_code === 400 &&
@@ -70,6 +63,24 @@ export function describeError(err: unknown, token?: string): string {
   else if (err instanceof Error) msg = `${err.name}: ${err.message}`;
   else msg = String(err);
   return token && token.length >= 4 ? msg.split(token).join('[redacted]') : msg;
+}
+
+/**
+ * describeError as an Error for the log's `err` (pino serializes name, message and stack): the
+ * original's name and stack (token removed), none of its properties (payload, wrapped error).
+ */
+export function telegramError(err: unknown, token?: string): Error {
+  const described = describeError(err, token);
+  // describeError names a plain error ("TypeError: ..."); the name goes into the stack instead.
+  const plainPrefix = err instanceof Error && !(err instanceof GrammyError) && !(err instanceof HttpError) ? `${err.name}: ` : '';
+  const safe = new Error(described.startsWith(plainPrefix) ? described.slice(plainPrefix.length) : described);
+  if (err instanceof Error) {
+    safe.name = err.name;
+    const frames = err.stack?.split('\n').slice(1).join('\n');
+    safe.stack = `${safe.name}: ${safe.message}${frames ? `\n${frames}` : ''}`;
+    if (token && token.length >= 4) safe.stack = safe.stack.split(token).join('[redacted]');
+  }
+  return safe;
 }
 
 export function toDeliveryError(err: unknown, token?: string): DeliveryError {

@@ -1,10 +1,10 @@
-import type { Api } from 'grammy';
+import type { Api, Context } from 'grammy';
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import type { Logger } from '../../log.js';
 import type { AdminCheck } from './admin.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
 
 /** What the update handlers share. */
@@ -17,6 +17,14 @@ export interface HandlerDeps {
   token: string;
 }
 
+/** The deps of one update: its log lines carry the update, chat and user ids. */
+export function forUpdate(deps: HandlerDeps, ctx: Context): HandlerDeps {
+  const ids: Record<string, number> = { updateId: ctx.update.update_id };
+  if (ctx.chat) ids.chatId = ctx.chat.id;
+  if (ctx.from) ids.userId = ctx.from.id;
+  return { ...deps, logger: deps.logger.child(ids) };
+}
+
 /**
  * One turn: the core answers the Incoming, the Replies are delivered. The core never throws on
  * user input; if it throws anyway (Redis down, a bug), the user still gets a polite answer.
@@ -27,7 +35,7 @@ export async function runTurn(deps: HandlerDeps, botUsername: string, incoming: 
   try {
     replies = await deps.core.handle(incoming);
   } catch (err) {
-    deps.logger.error({ err: describeError(err, deps.token), chatKind: incoming.chatKind }, 'telegram: the core failed on an update');
+    deps.logger.error({ err: telegramError(err, deps.token), chatKind: incoming.chatKind }, 'telegram: the core failed on an update');
     await delivery.apologise();
     return;
   }

@@ -45,7 +45,7 @@ function spanHtml(p: Piece): string {
 }
 
 /** Visible length as Telegram limits it (UTF-16 units: never under the real count). */
-export const visibleLength = (s: string): number => s.length;
+const visibleLength = (s: string): number => s.length;
 
 /**
  * Renders lines to HTML with at most `limit` visible characters; a longer text is cut and ends

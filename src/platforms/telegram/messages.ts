@@ -2,16 +2,17 @@ import { Composer, type Context } from 'grammy';
 import type { Message } from 'grammy/types';
 import type { Incoming } from '../../contracts/incoming.js';
 import type { Origin } from './deliver.js';
-import { runTurn, type HandlerDeps } from './handle.js';
+import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
 import { actorOf, chatKind, routeText } from './updates.js';
 
 /**
  * Text in: commands (/quote, /quote@thisbot; /start <payload> from a deep link), and answers to
  * prompts (any text in private; replies to the bot's messages in groups). Channel posts too.
  */
-export function textMessages(deps: HandlerDeps): Composer<Context> {
+export function textMessages(shared: HandlerDeps): Composer<Context> {
   const c = new Composer<Context>();
   c.on(['message:text', 'channel_post:text'], async (ctx) => {
+    const deps = forUpdate(shared, ctx);
     const msg: Message = ctx.msg;
     const text = msg.text ?? '';
     const route = routeText(msg, text, { id: ctx.me.id, username: ctx.me.username });

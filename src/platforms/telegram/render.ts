@@ -38,7 +38,7 @@ export interface RenderOptions {
 }
 
 /** The reply's text as lines: bold title, the lines, then "name: value" fields. */
-export function replyLines(r: Reply): Line[] {
+function replyLines(r: Reply): Line[] {
   const out: Line[] = [];
   if (r.title) out.push([{ kind: 'bold', text: r.title }]);
   if (r.title && r.lines.length > 0) out.push([]);
@@ -82,7 +82,7 @@ function renderButton(b: Button, opts: RenderOptions, problems: string[]): Inlin
   }
 }
 
-export function renderKeyboard(rows: Button[][] | undefined, opts: RenderOptions, problems: string[]): InlineKeyboardMarkup | undefined {
+function renderKeyboard(rows: Button[][] | undefined, opts: RenderOptions, problems: string[]): InlineKeyboardMarkup | undefined {
   const keyboard = (rows ?? [])
     .map((row) => row.map((b) => renderButton(b, opts, problems)).filter((b): b is InlineKeyboardButton => b !== undefined))
     .filter((row) => row.length > 0);

@@ -5,21 +5,27 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { createTelegramBot, type TelegramBot } from './bot.js';
 import { registerTelegramCommands } from './commands.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 import { TelegramMessenger } from './messenger.js';
-import { serveWebhook } from './webhook.js';
+import type { WebhookHandler } from './webhook.js';
 
 /**
  * The Telegram side of the `web`/`start` processes, `worker` and `register-commands`, from Config
- * alone: TELEGRAM_BOT_TOKEN, TELEGRAM_API_ROOT, TELEGRAM_WEBHOOK_URL, TELEGRAM_WEBHOOK_SECRET, PORT.
+ * alone: TELEGRAM_BOT_TOKEN, TELEGRAM_API_ROOT, TELEGRAM_WEBHOOK_URL, TELEGRAM_WEBHOOK_SECRET.
  */
 
-export interface RunningTelegram {
+/** The Telegram adapter of the `web`/`start` processes. */
+export interface TelegramAdapter {
   readonly telegram: TelegramBot;
   readonly mode: 'polling' | 'webhook';
-  /** Webhook mode: the port serving it. */
-  readonly port?: number;
-  /** SIGTERM: stop taking updates, finish the one in hand. The webhook stays set at Telegram. */
+  /** Webhook mode: mount this on the process's HTTP server before start(). */
+  readonly webhook?: { readonly path: string; readonly handler: WebhookHandler };
+  /**
+   * Reaches Telegram (retrying while it cannot), registers the command menu (best effort), then
+   * sets the webhook or starts long polling. Rejects only if the token is refused or on stop().
+   */
+  start(): Promise<void>;
+  /** SIGTERM: stop taking updates, finish the ones in hand. The webhook stays set at Telegram. */
   stop(): Promise<void>;
 }
 
@@ -29,44 +35,37 @@ function tokenOf(config: Config): string {
 }
 
 /**
- * Starts the bot: commands registered (best effort), then long polling, or, when
- * TELEGRAM_WEBHOOK_URL is set, an HTTP server on PORT at the URL's path plus setWebhook with the
- * secret. To serve the webhook from an existing HTTP server instead, use createTelegramBot and
- * mount its webhookHandler(secret).
+ * The one way to run Telegram: long polling, or, when TELEGRAM_WEBHOOK_URL and its secret are set,
+ * grammY's webhookCallback at the URL's path (the caller serves it) plus setWebhook with the secret.
  */
-export async function startTelegram(config: Config, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix?: string; webhookHost?: string }): Promise<RunningTelegram> {
+export function telegramFromConfig(config: Config, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix?: string }): TelegramAdapter {
   const token = tokenOf(config);
+  const { logger } = deps;
   const telegram = createTelegramBot({
     token,
     apiRoot: config.TELEGRAM_API_ROOT,
     core: deps.core,
     redis: deps.redis,
     keyPrefix: deps.keyPrefix ?? config.REDIS_PREFIX,
-    logger: deps.logger,
+    logger,
   });
-  await telegram.connect();
-  await registerTelegramCommands(telegram.bot.api).catch((err: unknown) =>
-    deps.logger.warn({ err: describeError(err, token) }, 'telegram: could not register the command menu; commands still work'),
-  );
-  const url = config.TELEGRAM_WEBHOOK_URL;
-  const secret = config.TELEGRAM_WEBHOOK_SECRET;
-  if (url && secret) {
-    const server = await serveWebhook(telegram.webhookHandler(secret), { url, port: config.PORT, ...(deps.webhookHost ? { host: deps.webhookHost } : {}) });
-    await telegram.setWebhook(url, secret);
-    deps.logger.info({ port: server.port }, 'telegram: webhook mode');
-    return {
-      telegram,
-      mode: 'webhook',
-      port: server.port,
-      stop: async () => {
-        await server.close();
-        await telegram.stop();
-      },
-    };
-  }
-  await telegram.start();
-  deps.logger.info('telegram: long polling');
-  return { telegram, mode: 'polling', stop: () => telegram.stop() };
+  const { TELEGRAM_WEBHOOK_URL: url, TELEGRAM_WEBHOOK_SECRET: secret } = config;
+  const hook = url && secret ? { url, secret } : undefined;
+  return {
+    telegram,
+    mode: hook ? 'webhook' : 'polling',
+    ...(hook ? { webhook: { path: new URL(hook.url).pathname, handler: telegram.webhookHandler(hook.secret) } } : {}),
+    async start() {
+      await telegram.connect();
+      await registerTelegramCommands(telegram.bot.api).catch((err: unknown) =>
+        logger.warn({ err: telegramError(err, token) }, 'telegram: could not register the command menu; commands still work'),
+      );
+      if (hook) await telegram.setWebhook(hook.url, hook.secret);
+      else await telegram.start();
+      logger.info(hook ? 'telegram: webhook set' : 'telegram: long polling');
+    },
+    stop: () => telegram.stop(),
+  };
 }
 
 /** The worker's Messenger: the Bot API alone, no update loop, no retries (the queue waits). */

@@ -1,9 +1,9 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webhookCallback, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
+import { BodyNotRead, BodyTooLarge, CLOSE_CONNECTION, readBody } from '../../http.js';
 import type { Logger } from '../../log.js';
-import { describeError } from './errors.js';
+import { telegramError } from './errors.js';
 
 /**
  * Webhook mode, through grammY's own webhookCallback: Telegram POSTs each update to our URL with
@@ -18,38 +18,26 @@ const MAX_BODY_BYTES = 1_000_000;
  * Telegram redelivers when we are slow; past this we answer 200 and finish in the background.
  * An update in hand is not lost if the process then dies: its lease lapses and it is taken over.
  */
-export const ANSWER_WITHIN_MS = 8_000;
+const ANSWER_WITHIN_MS = 8_000;
 
 export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 class BadUpdate extends Error {}
 
-function readUpdate(req: IncomingMessage): Promise<Update> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BadUpdate('too large'));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => {
-      try {
-        const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-        if (typeof v === 'object' && v !== null && Number.isSafeInteger((v as { update_id?: unknown }).update_id)) resolve(v as Update);
-        else reject(new BadUpdate('not an update'));
-      } catch {
-        reject(new BadUpdate('not JSON'));
-      }
-    });
-    req.on('error', () => reject(new BadUpdate('body not read')));
-  });
+async function readUpdate(req: IncomingMessage): Promise<Update> {
+  const raw = await readBody(req, MAX_BODY_BYTES);
+  let v: unknown;
+  try {
+    v = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BadUpdate('not JSON');
+  }
+  if (typeof v === 'object' && v !== null && Number.isSafeInteger((v as { update_id?: unknown }).update_id)) return v as Update;
+  throw new BadUpdate('not an update');
 }
 
-const end = (res: ServerResponse, status: number, body = '') => {
-  if (!res.headersSent && !res.destroyed) res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+const end = (res: ServerResponse, status: number, body = '', headers: Record<string, string> = {}) => {
+  if (!res.headersSent && !res.destroyed) res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(body);
 };
 
 /** grammY's adapter contract for node:http, with the checks above. */
@@ -80,45 +68,11 @@ export function createWebhookHandler(bot: Bot, secret: string, logger: Logger): 
       return end(res, 405, 'POST only');
     }
     (callback(req, res) as Promise<void>).catch((err: unknown) => {
-      if (err instanceof BadUpdate) return end(res, 400, 'not a Telegram update');
+      if (err instanceof BadUpdate || err instanceof BodyNotRead) return end(res, 400, 'not a Telegram update');
+      if (err instanceof BodyTooLarge) return end(res, 413, err.message, CLOSE_CONNECTION);
       // Not 200: Telegram retries, and the update (if claimed) is answered once all the same.
-      logger.error({ err: describeError(err, bot.token) }, 'telegram: webhook request failed');
+      logger.error({ err: telegramError(err, bot.token) }, 'telegram: webhook request failed');
       end(res, 500, 'error');
     });
-  };
-}
-
-export interface WebhookServer {
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-/**
- * Serves the handler on `port` at the webhook URL's path (anything else: 404). For a process that
- * already has an HTTP server, mount createTelegramBot(...).webhookHandler(secret) instead. Closing
- * stops taking requests; the bot's stop() waits for the updates in hand.
- */
-export async function serveWebhook(handler: WebhookHandler, opts: { url: string; port: number; host?: string }): Promise<WebhookServer> {
-  const path = new URL(opts.url).pathname;
-  const server = http.createServer((req, res) => {
-    const reqPath = (req.url ?? '/').split('?')[0];
-    if (reqPath !== path) {
-      req.resume();
-      res.writeHead(404).end('not found');
-      return;
-    }
-    handler(req, res);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
   };
 }

@@ -1,9 +1,10 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackQuery, Chat, Message, Update, User, UserFromGetMe } from 'grammy/types';
-import { readPayload } from './fake-http.js';
+import { err, ok, type TelegramResult } from '../../fakes/answers.js';
+import { telegramPayload, type Json } from '../../fakes/bodies.js';
+import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
 import { MessageStore } from './fake-messages.js';
-import { err, ok, type Json, type Result, type StoredMessage } from './fake-rules.js';
+import type { StoredMessage } from './fake-rules.js';
 
 /**
  * A Telegram Bot API stand-in on 127.0.0.1 (real HTTP; grammY points its apiRoot here). It keeps
@@ -51,8 +52,7 @@ export class FakeBotApi {
   readonly token: string;
   webhook: { url: string; secret?: string } | undefined;
   commands: Array<{ scope: unknown; commands: unknown }> = [];
-  private server!: http.Server;
-  private port = 0;
+  private http!: Listening;
   private nextUpdateId = 1000;
   private pending: Update[] = [];
   private poller: { res: ServerResponse; timer: NodeJS.Timeout; offset: number; limit: number } | undefined;
@@ -77,22 +77,19 @@ export class FakeBotApi {
   /** `port`: a fixed one (a Telegram that becomes reachable where the bot already looks). */
   static async start(opts: { token?: string; username?: string; port?: number } = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(opts.token ?? '123456:TEST-token-abcdefghijklmnopqrstuvwxyz', opts.username ?? 'swap_test_bot');
-    fake.server = http.createServer((req, res) => {
+    fake.http = await listen((req, res) => {
       fake.route(req, res).catch((e: unknown) => send(res, err(400, `Bad Request: ${(e as Error).message}`)));
-    });
-    await new Promise<void>((r) => fake.server.listen(opts.port ?? 0, '127.0.0.1', r));
-    fake.port = (fake.server.address() as AddressInfo).port;
+    }, opts);
     return fake;
   }
 
   get apiRoot(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return this.http.url;
   }
 
   async close(): Promise<void> {
     if (this.poller) this.finishPoll();
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await this.http.close();
   }
 
   // ---- driving users ----
@@ -204,7 +201,7 @@ export class FakeBotApi {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const m = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec((req.url ?? '').split('?')[0] ?? '');
-    const { payload, files } = await readPayload(req);
+    const { payload, files } = telegramPayload(await readBody(req), req.headers['content-type']);
     if (!m || m[1] !== this.token) return send(res, err(m ? 401 : 404, m ? 'Unauthorized' : 'Not Found'));
     const method = m[2]!;
     const call: ApiCall = { method, payload, at: Date.now(), ok: true };
@@ -222,14 +219,14 @@ export class FakeBotApi {
     call.doneAt = Date.now();
   }
 
-  private scriptedFor(method: string, p: Json): Result | undefined {
+  private scriptedFor(method: string, p: Json): TelegramResult | undefined {
     const s = this.scripted.find((e) => e.left > 0 && e.method === method && (e.chatId === undefined || Number(p.chat_id) === e.chatId));
     if (!s) return undefined;
     s.left -= 1;
     return err(s.code, s.description, s.retryAfter);
   }
 
-  private dispatch(method: string, p: Json, files: Record<string, Uint8Array>, res: ServerResponse): Result | 'held' {
+  private dispatch(method: string, p: Json, files: Record<string, Uint8Array>, res: ServerResponse): TelegramResult | 'held' {
     switch (method) {
       case 'getMe':
         return ok(this.bot);
@@ -271,7 +268,7 @@ export class FakeBotApi {
     }
   }
 
-  private getUpdates(p: Json, res: ServerResponse): Result | 'held' {
+  private getUpdates(p: Json, res: ServerResponse): TelegramResult | 'held' {
     if (this.webhook) return err(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
     const offset = Number(p.offset ?? 0);
     const limit = Number(p.limit ?? 100);
@@ -304,7 +301,7 @@ export class FakeBotApi {
     send(p.res, ok(this.pending.slice(0, p.limit)));
   }
 
-  private target(p: Json): Chat | Result {
+  private target(p: Json): Chat | TelegramResult {
     const id = Number(p.chat_id);
     const chat = this.chats.get(id);
     if (!chat) return err(400, 'Bad Request: chat not found');
@@ -314,8 +311,6 @@ export class FakeBotApi {
   }
 }
 
-function send(res: ServerResponse, result: Result): void {
-  if (res.writableEnded || res.destroyed) return;
-  const status = result.ok ? 200 : result.error_code;
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+function send(res: ServerResponse, result: TelegramResult): void {
+  sendJson(res, result.ok ? 200 : result.error_code, result);
 }

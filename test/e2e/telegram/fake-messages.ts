@@ -1,5 +1,7 @@
 import type { Chat, InlineKeyboardMarkup, Message, UserFromGetMe } from 'grammy/types';
-import { checkMarkup, err, ok, type Json, type Result, type StoredMessage } from './fake-rules.js';
+import { err, ok, type TelegramResult } from '../../fakes/answers.js';
+import type { Json } from '../../fakes/bodies.js';
+import { checkMarkup, type StoredMessage } from './fake-rules.js';
 import { parseTelegramHtml } from './telegram-html.js';
 
 /** The fake's messages: what the bot sent (validated as Telegram does) and what users wrote. */
@@ -17,7 +19,7 @@ export class MessageStore {
     this.all.set(`${m.chat.id}:${m.message_id}`, m);
   }
 
-  send(chat: Chat, method: string, p: Json, files: Record<string, Uint8Array>): Result {
+  send(chat: Chat, method: string, p: Json, files: Record<string, Uint8Array>): TelegramResult {
     const isPhoto = method === 'sendPhoto';
     const html = String((isPhoto ? p.caption : p.text) ?? '');
     const parsed = p.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
@@ -43,7 +45,7 @@ export class MessageStore {
     return ok(this.asMessage(stored));
   }
 
-  edit(method: string, p: Json): Result {
+  edit(method: string, p: Json): TelegramResult {
     const stored = this.get(Number(p.chat_id), Number(p.message_id));
     if (!stored || !stored.fromBot) return err(400, 'Bad Request: message to edit not found');
     const markup = p.reply_markup as Json | undefined;

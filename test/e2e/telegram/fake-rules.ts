@@ -1,13 +1,7 @@
 import type { Chat, User } from 'grammy/types';
+import type { Json } from '../../fakes/bodies.js';
 
-/** Shapes and Telegram's rules for the fake Bot API. */
-
-export type Json = Record<string, unknown>;
-
-export type Result = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
-
-export const err = (code: number, description: string, retryAfter?: number): Result => ({ ok: false, error_code: code, description, ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}) });
-export const ok = (result: unknown): Result => ({ ok: true, result });
+/** Shapes and Telegram's rules for the fake Bot API (its envelope: test/fakes/answers.ts). */
 
 export interface StoredMessage {
   message_id: number;

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { line } from '../../../src/contracts/reply.js';
-import { startTelegram, type RunningTelegram } from '../../../src/platforms/telegram/run.js';
+import { serveHttp, type RequestHandler, type WebServer } from '../../../src/app/http-server.js';
+import { telegramFromConfig, type TelegramAdapter } from '../../../src/platforms/telegram/run.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';
 import { ScriptedCore, memoryLogger, newUser } from './harness.js';
 
-/** Webhook mode as the `web` process runs it: started from Config alone. */
+/** Webhook mode as the `web` process runs it: from Config alone, mounted on the web server. */
 const prefix = uniquePrefix('tg-webhook');
 const redis = testRedis(prefix);
 const SECRET = 'webhook_secret-0123456789abcdefghij';
 
 const core = new ScriptedCore((i) => [{ lines: [line(`got ${i.text ?? ''}`)], target: 'here' }]);
 let fake: FakeBotApi;
-let running: RunningTelegram;
+let running: TelegramAdapter;
+let server: WebServer;
 let hookUrl: string;
 
 beforeAll(async () => {
@@ -25,10 +27,14 @@ beforeAll(async () => {
     TELEGRAM_WEBHOOK_SECRET: SECRET,
     PORT: '0',
   });
-  running = await startTelegram(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix, webhookHost: '127.0.0.1' });
-  hookUrl = `http://127.0.0.1:${running.port}/telegram/hook`;
+  running = telegramFromConfig(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix });
+  const routes = new Map<string, RequestHandler>(running.webhook ? [[running.webhook.path, running.webhook.handler]] : []);
+  server = await serveHttp(routes, { port: 0, host: '127.0.0.1', health: async () => true });
+  await running.start();
+  hookUrl = `http://127.0.0.1:${server.port}/telegram/hook`;
 });
 afterAll(async () => {
+  await server?.close();
   await running?.stop();
   await fake?.close();
 });
@@ -74,9 +80,19 @@ describe('Telegram webhook mode', () => {
     expect(fake.botMessages(u.id).map((m) => m.text)).toEqual(['got /quote 1 eth']);
   });
 
+  it('answers 413 to an update streamed past the size cap, and never handles it', async () => {
+    const before = core.seen.length;
+    const big = new TextEncoder().encode(JSON.stringify({ update_id: 9200, pad: 'x'.repeat(1_100_000) }));
+    // A stream has no declared length: the cap must hold while reading.
+    const body = new ReadableStream({ start: (c) => (c.enqueue(big), c.close()) });
+    const res = await fetch(hookUrl, { method: 'POST', headers: { 'x-telegram-bot-api-secret-token': SECRET }, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(core.seen.length).toBe(before);
+  });
+
   it('answers 400 to a body that is not an update, 404 elsewhere', async () => {
     expect((await post({ hello: 1 }, SECRET)).status).toBe(400);
-    expect((await post({ update_id: 1 }, SECRET, `http://127.0.0.1:${running.port}/other`)).status).toBe(404);
+    expect((await post({ update_id: 1 }, SECRET, `http://127.0.0.1:${server.port}/other`)).status).toBe(404);
   });
 });
 
@@ -84,9 +100,11 @@ describe('long polling mode from Config', () => {
   it('starts polling, registers commands per scope, and stops cleanly', async () => {
     const f = await FakeBotApi.start();
     const config = loadConfig({ TELEGRAM_BOT_TOKEN: f.token, TELEGRAM_API_ROOT: f.apiRoot });
-    const r = await startTelegram(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix });
+    const r = telegramFromConfig(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix });
     try {
       expect(r.mode).toBe('polling');
+      expect(r.webhook).toBeUndefined();
+      await r.start();
       const [privateCmds, groupCmds] = f.commands.map((c) => (c.commands as Array<{ command: string }>).map((x) => x.command));
       expect(privateCmds).toContain('history');
       expect(groupCmds).toContain('track');

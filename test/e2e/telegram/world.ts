@@ -1,9 +1,7 @@
 import type { Chat, User } from 'grammy/types';
 import type { Redis } from 'ioredis';
 import { createCore } from '../../../src/bot/create-core.js';
-import type { ChatTarget } from '../../../src/contracts/incoming.js';
-import { statusCard } from '../../../src/bot/cards/status.js';
-import type { SwapDetails } from '../../../src/layerswap/schemas.js';
+import { trackingRenderer } from '../../../src/bot/cards/moments.js';
 import { CatalogCache } from '../../../src/layerswap/catalog-cache.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
@@ -31,7 +29,6 @@ export interface World {
 }
 
 /** The status card as the worker renders it: masked in groups and channels. */
-export const renderCard = (details: SwapDetails, target: ChatTarget) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public' });
 
 export async function startWorld(fake: FakeBotApi, redis: Redis, prefix: string): Promise<World> {
   const clock = new ManualClock();
@@ -43,8 +40,6 @@ export async function startWorld(fake: FakeBotApi, redis: Redis, prefix: string)
     redis: testRedisUrl(),
     prefix,
     api,
-    messengers: { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) },
-    renderCard,
     limits: { maxPerChat: 100, maxPerUser: 100 },
     cadence: { fastMs: 100, slowMs: 200, stuckFactor: 4 },
     now: () => clock.now(),
@@ -53,7 +48,7 @@ export async function startWorld(fake: FakeBotApi, redis: Redis, prefix: string)
     workers: { notifyBackoffMs: 100 },
     logger,
   });
-  await tracking.startWorkers();
+  await tracking.startWorkers({ messengers: { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) }, render: trackingRenderer });
   const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
   const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core, redis, keyPrefix: prefix, logger });
   await telegram.start();

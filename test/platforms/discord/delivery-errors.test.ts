@@ -26,9 +26,15 @@ describe('Discord failures as delivery outcomes', () => {
   });
 
   test('logs never carry interaction tokens or message bodies', () => {
-    const logged = JSON.stringify(loggableError(apiError(404, 10015, 'https://discord.com/api/v10/webhooks/1/aW50ZXJhY3Rpb24secret/messages/@original')));
-    expect(logged).not.toContain('aW50ZXJhY3Rpb24secret');
-    expect(logged).not.toContain('0xsecretish');
-    expect(JSON.stringify(loggableError(new Error('PATCH /webhooks/1/aW50tokenXYZ/messages failed')))).not.toContain('aW50tokenXYZ');
+    // What pino's serializer writes of an Error: name, message, stack and its own fields.
+    const serialized = (e: Error) => JSON.stringify({ ...e, type: e.name, message: e.message, stack: e.stack });
+    const api = loggableError(apiError(404, 10015, 'https://discord.com/api/v10/webhooks/1/aW50ZXJhY3Rpb24secret/messages/@original'));
+    expect(api).toBeInstanceOf(Error);
+    expect(api).toMatchObject({ status: 404, code: 10015 });
+    expect(serialized(api)).not.toContain('aW50ZXJhY3Rpb24secret');
+    expect(serialized(api)).not.toContain('0xsecretish');
+    const plainError = loggableError(new Error('PATCH /webhooks/1/aW50tokenXYZ/messages failed'));
+    expect(plainError.message).toBe('PATCH /webhooks/:id/:token/messages failed');
+    expect(serialized(plainError)).not.toContain('aW50tokenXYZ');
   });
 });
