@@ -1,4 +1,4 @@
-import { silentLogger } from '../log.js';
+import { asError, silentLogger } from '../log.js';
 import { ActionCodec } from './actions.js';
 import type { CoreDeps, Ctx } from './context.js';
 import type { BotCore } from './core.js';
@@ -72,7 +72,7 @@ export function createCore(deps: CoreDeps): BotCore {
       try {
         return Promise.resolve(suggest(deps.catalog, field, typeof partial === 'string' ? partial : '', context));
       } catch (err) {
-        logger.error({ err: err instanceof Error ? err.message : String(err) }, 'suggest failed');
+        logger.error({ err: asError(err) }, 'suggest failed');
         return Promise.resolve([]);
       }
     },

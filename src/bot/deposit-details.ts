@@ -8,6 +8,7 @@ import { VERBS } from './verbs.js';
 import type { Ctx } from './context.js';
 import { actionButton, code, deeplinkButton, line, type Reply } from '../contracts/reply.js';
 import { notice } from './replies.js';
+import { asError } from '../log.js';
 
 /**
  * A swap's deposit details for its creator, wherever they are asked for (after Confirm, a repeated
@@ -35,7 +36,7 @@ async function load(ctx: Ctx, swapId: string, known: SwapDetails | undefined): P
   let details = known && hasRoute(known) ? known : undefined;
   if (!details) {
     details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
-      ctx.logger.warn({ err: err instanceof Error ? err.message : String(err), swapId }, 'could not load a swap for its deposit details');
+      ctx.logger.warn({ err: asError(err), swapId }, 'could not load a swap for its deposit details');
       return undefined;
     });
   }
@@ -44,7 +45,7 @@ async function load(ctx: Ctx, swapId: string, known: SwapDetails | undefined): P
   // Only worth asking while the swap waits for a deposit (or when we do not know).
   if (details && !waitsForDeposit(details)) return { details };
   const actions = await loadDepositActions(ctx.api, swapId).catch((err: unknown) => {
-    ctx.logger.warn({ err: err instanceof Error ? err.message : String(err), swapId }, 'could not load deposit actions');
+    ctx.logger.warn({ err: asError(err), swapId }, 'could not load deposit actions');
     return undefined;
   });
   return { ...(details ? { details } : {}), ...(actions && actions.length > 0 ? { actions } : {}) };

@@ -1,4 +1,4 @@
-import { silentLogger, type Logger } from '../log.js';
+import { asError, silentLogger, type Logger } from '../log.js';
 import type { LayerswapApi } from './api.js';
 import type { Destination, Exchange, ExchangeNetwork, Network } from './schemas.js';
 
@@ -220,7 +220,7 @@ export class CatalogCache {
       } catch (err) {
         entry.failedAt = this.now();
         if (entry.value !== undefined) {
-          this.log.warn({ err: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }, `could not refresh ${what}; serving the cached copy`);
+          this.log.warn({ err: asError(err) }, `could not refresh ${what}; serving the cached copy`);
         }
         throw err;
       } finally {

@@ -11,6 +11,7 @@ import type { Route } from '../route/route.js';
 import { routeSummary } from '../route/summary.js';
 import { advance } from '../wizard/advance.js';
 import type { Draft } from '../wizard/drafts.js';
+import { asError } from '../../log.js';
 
 /**
  * The exchanges of a route as create-swap fields. Quotes and limits are asked for the networks
@@ -67,7 +68,7 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   const follow = await ctx.tracking
     .follow(swapId, { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' }, { userId: ctx.incoming.userId, creator: true })
     .catch((err: unknown) => {
-      ctx.logger.warn({ err: err instanceof Error ? err.message : String(err), swapId }, 'could not follow a new swap');
+      ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
       return undefined;
     });
   replies.push(...(await depositReplies(ctx, swapId, details)));
