@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { runConsole } from './app/console.js';
 import { registerCommands } from './app/register-commands.js';
 import { createRuntime, StartupError, type Role, type Runtime } from './app/runtime.js';
-import { buildMessengers } from './app/messengers.js';
-import { startWeb } from './app/web.js';
+import { startTrackingWorkers } from './app/messengers.js';
+import { serveHttp } from './app/http-server.js';
+import { healthy, startWeb } from './app/web.js';
 import { ConfigError, loadConfig, type ProcessKind } from './config.js';
 import { createLogger, scrub, type Logger } from './log.js';
 import { runSandboxCli } from './sandbox/cli.js';
@@ -17,7 +18,7 @@ Commands:
   start                 everything in one process (adapters + tracking); the terminal chat
                         when no TELEGRAM_BOT_TOKEN or DISCORD_TOKEN is set
   web                   platform adapters only (Telegram, Discord, webhooks, /health on PORT)
-  worker                tracking only (poll and notify queues)
+  worker                tracking only (poll and notify queues; /health and /metrics on PORT)
   console [--linger S]  the terminal chat, with tracking in-process
   sandbox [--port N] [--api-key KEY] [--speed X]
                         a local stand-in of the Layerswap API
@@ -44,10 +45,11 @@ async function main(argv: string[]): Promise<number> {
   secretsForErrors = config.secretValues;
   const consoleMode = command === 'console' || (command === 'start' && !config.telegramEnabled && !config.discordEnabled);
   const logger = createLogger({
-    // The terminal chat owns stdout: logs go to stderr, quieter unless LOG_LEVEL is set.
+    // The terminal chat owns stdout: logs go to stderr as readable lines, quieter unless LOG_LEVEL is set.
     level: consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL,
     secrets: config.secretValues,
     destination: consoleMode ? process.stderr : process.stdout,
+    format: consoleMode ? 'line' : 'json',
   });
 
   if (command === 'register-commands') {
@@ -56,11 +58,11 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const role: Role = consoleMode ? 'console' : (command as Role);
-  const messengers = buildMessengers(config, { console: consoleMode });
-  const rt = await createRuntime(config, logger, role, messengers.byPlatform);
+  const rt = await createRuntime(config, logger, role);
   const stop = onSignals(rt, logger);
   try {
-    if (role !== 'web') await rt.tracking.startWorkers({ concurrency: config.TRACK_POLL_CONCURRENCY });
+    // The terminal chat starts them itself, once its messenger exists.
+    if (role === 'start' || role === 'worker') await startTrackingWorkers(rt);
     if (role === 'console') {
       const { values } = parseArgs({ args: rest, options: { linger: { type: 'string' } }, strict: true });
       const linger = values.linger === undefined ? config.CONSOLE_LINGER_SECONDS : parseLinger(values.linger);
@@ -68,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
       if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
       // Ctrl-C (or SIGTERM) ends the chat at once; the runtime then drains as usual.
       await Promise.race([
-        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, messenger: messengers.console }),
+        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }) }),
         stop.stopped,
       ]);
       await rt.close();
@@ -78,7 +80,10 @@ async function main(argv: string[]): Promise<number> {
       const web = await startWeb(rt, { alwaysServeHttp: role === 'web' });
       logger.info({ adapters: web.adapters }, `swapbot ${role}: running`);
     } else {
-      logger.info('swapbot worker: polling and notifying');
+      // No routes: /health (Redis answers) for the container's check, /metrics for Prometheus.
+      const server = await serveHttp(new Map(), { port: config.PORT, health: () => healthy(rt, new Set()), metricsToken: config.METRICS_TOKEN });
+      rt.onClose('http server', () => server.close());
+      logger.info({ port: server.port }, 'swapbot worker: polling and notifying (/health and /metrics on PORT)');
     }
     await stop.stopped;
     return 0;

@@ -2,17 +2,62 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { silentLogger, scrub, type Logger } from './log.js';
+import { redisErrors } from './metrics.js';
 
 /**
  * Redis connections for the stores and BullMQ, and the embedded redis-server that `swapbot start`
- * launches when REDIS_URL is unset. URLs are redis://, rediss:// or unix:///abs/path/redis.sock.
- * The password never reaches a log line or an error message.
+ * launches when REDIS_URL is unset. URLs are redis://, rediss:// or unix:///abs/path/redis.sock,
+ * or `redis-cluster:` + REDIS_CLUSTER_NODES for a Redis Cluster (clusterUrl). The password never
+ * reaches a log line or an error message.
  */
 
+/** RedisOptions, plus the seed nodes when the target is a Redis Cluster. */
+export interface RedisTarget extends RedisOptions {
+  clusterNodes?: Array<{ host: string; port: number }>;
+}
+
+const CLUSTER_SCHEME = 'redis-cluster:';
+
+/**
+ * REDIS_CLUSTER_NODES as one connection string, so everything that takes a Redis URL (the
+ * runtime, tracking, test harnesses) runs on a cluster unchanged: `redis-cluster:h1:p1,h2:p2`.
+ */
+export function clusterUrl(nodes: string): string {
+  return `${CLUSTER_SCHEME}${nodes}`;
+}
+
+/**
+ * Seed nodes, as host:port or redis(s)://[user:pass@]host:port entries. ioredis uses one set of
+ * options for every node, so the first entry with credentials (or rediss://) gives them to all.
+ */
+function clusterOptions(list: string): RedisTarget {
+  const out: RedisTarget = { clusterNodes: [] };
+  for (const raw of list.split(',')) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    if (/^rediss?:\/\//.test(entry)) {
+      const o = redisOptionsFromUrl(entry);
+      out.clusterNodes!.push({ host: o.host ?? '127.0.0.1', port: o.port ?? 6379 });
+      if (o.password && out.password === undefined) {
+        out.password = o.password;
+        if (o.username) out.username = o.username;
+      }
+      if (o.tls) out.tls = o.tls;
+      continue;
+    }
+    const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(entry);
+    if (!m) throw new Error('REDIS_CLUSTER_NODES lists nodes as host:port separated by commas, such as 10.0.0.1:6379,10.0.0.2:6379');
+    out.clusterNodes!.push({ host: m[1] as string, port: Number(m[2]) });
+  }
+  if (out.clusterNodes!.length === 0) throw new Error('REDIS_CLUSTER_NODES names no node: list them as host:port separated by commas');
+  return out;
+}
+
 /** ioredis options for a URL (BullMQ takes these as `connection` and makes its own clients). */
-export function redisOptionsFromUrl(url: string): RedisOptions {
+export function redisOptionsFromUrl(url: string): RedisTarget {
+  if (url.startsWith(CLUSTER_SCHEME)) return clusterOptions(url.slice(CLUSTER_SCHEME.length));
   let u: URL;
   try {
     u = new URL(url);
@@ -43,6 +88,7 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
 
 /** The secrets inside a Redis URL, for scrubbing. */
 export function redisSecrets(url: string): string[] {
+  if (url.startsWith(CLUSTER_SCHEME)) return url.slice(CLUSTER_SCHEME.length).split(',').flatMap((e) => (/^rediss?:\/\//.test(e.trim()) ? redisSecrets(e.trim()) : []));
   try {
     const u = new URL(url);
     return u.password ? [u.password, decodeURIComponent(u.password)] : [];
@@ -82,6 +128,7 @@ export class RedisOutageLog {
 
   /** An 'error' event from a connection, queue or worker; `secrets` are scrubbed from the message. */
   error(source: string, err: unknown, secrets: readonly string[] = []): void {
+    redisErrors.inc();
     if (this.outage) {
       this.outage.errors++;
       this.outage.sources.add(source);
@@ -120,16 +167,34 @@ export function logRedisErrors(emitter: { on(event: 'error', listener: (err: Err
 /**
  * One ioredis client for a URL (or ready-made options). Connection errors go to the outage log
  * (scrubbed of the password) instead of crashing the process; ioredis keeps reconnecting.
+ *
+ * A cluster target (clusterUrl, or options with clusterNodes) gives an ioredis Cluster. It is
+ * typed as Redis because it takes the same commands and BullMQ accepts it as a connection;
+ * keys of one command or script must share a hash slot ({tag}), which tracking/keys.ts ensures.
  */
-export function createRedis(target: string | RedisOptions, opts: CreateRedisOptions = {}): Redis {
+export function createRedis(target: string | RedisTarget, opts: CreateRedisOptions = {}): Redis {
   const { logger = silentLogger, name = 'redis', ...rest } = opts;
-  const base = typeof target === 'string' ? redisOptionsFromUrl(target) : target;
+  const base: RedisTarget = typeof target === 'string' ? redisOptionsFromUrl(target) : target;
   const secrets = typeof target === 'string' ? redisSecrets(target) : target.password ? [target.password] : [];
-  const client = new Redis({ ...base, ...rest });
+  const client = base.clusterNodes ? openCluster(base, rest) : new Redis({ ...base, ...rest });
   const outage = redisOutageLog(logger);
   client.on('error', (err: unknown) => outage.error(name, err, secrets));
   client.on('ready', () => outage.ready(name));
   return client;
+}
+
+function openCluster(target: RedisTarget, extra: RedisOptions): Redis {
+  const { clusterNodes = [], enableAutoPipelining, ...nodeOptions } = { ...target, ...extra };
+  const options: ClusterOptions = {
+    // Per-node options: credentials, TLS, retries per command (BullMQ reads them from here).
+    redisOptions: nodeOptions,
+    ...(enableAutoPipelining !== undefined ? { enableAutoPipelining } : {}),
+    // A failover takes a few seconds: keep retrying a moved or unreachable slot meanwhile.
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 300,
+    clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
+  };
+  return new Cluster(clusterNodes, options) as unknown as Redis;
 }
 
 // ---- embedded redis-server ----
@@ -212,6 +277,9 @@ export async function startEmbeddedRedis(options: { dataDir: string; logger?: Lo
       'appendonly yes',
       'appendfsync everysec',
       'maxmemory-policy noeviction',
+      // Keeps each followed swap's hash (tracking/swap-store.ts) a compact listpack: its card data is ~0.5-1.5 KB.
+      // (The Redis 6 name of hash-max-listpack-value, still accepted by Redis 7.)
+      'hash-max-ziplist-value 2048',
       'daemonize no',
       'logfile ""',
       'save ""',

@@ -1,9 +1,12 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import { CLOSE_CONNECTION, declaredTooLarge, listen } from '../http.js';
+import { metricsPage } from '../metrics.js';
 
 /**
- * The web process's one HTTP server: /health for the platform's checks, plus whatever webhook
- * endpoints are configured (Telegram updates, Layerswap status notifications), mounted by path.
+ * The one HTTP server of the web process (and the worker's, without routes): /health for the
+ * platform's checks, /metrics for Prometheus, plus whatever webhook endpoints are configured
+ * (Telegram updates, Layerswap status notifications), mounted by path.
  */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -42,17 +45,23 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 
 export async function serveHttp(
   routes: ReadonlyMap<string, RequestHandler>,
-  opts: { port: number; host?: string; health: () => Promise<boolean>; limits?: Partial<HttpLimits> },
+  opts: {
+    port: number;
+    host?: string;
+    health: () => Promise<boolean>;
+    limits?: Partial<HttpLimits>;
+    /** When set, GET /metrics needs `Authorization: Bearer <token>` (the web port is public). */
+    metricsToken?: string | undefined;
+  },
 ): Promise<WebServer> {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
   const server = http.createServer(
     { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > limits.maxBodyBytes) {
+      if (declaredTooLarge(req, limits.maxBodyBytes)) {
         // Not read: the connection closes after the answer rather than draining a large body.
-        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ ok: false, error: `body over ${limits.maxBodyBytes} bytes` }));
+        res.writeHead(413, { 'content-type': 'application/json', ...CLOSE_CONNECTION }).end(JSON.stringify({ ok: false, error: `body over ${limits.maxBodyBytes} bytes` }));
         return;
       }
       const handler = routes.get(path);
@@ -65,20 +74,28 @@ export async function serveHttp(
         );
         return;
       }
+      if (path === '/metrics' && req.method === 'GET') {
+        if (opts.metricsToken && !bearerMatches(req.headers.authorization, opts.metricsToken)) {
+          res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"ok":false,"error":"GET /metrics needs Authorization: Bearer <METRICS_TOKEN>"}');
+          return;
+        }
+        metricsPage().then(
+          (page) => res.writeHead(200, { 'content-type': page.contentType }).end(page.body),
+          () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"ok":false,"error":"metrics could not be collected"}'),
+        );
+        return;
+      }
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"ok":false,"error":"not found"}');
     },
   );
   server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
+  const listening = await listen(server, { port: opts.port, ...(opts.host ? { host: opts.host } : {}) });
+  return { port: listening.port, close: () => listening.close() };
+}
+
+/** Constant-time comparison, so the token cannot be guessed byte by byte from response times. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '');
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
 }

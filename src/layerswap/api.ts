@@ -22,6 +22,7 @@ import type {
   SourcesParams,
   SpeedUpDepositParams,
   SwapDetails,
+  SwapPoll,
   TransactionStatus,
   TransactionStatusParams,
 } from './schemas.js';
@@ -56,6 +57,15 @@ export interface LayerswapApi {
    */
   createSwap(params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap>;
   getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails>;
+  /**
+   * GET /swaps/{id} for a poller: the same request and errors as getSwap, but only what a poller
+   * compares (id, status, fail_reason, each transaction's type, status, hash and confirmations,
+   * quote.avg_completion_time) is checked on the spot; `details()` returns the whole SwapDetails,
+   * checked from the already-parsed body on first call. Call it only when the poll saw a change:
+   * an unchanged poll then costs about half the CPU of getSwap. Optional so test doubles that
+   * wrap getSwap keep compiling: `api.pollSwap?.(...) ?? wrap(await api.getSwap(...))`.
+   */
+  pollSwap?(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapPoll>;
   /**
    * The swap's deposit actions, once. Right after a create the list can still be empty (or 404):
    * `loadDepositActions` (deposit-actions.ts) asks again a few times over ~3 s, the way the

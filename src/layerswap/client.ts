@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../log.js';
 import type { LayerswapApi, RequestOptions } from './api.js';
-import { ApiError, ConnectionError, InvalidRequestError, LayerswapError, ResponseShapeError, UnconfirmedCreateError } from './errors.js';
+import { ApiError, ConnectionError, InvalidRequestError, LayerswapError, ResponseShapeError, TimeoutError, UnconfirmedCreateError } from './errors.js';
 import { buildQuery, formatNumber, requiredText, swapIdSegment, transactionHashSegment, type QueryValue } from './query.js';
-import { readEnvelope } from './response.js';
+import { apiLatency, apiRequests, rateLimited, type ApiOutcome } from '../metrics.js';
+import { checkData, readEnvelope, readEnvelopeData } from './response.js';
 import { retryDelayMs } from './retry.js';
 import {
   DepositActionListSchema,
@@ -17,6 +18,7 @@ import {
   SwapDetailsSchema,
   SwapIdSchema,
   SwapListSchema,
+  SwapPollSchema,
   TransactionStatusSchema,
   type CreatedSwap,
   type CreateSwapParams,
@@ -41,6 +43,7 @@ import {
   type SourcesParams,
   type SpeedUpDepositParams,
   type SwapDetails,
+  type SwapPoll,
   type TransactionStatus,
   type TransactionStatusParams,
 } from './schemas.js';
@@ -50,7 +53,7 @@ export interface LayerswapClientOptions {
   /** "https://api.layerswap.io" or the sandbox's URL; a path prefix is kept. */
   baseUrl: string;
   apiKey: string;
-  /** Deadline per attempt, connect to last body byte. Default 15 000. */
+  /** Per attempt: the longest wait for the answer's headers, and then for each part of its body. Default 15 000. */
   timeoutMs?: number;
   /** Extra attempts for GETs. Default 2. createSwap retries only when nothing was sent. */
   maxRetries?: number;
@@ -78,6 +81,10 @@ export class LayerswapClient implements LayerswapApi {
   private readonly userAgent: string;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Built once: the same headers go with every request (undici only reads them). */
+  private readonly getHeaders: Readonly<Record<string, string>>;
+  private readonly postHeaders: Readonly<Record<string, string>>;
+  private readonly secrets: readonly string[];
 
   constructor(options: LayerswapClientOptions) {
     let url: URL;
@@ -99,6 +106,9 @@ export class LayerswapClient implements LayerswapApi {
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.transport = new Transport(url);
+    this.getHeaders = Object.freeze({ accept: 'application/json', 'user-agent': this.userAgent, 'x-ls-apikey': this.apiKey });
+    this.postHeaders = Object.freeze({ ...this.getHeaders, 'content-type': 'application/json' });
+    this.secrets = [this.apiKey];
   }
 
   async getNetworks(params: NetworksParams = {}, options?: RequestOptions): Promise<Network[]> {
@@ -131,12 +141,26 @@ export class LayerswapClient implements LayerswapApi {
   async getSwap(swapId: string, params: GetSwapParams = {}, options?: RequestOptions): Promise<SwapDetails> {
     const id = swapIdSegment(swapId, `GET ${API}/swaps/{swapId}`);
     const query = { exclude_deposit_actions: params.exclude_deposit_actions, source_address: params.source_address };
-    return this.get(`/swaps/${id}`, query, SwapDetailsSchema, options);
+    return this.request('GET', `/swaps/${id}`, query, SwapDetailsSchema, options, `GET ${API}/swaps/${id}`, undefined, SWAP_OPERATION);
+  }
+
+  /**
+   * GET /swaps/{id} for a poller (see api.ts): one JSON parse, only the compared fields checked
+   * now, the whole answer checked by `details()` when the poll saw a change.
+   */
+  async pollSwap(swapId: string, params: GetSwapParams = {}, options?: RequestOptions): Promise<SwapPoll> {
+    const id = swapIdSegment(swapId, `GET ${API}/swaps/{swapId}`);
+    const label = `GET ${API}/swaps/${id}`;
+    const query = { exclude_deposit_actions: params.exclude_deposit_actions, source_address: params.source_address };
+    const data = await this.fetchData('GET', `/swaps/${id}`, query, options, label, undefined, SWAP_OPERATION);
+    const poll = checkData(data, SwapPollSchema, label);
+    let details: SwapDetails | undefined;
+    return { ...poll, details: () => (details ??= checkData(data, SwapDetailsSchema, label)) };
   }
 
   async getDepositActions(swapId: string, params: { source_address?: string } = {}, options?: RequestOptions): Promise<DepositAction[]> {
     const id = swapIdSegment(swapId, `GET ${API}/swaps/{swapId}/deposit_actions`);
-    return this.get(`/swaps/${id}/deposit_actions`, { source_address: params.source_address }, DepositActionListSchema, options);
+    return this.request('GET', `/swaps/${id}/deposit_actions`, { source_address: params.source_address }, DepositActionListSchema, options, `GET ${API}/swaps/${id}/deposit_actions`, undefined, `GET ${API}/swaps/{swapId}/deposit_actions`);
   }
 
   async getLimits(params: LimitsParams, options?: RequestOptions): Promise<Limits> {
@@ -214,7 +238,7 @@ export class LayerswapClient implements LayerswapApi {
     const label = `POST ${API}/swaps/{swapId}/deposit_speedup`;
     const id = swapIdSegment(swapId, label);
     const transactionId = decodeURIComponent(transactionHashSegment(params?.transaction_id, label, 'transaction_id'));
-    await this.request('POST', `/swaps/${id}/deposit_speedup`, {}, z.unknown(), options, `POST ${API}/swaps/${id}/deposit_speedup`, JSON.stringify({ transaction_id: transactionId }));
+    await this.request('POST', `/swaps/${id}/deposit_speedup`, {}, z.unknown(), options, `POST ${API}/swaps/${id}/deposit_speedup`, JSON.stringify({ transaction_id: transactionId }), label);
   }
 
   /**
@@ -228,17 +252,18 @@ export class LayerswapClient implements LayerswapApi {
     const referenceId = params.reference_id ?? randomUUID();
     const body = JSON.stringify({ ...params, reference_id: referenceId });
     // One correlation id per user action, like reference_id: the service can join the attempts.
-    const headers = { ...this.headers(), 'content-type': 'application/json', 'x-ls-correlation-id': randomUUID() };
+    const headers = { ...this.postHeaders, 'x-ls-correlation-id': randomUUID() };
     const maxRetries = options?.maxRetries ?? this.maxRetries;
 
     for (let attempt = 0; ; attempt++) {
       options?.signal?.throwIfAborted();
       this.log.debug({ request: label, referenceId, attempt }, 'creating swap');
-      const started = Date.now();
+      const started = performance.now();
       let raw;
       try {
         raw = await this.transport.send({ method: 'POST', path: `${API}/swaps`, label, headers, body, timeoutMs: options?.timeoutMs ?? this.timeoutMs, signal: options?.signal });
       } catch (err) {
+        count(label, started, err);
         if (err instanceof ConnectionError && err.notSent) {
           if (attempt >= maxRetries) throw err; // nothing was created: an ordinary connection error
           await this.pause(label, err, attempt, options?.signal);
@@ -247,11 +272,13 @@ export class LayerswapClient implements LayerswapApi {
         this.log.warn({ request: label, referenceId, err: describe(err) }, 'swap creation unconfirmed');
         throw new UnconfirmedCreateError(label, referenceId, err);
       }
-      this.log.debug({ request: label, status: raw.status, attempt, ms: Date.now() - started }, 'layerswap answer');
+      this.log.debug({ request: label, status: raw.status, attempt, ms: Math.round(performance.now() - started) }, 'layerswap answer');
       let created: { details: SwapDetails; hadStatus: boolean };
       try {
-        created = { details: readEnvelope(raw, SwapDetailsSchema, label, [this.apiKey]), hadStatus: true };
+        created = { details: readEnvelope(raw, SwapDetailsSchema, label, this.secrets), hadStatus: true };
+        count(label, started);
       } catch (err) {
+        count(label, started, err);
         // A readable refusal below 500 (an error envelope, ASP.NET validation details, a 429):
         // the request was turned away, so nothing was created.
         if (err instanceof ApiError && err.status < 500 && err.code !== 'NON_JSON_RESPONSE') throw err;
@@ -302,20 +329,33 @@ export class LayerswapClient implements LayerswapApi {
     return this.request('GET', path, query, schema, options, label);
   }
 
-  /** One request retried with backoff: for GETs, and for POSTs that are harmless to repeat. */
-  private async request<T>(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options: RequestOptions | undefined, label: string, body?: string): Promise<T> {
+  /** One request retried with backoff, its data checked against the schema. */
+  private async request<T>(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options: RequestOptions | undefined, label: string, body?: string, operation = label): Promise<T> {
+    return checkData(await this.fetchData(method, path, query, options, label, body, operation), schema, label);
+  }
+
+  /**
+   * The answer's `data`, parsed but unchecked, retried with backoff: for GETs, and for POSTs that
+   * are harmless to repeat. `operation` names the route without ids (metrics).
+   */
+  private async fetchData(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, options: RequestOptions | undefined, label: string, body: string | undefined, operation: string): Promise<unknown> {
     const fullPath = `${API}${path}${buildQuery(query)}`;
-    const headers = body === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' };
+    const headers = body === undefined ? this.getHeaders : this.postHeaders;
     const maxRetries = options?.maxRetries ?? this.maxRetries;
+    const timeoutMs = options?.timeoutMs ?? this.timeoutMs;
+    const signal = options?.signal;
     for (let attempt = 0; ; attempt++) {
-      const started = Date.now();
+      const started = performance.now();
       try {
-        const raw = await this.transport.send({ method, path: fullPath, label, headers, body, timeoutMs: options?.timeoutMs ?? this.timeoutMs, signal: options?.signal });
-        this.log.debug({ request: label, status: raw.status, attempt, ms: Date.now() - started }, 'layerswap answer');
-        return readEnvelope(raw, schema, label, [this.apiKey]);
+        const raw = await this.transport.send({ method, path: fullPath, label, headers, body, timeoutMs, signal });
+        if (this.log.isLevelEnabled('debug')) this.log.debug({ request: label, status: raw.status, attempt, ms: Math.round(performance.now() - started) }, 'layerswap answer');
+        const data = readEnvelopeData(raw, label, this.secrets);
+        count(operation, started);
+        return data;
       } catch (err) {
+        count(operation, started, err);
         if (!(err instanceof LayerswapError) || attempt >= maxRetries) throw err;
-        await this.pause(label, err, attempt, options?.signal);
+        await this.pause(label, err, attempt, signal);
       }
     }
   }
@@ -328,9 +368,31 @@ export class LayerswapClient implements LayerswapApi {
     await abortable(this.sleep(delayMs), signal);
   }
 
-  private headers(): Record<string, string> {
-    return { accept: 'application/json', 'user-agent': this.userAgent, 'x-ls-apikey': this.apiKey };
+}
+
+/** The metrics name of GET /swaps/{id} (ids stay out of labels). */
+const SWAP_OPERATION = `GET ${API}/swaps/{swapId}`;
+
+/** One attempt in the metrics: its outcome and how long it took. A caller's abort is not counted. */
+function count(operation: string, started: number, err?: unknown): void {
+  const outcome = outcomeOf(err);
+  if (!outcome) return;
+  apiRequests.labels(operation, outcome).inc();
+  apiLatency.labels(operation).observe((performance.now() - started) / 1000);
+  if (outcome === 'rate_limited') rateLimited.labels('layerswap').inc();
+}
+
+function outcomeOf(err: unknown): ApiOutcome | undefined {
+  if (err === undefined) return 'ok';
+  if (err instanceof ApiError) {
+    if (err.status === 429) return 'rate_limited';
+    if (err.code === 'NON_JSON_RESPONSE' && err.status < 300) return 'bad_response';
+    return err.status >= 500 ? 'server_error' : 'client_error';
   }
+  if (err instanceof TimeoutError) return 'timeout';
+  if (err instanceof ConnectionError) return 'connection';
+  if (err instanceof ResponseShapeError) return 'bad_response';
+  return undefined;
 }
 
 function describe(err: unknown): string {

@@ -11,6 +11,15 @@ import type { RawResponse } from './transport.js';
  */
 
 export function readEnvelope<T>(res: RawResponse, schema: z.ZodType<T>, label: string, secrets: readonly string[]): T {
+  return checkData(readEnvelopeData(res, label, secrets), schema, label);
+}
+
+/**
+ * The `data` of a successful answer, parsed once and not yet checked: the body's error envelope,
+ * a non-2xx status or a body that is not JSON end here as errors, exactly as readEnvelope reports
+ * them. checkData then validates it, once or (pollSwap) in two steps.
+ */
+export function readEnvelopeData(res: RawResponse, label: string, secrets: readonly string[]): unknown {
   const ok = res.status >= 200 && res.status < 300;
   const common = { status: res.status, request: label, requestId: requestIdOf(res.headers), retryAfterMs: retryAfterMs(res.headers) };
 
@@ -34,8 +43,12 @@ export function readEnvelope<T>(res: RawResponse, schema: z.ZodType<T>, label: s
     return fail(new ApiError({ ...common, code, message: `HTTP ${res.status} without a readable error in the body` }));
   }
   if (!envelope) return fail(new ResponseShapeError(label, '', 'expected an object {data, error}'));
+  return envelope.data;
+}
 
-  const parsed = schema.safeParse(envelope.data);
+/** `data` checked against a schema; a mismatch is a ResponseShapeError naming the first bad path. */
+export function checkData<T>(data: unknown, schema: z.ZodType<T>, label: string): T {
+  const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
   return fail(new ResponseShapeError(label, formatPath(['data', ...(first?.path ?? [])]), first?.message ?? 'does not match the schema'));

@@ -318,6 +318,34 @@ export const SwapDetailsSchema = z.looseObject({
 export type SwapDetails = z.infer<typeof SwapDetailsSchema>;
 
 /**
+ * The part of GET /swaps/{id} a poller compares between polls, checked on every poll: plain
+ * objects (unknown fields dropped, not copied) and only these fields, so a poll that finds no
+ * change costs a fraction of checking the whole answer. Same leniency as SwapSchema.
+ */
+const PollTransactionSchema = z.object({
+  type: opt(openEnum(TRANSACTION_TYPES)),
+  status: opt(openEnum(TRANSACTION_STATUSES)),
+  transaction_hash: optStr,
+  confirmations: optNum,
+  max_confirmations: optNum,
+});
+export const SwapPollSchema = z.object({
+  swap: z.object({
+    id: SwapIdSchema,
+    status: openEnum(SWAP_STATUSES),
+    fail_reason: opt(openEnum(FAIL_REASONS)),
+    transactions: items(PollTransactionSchema).catch([]),
+  }),
+  quote: opt(z.object({ avg_completion_time: optStr })),
+});
+
+/**
+ * LayerswapApi.pollSwap's answer: the compared fields, and the whole SwapDetails on demand
+ * (checked from the same parsed body, once; it throws ResponseShapeError only where getSwap would).
+ */
+export type SwapPoll = z.infer<typeof SwapPollSchema> & { details(): SwapDetails };
+
+/**
  * What createSwap resolves to. `partial: true` when the create answer was cut down (the live
  * capture sends only {id, status}) and GET /swaps/{id} could not fill it in either: the id is
  * certain, the rest may be missing. When the answer had no status, `swap.status` is "created",

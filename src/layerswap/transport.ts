@@ -2,9 +2,9 @@ import { Pool } from 'undici';
 import { ConnectionError, ResponseShapeError, TimeoutError } from './errors.js';
 
 /**
- * One HTTP attempt over a keep-alive undici Pool: a single deadline covering connect, headers and
- * body, and socket failures sorted by whether the request may have reached the service. No
- * retries and no parsing here: client.ts decides those.
+ * One HTTP attempt over a keep-alive undici Pool: undici's own deadlines for headers and body, and
+ * socket failures sorted by whether the request may have reached the service. No retries and no
+ * parsing here: client.ts decides those.
  */
 
 export interface RawResponse {
@@ -43,33 +43,34 @@ export class Transport {
   private closed = false;
 
   constructor(baseUrl: URL) {
-    // The Pool owns keep-alive connections to this one origin; deadlines are ours (below), so
-    // undici's own header/body timeouts are off rather than racing ours.
+    // The Pool owns keep-alive connections to this one origin. Deadlines are undici's own, set per
+    // request (below): no AbortController, timer or signal listener per request on the poll path.
     this.pool = new Pool(baseUrl.origin, {
       connections: 16,
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
-      headersTimeout: 0,
-      bodyTimeout: 0,
     });
     this.basePath = baseUrl.pathname.replace(/\/+$/, '');
   }
 
+  /**
+   * One attempt. `timeoutMs` bounds the wait for the answer's headers once the request is
+   * written, and then every pause in its body (undici's headersTimeout and bodyTimeout); a
+   * connection that cannot be made fails on undici's connect timeout as not sent. A caller's
+   * signal is passed to undici as it is.
+   */
   async send(a: Attempt): Promise<RawResponse> {
     if (this.closed) throw new ConnectionError(a.label, Object.assign(new Error('client closed'), { code: 'CLIENT_CLOSED' }), true);
     a.signal?.throwIfAborted();
-    // A private reason object tells our deadline apart from the caller's own abort.
-    const deadline = new AbortController();
-    const timeoutReason = new Error('deadline');
-    const timer = setTimeout(() => deadline.abort(timeoutReason), a.timeoutMs);
-    const signal = a.signal ? AbortSignal.any([a.signal, deadline.signal]) : deadline.signal;
     try {
       const res = await this.pool.request({
         method: a.method,
         path: this.basePath + a.path,
         headers: a.headers,
         body: a.body ?? null,
-        signal,
+        headersTimeout: a.timeoutMs,
+        bodyTimeout: a.timeoutMs,
+        ...(a.signal ? { signal: a.signal } : {}),
       });
       const chunks: Buffer[] = [];
       let size = 0;
@@ -81,23 +82,29 @@ export class Transport {
         }
         chunks.push(chunk);
       }
-      return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      return { status: res.statusCode, headers: res.headers, text: body.toString('utf8') };
     } catch (err) {
       if (err instanceof ResponseShapeError) throw err;
-      if (deadline.signal.aborted && !a.signal?.aborted) throw new TimeoutError(a.label, a.timeoutMs);
       if (a.signal?.aborted) throw a.signal.reason;
+      if (isTimeout(err)) throw new TimeoutError(a.label, a.timeoutMs);
       throw new ConnectionError(a.label, err, notSent(err));
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Graceful: requests in flight (a createSwap!) finish; our deadline bounds how long that takes.
+    // Graceful: requests in flight (a createSwap!) finish; their deadlines bound how long that takes.
     await this.pool.close();
   }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function isTimeout(err: unknown): boolean {
+  const code = err && typeof err === 'object' && 'code' in err ? err.code : undefined;
+  return typeof code === 'string' && TIMEOUT_CODES.has(code);
 }
 
 function notSent(err: unknown): boolean {

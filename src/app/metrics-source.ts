@@ -1,0 +1,33 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { onScrape, type QueueReading } from '../metrics.js';
+import { notifyQueueName, POLL_QUEUE, TrackingKeys } from '../tracking/keys.js';
+import { PLATFORMS } from '../tracking/queues.js';
+
+/**
+ * What /metrics reads from Redis when scraped: each tracking queue's job counts and its oldest
+ * waiting job, and how many swaps are followed. Read-only Queue handles on the process's own
+ * connection (no extra connections). Returns the unregistration, for the runtime's close.
+ */
+export function scrapeTracking(redis: Redis, prefix: string): () => Promise<void> {
+  const keys = new TrackingKeys(prefix);
+  const queues = [POLL_QUEUE, ...PLATFORMS.map(notifyQueueName)].map((name) => new Queue(name, { connection: redis, prefix: keys.bull }));
+  const off = onScrape({
+    queues: () => Promise.all(queues.map(readQueue)),
+    followedSwaps: () => redis.scard(keys.activeSwaps),
+  });
+  return async () => {
+    off();
+    await Promise.all(queues.map((q) => q.close()));
+  };
+}
+
+async function readQueue(q: Queue): Promise<QueueReading> {
+  const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed');
+  // Oldest first: how long work has been due without a worker taking it (workers behind, or a
+  // rate limit). A step job (poll) was due `delay` after its last run, not after its creation.
+  const [oldest] = await q.getJobs(['wait'], 0, 0, true);
+  const dueAt = oldest ? (oldest.processedOn ?? oldest.timestamp) + (oldest.delay ?? 0) : undefined;
+  const oldestWaitingSeconds = dueAt !== undefined ? Math.max(0, (Date.now() - dueAt) / 1000) : undefined;
+  return { queue: q.name, counts, oldestWaitingSeconds };
+}
