@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, loadConfig } from '../src/config.js';
 
@@ -24,5 +24,14 @@ describe('operator documentation', () => {
     const procfile = read('Procfile');
     expect(procfile).toMatch(/^web: node dist\/cli\.js web$/m);
     expect(procfile).toMatch(/^worker: node dist\/cli\.js worker$/m);
+  });
+
+  it('the published build holds only what swapbot runs: the benchmark is built apart', () => {
+    // global-setup has just run the build (tsconfig.json) that `npm run build` runs.
+    expect(existsSync(new URL('../dist/cli.js', import.meta.url))).toBe(true);
+    expect(existsSync(new URL('../dist/bench', import.meta.url))).toBe(false);
+    const pkg = JSON.parse(read('package.json')) as { files: string[]; scripts: Record<string, string> };
+    expect(pkg.files).toEqual(['dist']);
+    expect(pkg.scripts.bench).toContain('bench/tsconfig.json');
   });
 });

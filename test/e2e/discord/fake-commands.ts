@@ -1,11 +1,13 @@
-import { apiError, type RouteRequest, type RouteResponse } from './fake-http.js';
-import type { Json, World } from './fake-world.js';
+import type { HttpAnswer } from '../../fakes/answers.js';
+import type { Json } from '../../fakes/bodies.js';
+import { apiError, type RouteRequest } from './fake-http.js';
+import type { World } from './fake-world.js';
 
 /** Application command routes: list, bulk overwrite, create, edit, delete (global or per server). */
-const ok = (body: unknown): RouteResponse => ({ status: 200, body });
-const noContent: RouteResponse = { status: 204 };
+const ok = (body: unknown): HttpAnswer => ({ status: 200, body });
+const noContent: HttpAnswer = { status: 204 };
 
-function commandStore(w: World, app: string, scope: string): Map<string, Json> | RouteResponse {
+function commandStore(w: World, app: string, scope: string): Map<string, Json> | HttpAnswer {
   if (app !== w.applicationId) return apiError(403, 50001, 'Missing Access');
   if (scope !== 'global' && !w.guilds.has(scope)) return apiError(403, 50001, 'Missing Access');
   let store = w.commands.get(scope);
@@ -35,12 +37,12 @@ function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
   };
 }
 
-export function listCommands(w: World, app: string, scope: string): RouteResponse {
+export function listCommands(w: World, app: string, scope: string): HttpAnswer {
   const store = commandStore(w, app, scope);
   return store instanceof Map ? ok([...store.values()]) : store;
 }
 
-export function putCommands(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
+export function putCommands(w: World, r: RouteRequest, app: string, scope: string): HttpAnswer {
   const store = commandStore(w, app, scope);
   if (!(store instanceof Map)) return store;
   const previous = new Map([...store.values()].map((c) => [String(c.name), String(c.id)]));
@@ -52,7 +54,7 @@ export function putCommands(w: World, r: RouteRequest, app: string, scope: strin
   return ok([...store.values()]);
 }
 
-export function postCommand(w: World, r: RouteRequest, app: string, scope: string): RouteResponse {
+export function postCommand(w: World, r: RouteRequest, app: string, scope: string): HttpAnswer {
   const store = commandStore(w, app, scope);
   if (!(store instanceof Map)) return store;
   const body = r.body as Json;
@@ -62,7 +64,7 @@ export function postCommand(w: World, r: RouteRequest, app: string, scope: strin
   return { status: existing ? 200 : 201, body: c };
 }
 
-export function patchCommand(w: World, r: RouteRequest, app: string, scope: string, id: string): RouteResponse {
+export function patchCommand(w: World, r: RouteRequest, app: string, scope: string, id: string): HttpAnswer {
   const store = commandStore(w, app, scope);
   if (!(store instanceof Map)) return store;
   const current = store.get(id);
@@ -72,7 +74,7 @@ export function patchCommand(w: World, r: RouteRequest, app: string, scope: stri
   return ok(c);
 }
 
-export function deleteCommand(w: World, app: string, scope: string, id: string): RouteResponse {
+export function deleteCommand(w: World, app: string, scope: string, id: string): HttpAnswer {
   const store = commandStore(w, app, scope);
   if (!(store instanceof Map)) return store;
   return store.delete(id) ? noContent : apiError(404, 10063, 'Unknown application command');

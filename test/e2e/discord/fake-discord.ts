@@ -1,10 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { discordRateLimited, type HttpAnswer } from '../../fakes/answers.js';
+import { discordBody, type FileRecord, type Json } from '../../fakes/bodies.js';
+import { listen, readBody, type Listening } from '../../fakes/http.js';
 import { FakeGateway } from './fake-gateway.js';
-import { parseBody } from './fake-http.js';
-import type { RouteResponse } from './fake-http.js';
 import { route } from './fake-routes.js';
-import { World, type FakeGuild, type FakeUser, type FileRecord, type InteractionState, type Json, type StoredMessage } from './fake-world.js';
+import { World, type FakeGuild, type FakeUser, type InteractionState, type StoredMessage } from './fake-world.js';
 
 /**
  * A fake Discord on loopback for the real discord.js client: REST under /api/v10 (see
@@ -45,14 +45,11 @@ export class FakeDiscord {
   readonly requests: RecordedRequest[] = [];
   readonly gateway: FakeGateway;
   private readonly faults: Array<Fault & { left: number }> = [];
-  private port = 0;
+  private http!: Listening;
   /** What GET /gateway/bot advertises; tests may point it elsewhere to check DISCORD_GATEWAY_URL. */
   advertisedGateway?: string;
 
-  private constructor(
-    private readonly server: Server,
-    opts: { token: string; applicationId: string; heartbeatIntervalMs: number },
-  ) {
+  private constructor(opts: { token: string; applicationId: string; heartbeatIntervalMs: number }) {
     this.world = new World(opts.token, opts.applicationId, { id: opts.applicationId, username: 'swapbot' });
     this.gateway = new FakeGateway(
       {
@@ -79,27 +76,24 @@ export class FakeDiscord {
   }
 
   static async start(opts: { token: string; applicationId: string; heartbeatIntervalMs?: number }): Promise<FakeDiscord> {
-    const server = createServer();
-    const fake = new FakeDiscord(server, { heartbeatIntervalMs: 1_000, ...opts });
-    server.on('request', (req, res) => void fake.onRequest(req, res));
-    server.on('upgrade', (req, socket, head) => {
+    const fake = new FakeDiscord({ heartbeatIntervalMs: 1_000, ...opts });
+    fake.http = await listen((req, res) => void fake.onRequest(req, res));
+    fake.http.server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://x').pathname === '/gateway') fake.gateway.handleUpgrade(req, socket, head);
       else socket.destroy();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    fake.port = (server.address() as AddressInfo).port;
     return fake;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return this.http.url;
   }
   /** Give this to discord.js as rest.api and to DiscordMessenger as api. */
   get apiUrl(): string {
     return `${this.url}/api`;
   }
   get gatewayUrl(): string {
-    return `ws://127.0.0.1:${this.port}/gateway`;
+    return `ws://127.0.0.1:${this.http.port}/gateway`;
   }
 
   fail(fault: Fault): void {
@@ -108,22 +102,19 @@ export class FakeDiscord {
 
   async close(): Promise<void> {
     this.gateway.close();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.http.close();
   }
 
   // ---- HTTP ----
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
+    const raw = await readBody(req);
     const url = new URL(req.url ?? '/', this.url);
     const path = decodeURIComponent(url.pathname).replace(/^\/api\/v10/, '');
-    const { body, files } = await parseBody(req, raw, url);
+    const { body, files } = discordBody(raw, req.headers['content-type']);
     const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query: url.search, body, files, status: 0 };
     this.requests.push(recorded);
-    let answer: RouteResponse;
+    let answer: HttpAnswer;
     if (!url.pathname.startsWith('/api/v10/')) answer = { status: 404, body: { code: 0, message: '404: Not Found' } };
     else {
       const authorized = req.headers.authorization === `Bot ${this.world.token}`;
@@ -134,32 +125,17 @@ export class FakeDiscord {
     res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
   }
 
-  private gatewayBot(r: RecordedRequest, authorized: boolean): RouteResponse | undefined {
+  private gatewayBot(r: RecordedRequest, authorized: boolean): HttpAnswer | undefined {
     if (r.method !== 'GET' || r.path !== '/gateway/bot') return undefined;
     if (!authorized) return { status: 401, body: { code: 0, message: '401: Unauthorized' } };
     return { status: 200, body: { url: this.advertisedGateway ?? this.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } } };
   }
 
-  private fault(r: RecordedRequest): RouteResponse | undefined {
+  private fault(r: RecordedRequest): HttpAnswer | undefined {
     const f = this.faults.find((x) => x.left > 0 && x.path.test(r.path) && (!x.method || x.method === r.method));
     if (!f) return undefined;
     f.left--;
-    if (f.status === 429) {
-      const after = f.retryAfter ?? 1;
-      return {
-        status: 429,
-        body: { message: 'You are being rate limited.', retry_after: after, global: Boolean(f.global), ...(f.code ? { code: f.code } : {}) },
-        headers: {
-          'Retry-After': String(after),
-          'X-RateLimit-Limit': '5',
-          'X-RateLimit-Remaining': '0',
-          'X-RateLimit-Reset-After': String(after),
-          'X-RateLimit-Bucket': 'fake-bucket',
-          'X-RateLimit-Scope': f.global ? 'global' : 'user',
-          ...(f.global ? { 'X-RateLimit-Global': 'true' } : {}),
-        },
-      };
-    }
+    if (f.status === 429) return discordRateLimited(f.retryAfter ?? 1, { global: Boolean(f.global), ...(f.code ? { code: f.code } : {}) });
     return { status: f.status, body: { code: f.code ?? 0, message: f.message ?? `fake error ${f.status}` } };
   }
 

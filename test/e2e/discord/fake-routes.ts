@@ -1,7 +1,9 @@
-import { apiError, type RouteRequest, type RouteResponse } from './fake-http.js';
+import type { HttpAnswer } from '../../fakes/answers.js';
+import type { FileRecord, Json } from '../../fakes/bodies.js';
+import { apiError, type RouteRequest } from './fake-http.js';
 import { deleteCommand, listCommands, patchCommand, postCommand, putCommands } from './fake-commands.js';
 import { validateChoices, validateMessage, validateModal } from './fake-validate.js';
-import type { FileRecord, InteractionState, Json, StoredMessage, World } from './fake-world.js';
+import type { InteractionState, StoredMessage, World } from './fake-world.js';
 
 /**
  * The REST routes the bot uses, with Discord's semantics where they matter to a bot:
@@ -11,11 +13,11 @@ import type { FileRecord, InteractionState, Json, StoredMessage, World } from '.
  * - DMs to users who closed them: 50007; unknown channel 10003; missing access 50001; unknown
  *   message 10008; invalid payloads 50035 with the reasons.
  */
-const ok = (body: unknown): RouteResponse => ({ status: 200, body });
-const noContent: RouteResponse = { status: 204 };
+const ok = (body: unknown): HttpAnswer => ({ status: 200, body });
+const noContent: HttpAnswer = { status: 204 };
 
 type P = [string, string, string];
-type Handler = (w: World, r: RouteRequest, p: P, baseUrl: string) => RouteResponse;
+type Handler = (w: World, r: RouteRequest, p: P, baseUrl: string) => HttpAnswer;
 
 const routes: Array<[string, RegExp, Handler]> = [
   ['GET', /^\/gateway\/bot$/, () => ok(undefined)], // answered by FakeDiscord (it knows its URL)
@@ -40,7 +42,7 @@ const routes: Array<[string, RegExp, Handler]> = [
   ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, editChannelMessage],
 ];
 
-export function route(w: World, r: RouteRequest, baseUrl: string): RouteResponse {
+export function route(w: World, r: RouteRequest, baseUrl: string): HttpAnswer {
   for (const [method, pattern, handler] of routes) {
     const m = r.path.match(pattern);
     if (!m || method !== r.method) continue;
@@ -78,20 +80,20 @@ function applyBody(w: World, m: StoredMessage, body: Json, files: FileRecord[]):
   m.history.push(structuredClone(m.body));
 }
 
-function invalid(body: Json, files: FileRecord[], m?: StoredMessage): RouteResponse | undefined {
+function invalid(body: Json, files: FileRecord[], m?: StoredMessage): HttpAnswer | undefined {
   const names = [...files.map((f) => f.filename), ...(m?.attachments.map((a) => a.filename) ?? [])];
   const merged = m ? { ...m.body, ...body } : body;
   const problems = validateMessage(merged, names);
   return problems.length ? apiError(400, 50035, 'Invalid Form Body', problems) : undefined;
 }
 
-function createDm(w: World, r: RouteRequest): RouteResponse {
+function createDm(w: World, r: RouteRequest): HttpAnswer {
   const recipient = String((r.body as Json | undefined)?.recipient_id ?? '');
   if (!w.users.has(recipient)) return apiError(404, 10013, 'Unknown User');
   return ok(w.apiChannel(w.dmChannel(recipient)));
 }
 
-function sendable(w: World, channelId: string): RouteResponse | undefined {
+function sendable(w: World, channelId: string): HttpAnswer | undefined {
   const channel = w.channels.get(channelId);
   if (!channel) return apiError(404, 10003, 'Unknown Channel');
   if (channel.missingAccess) return apiError(403, 50001, 'Missing Access');
@@ -99,7 +101,7 @@ function sendable(w: World, channelId: string): RouteResponse | undefined {
   return undefined;
 }
 
-function createChannelMessage(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+function createChannelMessage(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
   const refused = sendable(w, p[0]);
   if (refused) return refused;
   const body = (r.body ?? {}) as Json;
@@ -108,7 +110,7 @@ function createChannelMessage(w: World, r: RouteRequest, p: P, base: string): Ro
   return ok(w.apiMessage(newMessage(w, p[0], body, r.files), base));
 }
 
-function editChannelMessage(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+function editChannelMessage(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
   const refused = sendable(w, p[0]);
   if (refused) return refused;
   const msg = w.messages.get(p[1]);
@@ -126,7 +128,7 @@ function interactionFor(w: World, token: string): InteractionState | undefined {
   return w.byToken.get(token);
 }
 
-function callback(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+function callback(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
   const it = interactionFor(w, p[1]);
   if (!it || it.id !== p[0]) return apiError(404, 10062, 'Unknown interaction');
   if (it.callbacks.length) return apiError(400, 40060, 'Interaction has already been acknowledged.');
@@ -183,13 +185,13 @@ function callback(w: World, r: RouteRequest, p: P, base: string): RouteResponse 
   return noContent;
 }
 
-function webhookInteraction(w: World, app: string, token: string): InteractionState | RouteResponse {
+function webhookInteraction(w: World, app: string, token: string): InteractionState | HttpAnswer {
   const it = interactionFor(w, token);
   if (!it || app !== w.applicationId || it.callbacks.length === 0 || [8, 9].includes(it.callbacks[0]?.type ?? 0)) return apiError(404, 10015, 'Unknown Webhook');
   return it;
 }
 
-function withWebhookMessage(w: World, p: P, base: string, act: (msg: StoredMessage, it: InteractionState) => RouteResponse): RouteResponse {
+function withWebhookMessage(w: World, p: P, base: string, act: (msg: StoredMessage, it: InteractionState) => HttpAnswer): HttpAnswer {
   const it = webhookInteraction(w, p[0], p[1]);
   if (!('token' in it)) return it;
   const id = p[2] === '@original' ? it.originalId : p[2];
@@ -199,7 +201,7 @@ function withWebhookMessage(w: World, p: P, base: string, act: (msg: StoredMessa
   return act(msg, it);
 }
 
-function editWebhookMessage(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+function editWebhookMessage(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
   return withWebhookMessage(w, p, base, (msg) => {
     const body = { ...((r.body ?? {}) as Json) };
     delete body.flags; // visibility is fixed by the first response
@@ -210,7 +212,7 @@ function editWebhookMessage(w: World, r: RouteRequest, p: P, base: string): Rout
   });
 }
 
-function followup(w: World, r: RouteRequest, p: P, base: string): RouteResponse {
+function followup(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
   const it = webhookInteraction(w, p[0], p[1]);
   if (!('token' in it)) return it;
   const body = { ...((r.body ?? {}) as Json) };

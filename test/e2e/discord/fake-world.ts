@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Json } from '../../fakes/bodies.js';
 
 /**
  * The state of the fake Discord: users, guilds with roles and channels, DM channels, messages
  * (with the interaction that made them), interactions and registered commands. Pure data and
  * the API shapes built from it; the HTTP and WebSocket halves live beside it.
  */
-export type Json = Record<string, unknown>;
-
 export interface FakeUser {
   id: string;
   username: string;
@@ -39,13 +38,6 @@ export interface FakeGuild {
   channelIds: string[];
   /** user id -> role ids (besides @everyone). */
   members: Map<string, string[]>;
-}
-
-export interface FileRecord {
-  field: string;
-  filename: string;
-  contentType: string;
-  bytes: Buffer;
 }
 
 export interface StoredMessage {

@@ -8,7 +8,8 @@ import { createLogger, type Logger } from '../../../src/log.js';
 import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../../src/platforms/discord/client.js';
 import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
 import { FakeDiscord, type Where } from './fake-discord.js';
-import { Permission, type FakeGuild, type Json, type StoredMessage } from './fake-world.js';
+import type { Json } from '../../fakes/bodies.js';
+import { Permission, type FakeGuild, type StoredMessage } from './fake-world.js';
 
 /** A core that answers from a script and remembers what it was asked (adapter-only checks). */
 export class ScriptedCore implements BotCore {

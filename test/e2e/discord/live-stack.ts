@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { trackingRenderer } from '../../../src/bot/cards/moments.js';
 import { statusCard } from '../../../src/bot/cards/status.js';
 import type { BotCore } from '../../../src/bot/core.js';
 import { createCore } from '../../../src/bot/create-core.js';
@@ -42,8 +43,6 @@ export async function startLiveStack(world: DiscordWorld): Promise<LiveStack> {
     redis: testRedisUrl(),
     prefix: `${prefix}:trk`,
     api,
-    messengers: { discord: messenger },
-    renderCard: (details: SwapDetails, target: ChatTarget) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', now: clock.now() }),
     limits: { maxPerChat: 100, maxPerUser: 100 },
     cadence: { fastMs: 50, slowMs: 100, stuckFactor: 4 },
     now: () => clock.now(),
@@ -51,7 +50,10 @@ export async function startLiveStack(world: DiscordWorld): Promise<LiveStack> {
     platformRates: { discord: { max: 100_000, duration: 1000 } },
     workers: { notifyBackoffMs: 100 },
   });
-  await tracking.startWorkers();
+  await tracking.startWorkers({
+    messengers: { discord: messenger },
+    render: { ...trackingRenderer, card: (details: SwapDetails, target: ChatTarget) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', now: clock.now() }) },
+  });
   const core = createCore({ api, catalog, redis, keyPrefix: `${prefix}:core`, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now() });
   return {
     clock, sandbox, api, core, tracking, messenger, redis,

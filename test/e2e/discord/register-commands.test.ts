@@ -5,7 +5,8 @@ import { loadConfig } from '../../../src/config.js';
 import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
 import { registerDiscordCommandsFromConfig } from '../../../src/platforms/discord/from-config.js';
 import { FakeDiscord } from './fake-discord.js';
-import type { FakeGuild, Json } from './fake-world.js';
+import type { Json } from '../../fakes/bodies.js';
+import type { FakeGuild } from './fake-world.js';
 
 /** `swapbot register-commands` against the fake: writes only what changed. */
 let fake: FakeDiscord;

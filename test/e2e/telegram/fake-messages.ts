@@ -29,6 +29,8 @@ export class MessageStore {
     if (isPhoto && parsed.text.length > 1024) return err(400, 'Bad Request: message caption is too long');
     const markupError = checkMarkup(p.reply_markup);
     if (markupError) return err(400, markupError);
+    // Telegram: "switch_inline_query_chosen_chat: not supported for messages sent in channels".
+    if (chat.type === 'channel' && JSON.stringify(p.reply_markup ?? {}).includes('switch_inline_query_chosen_chat')) return err(400, 'Bad Request: BUTTON_TYPE_INVALID');
     if (isPhoto && !files.photo?.length) return err(400, 'Bad Request: there is no photo in the request');
     const stored: StoredMessage = {
       message_id: this.newId(chat.id),

@@ -21,7 +21,8 @@ import { runThroughput } from './throughput.js';
  * bench/results.json. Every part runs even when another fails; a part that cannot run says why.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository: this file runs compiled as bench/dist/bench/run.js (bench/tsconfig.json). */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 async function part(sections: Section[], id: number, title: string, run: () => Promise<Section>): Promise<void> {
   const t0 = performance.now();
@@ -124,5 +125,6 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   process.stderr.write(`[bench] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exitCode = 1;
+  // What failed half-built may hold connections nothing can close: end instead of hanging.
+  process.exit(1);
 });

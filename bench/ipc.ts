@@ -47,7 +47,7 @@ export class ChildHandle {
     });
   }
 
-  /** Starts dist/bench/<file> (a sibling of this module) with an IPC channel. */
+  /** Starts bench/dist/bench/<file> (a compiled sibling of this module) with an IPC channel. */
   static start(name: string, file: string): ChildHandle {
     const child = fork(join(HERE, file), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
     return new ChildHandle(name, child);

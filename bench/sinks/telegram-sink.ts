@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { listen, parseFields, readBody, sendJson } from './http.js';
+import { err, ok, tooManyRequests } from '../../test/fakes/answers.js';
+import { telegramPayload, type Json } from '../../test/fakes/bodies.js';
+import { listen, readBody, sendJson } from '../../test/fakes/http.js';
 import type { SinkEvent, SinkListener } from './sink-event.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -7,7 +9,8 @@ import { TokenBucket } from './token-bucket.js';
  * A fake Telegram Bot API on 127.0.0.1 for TelegramMessenger (apiRoot). It answers like the
  * platform, records when each message arrives, and enforces the platform's limits with 429 +
  * retry_after: overall messages per second, and messages per minute in each group (negative chat
- * ids). Edits count as messages: they are what a status card costs.
+ * ids). Edits count as messages: they are what a status card costs. Its HTTP, request bodies and
+ * answers are those of the end-to-end fake (test/fakes).
  */
 
 export interface Limit {
@@ -76,18 +79,24 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
     const at = performance.now();
     const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
     if (!m || m[1] !== token) {
-      sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      sendJson(res, 404, err(404, 'Not Found'));
       return;
     }
     const method = m[2] as string;
-    const fields = parseFields(body, req.headers['content-type']);
+    let fields: Json;
+    try {
+      fields = telegramPayload(body, req.headers['content-type']).payload;
+    } catch (e) {
+      sendJson(res, 400, err(400, `Bad Request: ${(e as Error).message}`));
+      return;
+    }
     const chatId = String(fields.chat_id ?? '');
     if (method === 'getMe') {
-      sendJson(res, 200, { ok: true, result: { id: 123456789, is_bot: true, first_name: 'Bench', username: 'bench_swapbot' } });
+      sendJson(res, 200, ok({ id: 123456789, is_bot: true, first_name: 'Bench', username: 'bench_swapbot' }));
       return;
     }
     if (!MESSAGE_METHODS.has(method)) {
-      sendJson(res, 200, { ok: true, result: true });
+      sendJson(res, 200, ok(true));
       return;
     }
     const isGroup = chatId.startsWith('-');
@@ -110,14 +119,14 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
     if (wait > 0) {
       limitedCount++;
       const seconds = Math.max(1, Math.ceil((wait / 1000) * timeScale)) / timeScale;
-      sendJson(res, 429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${seconds}`, parameters: { retry_after: seconds } });
+      sendJson(res, 429, tooManyRequests(seconds));
       return;
     }
     deliveredCount++;
     const chat = { id: Number(chatId), type: isGroup ? 'supergroup' : 'private', ...(isGroup ? { title: 'Bench group' } : { first_name: 'Bench' }) };
     const date = Math.floor(Date.now() / 1000);
     const result = { message_id: Number(messageId), date, chat, ...(method.startsWith('edit') ? { edit_date: date } : {}), text };
-    sendJson(res, 200, { ok: true, result });
+    sendJson(res, 200, ok(result));
   });
 
   return {

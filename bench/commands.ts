@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { BotCore } from '../bot/core.js';
-import { createCore } from '../bot/create-core.js';
-import type { Incoming } from '../contracts/incoming.js';
-import { CatalogCache } from '../layerswap/catalog-cache.js';
-import { createRedis } from '../redis.js';
+import type { BotCore } from '../src/bot/core.js';
+import { createCore } from '../src/bot/create-core.js';
+import type { Incoming } from '../src/contracts/incoming.js';
+import { CatalogCache } from '../src/layerswap/catalog-cache.js';
+import { createRedis } from '../src/redis.js';
 import { SWAP_BODY, type Bench } from './context.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
 import { deleteKeys } from './env.js';

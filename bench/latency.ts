@@ -1,6 +1,6 @@
 import { EDIT_METHODS, SEND_METHODS } from './sinks/sink-event.js';
 import { performance } from 'node:perf_hooks';
-import type { ChatTarget } from '../contracts/incoming.js';
+import type { ChatTarget } from '../src/contracts/incoming.js';
 import { eachLimit, SANDBOX_TIMINGS } from './context.js';
 import { LATENCY_CADENCE, type Population } from './population.js';
 import { emptySection, type Section } from './report.js';

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { listen, parseFields, readBody, sendJson } from './http.js';
+import { discordRateLimited } from '../../test/fakes/answers.js';
+import { discordBody, type Json } from '../../test/fakes/bodies.js';
+import { listen, readBody, sendJson } from '../../test/fakes/http.js';
 import type { SinkEvent, SinkListener } from './sink-event.js';
 import { TokenBucket } from './token-bucket.js';
 import type { Limit } from './telegram-sink.js';
@@ -8,7 +10,8 @@ import type { Limit } from './telegram-sink.js';
  * A fake Discord REST API on 127.0.0.1 for DiscordMessenger (api: `${url}/api`; the client adds
  * /v10). It answers channel message POST/PATCH and DM channel creation like Discord, records when
  * each arrives, and enforces the global limit (default 50 requests per second, every request
- * counted) with a 429 carrying Retry-After and X-RateLimit-Global, as Discord does.
+ * counted) with a 429 carrying Retry-After and X-RateLimit-Global, as Discord does. Its HTTP,
+ * request bodies and answers are those of the end-to-end fake (test/fakes).
  */
 
 export interface DiscordSinkOptions {
@@ -59,7 +62,14 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
       sendJson(res, 404, { message: '404: Not Found', code: 0 });
       return;
     }
-    const fields = parseFields(body, req.headers['content-type']);
+    let fields: Json;
+    try {
+      const decoded = discordBody(body, req.headers['content-type']).body;
+      fields = decoded && !Array.isArray(decoded) ? decoded : {};
+    } catch (e) {
+      sendJson(res, 400, { message: `Invalid JSON: ${(e as Error).message}`, code: 50109 });
+      return;
+    }
     const chatId = (post?.[1] ?? patch?.[1] ?? '') || String(fields.recipient_id ?? '');
     const messageId = method === 'edit' ? (patch?.[2] ?? '') : method === 'send' ? nextId() : '';
     const wait = global.take(at);
@@ -68,12 +78,8 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
     for (const l of listeners) l(event);
     if (wait > 0) {
       limitedCount++;
-      const seconds = Math.max(0.001, wait / 1000);
-      sendJson(res, 429, { message: 'You are being rate limited.', retry_after: seconds, global: true, code: 0 }, {
-        'retry-after': seconds.toFixed(3),
-        'x-ratelimit-global': 'true',
-        'x-ratelimit-scope': 'global',
-      });
+      const limited = discordRateLimited(Number(Math.max(0.001, wait / 1000).toFixed(3)), { global: true });
+      sendJson(res, limited.status, limited.body, limited.headers);
       return;
     }
     if (method === 'dm') {

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../src/config.js';
 
 /**
  * The configuration defaults (src/config.ts) the benchmark measures against, read from the

@@ -1,7 +1,7 @@
 import { EDIT_METHODS, SEND_METHODS } from './sinks/sink-event.js';
 import { performance } from 'node:perf_hooks';
-import type { ChatTarget } from '../contracts/incoming.js';
-import { DEFAULT_PLATFORM_RATES, type RateLimit } from '../tracking/queues.js';
+import type { ChatTarget } from '../src/contracts/incoming.js';
+import { DEFAULT_PLATFORM_RATES, type RateLimit } from '../src/tracking/queues.js';
 import { eachLimit, SANDBOX_TIMINGS, type Bench } from './context.js';
 import { deleteKeys } from './env.js';
 import type { ChildHandle } from './ipc.js';

@@ -72,7 +72,7 @@ export function renderTable(sections: readonly Section[]): string {
   return out.join('\n');
 }
 
-export function verdict(pass: boolean | null): string {
+function verdict(pass: boolean | null): string {
   return pass === null ? '[ N/A ]' : pass ? '[PASS ]' : '[MISS ]';
 }
 

@@ -1,4 +1,4 @@
-import { nextPollDelay, type CadenceSettings } from '../tracking/cadence.js';
+import { nextPollDelay, type CadenceSettings } from '../src/tracking/cadence.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
 import { emptySection, type Section } from './report.js';
 import { spread, type Spread } from './stats.js';
@@ -22,8 +22,8 @@ export interface Lifecycle {
 }
 
 const MIN = 60_000;
-export const TYPICAL: Lifecycle = { name: 'typical: 3 min waiting for the deposit, 2 min confirming, completed', depositAfterMs: 3 * MIN, settleMs: 2 * MIN, expiryMs: 6 * 60 * MIN };
-export const OTHER_LIFECYCLES: Lifecycle[] = [
+const TYPICAL: Lifecycle = { name: 'typical: 3 min waiting for the deposit, 2 min confirming, completed', depositAfterMs: 3 * MIN, settleMs: 2 * MIN, expiryMs: 6 * 60 * MIN };
+const OTHER_LIFECYCLES: Lifecycle[] = [
   { name: 'slow depositor: 30 min waiting, 2 min confirming', depositAfterMs: 30 * MIN, settleMs: 2 * MIN, expiryMs: 6 * 60 * MIN },
   { name: 'abandoned: never deposited, expires after 6 h', depositAfterMs: null, settleMs: 0, expiryMs: 6 * 60 * MIN },
 ];
@@ -42,7 +42,7 @@ export interface SimResult {
 }
 
 /** Polls one swap through its lifecycle; `delay` says when to poll next (null: stop). */
-export function simulate(l: Lifecycle, delay: (status: string, depositSeen: boolean, waitingMs: number) => number | null): SimResult {
+function simulate(l: Lifecycle, delay: (status: string, depositSeen: boolean, waitingMs: number) => number | null): SimResult {
   const finalAt = l.depositAfterMs === null ? l.expiryMs : l.depositAfterMs + l.settleMs;
   let t = 0;
   let requests = 0;
@@ -90,11 +90,11 @@ function meanOf(l: Lifecycle, seed: number, swaps: number, phaseMs: number, dela
   return { requests: mean(runs.map((r) => r.requests)), depositDetectMs: depositDetect.length ? mean(depositDetect) : NaN, finalDetectMs: mean(runs.map((r) => r.finalDetectMs)) };
 }
 
-export function adaptiveMean(l: Lifecycle, settings: CadenceSettings, seed: number, swaps = 1000): SimResult {
+function adaptiveMean(l: Lifecycle, settings: CadenceSettings, seed: number, swaps = 1000): SimResult {
   return meanOf(l, seed, swaps, PHASE_MS, (rand) => (status, depositSeen, waitingMs) => nextPollDelay({ status, depositSeen, waitingMs, jitter: rand() }, settings));
 }
 
-export function fixedMean(l: Lifecycle, everyMs: number, seed: number, swaps = 1000): SimResult {
+function fixedMean(l: Lifecycle, everyMs: number, seed: number, swaps = 1000): SimResult {
   return meanOf(l, seed, swaps, PHASE_MS, () => (status) => (status === 'completed' || status === 'expired' ? null : everyMs));
 }
 

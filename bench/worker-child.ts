@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
-import type { Platform } from '../contracts/incoming.js';
-import type { Messenger } from '../contracts/messenger.js';
-import { LayerswapClient } from '../layerswap/client.js';
-import { createLogger } from '../log.js';
-import { DiscordMessenger } from '../platforms/discord/messenger.js';
-import { TelegramMessenger } from '../platforms/telegram/messenger.js';
-import { createTracking, type Tracking } from '../tracking/engine.js';
-import type { RateLimit } from '../tracking/queues.js';
-import { CountingMessenger, renderCard } from './cards.js';
+import type { Platform } from '../src/contracts/incoming.js';
+import type { Messenger } from '../src/contracts/messenger.js';
+import { LayerswapClient } from '../src/layerswap/client.js';
+import { createLogger } from '../src/log.js';
+import { DiscordMessenger } from '../src/platforms/discord/messenger.js';
+import { TelegramMessenger } from '../src/platforms/telegram/messenger.js';
+import { createTracking, type Tracking } from '../src/tracking/engine.js';
+import type { RateLimit } from '../src/tracking/queues.js';
+import { trackingRenderer } from '../src/bot/cards/moments.js';
+import { CountingMessenger } from './cards.js';
 import { memoryMb, serve } from './ipc.js';
 
 /**
@@ -64,8 +65,6 @@ serve(
         redis: c.redisUrl,
         prefix: c.prefix,
         api,
-        messengers,
-        renderCard,
         limits: c.limits,
         cadence: c.cadence,
         logger,
@@ -73,7 +72,7 @@ serve(
         ...(c.platformRates ? { platformRates: c.platformRates } : {}),
         workers: { ...(c.notifyConcurrency ? { notifyConcurrency: c.notifyConcurrency } : {}) },
       });
-      await tracking.startWorkers({ poll: c.poll, notify: c.notify, concurrency: c.concurrency });
+      await tracking.startWorkers({ messengers, render: trackingRenderer, poll: c.poll, notify: c.notify, concurrency: c.concurrency });
       return { startMs: performance.now() - t0 };
     },
     memory() {

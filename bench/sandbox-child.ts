@@ -1,5 +1,5 @@
-import { startSandbox } from '../sandbox/server.js';
-import { ManualClock, type SandboxTimings } from '../sandbox/types.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import { ManualClock, type SandboxTimings } from '../src/sandbox/types.js';
 import { memoryMb, serve } from './ipc.js';
 
 /**

@@ -1,9 +1,8 @@
 import { Pool } from 'undici';
-import type { Platform } from '../contracts/incoming.js';
-import { LayerswapClient } from '../layerswap/client.js';
-import { createTracking, type Tracking } from '../tracking/engine.js';
-import type { RateLimit } from '../tracking/queues.js';
-import { CountingMessenger, renderCard } from './cards.js';
+import type { Platform } from '../src/contracts/incoming.js';
+import { LayerswapClient } from '../src/layerswap/client.js';
+import { createTracking, type Tracking } from '../src/tracking/engine.js';
+import type { RateLimit } from '../src/tracking/queues.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
 import type { BenchRedis } from './env.js';
 import { ChildHandle } from './ipc.js';
@@ -36,9 +35,9 @@ export const SWAP_BODY = {
 };
 
 /** Limits for the benchmark's followers (one chat can follow thousands of swaps here). */
-export const BENCH_LIMITS = { maxPerChat: 100_000, maxPerUser: 1_000_000 };
+const BENCH_LIMITS = { maxPerChat: 100_000, maxPerUser: 1_000_000 };
 /** The local sandbox needs no protection: the poll queue's API limiter is lifted (default 50/s). */
-export const UNLIMITED_API: RateLimit = { max: 1_000_000, duration: 1000 };
+const UNLIMITED_API: RateLimit = { max: 1_000_000, duration: 1000 };
 
 export class SandboxHandle {
   private constructor(
@@ -146,8 +145,6 @@ export class Bench {
       redis: this.redis.url,
       prefix,
       api: this.api,
-      messengers: { console: new CountingMessenger() },
-      renderCard,
       limits: BENCH_LIMITS,
       cadence,
       ...(platformRates ? { platformRates } : {}),

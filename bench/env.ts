@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../redis.js';
+import { createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
 
 /**
  * The Redis the benchmark uses: TEST_REDIS_URL, REDIS_URL or 127.0.0.1:6379 when one answers,
@@ -106,7 +106,7 @@ export interface KeyBytes {
 }
 
 /** What kind of key this is: the key with its prefix dropped and ids replaced by placeholders. */
-export function keyKind(key: string, prefix: string): string {
+function keyKind(key: string, prefix: string): string {
   return key
     .slice(prefix.length)
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '{swap}')

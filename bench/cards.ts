@@ -1,13 +1,6 @@
-import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
-import type { Messenger } from '../contracts/messenger.js';
-import type { Reply } from '../contracts/reply.js';
-import { statusCard } from '../bot/cards/status.js';
-import type { SwapDetails } from '../layerswap/schemas.js';
-
-/** The status card as the tracking worker renders it: masked in groups and channels. */
-export function renderCard(details: SwapDetails, target: ChatTarget): Reply {
-  return statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public' });
-}
+import type { ChatTarget, MessageRef } from '../src/contracts/incoming.js';
+import type { Messenger } from '../src/contracts/messenger.js';
+import type { Reply } from '../src/contracts/reply.js';
 
 /**
  * A Messenger for terminal-chat followers that only counts: the benchmark's background swaps

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 
 const TICKS_PER_SECOND = 100;
 
-export function cpuSeconds(pid: number | undefined): number | undefined {
+function cpuSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
