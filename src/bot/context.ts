@@ -6,6 +6,7 @@ import type { TrackingService } from '../contracts/tracking.js';
 import type { ActionCodec } from './actions.js';
 import type { DraftStore } from './wizard/drafts.js';
 import type { HistoryStore } from './history.js';
+import type { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
@@ -34,6 +35,8 @@ export interface Ctx {
   readonly codec: ActionCodec;
   readonly drafts: DraftStore;
   readonly history: HistoryStore;
+  /** The free-text question a lookup button asked (the next plain message answers it). */
+  readonly asks: AskStore;
   readonly logger: Logger;
   now(): number;
 }

@@ -2,7 +2,7 @@ import { line, type Reply } from '../contracts/reply.js';
 import type { ActionHandler, CommandHandler } from './command.js';
 import { COMMANDS, UNLISTED_COMMANDS } from './command-list.js';
 import { cancelButtonAction } from './commands/cancel.js';
-import { historyButton } from './commands/history.js';
+import { historyButton, historyExportButton } from './commands/history.js';
 import { networksButton } from './commands/networks.js';
 import { refreshQuote, swapThis } from './commands/quote.js';
 import { routesButton } from './commands/routes.js';
@@ -10,7 +10,11 @@ import { depositButton, refreshStatus } from './commands/status.js';
 import { trackButton } from './commands/track.js';
 import { trackingPage } from './commands/tracking.js';
 import type { Ctx } from './context.js';
+import { addressPageButton } from './lookup/answer.js';
+import { answerSent, sentButton } from './lookup/sent.js';
+import { answerWhere, whereButton } from './lookup/where.js';
 import { EXPIRED, notice } from './replies.js';
+import { refreshInline } from './quote/inline.js';
 import { VERBS, type VerbName } from './verbs.js';
 import { answerText, confirm, pageChoices, pick, refuel, resume, skip } from './wizard/answer.js';
 
@@ -19,14 +23,17 @@ export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map([..
 
 /** One handler per button verb: typed over VERBS, so neither can lack the other. */
 const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
-  refreshStatus, track: trackButton, depositDetails: depositButton, swapThis, refreshQuote,
+  refreshStatus, track: trackButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline,
   pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
-  networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, trackingPage,
+  networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage,
 };
 
 export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler> = new Map(
   (Object.keys(VERBS) as VerbName[]).map((name) => [VERBS[name], HANDLERS_BY_NAME[name]]),
 );
+
+/** Buttons that ask a free-text question themselves. */
+const ASKING_VERBS: ReadonlySet<string> = new Set([VERBS.sent, VERBS.where]);
 
 const COMMAND_LINE = /^\/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]{1,64})?(?:\s+([\s\S]*))?$/;
 
@@ -46,6 +53,8 @@ export async function route(ctx: Ctx): Promise<Reply[]> {
     const decoded = await ctx.codec.decode(incoming.action);
     if (!decoded.ok) return [EXPIRED];
     const handler = ACTION_HANDLERS.get(decoded.action.verb);
+    // A question asked by a lookup button is dropped by any other button, so it never takes an answer meant for the wizard.
+    if (handler && !ASKING_VERBS.has(decoded.action.verb)) await ctx.asks.clear(incoming.platform, incoming.userId);
     return handler ? handler(ctx, decoded.action.args) : [EXPIRED];
   }
   const text = (incoming.text ?? '').trim();
@@ -53,10 +62,15 @@ export async function route(ctx: Ctx): Promise<Reply[]> {
   if (m) {
     const name = (m[1] as string).toLowerCase();
     const handler = COMMAND_HANDLERS.get(name);
-    if (handler) return handler(ctx, (m[2] ?? '').trim());
+    if (handler) {
+      await ctx.asks.clear(incoming.platform, incoming.userId);
+      return handler(ctx, (m[2] ?? '').trim());
+    }
     return incoming.chatKind === 'private' ? [notice('Unknown command', [line(`I do not know /${name.slice(0, 32)}. Send /help to see what I can do.`)], 'warning')] : [];
   }
   if (text === '') return [];
+  const ask = await ctx.asks.get(incoming.platform, incoming.userId);
+  if (ask && ask.chatId === incoming.chatId) return ask.kind === 'sent' ? answerSent(ctx, ask.swapId, text.slice(0, 1000)) : answerWhere(ctx, text.slice(0, 1000));
   const draft = await ctx.drafts.get(incoming.platform, incoming.userId);
   if (draft && draft.chatId === incoming.chatId && draft.awaiting) return answerText(ctx, draft, text.slice(0, 1000));
   return incoming.chatKind === 'private' ? [notice('Not sure what you mean', [line('Send /help to see what I can do, or /quote to get a price.')])] : [];

@@ -8,9 +8,15 @@ export const VERBS = {
   refreshStatus: 'st',
   track: 'tr',
   depositDetails: 'dp',
+  // Track anything (lookup/): "I've sent it", "Where is my swap?", an address's swaps.
+  sent: 'sn',
+  where: 'wh',
+  addressPage: 'as',
   // Quote card.
   swapThis: 'qs',
   refreshQuote: 'qr',
+  // Inline quote card (sent through Telegram inline mode).
+  refreshInline: 'qi',
   // Wizard questions.
   pick: 'pk',
   pageChoices: 'pg',
@@ -23,6 +29,7 @@ export const VERBS = {
   networksPage: 'nw',
   routesPage: 'rt',
   historyPage: 'hs',
+  historyExport: 'hx',
   trackingPage: 'tk',
 } as const;
 

@@ -29,13 +29,30 @@ export type Button =
   /** Copies `text` to the clipboard where the platform can (Telegram CopyTextButton). */
   | { kind: 'copy'; label: string; text: string }
   /** Opens a private chat with the bot carrying `payload` (Telegram ?start=payload). */
-  | { kind: 'deeplink'; label: string; payload: string };
+  | { kind: 'deeplink'; label: string; payload: string }
+  /**
+   * Lets the user pick another chat and send `query` there through the bot's inline mode (Telegram
+   * switch_inline_query_chosen_chat). Platforms without an inline mode leave it out.
+   */
+  | { kind: 'share'; label: string; query: string };
 
 export interface Image {
   png: Uint8Array;
   alt: string;
   /** File name for platforms that need one (Discord attachments). */
   filename?: string;
+}
+
+/**
+ * A file sent with the reply (the /history CSV export): Telegram sendDocument, a Discord
+ * attachment, the terminal saves it and prints its path.
+ */
+export interface Attachment {
+  data: Uint8Array;
+  /** Letters, digits, '.', '-' and '_' only; adapters clean it anyway. */
+  filename: string;
+  /** e.g. 'text/csv'. */
+  mimeType: string;
 }
 
 /** Colour and icon hint: Discord embed colour, console prefix. */
@@ -49,6 +66,8 @@ export interface Reply {
   /** Rows of buttons. */
   buttons?: Button[][];
   image?: Image;
+  /** A file sent with the text (never together with `image`). */
+  attachment?: Attachment;
   /**
    * Where it goes: 'here' (the chat the message came from), 'dm' (privately to the user: deposit
    * details), 'ephemeral' (only the user sees it, where the platform supports it; else 'dm' in
@@ -83,6 +102,7 @@ export const actionButton = (label: string, action: string): Button => ({ kind: 
 export const urlButton = (label: string, url: string): Button => ({ kind: 'url', label, url });
 export const copyButton = (label: string, value: string): Button => ({ kind: 'copy', label, text: value });
 export const deeplinkButton = (label: string, payload: string): Button => ({ kind: 'deeplink', label, payload });
+export const shareButton = (label: string, query: string): Button => ({ kind: 'share', label, query });
 
 /** Plain text of a line, for terminals, tests, previews and length budgets. */
 export function lineText(l: Line): string {

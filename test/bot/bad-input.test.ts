@@ -130,7 +130,7 @@ describe('swap ids and commands', () => {
   test('/status with a bad id is refused before any request', async () => {
     const u = new ChatUser(h, { userId: 'b11' });
     const before = h.sandbox.requestCount('getSwap');
-    card(await u.says('/status 12345'), { title: 'Which swap?', contains: ['That is not a swap id.', 'UUID'] });
+    card(await u.says('/status 12345'), { title: 'Which swap?', contains: ['That is not a swap id', 'UUID'] });
     card(await u.says('/status'), { title: 'Which swap?', contains: ['Add its id'] });
     expect(h.sandbox.requestCount('getSwap')).toBe(before);
   });

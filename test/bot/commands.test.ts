@@ -32,7 +32,7 @@ describe('listing commands', () => {
 
   test('/help lists the commands from COMMANDS; groups see only group commands', async () => {
     const text = allText(await new ChatUser(h, { userId: 'c3' }).says('/help'));
-    for (const c of ['/quote <amount>', '/swap', '/status <swap id>', '/track', '/untrack', '/tracking', '/history', '/networks', '/routes', '/cancel']) expect(text).toContain(c);
+    for (const c of ['/quote <amount>', '/swap', '/status <swap id | tx hash | address>', '/track <swap id | tx hash | address>', '/track', '/untrack', '/tracking', '/history', '/networks', '/routes', '/cancel']) expect(text).toContain(c);
     const group = allText(await new ChatUser(h, { userId: 'c3', chatId: 'gh', chatKind: 'group' }).says('/help'));
     expect(group).not.toContain('/history');
     expect(allText(await new ChatUser(h, { userId: 'c3' }).says('/start'))).toContain('/quote <amount>');

@@ -1,14 +1,27 @@
 import { formatTime } from '../cards/format.js';
+import { swapRoute, swapStatusLabel } from '../cards/swap-list.js';
 import { isPublic, type Ctx } from '../context.js';
+import { swapsCsv } from '../history-csv.js';
+import type { HistoryEntry } from '../history.js';
+import type { SwapDetails } from '../../layerswap/schemas.js';
+import { asError } from '../../log.js';
 import { pageArg, pageButtons } from '../paging.js';
-import { code, deeplinkButton, line, type Line, type Reply } from '../../contracts/reply.js';
+import { actionButton, code, deeplinkButton, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
+import { inlineAction } from '../actions.js';
 import type { Command } from '../command.js';
 
 const PAGE = 8;
 /** The /start payload that opens /history in the private chat (the group fallback's button). */
 export const HISTORY_PAYLOAD = 'history';
+/** How many swaps of the user's own addresses one /history looks at (one service page each). */
+const ADDRESS_SWAPS = 20;
+/** Swaps loaded at once for the CSV export. */
+const EXPORT_CONCURRENCY = 4;
+
+/** Which swaps /history lists: only those created here ('o'), or also those to the user's addresses ('a'). */
+type Scope = 'o' | 'a';
 
 /**
  * Outside a private chat the list goes privately; when that cannot be delivered the chat gets
@@ -30,21 +43,92 @@ function privately(ctx: Ctx, reply: Reply): Reply {
   };
 }
 
-/** /history: the swaps this user created through the bot, newest first, paged. */
-async function historyPage(ctx: Ctx, page: number): Promise<Reply[]> {
-  const { entries, total } = await ctx.history.page(ctx.incoming.platform, ctx.incoming.userId, page, PAGE);
-  if (total === 0) return [privately(ctx, notice('No swaps yet', [line('Swaps you create with /swap show up here.')]))];
-  const pages = Math.max(1, Math.ceil(total / PAGE));
-  const p = Math.min(Math.max(0, page), pages - 1);
-  const lines: Line[] = entries.map((e) => line(`${formatTime(e.createdAt, ctx.now())} · ${e.summary} · `, code(e.swapId)));
-  if (entries.length === 0) lines.push(line('Nothing on this page.'));
-  lines.push(line('Check one with /status <swap id>.'));
-  if (pages > 1) lines.push(line(`Page ${p + 1} of ${pages}`));
-  const buttons = await pageButtons(ctx, VERBS.historyPage, [], p, pages);
-  return [privately(ctx, { title: `Your swaps (${total})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' })];
+interface Row {
+  swapId: string;
+  createdAt: number;
+  text: string;
 }
 
-export const history = (ctx: Ctx): Promise<Reply[]> => historyPage(ctx, 0);
-export const historyButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => historyPage(ctx, pageArg(args[0]));
+/**
+ * The swaps of the addresses this user gave as destination or refund here, as rows (not created
+ * here, so their route comes from the service). An address the service cannot list is skipped.
+ */
+async function addressRows(ctx: Ctx): Promise<Row[]> {
+  const addresses = await ctx.history.addresses(ctx.incoming.platform, ctx.incoming.userId);
+  const lists = await Promise.all(addresses.map((address) => ctx.api.listSwaps({ address, page: 1 }).catch((err: unknown) => {
+    ctx.logger.warn({ err: asError(err) }, 'could not list the swaps of a history address');
+    return [] as SwapDetails[];
+  })));
+  return lists.flatMap((l) => l.slice(0, ADDRESS_SWAPS)).map((d) => {
+    const created = Date.parse(d.swap.created_date ?? '');
+    return { swapId: d.swap.id, createdAt: Number.isNaN(created) ? 0 : created, text: `${swapRoute(d)} · ${swapStatusLabel(d)} · to your address` };
+  });
+}
+
+const entryRow = (e: HistoryEntry): Row => ({ swapId: e.swapId, createdAt: e.createdAt, text: e.summary });
+
+/** /history: the swaps this user created through the bot (and, toggled on, those to their addresses), newest first, paged. */
+async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[]> {
+  let rows: Row[];
+  let total: number;
+  if (scope === 'o') {
+    const p = await ctx.history.page(ctx.incoming.platform, ctx.incoming.userId, page, PAGE);
+    rows = p.entries.map(entryRow);
+    total = p.total;
+  } else {
+    const [own, others] = await Promise.all([ctx.history.all(ctx.incoming.platform, ctx.incoming.userId), addressRows(ctx)]);
+    const seen = new Set(own.map((e) => e.swapId));
+    const all = [...own.map(entryRow), ...others.filter((r) => !seen.has(r.swapId) && !seen.has(r.swapId) && Boolean(seen.add(r.swapId)))].sort((a, b) => b.createdAt - a.createdAt);
+    total = all.length;
+    rows = all.slice(Math.max(0, page) * PAGE, (Math.max(0, page) + 1) * PAGE);
+  }
+  const toggle = actionButton(scope === 'o' ? 'Include swaps to my addresses' : 'Only swaps made here', inlineAction(VERBS.historyPage, scope === 'o' ? 'a' : 'o', '0'));
+  if (total === 0) {
+    const empty = notice('No swaps yet', [line(scope === 'o' ? 'Swaps you create with /swap show up here.' : 'No swaps made here or to the addresses you used here.')]);
+    return [privately(ctx, { ...empty, buttons: [[toggle]], mode: ctx.incoming.action ? 'edit' : 'new' })];
+  }
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const p = Math.min(Math.max(0, page), pages - 1);
+  const lines: Line[] = rows.map((r) => line(`${formatTime(r.createdAt, ctx.now())} · ${r.text} · `, code(r.swapId)));
+  if (rows.length === 0) lines.push(line('Nothing on this page.'));
+  lines.push(line('Check one with /status <swap id>.'));
+  if (pages > 1) lines.push(line(`Page ${p + 1} of ${pages}`));
+  const buttons = [...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)), [toggle, actionButton('Export CSV', inlineAction(VERBS.historyExport))]];
+  return [privately(ctx, { title: scope === 'o' ? `Your swaps (${total})` : `Your swaps and swaps to your addresses (${total})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' })];
+}
+
+export const history = (ctx: Ctx): Promise<Reply[]> => historyPage(ctx, 0, 'o');
+/** hs [scope] <page>: pages and the scope toggle (older buttons carry only the page). */
+export const historyButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => historyPage(ctx, pageArg(args[args.length - 1]), args.length === 2 && args[0] === 'a' ? 'a' : 'o');
+
+/** hx: the CSV export of the user's swaps, sent privately as a file. */
+export async function historyExportButton(ctx: Ctx): Promise<Reply[]> {
+  const entries = await ctx.history.all(ctx.incoming.platform, ctx.incoming.userId);
+  if (entries.length === 0) return [privately(ctx, notice('No swaps yet', [line('Swaps you create with /swap can be exported here.')]))];
+  const rows: Array<{ entry: HistoryEntry; details: SwapDetails | undefined }> = [];
+  for (let i = 0; i < entries.length; i += EXPORT_CONCURRENCY) {
+    const batch = entries.slice(i, i + EXPORT_CONCURRENCY);
+    rows.push(...(await Promise.all(batch.map(async (entry) => ({
+      entry,
+      details: await ctx.api.getSwap(entry.swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
+        ctx.logger.warn({ err: asError(err), swapId: entry.swapId }, 'could not load a swap for the CSV export');
+        return undefined;
+      }),
+    })))));
+  }
+  const missing = rows.filter((r) => !r.details).length;
+  const date = new Date(ctx.now()).toISOString().slice(0, 10);
+  const reply: Reply = {
+    title: `Your swaps as CSV (${rows.length})`,
+    tone: 'info',
+    lines: [
+      line('Date, route, amounts, fees, status and transaction links of each swap you created here, newest first.'),
+      ...(missing > 0 ? [line(`${missing} could not be loaded just now; their rows say "unavailable". Export again later for them.`)] : []),
+    ],
+    attachment: { data: new TextEncoder().encode(swapsCsv(rows)), filename: `swapbot-swaps-${date}.csv`, mimeType: 'text/csv' },
+    target: 'here',
+  };
+  return [{ ...privately(ctx, reply), mode: 'new' }];
+}
 
 export const historyCommand: Command = { name: 'history', description: 'Your swaps created through this bot', inGroups: false, options: [], usage: '/history', run: history };

@@ -6,7 +6,8 @@ import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { problemReply } from '../problem.js';
 import { modeOf } from '../wizard/ask.js';
-import { SWAP_ID, type Command } from '../command.js';
+import { SWAP_LOOKUP, type Command } from '../command.js';
+import { lookupReplies } from '../lookup/answer.js';
 
 /**
  * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
@@ -27,15 +28,16 @@ export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
 }
 
 /**
- * /status <swap id>: the id is checked before any request. The creator, in private, also gets the
- * deposit details while the swap waits for its deposit.
+ * /status <swap id | deposit transaction hash | wallet address>: checked by shape before any
+ * request; a hash shows its swap, an address lists its swaps. The creator, in private, also gets
+ * the deposit details while the swap waits for its deposit.
  */
 async function status(ctx: Ctx, args: string): Promise<Reply[]> {
-  const id = parseSwapId(args.split(/\s+/)[0]);
-  if (!id.ok) return [problemReply(id, 'Which swap?')];
-  const { details, mine } = await load(ctx, id.value);
-  const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
-  return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, id.value, details))] : [card];
+  return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
+    const { details, mine } = found ? { details: found, mine: !isPublic(ctx) && (await isCreator(ctx, swapId)) } : await load(ctx, swapId);
+    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
+    return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
+  });
 }
 
 /** Refresh (and Status) buttons: the card again, in place when the platform can edit. */
@@ -53,4 +55,4 @@ export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> 
   return depositReplies(ctx, id.value);
 }
 
-export const statusCommand: Command = { name: 'status', description: 'Show the status of a swap', inGroups: true, options: [SWAP_ID], usage: '/status <swap id>', run: status };
+export const statusCommand: Command = { name: 'status', description: 'Status of a swap: by its id, your deposit transaction or your wallet address', inGroups: true, options: [SWAP_LOOKUP], usage: '/status <swap id | tx hash | address>', run: status };

@@ -60,6 +60,8 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
         return screen.flush();
       case 'deeplink':
         return deliver({ ...base, text: `/start ${b.payload}` });
+      case 'share':
+        return; // never shown in the terminal (render.ts)
     }
   }
 

@@ -2,7 +2,7 @@ import type { Button, Field, Line, Reply, Span, Tone } from '../../contracts/rep
 
 /**
  * A Reply as terminal text: title with a tone mark, lines, fields as "name: value", buttons
- * numbered "[1] Swap this  [2] Refresh", the prompt's label. Text from users or the service is
+ * numbered "[1] Swap this  [2] Refresh", the prompt's label, a file as the path it was saved to. Text from users or the service is
  * printed, never interpreted: control characters (terminal escapes) are replaced.
  */
 const TONE: Record<Tone, string> = { info: 'ℹ️ ', success: '✅', warning: '⚠️ ', error: '❌', pending: '⏳' };
@@ -38,7 +38,7 @@ export function buttonLabel(b: Button): string {
  * `hashed`: number buttons as [#1] (a prompt is open, so a plain number is an answer).
  * `imageArt`: the image drawn as characters (a terminal QR), printed below its note.
  */
-export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean; imageArt?: string } = {}): Rendered {
+export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean; imageArt?: string; savedTo?: string } = {}): Rendered {
   const out: string[] = [];
   const title = r.title ? `${r.tone ? `${TONE[r.tone]} ` : ''}${safe(r.title)}` : undefined;
   if (title) out.push(opts.updated ? `updated: ${title}` : title);
@@ -47,9 +47,11 @@ export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolea
   for (const f of r.fields ?? []) out.push(`  ${fieldText(f)}`);
   if (r.image) out.push(`[image: ${safe(r.image.alt)}]`);
   if (r.image && opts.imageArt) out.push(opts.imageArt.replace(/\n+$/, ''));
+  if (r.attachment) out.push(`[file: ${safe(r.attachment.filename)}]${opts.savedTo ? ` saved to ${safe(opts.savedTo)}` : ' (not saved)'}`);
   const buttons: Button[] = [];
   for (const row of r.buttons ?? []) {
-    const parts = row.map((b) => {
+    // The terminal has no inline mode to share through.
+    const parts = row.filter((b) => b.kind !== 'share').map((b) => {
       buttons.push(b);
       return `[${opts.hashed ? '#' : ''}${buttons.length}] ${buttonLabel(b)}`;
     });

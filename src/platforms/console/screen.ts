@@ -1,4 +1,7 @@
-import type { Button, Reply } from '../../contracts/reply.js';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Attachment, Button, Reply } from '../../contracts/reply.js';
 import { qrPayload, terminalQr } from '../../bot/cards/qr.js';
 import { renderReply } from './render.js';
 
@@ -27,7 +30,8 @@ export class ConsoleScreen {
       const hashed = reply.prompt !== undefined;
       const payload = reply.image && this.isTTY ? qrPayload(reply.image) : undefined;
       const imageArt = payload ? await terminalQr(payload).catch(() => undefined) : undefined;
-      const rendered = renderReply(reply, { updated: opts.updated, hashed, imageArt });
+      const savedTo = reply.attachment ? await saveAttachment(reply.attachment).catch(() => undefined) : undefined;
+      const rendered = renderReply(reply, { updated: opts.updated, hashed, imageArt, ...(savedTo ? { savedTo } : {}) });
       this.output.write(`\n${opts.header ? `${opts.header}\n` : ''}${rendered.text}\n`);
       if (rendered.buttons.length > 0) this.lastButtons = { buttons: rendered.buttons, messageId: id };
       this.promptOpen = hashed;
@@ -46,4 +50,12 @@ export class ConsoleScreen {
   flush(): Promise<void> {
     return this.chain;
   }
+}
+
+/** A file from a reply (the CSV export), written to a fresh private temp folder; resolves to its path. */
+async function saveAttachment(a: Attachment): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'swapbot-'));
+  const path = join(dir, a.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file');
+  await writeFile(path, a.data, { mode: 0o600 });
+  return path;
 }

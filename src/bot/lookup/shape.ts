@@ -1,0 +1,67 @@
+import { checkBitcoinAddress } from '../address/bitcoin.js';
+import { checkCosmosAddress } from '../address/cosmos.js';
+import { checkEvmAddress } from '../address/evm.js';
+import { checkSolanaAddress } from '../address/solana.js';
+import { checkTonAddress } from '../address/ton.js';
+import { checkTronAddress } from '../address/tron.js';
+import { parseSwapId } from '../parse/swap-id.js';
+import { fail, ok, type Result } from '../problem.js';
+
+/**
+ * What /track, /status and "Where is my swap?" were given, recognised by shape alone (no request):
+ * a swap id, a transaction hash, or a wallet address, with the network families it fits.
+ * `orAddress` marks a hash that could also be a Starknet address (0x + up to 64 hex): it is looked
+ * up as a transaction first, and the reply then offers the address reading.
+ */
+export type LookupInput =
+  | { kind: 'swap'; id: string }
+  | { kind: 'transaction'; hash: string; families: string[]; orAddress?: boolean }
+  | { kind: 'address'; address: string; families: string[] };
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+const UUIDISH = /^[0-9a-fA-F]{8}-[0-9a-fA-F-]+$/;
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+const EXAMPLES = 'a swap id (a UUID like 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b), a deposit transaction hash (0x and 64 hex digits on EVM networks) or a wallet address';
+
+/** Whether a check of one address family accepts the input. */
+const fits = (r: Result<string>): boolean => r.ok;
+
+export function parseLookup(raw: string | undefined): Result<LookupInput> {
+  const input = (raw ?? '').trim();
+  if (input === '') return fail('lookup.missing', 'Which swap? Add its id, your deposit transaction hash or your wallet address.', `For example ${EXAMPLES}.`);
+  if (/\s/.test(input)) return fail('lookup.spaces', 'That has spaces in it; a swap id, a transaction hash and an address are one word each.', 'Paste just the one value.');
+  if (input.length > 130) return fail('lookup.too_long', 'That is too long to be a swap id, a transaction hash or an address.', `Send ${EXAMPLES}.`);
+
+  const id = parseSwapId(input);
+  if (id.ok) return ok({ kind: 'swap', id: id.value });
+  if (UUIDISH.test(input)) return fail(id.id, id.reason, id.hint);
+
+  if (/^0x/i.test(input)) {
+    const digits = input.slice(2);
+    if (!/^[0-9a-fA-F]+$/.test(digits)) return fail('lookup.hash_shape', 'That starts with 0x but has characters that are not hex digits (0-9, a-f).', 'Copy the hash or address again from your wallet or explorer.');
+    if (digits.length === 40) {
+      const evm = checkEvmAddress(input);
+      return evm.ok ? ok({ kind: 'address', address: evm.value, families: ['evm', 'starknet'] }) : evm;
+    }
+    // EVM transactions are exactly 64 digits; Starknet hashes and addresses up to 64 (usually 63 or 64).
+    if (digits.length === 64 || digits.length === 63) return ok({ kind: 'transaction', hash: input, families: digits.length === 64 ? ['evm', 'starknet'] : ['starknet'], orAddress: true });
+    return fail('lookup.hash_shape', `That has ${digits.length} hex digits after 0x: too ${digits.length > 64 ? 'long' : 'short'} for a transaction hash (64) or an EVM address (40).`, 'Copy it again in full from your wallet or the explorer.');
+  }
+  if (HEX64.test(input)) return ok({ kind: 'transaction', hash: input, families: ['bitcoin', 'tron', 'ton'] });
+  // A TON transaction hash in base64 (44 characters, one '=' of padding).
+  if (/^[A-Za-z0-9+/_-]{43}=$/.test(input)) return ok({ kind: 'transaction', hash: input, families: ['ton'] });
+  if (BASE58.test(input) && (input.length === 87 || input.length === 88)) return ok({ kind: 'transaction', hash: input, families: ['solana'] });
+
+  const families: string[] = [];
+  if (fits(checkTronAddress(input))) families.push('tron');
+  if (fits(checkBitcoinAddress(input)) || fits(checkBitcoinAddress(input, true))) families.push('bitcoin');
+  if (families.length === 0 && fits(checkSolanaAddress(input))) families.push('solana');
+  if (fits(checkTonAddress(input))) families.push('ton');
+  if (families.length === 0 && fits(checkCosmosAddress(input))) families.push('cosmos');
+  if (families.length > 0) return ok({ kind: 'address', address: input, families });
+
+  if (/^[0-9a-fA-F]{40,}$/.test(input)) return fail('lookup.hash_shape', `That has ${input.length} hex digits: a transaction hash on Bitcoin, Tron or TON has 64.`, 'Copy it again in full from your wallet or the explorer.');
+  if (BASE58.test(input) && input.length > 44) return fail('lookup.hash_shape', `That is ${input.length} characters long: a Solana transaction signature has 87 or 88.`, 'Copy it again in full from your wallet or the explorer.');
+  return fail('lookup.unknown_shape', 'That is not a swap id, a transaction hash or an address I recognise.', `Send ${EXAMPLES}.`);
+}
