@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
@@ -68,6 +68,19 @@ export class ActionCodec {
     const id = randomBytes(9).toString('base64url');
     await this.redis.set(this.key(id), JSON.stringify({ verb: action.verb, args: action.args }), 'EX', this.ttlSeconds);
     return `~${id}`;
+  }
+
+  /**
+   * A stashed action for a link (a deep-link payload: only A-Z a-z 0-9 _ -), returning its bare
+   * id; decode(`~${id}`) reads it back. The id comes from the action itself, so an inline query
+   * typed again reuses its key (and renews it) instead of adding one per keystroke.
+   */
+  async link(action: Action): Promise<string> {
+    if (!VERB.test(action.verb)) throw new Error(`bad action verb ${JSON.stringify(action.verb)}`);
+    const json = JSON.stringify({ verb: action.verb, args: action.args });
+    const id = createHash('sha256').update(json).digest('base64url').slice(0, 12);
+    await this.redis.set(this.key(id), json, 'EX', this.ttlSeconds);
+    return id;
   }
 
   async decode(s: unknown): Promise<DecodedAction> {

@@ -1,4 +1,4 @@
-import type { Incoming } from '../contracts/incoming.js';
+import type { Incoming, Platform } from '../contracts/incoming.js';
 import type { Reply } from '../contracts/reply.js';
 
 /**
@@ -13,6 +13,40 @@ export interface BotCore {
    * Discord autocomplete. `network` narrows token suggestions to that network.
    */
   suggest(field: SuggestField, partial: string, context?: { network?: string; sourceNetwork?: string }): Promise<Suggestion[]>;
+  /**
+   * Quotes typed in a chat the bot is not in (Telegram inline mode): one result per sensible
+   * reading of the query, or a how-to and common routes. Never deposit details. Never throws.
+   */
+  inlineQuote(query: InlineQuery): Promise<InlineAnswer>;
+}
+
+export interface InlineQuery {
+  platform: Platform;
+  userId: string;
+  userName: string;
+  /** What the user typed after the bot's name. Untrusted. */
+  text: string;
+  /** The user's language tag as the platform gives it (Telegram language_code). */
+  locale?: string;
+}
+
+/** One result: what the list shows (title, description) and the message it sends when chosen. */
+export interface InlineResult {
+  /** Unique within the answer, <= 64 bytes; starts with the kind ("quote:", "fix:", "help"...). */
+  id: string;
+  kind: 'quote' | 'fix' | 'route' | 'help' | 'problem' | 'slow';
+  title: string;
+  description: string;
+  /** Sent into the chat as is: public, so nothing in it is private to anyone. */
+  reply: Reply;
+}
+
+export interface InlineAnswer {
+  results: InlineResult[];
+  /** Whether the answer depends on who asked (the platform must not show it to others). */
+  personal: boolean;
+  /** How long the platform may reuse this answer for the same query. */
+  cacheSeconds: number;
 }
 
 export type SuggestField = 'network' | 'source_network' | 'destination_network' | 'token';

@@ -98,6 +98,9 @@ function fitButton(b: Button): Button | undefined {
       return b.text.length > 0 && b.text.length <= LIMITS.copyText ? { ...b, label } : undefined;
     case 'deeplink':
       return /^[A-Za-z0-9_-]{1,64}$/.test(b.payload) ? { ...b, label } : undefined;
+    case 'share':
+      // Telegram's inline query is at most 256 characters; a cut one would quote something else.
+      return b.query.length <= LIMITS.copyText ? { ...b, label } : undefined;
   }
 }
 

@@ -5,13 +5,17 @@ import { line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { advance } from '../wizard/advance.js';
 import { history, HISTORY_PAYLOAD } from './history.js';
+import { SWAP_LINK_PREFIX } from '../quote/inline.js';
+import { VERBS } from '../verbs.js';
+import { swapThis } from './quote.js';
 
 const PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
 const EXPIRED_LINK = notice('This link has expired', [line('Start again with /swap or /quote, or see /help.')], 'warning');
 
 /**
  * /start [payload]: a welcome, or a deep link from a group: d_<draft id> resumes that draft here,
- * dep_<swap id> re-sends the deposit details of the user's own swap, `history` opens /history.
+ * dep_<swap id> re-sends the deposit details of the user's own swap, `history` opens /history,
+ * sw_<id> ("Swap this" on a card sent through inline mode) starts a swap of that card's route here.
  */
 async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<Reply[]> {
   const payload = args.trim();
@@ -24,6 +28,13 @@ async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<R
     draft.chatId = ctx.incoming.chatId;
     draft.chatKind = ctx.incoming.chatKind;
     return advance(ctx, draft, { note: [line('Continuing where you left off.')] });
+  }
+  if (payload.startsWith(SWAP_LINK_PREFIX)) {
+    // Private only: the wizard asks for addresses next. The route is re-checked like any button's.
+    if (isPublic(ctx)) return [EXPIRED_LINK];
+    const decoded = await ctx.codec.decode(`~${payload.slice(SWAP_LINK_PREFIX.length)}`);
+    if (!decoded.ok || decoded.action.verb !== VERBS.swapThis) return [EXPIRED_LINK];
+    return swapThis(ctx, decoded.action.args);
   }
   const dep = /^dep_([0-9a-f]{32})$/.exec(payload);
   if (dep && !isPublic(ctx)) {

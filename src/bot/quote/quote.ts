@@ -1,6 +1,6 @@
 import { ApiError } from '../../layerswap/errors.js';
 import type { Network, QuoteParams, QuoteResponse } from '../../layerswap/schemas.js';
-import { actionButton, lineText, type Reply } from '../../contracts/reply.js';
+import { actionButton, lineText, shareButton, type Reply } from '../../contracts/reply.js';
 import { quoteCard } from '../cards/quote.js';
 import type { Ctx } from '../context.js';
 import { apiErrorLines, errorReply, isServiceError } from '../errors-text.js';
@@ -57,12 +57,26 @@ export function recoverQuote(err: unknown, route: Route): { route: Route; proble
   return { route: clearField(route, field), problem };
 }
 
-/** The quote card of a complete route, with Swap this and Refresh (the route travels in the buttons). */
+/**
+ * A complete route as the line that quotes it ("100 USDC ARBITRUM_MAINNET BASE_MAINNET"): what
+ * Share puts after the bot's name in another chat. An exchange side is named by its exchange.
+ */
+export function routeLine(route: Route): string {
+  const dst = route.destinationToken && route.destinationToken !== route.sourceToken ? [route.destinationToken] : [];
+  return [route.amount, route.sourceToken, route.sourceExchange ?? route.sourceNetwork, route.destinationExchange ?? route.destinationNetwork, ...dst].filter(Boolean).join(' ');
+}
+
+/**
+ * The quote card of a complete route, with Swap this and Refresh (the route travels in the
+ * buttons) and Share (the same quote into another chat; Telegram refuses it on channel posts).
+ */
 export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Network[], fetched?: QuoteResponse): Promise<Reply> {
   const q = fetched ?? await ctx.api.getQuote(quoteParams(route));
   const args = routeArgs(route);
   const [swap, refresh] = await Promise.all([ctx.codec.encode({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshQuote, args })]);
-  return quoteCard(q, routeLabels(route, networks), Number(route.amount), { swap, refresh });
+  const card = quoteCard(q, routeLabels(route, networks), Number(route.amount), { swap, refresh });
+  if (ctx.incoming.chatKind === 'channel') return card;
+  return { ...card, buttons: [...(card.buttons ?? []), [shareButton('Share', routeLine(route))]] };
 }
 
 /** What a route quoted without a draft came to: the card, or what the wizard must ask. */

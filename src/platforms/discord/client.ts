@@ -1,8 +1,8 @@
-import type { BaseInteraction, RESTOptions } from 'discord.js';
+import type { BaseInteraction, ChatInputCommandInteraction, RESTOptions } from 'discord.js';
 import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
-import type { Reply } from '../../contracts/reply.js';
+import { line, urlButton, type Reply } from '../../contracts/reply.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { answerAutocomplete } from './autocomplete.js';
 import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
@@ -10,7 +10,10 @@ import { loggableError } from './delivery-errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './interaction-incoming.js';
+import { interactionOptions } from './payload.js';
+import { renderReply } from './render.js';
 import { InteractionResponder, type RepliableInteraction } from './responder.js';
+import { DM_ONLY_WHERE_NOT_MEMBER, interactionOnly } from './user-install.js';
 
 /**
  * The Discord edge: gateway interactions in, the core's replies out. Handlers never see
@@ -63,6 +66,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     if (i.isAutocomplete()) return answerAutocomplete(i, opts.core, ilog);
     if (i.isChatInputCommand()) {
       const text = slashCommandText(i);
+      if (text && interactionOnly(i) && DM_ONLY_WHERE_NOT_MEMBER.has(i.commandName)) return continueInDm(i, text, ilog);
       if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text }, ilog);
       return void (await i.reply(notice('This command is no longer available. Type / to see the current ones.')));
     }
@@ -96,6 +100,34 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     } catch (error) {
       ilog.error({ err: loggableError(error) }, 'could not answer an interaction');
       await responder.fail();
+    }
+  }
+
+  /**
+   * /swap (and tracking) where the bot can only answer the interaction: the command runs in the
+   * bot DM, as if typed there, and the interaction is answered, only to this person, with a button
+   * to that DM. Nothing is posted to the channel, and nothing follows it.
+   */
+  async function continueInDm(i: ChatInputCommandInteraction, text: string, ilog: Logger): Promise<void> {
+    await i.deferReply({ flags: MessageFlags.Ephemeral });
+    const answer = (reply: Reply) => i.editReply(interactionOptions(renderReply(reply)));
+    try {
+      const dm = await i.user.createDM();
+      const replies = await opts.core.handle({ platform: 'discord', userId: i.user.id, userName: i.user.globalName ?? i.user.username, chatId: i.user.id, chatKind: 'private', text, isChatAdmin: () => Promise.resolve(true) });
+      for (const reply of replies) await dm.send(interactionOptions(renderReply(reply)));
+      await answer({
+        tone: 'info',
+        lines: [line('Swaps and tracking happen in our direct messages, so your addresses and deposit details stay private. I continued there.')],
+        buttons: [[urlButton('Continue in DM', `https://discord.com/channels/@me/${dm.id}`)]],
+        target: 'ephemeral',
+      });
+    } catch (error) {
+      ilog.warn({ err: loggableError(error) }, 'could not continue a command in the DM');
+      await answer({
+        tone: 'warning',
+        lines: [line('Swaps and tracking happen in our direct messages, and I could not write to you there. Open a DM with me and send the command again.')],
+        target: 'ephemeral',
+      }).catch(() => undefined);
     }
   }
 

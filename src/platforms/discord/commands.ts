@@ -1,6 +1,20 @@
 import type { APIApplicationCommandOption, REST, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, Routes } from 'discord.js';
 import { COMMANDS, type CommandOption, type CommandSpec } from '../../bot/command-list.js';
+import { DISCORD_LOCALES, menuText } from '../../i18n/index.js';
+
+/**
+ * Discord's description_localizations: the catalog's text per Discord locale. Command and option
+ * names stay English: they are what /help, the docs and typed command lines use.
+ */
+function localizations(key: string, english: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [locale, names] of Object.entries(DISCORD_LOCALES)) {
+    const text = menuText(locale as keyof typeof DISCORD_LOCALES, key, english).slice(0, 100);
+    if (text !== english.slice(0, 100)) for (const n of names) out[n] = text;
+  }
+  return out;
+}
 
 /**
  * Slash-command definitions from the one command list, and their registration: to one server
@@ -14,7 +28,7 @@ export const TINY_POSITIVE = 0.000000001;
 export type CommandBody = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 function optionBody(o: CommandOption): APIApplicationCommandOption {
-  const base = { name: o.name, description: o.description.slice(0, 100), required: o.required };
+  const base = { name: o.name, description: o.description.slice(0, 100), description_localizations: localizations(`option.${o.name}`, o.description), required: o.required };
   if (o.type === 'number') {
     const min = o.greaterThan === undefined ? undefined : o.greaterThan + TINY_POSITIVE;
     return { ...base, type: ApplicationCommandOptionType.Number, ...(min === undefined ? {} : { min_value: min }) };
@@ -25,21 +39,30 @@ function optionBody(o: CommandOption): APIApplicationCommandOption {
 /**
  * One command's body. `contexts` and `integration_types` are documented as global-only, so a
  * server (guild) registration leaves them out: there the command exists in that server alone.
+ * Globally the app is user-installable too: group-friendly commands work in servers, the bot DM
+ * and private channels (also where the bot is not a member: see user-install.ts); the rest only
+ * in the bot DM.
  */
 export function commandBody(spec: CommandSpec, scope: 'guild' | 'global' = 'global'): CommandBody {
   // Discord wants required options first; the command line keeps COMMANDS order regardless.
   const options = [...spec.options.filter((o) => o.required), ...spec.options.filter((o) => !o.required)].map(optionBody);
-  const body: CommandBody = { type: ApplicationCommandType.ChatInput, name: spec.name, description: spec.description.slice(0, 100), options };
+  const body: CommandBody = { type: ApplicationCommandType.ChatInput, name: spec.name, description: spec.description.slice(0, 100), description_localizations: localizations(`command.${spec.name}.description`, spec.description), options };
   if (scope === 'guild') return body;
   return {
     ...body,
-    integration_types: [ApplicationIntegrationType.GuildInstall],
-    contexts: spec.inGroups ? [InteractionContextType.Guild, InteractionContextType.BotDM] : [InteractionContextType.BotDM],
+    integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+    contexts: spec.inGroups ? [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel] : [InteractionContextType.BotDM],
   };
 }
 
 export function discordCommandDefinitions(commands: readonly CommandSpec[] = COMMANDS, scope: 'guild' | 'global' = 'global'): CommandBody[] {
   return commands.map((c) => commandBody(c, scope));
+}
+
+/** Discord returns null for none; ours may be {}: both mean none. Keys sorted. */
+function sameLocalizations(v: unknown): Record<string, unknown> | null {
+  if (typeof v !== 'object' || v === null || Object.keys(v).length === 0) return null;
+  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** The fields we set, in a canonical form, so a registered command compares equal to ours. */
@@ -49,12 +72,14 @@ export function normalizeCommand(c: Record<string, unknown>, scope: 'guild' | 'g
     type: c.type ?? ApplicationCommandType.ChatInput,
     name: c.name,
     description: c.description,
+    description_localizations: sameLocalizations(c.description_localizations),
     default_member_permissions: c.default_member_permissions ?? null,
     nsfw: c.nsfw ?? false,
     options: options.map((o) => ({
       type: o.type,
       name: o.name,
       description: o.description,
+      description_localizations: sameLocalizations(o.description_localizations),
       required: o.required ?? false,
       autocomplete: o.autocomplete ?? false,
       min_value: o.min_value ?? null,

@@ -1,17 +1,21 @@
 import type { BaseInteraction, ChatInputCommandInteraction } from 'discord.js';
-import { GuildMember, PermissionFlagsBits } from 'discord.js';
+import { GuildMember, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { COMMANDS } from '../../bot/command-list.js';
 import type { Incoming, MessageRef } from '../../contracts/incoming.js';
 import { commandLine, type OptionValue } from './command-line.js';
+import { interactionOnly } from './user-install.js';
 
 /**
  * Discord interactions as the neutral Incoming. Guild channels are 'group' chats (chatId: the
- * channel id); DMs are 'private' (chatId: the user id, as the Messenger expects).
+ * channel id); the bot DM is 'private' (chatId: the user id, as the Messenger expects). A group DM
+ * or a DM between two people (a user-installed app) is a 'group': others read it.
  */
 type Basis = Omit<Incoming, 'text' | 'action' | 'messageRef'>;
 
 export function incomingBasis(i: BaseInteraction, trackRole?: string): Basis {
   const inGuild = i.inGuild();
+  const shared = inGuild || i.context === InteractionContextType.PrivateChannel;
+  const only = interactionOnly(i);
   const member = i.member;
   const userName =
     member instanceof GuildMember ? member.displayName : (member?.nick ?? i.user.globalName ?? i.user.username);
@@ -19,9 +23,12 @@ export function incomingBasis(i: BaseInteraction, trackRole?: string): Basis {
     platform: 'discord',
     userId: i.user.id,
     userName,
-    chatId: inGuild ? (i.channelId ?? i.guildId) : i.user.id,
-    chatKind: inGuild ? 'group' : 'private',
-    isChatAdmin: () => isChatAdmin(i, trackRole),
+    chatId: inGuild ? (i.channelId ?? i.guildId) : shared ? (i.channelId ?? i.user.id) : i.user.id,
+    chatKind: shared ? 'group' : 'private',
+    locale: i.locale,
+    ...(i.guildLocale ? { chatLocale: i.guildLocale } : {}),
+    // Where the bot is not a member it cannot post, so nobody may make the chat follow a swap.
+    isChatAdmin: () => (only ? Promise.resolve(false) : isChatAdmin(i, trackRole)),
   };
 }
 

@@ -51,6 +51,6 @@ export function restMessage(m: RenderedMessage): RestMessage {
       allowed_mentions: { parse: [] },
       attachments: m.files.map((f, i) => ({ id: String(i), filename: f.name, ...(f.description ? { description: f.description } : {}) })),
     },
-    files: m.files.map((f) => ({ name: f.name, data: f.data, contentType: 'image/png' })),
+    files: m.files.map((f) => ({ name: f.name, data: f.data, contentType: f.contentType ?? 'image/png' })),
   };
 }

@@ -14,6 +14,8 @@ import { plain, renderLine, renderLines } from './markdown.js';
  *   (easy to copy on desktop and mobile); text too long for a custom_id goes into the embed as code.
  * - deeplink buttons: they open a private chat on Telegram; on Discord the bot writes to the DM
  *   itself, so they are omitted.
+ * - share buttons: Telegram's inline mode; Discord has no equivalent (a user-installed app runs
+ *   /quote anywhere instead), so they are omitted.
  * - prompt: a button that opens the modal (the adapter shows the modal directly when it can).
  */
 
@@ -31,6 +33,8 @@ export interface RenderedFile {
   name: string;
   data: Buffer;
   description?: string;
+  /** Defaults to image/png (the QR codes). */
+  contentType?: string;
 }
 
 export type MessageRow = APIActionRowComponent<APIComponentInMessageActionRow>;
@@ -75,6 +79,8 @@ export function renderReply(reply: Reply): RenderedMessage {
     files.push({ name, data: Buffer.from(reply.image.png), description: plain(reply.image.alt, 1024) || undefined });
     embed.image = { url: `attachment://${name}` };
   }
+  // A file (the CSV export) rides along as a plain attachment below the embed.
+  if (reply.attachment) files.push({ name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file', data: Buffer.from(reply.attachment.data), contentType: reply.attachment.mimeType });
   if (!embed.title && !embed.description && !embed.fields && !embed.image) embed.description = EMPTY;
   return { embeds: [embed], components, files, allowedMentions: { parse: [] } };
 }
@@ -108,7 +114,7 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
         if (!id) overflow.push([bold(`${b.label}: `), code(b.text)]);
         else if (fresh(id)) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Secondary, label: label(b.label), custom_id: id });
       }
-      // deeplink: omitted on Discord (see above).
+      // deeplink, share: omitted on Discord (see above).
     }
     for (let i = 0; i < buttons.length; i += LIMITS.buttonsPerRow)
       rows.push({ type: ComponentType.ActionRow, components: buttons.slice(i, i + LIMITS.buttonsPerRow) });

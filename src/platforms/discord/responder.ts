@@ -1,11 +1,12 @@
 import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
-import { MessageFlags } from 'discord.js';
+import { InteractionContextType, MessageFlags } from 'discord.js';
 import { italic, line, type Reply } from '../../contracts/reply.js';
 import { parseOwnId } from './custom-ids.js';
 import { isDmClosed } from './delivery-errors.js';
 import { buildModal } from './modal.js';
 import { interactionOptions, replyOptions } from './payload.js';
 import { renderReply } from './render.js';
+import { interactionOnly, USER_INSTALL_FOLLOWUPS } from './user-install.js';
 
 export type RepliableInteraction = ChatInputCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
@@ -38,9 +39,13 @@ export class InteractionResponder {
   private readonly holdsCopies: boolean;
   /** Everything this interaction answers is for the one person only. */
   private readonly personal: boolean;
+  /** Follow-ups left where the bot can only answer the interaction (user install); unbounded elsewhere. */
+  private followUpsLeft: number;
 
   constructor(private readonly i: RepliableInteraction) {
-    this.inDm = !i.inGuild();
+    // A group DM or a DM between two people (user install) is read by others: not the bot DM.
+    this.inDm = !i.inGuild() && i.context !== InteractionContextType.PrivateChannel;
+    this.followUpsLeft = interactionOnly(i) ? USER_INSTALL_FOLLOWUPS : Number.POSITIVE_INFINITY;
     const message = i.isMessageComponent() ? i.message : i.isModalSubmit() && i.isFromMessage() ? i.message : undefined;
     this.canUpdate = message !== undefined;
     this.onEphemeral = message?.flags.has(MessageFlags.Ephemeral) ?? false;
@@ -152,6 +157,9 @@ export class InteractionResponder {
       await this.i.editReply(interactionOptions(rendered));
       return;
     }
+    // Past Discord's follow-up limit the rest is left out rather than failing the whole answer.
+    if (this.followUpsLeft <= 0) return;
+    this.followUpsLeft -= 1;
     await this.i.followUp(options);
   }
 

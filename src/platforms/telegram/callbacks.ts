@@ -1,7 +1,9 @@
 import { Composer, type Context } from 'grammy';
+import type { User } from 'grammy/types';
 import type { Incoming } from '../../contracts/incoming.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
 import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
+import { INLINE_CHAT_PREFIX } from './messenger.js';
 import { chatKind, messageRef, userName } from './updates.js';
 
 const STALE = 'This button no longer works. Send the command again.';
@@ -17,6 +19,7 @@ export function buttonPresses(shared: HandlerDeps): Composer<Context> {
   c.on('callback_query', async (ctx) => {
     const deps = forUpdate(shared, ctx);
     const q = ctx.callbackQuery;
+    if (q.inline_message_id !== undefined && q.data) return inlinePress(deps, ctx.me.username, q.from, q.id, q.inline_message_id, q.chat_instance, q.data);
     const msg = q.message;
     const origin: Origin = {
       chatId: String(msg?.chat.id ?? q.from.id),
@@ -40,9 +43,32 @@ export function buttonPresses(shared: HandlerDeps): Composer<Context> {
       chatKind: kind,
       action: q.data,
       messageRef: messageRef(msg),
+      ...(q.from.language_code ? { locale: q.from.language_code } : {}),
       isChatAdmin: async () => kind === 'private' || deps.isAdmin(chatId, q.from.id),
     };
     await runTurn(deps, ctx.me.username, incoming, origin);
   });
   return c;
+}
+
+/**
+ * A press on a card sent through inline mode (Refresh): the chat is unknown and may be a group,
+ * so it counts as public; only that card can be edited (by its inline_message_id).
+ */
+async function inlinePress(deps: HandlerDeps, botUsername: string, from: User, queryId: string, inlineMessageId: string, chatInstance: string, data: string): Promise<void> {
+  const chatId = `${INLINE_CHAT_PREFIX}${chatInstance}`.slice(0, 128);
+  const ref = { platform: 'telegram' as const, chatId, messageId: inlineMessageId };
+  const incoming: Incoming = {
+    platform: 'telegram',
+    userId: String(from.id),
+    userName: userName(from),
+    chatId,
+    chatKind: 'group',
+    action: data,
+    messageRef: ref,
+    // Nobody administers a chat the bot is not in, as far as the bot can tell.
+    isChatAdmin: () => Promise.resolve(false),
+  };
+  const origin: Origin = { chatId, chatKind: 'group', dmUserId: from.id, callbackQueryId: queryId, buttonMessage: { ref, isPhoto: false }, inline: true };
+  await runTurn(deps, botUsername, incoming, origin);
 }

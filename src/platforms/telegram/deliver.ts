@@ -31,6 +31,11 @@ export interface Origin {
   /** The message carrying the pressed button. */
   buttonMessage?: { ref: MessageRef; isPhoto: boolean };
   callbackQueryId?: string;
+  /**
+   * A press on a message sent through inline mode: it sits in a chat the bot may not be in, so
+   * only that message can be edited; anything else goes privately or as an alert.
+   */
+  inline?: boolean;
 }
 
 const ALERT_LIMIT = 200;
@@ -91,7 +96,7 @@ export class ReplyDelivery {
   }
 
   private async deliver(reply: Reply): Promise<void> {
-    const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group');
+    const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group') || (this.origin.inline === true && reply.mode !== 'edit');
     if (!privately || this.origin.chatKind === 'private') return this.show(this.origin.chatId, this.origin.chatKind, reply);
     if (this.origin.dmUserId === undefined) return this.fallback(reply);
     try {
@@ -117,6 +122,7 @@ export class ReplyDelivery {
         if (!(err instanceof DeliveryError && err.failure === 'message_gone')) throw err;
       }
     }
+    if (this.origin.inline && here) throw new Error('telegram: nothing can be sent to the chat of an inline message');
     await messenger.send({ platform: 'telegram', chatId, chatKind }, reply, options);
   }
 
@@ -126,6 +132,9 @@ export class ReplyDelivery {
    * private chat, as an alert to a button press or as a message here.
    */
   private async fallback(reply: Reply): Promise<void> {
+    if (this.origin.inline && this.origin.callbackQueryId && !this.answered) {
+      return this.answer(`I can only show you this privately. Open a chat with @${this.deps.botUsername}, press Start, then try again.`, true);
+    }
     if (reply.dmFallback) return this.show(this.origin.chatId, this.origin.chatKind, { ...reply.dmFallback, target: 'here', mode: 'new' });
     const open = this.deps.botUsername ? `@${this.deps.botUsername}` : 'me';
     if (this.origin.callbackQueryId && !this.answered) return this.answer(`I can only show you this privately. Open a chat with ${open}, press Start, then try again.`, true);

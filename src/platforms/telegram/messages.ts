@@ -28,6 +28,7 @@ export function textMessages(shared: HandlerDeps): Composer<Context> {
       chatId: String(chatId),
       chatKind: kind,
       text: route.text,
+      ...(actor.locale ? { locale: actor.locale } : {}),
       isChatAdmin: async () => {
         if (kind === 'private' || actor.actsAsChat) return true;
         return actor.dmUserId !== undefined && deps.isAdmin(chatId, actor.dmUserId);

@@ -30,6 +30,13 @@ export interface SendOptions extends MessengerSendOptions {
   replyTo?: number;
 }
 
+/**
+ * Messages sent through inline mode live in no chat the bot is in: their MessageRef has a chatId
+ * starting with this and the inline_message_id as messageId. They can be edited, never sent to.
+ */
+export const INLINE_CHAT_PREFIX = 'inline:';
+export const isInlineRef = (ref: Pick<MessageRef, 'chatId'>): boolean => ref.chatId.startsWith(INLINE_CHAT_PREFIX);
+
 export class TelegramMessenger implements Messenger {
   readonly platform = 'telegram' as const;
   readonly api: Api;
@@ -56,6 +63,7 @@ export class TelegramMessenger implements Messenger {
    */
   async edit(ref: MessageRef, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
     const rendered = await this.render(reply);
+    if (isInlineRef(ref)) return this.editInline(ref, rendered);
     const [first, ...rest] = rendered.messages;
     if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0)) return this.sendRendered(ref.chatId, rendered, options);
     const keyboard = isForceReply(first.markup) ? undefined : first.markup;
@@ -68,6 +76,19 @@ export class TelegramMessenger implements Messenger {
       if (!isNotModified(err)) throw toDeliveryError(err, this.token);
     }
     for (const msg of rest) await this.sendOne(ref.chatId, msg, options);
+    return ref;
+  }
+
+  /** An inline message: its text and buttons only (no photo, no prompt: nothing else can go there). */
+  private async editInline(ref: MessageRef, rendered: RenderedReply): Promise<MessageRef> {
+    const main = rendered.messages[rendered.main];
+    if (!main || main.kind !== 'text') throw toDeliveryError(new Error('an inline message can only show text'), this.token);
+    const keyboard = isForceReply(main.markup) ? undefined : main.markup;
+    try {
+      await this.api.editMessageTextInline(ref.messageId, main.html, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+    } catch (err) {
+      if (!isNotModified(err)) throw toDeliveryError(err, this.token);
+    }
     return ref;
   }
 
@@ -112,6 +133,8 @@ export class TelegramMessenger implements Messenger {
       const sent =
         msg.kind === 'photo' && msg.photo
           ? await this.api.sendPhoto(chatId, new InputFile(msg.photo.png, msg.photo.filename ?? 'image.png'), { caption: msg.html, ...common })
+          : msg.kind === 'document' && msg.document
+          ? await this.api.sendDocument(chatId, new InputFile(msg.document.data, msg.document.filename), { caption: msg.html, ...common })
           : await this.api.sendMessage(chatId, msg.html, { ...common, link_preview_options: { is_disabled: true } });
       return { platform: 'telegram', chatId: String(sent.chat.id), messageId: String(sent.message_id) };
     } catch (err) {

@@ -1,5 +1,5 @@
 import type { ForceReply, InlineKeyboardButton, InlineKeyboardMarkup } from 'grammy/types';
-import type { Button, Image, Line, Reply } from '../../contracts/reply.js';
+import type { Attachment, Button, Image, Line, Reply } from '../../contracts/reply.js';
 import { linesToHtml, safeHttpUrl } from './html.js';
 
 /**
@@ -12,15 +12,17 @@ export const CAPTION_LIMIT = 1024;
 const CALLBACK_DATA_BYTES = 64;
 const COPY_TEXT_LIMIT = 256;
 const PLACEHOLDER_LIMIT = 64;
+const SHARE_QUERY_LIMIT = 256;
 const START_PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface TelegramMessage {
-  /** 'photo' carries `photo` and shows `html` as its caption. */
-  kind: 'text' | 'photo';
+  /** 'photo' carries `photo`, 'document' carries `document`; both show `html` as their caption. */
+  kind: 'text' | 'photo' | 'document';
   /** HTML (parse_mode HTML), within TEXT_LIMIT or CAPTION_LIMIT visible characters. */
   html: string;
   markup?: InlineKeyboardMarkup | ForceReply;
   photo?: Image;
+  document?: Attachment;
 }
 
 export interface RenderedReply {
@@ -79,6 +81,13 @@ function renderButton(b: Button, opts: RenderOptions, problems: string[]): Inlin
         return undefined;
       }
       return { text, url: `https://t.me/${opts.botUsername}?start=${b.payload}` };
+    case 'share':
+      if (b.query.length > SHARE_QUERY_LIMIT) {
+        problems.push(`share button "${b.label}": query must be at most ${SHARE_QUERY_LIMIT} characters`);
+        return undefined;
+      }
+      // The user picks a chat (private, group or channel); the query opens there as @bot <query>.
+      return { text, switch_inline_query_chosen_chat: { query: b.query, allow_user_chats: true, allow_group_chats: true, allow_channel_chats: true } };
   }
 }
 
@@ -124,6 +133,8 @@ export function renderReply(reply: Reply, opts: RenderOptions = {}): RenderedRep
     messages.push({ kind: 'text', html: nonEmpty(linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT), '…'), markup: forceReply(reply.prompt) });
   }
   const main = reply.prompt && keyboard ? messages.length - 2 : messages.length - 1;
+  // A file follows its text as a document of its own (sendDocument), named in its caption.
+  if (reply.attachment) messages.push({ kind: 'document', html: linesToHtml([[{ kind: 'text', text: reply.attachment.filename }]], CAPTION_LIMIT), document: reply.attachment });
   return { messages, main, problems };
 }
 

@@ -36,6 +36,8 @@ export interface Actor {
   dmUserId?: number;
   /** Posting as the chat itself is only open to its admins (anonymous admins, channel posts). */
   actsAsChat: boolean;
+  /** The user's app language (language_code), when Telegram sends it. */
+  locale?: string;
 }
 
 export function userName(u: Pick<User, 'first_name' | 'last_name' | 'username'>): string {
@@ -52,7 +54,7 @@ export function actorOf(msg: Pick<Message, 'from' | 'sender_chat' | 'chat'>): Ac
   }
   const u = msg.from;
   if (!u) return undefined;
-  return { userId: String(u.id), userName: userName(u), dmUserId: u.id, actsAsChat: false };
+  return { userId: String(u.id), userName: userName(u), dmUserId: u.id, actsAsChat: false, ...(u.language_code ? { locale: u.language_code } : {}) };
 }
 
 export type MessageRoute =

@@ -15,11 +15,11 @@ function commandStore(w: World, app: string, scope: string): Map<string, Json> |
   return store;
 }
 
-/** A command as Discord stores and returns it: ids added, false flags dropped, localizations null. */
+/** A command as Discord stores and returns it: ids added, false flags dropped, localizations as sent or null. */
 function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
   const options = ((body.options ?? []) as Json[]).map((o) => {
     const { required, autocomplete, ...rest } = o;
-    return { ...rest, ...(required ? { required: true } : {}), ...(autocomplete ? { autocomplete: true } : {}), name_localizations: null, description_localizations: null };
+    return { ...rest, ...(required ? { required: true } : {}), ...(autocomplete ? { autocomplete: true } : {}), name_localizations: o.name_localizations ?? null, description_localizations: o.description_localizations ?? null };
   });
   return {
     ...body,
@@ -31,8 +31,8 @@ function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
     default_member_permissions: body.default_member_permissions ?? null,
     dm_permission: true,
     nsfw: false,
-    name_localizations: null,
-    description_localizations: null,
+    name_localizations: body.name_localizations ?? null,
+    description_localizations: body.description_localizations ?? null,
     ...(scope === 'global' ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] } : { guild_id: scope, contexts: null, integration_types: [0] }),
   };
 }

@@ -38,6 +38,8 @@ export interface Where {
   /** Omitted: the user's DM with the bot. */
   guild?: FakeGuild;
   channelId?: string;
+  /** The user installed the app on their account and uses it here (the server did not add the bot). */
+  userInstall?: boolean;
 }
 
 export class FakeDiscord {
@@ -68,7 +70,7 @@ export class FakeDiscord {
           guild_join_requests: [],
           geo_ordered_rtc_regions: [],
         }),
-        guildCreates: () => [...this.world.guilds.values()].map((g) => this.world.guildCreate(g)),
+        guildCreates: () => [...this.world.guilds.values()].filter((g) => g.members.has(this.world.bot.id)).map((g) => this.world.guildCreate(g)),
       },
       () => this.gatewayUrl,
       opts.heartbeatIntervalMs,
@@ -161,7 +163,7 @@ export class FakeDiscord {
       channel: this.world.apiChannel(channel),
       channel_id: channelId,
       ...(guild
-        ? { guild_id: guild.id, guild_locale: 'en-US', member: this.world.apiMember(guild, user.id, true), context: 0, authorizing_integration_owners: { '0': guild.id } }
+        ? { guild_id: guild.id, guild_locale: 'en-US', member: this.world.apiMember(guild, user.id, true), context: 0, authorizing_integration_owners: where.userInstall ? { '1': user.id } : { '0': guild.id } }
         : { user: this.world.apiUser(user), context: 1, authorizing_integration_owners: { '0': user.id } }),
     };
     return { state, payload };
@@ -181,6 +183,8 @@ export class FakeDiscord {
       for (const c of this.world.commands.get(s)?.values() ?? []) {
         if (c.name !== name) continue;
         const contexts = c.contexts as number[] | null | undefined;
+        const installs = c.integration_types as number[] | null | undefined;
+        if (where.userInstall && (s !== 'global' || !Array.isArray(installs) || !installs.includes(1))) throw new Error(`fake: /${name} is not offered to user installs`);
         if (s === 'global' && Array.isArray(contexts) && !contexts.includes(where.guild ? 0 : 1)) throw new Error(`fake: /${name} is not offered in ${where.guild ? 'servers' : 'DMs'}`);
         return c;
       }

@@ -96,7 +96,7 @@ function createDm(w: World, r: RouteRequest): HttpAnswer {
 function sendable(w: World, channelId: string): HttpAnswer | undefined {
   const channel = w.channels.get(channelId);
   if (!channel) return apiError(404, 10003, 'Unknown Channel');
-  if (channel.missingAccess) return apiError(403, 50001, 'Missing Access');
+  if (channel.missingAccess || !w.botIn(channel)) return apiError(403, 50001, 'Missing Access');
   if (channel.type === 1 && w.users.get(channel.recipientId ?? '')?.dmClosed) return apiError(403, 50007, 'Cannot send messages to this user');
   return undefined;
 }

@@ -109,7 +109,8 @@ export class World {
     return user;
   }
 
-  addGuild(opts: { name: string; ownerId: string; channels: string[]; roles?: Array<{ name: string; permissions: bigint }> }): FakeGuild {
+  /** `withBot: false`: a server that never added the bot (its members may have installed the app themselves). */
+  addGuild(opts: { name: string; ownerId: string; channels: string[]; roles?: Array<{ name: string; permissions: bigint }>; withBot?: boolean }): FakeGuild {
     const id = this.snowflake();
     const everyone: FakeRole = { id, name: '@everyone', permissions: Permission.ViewChannel | Permission.SendMessages };
     const guild: FakeGuild = {
@@ -118,7 +119,7 @@ export class World {
       ownerId: opts.ownerId,
       roles: [everyone, ...(opts.roles ?? []).map((r) => ({ id: this.snowflake(), ...r }))],
       channelIds: [],
-      members: new Map([[this.bot.id, []]]),
+      members: new Map(opts.withBot === false ? [] : [[this.bot.id, []]]),
     };
     for (const name of opts.channels) {
       const channel: FakeChannel = { id: this.snowflake(), type: 0, name, guildId: id };
@@ -144,6 +145,12 @@ export class World {
     const channel: FakeChannel = { id: this.snowflake(), type: 1, recipientId: userId };
     this.channels.set(channel.id, channel);
     return channel;
+  }
+
+  /** Whether the bot is a member of the server a channel belongs to (DMs: always). */
+  botIn(channel: FakeChannel): boolean {
+    const guild = channel.guildId ? this.guilds.get(channel.guildId) : undefined;
+    return !guild || guild.members.has(this.bot.id);
   }
 
   memberPermissions(guild: FakeGuild, userId: string): bigint {

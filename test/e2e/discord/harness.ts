@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { REST } from 'discord.js';
-import type { BotCore, Suggestion } from '../../../src/bot/core.js';
+import type { BotCore, InlineAnswer, Suggestion } from '../../../src/bot/core.js';
 import type { Incoming } from '../../../src/contracts/incoming.js';
 import type { Reply } from '../../../src/contracts/reply.js';
 import { createLogger, type Logger } from '../../../src/log.js';
@@ -24,6 +24,9 @@ export class ScriptedCore implements BotCore {
   }
   async suggest(): Promise<Suggestion[]> {
     return this.suggestions;
+  }
+  async inlineQuote(): Promise<InlineAnswer> {
+    return { results: [], personal: false, cacheSeconds: 0 };
   }
 }
 

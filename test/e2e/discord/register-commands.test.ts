@@ -46,10 +46,13 @@ describe.each([
     const firstOptional = options.findIndex((o) => !o.required);
     expect(options.slice(firstOptional).every((o) => !o.required)).toBe(true);
     if (!inGuild) expect((registered().find((c) => c.name === 'history') as Json).contexts).toEqual([1]);
+    // Globally the app is user-installable: /quote works in servers, the bot DM and private channels.
+    if (!inGuild) expect(registered().find((c) => c.name === 'quote')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
     // contexts and integration_types are documented as global-only: a server registration leaves them out.
     const bodies = fake.requests.slice(n).filter((r) => r.method === 'PUT').flatMap((r) => r.body as Json[]);
     expect(bodies).toHaveLength(COMMANDS.length);
     for (const body of bodies) {
+      if (!inGuild) expect(body.integration_types, `${String(body.name)} integration_types`).toEqual([0, 1]);
       expect('contexts' in body, `${String(body.name)} contexts`).toBe(!inGuild);
       expect('integration_types' in body, `${String(body.name)} integration_types`).toBe(!inGuild);
     }

@@ -4,7 +4,8 @@ import { err, ok, type TelegramResult } from '../../fakes/answers.js';
 import { telegramPayload, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
 import { MessageStore } from './fake-messages.js';
-import type { StoredMessage } from './fake-rules.js';
+import { checkMarkup, type StoredMessage } from './fake-rules.js';
+import { parseTelegramHtml } from './telegram-html.js';
 
 /**
  * A Telegram Bot API stand-in on 127.0.0.1 (real HTTP; grammY points its apiRoot here). It keeps
@@ -62,6 +63,11 @@ export class FakeBotApi {
   private readonly blocked = new Set<number>();
   private readonly members = new Map<string, string>();
   private readonly openQueries = new Set<string>();
+  /** Inline queries asked and not yet answered; answers by query id. */
+  private readonly openInline = new Map<string, { from: User; query: string }>();
+  readonly inlineAnswers = new Map<string, { results: Json[]; cache_time?: number; is_personal?: boolean }>();
+  /** Messages sent through inline mode, by inline_message_id. */
+  readonly inlineMessages = new Map<string, { text: string; html: string; markup?: Json; versions: number }>();
   private scripted: Array<ScriptedError & { left: number }> = [];
   private holds: HoldRule[] = [];
   /** Delay before answering every method but getUpdates (Telegram's round trip). */
@@ -70,7 +76,7 @@ export class FakeBotApi {
 
   private constructor(token: string, username: string) {
     this.token = token;
-    this.bot = { id: Number(token.split(':')[0]), is_bot: true, first_name: 'Swap Bot', username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false } as UserFromGetMe;
+    this.bot = { id: Number(token.split(':')[0]), is_bot: true, first_name: 'Swap Bot', username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: true, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false } as UserFromGetMe;
     this.store = new MessageStore(this.bot);
   }
 
@@ -138,6 +144,41 @@ export class FakeBotApi {
     this.openQueries.add(id);
     const query: CallbackQuery = { id, from, chat_instance: `ci${chatId}`, data, message: this.store.asMessage(stored) } as CallbackQuery;
     this.pushUpdate({ callback_query: query });
+    return id;
+  }
+
+  /** A user types `@bot <query>` in some chat. Returns the inline query id. */
+  inlineQuery(from: User, query: string): string {
+    const id = `iq${this.nextQuery++}`;
+    this.openInline.set(id, { from, query });
+    this.pushUpdate({ inline_query: { id, from, query, offset: '', chat_type: 'supergroup' } } as Json);
+    return id;
+  }
+
+  /**
+   * The user picks a result of an answered query: Telegram sends its message into the chat (an
+   * inline message: the bot is not in that chat) and reports the choice (BotFather
+   * /setinlinefeedback). Returns the inline_message_id (set only when the message has buttons).
+   */
+  chooseInline(from: User, queryId: string, resultId: string): string | undefined {
+    const answer = this.inlineAnswers.get(queryId);
+    const result = answer?.results.find((r) => r.id === resultId);
+    if (!result) throw new Error(`fake: no result ${resultId} for inline query ${queryId}`);
+    const content = result.input_message_content as Json;
+    const html = String(content.message_text);
+    const parsed = parseTelegramHtml(html);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const inlineId = result.reply_markup ? `im${this.nextQuery++}` : undefined;
+    if (inlineId) this.inlineMessages.set(inlineId, { text: parsed.text, html, markup: result.reply_markup as Json, versions: 0 });
+    this.pushUpdate({ chosen_inline_result: { result_id: resultId, from, query: 'hidden', ...(inlineId ? { inline_message_id: inlineId } : {}) } } as Json);
+    return inlineId;
+  }
+
+  /** A user presses a button on an inline message. Returns the callback query id. */
+  pressInline(from: User, inlineMessageId: string, data: string): string {
+    const id = `q${this.nextQuery++}`;
+    this.openQueries.add(id);
+    this.pushUpdate({ callback_query: { id, from, chat_instance: '-77001', inline_message_id: inlineMessageId, data } } as Json);
     return id;
   }
 
@@ -251,6 +292,10 @@ export class FakeBotApi {
         return 'ok' in chat ? chat : this.store.send(chat, method, p, files);
       }
       case 'editMessageText':
+        if (p.inline_message_id !== undefined) return this.editInline(p);
+        return this.store.edit(method, p);
+      case 'answerInlineQuery':
+        return this.answerInline(p);
       case 'editMessageCaption':
       case 'editMessageReplyMarkup':
         return this.store.edit(method, p);
@@ -266,6 +311,42 @@ export class FakeBotApi {
       default:
         return err(404, 'Not Found: method not found');
     }
+  }
+
+  /** Telegram's checks of answerInlineQuery, for the article results this bot sends. */
+  private answerInline(p: Json): TelegramResult {
+    const id = String(p.inline_query_id);
+    if (!this.openInline.delete(id)) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+    const results = p.results as Json[] | undefined;
+    if (!Array.isArray(results) || results.length > 50) return err(400, 'Bad Request: RESULTS_TOO_MUCH');
+    const ids = new Set<string>();
+    for (const r of results) {
+      const rid = String(r.id ?? '');
+      if (rid === '' || Buffer.byteLength(rid) > 64 || ids.has(rid)) return err(400, 'Bad Request: RESULT_ID_INVALID');
+      ids.add(rid);
+      if (r.type !== 'article' || typeof r.title !== 'string' || r.title === '') return err(400, 'Bad Request: RESULT_TITLE_EMPTY');
+      const content = r.input_message_content as Json | undefined;
+      const parsed = parseTelegramHtml(String(content?.message_text ?? ''));
+      if (!parsed.ok) return err(400, parsed.error);
+      if (parsed.text.trim() === '' || parsed.text.length > 4096) return err(400, 'Bad Request: MESSAGE_EMPTY');
+      if (r.reply_markup !== undefined && (!('inline_keyboard' in (r.reply_markup as Json)) || checkMarkup(r.reply_markup))) return err(400, checkMarkup(r.reply_markup) ?? 'Bad Request: inline keyboard expected');
+    }
+    const cache = p.cache_time === undefined ? undefined : Number(p.cache_time);
+    this.inlineAnswers.set(id, { results, ...(cache !== undefined ? { cache_time: cache } : {}), ...(typeof p.is_personal === 'boolean' ? { is_personal: p.is_personal } : {}) });
+    return ok(true);
+  }
+
+  private editInline(p: Json): TelegramResult {
+    const m = this.inlineMessages.get(String(p.inline_message_id));
+    if (!m) return err(400, 'Bad Request: MESSAGE_ID_INVALID');
+    const html = String(p.text ?? '');
+    const parsed = parseTelegramHtml(html);
+    if (!parsed.ok) return err(400, parsed.error);
+    const markupError = checkMarkup(p.reply_markup);
+    if (markupError) return err(400, markupError);
+    if (html === m.html && JSON.stringify(p.reply_markup ?? null) === JSON.stringify(m.markup ?? null)) return err(400, 'Bad Request: message is not modified');
+    Object.assign(m, { text: parsed.text, html, markup: p.reply_markup as Json | undefined, versions: m.versions + 1 });
+    return ok(true);
   }
 
   private getUpdates(p: Json, res: ServerResponse): TelegramResult | 'held' {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Chat, User } from 'grammy/types';
 import type { Redis } from 'ioredis';
-import type { BotCore, Suggestion } from '../../../src/bot/core.js';
+import type { BotCore, InlineAnswer, Suggestion } from '../../../src/bot/core.js';
 import type { Incoming } from '../../../src/contracts/incoming.js';
 import type { Reply } from '../../../src/contracts/reply.js';
 import { createLogger, type Logger } from '../../../src/log.js';
@@ -18,6 +18,9 @@ export class ScriptedCore implements BotCore {
   }
   async suggest(): Promise<Suggestion[]> {
     return [];
+  }
+  async inlineQuote(): Promise<InlineAnswer> {
+    return { results: [], personal: false, cacheSeconds: 0 };
   }
 }
 

@@ -25,7 +25,9 @@ describe('slash command definitions', () => {
     expect(quote?.options?.find((o) => o.name === 'token')).toMatchObject({ type: 3, autocomplete: true });
     // Private-only commands are offered in DMs only; the rest in servers too.
     expect(defs.find((d) => d.name === 'history')?.contexts).toEqual([1]);
-    expect(defs.find((d) => d.name === 'track')?.contexts).toEqual([0, 1]);
+    expect(defs.find((d) => d.name === 'track')?.contexts).toEqual([0, 1, 2]);
+    // User-installable: a user who adds the app to their account can /quote where the bot is not a member.
+    expect(defs.find((d) => d.name === 'quote')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
   });
 
   test("a registered command compares equal to ours despite the fields Discord adds or drops", () => {
@@ -33,11 +35,13 @@ describe('slash command definitions', () => {
     if (!ours) throw new Error('no /routes');
     const asDiscordReturnsIt = {
       ...ours,
-      id: '1', application_id: '2', version: '3', dm_permission: true, nsfw: false, name_localizations: null, description_localizations: null,
+      id: '1', application_id: '2', version: '3', dm_permission: true, nsfw: false, name_localizations: null,
       options: (ours.options ?? []).map((o) => ({ ...o, required: o.required || undefined, name_localizations: null })),
     };
     expect(normalizeCommand(asDiscordReturnsIt, 'global')).toBe(normalizeCommand({ ...ours }, 'global'));
     expect(normalizeCommand({ ...asDiscordReturnsIt, description: 'changed' }, 'global')).not.toBe(normalizeCommand({ ...ours }, 'global'));
+    // A registration without our translated descriptions is out of date.
+    expect(normalizeCommand({ ...asDiscordReturnsIt, description_localizations: null }, 'global')).not.toBe(normalizeCommand({ ...ours }, 'global'));
     // In a server, contexts do not apply: Discord returns null there.
     expect(normalizeCommand({ ...asDiscordReturnsIt, contexts: null }, 'guild')).toBe(normalizeCommand({ ...ours }, 'guild'));
   });

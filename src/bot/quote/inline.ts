@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
+import { actionButton, deeplinkButton, line, lineText, shareButton, type Reply } from '../../contracts/reply.js';
+import { quoteFields } from '../cards/quote.js';
+import type { Ctx } from '../context.js';
+import type { InlineAnswer, InlineResult } from '../core.js';
+import { errorReply, isServiceError } from '../errors-text.js';
+import { resolveNetwork } from '../parse/network.js';
+import { problemOf, problemReply, type Problem } from '../problem.js';
+import { expired, notice } from '../replies.js';
+import { checkRoute, loadExchanges } from '../route/check.js';
+import { routeArgs, routeFromButton } from '../route/codec.js';
+import { amountProblem, routeLimits } from '../route/limits.js';
+import { applyRouteWords, isComplete, type Route } from '../route/route.js';
+import { routeLabels, routeSummary } from '../route/summary.js';
+import { splitRouteWords, type RouteWords } from '../route/words.js';
+import { VERBS } from '../verbs.js';
+import { quoteParams, recoverQuote, routeLine } from './quote.js';
+
+/**
+ * Quoting in chats the bot is not in (Telegram inline mode). The card it sends is public and
+ * compact: the figures that matter, "Swap this" (a deep link that opens the private chat with the
+ * route filled in: `sw_<id>`, read by /start), Refresh (edits the card in place) and Share. Deposit
+ * details never travel this way: a swap is only ever made in the private chat.
+ */
+
+/** The /start payload prefix of "Swap this" on an inline card; the rest is a stashed swapThis action. */
+export const SWAP_LINK_PREFIX = 'sw_';
+/** Prices move: Telegram may reuse an answer with quotes only briefly. */
+const QUOTE_CACHE_SECONDS = 10;
+const HELP_CACHE_SECONDS = 60;
+const MAX_QUERY = 256;
+const EXAMPLE = '100 usdc arbitrum base';
+
+/** The routes most people ask about, offered (quoted) for an empty or partial query when they exist. */
+const COMMON_ROUTES: ReadonlyArray<{ token: string; from: string; to: string; amount: string }> = [
+  { token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET', amount: '100' },
+  { token: 'ETH', from: 'ETHEREUM_MAINNET', to: 'ARBITRUM_MAINNET', amount: '0.1' },
+  { token: 'USDC', from: 'ETHEREUM_MAINNET', to: 'OPTIMISM_MAINNET', amount: '100' },
+  { token: 'ETH', from: 'BASE_MAINNET', to: 'OPTIMISM_MAINNET', amount: '0.1' },
+];
+const MAX_COMMON = 3;
+
+/** The card's figures kept on a compact card (the rest is one tap away on Refresh in private). */
+const COMPACT_FIELDS = new Set(['You send', 'You receive', 'Fees', 'Expected time', '⚠️ High fees']);
+
+const resultId = (kind: InlineResult['kind'], key: string): string => `${kind}:${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
+
+/** The how-to: what to type, and a Share button that opens the example in another chat. */
+function howTo(): InlineResult {
+  return {
+    id: 'help',
+    kind: 'help',
+    title: 'How to quote',
+    description: `Type an amount, a token and two networks, e.g. ${EXAMPLE}`,
+    reply: {
+      title: 'Quote a swap from any chat',
+      tone: 'info',
+      lines: [
+        line('Type my name, then an amount, a token and two networks, e.g. ', { kind: 'code', text: EXAMPLE }, '.'),
+        line('Pick the quote to send it here; "Swap this" continues privately.'),
+      ],
+      buttons: [[shareButton('Try it', EXAMPLE)]],
+      target: 'here',
+    },
+  };
+}
+
+/** What was wrong with the query, as a result that explains it (never an error). */
+function problemResult(p: Problem, query: string): InlineResult {
+  const reply = problemReply(p, 'Could not quote that');
+  return {
+    id: resultId('problem', `${p.id}|${query}`),
+    kind: 'problem',
+    title: p.reason.slice(0, 100),
+    description: (p.hint ?? `Try e.g. ${EXAMPLE}`).slice(0, 200),
+    reply: { ...reply, lines: [...reply.lines, line('Example: ', { kind: 'code', text: EXAMPLE })], buttons: [[shareButton('Try again', query.slice(0, MAX_QUERY))]] },
+  };
+}
+
+/** The compact public card of a quote. */
+async function inlineCard(ctx: Ctx, route: Route, networks: readonly Network[], q: QuoteResponse): Promise<Reply> {
+  const args = routeArgs(route);
+  const [link, refresh] = await Promise.all([ctx.codec.link({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshInline, args })]);
+  const labels = routeLabels(route, networks);
+  return {
+    title: `Quote: ${routeSummary(route, networks)}`,
+    tone: 'info',
+    lines: [line('Prices move: the amount received is fixed when the swap runs.')],
+    fields: quoteFields(q, labels, Number(route.amount)).filter((f) => COMPACT_FIELDS.has(f.name)),
+    buttons: [[deeplinkButton('Swap this', `${SWAP_LINK_PREFIX}${link}`), actionButton('Refresh', refresh)], [shareButton('Share', routeLine(route))]],
+    target: 'here',
+  };
+}
+
+/** A complete route quoted as a result: the card, or the reason it cannot be quoted. */
+async function quoteResult(ctx: Ctx, route: Route, networks: readonly Network[], kind: 'quote' | 'fix' | 'route', query: string): Promise<InlineResult> {
+  const check = await checkRoute(ctx, route, networks, false);
+  const problem = check.problem ?? (isComplete(check.route) ? undefined : problemOf('inline.incomplete', 'That route is not complete.', { hint: `Try e.g. ${EXAMPLE}` }));
+  if (problem) return problemResult(problem, query);
+  const limits = await routeLimits(ctx, check.route, networks);
+  const outside = limits ? amountProblem(Number(check.route.amount), limits) : undefined;
+  if (outside) return problemResult(outside, query);
+  let q: QuoteResponse;
+  try {
+    q = await ctx.api.getQuote(quoteParams(check.route));
+  } catch (err) {
+    const recovered = recoverQuote(err, check.route);
+    if (recovered) return problemResult(recovered.problem, query);
+    if (!isServiceError(err)) throw err;
+    return problemResult(problemOf('inline.service', errorReply(err).title ?? 'The swap service is not answering.', { hint: 'Try again in a minute.' }), query);
+  }
+  const reply = await inlineCard(ctx, check.route, networks, q);
+  const summary = routeSummary(check.route, networks);
+  const figures = (reply.fields ?? []).filter((f) => f.name === 'You receive' || f.name === 'Fees').map((f) => `${f.name}: ${lineText(f.value)}`);
+  return {
+    id: resultId(kind, routeLine(check.route)),
+    kind,
+    title: kind === 'fix' ? `Did you mean: ${summary}?` : summary,
+    description: figures.join(' · ') || 'Tap to send this quote',
+    reply,
+  };
+}
+
+/**
+ * The query with each misspelled network replaced by its nearest name; undefined when nothing was
+ * corrected. Only networks: a token or amount guessed wrong would quote something else entirely.
+ */
+function correctedWords(words: RouteWords, networks: readonly Network[]): RouteWords | undefined {
+  const fix = (raw: string | undefined): string | undefined => {
+    if (raw === undefined) return undefined;
+    const m = resolveNetwork(raw, networks);
+    return !m.ok && m.choices.length > 0 ? m.choices[0]?.name : undefined;
+  };
+  const from = fix(words.from);
+  const to = words.to?.length === 1 ? fix(words.to[0]) : undefined;
+  if (from === undefined && to === undefined) return undefined;
+  return { ...words, ...(from ? { from } : {}), ...(to ? { to: [to] } : {}) };
+}
+
+/** Common routes quoted with what the partial query gives (its amount, its token). */
+async function commonRoutes(ctx: Ctx, partial: Route, networks: readonly Network[], query: string): Promise<InlineResult[]> {
+  const token = (partial.sourceToken ?? partial.pendingSourceToken)?.toUpperCase();
+  const known = (name: string) => networks.some((n) => n.name === name);
+  const picked = COMMON_ROUTES.filter((c) => (!token || c.token === token) && known(c.from) && known(c.to)).slice(0, MAX_COMMON);
+  const results = await Promise.all(picked.map(async (c) => {
+    const route: Route = { amount: partial.amount ?? c.amount, sourceNetwork: c.from, sourceToken: c.token, destinationNetwork: c.to, destinationToken: c.token };
+    try {
+      return await quoteResult(ctx, route, networks, 'route', query);
+    } catch (err) {
+      ctx.logger.debug({ err: err instanceof Error ? err : new Error(String(err)) }, 'inline: a common route could not be quoted');
+      return undefined;
+    }
+  }));
+  // A common route that cannot be quoted now is simply not offered.
+  return results.filter((r): r is InlineResult => r !== undefined && r.kind === 'route');
+}
+
+/** Enough to quote: the token to receive defaults to the same one (checkRoute). */
+const quotable = (r: Route): boolean => Boolean(r.amount && r.sourceNetwork && r.sourceToken && r.destinationNetwork);
+
+/**
+ * An inline query: the quote of what was typed, plus a corrected reading when a network was
+ * misspelled; a how-to and common routes for an empty or partial query; a result that explains a
+ * query that cannot be read. Answers do not depend on who asks, so platforms may share them.
+ */
+export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> {
+  const query = raw.trim().replace(/^\/quote(?:@\w+)?\s*/i, '').slice(0, MAX_QUERY);
+  const [networks, exchanges] = await Promise.all([ctx.catalog.networks(), loadExchanges(ctx)]);
+  const words = splitRouteWords(query);
+  if (!words.ok) return { results: [problemResult(words, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
+  const read = applyRouteWords({}, words.value, networks, exchanges);
+  const results: InlineResult[] = [];
+  if (!read.problem && quotable(read.route)) results.push(await quoteResult(ctx, read.route, networks, 'quote', query));
+  const fixed = correctedWords(words.value, networks);
+  if (fixed) {
+    const again = applyRouteWords({}, fixed, networks, exchanges);
+    if (!again.problem && quotable(again.route)) results.push(await quoteResult(ctx, again.route, networks, 'fix', query));
+  }
+  if (results.some((r) => r.kind === 'quote' || r.kind === 'fix')) return { results, personal: false, cacheSeconds: QUOTE_CACHE_SECONDS };
+  if (read.problem && query !== '' && (quotable(read.route) || words.value.to !== undefined || words.value.from !== undefined)) {
+    return { results: [...results, problemResult(read.problem, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
+  }
+  const common = await commonRoutes(ctx, read.route, networks, query);
+  return { results: [...results, howTo(), ...common], personal: false, cacheSeconds: common.length > 0 ? QUOTE_CACHE_SECONDS : HELP_CACHE_SECONDS };
+}
+
+/** qi: Refresh on an inline card: the same route quoted again in place; never the wizard (no chat to ask in). */
+export async function refreshInline(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const route = await routeFromButton(ctx, args);
+  if (!route) return [expired(ctx)];
+  const networks = await ctx.catalog.networks();
+  const result = await quoteResult(ctx, route, networks, 'quote', routeLine(route));
+  if (result.kind === 'problem') return [{ ...notice('Cannot refresh this quote', [line(result.title), line(result.description)], 'warning'), target: 'ephemeral' }];
+  return [{ ...result.reply, mode: 'edit' }];
+}
