@@ -19,7 +19,8 @@ Commands:
                         when no TELEGRAM_BOT_TOKEN or DISCORD_TOKEN is set
   web                   platform adapters only (Telegram, Discord, webhooks, /health on PORT)
   worker                tracking only (poll and notify queues; /health and /metrics on PORT)
-  console [--linger S]  the terminal chat, with tracking in-process
+  console [--linger S] [--lang L]
+                        the terminal chat, with tracking in-process
   sandbox [--port N] [--api-key KEY] [--speed X]
                         a local stand-in of the Layerswap API
   register-commands     Telegram command menus and Discord slash commands (only what changed)
@@ -64,13 +65,15 @@ async function main(argv: string[]): Promise<number> {
     // The terminal chat starts them itself, once its messenger exists.
     if (role === 'start' || role === 'worker') await startTrackingWorkers(rt);
     if (role === 'console') {
-      const { values } = parseArgs({ args: rest, options: { linger: { type: 'string' } }, strict: true });
+      const { values } = parseArgs({ args: rest, options: { linger: { type: 'string' }, lang: { type: 'string' } }, strict: true });
+      // --lang ru, else the terminal's own language (LC_ALL, LC_MESSAGES, LANG as POSIX orders them).
+      const locale = values.lang ?? (process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG || undefined);
       const linger = values.linger === undefined ? config.CONSOLE_LINGER_SECONDS : parseLinger(values.linger);
       const web = command === 'start' ? await startWeb(rt, { alwaysServeHttp: false }) : undefined;
       if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
       // Ctrl-C (or SIGTERM) ends the chat at once; the runtime then drains as usual.
       await Promise.race([
-        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }) }),
+        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, ...(locale ? { locale } : {}), startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }) }),
         stop.stopped,
       ]);
       await rt.close();

@@ -48,6 +48,7 @@ const schema = z.object({
   LAYERSWAP_API_KEY: nonEmpty.optional(),
   LAYERSWAP_TIMEOUT_MS: int(100, 120_000).default(15_000),
   LAYERSWAP_MAX_RETRIES: int(0, 10).default(2),
+  LAYERSWAP_RATE_LIMIT: int(1, 10_000).default(50),
   LAYERSWAP_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be the Svix secret from the Layerswap dashboard (starts with whsec_)').optional(),
   SANDBOX_API_KEY: nonEmpty.default('sandbox'),
   SANDBOX_DEPOSIT_DELAY_MS: intOrOff(0, 86_400_000).default(4_000),
@@ -63,6 +64,15 @@ const schema = z.object({
   DISCORD_GATEWAY_URL: url(['ws:', 'wss:'], 'must be a ws(s) URL').optional(),
   DISCORD_TRACK_ROLE: nonEmpty.optional(),
   REDIS_URL: url(['redis:', 'rediss:', 'unix:'], 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379').optional(),
+  // host:port,host:port (or redis://[user:pass@]host:port entries): the nodes to discover a Redis Cluster from.
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .superRefine((v, ctx) => {
+      const problem = clusterNodesProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'use 16-256 printable characters without spaces (GET /metrics then needs Authorization: Bearer <token>)').optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -').default('swapbot'),
   DATA_DIR: nonEmpty.default('.data'),
   PORT: int(0, 65_535, ' (0 picks any free port)').default(3000),
@@ -73,6 +83,7 @@ const schema = z.object({
   DRAFT_TTL_SECONDS: int(60, 7 * 86_400).default(3_600),
   POLL_FAST_MS: int(200, 600_000).default(5_000),
   POLL_SLOW_MS: int(200, 3_600_000).default(20_000),
+  POLL_SAFETY_MS: int(1_000, 86_400_000).default(300_000),
   STUCK_AFTER_FACTOR: decimal(0, 1_000).refine((v) => v >= 1, 'must be 1-1000: "stuck" means slower than expected').default(4),
   CONSOLE_LINGER_SECONDS: int(0, 86_400).optional(),
   TRACK_POLL_CONCURRENCY: int(1, 1_000).default(20),
@@ -100,6 +111,8 @@ export const SECRET_VARIABLES = [
   'TELEGRAM_WEBHOOK_SECRET',
   'DISCORD_TOKEN',
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
+  'METRICS_TOKEN',
 ] as const;
 
 export class ConfigError extends Error {
@@ -144,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
     const v = raw[k];
     if (typeof v !== 'string' || !v) return [];
     if (k === 'REDIS_URL') return redisPassword(v);
+    if (k === 'REDIS_CLUSTER_NODES') return v.split(',').flatMap((entry) => redisPassword(entry.trim()));
     return [v];
   });
   return Object.freeze({
@@ -167,6 +181,8 @@ function combinationProblems(v: Partial<Raw>, set: Record<string, string>): stri
     problems.push('DISCORD_APPLICATION_ID is missing: Discord needs it with DISCORD_TOKEN; copy it from the developer portal (General Information)');
   if (!set.DISCORD_TOKEN && (set.DISCORD_APPLICATION_ID || set.DISCORD_GUILD_ID))
     problems.push(`DISCORD_TOKEN is missing: ${set.DISCORD_APPLICATION_ID ? 'DISCORD_APPLICATION_ID' : 'DISCORD_GUILD_ID'} is set, but Discord runs only with the bot token from the developer portal (Bot)`);
+  if (set.REDIS_URL && set.REDIS_CLUSTER_NODES)
+    problems.push('REDIS_URL and REDIS_CLUSTER_NODES are both set: use REDIS_CLUSTER_NODES alone for a Redis Cluster (credentials go in its entries, such as redis://:password@host:6379), or REDIS_URL alone for one Redis');
   if (v.POLL_FAST_MS !== undefined && v.POLL_SLOW_MS !== undefined && v.POLL_FAST_MS > v.POLL_SLOW_MS)
     problems.push(`POLL_FAST_MS (${v.POLL_FAST_MS}) is above POLL_SLOW_MS (${v.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
   return problems;
@@ -190,6 +206,25 @@ export function processProblems(config: Pick<Config, 'telegramEnabled' | 'discor
 export function assertProcessConfig(config: Config, kind: ProcessKind): void {
   const problems = processProblems(config, kind);
   if (problems.length) throw new ConfigError(problems);
+}
+
+/** Why a REDIS_CLUSTER_NODES value is unusable, or undefined when it is fine (the secret is never quoted). */
+function clusterNodesProblem(value: string): string | undefined {
+  const entries = value.split(',').map((e) => e.trim());
+  if (entries.some((e) => e === '')) return 'list nodes as host:port separated by commas, such as 10.0.0.1:6379,10.0.0.2:6379';
+  for (const entry of entries) {
+    if (/^rediss?:\/\//.test(entry)) {
+      try {
+        if (new URL(entry).hostname) continue;
+      } catch {
+        // reported below
+      }
+      return 'an entry that starts with redis:// must be a URL such as redis://:password@10.0.0.1:6379';
+    }
+    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535) return 'each entry must be host:port (or a redis:// URL): list nodes such as 10.0.0.1:6379,10.0.0.2:6379';
+  }
+  return undefined;
 }
 
 function redisPassword(redisUrl: string): string[] {

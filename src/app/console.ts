@@ -1,6 +1,6 @@
 import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
 import { startConsoleChat } from '../platforms/console/index.js';
-import type { LateMessenger } from './messengers.js';
+import type { Messenger } from '../contracts/messenger.js';
 import type { Runtime } from './runtime.js';
 
 export interface ConsoleRun {
@@ -9,9 +9,12 @@ export interface ConsoleRun {
   isTTY: boolean;
   /** After input ends: stay at least this long; undefined = 0. */
   lingerSeconds: number | undefined;
-  messenger: LateMessenger | undefined;
+  /** Starts tracking's workers, delivering to this chat through its messenger. */
+  startWorkers(messenger: Messenger): Promise<void>;
   /** How often to check whether followed swaps are done (ms). */
   checkEveryMs?: number;
+  /** The user's language tag (--lang, else LANG). */
+  locale?: string;
 }
 
 const USER_ID = 'console-user';
@@ -32,8 +35,8 @@ export async function runConsole(rt: Runtime, run: ConsoleRun): Promise<void> {
   } else {
     out.write(`swapbot terminal chat against ${rt.config.LAYERSWAP_API_URL}. Type /help to begin.\n\n`);
   }
-  const chat = startConsoleChat({ core: rt.core, input: run.input, output: out, userId: USER_ID, userName: 'You', isTTY: run.isTTY });
-  run.messenger?.attach(chat.messenger);
+  const chat = startConsoleChat({ core: rt.core, input: run.input, output: out, userId: USER_ID, userName: 'You', isTTY: run.isTTY, ...(run.locale ? { locale: run.locale } : {}) });
+  await run.startWorkers(chat.messenger);
   await chat.done;
 
   const lingerUntil = Date.now() + (run.lingerSeconds ?? 0) * 1000;

@@ -1,42 +1,24 @@
-import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
-import { DeliveryError, type Messenger } from '../contracts/messenger.js';
-import type { Reply } from '../contracts/reply.js';
+import { trackingRenderer } from '../bot/cards/moments.js';
+import type { Platform } from '../contracts/incoming.js';
+import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
 import { discordMessengerFromConfig } from '../platforms/discord/from-config.js';
 import { createTelegramMessenger } from '../platforms/telegram/run.js';
+import type { Runtime } from './runtime.js';
 
 /**
- * One Messenger per configured platform: what the tracking worker pushes cards through, over each
- * platform's HTTP API alone (no update loop), so `worker` processes need only tokens.
+ * Starts the tracking workers of this process with their messengers, one per configured platform
+ * (each over that platform's HTTP API alone, no update loop: a `worker` needs only tokens), plus
+ * any the caller already has (the terminal chat's), and the core's renderer. Only processes that
+ * deliver build these clients: `web` never does.
  */
-export function buildMessengers(config: Config, opts: { console: boolean }): { byPlatform: Partial<Record<Platform, Messenger>>; console: LateMessenger | undefined } {
+export async function startTrackingWorkers(rt: Runtime, extra: Partial<Record<Platform, Messenger>> = {}): Promise<void> {
+  await rt.tracking.startWorkers({ messengers: { ...buildMessengers(rt.config), ...extra }, render: trackingRenderer, concurrency: rt.config.TRACK_POLL_CONCURRENCY });
+}
+
+function buildMessengers(config: Config): Partial<Record<Platform, Messenger>> {
   const byPlatform: Partial<Record<Platform, Messenger>> = {};
   if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = createTelegramMessenger(config);
   if (config.DISCORD_TOKEN) byPlatform.discord = discordMessengerFromConfig(config);
-  let console: LateMessenger | undefined;
-  if (opts.console) byPlatform.console = console = new LateMessenger('console');
-  return { byPlatform, console };
-}
-
-/**
- * A Messenger whose real one arrives later: the terminal chat's printer exists only once the core
- * does, and the core needs tracking, which needs its messengers. Until then deliveries fail as
- * transient and the notify queue retries them.
- */
-export class LateMessenger implements Messenger {
-  private target: Messenger | undefined;
-  constructor(readonly platform: Platform) {}
-  attach(messenger: Messenger): void {
-    this.target = messenger;
-  }
-  send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
-    return this.ready().send(target, reply);
-  }
-  edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
-    return this.ready().edit(ref, reply);
-  }
-  private ready(): Messenger {
-    if (!this.target) throw new DeliveryError(this.platform, 'transient', `the ${this.platform} messenger is not ready yet`);
-    return this.target;
-  }
+  return byPlatform;
 }

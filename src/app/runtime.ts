@@ -1,17 +1,15 @@
 import type { Redis } from 'ioredis';
-import { statusCard } from '../bot/cards/status.js';
 import { createCore } from '../bot/create-core.js';
 import type { BotCore } from '../bot/core.js';
-import type { ChatTarget, Platform } from '../contracts/incoming.js';
-import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
 import { CatalogCache } from '../layerswap/catalog-cache.js';
 import { LayerswapClient } from '../layerswap/client.js';
-import type { Logger } from '../log.js';
-import { createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../redis.js';
+import { asError, type Logger } from '../log.js';
+import { clusterUrl, createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../redis.js';
+import { scrapeTracking } from './metrics-source.js';
 import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
-import { createTracking, type Tracking } from '../tracking/engine.js';
+import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
 
 /**
  * The composition root: one place that turns Config into running parts (Redis, the API client or
@@ -45,7 +43,7 @@ export interface Runtime {
 }
 
 /** The longest one close step may hold up the ones after it. */
-export const STEP_BUDGET_MS = 12_000;
+const STEP_BUDGET_MS = 12_000;
 
 export class StartupError extends Error {
   override name = 'StartupError';
@@ -55,7 +53,6 @@ export async function createRuntime(
   config: Config,
   logger: Logger,
   role: Role,
-  messengers: Partial<Record<Platform, Messenger>>,
 ): Promise<Runtime> {
   const closers: Array<{ name: string; fn: () => Promise<void> }> = [];
   const unfinished = new Set<string>();
@@ -65,7 +62,7 @@ export async function createRuntime(
       .then(fn)
       .then(
         () => 'done' as const,
-        (err: unknown) => void logger.warn({ err }, `shutdown: ${what} did not close cleanly`),
+        (err: unknown) => void logger.warn({ err: asError(err) }, `shutdown: ${what} did not close cleanly`),
       )
       .finally(() => unfinished.delete(what));
     let timer: NodeJS.Timeout | undefined;
@@ -78,7 +75,7 @@ export async function createRuntime(
   };
   try {
     // Redis: the configured one, or (one-process roles only) our own redis-server.
-    let redisUrl = config.REDIS_URL;
+    let redisUrl = config.REDIS_CLUSTER_NODES ? clusterUrl(config.REDIS_CLUSTER_NODES) : config.REDIS_URL;
     if (!redisUrl) {
       if (role === 'web' || role === 'worker') {
         throw new StartupError(`swapbot ${role} runs beside other processes, so they must share one Redis: set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only.`);
@@ -119,13 +116,14 @@ export async function createRuntime(
       redis: redisUrl,
       prefix: config.REDIS_PREFIX,
       api,
-      messengers,
-      renderCard: (details, target: ChatTarget) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public' }),
       limits: { maxPerChat: config.MAX_TRACKED_PER_CHAT, maxPerUser: config.MAX_TRACKED_PER_USER },
       cadence: pollCadence(config, sandbox !== undefined),
+      apiRate: { max: config.LAYERSWAP_RATE_LIMIT, duration: 1000 },
       logger,
     });
     closers.push({ name: 'tracking', fn: () => tracking.close() });
+    // /metrics reads queue depths and followed swaps from Redis when scraped.
+    closers.push({ name: 'metrics', fn: scrapeTracking(redis, config.REDIS_PREFIX) });
 
     const core = createCore({
       api,
@@ -167,13 +165,16 @@ export async function createRuntime(
  * The in-process sandbox moves a swap from deposit to payout in seconds, and it sends no
  * webhooks, so unless the operator chose a cadence, poll it about as often as a webhook would
  * hint: the terminal demo then shows every confirmation instead of jumping to "completed".
+ * With LAYERSWAP_WEBHOOK_SECRET, polling becomes a safety net (tracking/cadence.ts).
  */
-function pollCadence(config: Config, sandbox: boolean): { fastMs: number; slowMs: number; stuckFactor: number } {
+function pollCadence(config: Config, sandbox: boolean): TrackingDeps['cadence'] {
   const chosen = (k: string) => config.setVariables.includes(k);
   const speed = config.SANDBOX_SPEED;
   return {
     fastMs: sandbox && !chosen('POLL_FAST_MS') ? Math.max(200, Math.round(1000 / speed)) : config.POLL_FAST_MS,
     slowMs: sandbox && !chosen('POLL_SLOW_MS') ? Math.max(400, Math.round(2000 / speed)) : config.POLL_SLOW_MS,
     stuckFactor: config.STUCK_AFTER_FACTOR,
+    // A webhook is the trigger once Layerswap sends them (the in-process sandbox sends none).
+    ...(config.LAYERSWAP_WEBHOOK_SECRET && !sandbox ? { webhooks: { safetyMs: config.POLL_SAFETY_MS, tailMs: 6 * config.POLL_FAST_MS } } : {}),
   };
 }

@@ -1,13 +1,13 @@
+import { asError } from '../log.js';
 import { discordBotFromConfig } from '../platforms/discord/from-config.js';
-import { createTelegramBot } from '../platforms/telegram/bot.js';
-import { registerTelegramCommands } from '../platforms/telegram/commands.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
+import { telegramFromConfig } from '../platforms/telegram/run.js';
 import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
-export const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
+const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
 /** /health must answer even while Redis hangs: past this it says "not ready". */
 const HEALTH_PING_MS = 2_000;
 
@@ -28,20 +28,14 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   const waiting = new Set<string>();
 
   if (config.TELEGRAM_BOT_TOKEN) {
-    const telegram = createTelegramBot({ token: config.TELEGRAM_BOT_TOKEN, apiRoot: config.TELEGRAM_API_ROOT, core: rt.core, redis: rt.redis, keyPrefix: config.REDIS_PREFIX, logger });
-    const { TELEGRAM_WEBHOOK_URL: url, TELEGRAM_WEBHOOK_SECRET: secret } = config;
-    const webhook = url && secret ? { url, secret } : undefined;
+    const telegram = telegramFromConfig(config, { core: rt.core, redis: rt.redis, logger });
     // Mounted at once: Telegram's first call may come as soon as setWebhook is done.
-    if (webhook) routes.set(new URL(webhook.url).pathname, telegram.webhookHandler(webhook.secret));
-    adapters.push(webhook ? 'telegram (webhook)' : 'telegram (long polling)');
+    if (telegram.webhook) routes.set(telegram.webhook.path, telegram.webhook.handler);
+    adapters.push(telegram.webhook ? 'telegram (webhook)' : 'telegram (long polling)');
     waiting.add('telegram');
     background.push(async () => {
-      await telegram.connect();
-      await registerTelegramCommands(telegram.bot.api).catch((err: unknown) => logger.warn({ err }, 'telegram: could not register the command menu; commands still work'));
-      if (webhook) await telegram.setWebhook(webhook.url, webhook.secret);
-      else await telegram.start();
+      await telegram.start();
       waiting.delete('telegram');
-      logger.info(webhook ? 'telegram: webhook set' : 'telegram: long polling');
     });
     rt.onClose('telegram', () => telegram.stop());
   }
@@ -56,7 +50,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
 
   let port: number | undefined;
   if (routes.size > 0 || opts.alwaysServeHttp) {
-    const server = await serveHttp(routes, { port: config.PORT, health: () => healthy(rt, waiting) });
+    const server = await serveHttp(routes, { port: config.PORT, health: () => healthy(rt, waiting), metricsToken: config.METRICS_TOKEN });
     rt.onClose('http server', () => server.close());
     port = server.port;
     logger.info({ port }, 'web: listening (/health and webhooks)');
@@ -67,7 +61,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
     background.map((task) =>
       task().catch((err: unknown) => {
         if (err instanceof TokenRefused) logger.error(`${err.message} /health answers 503 until the process restarts with a valid token.`);
-        else if (!rt.closing) logger.error({ err }, 'web: an adapter could not start');
+        else if (!rt.closing) logger.error({ err: asError(err) }, 'web: an adapter could not start');
       }),
     ),
   ).then(() => undefined);
@@ -75,7 +69,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
     waiting.add('discord');
     // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
-    await rt.catalog.warm().catch((err: unknown) => logger.warn({ err }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
+    await rt.catalog.warm().catch((err: unknown) => logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
     const discord = discordBotFromConfig(config, rt.core, logger);
     await discord.start();
     rt.onClose('discord', () => discord.stop());
@@ -86,7 +80,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   return { adapters, ready, ...(port !== undefined ? { port } : {}) };
 }
 
-async function healthy(rt: Runtime, waiting: ReadonlySet<string>): Promise<boolean> {
+export async function healthy(rt: Runtime, waiting: ReadonlySet<string>): Promise<boolean> {
   if (waiting.size > 0) return false;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), HEALTH_PING_MS)));

@@ -1,7 +1,8 @@
+import { formatDuration, type Locale } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Platform } from '../contracts/incoming.js';
-import { userKey } from './keys.js';
+import { CoreKeys } from './keys.js';
 
 /**
  * A token bucket per platform and user in Redis, refilled continuously at commandsPerMinute and
@@ -44,7 +45,7 @@ export class RateLimiter {
   ) {}
 
   async take(platform: Platform, userId: string, now: number): Promise<RateDecision> {
-    const key = userKey(this.prefix, 'rate', platform, userId);
+    const key = new CoreKeys(this.prefix).rate(platform, userId);
     const args = [String(this.perMinute), String(this.perMinute / 60_000), String(Math.floor(now))];
     let result: unknown;
     try {
@@ -58,10 +59,5 @@ export class RateLimiter {
   }
 }
 
-/** "12 seconds", "1 minute": how long to wait, rounded up. */
-export function waitWords(ms: number): string {
-  const s = Math.max(1, Math.ceil(ms / 1000));
-  if (s < 90) return `${s} second${s === 1 ? '' : 's'}`;
-  const m = Math.ceil(s / 60);
-  return `${m} minutes`;
-}
+/** "12 seconds", "2 минуты": how long to wait, rounded up, in the reply's language. */
+export const waitWords = (ms: number, locale: Locale = 'en'): string => formatDuration(locale, ms);

@@ -38,4 +38,11 @@ export interface Incoming {
    * the configured role). Asked only by commands that need it; absent means "not an admin".
    */
   isChatAdmin?: () => Promise<boolean>;
+  /**
+   * The sender's language as the platform tags it (Telegram language_code, Discord locale, the
+   * terminal chat's --lang or LANG). Untrusted; the core resolves it (src/i18n) to one it speaks.
+   */
+  locale?: string;
+  /** The chat's own language where the platform has one (Discord guild_locale): group cards use it. */
+  chatLocale?: string;
 }

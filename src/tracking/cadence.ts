@@ -1,3 +1,4 @@
+import { DEFAULT_EXPECTED_COMPLETION_MS } from '../contracts/tracking.js';
 import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
 
 /**
@@ -13,11 +14,25 @@ import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
  * - failed because the deposit was above the maximum: Layerswap reviews such deposits for up to
  *   2 hours and may still complete the swap, so keep looking (slowly) for 3 hours;
  * - jitter (0..1) stretches the delay by up to 10% so thousands of pollers do not align.
+ *
+ * When webhooks are trusted (LAYERSWAP_WEBHOOK_SECRET set), a webhook pulls the poll forward at
+ * each status change, so polling is mostly a safety net: every `safetyMs` (5 min) while waiting
+ * or while the payout is on its way; fast for a short tail after each change (the status often
+ * lags the transactions it lists); and while the deposit gathers confirmations (no webhook for
+ * those), one poll per block of the source network (blockTimeMs), retried soon after a miss.
  */
 
 export interface CadenceSettings {
   fastMs: number;
   slowMs: number;
+  webhooks?: WebhookCadence;
+}
+
+export interface WebhookCadence {
+  /** The safety poll while a webhook is expected (default 5 min). */
+  safetyMs: number;
+  /** After a change, poll fast this long (default 30 s). */
+  tailMs: number;
 }
 
 export interface CadenceInput {
@@ -31,11 +46,17 @@ export interface CadenceInput {
   statusAgeMs?: number;
   /** A random number in [0, 1); 0 gives the exact base delay. */
   jitter?: number;
+  /** How long since the last change a chat would see (ms). */
+  sinceChangeMs?: number;
+  /** The deposit is seen and gathers confirmations. */
+  confirming?: boolean;
+  /** The source network's block time (ms), when known. */
+  blockMs?: number;
 }
 
-export const LONG_WAIT_MS = 10 * 60_000;
-export const VERY_LONG_WAIT_MS = 60 * 60_000;
-export const ON_HOLD_WATCH_MS = 3 * 60 * 60_000;
+const LONG_WAIT_MS = 10 * 60_000;
+const VERY_LONG_WAIT_MS = 60 * 60_000;
+const ON_HOLD_WATCH_MS = 3 * 60 * 60_000;
 const FAST_STATUSES: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund']);
 
 export function isFinalStatus(status: string): boolean {
@@ -47,12 +68,56 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
   let base: number;
   if (isOnHold(input)) base = settings.slowMs * 6;
   else if (isFinalStatus(input.status)) return null;
+  else if (settings.webhooks) base = withWebhooks(input, settings, settings.webhooks);
   else if (input.depositSeen || FAST_STATUSES.has(input.status)) base = settings.fastMs;
   else if (input.waitingMs >= VERY_LONG_WAIT_MS) base = settings.slowMs * 6;
   else if (input.waitingMs >= LONG_WAIT_MS) base = settings.slowMs * 2;
   else base = settings.slowMs;
   const jitter = Math.min(Math.max(input.jitter ?? 0, 0), 1);
   return Math.round(base * (1 + 0.1 * jitter));
+}
+
+function withWebhooks(input: CadenceInput, settings: CadenceSettings, w: WebhookCadence): number {
+  const sinceChange = input.sinceChangeMs ?? Infinity;
+  if (input.confirming) {
+    const block = input.blockMs ?? DEFAULT_BLOCK_MS;
+    // The next confirmation is due one block after the last one; past that, it was a miss.
+    const floor = Math.min(1000, settings.fastMs);
+    const due = block - sinceChange;
+    return due >= floor ? due : Math.max(floor, Math.min(settings.fastMs, Math.round(block / 4)));
+  }
+  if (sinceChange < w.tailMs) return settings.fastMs;
+  return w.safetyMs;
+}
+
+/**
+ * About how long one block (one more confirmation) takes on a network, by name, else by family;
+ * 5 s when unknown. Confirmation polls follow this pace when webhooks are trusted.
+ */
+const BLOCK_MS_BY_NAME: ReadonlyArray<[RegExp, number]> = [
+  [/^ETHEREUM|^SEPOLIA|^HOLESKY/, 12_000],
+  [/^ARBITRUM/, 1_000],
+  [/^(OPTIMISM|BASE|ZORA|MODE|LISK|UNICHAIN|INK|SONEIUM|WORLDCHAIN)/, 2_000],
+  [/^(POLYGON|AVAX|AVALANCHE|LINEA|BLAST|MANTLE)/, 2_000],
+  [/^(BSC|BNB|SCROLL|TRON|TAIKO)/, 3_000],
+  [/^ZKSYNC/, 1_000],
+  [/^(SOLANA|ECLIPSE|SOON)/, 1_000],
+  [/^TON/, 5_000],
+  [/^(STARKNET|PARADEX)/, 30_000],
+  [/^BITCOIN/, 600_000],
+];
+const BLOCK_MS_BY_TYPE: Readonly<Record<string, number>> = { evm: 2_000, solana: 1_000, ton: 5_000, tron: 3_000, starknet: 30_000, bitcoin: 600_000, fuel: 1_000 };
+const DEFAULT_BLOCK_MS = 5_000;
+
+export function blockTimeMs(network: { name?: string | null; type?: string | null } | null | undefined): number {
+  const name = (network?.name ?? '').toUpperCase();
+  for (const [re, ms] of BLOCK_MS_BY_NAME) if (re.test(name)) return ms;
+  return BLOCK_MS_BY_TYPE[(network?.type ?? '').toLowerCase()] ?? DEFAULT_BLOCK_MS;
+}
+
+/** The deposit is listed and still gathers confirmations. */
+export function confirming(txs: ReadonlyArray<{ type: string; status: string | null; confirmations: number | null; maxConfirmations: number | null }>): boolean {
+  return txs.some((t) => t.type === 'input' && t.status !== 'completed' && (t.maxConfirmations ?? 0) > (t.confirmations ?? 0));
 }
 
 function isOnHold(input: CadenceInput): boolean {
@@ -83,8 +148,6 @@ export function notFoundDelay(strikes: number, settings: CadenceSettings): numbe
 /** quote.avg_completion_time (a .NET TimeSpan) in ms: the client's parser, re-exported for the poller. */
 export { parseTimeSpan } from '../layerswap/timespan.js';
 
-/** When no expected completion time is known, a swap counts as stuck after factor x this. */
-export const DEFAULT_EXPECTED_COMPLETION_MS = 5 * 60_000;
 
 /** True once ls_transfer_pending has lasted longer than factor x the expected completion time. */
 export function isStuck(pendingForMs: number, expectedMs: number | undefined, factor: number): boolean {

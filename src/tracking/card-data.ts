@@ -84,7 +84,7 @@ const DICTIONARY_V1 = Buffer.from(
   'utf8',
 );
 
-/** Format byte of the stored blob; a blob starting with "{" is the plain JSON stored before. */
+/** Format byte of the stored blob. */
 const DEFLATED_V1 = 0x01;
 
 /** The stored form: a format byte, then the slim JSON deflated with DICTIONARY_V1. */
@@ -92,14 +92,12 @@ export function encodeDetails(details: SwapDetails): Buffer {
   return Buffer.concat([Buffer.of(DEFLATED_V1), deflateRawSync(JSON.stringify(slimDetails(details)), { dictionary: DICTIONARY_V1 })]);
 }
 
-/** Reads either stored form; undefined when unreadable (that card waits for the next change rather than crash a job). */
+/** Reads the stored form; undefined when unreadable (that card waits for the next change rather than crash a job). */
 export function decodeDetails(raw: Buffer | null | undefined): SwapDetails | undefined {
   if (!raw || raw.length === 0) return undefined;
   try {
-    let json: string;
-    if (raw[0] === DEFLATED_V1) json = inflateRawSync(raw.subarray(1), { dictionary: DICTIONARY_V1 }).toString('utf8');
-    else if (raw[0] === 0x7b /* { */) json = raw.toString('utf8');
-    else return undefined;
+    if (raw[0] !== DEFLATED_V1) return undefined;
+    const json = inflateRawSync(raw.subarray(1), { dictionary: DICTIONARY_V1 }).toString('utf8');
     const parsed = JSON.parse(json) as unknown;
     return parsed && typeof parsed === 'object' && 'swap' in parsed ? (parsed as SwapDetails) : undefined;
   } catch {

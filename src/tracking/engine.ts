@@ -5,23 +5,24 @@ import type { Messenger } from '../contracts/messenger.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
+import type { TrackingRenderer, TrackingService } from '../contracts/tracking.js';
+import type { WebhookCadence } from './cadence.js';
 import { TrackingKeys, POLL_QUEUE, notifyQueueName, pollJobId } from './keys.js';
-import { createNotifyProcessor, type NotifyDeps, type NotifyJobData, type RenderCard } from './notify-job.js';
+import { createNotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
 import { createPollProcessor, type PollJobData } from './poll-job.js';
-import { PollStore } from './poll-store.js';
-import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, TrackingQueues, type RateLimit } from './queues.js';
-import type { TrackingService } from '../contracts/tracking.js';
-import { StateStore } from './state-store.js';
+import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
 import { Subscriptions } from './subscriptions.js';
+import { SwapStore } from './swap-store.js';
 import { isSwapId, RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 
 /**
  * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
  * Redis. The web process uses `service` and `pollNow` only; the worker process calls
- * startWorkers(). Several worker processes can run at once: all state is in Redis.
+ * startWorkers() with the messengers to deliver through and the renderer of what they deliver
+ * (the core's). Several worker processes can run at once: all state is in Redis.
  */
 
 export interface TrackingDeps {
@@ -29,10 +30,17 @@ export interface TrackingDeps {
   redis: string | RedisOptions;
   prefix: string;
   api: LayerswapApi;
-  messengers: Map<Platform, Messenger> | Partial<Record<Platform, Messenger>>;
-  renderCard: RenderCard;
   limits: { maxPerChat: number; maxPerUser: number };
-  cadence: { fastMs: number; slowMs: number; stuckFactor: number; giveUpAfterMs?: number; notFoundGiveUpMs?: number; notFoundMinPolls?: number };
+  cadence: {
+    fastMs: number;
+    slowMs: number;
+    stuckFactor: number;
+    giveUpAfterMs?: number;
+    notFoundGiveUpMs?: number;
+    notFoundMinPolls?: number;
+    /** Set when webhooks are trusted (LAYERSWAP_WEBHOOK_SECRET): polling becomes a safety net. */
+    webhooks?: WebhookCadence;
+  };
   logger?: Logger;
   /** The clock for swap state times and waits; defaults to Date.now (tests pass a sandbox clock). */
   now?: () => number;
@@ -59,9 +67,19 @@ export interface TrackingDeps {
   };
 }
 
+export interface WorkerOptions {
+  /** One per platform to deliver to; a platform without one gets no notify worker. */
+  messengers: Partial<Record<Platform, Messenger>>;
+  /** Status cards, key moments and notices, rendered by the core. */
+  render: TrackingRenderer;
+  poll?: boolean;
+  notify?: boolean;
+  concurrency?: number;
+}
+
 export interface Tracking {
   service: TrackingService;
-  startWorkers(opts?: { poll?: boolean; notify?: boolean; concurrency?: number }): Promise<void>;
+  startWorkers(opts: WorkerOptions): Promise<void>;
   /** Pulls a swap's poll job forward (a webhook hint). */
   pollNow(swapId: string): Promise<void>;
   /** Drains: jobs in hand finish, nothing new starts, connections close. */
@@ -82,13 +100,12 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const connectionOptions: RedisOptions = typeof deps.redis === 'string' ? redisOptionsFromUrl(deps.redis) : deps.redis;
   const redis: Redis = createRedis(connectionOptions, { logger, name: 'tracking' });
   const keys = new TrackingKeys(deps.prefix);
-  const subs = new Subscriptions(redis, keys, deps.limits, deps.retentionSeconds);
-  const store = new StateStore(redis, keys);
+  const store = new SwapStore(redis, keys);
+  const subs = new Subscriptions(redis, keys, store, deps.limits, deps.retentionSeconds);
   const w = deps.workers ?? {};
   const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
   const now = deps.now ?? Date.now;
   const service = new RedisTrackingService(subs, store, queues, deps.limits, now);
-  const messengers = deps.messengers instanceof Map ? deps.messengers : new Map(Object.entries(deps.messengers) as Array<[Platform, Messenger]>);
   const workers: Worker[] = [];
   let reconcileTimer: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
@@ -113,6 +130,21 @@ export function createTracking(deps: TrackingDeps): Tracking {
     workerConnections.push(c);
     return c;
   };
+  // Consecutive failed polls over all swaps; a good poll clears it only when this process saw a
+  // failure (no extra round trip per poll), and it expires 10 min after the last failure anyway.
+  let failedHere = false;
+  const outage = {
+    async record() {
+      failedHere = true;
+      const [[, n] = []] = (await redis.multi().incr(keys.outage).pexpire(keys.outage, 10 * 60_000).exec()) ?? [];
+      return Number(n ?? 1);
+    },
+    async clear() {
+      if (!failedHere) return;
+      failedHere = false;
+      await redis.del(keys.outage);
+    },
+  };
   const workerBase = {
     prefix: keys.bull,
     ...(w.lockDurationMs ? { lockDuration: w.lockDurationMs } : {}),
@@ -133,16 +165,16 @@ export function createTracking(deps: TrackingDeps): Tracking {
     reconcile,
     webhookReplayGuard: redisReplayGuard(redis, deps.prefix),
 
-    async startWorkers(opts = {}) {
+    async startWorkers(opts) {
       if (closing) throw new Error('tracking is closing');
       if (workers.length > 0) throw new Error('tracking workers are already running');
       if (opts.poll !== false) {
         const processor = createPollProcessor({
           api: deps.api,
           subs,
-          store,
           // Its own client with auto-pipelining: the scripts of concurrent polls go out in one socket write.
-          polls: new PollStore(pollStoreConnection(), keys),
+          store: new SwapStore(pollStoreConnection(), keys),
+          outage,
           settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
           now,
           enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
@@ -154,6 +186,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
           connection: workerConnection('tracking-poll'),
           concurrency: opts.concurrency ?? 20,
           limiter: deps.apiRate ?? DEFAULT_API_RATE,
+          ...POLL_WORKER_REMOVAL,
           // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
           maxStalledCount: 100,
         }));
@@ -171,14 +204,14 @@ export function createTracking(deps: TrackingDeps): Tracking {
         };
         const pacer = new Pacer(redis, keys, deps.pacing, platformRate);
         for (const platform of PLATFORMS) {
-          const messenger = messengers.get(platform);
+          const messenger = opts.messengers[platform];
           const queue = queues.notify.get(platform);
           if (!messenger || !queue) continue;
           const processor = createNotifyProcessor({
             subs,
             store,
             messenger,
-            renderCard: deps.renderCard,
+            render: opts.render,
             pacer,
             rateLimit: (ms) => queue.rateLimit(ms),
             logger,
@@ -201,13 +234,14 @@ export function createTracking(deps: TrackingDeps): Tracking {
       if (!isSwapId(swapId)) return;
       const id = swapId.toLowerCase();
       // The hint makes a run in progress reschedule at once; a delayed job is promoted now.
-      await redis.set(keys.hint(id), '1', 'PX', 60_000);
+      const followers = await store.hint(id);
+      if (followers === 0) return;
       const job = await queues.poll.getJob(pollJobId(id));
       if (job) {
         if (await job.isDelayed()) await job.promote().catch(() => undefined);
         return;
       }
-      if ((await subs.followers(id)).length > 0) await queues.ensurePoll(id);
+      await queues.ensurePoll(id);
     },
 
     close() {

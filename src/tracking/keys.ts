@@ -1,63 +1,52 @@
+import { keyPart } from '../contracts/keys.js';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
 
 /**
  * Every Redis key and BullMQ id the tracking engine uses, in one place. All keys live under the
- * configured prefix; BullMQ's own keys under `${prefix}:bull`.
+ * configured prefix; BullMQ's own keys under `bull`. Each key carries a hash tag ({...}) naming
+ * what it belongs to (a swap, a chat, a user, a platform), and every script touches keys of one
+ * tag only, so the engine runs unchanged on Redis Cluster.
  */
 
-/** "telegram:-100123": a chat, unique across platforms. */
+/** "telegram:-100123": a chat, unique across platforms (the id escaped: it may be any text). */
 export function targetKey(t: Pick<ChatTarget, 'platform' | 'chatId'>): string {
-  return `${t.platform}:${t.chatId}`;
+  return `${t.platform}:${keyPart(t.chatId)}`;
+}
+
+/** The chat a targetKey names. */
+export function parseTargetKey(tk: string): { platform: Platform; chatId: string } | undefined {
+  const i = tk.indexOf(':');
+  const platform = tk.slice(0, i);
+  if (i < 0 || !(platform === 'telegram' || platform === 'discord' || platform === 'console')) return undefined;
+  try {
+    return { platform, chatId: decodeURIComponent(tk.slice(i + 1)) };
+  } catch {
+    return undefined;
+  }
 }
 
 export class TrackingKeys {
   constructor(readonly prefix: string) {}
-  /** BullMQ's key prefix (its queue names must not contain ':'). */
+  /** BullMQ's key prefix: one hash tag for all queues (its queue names must not contain ':'). */
   get bull(): string {
-    return `${this.prefix}:bull`;
+    return `${this.prefix}:{bull}`;
   }
-  /** hash targetKey -> Follower JSON: who follows this swap. */
-  followers(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:followers`;
+  /**
+   * hash: everything about one followed swap (swap-store.ts lists the fields): state, card data,
+   * key moments, and per chat its follower entry and delivery record.
+   */
+  swap(swapId: string): string {
+    return `${this.prefix}:trk:{${swapId}}`;
   }
-  /** string: the last stored SwapSnapshot JSON (what the poller saw). */
-  state(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:state`;
-  }
-  /** string: the last SwapDetails JSON, rendered into cards. */
-  details(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:details`;
-  }
-  /** list of Moment JSON, append-only, in the order they happened. */
-  moments(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:moments`;
-  }
-  /** hash targetKey -> Delivery JSON (card ref, delivered version and moments). */
-  deliveries(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:deliveries`;
-  }
-  /** string with a short TTL: a webhook hinted a change while the poll job was busy. */
-  hint(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:hint`;
-  }
-  /** zset swapId -> since: everything a chat follows (listing). */
-  chatSwaps(tk: string): string {
-    return `${this.chatPrefix}${tk}:swaps`;
-  }
-  /** set of swapIds a chat follows that are not final yet (the per-chat cap). */
-  chatActive(tk: string): string {
-    return `${this.chatPrefix}${tk}:active`;
-  }
-  /** set of "swapId|targetKey" the user started following, not final yet (the per-user cap). */
-  userActive(platform: Platform, userId: string): string {
-    return `${this.userPrefix}${platform}:${userId}:active`;
-  }
-  /** For Lua scripts that build chat and user keys from stored followers. */
-  get chatPrefix(): string {
-    return `${this.prefix}:trk:chat:`;
-  }
-  get userPrefix(): string {
-    return `${this.prefix}:trk:user:`;
+  /**
+   * hash: one party of a conversation, a chat or a user, named by its targetKey (a user's is the
+   * key of their private chat, so a private chat and its user share one hash):
+   * `s:<swapId>` -> since, for every swap the chat follows (listing); `c` -> swaps the chat follows
+   * that are not final yet (the per-chat cap); `u` -> follows the user started, in any chat, of
+   * swaps not final yet (the per-user cap).
+   */
+  party(tk: string): string {
+    return `${this.prefix}:trk:party:{${tk}}`;
   }
   /** set of swapIds with at least one follower and no final status: reconciled into poll jobs. */
   get activeSwaps(): string {
@@ -69,15 +58,15 @@ export class TrackingKeys {
   }
   /** zset of send times for one chat (per-group pacing on Telegram). */
   pace(tk: string): string {
-    return `${this.prefix}:trk:pace:${tk}`;
+    return `${this.prefix}:trk:chat:{${tk}}:pace`;
+  }
+  /** zset of send times for a whole platform. */
+  platformPace(platform: Platform): string {
+    return `${this.prefix}:trk:platform:{${platform}}:pace`;
   }
   /** string with TTL: the platform asked to wait before writing to this chat again (a per-chat 429). */
   chatHold(tk: string): string {
-    return `${this.prefix}:trk:hold:${tk}`;
-  }
-  /** string: why polling stopped early (not_found), for the notice to the chats that followed. */
-  stopped(swapId: string): string {
-    return `${this.prefix}:trk:swap:${swapId}:stopped`;
+    return `${this.prefix}:trk:chat:{${tk}}:hold`;
   }
   /** string with TTL: a webhook message id already accepted. */
   webhookSeen(id: string): string {
@@ -91,6 +80,11 @@ export const notifyQueueName = (platform: Platform): string => `notify-${platfor
 /** BullMQ job ids cannot contain ':' nor be all digits; a UUID is neither. */
 export function pollJobId(swapId: string): string {
   return `swap-${swapId}`;
+}
+
+/** The swap a poll job follows: its id says it (the job carries no data of its own). */
+export function swapOfPollJob(jobId: string | undefined): string | undefined {
+  return jobId?.startsWith('swap-') ? jobId.slice(5) : undefined;
 }
 
 /** One deduplication id per chat and swap: a chat that is behind gets one job, the newest card. */

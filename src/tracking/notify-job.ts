@@ -3,14 +3,12 @@ import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
 import { DeliveryError, type Messenger } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
-import type { SwapDetails } from '../layerswap/schemas.js';
+import type { TrackingRenderer } from '../contracts/tracking.js';
 import type { Logger } from '../log.js';
 import { targetKey } from './keys.js';
-import { renderMoment } from './moments.js';
-import { renderTrackingStopped } from './notices.js';
 import type { Pacer } from './pacing.js';
-import type { Delivery, StateStore } from './state-store.js';
 import type { Subscriptions } from './subscriptions.js';
+import type { Delivery, SwapStore } from './swap-store.js';
 
 /**
  * One notify job brings one chat up to date on one swap: edit (or send) its status card to the
@@ -39,13 +37,11 @@ export interface NotifyJobData {
   version: number;
 }
 
-export type RenderCard = (details: SwapDetails, target: ChatTarget) => Reply;
-
 export interface NotifyDeps {
   subs: Subscriptions;
-  store: StateStore;
+  store: SwapStore;
   messenger: Messenger;
-  renderCard: RenderCard;
+  render: TrackingRenderer;
   pacer: Pacer;
   /** Pauses the whole platform queue (a global 429 from the platform). */
   rateLimit(ms: number): Promise<void>;
@@ -132,7 +128,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           await step(
             'card',
             async () => {
-              const card = deps.renderCard(live.details, target);
+              const card = deps.render.card(live.details, target);
               const cardHash = hashReply(card);
               if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version });
               await pace();
@@ -169,7 +165,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
             continue;
           }
           await pace();
-          await step(moment.kind, () => sendNew('moment', renderMoment(moment, { details: live.details, state: live.state, target }), next), () => save(next()));
+          await step(moment.kind, () => sendNew('moment', deps.render.moment(moment, { details: live.details, state: live.state, target }), next), () => save(next()));
         }
       }
       if (snap.stopped && !d.stopped) {
@@ -178,7 +174,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         if (inDoubt('stopped')) await save(done());
         else {
           await pace();
-          await step('stopped', () => sendNew('stopped', renderTrackingStopped(reason, swapId), done), () => save(done()));
+          await step('stopped', () => sendNew('stopped', deps.render.stopped(reason, swapId), done), () => save(done()));
         }
       }
       return 'delivered';
@@ -200,7 +196,8 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         throw new DelayedError();
       }
       if (err.failure === 'gone') {
-        const n = await subs.removeTarget(target);
+        // This swap first, whatever the chat's listing says (a follow may be half done).
+        const n = Number(await subs.unfollow(swapId, target)) + (await subs.removeTarget(target));
         logger.info({ ...fail, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
         return 'gone';
       }
@@ -217,5 +214,6 @@ function withoutSending(d: Delivery): Delivery {
 
 function hashReply(reply: Reply): string {
   const json = JSON.stringify(reply, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
-  return createHash('sha1').update(json).digest('base64url');
+  // 16 characters (96 bits): it only tells one card from the next.
+  return createHash('sha1').update(json).digest('base64url').slice(0, 16);
 }

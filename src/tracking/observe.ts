@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
+import { lastEntered, type Moment, type MomentKind } from '../contracts/tracking.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
-import { swapPhase } from '../bot/cards/phase.js';
-import { isStuck, parseTimeSpan } from './cadence.js';
+import { swapPhase } from '../layerswap/phase.js';
+import { blockTimeMs, isStuck, parseTimeSpan } from './cadence.js';
 
 /**
  * What the poller remembers about a swap, and the pure comparison of a fresh GET /swaps/{id}
@@ -10,6 +12,7 @@ import { isStuck, parseTimeSpan } from './cadence.js';
 export interface TxSnapshot {
   type: string;
   status: string | null;
+  /** A digest of the transaction hash (hashDigest): it tells transactions apart; cards show the full one. */
   hash: string | null;
   confirmations: number | null;
   maxConfirmations: number | null;
@@ -31,18 +34,10 @@ export interface SwapState {
   stuckNotified?: boolean;
   /** From quote.avg_completion_time. */
   expectedCompletionMs?: number;
+  /** The source network's block time (cadence.ts), for pacing confirmation polls. */
+  blockMs?: number;
   /** Polling stopped without a final status (the deposit window passed long ago). */
   abandoned?: boolean;
-}
-
-export const MOMENT_KINDS = ['deposit_seen', 'completed', 'failed', 'expired', 'cancelled', 'pending_refund', 'refunded', 'stuck'] as const;
-export type MomentKind = (typeof MOMENT_KINDS)[number];
-
-export interface Moment {
-  kind: MomentKind;
-  /** The state version that carried it. */
-  version: number;
-  at: number;
 }
 
 export interface Observation {
@@ -63,21 +58,26 @@ const STATUS_MOMENTS: Readonly<Record<string, MomentKind>> = {
 /** Statuses that can only be reached after the deposit arrived. */
 const AFTER_DEPOSIT: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund', 'refunded', 'completed']);
 
-export function snapshotTransactions(details: SwapDetails): TxSnapshot[] {
+function snapshotTransactions(details: SwapDetails): TxSnapshot[] {
   return details.swap.transactions
     .map((t) => ({
       type: t.type ?? 'unknown',
       status: t.status ?? null,
-      hash: t.transaction_hash ?? null,
+      hash: t.transaction_hash ? hashDigest(t.transaction_hash) : null,
       confirmations: t.confirmations ?? null,
       maxConfirmations: t.max_confirmations ?? null,
     }))
     .sort((a, b) => `${a.type}|${a.hash ?? ''}`.localeCompare(`${b.type}|${b.hash ?? ''}`));
 }
 
+/** 12 characters of SHA-1 (72 bits): enough to tell a swap's few transactions apart, a fifth of a hash's size. */
+function hashDigest(hash: string): string {
+  return createHash('sha1').update(hash).digest('base64url').slice(0, 12);
+}
+
 const txKey = (t: TxSnapshot) => `${t.type}|${t.hash ?? ''}|${t.status ?? ''}|${t.confirmations ?? ''}/${t.maxConfirmations ?? ''}`;
 
-export function depositSeen(status: string, txs: readonly TxSnapshot[]): boolean {
+function depositSeen(status: string, txs: readonly TxSnapshot[]): boolean {
   return AFTER_DEPOSIT.has(status) || txs.some((t) => t.type === 'input');
 }
 
@@ -103,6 +103,7 @@ export function observe(prev: SwapState | undefined, details: SwapDetails, now: 
       lastChangeAt: now,
       ...(seen ? { depositSeenAt: now } : {}),
       ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
+      ...(details.swap.source_network ? { blockMs: blockTimeMs(details.swap.source_network) } : {}),
     };
     return { state, changed: true, moments: [] };
   }
@@ -149,13 +150,4 @@ export function observe(prev: SwapState | undefined, details: SwapDetails, now: 
     ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
   };
   return { state, changed: bump, moments: kinds.map((kind) => ({ kind, version, at: now })) };
-}
-
-/** When the swap last entered `status` (ms), from the history. */
-export function lastEntered(history: SwapState['history'], status: string): number | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const h = history[i];
-    if (h && h.status === status) return h.at;
-  }
-  return undefined;
 }

@@ -3,25 +3,25 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
-import { nextPollDelay, notFoundDelay, outageDelay } from './cadence.js';
-import { NOT_FOUND_GIVE_UP_MS } from './notices.js';
-import { lastEntered, observe } from './observe.js';
-import type { PollStore } from './poll-store.js';
-import type { StateStore } from './state-store.js';
-import type { Follower, Subscriptions } from './subscriptions.js';
+import { confirming, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
+import { swapOfPollJob } from './keys.js';
+import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
+import { observe } from './observe.js';
+import type { Subscriptions } from './subscriptions.js';
+import type { Follower, SwapStore } from './swap-store.js';
 
 /**
  * The poll step-job: one per followed swap, whatever the number of followers. Each run fetches
  * the swap, compares it with the stored state, stores the new state and its key moments (only
  * the poll time when nothing changed), queues a notify job for every chat that is behind (new
- * change or not: see poll-store.ts), then moves itself to delayed at the cadence for
+ * change or not: see scripts/pollCommit-1.lua), then moves itself to delayed at the cadence for
  * the status (DelayedError) or ends: final status, nobody following, or waiting far too long.
  * Failures of the swap service pause the whole poll queue (BullMQ rate limiter): one outage
  * slows every poller together, and nothing spins.
  */
 
+/** The swap is the job's id (pollJobId): the data holds only a "not found" streak, when there is one. */
 export interface PollJobData {
-  swapId: string;
   /** Consecutive NOT_FOUND answers. */
   notFound?: number;
   /** The poller's clock at the first of them. */
@@ -38,14 +38,16 @@ export interface PollSettings {
   notFoundGiveUpMs?: number;
   /** ...and at least this many "not found" answers in a row (default 10). */
   notFoundMinPolls?: number;
+  /** Webhooks are trusted (LAYERSWAP_WEBHOOK_SECRET set): poll mostly as a safety net (cadence.ts). */
+  webhooks?: WebhookCadence;
 }
 
 export interface PollDeps {
   api: LayerswapApi;
   subs: Subscriptions;
-  store: StateStore;
-  /** The poll's own reads and writes, one script before and one after the request. */
-  polls: PollStore;
+  store: SwapStore;
+  /** Consecutive failed polls over all swaps (the outage back-off); cleared by a good poll. */
+  outage: { record(): Promise<number>; clear(): Promise<void> };
   settings: PollSettings;
   /** The poller's clock for state times and waits (a sandbox clock in tests). */
   now(): number;
@@ -61,7 +63,7 @@ export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
 const NOT_FOUND_MIN_POLLS = 10;
 
 export function createPollProcessor(deps: PollDeps) {
-  const { api, subs, store, polls, settings, logger } = deps;
+  const { api, subs, store, settings, logger } = deps;
   const random = deps.random ?? Math.random;
 
   const later = async (job: Job<PollJobData>, token: string | undefined, ms: number): Promise<never> => {
@@ -78,9 +80,10 @@ export function createPollProcessor(deps: PollDeps) {
   };
 
   return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
-    const { swapId } = job.data;
+    const swapId = swapOfPollJob(job.id);
+    if (!swapId) throw new Error(`poll job ${String(job.id).slice(0, 60)} names no swap`);
     // Takes the webhook hint, checks someone follows, reads the stored state: one round trip.
-    const start = await polls.start(swapId);
+    const start = await store.pollStart(swapId);
     if (!start.followed) {
       await subs.markUnfollowed(swapId);
       return 'unfollowed';
@@ -114,7 +117,7 @@ export function createPollProcessor(deps: PollDeps) {
         return later(job, token, settings.slowMs * 6);
       }
       if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
-        const failures = await store.recordFailure();
+        const failures = await deps.outage.record();
         const ms = outageDelay(failures, settings, err instanceof ApiError ? err.retryAfterMs : undefined);
         logger.warn({ swapId, failures, pauseMs: ms, err: err.message }, 'swap service unavailable or rate limiting: pausing all pollers');
         await deps.rateLimit(ms);
@@ -123,10 +126,11 @@ export function createPollProcessor(deps: PollDeps) {
       throw err;
     }
 
-    if (job.data.notFound) await job.updateData({ swapId });
+    if (job.data.notFound) await job.updateData({});
+    await deps.outage.clear();
     const { prev } = start;
     const obs = observe(prev, details, now, settings.stuckFactor);
-    const commit = await polls.commit(prev?.version ?? 0, obs.state, { changed: obs.changed, details, moments: obs.moments, rewrite: start.legacy });
+    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed, details, moments: obs.moments });
     if (commit.saved) {
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
       for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
@@ -142,6 +146,9 @@ export function createPollProcessor(deps: PollDeps) {
         waitingMs,
         failReason: st.failReason,
         statusAgeMs,
+        sinceChangeMs: now - st.lastChangeAt,
+        confirming: confirming(st.transactions),
+        ...(st.blockMs !== undefined ? { blockMs: st.blockMs } : {}),
         jitter: random(),
       },
       settings,
@@ -151,7 +158,7 @@ export function createPollProcessor(deps: PollDeps) {
       return 'final';
     }
     if (st.depositSeenAt === undefined && waitingMs > settings.giveUpAfterMs) {
-      await store.save(st.version, { ...st, abandoned: true }, undefined, []);
+      await store.pollCommit(st.version, { ...st, abandoned: true }, { changed: true, moments: [] });
       await subs.retire(swapId);
       logger.info({ swapId, waitingMs }, 'no deposit long after the deposit window: polling stopped');
       return 'abandoned';

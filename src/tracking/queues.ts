@@ -32,13 +32,15 @@ export const DEFAULT_PLATFORM_RATES: Readonly<Record<Platform, RateLimit>> = {
 /** Requests to the swap service per second, over all poll jobs and workers. */
 export const DEFAULT_API_RATE: RateLimit = { max: 50, duration: 1000 };
 
-const POLL_JOB_OPTIONS: JobsOptions = {
-  attempts: 10,
-  backoff: { type: 'exponential', delay: 1000 },
-  // Removed when done so the same swap can be followed (and polled) again later.
-  removeOnComplete: true,
-  removeOnFail: true,
-};
+/**
+ * Stored with every poll job, so none beyond its id: one attempt (a job that fails is removed, and
+ * the reconcile every few minutes re-creates it from the set of followed swaps), removed when done
+ * so the same swap can be followed (and polled) again later: the poll worker's POLL_WORKER_REMOVAL.
+ */
+export const POLL_WORKER_REMOVAL = { removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } };
+
+/** BullMQ's event streams (one per queue) are read by nothing here: keep them short. */
+const EVENTS_MAX_LEN = 50;
 
 /**
  * A notify job retries until the chat has everything, however long the platform is down: a fixed
@@ -46,10 +48,10 @@ const POLL_JOB_OPTIONS: JobsOptions = {
  * polled by then, so nothing would queue the chat again). It ends when the chat is up to date, no
  * longer follows, is gone (403, deleted channel), or when the swap's data expires after retention.
  */
-export const NOTIFY_ATTEMPTS = 2 ** 31 - 1;
-export const NOTIFY_BACKOFF = 'capped';
+const NOTIFY_ATTEMPTS = 2 ** 31 - 1;
+const NOTIFY_BACKOFF = 'capped';
 
-export function notifyJobOptions(backoffMs: number): JobsOptions {
+function notifyJobOptions(backoffMs: number): JobsOptions {
   return {
     attempts: NOTIFY_ATTEMPTS,
     backoff: { type: NOTIFY_BACKOFF, delay: backoffMs },
@@ -76,14 +78,14 @@ export class TrackingQueues {
     private readonly keys: TrackingKeys,
     private readonly notifyBackoffMs: number,
   ) {
-    const base = { connection, prefix: keys.bull };
+    const base = { connection, prefix: keys.bull, streams: { events: { maxLen: EVENTS_MAX_LEN } } };
     this.poll = new Queue<PollJobData>(POLL_QUEUE, base);
     this.notify = new Map(PLATFORMS.map((p) => [p, new Queue<NotifyJobData>(notifyQueueName(p), base)]));
   }
 
   /** Adds the swap's poll job unless one exists (same job id): one poller per swap. */
-  async ensurePoll(swapId: string, delayMs = 0): Promise<void> {
-    await this.poll.add('poll', { swapId }, { ...POLL_JOB_OPTIONS, jobId: pollJobId(swapId), ...(delayMs > 0 ? { delay: delayMs } : {}) });
+  async ensurePoll(swapId: string): Promise<void> {
+    await this.poll.add('poll', {}, { jobId: pollJobId(swapId) });
   }
 
   /** One job per chat and swap; while one is queued, more adds are absorbed (it delivers the newest). */

@@ -1,8 +1,8 @@
 import type { ChatTarget } from '../contracts/incoming.js';
 import type { FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
-import type { StateStore } from './state-store.js';
-import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
 import type { TrackingQueues } from './queues.js';
+import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
+import type { SwapStore } from './swap-store.js';
 
 /** The TrackingService the command core uses: Redis subscriptions + one poll job per swap. */
 
@@ -12,13 +12,10 @@ export function isSwapId(value: string): boolean {
   return UUID.test(value);
 }
 
-/** How long after creating a swap its creator's first status card waits (ms). */
-export const CREATOR_FIRST_POLL_DELAY_MS = 2_000;
-
 export class RedisTrackingService implements TrackingService {
   constructor(
     private readonly subs: Subscriptions,
-    private readonly store: StateStore,
+    private readonly store: SwapStore,
     private readonly queues: TrackingQueues,
     private readonly limits: SubscriptionLimits,
     private readonly now: () => number,
@@ -30,9 +27,9 @@ export class RedisTrackingService implements TrackingService {
     const outcome = await this.subs.follow(id, target, by, this.now());
     if (outcome === 'chat_limit') return { ok: false, reason: 'chat_limit', limit: this.limits.maxPerChat };
     if (outcome === 'user_limit') return { ok: false, reason: 'user_limit', limit: this.limits.maxPerUser };
-    // A swap its creator just made has nothing new to report yet, and the adapter is still
-    // delivering its deposit card: a first poll at once would put the status card above it.
-    await this.queues.ensurePoll(id, by.creator ? CREATOR_FIRST_POLL_DELAY_MS : 0);
+    // The creator's first status card waits for the first change (see scripts/follow-1.lua): the
+    // deposit card the core is handing them stands for the new swap, and stays above it.
+    await this.queues.ensurePoll(id);
     if (outcome === 'followed') {
       // The swap is already known (another chat follows it): this chat gets its card now
       // rather than at the next change.

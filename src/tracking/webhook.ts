@@ -24,7 +24,7 @@ export interface ReplayGuard {
 }
 
 /** In-process guard: enough for one web process. */
-export function memoryReplayGuard(): ReplayGuard {
+function memoryReplayGuard(): ReplayGuard {
   const seen = new Map<string, number>();
   return {
     async claim(id, ttlMs) {

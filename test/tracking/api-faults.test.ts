@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { outageDelay } from '../../src/tracking/cadence.js';
-import { MOMENT_TITLES } from '../../src/tracking/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
 import { startHarness, waitFor, type Harness } from './support/harness.js';
 
 /**
@@ -18,7 +18,7 @@ describe('swap service outages', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ fastMs: FAST, slowMs: SLOW });
-    await h.tracking.startWorkers({ concurrency: 1 });
+    await h.startWorkers({ concurrency: 1 });
   });
   afterAll(async () => {
     await h?.close();

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { isStuck, nextPollDelay, outageDelay, parseTimeSpan } from '../../src/tracking/cadence.js';
+import { blockTimeMs, confirming, isStuck, nextPollDelay, outageDelay, parseTimeSpan } from '../../src/tracking/cadence.js';
 import { SWAP_STATUSES } from '../../src/layerswap/schemas.js';
 
 const settings = { fastMs: 5_000, slowMs: 20_000 };
@@ -84,3 +84,39 @@ describe('expected completion time and stuck swaps', () => {
   });
 });
 
+
+describe('poll cadence when webhooks are trusted', () => {
+  const hooked = { ...settings, webhooks: { safetyMs: 300_000, tailMs: 30_000 } };
+  const base = { depositSeen: false, waitingMs: 0, sinceChangeMs: 60_000 };
+
+  it('waits for a deposit at the safety interval only, however long the wait', () => {
+    expect(nextPollDelay({ ...base, status: 'user_transfer_pending' }, hooked)).toBe(300_000);
+    expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 5 * 60 * min }, hooked)).toBe(300_000);
+    expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true }, hooked)).toBe(300_000);
+  });
+
+  it('polls fast for a short tail after a change', () => {
+    expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true, sinceChangeMs: 10_000 }, hooked)).toBe(5_000);
+  });
+
+  it('paces confirmations by the source network block time, retrying soon after a miss', () => {
+    const confirmingOn = (network: { name: string; type?: string }, sinceChangeMs: number) =>
+      nextPollDelay({ ...base, status: 'user_transfer_pending', depositSeen: true, confirming: true, blockMs: blockTimeMs(network), sinceChangeMs }, hooked);
+    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 0)).toBe(12_000);
+    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 4_000)).toBe(8_000);
+    // The block was due and the poll saw no new confirmation: a short retry, not a whole block.
+    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 12_500)).toBe(3_000);
+    expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 0)).toBe(600_000);
+    expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 600_500)).toBe(5_000);
+    // Unknown names fall back to the family, then to 5 s.
+    expect(blockTimeMs({ name: 'SOME_NEW_L2', type: 'evm' })).toBe(2_000);
+    expect(blockTimeMs({ name: 'MYSTERY', type: 'mystery' })).toBe(5_000);
+  });
+
+  it('knows when a deposit still gathers confirmations', () => {
+    const tx = (status: string, confirmations: number, maxConfirmations: number) => ({ type: 'input', status, hash: '0x1', confirmations, maxConfirmations });
+    expect(confirming([tx('pending', 1, 3)])).toBe(true);
+    expect(confirming([tx('completed', 3, 3)])).toBe(false);
+    expect(confirming([])).toBe(false);
+  });
+});

@@ -6,8 +6,9 @@ import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { decodeDetails, encodeDetails, slimDetails } from '../../src/tracking/card-data.js';
-import { renderMoment } from '../../src/tracking/moments.js';
-import { MOMENT_KINDS, observe, type SwapState } from '../../src/tracking/observe.js';
+import { renderMoment } from '../../src/bot/cards/moments.js';
+import { MOMENT_KINDS } from '../../src/contracts/tracking.js';
+import { observe, type SwapState } from '../../src/tracking/observe.js';
 
 /**
  * The swap details stored per followed swap are a slim, deflated copy of GET /swaps/{id}: every
@@ -128,14 +129,12 @@ describe('the stored card data', () => {
       const withActions = { ...details, deposit_actions: [{ type: 'transfer', to_address: '0xdeposit', amount: 100 }] };
       const json = JSON.stringify(slimDetails(withActions));
       for (const gone of ['"logo"', '"node_url"', '"nodes"', '"evm_oracle_contract"', '"deposit_actions"', '"tokens"', '"listing_date"']) expect(json).not.toContain(gone);
-      expect(JSON.stringify(details).length).toBeGreaterThan(5_000);
-      expect(encodeDetails(details).length).toBeLessThan(1_536);
+      // At most a third of the full answer, and well under 1.5 KB.
+      expect(encodeDetails(details).length).toBeLessThan(Math.min(1_536, JSON.stringify(details).length / 3));
     }
   });
 
-  it('reads the plain JSON stored before, and an unreadable value as nothing rather than an error', () => {
-    const { details } = samples[0] as { details: SwapDetails };
-    expect(decodeDetails(Buffer.from(JSON.stringify(details)))).toEqual(details);
+  it('reads an unreadable value as nothing rather than an error', () => {
     expect(decodeDetails(Buffer.from([0x01, 0xff, 0x00, 0x13]))).toBeUndefined();
     expect(decodeDetails(Buffer.from('not json'))).toBeUndefined();
     expect(decodeDetails(null)).toBeUndefined();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
-import { MOMENT_TITLES } from '../../src/tracking/moments.js';
-import { STOPPED_TITLE } from '../../src/tracking/notices.js';
+import { MOMENT_TITLES, STOPPED_TITLE } from '../../src/bot/cards/moments.js';
 import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
 
 /**
@@ -22,7 +21,7 @@ describe('catching up after long failures', () => {
         workers: { notifyBackoffMs: 10, notifyBackoffMaxMs: 100 },
       },
     });
-    await h.tracking.startWorkers();
+    await h.startWorkers();
   });
   afterAll(async () => {
     await h?.close();

@@ -12,7 +12,7 @@ describe('closing the engine', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ tracking: { workers: { notifyConcurrency: 1 } } });
-    await h.tracking.startWorkers();
+    await h.startWorkers();
   });
   afterAll(async () => {
     await h?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
-import { MOMENT_TITLES } from '../../src/tracking/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
 import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
 
 /**
@@ -22,7 +22,7 @@ describe('platform failures and limits', () => {
         pacing: (t) => (t.platform === 'telegram' && t.chatKind !== 'private' ? PACE : undefined),
       },
     });
-    await h.tracking.startWorkers();
+    await h.startWorkers();
   });
   afterAll(async () => {
     await h?.close();

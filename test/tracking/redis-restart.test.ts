@@ -8,7 +8,7 @@ import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { createLogger } from '../../src/log.js';
 import { createRedis, redisOptionsFromUrl, startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis.js';
 import { POLL_QUEUE } from '../../src/tracking/keys.js';
-import { MOMENT_TITLES } from '../../src/tracking/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
 import { startHarness, waitFor, type Harness } from './support/harness.js';
 
 /**
@@ -42,7 +42,7 @@ describe('embedded redis-server', () => {
     expect(statSync(join(dataDir, 'redis.sock')).mode & 0o777).toBe(0o700);
 
     h = await startHarness({ redisUrl: server.url, fastMs: 100, slowMs: 200 });
-    await h.tracking.startWorkers();
+    await h.startWorkers();
     const chats: ChatTarget[] = [
       { platform: 'console', chatId: 'a', chatKind: 'private' },
       { platform: 'telegram', chatId: '-1009', chatKind: 'group' },
@@ -57,7 +57,7 @@ describe('embedded redis-server', () => {
     const check = createRedis(server.url);
     const queue = new Queue(POLL_QUEUE, { connection: check, prefix: h.keys.bull });
     for (const id of ids) {
-      expect((await check.hkeys(h.keys.followers(id))).sort()).toEqual(['console:a', 'telegram:-1009']);
+      expect((await check.hkeys(h.keys.swap(id))).filter((f) => f.startsWith('f:')).sort()).toEqual(['f:console:a', 'f:telegram:-1009']);
       expect(await queue.getJob(`swap-${id}`)).toBeDefined();
     }
     expect((await h.tracking.service.listFollowed(chats[0] as ChatTarget)).map((f) => f.swapId).sort()).toEqual([...ids].sort());

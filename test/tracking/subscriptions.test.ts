@@ -7,7 +7,9 @@ import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { POLL_QUEUE, TrackingKeys } from '../../src/tracking/keys.js';
 import { Subscriptions } from '../../src/tracking/subscriptions.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
-import { testCard } from './support/harness.js';
+import { observe } from '../../src/tracking/observe.js';
+import { SwapStore } from '../../src/tracking/swap-store.js';
+import type { SwapDetails } from '../../src/layerswap/schemas.js';
 
 /** Caps and bookkeeping of who follows what, as the web process uses them (no workers running). */
 
@@ -28,14 +30,13 @@ function setup(limits: { maxPerChat: number; maxPerUser: number }) {
     prefix,
     // Never called: no poll worker runs in these tests (the web process's view).
     api: new LayerswapClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' }),
-    messengers: {},
-    renderCard: testCard,
     limits,
     cadence: { fastMs: 1000, slowMs: 2000, stuckFactor: 4 },
   });
   open.push(tracking);
   const keys = new TrackingKeys(prefix);
-  return { tracking, service: tracking.service, keys, subs: new Subscriptions(redis, keys, limits) };
+  const store = new SwapStore(redis, keys);
+  return { tracking, service: tracking.service, keys, store, subs: new Subscriptions(redis, keys, store, limits) };
 }
 
 describe('following swaps', () => {
@@ -90,7 +91,8 @@ describe('following swaps', () => {
     await t.service.follow(a, group, { userId: '1' });
     await new Promise((r) => setTimeout(r, 5));
     await t.service.follow(b, group, { userId: '1' });
-    await redis.set(t.keys.state(a), JSON.stringify({ swapId: a, version: 2, status: 'ls_transfer_pending' }));
+    const state = observe(undefined, { swap: { id: a, status: 'ls_transfer_pending', transactions: [] } } as unknown as SwapDetails, Date.now(), 4).state;
+    await t.store.pollCommit(0, state, { changed: true, moments: [] });
     const list = await t.service.listFollowed(group);
     expect(list.map((f) => f.swapId)).toEqual([b, a]);
     expect(list[1]?.status).toBe('ls_transfer_pending');
@@ -106,7 +108,10 @@ describe('following swaps', () => {
     await t.subs.retire(a);
     expect((await t.service.follow(c, dm('5'), { userId: '5' })).ok).toBe(true);
     expect((await t.service.listFollowed(dm('5'))).map((f) => f.swapId).sort()).toEqual([a, b, c].sort());
-    expect(await redis.ttl(t.keys.followers(a))).toBeGreaterThan(0);
+    expect(await redis.ttl(t.keys.swap(a))).toBeGreaterThan(0);
+    // Retiring again (a repeated final poll) frees nothing twice.
+    await t.subs.retire(a);
+    expect(await t.subs.counts('telegram', '5', dm('5'))).toEqual({ user: 2, chat: 2 });
   });
 
   it('unsubscribes a chat that is gone from everything it followed', async () => {

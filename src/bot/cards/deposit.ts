@@ -6,8 +6,9 @@ import { depositPlan, type DepositPlan } from './deposit-plan.js';
 import { formatTime, networkName, shortId, swapPageUrl } from './format.js';
 import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
-import { statusActions } from './status.js';
+import { SENT_LABEL, statusActions } from './status.js';
 import { decimalText } from './units.js';
+import { defaultLocale, t as tr, type Locale } from '../../i18n/index.js';
 
 export { depositMemo, depositPlan } from './deposit-plan.js';
 export { fromBaseUnits } from './units.js';
@@ -28,7 +29,8 @@ const exchangeName = (e: { name: string; display_name?: string | null | undefine
  * deep link. When the text would not fit an image caption, the QR comes as a second message.
  * `actions` are the swap's deposit actions when loaded apart (GET /swaps/{id}/deposit_actions).
  */
-export async function depositCards(details: SwapDetails, now: number, actions?: readonly DepositAction[]): Promise<Reply[]> {
+export async function depositCards(details: SwapDetails, now: number, actions?: readonly DepositAction[], locale: Locale = defaultLocale()): Promise<Reply[]> {
+  const t = (key: string, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const plan = depositPlan(details, actions ?? details.deposit_actions);
   const page = swapPageUrl(swap.id);
@@ -43,7 +45,7 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
       target: 'here' as const,
     },
   };
-  const statusRow = [actionButton('Status', statusActions.refresh(swap.id)), actionButton('Track', statusActions.track(swap.id))];
+  const statusRow = [actionButton('Status', statusActions.refresh(swap.id)), actionButton('Track', statusActions.track(swap.id)), actionButton(SENT_LABEL, statusActions.sent(swap.id))];
   if (plan.kind !== 'manual') {
     return [{ ...common, tone: 'warning', lines: noManualDeposit(details, plan), buttons: [[urlButton('Open on layerswap.io', page)], statusRow] }];
   }
@@ -54,11 +56,11 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   const source = exchangeName(swap.source_exchange);
   const lines: Line[] = source
     ? [
-      line('Withdraw exactly ', what, ` from ${source} on ${networkName(network)} to this deposit address:`),
+      line(t('deposit.withdrawExactly'), ' ', what, ' ', t('deposit.withdrawFrom', { exchange: source, network: networkName(network) })),
       line(code(address)),
-      line(`Pick the ${networkName(network)} network in ${source}'s withdrawal form. If ${source} deducts a withdrawal fee, add it: exactly ${amount} ${token.symbol} must arrive.`),
+      line(t('deposit.pickNetwork', { exchange: source, network: networkName(network), amount, symbol: token.symbol })),
     ]
-    : [line('Send exactly ', what, ` on ${networkName(network)}`), line('To this deposit address:'), line(code(address))];
+    : [line(t('deposit.sendExactly'), ' ', what, ' ', t('deposit.onNetwork', { network: networkName(network) })), line(t('deposit.toAddress')), line(code(address))];
   if (!native && token.contract) lines.push(line(`${token.symbol} token contract: `, code(token.contract)));
   if (memo) {
     lines.push(line(`${memo.label}: `, code(memo.value)));
@@ -70,11 +72,11 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   if (destination && swap.destination_address) lines.push(line(`The payout goes to your ${destination} deposit address `, code(swap.destination_address), '.'));
   const created = swap.created_date ? Date.parse(swap.created_date) : Number.NaN;
   const expires = Number.isNaN(created) ? undefined : created + DEPOSIT_WINDOW_MS;
-  lines.push(line(expires ? `Send it before ${formatTime(expires, now)}; after that the swap expires.` : 'Send it within 6 hours; after that the swap expires.'));
-  lines.push(line('Swap id: ', code(swap.id)));
-  lines.push(line(text('Send only from the network named above. This bot never asks for keys or seed phrases.')));
+  lines.push(line(expires ? t('deposit.sendBefore', { time: formatTime(expires, now) }) : t('deposit.sendWithin')));
+  lines.push(line(t('deposit.swapId'), ' ', code(swap.id)));
+  lines.push(line(text(t('deposit.onlyFromNetwork'))));
 
-  const copies: Button[] = [copyButton('Copy address', address), copyButton('Copy amount', amount)];
+  const copies: Button[] = [copyButton(t('deposit.copyAddress'), address), copyButton(t('deposit.copyAmount'), amount)];
   if (memo) copies.push(copyButton(memo.kind === 'comment' ? 'Copy comment' : memo.kind === 'op_return' ? 'Copy OP_RETURN text' : 'Copy memo', memo.value));
   const card: Reply = { ...common, tone: 'pending', lines, buttons: [copies, statusRow] };
   const uri = paymentUri({ family: network?.type ?? '', chainId: network?.chain_id, nativeSymbol: network?.token?.symbol, address, amount, token, memo });

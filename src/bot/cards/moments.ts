@@ -48,7 +48,7 @@ const TONES: Readonly<Record<MomentKind, Tone>> = {
 };
 
 /** fail_reason in plain words (the status card's words: one place for them). */
-export function explainFailReason(reason: string | null | undefined): string {
+function explainFailReason(reason: string | null | undefined): string {
   return reason ? failReasonWords(reason).meaning : 'The swap service did not give a reason.';
 }
 
@@ -172,7 +172,7 @@ function lastTx(txs: readonly Transaction[], type: string): Transaction | undefi
 const netName = (n: { name: string; display_name?: string | null | undefined }) => n.display_name || n.name;
 const shortHash = (h: string) => (h.length > 20 ? `${h.slice(0, 10)}…${h.slice(-8)}` : h);
 
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 90) return `${s} s`;
   const m = Math.round(s / 60);
@@ -226,7 +226,7 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
  */
 export const STOPPED_TITLE = 'Tracking stopped';
 
-export function renderTrackingStopped(reason: StopReason, swapId: string): Reply {
+function renderTrackingStopped(reason: StopReason, swapId: string): Reply {
   const why: Record<StopReason, string> = {
     not_found: `The swap service has not found this swap for over ${Math.round(NOT_FOUND_GIVE_UP_MS / 60_000)} minutes, so updates stopped.`,
   };

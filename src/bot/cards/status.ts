@@ -14,7 +14,15 @@ export { maskAddress };
 export const statusActions = {
   refresh: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId),
   track: (swapId: string): string => inlineAction(VERBS.track, swapId),
+  /** "I've sent it": asks for the deposit hash, speeds up matching, shows confirmations. */
+  sent: (swapId: string): string => inlineAction(VERBS.sent, swapId),
+  /** "Where is my swap?": paste a hash or an address. */
+  where: (): string => inlineAction(VERBS.where),
 };
+
+/** Labels the lookup buttons go by (tests and the deposit card use the same words). */
+export const SENT_LABEL = "I've sent it";
+export const WHERE_LABEL = 'Where is my swap?';
 
 /** "3/12 ▓▓▓░░░░░░░░░": one cell per confirmation up to 12, scaled beyond. */
 export function confirmationBar(confirmations: number, max: number): string {
@@ -111,6 +119,9 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
 
   const buttons = [actionButton('Refresh', statusActions.refresh(swap.id))];
   if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton('Track', statusActions.track(swap.id)));
+  // Only in private chats: their answers are free text, which groups do not send the bot.
+  if (opts.audience === 'private' && (phase.kind === 'waiting' || phase.kind === 'delayed')) buttons.push(actionButton(SENT_LABEL, statusActions.sent(swap.id)));
+  if (opts.audience === 'private' && phase.kind === 'expired') buttons.push(actionButton(WHERE_LABEL, statusActions.where()));
   // Fitted here too: the tracking worker sends this card straight to a Messenger.
   return fitReply({
     title: `Swap ${shortId(swap.id)}: ${words.label}`,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChatKind, Platform } from '../../contracts/incoming.js';
 import type { Route, RouteField } from '../route/route.js';
-import { userKey } from '../keys.js';
+import { CoreKeys } from '../keys.js';
 
 /** The step a draft waits on: a route field or one of the swap's own questions. */
 export type Step = RouteField | 'destination_address' | 'refund_address' | 'refuel' | 'confirm';
@@ -46,7 +46,7 @@ export class DraftStore {
   ) {}
 
   private key(platform: Platform, userId: string): string {
-    return userKey(this.prefix, 'draft', platform, userId);
+    return new CoreKeys(this.prefix).draft(platform, userId);
   }
 
   async get(platform: Platform, userId: string): Promise<Draft | undefined> {
@@ -74,11 +74,11 @@ export class DraftStore {
    * pressed, across processes. Kept after an unconfirmed create so nobody creates twice.
    */
   async lock(draftId: string, seconds = 300): Promise<boolean> {
-    return (await this.redis.set(`${this.prefix}:draft-lock:${draftId}`, '1', 'EX', seconds, 'NX')) === 'OK';
+    return (await this.redis.set(new CoreKeys(this.prefix).draftLock(draftId), '1', 'EX', seconds, 'NX')) === 'OK';
   }
 
   async unlock(draftId: string): Promise<void> {
-    await this.redis.del(`${this.prefix}:draft-lock:${draftId}`);
+    await this.redis.del(new CoreKeys(this.prefix).draftLock(draftId));
   }
 
   /**
@@ -86,11 +86,11 @@ export class DraftStore {
    * repeated or redelivered Confirm then re-sends the creator's deposit card instead of creating.
    */
   async markCreated(draftId: string, created: CreatedByDraft): Promise<void> {
-    await this.redis.set(`${this.prefix}:draft-done:${draftId}`, JSON.stringify(created), 'EX', 86_400);
+    await this.redis.set(new CoreKeys(this.prefix).draftDone(draftId), JSON.stringify(created), 'EX', 86_400);
   }
 
   async createdSwap(draftId: string): Promise<CreatedByDraft | undefined> {
-    const raw = await this.redis.get(`${this.prefix}:draft-done:${draftId}`);
+    const raw = await this.redis.get(new CoreKeys(this.prefix).draftDone(draftId));
     if (raw === null) return undefined;
     try {
       const v = JSON.parse(raw) as CreatedByDraft;

@@ -1,8 +1,10 @@
+import { trackingRenderer } from '../../../src/bot/cards/moments.js';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
 import { line, text, type Reply } from '../../../src/contracts/reply.js';
+import type { TrackingRenderer } from '../../../src/contracts/tracking.js';
 import type { SwapDetails } from '../../../src/layerswap/schemas.js';
 
-/** The status card renderer the tests inject: it shows what the engine must keep current. */
+/** The status card renderer the tests inject: it shows what the engine must keep current; moments and notices are the core's. */
 
 export const CARD_TITLE = 'Status card';
 
@@ -19,3 +21,5 @@ export function testCard(details: SwapDetails, target: ChatTarget): Reply {
     target: 'here',
   };
 }
+
+export const testRenderer: TrackingRenderer = { ...trackingRenderer, card: testCard };

@@ -7,12 +7,11 @@ import { createRedis } from '../../../src/redis.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
 import { isFinalStatus } from '../../../src/tracking/cadence.js';
-import { createTracking, type Tracking, type TrackingDeps } from '../../../src/tracking/engine.js';
-import { TrackingKeys } from '../../../src/tracking/keys.js';
-import type { SwapState } from '../../../src/tracking/observe.js';
-import type { Delivery } from '../../../src/tracking/state-store.js';
+import { createTracking, type Tracking, type TrackingDeps, type WorkerOptions } from '../../../src/tracking/engine.js';
+import { targetKey, TrackingKeys } from '../../../src/tracking/keys.js';
+import { SwapStore, type Delivery } from '../../../src/tracking/swap-store.js';
 import { testRedisUrl, uniquePrefix } from '../../support/redis.js';
-import { testCard } from './card.js';
+import { testRenderer } from './card.js';
 import { RecordingMessenger } from './recording-messenger.js';
 
 /** Real Redis, a real sandbox over HTTP driven by a ManualClock, and recording messengers. */
@@ -20,7 +19,7 @@ import { RecordingMessenger } from './recording-messenger.js';
 export { CARD_TITLE, testCard } from './card.js';
 
 /** Records every getSwap the engine makes: for which swap, when it started and ended, how it failed. */
-export class RecordingApi implements LayerswapApi {
+class RecordingApi implements LayerswapApi {
   readonly polls: Array<{ swapId: string; at: number; end?: number; status?: number; retryAfterMs?: number }> = [];
   constructor(private readonly inner: LayerswapApi) {}
   getNetworks: LayerswapApi['getNetworks'] = (p, o) => this.inner.getNetworks(p, o);
@@ -100,8 +99,6 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redis: redisUrl,
     prefix,
     api,
-    messengers,
-    renderCard: testCard,
     limits: { maxPerChat: 1000, maxPerUser: 1000 },
     cadence: { fastMs, slowMs: opts.slowMs ?? 100, stuckFactor: 4 },
     now: () => clock.now(),
@@ -127,20 +124,22 @@ export async function startHarness(opts: HarnessOptions = {}) {
     return details.swap.id;
   }
 
-  async function deliveries(swapId: string): Promise<Map<string, Delivery>> {
-    const all = await redis.hgetall(keys.deliveries(swapId));
-    return new Map(Object.entries(all).map(([k, v]) => [k, JSON.parse(v) as Delivery]));
+  const store = new SwapStore(redis, keys);
+  /** Starts the workers with the recording messengers and the test renderer. */
+  const startWorkers = (o: Partial<WorkerOptions> = {}) => tracking.startWorkers({ messengers, render: testRenderer, ...o });
+
+  function deliveries(swapId: string): Promise<Map<string, Delivery>> {
+    return store.deliveries(swapId);
   }
 
   /** True when a swap was polled after the clock's current time and every follower has it all. */
   async function isSettled(swapId: string): Promise<boolean> {
-    const followers = await redis.hkeys(keys.followers(swapId));
+    const followers = (await store.followers(swapId)).map((f) => targetKey(f));
     if (followers.length === 0) return true; // nobody to tell; its poll job ends
-    const raw = await redis.get(keys.state(swapId));
-    if (!raw) return false;
-    const state = JSON.parse(raw) as SwapState;
+    const state = await store.load(swapId);
+    if (!state) return false;
     if (!isFinalStatus(state.status) && !state.abandoned && state.lastPolledAt < clock.now()) return false;
-    const moments = await redis.llen(keys.moments(swapId));
+    const moments = (await store.snapshotFor(swapId, '')).moments.length;
     const d = await deliveries(swapId);
     return followers.every((tk) => {
       const x = d.get(tk);
@@ -176,5 +175,5 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redis.disconnect();
   }
 
-  return { clock, sandbox, client, api, messengers, prefix, keys, redis, tracking, createSwap, deliveries, isSettled, settle, close };
+  return { clock, sandbox, client, api, messengers, prefix, keys, redis, store, tracking, startWorkers, createSwap, deliveries, isSettled, settle, close };
 }

@@ -3,7 +3,7 @@ import { DeliveryError, type Messenger, type SendOptions } from '../../../src/co
 import type { Reply } from '../../../src/contracts/reply.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { createTracking } from '../../../src/tracking/engine.js';
-import { testCard } from './card.js';
+import { testRenderer } from './card.js';
 
 /**
  * A tracking worker in its own process (run with ts-register.mjs), delivering to the test's
@@ -56,8 +56,6 @@ const tracking = createTracking({
   redis: env('REDIS_URL'),
   prefix: env('PREFIX'),
   api: new LayerswapClient({ baseUrl: env('SANDBOX_URL'), apiKey: env('SANDBOX_KEY'), maxRetries: 0 }),
-  messengers: { console: new HttpMessenger('console') },
-  renderCard: testCard,
   limits: { maxPerChat: 1000, maxPerUser: 1000 },
   cadence: { fastMs: 100, slowMs: 200, stuckFactor: 4 },
   now: () => clock,
@@ -74,7 +72,7 @@ const tracking = createTracking({
     : {}),
   workers: { lockDurationMs: 1000, stalledIntervalMs: 500, notifyConcurrency: 1, notifyBackoffMs: 100 },
 });
-await tracking.startWorkers({ concurrency: 5 });
+await tracking.startWorkers({ messengers: { console: new HttpMessenger('console') }, render: testRenderer, concurrency: 5 });
 process.on('SIGTERM', () => {
   void tracking.close().then(() => process.exit(0));
 });

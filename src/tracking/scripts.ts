@@ -1,0 +1,58 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+
+/**
+ * The engine's Lua scripts, one file each in scripts/, named `<command>-<number of keys>.lua`
+ * (BullMQ's convention). Each becomes an ioredis command (defineCommand: EVALSHA, and EVAL once
+ * after a Redis restart forgot it). Every script touches keys of one hash tag only (Redis Cluster).
+ * `npm run build` copies scripts/ next to the compiled module (what an installed package runs);
+ * in a source checkout the files in src/ are read.
+ */
+
+export type ScriptName = 'follow' | 'unfollow' | 'retire' | 'pollStart' | 'pollCommit' | 'setDelivery' | 'hint' | 'reserveSlot' | 'releaseSlot' | 'takePace';
+
+type Arg = string | number | Buffer;
+export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: readonly Arg[]) => Promise<unknown>;
+
+function scriptsDir(): string {
+  // In a source checkout the sources win (a dist/ built by plain tsc may hold an older copy);
+  // an installed package has only the copy next to the module.
+  for (let up = '../'; up.length <= 5 * 3; up += '../') {
+    const dir = fileURLToPath(new URL(`${up}src/tracking/scripts/`, import.meta.url));
+    if (existsSync(dir)) return dir;
+  }
+  const here = fileURLToPath(new URL('./scripts/', import.meta.url));
+  if (existsSync(here)) return here;
+  throw new Error(`the tracking Lua scripts are missing: expected them in ${here} (npm run build copies them there)`);
+}
+
+let loaded: Map<string, { numberOfKeys: number; lua: string }> | undefined;
+
+function scriptSources(): ReadonlyMap<string, { numberOfKeys: number; lua: string }> {
+  if (loaded) return loaded;
+  const dir = scriptsDir();
+  const out = new Map<string, { numberOfKeys: number; lua: string }>();
+  for (const file of readdirSync(dir)) {
+    const m = /^(\w+)-(\d+)\.lua$/.exec(file);
+    if (m) out.set(m[1] as string, { numberOfKeys: Number(m[2]), lua: readFileSync(`${dir}${file}`, 'utf8') });
+  }
+  loaded = out;
+  return out;
+}
+
+const defined = new WeakSet<Redis>();
+
+/** Defines every script on this connection (once) and returns a runner for them. */
+export function scripts(redis: Redis): ScriptRunner {
+  if (!defined.has(redis)) {
+    for (const [name, s] of scriptSources()) redis.defineCommand(name, s);
+    defined.add(redis);
+  }
+  const commands = redis as unknown as Record<string, (...a: Arg[]) => Promise<unknown>>;
+  return (name, keys, args) => {
+    const fn = commands[name];
+    if (!fn) throw new Error(`Lua script ${name} is missing from ${scriptsDir()}`);
+    return fn.call(redis, ...keys, ...args);
+  };
+}

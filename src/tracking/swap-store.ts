@@ -1,0 +1,365 @@
+import type { Redis } from 'ioredis';
+import type { ChatKind, ChatTarget, MessageRef } from '../contracts/incoming.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
+import { decodeDetails, encodeDetails } from './card-data.js';
+import { parseTargetKey, targetKey, type TrackingKeys } from './keys.js';
+import { MOMENT_KINDS, type Moment, type MomentKind, type StopReason } from '../contracts/tracking.js';
+import type { SwapState, TxSnapshot } from './observe.js';
+import { scripts, type ScriptRunner } from './scripts.js';
+
+/**
+ * Everything stored about one followed swap, in one Redis hash (keys.swap(id)), and the only code
+ * that writes it. Fields (short names: this is the bulk of the engine's memory):
+ *
+ *   v  state version          s  state (compact JSON)   p  last poll time
+ *   d  card data (card-data.ts: slim, deflated)         m  key moments, JSON [[kind, version, at], ...]
+ *   n  number of followers    h  a webhook hinted a change during a poll
+ *   x  why polling stopped early (the notice to send)   z  retired: the swap ended, cap slots freed
+ *   f:<chat>  follower: {k: chat kind (p, g, c), u: user id (left out in a private chat: the chat's), t: since}
+ *   r:<chat>  delivery: {v, m, c: card hash, i: message id, h: the message's channel when not the chat's
+ *             own id (a Discord DM), s: [what, key] being sent, x: told it stopped}
+ *
+ * With `hash-max-listpack-value` above the card data's size (README), Redis keeps it as one
+ * compact listpack. Every write is a script over this one key (one hash tag: Redis Cluster).
+ */
+
+export interface Follower extends ChatTarget {
+  /** The user who started following here (counted against their cap). */
+  userId: string;
+  since: number;
+}
+
+export interface Delivery {
+  /** The chat's status card for this swap, once sent. */
+  ref?: MessageRef;
+  /** The state version the card shows. */
+  version: number;
+  /** Hash of the card last shown: an unchanged card (a moment-only change) is not edited again. */
+  cardHash?: string;
+  /** How many of the swap's moments this chat has been sent (or skipped, for late followers). */
+  moments: number;
+  /**
+   * A new message being sent, recorded before the platform call and cleared with its result: a
+   * later run that finds it set knows a crash hit between sending and recording, so the message
+   * may have been delivered. `key` is its idempotency key (the same on a re-send). A moment in
+   * flight is always the one at index `moments`.
+   */
+  sending?: { what: 'card' | 'moment' | 'stopped'; key: string };
+  /** The chat was told that tracking stopped. */
+  stopped?: boolean;
+}
+
+export type DeliveryWrite = 'saved' | 'not_following' | 'conflict';
+
+export type FollowWrite = 'already' | 'followed' | 'followed_ended';
+
+export interface PollStart {
+  followed: boolean;
+  prev?: SwapState;
+}
+
+export interface PollCommit {
+  saved: boolean;
+  /** A webhook hinted a change during this run. */
+  hinted: boolean;
+  /** Chats that have not got the newest card or every moment. */
+  behind: Follower[];
+}
+
+export interface NotifySnapshot {
+  state?: SwapState;
+  details?: SwapDetails;
+  moments: Moment[];
+  delivery?: Delivery;
+  /** The delivery record as stored, for the compare-and-set of setDelivery. */
+  deliveryRaw?: string;
+  stopped?: StopReason;
+}
+
+export class SwapStore {
+  private readonly run: ScriptRunner;
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: TrackingKeys,
+  ) {
+    this.run = scripts(redis);
+  }
+
+  // --- followers (Subscriptions keeps the chat and user indexes around these) ---
+
+  async addFollower(swapId: string, f: Follower, creator: boolean): Promise<FollowWrite> {
+    const res = await this.run('follow', [this.keys.swap(swapId)], [targetKey(f), encodeFollower(f), creator ? '1' : '']);
+    return res === 0 ? 'already' : res === 2 ? 'followed_ended' : 'followed';
+  }
+
+  /** Undefined when the chat did not follow; else its entry, whether it held cap slots, and who is left. */
+  async removeFollower(swapId: string, tk: string, retentionSeconds: number): Promise<{ follower: Follower | undefined; held: boolean; left: number } | undefined> {
+    const res = (await this.run('unfollow', [this.keys.swap(swapId)], [tk, retentionSeconds])) as [number, string?, string?, number?];
+    if (res[0] !== 1) return undefined;
+    return { follower: decodeFollower(tk, res[1] ?? ''), held: res[2] === '1', left: Number(res[3] ?? 0) };
+  }
+
+  /** Marks the swap ended (once) and lets it expire; returns the followers whose slots to free (only the first time). */
+  async retire(swapId: string, retentionSeconds: number): Promise<Follower[]> {
+    const res = (await this.run('retire', [this.keys.swap(swapId)], [retentionSeconds])) as string[];
+    return pairs(res).flatMap(([tk, v]) => {
+      const f = decodeFollower(tk, v);
+      return f ? [f] : [];
+    });
+  }
+
+  async followers(swapId: string): Promise<Follower[]> {
+    const all = await this.redis.hgetall(this.keys.swap(swapId));
+    return Object.entries(all).flatMap(([k, v]) => {
+      const f = k.startsWith('f:') ? decodeFollower(k.slice(2), v) : undefined;
+      return f ? [f] : [];
+    });
+  }
+
+  async follower(swapId: string, tk: string): Promise<Follower | undefined> {
+    const v = await this.redis.hget(this.keys.swap(swapId), `f:${tk}`);
+    return v ? decodeFollower(tk, v) : undefined;
+  }
+
+  /** Which of these swaps the chat still follows (one round trip). */
+  async follows(swapIds: readonly string[], tk: string): Promise<boolean[]> {
+    if (swapIds.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of swapIds) pipe.hexists(this.keys.swap(id), `f:${tk}`);
+    const res = (await pipe.exec()) ?? [];
+    return swapIds.map((_, i) => res[i]?.[1] === 1);
+  }
+
+  // --- the poller ---
+
+  async load(swapId: string): Promise<SwapState | undefined> {
+    const [v, s, p] = await this.redis.hmget(this.keys.swap(swapId), 'v', 's', 'p');
+    return v && s ? decodeState(swapId, v, s, p ?? null) : undefined;
+  }
+
+  async loadMany(swapIds: readonly string[]): Promise<Array<SwapState | undefined>> {
+    if (swapIds.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of swapIds) pipe.hmget(this.keys.swap(id), 'v', 's', 'p');
+    const res = (await pipe.exec()) ?? [];
+    return swapIds.map((id, i) => {
+      const [v, s, p] = (res[i]?.[1] ?? []) as Array<string | null | undefined>;
+      return v && s ? decodeState(id, v, s, p ?? null) : undefined;
+    });
+  }
+
+  /** Before a poll's request: takes the webhook hint, says whether anyone follows, reads the state. */
+  async pollStart(swapId: string): Promise<PollStart> {
+    const res = (await this.run('pollStart', [this.keys.swap(swapId)], [])) as [number, string?, string?, string?];
+    const prev = res[1] && res[2] ? decodeState(swapId, res[1], res[2], res[3] ?? null) : undefined;
+    return { followed: res[0] === 1, ...(prev ? { prev } : {}) };
+  }
+
+  /**
+   * After a poll's request: the whole state when it changed, else only the poll time; then lists
+   * the chats behind the stored version.
+   */
+  async pollCommit(prevVersion: number, state: SwapState, change: { changed: boolean; details?: SwapDetails; moments: readonly Moment[] }): Promise<PollCommit> {
+    const res = (await this.run('pollCommit', [this.keys.swap(state.swapId)], [
+      prevVersion,
+      state.lastPolledAt,
+      change.changed ? encodeState(state) : '',
+      change.changed && change.details ? encodeDetails(change.details) : '',
+      state.version,
+      change.changed ? change.moments.map((m) => JSON.stringify(encodeMoment(m))).join(',') : '',
+    ])) as [number, number, ...string[]];
+    const [saved, hinted, ...rest] = res;
+    return {
+      saved: saved === 1,
+      hinted: hinted === 1,
+      behind: pairs(rest).flatMap(([tk, v]) => {
+        const f = decodeFollower(tk, v);
+        return f ? [f] : [];
+      }),
+    };
+  }
+
+  /** A webhook hint; returns how many chats follow the swap (nothing is written when none). */
+  async hint(swapId: string): Promise<number> {
+    return Number(await this.run('hint', [this.keys.swap(swapId)], []));
+  }
+
+  /** Polling stopped early: the notify jobs queued next tell each chat why. */
+  async stop(swapId: string, reason: StopReason): Promise<void> {
+    await this.redis.hset(this.keys.swap(swapId), 'x', reason);
+  }
+
+  // --- the notifier ---
+
+  /** What a notify job needs, read at once so state, card data and moments agree. */
+  async snapshotFor(swapId: string, tk: string): Promise<NotifySnapshot> {
+    const [v, s, p, d, m, r, x] = await this.redis.hmgetBuffer(this.keys.swap(swapId), 'v', 's', 'p', 'd', 'm', `r:${tk}`, 'x');
+    const str = (b: Buffer | null | undefined) => (b ? b.toString('utf8') : null);
+    const state = v && s ? decodeState(swapId, str(v) as string, str(s) as string, str(p)) : undefined;
+    const details = decodeDetails(d);
+    const raw = str(r);
+    const delivery = raw ? decodeDelivery(raw, tk) : undefined;
+    return {
+      ...(state ? { state } : {}),
+      ...(details ? { details } : {}),
+      moments: decodeMoments(str(m)),
+      ...(delivery && raw ? { delivery, deliveryRaw: raw } : {}),
+      ...(str(x) === 'not_found' ? { stopped: 'not_found' as const } : {}),
+    };
+  }
+
+  /** Writes a chat's delivery record over `prevRaw`, the record as last read or written (undefined: none). */
+  async setDelivery(swapId: string, tk: string, d: Delivery, prevRaw: string | undefined): Promise<{ result: DeliveryWrite; raw: string }> {
+    const raw = encodeDelivery(d, tk);
+    const res = await this.run('setDelivery', [this.keys.swap(swapId)], [tk, raw, prevRaw ?? '']);
+    return { result: res === 1 ? 'saved' : res === -1 ? 'conflict' : 'not_following', raw };
+  }
+
+  /** Every chat's delivery record (tests, operators). */
+  async deliveries(swapId: string): Promise<Map<string, Delivery>> {
+    const all = await this.redis.hgetall(this.keys.swap(swapId));
+    const out = new Map<string, Delivery>();
+    for (const [k, v] of Object.entries(all)) {
+      const d = k.startsWith('r:') ? decodeDelivery(v, k.slice(2)) : undefined;
+      if (d) out.set(k.slice(2), d);
+    }
+    return out;
+  }
+}
+
+function pairs(flat: readonly string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i] as string, flat[i + 1] as string]);
+  return out;
+}
+
+// --- compact encodings (no ids repeated: the swap id is the key, the chat the field name) ---
+
+const KIND_CODES: Readonly<Record<ChatKind, string>> = { private: 'p', group: 'g', channel: 'c' };
+const KINDS: Readonly<Record<string, ChatKind>> = { p: 'private', g: 'group', c: 'channel' };
+
+function encodeFollower(f: Follower): string {
+  return JSON.stringify({ k: KIND_CODES[f.chatKind], ...(f.chatKind === 'private' && f.userId === f.chatId ? {} : { u: f.userId }), t: f.since });
+}
+
+/** A stored follower entry; undefined when it is not one (skipped, never crashes a job). */
+function decodeFollower(tk: string, v: string): Follower | undefined {
+  const chat = parseTargetKey(tk);
+  if (!chat) return undefined;
+  try {
+    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown };
+    const chatKind = KINDS[String(f.k)];
+    const userId = f.u ?? (chatKind === 'private' ? chat.chatId : undefined);
+    if (!chatKind || typeof userId !== 'string') return undefined;
+    return { ...chat, chatKind, userId, since: Number(f.t ?? 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+interface StoredDelivery {
+  v: number;
+  m: number;
+  c?: string;
+  i?: string;
+  h?: string;
+  s?: [NonNullable<Delivery['sending']>['what'], string];
+  x?: 1;
+}
+
+function encodeDelivery(d: Delivery, tk: string): string {
+  const o: StoredDelivery = { v: d.version, m: d.moments };
+  if (d.cardHash) o.c = d.cardHash;
+  if (d.ref) {
+    o.i = d.ref.messageId;
+    if (d.ref.chatId !== parseTargetKey(tk)?.chatId) o.h = d.ref.chatId;
+  }
+  if (d.sending) o.s = [d.sending.what, d.sending.key];
+  if (d.stopped) o.x = 1;
+  return JSON.stringify(o);
+}
+
+function decodeDelivery(raw: string, tk: string): Delivery | undefined {
+  try {
+    const o = JSON.parse(raw) as Partial<StoredDelivery>;
+    const chat = parseTargetKey(tk);
+    const d: Delivery = { version: Number(o.v ?? 0), moments: Number(o.m ?? 0) };
+    if (typeof o.c === 'string') d.cardHash = o.c;
+    if (typeof o.i === 'string' && chat) d.ref = { platform: chat.platform, chatId: typeof o.h === 'string' ? o.h : chat.chatId, messageId: o.i };
+    if (Array.isArray(o.s) && typeof o.s[1] === 'string') d.sending = { what: o.s[0], key: o.s[1] };
+    if (o.x) d.stopped = true;
+    return d;
+  } catch {
+    return undefined;
+  }
+}
+
+type StoredTx = [string, string | null, string | null, number | null, number | null];
+
+/** The status is the last of the history, and the first poll its first time: neither is stored twice. */
+interface StoredState {
+  fr?: string;
+  tx: StoredTx[];
+  hi: Array<[string, number]>;
+  c: number;
+  ds?: number;
+  sn?: 1;
+  e?: number;
+  b?: number;
+  ab?: 1;
+}
+
+function encodeState(s: SwapState): string {
+  const history = s.history.at(-1)?.status === s.status && s.history[0]?.at === s.firstPolledAt ? s.history : [{ status: s.status, at: s.firstPolledAt }];
+  const o: StoredState = {
+    tx: s.transactions.map((t) => [t.type, t.status, t.hash, t.confirmations, t.maxConfirmations]),
+    hi: history.map((h) => [h.status, h.at]),
+    c: s.lastChangeAt,
+  };
+  if (s.failReason !== null) o.fr = s.failReason;
+  if (s.depositSeenAt !== undefined) o.ds = s.depositSeenAt;
+  if (s.stuckNotified) o.sn = 1;
+  if (s.expectedCompletionMs !== undefined) o.e = s.expectedCompletionMs;
+  if (s.blockMs !== undefined) o.b = s.blockMs;
+  if (s.abandoned) o.ab = 1;
+  return JSON.stringify(o);
+}
+
+function decodeState(swapId: string, version: string, raw: string, polledAt: string | null): SwapState {
+  const o = JSON.parse(raw) as StoredState;
+  const transactions: TxSnapshot[] = o.tx.map(([type, status, hash, confirmations, maxConfirmations]) => ({ type, status, hash, confirmations, maxConfirmations }));
+  const history = o.hi.map(([status, at]) => ({ status, at }));
+  const state: SwapState = {
+    swapId,
+    version: Number(version),
+    status: history.at(-1)?.status ?? 'unknown',
+    failReason: o.fr ?? null,
+    transactions,
+    history,
+    firstPolledAt: history[0]?.at ?? o.c,
+    lastPolledAt: Number(polledAt ?? o.c),
+    lastChangeAt: o.c,
+  };
+  if (o.ds !== undefined) state.depositSeenAt = o.ds;
+  if (o.sn) state.stuckNotified = true;
+  if (o.e !== undefined) state.expectedCompletionMs = o.e;
+  if (o.b !== undefined) state.blockMs = o.b;
+  if (o.ab) state.abandoned = true;
+  return state;
+}
+
+function encodeMoment(m: Moment): [number, number, number] {
+  return [MOMENT_KINDS.indexOf(m.kind), m.version, m.at];
+}
+
+function decodeMoments(raw: string | null): Moment[] {
+  if (!raw) return [];
+  try {
+    return (JSON.parse(raw) as Array<[number, number, number]>).flatMap(([k, version, at]) => {
+      const kind: MomentKind | undefined = MOMENT_KINDS[k];
+      return kind ? [{ kind, version, at }] : [];
+    });
+  } catch {
+    return [];
+  }
+}
