@@ -2,6 +2,7 @@ import type { Command } from './command.js';
 import { cancelCommand } from './commands/cancel.js';
 import { helpCommand } from './commands/help.js';
 import { historyCommand } from './commands/history.js';
+import { languageCommand } from './commands/language.js';
 import { networksCommand } from './commands/networks.js';
 import { quoteCommand } from './commands/quote.js';
 import { routesCommand } from './commands/routes.js';
@@ -22,7 +23,7 @@ const help = helpCommand(() => COMMANDS);
  */
 export const COMMANDS: readonly Command[] = [
   quoteCommand, swapCommand, statusCommand, trackCommand, untrackCommand, trackingCommand,
-  historyCommand, networksCommand, routesCommand, cancelCommand, help,
+  historyCommand, networksCommand, routesCommand, cancelCommand, languageCommand, help,
 ];
 
 /** Commands the router takes that no menu lists (platforms send /start themselves). */

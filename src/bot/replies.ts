@@ -1,4 +1,5 @@
 import { line, type Line, type Reply, type Tone } from '../contracts/reply.js';
+import type { Translate } from '../i18n/index.js';
 
 /** Small replies used across handlers, so wording stays consistent. */
 export function notice(title: string, lines: Line[], tone: Tone = 'info'): Reply {
@@ -6,4 +7,4 @@ export function notice(title: string, lines: Line[], tone: Tone = 'info'): Reply
 }
 
 /** The answer to a button that is stale, forged or someone else's: for the presser only. */
-export const EXPIRED: Reply = { ...notice('This button has expired', [line('It belongs to an older message. Start again with /quote or /swap, or see /help.')], 'warning'), target: 'ephemeral' };
+export const expired = (ctx: { t: Translate }): Reply => ({ ...notice(ctx.t('core.expired.title'), [line(ctx.t('core.expired.text'))], 'warning'), target: 'ephemeral' });

@@ -11,6 +11,11 @@ export interface ChatTarget {
   platform: Platform;
   chatId: string;
   chatKind: ChatKind;
+  /**
+   * A topic inside the chat (Telegram forum message_thread_id) where messages go; absent: the
+   * chat's main stream. Discord threads are channels of their own (their id is the chatId).
+   */
+  threadId?: string;
 }
 
 /** A message the bot sent, so it can be edited later (status cards, the wizard). */
@@ -27,6 +32,8 @@ export interface Incoming {
   userName: string;
   chatId: string;
   chatKind: ChatKind;
+  /** The topic the message was posted in (Telegram forum message_thread_id), if any. */
+  threadId?: string;
   /** A command line ("/quote 100 usdc arb base") or a plain answer to a prompt ("0xabc..."). */
   text?: string;
   /** The action string of a pressed button (see bot/actions.ts). Untrusted: may be forged. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { errorReply, NOT_ANSWERING } from '../../src/bot/errors-text.js';
+import { errorReply, notAnswering } from '../../src/bot/errors-text.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { API_ERROR_CODES, ApiError, ConnectionError, ResponseShapeError, TimeoutError, UnconfirmedCreateError } from '../../src/layerswap/errors.js';
 
@@ -26,7 +26,7 @@ describe('errors in plain words', () => {
 
   test('outages, timeouts and 5xx: "not answering"; 429: when to retry', () => {
     for (const e of [new ConnectionError('GET /api/v2/quote', new Error('ECONNREFUSED'), true), new TimeoutError('GET /api/v2/quote', 15000), apiError('INTERNAL_SERVER_ERROR', { status: 500 })]) {
-      expect(replyText(errorReply(e))).toContain(NOT_ANSWERING);
+      expect(replyText(errorReply(e))).toContain(notAnswering('en'));
     }
     expect(replyText(errorReply(apiError('TOO_MANY_REQUESTS', { status: 429, retryAfterMs: 12_000 })))).toContain('Try again in 12 seconds');
   });

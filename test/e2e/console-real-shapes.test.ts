@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
+import { startShapeProxy, trimmedLikeLiveCapture, type ShapeProxy } from '../bot/support/shape-proxy.js';
+import { runCli } from '../support/cli.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 
 /**
@@ -17,14 +15,6 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
  * the sandbox runs the lifecycle, so the deposit is seen while the status is still
  * user_transfer_pending, as on the real service.
  */
-
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-interface Stand {
-  url: string;
-  requests: string[];
-  close(): Promise<void>;
-}
 
 function stripDecimals(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDecimals);
@@ -41,75 +31,28 @@ function realShapedActions(actions: unknown): unknown {
   return (actions as Record<string, unknown>[]).map((a) => ({ ...a, type: 'transfer', amount: 0, amount_in_base_units: '0', call_data: '0x13e1' }));
 }
 
-async function startRealShapes(target: string): Promise<Stand> {
-  const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const path = new URL(req.url ?? '/', 'http://x').pathname;
-        requests.push(`${req.method ?? ''} ${path}`);
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
-        const upstream = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
-        let body = (await upstream.json()) as { data: unknown; error: unknown };
-        if (upstream.ok) {
-          if (req.method === 'POST' && path === '/api/v2/swaps') {
-            const swap = (body.data as { swap: { id: string; status: string } }).swap;
-            body = { data: { swap: { id: swap.id, status: swap.status } }, error: null };
-          } else if (/^\/api\/v2\/swaps\/[^/]+\/deposit_actions$/.test(path)) {
-            body = { data: realShapedActions(body.data), error: null };
-          } else if (/^\/api\/v2\/swaps\/[^/]+$/.test(path)) {
-            const data = stripDecimals(body.data) as Record<string, unknown>;
-            if (data.deposit_actions) data.deposit_actions = realShapedActions(data.deposit_actions);
-            body = { data, error: null };
-          }
-        }
-        res.writeHead(upstream.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      })().catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
-function runCli(stdin: string, env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'console'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`swapbot did not exit within ${timeoutMs} ms.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
+/** Deposit actions with real shapes, swaps without created_date or token decimals; the rest as it is. */
+function realShapes(label: string, data: unknown): unknown {
+  if (/^GET \/api\/v2\/swaps\/[^/]+\/deposit_actions$/.test(label)) return realShapedActions(data);
+  if (/^GET \/api\/v2\/swaps\/[^/]+$/.test(label)) {
+    const swap = stripDecimals(data) as Record<string, unknown>;
+    if (swap.deposit_actions) swap.deposit_actions = realShapedActions(swap.deposit_actions);
+    return swap;
+  }
+  return data;
 }
 
 describe('the terminal chat against answers shaped like the real service', () => {
   const prefix = uniquePrefix('shapes');
   testRedis(prefix);
   let sandbox: SandboxServer;
-  let stand: Stand;
+  let stand: ShapeProxy;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ speed: 4, timings: { depositDelayMs: 1_500, confirmationIntervalMs: 10_000 } });
-    stand = await startRealShapes(sandbox.url);
+    stand = await startShapeProxy(sandbox.url);
+    stand.createShape = (data) => ({ swap: (trimmedLikeLiveCapture(data) as { swap: unknown }).swap });
+    stand.answerShape = realShapes;
   });
   afterAll(async () => {
     await stand.close();
@@ -125,14 +68,14 @@ describe('the terminal chat against answers shaped like the real service', () =>
       '1', // Confirm
       '/history',
     ].join('\n');
-    const { code, stdout, stderr } = await runCli(`${script}\n`, {
+    const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, {
       REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: prefix,
       LAYERSWAP_API_URL: stand.url,
       LAYERSWAP_API_KEY: sandbox.apiKey,
       POLL_FAST_MS: '500',
       POLL_SLOW_MS: '1000',
-    });
+    }, 90_000);
     expect(code, stderr).toBe(0);
     expect(stdout).not.toContain('SANDBOX'); // it took the stand-in for the real service
 

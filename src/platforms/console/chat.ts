@@ -12,6 +12,8 @@ export interface ConsoleChatOptions {
   output: NodeJS.WritableStream;
   userId?: string;
   userName?: string;
+  /** The user's language tag (--lang, else LANG): the core resolves it. */
+  locale?: string;
   /** Draw QR codes as characters (only on a real terminal). */
   isTTY?: boolean;
   /** Called once input has ended and every line has been answered. */
@@ -40,7 +42,7 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   const userName = opts.userName ?? 'You';
   const screen = new ConsoleScreen(opts.output, opts.isTTY ?? false);
   const messenger = new ConsoleMessenger(screen);
-  const base = { platform: 'console' as const, userId, userName, chatId: userId, chatKind: 'private' as const };
+  const base = { platform: 'console' as const, userId, userName, chatId: userId, chatKind: 'private' as const, ...(opts.locale ? { locale: opts.locale } : {}) };
   let queue: Promise<void> = Promise.resolve();
 
   async function deliver(incoming: Incoming): Promise<void> {

@@ -11,6 +11,8 @@ export interface ShapeProxy {
   url: string;
   /** Rewrites the `data` of 2xx answers to `POST /api/v2/swaps`; undefined passes them through. */
   createShape: ((data: Record<string, unknown>) => unknown) | undefined;
+  /** Rewrites the `data` of any other 2xx answer, given "METHOD /api/v2/..." (no query); undefined passes them through. */
+  answerShape: ((label: string, data: unknown) => unknown) | undefined;
   /** Answers to fail (status 503) before reaching the sandbox, by "METHOD path-part", counted down. */
   failNext: Map<string, number>;
   /** "METHOD /api/v2/..." (no query) of every request, in order. */
@@ -19,7 +21,7 @@ export interface ShapeProxy {
 }
 
 export async function startShapeProxy(target: string): Promise<ShapeProxy> {
-  const proxy: ShapeProxy = { url: '', createShape: undefined, failNext: new Map(), requests: [], close: async () => undefined };
+  const proxy: ShapeProxy = { url: '', createShape: undefined, answerShape: undefined, failNext: new Map(), requests: [], close: async () => undefined };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -45,6 +47,9 @@ export async function startShapeProxy(target: string): Promise<ShapeProxy> {
         if (label === 'POST /api/v2/swaps' && upstream.ok && proxy.createShape) {
           const body = JSON.parse(text) as { data: Record<string, unknown> };
           text = JSON.stringify({ data: proxy.createShape(body.data), error: null });
+        } else if (upstream.ok && proxy.answerShape) {
+          const body = JSON.parse(text) as { data: unknown };
+          text = JSON.stringify({ data: proxy.answerShape(label, body.data), error: null });
         }
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
         res.end(text);

@@ -1,0 +1,125 @@
+/**
+ * Every sentence a user reads, in their language (en, ru, es, zh-CN, pt-BR; anything else falls
+ * back to English). How to use it:
+ *
+ * - In a handler: `ctx.t('quote.title', { from, to })`; `ctx.locale` is the resolved locale.
+ * - In a card or anything without a Ctx: `t(locale, 'key', { vars })`, with the locale passed in.
+ * - Add the key to EVERY file in src/i18n/locales/ (test/i18n/catalogs.test.ts checks that each
+ *   language has the same keys and the same {{placeholders}}). English is the source of truth.
+ * - Plurals: give the count as `count` and write `key_one`/`key_other` (ru also `_few`/`_many`,
+ *   zh only `_other`): i18next picks the form with Intl.PluralRules.
+ * - Never translate network or token names, addresses, hashes or amounts: pass them as {{vars}}.
+ *   Amounts a user may copy back into a command stay plain decimals (cards/format.ts), never
+ *   formatNumber(), which groups digits for reading only.
+ * - Tests: SWAPBOT_LOCALE=pseudo makes the default locale wrap every catalog string in ⟦…⟧, so a
+ *   test can find any user-visible text that bypassed the catalogs.
+ */
+import i18next, { type i18n } from 'i18next';
+import en from './locales/en.json' with { type: 'json' };
+import es from './locales/es.json' with { type: 'json' };
+import ptBR from './locales/pt-BR.json' with { type: 'json' };
+import ru from './locales/ru.json' with { type: 'json' };
+import zhCN from './locales/zh-CN.json' with { type: 'json' };
+
+export const LOCALES = ['en', 'ru', 'es', 'zh-CN', 'pt-BR'] as const;
+/** 'pseudo' is the test locale: English wrapped in ⟦…⟧. */
+export type Locale = (typeof LOCALES)[number] | 'pseudo';
+export type Vars = Record<string, string | number>;
+export type Translate = (key: string, vars?: Vars) => string;
+
+/** Each language's name in itself, for the /language buttons. */
+export const LOCALE_NAMES: Readonly<Record<(typeof LOCALES)[number], string>> = {
+  en: 'English', ru: 'Русский', es: 'Español', 'zh-CN': '简体中文', 'pt-BR': 'Português (Brasil)',
+};
+
+export const CATALOGS: Readonly<Record<(typeof LOCALES)[number], Record<string, string>>> = { en, ru, es, 'zh-CN': zhCN, 'pt-BR': ptBR };
+
+const instance: i18n = i18next.createInstance();
+void instance.init({
+  resources: Object.fromEntries(LOCALES.map((l) => [l, { translation: CATALOGS[l] }])),
+  lng: 'en',
+  fallbackLng: 'en',
+  // Synchronous: resources are in memory, so t() is ready when this module has loaded.
+  initAsync: false,
+  // Replies are spans, never markup: nothing to escape here.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  // Keys contain dots as namespaces of a flat catalog; ':' never appears in them.
+  keySeparator: false,
+  nsSeparator: false,
+});
+
+const isSupported = (l: string): l is (typeof LOCALES)[number] => (LOCALES as readonly string[]).includes(l);
+
+/** The locale used when a message carries none: English, or the test's pseudo-locale. */
+export function defaultLocale(): Locale {
+  return process.env.SWAPBOT_LOCALE === 'pseudo' ? 'pseudo' : resolveLocale(process.env.SWAPBOT_LOCALE, 'en');
+}
+
+/**
+ * A platform's language tag as one of ours: Telegram 'ru', 'pt-br'; Discord 'zh-CN', 'es-ES',
+ * 'pt-BR'; a POSIX LANG 'ru_RU.UTF-8'. Chinese means Simplified unless it says Traditional
+ * (zh-TW/zh-HK/Hant, which we do not have: English). Unknown or empty: the fallback.
+ */
+export function resolveLocale(tag: string | undefined | null, fallback: Locale = defaultLocale()): Locale {
+  if (typeof tag !== 'string') return fallback;
+  const clean = tag.trim().split(/[.@]/)[0]?.replace(/_/g, '-').toLowerCase() ?? '';
+  if (clean === 'pseudo') return 'pseudo';
+  const [lang, ...rest] = clean.split('-');
+  switch (lang) {
+    case 'en': return 'en';
+    case 'ru': return 'ru';
+    case 'es': return 'es';
+    case 'pt': return 'pt-BR';
+    case 'zh': return rest.some((p) => p === 'tw' || p === 'hk' || p === 'mo' || p === 'hant') ? fallback : 'zh-CN';
+    default: return isSupported(clean) ? clean : fallback;
+  }
+}
+
+/** One catalog string in a locale, with {{vars}} filled in. A missing key shows the English one. */
+export function t(locale: Locale, key: string, vars?: Vars): string {
+  if (locale === 'pseudo') return `⟦${instance.t(key, { ...vars, lng: 'en' })}⟧`;
+  return instance.t(key, { ...vars, lng: locale });
+}
+
+export const translator = (locale: Locale): Translate => (key, vars) => t(locale, key, vars);
+
+/** Whether a catalog has the key (English is the reference). */
+export const hasKey = (key: string): boolean => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
+
+/** The Intl locale for a catalog locale (the pseudo-locale formats like English). */
+export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en' : locale);
+
+/** A number for reading (grouped digits, the locale's decimal sign). Not for amounts a user copies. */
+export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormatOptions): string => new Intl.NumberFormat(intlLocale(locale), opts).format(n);
+
+/** A date and time for reading, in UTC unless a zone is given. */
+export const formatDate = (locale: Locale, ms: number, timeZone = 'UTC'): string =>
+  new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(ms));
+
+/**
+ * "5 minutes", "2 минуты", "1 hour 5 minutes": rounded up to whole seconds under 90 s, else to
+ * whole minutes, and hours past 90 minutes. Plurals come from the catalogs (Intl.PluralRules).
+ */
+export function formatDuration(locale: Locale, ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  if (s < 90) return t(locale, 'duration.seconds', { count: s });
+  const m = Math.ceil(s / 60);
+  if (m < 90) return t(locale, 'duration.minutes', { count: m });
+  const h = Math.floor(m / 60);
+  const rest = m % 60;
+  return rest === 0 ? t(locale, 'duration.hours', { count: h }) : t(locale, 'duration.hoursMinutes', { hours: t(locale, 'duration.hours', { count: h }), minutes: t(locale, 'duration.minutes', { count: rest }) });
+}
+
+/**
+ * A command's or option's description for a menu in `locale`. The catalog's text is used only
+ * while its English matches the declaration's, so a reworded command never shows a stale translation.
+ */
+export function menuText(locale: Locale, key: string, english: string): string {
+  return hasKey(key) && t('en', key) === english ? t(locale, key) : english;
+}
+
+/** Telegram's language_code for each locale (ISO 639-1: Telegram menus are per two-letter code). */
+export const TELEGRAM_LANGUAGE = { ru: 'ru', es: 'es', 'zh-CN': 'zh', 'pt-BR': 'pt' } as const;
+/** Discord's locale names for each locale (es covers Spain and Latin America). */
+export const DISCORD_LOCALES: Readonly<Record<Exclude<(typeof LOCALES)[number], 'en'>, readonly string[]>> = { ru: ['ru'], es: ['es-ES', 'es-419'], 'zh-CN': ['zh-CN'], 'pt-BR': ['pt-BR'] };

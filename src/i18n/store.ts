@@ -1,0 +1,44 @@
+import type { Redis } from 'ioredis';
+import { keyPart } from '../contracts/keys.js';
+import type { ChatKind, Platform } from '../contracts/incoming.js';
+import { LOCALES, resolveLocale, type Locale } from './index.js';
+
+export type LanguageScope = 'user' | 'chat';
+
+/**
+ * The language a person chose with /language (per user), or an admin chose for a group or
+ * channel (per chat). Kept without expiry: a choice is a setting, not a session.
+ */
+export class LanguageStore {
+  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+
+  // TODO(lead): move into CoreKeys (src/bot/keys.ts) once "tracking" has finished with that file.
+  key(scope: LanguageScope, platform: Platform, id: string): string {
+    return `${this.prefix}:lang:${scope}:${platform}:${keyPart(id)}`;
+  }
+
+  async get(scope: LanguageScope, platform: Platform, id: string): Promise<Locale | undefined> {
+    const v = await this.redis.get(this.key(scope, platform, id));
+    return v !== null && (LOCALES as readonly string[]).includes(v) ? (v as Locale) : undefined;
+  }
+
+  async set(scope: LanguageScope, platform: Platform, id: string, locale: Locale): Promise<void> {
+    await this.redis.set(this.key(scope, platform, id), locale);
+  }
+
+  /** The scope a /language choice in this chat applies to. */
+  static scopeOf(chatKind: ChatKind): LanguageScope {
+    return chatKind === 'private' ? 'user' : 'chat';
+  }
+}
+
+/**
+ * The language of the replies to one message. Private chats: the user's choice, else the
+ * platform's tag for the user. Groups and channels: the chat's choice (an admin's /language),
+ * else the chat's own platform language (Discord guild_locale), else the default, never the
+ * presser's own language: a group card is read by everyone in the chat.
+ */
+export async function chooseLocale(store: LanguageStore, i: { platform: Platform; userId: string; chatId: string; chatKind: ChatKind; locale?: string | undefined; chatLocale?: string | undefined }): Promise<Locale> {
+  if (i.chatKind === 'private') return (await store.get('user', i.platform, i.userId)) ?? resolveLocale(i.locale);
+  return (await store.get('chat', i.platform, i.chatId)) ?? resolveLocale(i.chatLocale);
+}
