@@ -12,6 +12,7 @@ import { swapCommand } from './commands/swap.js';
 import { trackCommand } from './commands/track.js';
 import { trackingCommand } from './commands/tracking.js';
 import { untrackCommand } from './commands/untrack.js';
+import { settingsCommandSpec } from './settings/settings.js';
 
 export type { CommandOption, CommandSpec } from './command.js';
 
@@ -23,7 +24,7 @@ const help = helpCommand(() => COMMANDS);
  */
 export const COMMANDS: readonly Command[] = [
   quoteCommand, swapCommand, statusCommand, trackCommand, untrackCommand, trackingCommand,
-  historyCommand, networksCommand, routesCommand, cancelCommand, languageCommand, help,
+  historyCommand, networksCommand, routesCommand, cancelCommand, settingsCommandSpec, languageCommand, help,
 ];
 
 /** Commands the router takes that no menu lists (platforms send /start themselves). */

@@ -39,6 +39,8 @@ export function spanSize(s: Span): number {
     case 'italic': return s.text.length + 2;
     case 'code': return s.text.length + 2;
     case 'link': return s.text.length + s.url.length + 4;
+    // Discord's <t:1700000000:R> is 16 characters whatever the fallback text.
+    case 'time': return Math.max(s.text.length + 40, 16);
   }
 }
 export const lineSize = (l: Line): number => l.reduce((n, s) => n + spanSize(s), 0);
@@ -69,7 +71,7 @@ export function cutLine(l: Line, budget: number): Line {
       continue;
     }
     const overhead = size - s.text.length;
-    if (s.kind === 'link' || left - overhead <= 0) {
+    if (s.kind === 'link' || s.kind === 'time' || left - overhead <= 0) {
       if (left > 0) out.push({ kind: 'text', text: cut(s.text, left) });
     } else {
       out.push({ ...s, text: cut(s.text, left - overhead) });

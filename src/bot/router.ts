@@ -9,11 +9,14 @@ import { routesButton } from './commands/routes.js';
 import { depositButton, refreshStatus } from './commands/status.js';
 import { trackButton } from './commands/track.js';
 import { trackingPage } from './commands/tracking.js';
+import { setLanguage } from './commands/language.js';
+import { muteButton, refollowButton, stopButton, unmuteButton } from './settings/follow-buttons.js';
+import { settingsButton } from './settings/settings.js';
 import type { Ctx } from './context.js';
 import { addressPageButton } from './lookup/answer.js';
 import { answerSent, sentButton } from './lookup/sent.js';
 import { answerWhere, whereButton } from './lookup/where.js';
-import { EXPIRED, notice } from './replies.js';
+import { expired, notice } from './replies.js';
 import { refreshInline } from './quote/inline.js';
 import { VERBS, type VerbName } from './verbs.js';
 import { answerText, confirm, pageChoices, pick, refuel, resume, skip } from './wizard/answer.js';
@@ -25,7 +28,8 @@ export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map([..
 const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
   refreshStatus, track: trackButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline,
   pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
-  networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage,
+  networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage, setLanguage,
+  mute: muteButton, unmute: unmuteButton, stop: stopButton, refollow: refollowButton, settings: settingsButton,
 };
 
 export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler> = new Map(
@@ -51,11 +55,11 @@ export async function route(ctx: Ctx): Promise<Reply[]> {
   const { incoming } = ctx;
   if (incoming.action !== undefined) {
     const decoded = await ctx.codec.decode(incoming.action);
-    if (!decoded.ok) return [EXPIRED];
+    if (!decoded.ok) return [expired(ctx)];
     const handler = ACTION_HANDLERS.get(decoded.action.verb);
     // A question asked by a lookup button is dropped by any other button, so it never takes an answer meant for the wizard.
     if (handler && !ASKING_VERBS.has(decoded.action.verb)) await ctx.asks.clear(incoming.platform, incoming.userId);
-    return handler ? handler(ctx, decoded.action.args) : [EXPIRED];
+    return handler ? handler(ctx, decoded.action.args) : [expired(ctx)];
   }
   const text = (incoming.text ?? '').trim();
   const m = COMMAND_LINE.exec(text);
@@ -66,12 +70,12 @@ export async function route(ctx: Ctx): Promise<Reply[]> {
       await ctx.asks.clear(incoming.platform, incoming.userId);
       return handler(ctx, (m[2] ?? '').trim());
     }
-    return incoming.chatKind === 'private' ? [notice('Unknown command', [line(`I do not know /${name.slice(0, 32)}. Send /help to see what I can do.`)], 'warning')] : [];
+    return incoming.chatKind === 'private' ? [notice(ctx.t('core.unknownCommand.title'), [line(ctx.t('core.unknownCommand.text', { name: name.slice(0, 32) }))], 'warning')] : [];
   }
   if (text === '') return [];
   const ask = await ctx.asks.get(incoming.platform, incoming.userId);
   if (ask && ask.chatId === incoming.chatId) return ask.kind === 'sent' ? answerSent(ctx, ask.swapId, text.slice(0, 1000)) : answerWhere(ctx, text.slice(0, 1000));
   const draft = await ctx.drafts.get(incoming.platform, incoming.userId);
   if (draft && draft.chatId === incoming.chatId && draft.awaiting) return answerText(ctx, draft, text.slice(0, 1000));
-  return incoming.chatKind === 'private' ? [notice('Not sure what you mean', [line('Send /help to see what I can do, or /quote to get a price.')])] : [];
+  return incoming.chatKind === 'private' ? [notice(ctx.t('core.notSure.title'), [line(ctx.t('core.notSure.text'))])] : [];
 }

@@ -8,6 +8,13 @@ export const VERBS = {
   refreshStatus: 'st',
   track: 'tr',
   depositDetails: 'dp',
+  // Followed status cards (tracking): Mute / Unmute / Stop, and Undo after Stop.
+  mute: 'mu',
+  unmute: 'um',
+  stop: 'sp',
+  refollow: 'ru',
+  // /settings buttons.
+  settings: 'se',
   // Track anything (lookup/): "I've sent it", "Where is my swap?", an address's swaps.
   sent: 'sn',
   where: 'wh',
@@ -31,6 +38,8 @@ export const VERBS = {
   historyPage: 'hs',
   historyExport: 'hx',
   trackingPage: 'tk',
+  // /language.
+  setLanguage: 'lg',
 } as const;
 
 export type VerbName = keyof typeof VERBS;

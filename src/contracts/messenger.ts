@@ -21,11 +21,18 @@ export interface Messenger {
    * could only replace it).
    */
   edit(ref: MessageRef, reply: Reply): Promise<MessageRef>;
+  /**
+   * Puts a reaction (an emoji such as '✅') on a message, in place of a new message: Telegram
+   * setMessageReaction, a Discord reaction. Idempotent. Absent where the platform has none.
+   */
+  react?(ref: MessageRef, emoji: string): Promise<void>;
 }
 
 export interface SendOptions {
   /** At most 25 characters; used only where `idempotentSends` is true. */
   idempotencyKey?: string;
+  /** Delivered without sound (Telegram disable_notification, Discord SUPPRESS_NOTIFICATIONS). */
+  silent?: boolean;
 }
 
 export type DeliveryFailure =

@@ -10,7 +10,13 @@ export type Span =
   | { kind: 'italic'; text: string }
   /** Monospace; copies cleanly (addresses, amounts, ids). */
   | { kind: 'code'; text: string }
-  | { kind: 'link'; text: string; url: string };
+  | { kind: 'link'; text: string; url: string }
+  /**
+   * A moment shown relative to the reader's now ("in 5 minutes", "3 hours ago") that stays true
+   * without edits: Telegram's date_time entity, Discord's <t:…:R>. `text` is what platforms
+   * without one show (and the fallback inside the entity). `at` is ms since epoch.
+   */
+  | { kind: 'time'; text: string; at: number };
 
 /** One line of rich text. */
 export type Line = Span[];
@@ -95,6 +101,7 @@ export const bold = (t: string): Span => ({ kind: 'bold', text: t });
 export const italic = (t: string): Span => ({ kind: 'italic', text: t });
 export const code = (t: string): Span => ({ kind: 'code', text: t });
 export const link = (t: string, url: string): Span => ({ kind: 'link', text: t, url });
+export const time = (at: number, fallback: string): Span => ({ kind: 'time', text: fallback, at });
 /** A line from spans; plain strings become text spans. */
 export const line = (...spans: Array<Span | string>): Line => spans.map((s) => (typeof s === 'string' ? text(s) : s));
 

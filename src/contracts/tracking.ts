@@ -25,6 +25,46 @@ export interface TrackingService {
   unfollow(swapId: string, target: ChatTarget): Promise<boolean>;
   /** What this chat follows, newest first. */
   listFollowed(target: ChatTarget): Promise<FollowedSwap[]>;
+  /**
+   * Mutes (or unmutes) one followed swap in one chat: its card keeps updating, silently, and no
+   * key-moment message is sent. Returns false when the chat does not follow it.
+   */
+  mute(swapId: string, target: ChatTarget, muted: boolean): Promise<boolean>;
+  /** Whether this chat muted this swap (undefined: not following). */
+  isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined>;
+  /** The chat's notification settings (defaults when never set). */
+  settings(target: ChatTarget): Promise<ChatSettings>;
+  saveSettings(target: ChatTarget, settings: ChatSettings): Promise<void>;
+}
+
+/**
+ * What a chat chose about its notifications (/settings): a private user for themselves, a group's
+ * or channel's admins for its feed. Stored beside the chat's subscriptions; read by every notify job.
+ */
+export interface ChatSettings {
+  /** The key moments that send a message; the others only edit the card. */
+  moments: MomentKind[];
+  /**
+   * Confirmations and other minor changes edit the card (true, the default), or the card waits
+   * for the next change of status (false).
+   */
+  minorEdits: boolean;
+  /** Hours (0-23, in `tz`) during which messages are sent without sound; from === to: none. */
+  quiet?: { from: number; to: number; tz: string };
+  /** Groups and channels: swaps worth less than this (USD) are followed with the card only. */
+  minUsd?: number;
+  /** Groups and channels: a completed swap gets a ✅ reaction on its card instead of a message. */
+  reactOnly?: boolean;
+  /** Groups and channels: cards and messages leave out amounts. */
+  hideAmounts?: boolean;
+  /** Telegram forums: the topic (message_thread_id) cards go to, instead of where /track was used. */
+  topic?: string;
+}
+
+/** How a chat sees one followed swap's card: the Mute button's state, amounts shown or not. */
+export interface CardView {
+  muted?: boolean;
+  hideAmounts?: boolean;
 }
 
 /** The key moments of a swap that get a message of their own (edits of the status card notify nobody). */
@@ -72,7 +112,11 @@ export const NOT_FOUND_GIVE_UP_MS = 30 * 60_000;
  * Public chats (group, channel) get masked addresses and never deposit details.
  */
 export interface TrackingRenderer {
-  card(details: SwapDetails, target: ChatTarget): Reply;
+  /** `view` is given for a followed swap: the card then carries Mute and Stop. */
+  card(details: SwapDetails, target: ChatTarget, view?: CardView): Reply;
   moment(moment: Moment, ctx: { details: SwapDetails; state: TrackedTimes; target: ChatTarget }): Reply;
   stopped(reason: StopReason, swapId: string): Reply;
 }
+
+/** A chat that never chose: every key moment, minor edits, no quiet hours, no minimum. */
+export const DEFAULT_SETTINGS: Readonly<ChatSettings> = { moments: [...MOMENT_KINDS], minorEdits: true };

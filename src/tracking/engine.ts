@@ -1,9 +1,10 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { ChatTarget, Platform } from '../contracts/incoming.js';
-import type { Messenger } from '../contracts/messenger.js';
+import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
+import { DeliveryError, type Messenger } from '../contracts/messenger.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
+import { notifyDeliveries, rateLimited } from '../metrics.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
 import type { TrackingRenderer, TrackingService } from '../contracts/tracking.js';
 import type { WebhookCadence } from './cadence.js';
@@ -14,6 +15,7 @@ import { Pacer, type PaceRule } from './pacing.js';
 import { createPollProcessor, type PollJobData } from './poll-job.js';
 import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
 import { Subscriptions } from './subscriptions.js';
+import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
 import { isSwapId, RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
@@ -105,7 +107,8 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const w = deps.workers ?? {};
   const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
   const now = deps.now ?? Date.now;
-  const service = new RedisTrackingService(subs, store, queues, deps.limits, now);
+  const chatSettings = new SettingsStore(redis, keys);
+  const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings);
   const workers: Worker[] = [];
   let reconcileTimer: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
@@ -210,7 +213,9 @@ export function createTracking(deps: TrackingDeps): Tracking {
           const processor = createNotifyProcessor({
             subs,
             store,
-            messenger,
+            settings: chatSettings,
+            now,
+            messenger: counted(messenger),
             render: opts.render,
             pacer,
             rateLimit: (ms) => queue.rateLimit(ms),
@@ -253,5 +258,27 @@ export function createTracking(deps: TrackingDeps): Tracking {
       })();
       return closing;
     },
+  };
+}
+
+/** The messenger with each platform call counted (swapbot_notify_deliveries_total; 429s also in swapbot_rate_limited_total). */
+function counted(messenger: Messenger): Messenger {
+  const count = async <T>(call: Promise<T>): Promise<T> => {
+    try {
+      const result = await call;
+      notifyDeliveries.labels(messenger.platform, 'delivered').inc();
+      return result;
+    } catch (err) {
+      notifyDeliveries.labels(messenger.platform, 'failed').inc();
+      if (err instanceof DeliveryError && err.failure === 'rate_limited') rateLimited.labels(messenger.platform).inc();
+      throw err;
+    }
+  };
+  return {
+    platform: messenger.platform,
+    ...(messenger.idempotentSends !== undefined ? { idempotentSends: messenger.idempotentSends } : {}),
+    send: (target, reply, options) => count(messenger.send(target, reply, options)),
+    edit: (ref, reply) => count(messenger.edit(ref, reply)),
+    ...(messenger.react ? { react: (ref: MessageRef, emoji: string) => count((messenger.react as NonNullable<Messenger['react']>).call(messenger, ref, emoji)) } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { targetKey } from './keys.js';
 import type { Pacer } from './pacing.js';
 import type { Subscriptions } from './subscriptions.js';
+import { inQuietHours, swapUsd, withheld, type SettingsStore } from './settings.js';
 import type { Delivery, SwapStore } from './swap-store.js';
 
 /**
@@ -27,6 +28,11 @@ import type { Delivery, SwapStore } from './swap-store.js';
  *   may stay behind, stale), since it cannot be edited without the ref the crash lost.
  * Card edits are idempotent and simply run again. A moment whose later moment the chat's card
  * already showed before this run is superseded news and is skipped, so old news never follows new.
+ *
+ * What the chat chose decides what is sent (settings.ts): a muted swap, a moment the chat did not
+ * pick, or a group's swap below its minimum size edits the card only; a group in quiet mode gets
+ * a ✅ reaction on the card for a completion; quiet hours send without sound; cards go to the
+ * chosen topic, else the one /track was used in.
  */
 
 export interface NotifyJobData {
@@ -40,6 +46,9 @@ export interface NotifyJobData {
 export interface NotifyDeps {
   subs: Subscriptions;
   store: SwapStore;
+  settings: SettingsStore;
+  /** The clock quiet hours are read on (default Date.now). */
+  now?: () => number;
   messenger: Messenger;
   render: TrackingRenderer;
   pacer: Pacer;
@@ -64,9 +73,13 @@ export function createNotifyProcessor(deps: NotifyDeps) {
     const { swapId } = job.data;
     const follower = await subs.follower(swapId, job.data);
     if (!follower) return 'not_following';
-    const target: ChatTarget = { platform: follower.platform, chatId: follower.chatId, chatKind: follower.chatKind };
-    const tk = targetKey(target);
-    const snap = await store.snapshotFor(swapId, tk);
+    const tk = targetKey(follower);
+    const [snap, settings] = await Promise.all([store.snapshotFor(swapId, tk), deps.settings.get(tk)]);
+    const threadId = settings.topic ?? follower.threadId;
+    const target: ChatTarget = { platform: follower.platform, chatId: follower.chatId, chatKind: follower.chatKind, ...(threadId ? { threadId } : {}) };
+    const isPublic = target.chatKind !== 'private';
+    const muted = follower.muted === true;
+    const silent = muted || inQuietHours(settings, (deps.now ?? Date.now)());
     const { state, details, moments } = snap;
     const live = state && details ? { state, details } : undefined;
     let raw = snap.deliveryRaw;
@@ -97,7 +110,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
       if (d.sending?.what !== what || d.sending.key !== key) await save({ ...d, sending: { what, key } });
       let ref: MessageRef;
       try {
-        ref = await messenger.send(target, reply, { idempotencyKey: key });
+        ref = await messenger.send(target, reply, { idempotencyKey: key, ...(silent ? { silent } : {}) });
       } catch (err) {
         // The platform answered with an error (or never got it): not delivered, not in doubt.
         if (err instanceof DeliveryError) await save(withoutSending(d));
@@ -125,23 +138,27 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         const cardSeen = d.version;
         if (d.version < live.state.version) {
           const version = live.state.version;
+          const statuses = live.state.history.length;
           await step(
             'card',
             async () => {
-              const card = deps.render.card(live.details, target);
+              const card = deps.render.card(live.details, target, { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}) });
               const cardHash = hashReply(card);
-              if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version });
+              if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version, statuses });
+              // The chat chose to see status changes only: a confirmation more waits for the next one.
+              const minor = !settings.minorEdits && d.statuses === statuses && d.moments >= moments.length;
+              if (d.ref && minor && !d.sending) return save({ ...d, version });
               await pace();
               if (d.ref) {
                 try {
                   const ref = await messenger.edit(d.ref, card);
-                  return await save({ ...d, ref, version, cardHash });
+                  return await save({ ...d, ref, version, cardHash, statuses });
                 } catch (err) {
                   // Deleted: a new card below.
                   if (!(err instanceof DeliveryError && err.failure === 'message_gone')) throw err;
                 }
               }
-              await sendNew('card', card, (ref) => ({ ...d, ref, version, cardHash }));
+              await sendNew('card', card, (ref) => ({ ...d, ref, version, cardHash, statuses }));
             },
             () => save(withoutSending({ ...d, version })),
           );
@@ -162,6 +179,22 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           if (inDoubt('moment')) {
             logger.warn({ ...log, moment: moment.kind }, 'a crash hit after sending this key message: not sending it twice');
             await save(next());
+            continue;
+          }
+          const why = withheld(moment.kind, { settings, muted, isPublic, usd: swapUsd(live.details.swap) });
+          if (why) {
+            logger.debug({ ...log, moment: moment.kind, why }, 'key moment not sent: the chat chose so (the card shows it)');
+            await save(next());
+            continue;
+          }
+          const cardRef = d.ref;
+          if (isPublic && settings.reactOnly && moment.kind === 'completed' && cardRef && messenger.react) {
+            // Quiet mode: a ✅ on the card instead of one more message (a reaction is idempotent).
+            await pace();
+            await step('react', async () => {
+              await messenger.react?.(cardRef, '✅');
+              await save(next());
+            }, () => save(next()));
             continue;
           }
           await pace();

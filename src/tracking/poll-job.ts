@@ -3,6 +3,7 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
+import { polls } from '../metrics.js';
 import { confirming, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
 import { swapOfPollJob } from './keys.js';
 import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
@@ -59,6 +60,8 @@ export interface PollDeps {
 }
 
 export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
+/** What a run that polls again later saw (the swapbot_polls_total outcome). */
+type PollAgain = 'changed' | 'unchanged' | 'not_found_yet' | 'unreadable';
 
 const NOT_FOUND_MIN_POLLS = 10;
 
@@ -66,7 +69,8 @@ export function createPollProcessor(deps: PollDeps) {
   const { api, subs, store, settings, logger } = deps;
   const random = deps.random ?? Math.random;
 
-  const later = async (job: Job<PollJobData>, token: string | undefined, ms: number): Promise<never> => {
+  const later = async (job: Job<PollJobData>, token: string | undefined, ms: number, outcome: PollAgain): Promise<never> => {
+    polls.labels(outcome).inc();
     await job.moveToDelayed(Date.now() + ms, token);
     throw new DelayedError();
   };
@@ -79,7 +83,7 @@ export function createPollProcessor(deps: PollDeps) {
     return 'not_found';
   };
 
-  return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
+  const run = async (job: Job<PollJobData>, token?: string): Promise<PollOutcome> => {
     const swapId = swapOfPollJob(job.id);
     if (!swapId) throw new Error(`poll job ${String(job.id).slice(0, 60)} names no swap`);
     // Takes the webhook hint, checks someone follows, reads the stored state: one round trip.
@@ -109,12 +113,12 @@ export function createPollProcessor(deps: PollDeps) {
           return stopNotFound(swapId, start.prev?.version ?? 0);
         }
         await job.updateData({ ...job.data, notFound: strikes, notFoundSince: since });
-        return later(job, token, notFoundDelay(strikes, settings));
+        return later(job, token, notFoundDelay(strikes, settings), 'not_found_yet');
       }
       if (err instanceof ResponseShapeError) {
         // This swap's data cannot be read: a problem with this swap, not an outage.
         logger.error({ swapId, err: err.message }, 'unreadable swap data; will try again later');
-        return later(job, token, settings.slowMs * 6);
+        return later(job, token, settings.slowMs * 6, 'unreadable');
       }
       if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
         const failures = await deps.outage.record();
@@ -163,6 +167,18 @@ export function createPollProcessor(deps: PollDeps) {
       logger.info({ swapId, waitingMs }, 'no deposit long after the deposit window: polling stopped');
       return 'abandoned';
     }
-    return later(job, token, commit.hinted ? 0 : delay);
+    return later(job, token, commit.hinted ? 0 : delay, obs.changed ? 'changed' : 'unchanged');
+  };
+
+  // Every run is counted once: runs that poll again in `later`, the others here.
+  return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
+    try {
+      const outcome = await run(job, token);
+      polls.labels(outcome).inc();
+      return outcome;
+    } catch (err) {
+      if (!(err instanceof DelayedError)) polls.labels(err instanceof RateLimitError ? 'api_unavailable' : 'failed').inc();
+      throw err;
+    }
   };
 }

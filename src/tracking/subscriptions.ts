@@ -53,7 +53,7 @@ export class Subscriptions {
       await this.run('releaseSlot', [chat], [CHAT]);
       return 'user_limit';
     }
-    const follower: Follower = { platform: target.platform, chatId: target.chatId, chatKind: target.chatKind, userId: by.userId, since: now };
+    const follower: Follower = { platform: target.platform, chatId: target.chatId, chatKind: target.chatKind, userId: by.userId, since: now, ...(target.threadId ? { threadId: target.threadId } : {}) };
     // Listed first: the listing may name a swap the chat does not follow (listForChat drops it),
     // never miss one it does (removeTarget goes by it).
     await this.redis.hsetnx(chat, `s:${swapId}`, now);

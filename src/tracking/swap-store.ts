@@ -15,9 +15,11 @@ import { scripts, type ScriptRunner } from './scripts.js';
  *   d  card data (card-data.ts: slim, deflated)         m  key moments, JSON [[kind, version, at], ...]
  *   n  number of followers    h  a webhook hinted a change during a poll
  *   x  why polling stopped early (the notice to send)   z  retired: the swap ended, cap slots freed
- *   f:<chat>  follower: {k: chat kind (p, g, c), u: user id (left out in a private chat: the chat's), t: since}
+ *   f:<chat>  follower: {k: chat kind (p, g, c), u: user id (left out in a private chat: the chat's), t: since,
+ *             th: the topic /track was used in (Telegram forums), m: 1 when the chat muted this swap}
  *   r:<chat>  delivery: {v, m, c: card hash, i: message id, h: the message's channel when not the chat's
- *             own id (a Discord DM), s: [what, key] being sent, x: told it stopped}
+ *             own id (a Discord DM), s: [what, key] being sent, x: told it stopped, n: how many
+ *             statuses the card has seen (a change without a new one is minor)}
  *
  * With `hash-max-listpack-value` above the card data's size (README), Redis keeps it as one
  * compact listpack. Every write is a script over this one key (one hash tag: Redis Cluster).
@@ -27,6 +29,8 @@ export interface Follower extends ChatTarget {
   /** The user who started following here (counted against their cap). */
   userId: string;
   since: number;
+  /** The chat muted this swap: card edits only, no key-moment messages. */
+  muted?: boolean;
 }
 
 export interface Delivery {
@@ -47,6 +51,8 @@ export interface Delivery {
   sending?: { what: 'card' | 'moment' | 'stopped'; key: string };
   /** The chat was told that tracking stopped. */
   stopped?: boolean;
+  /** How many statuses (history entries) the card showed: a newer state with as many is a minor change. */
+  statuses?: number;
 }
 
 export type DeliveryWrite = 'saved' | 'not_following' | 'conflict';
@@ -114,6 +120,11 @@ export class SwapStore {
       const f = k.startsWith('f:') ? decodeFollower(k.slice(2), v) : undefined;
       return f ? [f] : [];
     });
+  }
+
+  /** Mutes or unmutes a chat's follow; false when the chat does not follow the swap. */
+  async setMuted(swapId: string, tk: string, muted: boolean): Promise<boolean> {
+    return (await this.run('mute', [this.keys.swap(swapId)], [tk, muted ? '1' : ''])) === 1;
   }
 
   async follower(swapId: string, tk: string): Promise<Follower | undefined> {
@@ -239,7 +250,13 @@ const KIND_CODES: Readonly<Record<ChatKind, string>> = { private: 'p', group: 'g
 const KINDS: Readonly<Record<string, ChatKind>> = { p: 'private', g: 'group', c: 'channel' };
 
 function encodeFollower(f: Follower): string {
-  return JSON.stringify({ k: KIND_CODES[f.chatKind], ...(f.chatKind === 'private' && f.userId === f.chatId ? {} : { u: f.userId }), t: f.since });
+  return JSON.stringify({
+    k: KIND_CODES[f.chatKind],
+    ...(f.chatKind === 'private' && f.userId === f.chatId ? {} : { u: f.userId }),
+    t: f.since,
+    ...(f.threadId ? { th: f.threadId } : {}),
+    ...(f.muted ? { m: 1 } : {}),
+  });
 }
 
 /** A stored follower entry; undefined when it is not one (skipped, never crashes a job). */
@@ -247,11 +264,11 @@ function decodeFollower(tk: string, v: string): Follower | undefined {
   const chat = parseTargetKey(tk);
   if (!chat) return undefined;
   try {
-    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown };
+    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown; th?: unknown; m?: unknown };
     const chatKind = KINDS[String(f.k)];
     const userId = f.u ?? (chatKind === 'private' ? chat.chatId : undefined);
     if (!chatKind || typeof userId !== 'string') return undefined;
-    return { ...chat, chatKind, userId, since: Number(f.t ?? 0) };
+    return { ...chat, chatKind, userId, since: Number(f.t ?? 0), ...(typeof f.th === 'string' ? { threadId: f.th } : {}), ...(f.m === 1 ? { muted: true } : {}) };
   } catch {
     return undefined;
   }
@@ -265,6 +282,7 @@ interface StoredDelivery {
   h?: string;
   s?: [NonNullable<Delivery['sending']>['what'], string];
   x?: 1;
+  n?: number;
 }
 
 function encodeDelivery(d: Delivery, tk: string): string {
@@ -276,6 +294,7 @@ function encodeDelivery(d: Delivery, tk: string): string {
   }
   if (d.sending) o.s = [d.sending.what, d.sending.key];
   if (d.stopped) o.x = 1;
+  if (d.statuses) o.n = d.statuses;
   return JSON.stringify(o);
 }
 
@@ -288,6 +307,7 @@ function decodeDelivery(raw: string, tk: string): Delivery | undefined {
     if (typeof o.i === 'string' && chat) d.ref = { platform: chat.platform, chatId: typeof o.h === 'string' ? o.h : chat.chatId, messageId: o.i };
     if (Array.isArray(o.s) && typeof o.s[1] === 'string') d.sending = { what: o.s[0], key: o.s[1] };
     if (o.x) d.stopped = true;
+    if (typeof o.n === 'number') d.statuses = o.n;
     return d;
   } catch {
     return undefined;

@@ -1,5 +1,7 @@
 import type { ChatTarget } from '../contracts/incoming.js';
-import type { FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
+import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
+import { targetKey } from './keys.js';
+import type { SettingsStore } from './settings.js';
 import type { TrackingQueues } from './queues.js';
 import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
 import type { SwapStore } from './swap-store.js';
@@ -19,6 +21,7 @@ export class RedisTrackingService implements TrackingService {
     private readonly queues: TrackingQueues,
     private readonly limits: SubscriptionLimits,
     private readonly now: () => number,
+    private readonly chatSettings: SettingsStore,
   ) {}
 
   async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean }): Promise<FollowResult> {
@@ -42,6 +45,25 @@ export class RedisTrackingService implements TrackingService {
   async unfollow(swapId: string, target: ChatTarget): Promise<boolean> {
     if (!isSwapId(swapId)) return false;
     return this.subs.unfollow(swapId.toLowerCase(), target);
+  }
+
+  async mute(swapId: string, target: ChatTarget, muted: boolean): Promise<boolean> {
+    if (!isSwapId(swapId)) return false;
+    return this.store.setMuted(swapId.toLowerCase(), targetKey(target), muted);
+  }
+
+  async isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined> {
+    if (!isSwapId(swapId)) return undefined;
+    const f = await this.store.follower(swapId.toLowerCase(), targetKey(target));
+    return f ? f.muted === true : undefined;
+  }
+
+  settings(target: ChatTarget): Promise<ChatSettings> {
+    return this.chatSettings.get(targetKey(target));
+  }
+
+  saveSettings(target: ChatTarget, settings: ChatSettings): Promise<void> {
+    return this.chatSettings.save(targetKey(target), settings);
   }
 
   async listFollowed(target: ChatTarget): Promise<FollowedSwap[]> {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { Webhook, WebhookVerificationError } from 'svix';
 import { silentLogger, type Logger } from '../log.js';
+import { webhookHints } from '../metrics.js';
 import { TrackingKeys } from './keys.js';
 import { isSwapId } from './tracking-service.js';
 
@@ -89,22 +90,28 @@ export function createWebhookHandler(options: {
     const id = h('svix-id');
     const timestamp = h('svix-timestamp');
     const signature = h('svix-signature');
-    if (!id || !timestamp || !signature) return { status: 400, body: { ok: false, error: 'missing svix-id, svix-timestamp or svix-signature header' } };
+    if (!id || !timestamp || !signature) {
+      webhookHints.labels('rejected').inc();
+      return { status: 400, body: { ok: false, error: 'missing svix-id, svix-timestamp or svix-signature header' } };
+    }
     let payload: unknown;
     try {
       payload = verifier.verify(rawBody, { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature });
     } catch (err) {
       const why = err instanceof WebhookVerificationError ? err.message : 'unreadable payload';
       logger.warn({ svixId: id.slice(0, 64), reason: why }, 'webhook refused');
+      webhookHints.labels('rejected').inc();
       return { status: 401, body: { ok: false, error: `verification failed: ${why}` } };
     }
     const swapId = extractSwapId(payload);
     if (!swapId) {
       logger.info({ svixId: id.slice(0, 64) }, 'webhook without a swap id ignored');
+      webhookHints.labels('ignored').inc();
       return { status: 200, body: { ok: true, ignored: 'no swap id in the payload' } };
     }
     if (!(await replay.claim(id, REPLAY_TTL_MS))) {
       logger.warn({ svixId: id.slice(0, 64), swapId }, 'webhook replay ignored');
+      webhookHints.labels('replayed').inc();
       return { status: 200, body: { ok: true, ignored: 'already processed' } };
     }
     try {
@@ -112,8 +119,10 @@ export function createWebhookHandler(options: {
     } catch (err) {
       await replay.release(id).catch(() => undefined);
       logger.error({ swapId, err: err instanceof Error ? err.message : String(err) }, 'webhook hint failed');
+      webhookHints.labels('failed').inc();
       return { status: 500, body: { ok: false, error: 'could not schedule the swap check; retry later' } };
     }
+    webhookHints.labels('accepted').inc();
     return { status: 200, body: { ok: true, swapId } };
   };
 

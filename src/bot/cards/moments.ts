@@ -17,7 +17,7 @@ import { decimalText } from './units.js';
  */
 
 export const trackingRenderer: TrackingRenderer = {
-  card: (details, target) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public' }),
+  card: (details, target, view) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
   stopped: (reason, swapId) => fitReply(renderTrackingStopped(reason, swapId)),
 };

@@ -3,7 +3,9 @@ import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
 import { VERBS } from '../verbs.js';
 import { fitReply } from '../fit.js';
-import { actionButton, bold, code, italic, line, link, text, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
+import { actionButton, bold, code, italic, line, link, text, time, type Button, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
+import type { CardView } from '../../contracts/tracking.js';
+import { defaultLocale, t } from '../../i18n/index.js';
 import { explorerUrl, formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
@@ -18,7 +20,21 @@ export const statusActions = {
   sent: (swapId: string): string => inlineAction(VERBS.sent, swapId),
   /** "Where is my swap?": paste a hash or an address. */
   where: (): string => inlineAction(VERBS.where),
+  /** Followed cards: no more key-moment messages for this swap here (the card keeps updating). */
+  mute: (swapId: string): string => inlineAction(VERBS.mute, swapId),
+  unmute: (swapId: string): string => inlineAction(VERBS.unmute, swapId),
+  /** Followed cards: unfollow here (undoable). */
+  stop: (swapId: string): string => inlineAction(VERBS.stop, swapId),
 };
+
+/** Mute (or Unmute) and Stop, on every card tracking keeps current. */
+export function followButtons(swapId: string, muted: boolean): Button[] {
+  const tr = (key: string) => t(defaultLocale(), key);
+  return [
+    muted ? actionButton(tr('notify.button.unmute'), statusActions.unmute(swapId)) : actionButton(tr('notify.button.mute'), statusActions.mute(swapId)),
+    actionButton(tr('notify.button.stop'), statusActions.stop(swapId)),
+  ];
+}
 
 /** Labels the lookup buttons go by (tests and the deposit card use the same words). */
 export const SENT_LABEL = "I've sent it";
@@ -63,7 +79,8 @@ function expectedLine(details: SwapDetails, now: number): Line | undefined {
   if (Number.isNaN(started)) return undefined;
   const due = started + avg;
   return due > now
-    ? line(italic(`Expected by ${formatTime(due, now)} (${describeDuration(due - now)} from now).`))
+    // Relative to the reader's now where the platform keeps it true without edits.
+    ? line(italic(`Expected by ${formatTime(due, now)} (`), time(due, `${describeDuration(due - now)} from now`), italic(').'))
     : line(italic(`Expected by ${formatTime(due, now)}; it is taking longer than usual.`));
 }
 
@@ -81,14 +98,16 @@ function amountOn(amount: number | null | undefined, token: Pick<Token, 'symbol'
  * completion. 'public' (groups, channels) masks addresses; no audience ever sees deposit details.
  * Already fitted to every platform's limits.
  */
-export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number }): Reply {
+export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView }): Reply {
   const now = opts.now ?? Date.now();
   const { swap } = details;
   const phase = phaseOfSwap(details);
   const words = phaseWords(phase, swap.status, swap.fail_reason);
-  const from = amountOn(swap.requested_amount ?? details.quote?.requested_amount, swap.source_token, swap.source_network);
+  // A group that hides amounts still sees the route: tokens and networks without numbers.
+  const hide = opts.followed?.hideAmounts === true;
+  const from = amountOn(hide ? undefined : swap.requested_amount ?? details.quote?.requested_amount, swap.source_token, swap.source_network);
   const output = swap.transactions.find((t) => t.type === 'output');
-  const to = amountOn(output?.amount ?? details.quote?.receive_amount, output?.token ?? swap.destination_token, swap.destination_network);
+  const to = amountOn(hide ? undefined : output?.amount ?? details.quote?.receive_amount, output?.token ?? swap.destination_token, swap.destination_network);
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
@@ -111,7 +130,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   if (swap.refund_address) fields.push({ name: 'Refund address', value: [showAddress(swap.refund_address)] });
   if (swap.transactions.length > 0) {
     lines.push(line(bold('Transactions')));
-    for (const tx of swap.transactions) lines.push(transactionLine(tx, details, opts.audience));
+    for (const tx of swap.transactions) lines.push(transactionLine(hide ? { ...tx, amount: null } : tx, details, opts.audience));
   }
   fields.push({ name: 'Swap id', value: [code(swap.id)] });
   const created = Date.parse(swap.created_date ?? '');
@@ -128,7 +147,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     tone: words.tone,
     lines,
     fields,
-    buttons: [buttons],
+    buttons: opts.followed ? [buttons, followButtons(swap.id, opts.followed.muted === true)] : [buttons],
     target: 'here',
   });
 }

@@ -49,6 +49,9 @@ export function renderSpan(span: Span): string {
       const label = escapeText(span.text || span.url);
       return url ? `[${label}](${url})` : label;
     }
+    case 'time':
+      // Discord renders it in the reader's locale, relative, and keeps it current.
+      return Number.isFinite(span.at) ? `<t:${Math.floor(span.at / 1000)}:R>` : escapeText(span.text);
   }
 }
 
@@ -63,7 +66,7 @@ function wrap(marker: string, text: string): string {
 function fitSpan(span: Span, budget: number): string {
   const full = renderSpan(span);
   if (full.length <= budget) return full;
-  if (span.kind === 'link') return fitSpan({ kind: 'text', text: span.text || span.url }, budget);
+  if (span.kind === 'link' || span.kind === 'time') return fitSpan({ kind: 'text', text: span.text || (span.kind === 'link' ? span.url : '') }, budget);
   const chars = Array.from(span.text);
   let lo = 0;
   let hi = chars.length;

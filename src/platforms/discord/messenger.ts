@@ -24,6 +24,7 @@ export interface DiscordMessengerOptions {
 }
 
 const DM_CACHE_MAX = 10_000;
+const SUPPRESS_NOTIFICATIONS = 1 << 12;
 
 export class DiscordMessenger implements Messenger {
   readonly platform = 'discord' as const;
@@ -47,7 +48,10 @@ export class DiscordMessenger implements Messenger {
       const channelId = target.chatKind === 'private' ? await this.dmChannel(target.chatId) : target.chatId;
       const { body, files } = restMessage(renderReply(reply));
       const key = options.idempotencyKey?.slice(0, 25);
-      const payload = key ? { ...(body as object), nonce: key, enforce_nonce: true } : body;
+      const flags = (body as { flags?: number }).flags ?? 0;
+      // SUPPRESS_NOTIFICATIONS (1 << 12): delivered, without a push or sound (quiet hours, muted swaps).
+      const quiet = options.silent ? { flags: flags | SUPPRESS_NOTIFICATIONS } : {};
+      const payload = key ? { ...(body as object), ...quiet, nonce: key, enforce_nonce: true } : { ...(body as object), ...quiet };
       const sent = (await this.rest.post(Routes.channelMessages(channelId), { body: payload, files })) as { id: string };
       return { platform: 'discord', chatId: channelId, messageId: sent.id };
     } catch (error) {
@@ -60,6 +64,15 @@ export class DiscordMessenger implements Messenger {
       const { body, files } = restMessage(renderReply(reply));
       await this.rest.patch(Routes.channelMessage(ref.chatId, ref.messageId), { body, files });
       return ref;
+    } catch (error) {
+      throw toDeliveryError(error);
+    }
+  }
+
+  /** Adds the bot's own reaction (PUT …/reactions/{emoji}/@me: idempotent). */
+  async react(ref: MessageRef, emoji: string): Promise<void> {
+    try {
+      await this.rest.put(Routes.channelMessageOwnReaction(ref.chatId, ref.messageId, encodeURIComponent(emoji)));
     } catch (error) {
       throw toDeliveryError(error);
     }

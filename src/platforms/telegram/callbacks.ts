@@ -4,7 +4,7 @@ import type { Incoming } from '../../contracts/incoming.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
 import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
 import { INLINE_CHAT_PREFIX } from './messenger.js';
-import { chatKind, messageRef, userName } from './updates.js';
+import { chatKind, messageRef, userName, topicOf } from './updates.js';
 
 const STALE = 'This button no longer works. Send the command again.';
 
@@ -21,9 +21,11 @@ export function buttonPresses(shared: HandlerDeps): Composer<Context> {
     const q = ctx.callbackQuery;
     if (q.inline_message_id !== undefined && q.data) return inlinePress(deps, ctx.me.username, q.from, q.id, q.inline_message_id, q.chat_instance, q.data);
     const msg = q.message;
+    const threadId = msg ? topicOf(msg) : undefined;
     const origin: Origin = {
       chatId: String(msg?.chat.id ?? q.from.id),
       chatKind: msg ? chatKind(msg.chat) : 'private',
+      ...(threadId ? { threadId } : {}),
       dmUserId: q.from.id,
       callbackQueryId: q.id,
       ...(msg ? { buttonMessage: { ref: messageRef(msg), isPhoto: 'photo' in msg && Array.isArray(msg.photo) } } : {}),
@@ -43,6 +45,7 @@ export function buttonPresses(shared: HandlerDeps): Composer<Context> {
       chatKind: kind,
       action: q.data,
       messageRef: messageRef(msg),
+      ...(threadId ? { threadId } : {}),
       ...(q.from.language_code ? { locale: q.from.language_code } : {}),
       isChatAdmin: async () => kind === 'private' || deps.isAdmin(chatId, q.from.id),
     };

@@ -24,6 +24,8 @@ export interface DeliveryDeps {
 export interface Origin {
   chatId: string;
   chatKind: ChatKind;
+  /** The forum topic the update came from: answers here go to it. */
+  threadId?: string;
   /** The sender's own id, when the sender is a user (a chat posting as itself has no DM). */
   dmUserId?: number;
   /** The user's message (groups: replies quote it so a ForceReply targets only its sender). */
@@ -123,7 +125,8 @@ export class ReplyDelivery {
       }
     }
     if (this.origin.inline && here) throw new Error('telegram: nothing can be sent to the chat of an inline message');
-    await messenger.send({ platform: 'telegram', chatId, chatKind }, reply, options);
+    const threadId = here ? this.origin.threadId : undefined;
+    await messenger.send({ platform: 'telegram', chatId, chatKind, ...(threadId ? { threadId } : {}) }, reply, options);
   }
 
   /**

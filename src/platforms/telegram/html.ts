@@ -41,6 +41,9 @@ function spanHtml(p: Piece): string {
       // A link we cannot vouch for is shown as its text only: never an unchecked href.
       return href ? `<a href="${escapeHtml(href)}">${escapeHtml(p.text)}</a>` : escapeHtml(p.text);
     }
+    case 'time':
+      // A date_time entity shown relative ("in 5 minutes"); clients without it show the text.
+      return Number.isFinite(p.at) ? `<tg-time unix="${Math.floor(p.at / 1000)}" format="r">${escapeHtml(p.text)}</tg-time>` : escapeHtml(p.text);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Message } from 'grammy/types';
 import type { Incoming } from '../../contracts/incoming.js';
 import type { Origin } from './deliver.js';
 import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
-import { actorOf, chatKind, routeText } from './updates.js';
+import { actorOf, chatKind, routeText, topicOf } from './updates.js';
 
 /**
  * Text in: commands (/quote, /quote@thisbot; /start <payload> from a deep link), and answers to
@@ -21,12 +21,14 @@ export function textMessages(shared: HandlerDeps): Composer<Context> {
     if (!actor) return;
     const kind = chatKind(msg.chat);
     const chatId = msg.chat.id;
+    const threadId = topicOf(msg);
     const incoming: Incoming = {
       platform: 'telegram',
       userId: actor.userId,
       userName: actor.userName,
       chatId: String(chatId),
       chatKind: kind,
+      ...(threadId ? { threadId } : {}),
       text: route.text,
       ...(actor.locale ? { locale: actor.locale } : {}),
       isChatAdmin: async () => {
@@ -37,6 +39,7 @@ export function textMessages(shared: HandlerDeps): Composer<Context> {
     const origin: Origin = {
       chatId: String(chatId),
       chatKind: kind,
+      ...(threadId ? { threadId } : {}),
       userMessageId: msg.message_id,
       ...(actor.dmUserId !== undefined ? { dmUserId: actor.dmUserId } : {}),
     };

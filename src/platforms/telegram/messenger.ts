@@ -28,6 +28,8 @@ export interface TelegramMessengerOptions {
 export interface SendOptions extends MessengerSendOptions {
   /** Reply to this message (groups: lets a ForceReply target only its sender). */
   replyTo?: number;
+  /** A forum topic (message_thread_id) to post in. */
+  threadId?: string;
 }
 
 /**
@@ -53,7 +55,16 @@ export class TelegramMessenger implements Messenger {
 
   async send(target: ChatTarget, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
     const rendered = await this.render(reply);
-    return this.sendRendered(target.chatId, rendered, options);
+    return this.sendRendered(target.chatId, rendered, target.threadId ? { ...options, threadId: target.threadId } : options);
+  }
+
+  /** A reaction on a message (setMessageReaction): a bot may set one emoji from Telegram's list. */
+  async react(ref: MessageRef, emoji: string): Promise<void> {
+    try {
+      await this.api.setMessageReaction(ref.chatId, Number(ref.messageId), [{ type: 'emoji', emoji: emoji as '👍' }]);
+    } catch (err) {
+      throw toDeliveryError(err, this.token);
+    }
   }
 
   /**
@@ -128,6 +139,8 @@ export class TelegramMessenger implements Messenger {
       parse_mode: 'HTML' as const,
       ...(msg.markup ? { reply_markup: withSelective(msg.markup, options.replyTo !== undefined) } : {}),
       ...(options.replyTo !== undefined ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
+      ...(options.threadId && /^\d+$/.test(options.threadId) ? { message_thread_id: Number(options.threadId) } : {}),
+      ...(options.silent ? { disable_notification: true } : {}),
     };
     try {
       const sent =

@@ -79,3 +79,8 @@ export function routeText(msg: Pick<Message, 'chat' | 'reply_to_message' | 'from
 export function messageRef(msg: Pick<Message, 'chat' | 'message_id'>): MessageRef {
   return { platform: 'telegram', chatId: String(msg.chat.id), messageId: String(msg.message_id) };
 }
+
+/** The forum topic a message belongs to (only real topic messages: a reply thread is not one). */
+export function topicOf(msg: Pick<Message, 'message_thread_id' | 'is_topic_message'>): string | undefined {
+  return msg.is_topic_message && msg.message_thread_id !== undefined ? String(msg.message_thread_id) : undefined;
+}

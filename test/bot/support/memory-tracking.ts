@@ -1,5 +1,5 @@
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
-import type { FollowedSwap, FollowResult, TrackingService } from '../../../src/contracts/tracking.js';
+import { DEFAULT_SETTINGS, type ChatSettings, type FollowedSwap, type FollowResult, type TrackingService } from '../../../src/contracts/tracking.js';
 
 /**
  * A TrackingService kept in memory, for handler tests: the core only needs the interface; the real
@@ -29,6 +29,29 @@ export class MemoryTracking implements TrackingService {
   async listFollowed(target: ChatTarget): Promise<FollowedSwap[]> {
     const chat = this.follows.get(this.key(target));
     return [...(chat?.entries() ?? [])].map(([swapId, f]) => ({ swapId, since: f.since })).sort((a, b) => b.since - a.since);
+  }
+
+  readonly muted = new Set<string>();
+  readonly chatSettings = new Map<string, ChatSettings>();
+
+  async mute(swapId: string, target: ChatTarget, muted: boolean): Promise<boolean> {
+    if (!this.follows.get(this.key(target))?.has(swapId)) return false;
+    if (muted) this.muted.add(`${this.key(target)}|${swapId}`);
+    else this.muted.delete(`${this.key(target)}|${swapId}`);
+    return true;
+  }
+
+  async isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined> {
+    if (!this.follows.get(this.key(target))?.has(swapId)) return undefined;
+    return this.muted.has(`${this.key(target)}|${swapId}`);
+  }
+
+  async settings(target: ChatTarget): Promise<ChatSettings> {
+    return this.chatSettings.get(this.key(target)) ?? { ...DEFAULT_SETTINGS, moments: [...DEFAULT_SETTINGS.moments] };
+  }
+
+  async saveSettings(target: ChatTarget, settings: ChatSettings): Promise<void> {
+    this.chatSettings.set(this.key(target), settings);
   }
 
   /** Who follows a swap, as "platform:kind:chat" keys. */

@@ -1,5 +1,5 @@
 import type { ChatTarget, MessageRef, Platform } from '../../../src/contracts/incoming.js';
-import { DeliveryError, type DeliveryFailure, type Messenger, type RateLimitScope } from '../../../src/contracts/messenger.js';
+import { DeliveryError, type DeliveryFailure, type Messenger, type RateLimitScope, type SendOptions } from '../../../src/contracts/messenger.js';
 import type { Reply } from '../../../src/contracts/reply.js';
 
 /**
@@ -8,13 +8,19 @@ import type { Reply } from '../../../src/contracts/reply.js';
  */
 
 export interface Recorded {
-  op: 'send' | 'edit';
+  op: 'send' | 'edit' | 'react';
   platform: Platform;
   chatId: string;
   messageId: string;
   reply: Reply;
   /** Real time of the delivery. */
   at: number;
+  /** Sent without sound (quiet hours, a muted swap). */
+  silent?: boolean;
+  /** The forum topic it went to. */
+  threadId?: string;
+  /** For op 'react': the emoji. */
+  emoji?: string;
 }
 
 export interface Fault {
@@ -67,10 +73,14 @@ export class RecordingMessenger implements Messenger {
     this.check(chatId);
   }
 
-  async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
+  async send(target: ChatTarget, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
     await this.begin(target.chatId);
     const messageId = String(this.next++);
-    this.log.push({ op: 'send', platform: target.platform, chatId: target.chatId, messageId, reply, at: Date.now() });
+    this.log.push({
+      op: 'send', platform: target.platform, chatId: target.chatId, messageId, reply, at: Date.now(),
+      ...(options.silent ? { silent: true } : {}),
+      ...(target.threadId ? { threadId: target.threadId } : {}),
+    });
     return { platform: target.platform, chatId: target.chatId, messageId };
   }
 
@@ -78,6 +88,11 @@ export class RecordingMessenger implements Messenger {
     await this.begin(ref.chatId);
     this.log.push({ op: 'edit', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply, at: Date.now() });
     return ref;
+  }
+
+  async react(ref: MessageRef, emoji: string): Promise<void> {
+    await this.begin(ref.chatId);
+    this.log.push({ op: 'react', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply: { lines: [], target: 'here' }, at: Date.now(), emoji });
   }
 
   forChat(chatId: string): Recorded[] {
