@@ -16,10 +16,12 @@ import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
  * - jitter (0..1) stretches the delay by up to 10% so thousands of pollers do not align.
  *
  * When webhooks are trusted (LAYERSWAP_WEBHOOK_SECRET set), a webhook pulls the poll forward at
- * each status change, so polling is mostly a safety net: every `safetyMs` (5 min) while waiting
- * or while the payout is on its way; fast for a short tail after each change (the status often
- * lags the transactions it lists); and while the deposit gathers confirmations (no webhook for
- * those), one poll per block of the source network (blockTimeMs), retried soon after a miss.
+ * each status change, so polling is mostly a safety net: every `safetyMs` (5 min) while the payout
+ * is on its way and after the first 10 minutes of waiting; slow for those first 10 minutes (no
+ * webhook announces a deposit that is only seen); fast for a short tail after each change (the
+ * status often lags the transactions it lists); and while the deposit gathers confirmations (no
+ * webhook for those), one poll per block of the source network (blockTimeMs), never faster than
+ * the fast cadence.
  */
 
 export interface CadenceSettings {
@@ -80,13 +82,16 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
 function withWebhooks(input: CadenceInput, settings: CadenceSettings, w: WebhookCadence): number {
   const sinceChange = input.sinceChangeMs ?? Infinity;
   if (input.confirming) {
-    const block = input.blockMs ?? DEFAULT_BLOCK_MS;
-    // The next confirmation is due one block after the last one; past that, it was a miss.
-    const floor = Math.min(1000, settings.fastMs);
-    const due = block - sinceChange;
-    return due >= floor ? due : Math.max(floor, Math.min(settings.fastMs, Math.round(block / 4)));
+    // The next confirmation is due one block after the last one; never faster than the fast
+    // cadence (a 1 s chain would otherwise cost more than fixed polling), and a miss retries at it.
+    const due = (input.blockMs ?? DEFAULT_BLOCK_MS) - sinceChange;
+    return Math.max(due, settings.fastMs);
   }
   if (sinceChange < w.tailMs) return settings.fastMs;
+  // Layerswap sends no webhook when a deposit is first seen (the status stays
+  // user_transfer_pending until it is confirmed), so a fresh swap is still polled at the slow
+  // cadence for the usual deposit window; only after that is the safety net enough.
+  if (!input.depositSeen && !FAST_STATUSES.has(input.status) && input.waitingMs < LONG_WAIT_MS) return Math.min(settings.slowMs, w.safetyMs);
   return w.safetyMs;
 }
 

@@ -89,8 +89,10 @@ describe('poll cadence when webhooks are trusted', () => {
   const hooked = { ...settings, webhooks: { safetyMs: 300_000, tailMs: 30_000 } };
   const base = { depositSeen: false, waitingMs: 0, sinceChangeMs: 60_000 };
 
-  it('waits for a deposit at the safety interval only, however long the wait', () => {
-    expect(nextPollDelay({ ...base, status: 'user_transfer_pending' }, hooked)).toBe(300_000);
+  it('waits for a deposit at the slow cadence for the usual deposit window (no webhook announces a seen deposit), then at the safety interval only', () => {
+    expect(nextPollDelay({ ...base, status: 'user_transfer_pending' }, hooked)).toBe(hooked.slowMs);
+    expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 9 * min }, hooked)).toBe(hooked.slowMs);
+    expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 11 * min }, hooked)).toBe(300_000);
     expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 5 * 60 * min }, hooked)).toBe(300_000);
     expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true }, hooked)).toBe(300_000);
   });
@@ -99,15 +101,17 @@ describe('poll cadence when webhooks are trusted', () => {
     expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true, sinceChangeMs: 10_000 }, hooked)).toBe(5_000);
   });
 
-  it('paces confirmations by the source network block time, retrying soon after a miss', () => {
+  it('paces confirmations by the source network block time, never faster than the fast cadence', () => {
     const confirmingOn = (network: { name: string; type?: string }, sinceChangeMs: number) =>
       nextPollDelay({ ...base, status: 'user_transfer_pending', depositSeen: true, confirming: true, blockMs: blockTimeMs(network), sinceChangeMs }, hooked);
     expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 0)).toBe(12_000);
     expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 4_000)).toBe(8_000);
-    // The block was due and the poll saw no new confirmation: a short retry, not a whole block.
-    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 12_500)).toBe(3_000);
+    // The block was due and the poll saw no new confirmation: a retry at the fast cadence, not a whole block.
+    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 12_500)).toBe(hooked.fastMs);
+    // A 1 s chain is not polled every second: that would cost more than fixed polling.
+    expect(confirmingOn({ name: 'ARBITRUM_MAINNET', type: 'evm' }, 0)).toBe(hooked.fastMs);
     expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 0)).toBe(600_000);
-    expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 600_500)).toBe(5_000);
+    expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 600_500)).toBe(hooked.fastMs);
     // Unknown names fall back to the family, then to 5 s.
     expect(blockTimeMs({ name: 'SOME_NEW_L2', type: 'evm' })).toBe(2_000);
     expect(blockTimeMs({ name: 'MYSTERY', type: 'mystery' })).toBe(5_000);
