@@ -8,6 +8,8 @@ import type { BenchRedis } from './env.js';
 import { ChildHandle } from './ipc.js';
 import { startDiscordSink, type DiscordSink } from './sinks/discord-sink.js';
 import { startTelegramSink, type TelegramSink } from './sinks/telegram-sink.js';
+import type { ScaledTime } from './clock.js';
+import type { SandboxStart } from './sandbox-child.js';
 import type { WorkerConfig } from './worker-child.js';
 
 /**
@@ -46,10 +48,10 @@ export class SandboxHandle {
     readonly apiKey: string,
   ) {}
 
-  static async start(): Promise<SandboxHandle> {
-    const child = ChildHandle.start('sandbox', 'sandbox-child.js');
+  static async start(options: Omit<SandboxStart, 'apiKey'> = { timings: SANDBOX_TIMINGS }, name = 'sandbox'): Promise<SandboxHandle> {
+    const child = ChildHandle.start(name, 'sandbox-child.js');
     const apiKey = 'bench-sandbox-key';
-    const { url } = await child.call<{ url: string }>('start', { apiKey, timings: SANDBOX_TIMINGS });
+    const { url } = await child.call<{ url: string }>('start', { apiKey, ...options } satisfies SandboxStart);
     return new SandboxHandle(child, url, apiKey);
   }
 
@@ -57,8 +59,19 @@ export class SandboxHandle {
   advance(ms: number): Promise<number> {
     return this.child.call('advance', ms);
   }
-  deposit(ids: string[]): Promise<number> {
+  /** Deposits now; resolves to the sandbox time of each deposit. */
+  deposit(ids: string[]): Promise<number[]> {
     return this.child.call('deposit', ids);
+  }
+  /** Moves a scaled clock to a new speed (from its current reading). */
+  setTime(t: ScaledTime): Promise<number> {
+    return this.child.call('setTime', t);
+  }
+  now(): Promise<number> {
+    return this.child.call('now');
+  }
+  webhookStats(): Promise<{ attempted: number; delivered: number; failed: number }> {
+    return this.child.call('webhookStats');
   }
   count(operation?: string): Promise<number> {
     return this.child.call('count', operation);
@@ -140,11 +153,12 @@ export class Bench {
   }
 
   /** A tracking instance in this process without workers: follow() and queue counts. */
-  controller(prefix: string, cadence: WorkerConfig['cadence'], platformRates?: Partial<Record<Platform, RateLimit>>): Tracking {
+  controller(prefix: string, cadence: WorkerConfig['cadence'], platformRates?: Partial<Record<Platform, RateLimit>>, on?: { api: LayerswapClient; now: () => number }): Tracking {
     return createTracking({
       redis: this.redis.url,
       prefix,
-      api: this.api,
+      api: on?.api ?? this.api,
+      ...(on ? { now: on.now } : {}),
       limits: BENCH_LIMITS,
       cadence,
       ...(platformRates ? { platformRates } : {}),

@@ -40,13 +40,28 @@ async function part(sections: Section[], id: number, title: string, run: () => P
   process.stdout.write(`[bench] ${id}. done in ${(s.durationMs / 1000).toFixed(1)} s\n`);
 }
 
+/**
+ * BENCH_QUICK=1: every part, small (a minute or two), to check the bench works; its figures are
+ * not the ones to publish.
+ */
+const QUICK = process.env.BENCH_QUICK === '1';
 /** Followed swaps in parts 2 and 4 (with the measured ones of part 2: 10,000). */
-const POPULATION = 9_850;
+const POPULATION = QUICK ? 450 : 9_850;
+const SIZES = QUICK
+  ? {
+      throughput: { swaps: 300, repeats: 1, warmupMs: 500, windowMs: 1500 },
+      latency: { repeats: 1, telegramChats: 5, discordChannels: 5, steps: 3 },
+      memoryTotal: 2_000,
+      commands: { repeats: 1, perRepeat: 40, warmup: 10 },
+      fanout: { telegramChats: 100, discordChannels: 100, repeats: 1 },
+      economy: { swaps: 6, typicalSpeed: 30, abandonedSpeed: 1200 },
+    }
+  : { throughput: {}, latency: {}, memoryTotal: 100_000, commands: {}, fanout: {}, economy: {} };
 
 /** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
 async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
   const pop = new Population(bench, `${bench.redis.prefix}-pop`);
-  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKKeys: 0, tenKFollowed: 0, tenKKinds: new Map(), tenKRss: [], followPeakRss: NaN, reconcileMs: NaN };
+  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKUsage: { perSwap: NaN, fixed: NaN, byKind: {} }, tenKKeys: 0, tenKFollowed: 0, tenKKinds: new Map(), tenKRss: [], followPeakRss: NaN, reconcileMs: NaN };
   const worker = () => {
     if (!pop.worker) throw new Error('the worker is not running');
     return pop.worker.handle;
@@ -65,12 +80,12 @@ async function populationParts(sections: Section[], bench: Bench, swaps: string[
       mem.reconcileMs = performance.now() - r0;
       mem.followPeakRss = (await worker().call<{ peakRss: number }>('memory')).peakRss;
       await worker().call('resetPeak');
-      return runLatency(pop, {}, async () => {
+      return runLatency(pop, SIZES.latency, async () => {
         mem.tenKRss.push((await worker().call<{ peakRss: number }>('memory')).peakRss);
         await worker().call('resetPeak');
       });
     });
-    await part(sections, 4, 'Memory', () => runMemory(pop, mem));
+    await part(sections, 4, 'Memory', () => runMemory(pop, mem, SIZES.memoryTotal));
   } finally {
     await pop.close();
     await deleteKeys(bench.redis.client, pop.prefix);
@@ -94,11 +109,11 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     const swaps = await bench.createSwaps(POPULATION);
     progress(`created ${swaps.length} sandbox swaps in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench, swaps)).section);
+    await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench, swaps, SIZES.throughput)).section);
     await populationParts(sections, bench, swaps);
-    await part(sections, 3, 'Command latency', () => runCommands(bench, swaps[0] as string));
-    await part(sections, 6, 'Fan-out', () => runFanout(bench));
-    await part(sections, 5, 'API economy', async () => runEconomy());
+    await part(sections, 3, 'Command latency', () => runCommands(bench, swaps[0] as string, SIZES.commands));
+    await part(sections, 6, 'Fan-out', () => runFanout(bench, SIZES.fanout));
+    await part(sections, 5, 'API economy', () => runEconomy(bench, SIZES.economy));
   } finally {
     await stop();
   }
@@ -115,9 +130,10 @@ async function main(): Promise<void> {
     /** 1-minute load average at the start and the end: other work on the machine skews figures. */
     loadAverage: { start: load0, end: os.loadavg()[0] ?? NaN },
   };
-  const header = `swapbot benchmark, ${date}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, Redis ${machine.redis}; load average ${load0.toFixed(1)} at start, ${machine.loadAverage.end.toFixed(1)} at end`;
+  const header = `swapbot benchmark${QUICK ? ' (QUICK: reduced sizes, not for publishing)' : ''}, ${date}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, Redis ${machine.redis}; load average ${load0.toFixed(1)} at start, ${machine.loadAverage.end.toFixed(1)} at end`;
   process.stdout.write(`\n${header}\n${table}\n`);
-  const out = join(ROOT, 'bench', 'results.json');
+  // A quick run never overwrites the published figures.
+  const out = join(ROOT, 'bench', QUICK ? 'results-quick.json' : 'results.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ date, machine, durationMs: Math.round(performance.now() - started), table: `${header}\n${table}`, sections }, null, 2) + '\n');
   process.stdout.write(`\n[bench] wrote ${out} (total ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { Job } from 'bullmq';
 import type { Platform } from '../src/contracts/incoming.js';
 import type { Messenger } from '../src/contracts/messenger.js';
 import { LayerswapClient } from '../src/layerswap/client.js';
@@ -7,8 +8,10 @@ import { DiscordMessenger } from '../src/platforms/discord/messenger.js';
 import { TelegramMessenger } from '../src/platforms/telegram/messenger.js';
 import { createTracking, type Tracking } from '../src/tracking/engine.js';
 import type { RateLimit } from '../src/tracking/queues.js';
+import type { WebhookCadence } from '../src/tracking/cadence.js';
 import { trackingRenderer } from '../src/bot/cards/moments.js';
 import { CountingMessenger } from './cards.js';
+import { scaledNow, type ScaledTime } from './clock.js';
 import { memoryMb, serve } from './ipc.js';
 
 /**
@@ -22,7 +25,13 @@ export interface WorkerConfig {
   prefix: string;
   sandboxUrl: string;
   apiKey: string;
-  cadence: { fastMs: number; slowMs: number; stuckFactor: number };
+  cadence: { fastMs: number; slowMs: number; stuckFactor: number; webhooks?: WebhookCadence };
+  /**
+   * The sandbox's scaled clock (part 5): the engine reads it as its clock, and every poll delay
+   * it schedules (sandbox ms) passes `speed` times faster in real time, so the production cadence
+   * runs unchanged on a compressed lifecycle.
+   */
+  time?: ScaledTime;
   apiRate: RateLimit;
   platformRates?: Partial<Record<Platform, RateLimit>>;
   concurrency: number;
@@ -42,10 +51,27 @@ export interface WorkerConfig {
 let tracking: Tracking | undefined;
 const counting = new CountingMessenger();
 let peakRss = 0;
+/** GET /swaps/{id} requests this worker made, by swap (one per call: the poller does not retry). */
+const swapRequests = new Map<string, number>();
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 100);
 sampler.unref();
+
+/**
+ * The poller schedules its next poll with job.moveToDelayed(Date.now() + delay), the delay in
+ * its clock's ms; on a clock `speed` times faster than real time, the real wait is delay/speed.
+ * It is counted from when the job started (processedOn): a poll's own few milliseconds, nothing
+ * next to a 5-second cadence in production, would otherwise be stretched `speed` times.
+ */
+function compressDelays(speed: number): void {
+  const moveToDelayed = Job.prototype.moveToDelayed;
+  Job.prototype.moveToDelayed = function (this: Job, timestamp: number, token?: string) {
+    const now = Date.now();
+    const due = (this.processedOn ?? now) + Math.max(0, timestamp - now) / speed;
+    return moveToDelayed.call(this, Math.max(now, due), token);
+  };
+}
 
 serve(
   {
@@ -53,6 +79,12 @@ serve(
       const t0 = performance.now();
       const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', destination: process.stderr, name: 'bench-worker', secrets: [c.apiKey] });
       const api = new LayerswapClient({ baseUrl: c.sandboxUrl, apiKey: c.apiKey, logger });
+      const getSwap = api.getSwap.bind(api);
+      api.getSwap = (...args) => {
+        swapRequests.set(args[0], (swapRequests.get(args[0]) ?? 0) + 1);
+        return getSwap(...args);
+      };
+      if (c.time) compressDelays(c.time.speed);
       const messengers: Partial<Record<Platform, Messenger>> = { console: counting };
       if (c.telegram) messengers.telegram = new TelegramMessenger({ token: c.telegram.token, apiRoot: c.telegram.apiRoot, botUsername: 'bench_swapbot' });
       if (c.discord) {
@@ -67,6 +99,7 @@ serve(
         api,
         limits: c.limits,
         cadence: c.cadence,
+        ...(c.time ? { now: scaledNow(c.time) } : {}),
         logger,
         apiRate: c.apiRate,
         ...(c.platformRates ? { platformRates: c.platformRates } : {}),
@@ -84,6 +117,7 @@ serve(
       return true;
     },
     counts: () => ({ consoleSent: counting.sent, consoleEdited: counting.edited }),
+    swapRequests: () => Object.fromEntries(swapRequests),
   },
   async () => {
     clearInterval(sampler);
