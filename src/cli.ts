@@ -84,9 +84,14 @@ async function main(argv: string[]): Promise<number> {
       logger.info({ adapters: web.adapters }, `swapbot ${role}: running`);
     } else {
       // No routes: /health (Redis answers) for the container's check, /metrics for Prometheus.
-      const server = await serveHttp(new Map(), { port: config.PORT, health: () => healthy(rt, new Set()), metricsToken: config.METRICS_TOKEN });
+      const port = config.WORKER_PORT ?? config.PORT;
+      const server = await serveHttp(new Map(), { port, health: () => healthy(rt, new Set()), metricsToken: config.METRICS_TOKEN }).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+        const which = config.WORKER_PORT === undefined ? 'PORT' : 'WORKER_PORT';
+        throw new StartupError(`the worker's /health and /metrics port ${port} (${which}) is in use: when web and worker run on one host with the same PORT, set WORKER_PORT to another port`);
+      });
       rt.onClose('http server', () => server.close());
-      logger.info({ port: server.port }, 'swapbot worker: polling and notifying (/health and /metrics on PORT)');
+      logger.info({ port: server.port }, 'swapbot worker: polling and notifying (/health and /metrics on this port)');
     }
     await stop.stopped;
     return 0;

@@ -76,6 +76,8 @@ const schema = z.object({
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -').default('swapbot'),
   DATA_DIR: nonEmpty.default('.data'),
   PORT: int(0, 65_535, ' (0 picks any free port)').default(3000),
+  // The worker's /health and /metrics port when web and worker share one host and one environment.
+  WORKER_PORT: int(0, 65_535, ' (0 picks any free port)').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'use one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   COMMANDS_PER_MINUTE: int(1, 10_000).default(20),
   MAX_TRACKED_PER_USER: int(1, 10_000).default(25),

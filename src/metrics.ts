@@ -35,21 +35,21 @@ export const apiLatency = new Histogram({
 /** What one poll of a followed swap ended with (the poll job's outcome). */
 export const polls = new Counter({
   name: 'swapbot_polls_total',
-  help: 'Polls of followed swaps, by outcome (changed, unchanged, final, unfollowed, not_found, failed, ...)',
+  help: 'Poll runs of followed swaps, by outcome: polled again later (changed, unchanged, not_found_yet, unreadable), ended (final, unfollowed, not_found, abandoned), api_unavailable (all pollers paused), failed',
   labelNames: ['outcome'] as const,
   registers: [registry],
 });
 
 export const webhookHints = new Counter({
   name: 'swapbot_webhook_hints_total',
-  help: 'Layerswap webhook calls, by result (accepted, replayed, rejected)',
+  help: 'Layerswap webhook calls, by result (accepted, replayed, rejected: bad signature or headers, ignored: no swap id, failed: could not schedule the check)',
   labelNames: ['result'] as const,
   registers: [registry],
 });
 
 export const notifyDeliveries = new Counter({
   name: 'swapbot_notify_deliveries_total',
-  help: 'Status cards and key-moment messages pushed to chats, by platform and outcome (delivered, failed)',
+  help: 'Platform calls that send or edit status cards and key-moment messages, by platform and outcome (delivered, failed: any refusal, 429 or network error)',
   labelNames: ['platform', 'outcome'] as const,
   registers: [registry],
 });

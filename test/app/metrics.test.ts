@@ -7,8 +7,11 @@ import { LayerswapClient } from '../../src/layerswap/client.js';
 import { createRedis } from '../../src/redis.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
+import { Webhook } from 'svix';
 import { TrackingKeys } from '../../src/tracking/keys.js';
+import { createWebhookHandler } from '../../src/tracking/webhook.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
+import { startHarness } from '../tracking/support/harness.js';
 
 /**
  * GET /metrics over a real socket, after real activity: API requests to the sandbox over HTTP
@@ -109,6 +112,55 @@ describe('GET /metrics', () => {
     expect(sample(page, 'swapbot_queue_oldest_waiting_seconds', { queue: 'notify-telegram' })).toBeGreaterThanOrEqual(29);
     expect(sample(page, 'swapbot_followed_swaps')).toBe(3);
     await queue.close();
+  });
+
+  it('counts poll runs and the status cards and messages pushed to chats, 429s included', async () => {
+    const h = await startHarness();
+    try {
+      const before = (await scrape()).body;
+      await h.startWorkers();
+      const chat = { platform: 'telegram', chatId: 'metrics-probe-chat', chatKind: 'private' } as const;
+      const id = await h.createSwap();
+      await h.tracking.service.follow(id, chat, { userId: 'u1', creator: true });
+      await h.settle([id]);
+      // Telegram's next call answers 429 (a flood wait): one failed delivery, then the retry lands.
+      h.messengers.telegram.fail({ failure: 'rate_limited', retryAfterMs: 100, count: 1 });
+      h.clock.advance(1_000);
+      h.sandbox.deposit(id);
+      await h.settle([id]);
+      expect(h.messengers.telegram.refusals).toHaveLength(1);
+
+      const page = (await scrape()).body;
+      const moved = (name: string, labels: Record<string, string>) => sample(page, name, labels) - sample(before, name, labels);
+      // The first poll and the deposit are changes; settling polls once more without one.
+      expect(moved('swapbot_polls_total', { outcome: 'changed' })).toBeGreaterThanOrEqual(2);
+      expect(moved('swapbot_polls_total', { outcome: 'unchanged' })).toBeGreaterThanOrEqual(1);
+      // The creator's card (sent at the deposit, its first change) and the "deposit received" message, each counted once.
+      expect(h.messengers.telegram.log.length).toBeGreaterThanOrEqual(2);
+      expect(moved('swapbot_notify_deliveries_total', { platform: 'telegram', outcome: 'delivered' })).toBe(h.messengers.telegram.log.length);
+      expect(moved('swapbot_notify_deliveries_total', { platform: 'telegram', outcome: 'failed' })).toBe(1);
+      expect(moved('swapbot_rate_limited_total', { source: 'telegram' })).toBe(1);
+      expect(page).not.toContain(id);
+      expect(page).not.toContain('metrics-probe-chat');
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+
+  it('counts webhook calls by result: accepted, replayed, rejected', async () => {
+    const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+    const handler = createWebhookHandler({ secret, onSwapHint: async () => undefined });
+    const before = (await scrape()).body;
+    const body = JSON.stringify({ data: { swap: { id: '11111111-1111-4111-8111-111111111111' } } });
+    const at = new Date();
+    const headers = { 'svix-id': 'msg_1', 'svix-timestamp': String(Math.floor(at.getTime() / 1000)), 'svix-signature': new Webhook(secret).sign('msg_1', at, body) };
+    expect((await handler.handle(body, headers)).status).toBe(200);
+    expect((await handler.handle(body, headers)).status).toBe(200);
+    expect((await handler.handle(body, { ...headers, 'svix-signature': `v1,${Buffer.alloc(32, 7).toString('base64')}` })).status).toBe(401);
+    const page = (await scrape()).body;
+    for (const [result, n] of [['accepted', 1], ['replayed', 1], ['rejected', 1]] as const) {
+      expect(sample(page, 'swapbot_webhook_hints_total', { result }) - sample(before, 'swapbot_webhook_hints_total', { result })).toBe(n);
+    }
   });
 
   it('counts Redis connection errors', async () => {

@@ -78,11 +78,13 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     for (let i = 0; i < count; i++) {
       const id = await createSwap();
       const chat: ChatTarget = { platform: 'telegram', chatId: `${label}-${i}`, chatKind: 'private' };
-      expect(await tracking.service.follow(id, chat, { userId: `u-${label}-${i}`, creator: true })).toMatchObject({ ok: true });
+      // Half the chats made the swap (their first card comes at its first change), half follow one made elsewhere.
+      expect(await tracking.service.follow(id, chat, { userId: `u-${label}-${i}`, creator: i % 2 === 0 })).toMatchObject({ ok: true });
       swaps.push({ id, chat });
     }
-    // Every chat gets its card while the swap waits for its deposit...
-    for (const s of swaps) await expect.poll(() => card(s.chat.chatId, s.id), { timeout: 30_000, interval: 100 }).toMatch(/status (created|user_transfer_pending)/);
+    // Every swap is polled and stored while it waits for its deposit; a follower gets its card now...
+    for (const s of swaps) await expect.poll(async () => (await tracking.swapState(s.id))?.status, { timeout: 30_000, interval: 100 }).toMatch(/^(created|user_transfer_pending)$/);
+    for (const s of swaps.filter((_, i) => i % 2 === 1)) await expect.poll(() => card(s.chat.chatId, s.id), { timeout: 30_000, interval: 100 }).toMatch(/status (created|user_transfer_pending)/);
     // ...and sees it completed once the service says so.
     for (const s of swaps) sandbox.setStatus(s.id, 'completed');
     for (const s of swaps) await expect.poll(() => card(s.chat.chatId, s.id), { timeout: 30_000, interval: 100 }).toContain('status completed');

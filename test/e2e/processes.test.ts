@@ -58,11 +58,13 @@ describe('swapbot web + swapbot worker as separate processes', () => {
   let web: Proc;
   let worker: Proc;
   let port: number;
+  let workerPort: number;
 
   beforeAll(async () => {
     fake = await FakeBotApi.start();
     sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 1_000, payoutDelayMs: 1_000 } });
     port = await freePort();
+    workerPort = await freePort();
     const env = {
       REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: prefix,
@@ -73,6 +75,8 @@ describe('swapbot web + swapbot worker as separate processes', () => {
       POLL_FAST_MS: '200',
       POLL_SLOW_MS: '300',
       PORT: String(port),
+      // One host, one environment: the worker's /health and /metrics go on their own port.
+      WORKER_PORT: String(workerPort),
       LOG_LEVEL: 'info',
     };
     web = run('web', env);
@@ -122,6 +126,10 @@ describe('swapbot web + swapbot worker as separate processes', () => {
 
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${workerPort}/health`)).status).toBe(200);
+    // The worker's own counters: the cards it pushed to Telegram.
+    const metrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
+    expect(Number(/^swapbot_notify_deliveries_total\{platform="telegram",outcome="delivered"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThanOrEqual(2);
 
     web.child.kill('SIGTERM');
     worker.child.kill('SIGTERM');
@@ -156,6 +164,7 @@ describe('swapbot web + swapbot worker on Discord', () => {
       POLL_FAST_MS: '200',
       POLL_SLOW_MS: '300',
       PORT: String(await freePort()),
+      WORKER_PORT: String(await freePort()),
     };
     web = run('web', env);
     worker = run('worker', env);
@@ -293,4 +302,31 @@ describe('swapbot web when Telegram misbehaves', () => {
     expect(Date.now() - t0).toBeLessThan(25_000);
     expect(p.output()).toMatch(/updates still in hand at shutdown|still closing/);
   }, 90_000);
+});
+
+describe('swapbot worker beside web on one host', () => {
+  const prefix = uniquePrefix('procs-port');
+  testRedis(prefix);
+
+  it('says which variable to set when its port is taken, instead of a bare EADDRINUSE', async () => {
+    const busy = net.createServer();
+    const port = await new Promise<number>((r) => busy.listen(0, '0.0.0.0', () => r((busy.address() as net.AddressInfo).port)));
+    try {
+      const env = {
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: prefix,
+        LAYERSWAP_API_URL: 'http://127.0.0.1:9',
+        LAYERSWAP_API_KEY: 'unused-key',
+        TELEGRAM_BOT_TOKEN: '777003:TEST-port-taken-abcdefghijklmnopqrs',
+        TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+        PORT: String(port),
+      };
+      const worker = run('worker', env);
+      expect(await worker.exited).not.toBe(0);
+      expect(worker.output()).toContain(`port ${port} (PORT) is in use`);
+      expect(worker.output()).toContain('set WORKER_PORT');
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+  }, 30_000);
 });

@@ -91,7 +91,15 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
   const taken = new Set<number>();
   const ports = [await freePort(taken), await freePort(taken), await freePort(taken), await freePort(taken)];
   const nodes = new Map<number, ChildProcess>();
+  // A test process that ends before stop() (a hook timeout while the nodes start, an aborted run)
+  // still takes its nodes and their files with it.
+  const leftovers = () => {
+    for (const child of nodes.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', leftovers);
   const stop = async () => {
+    process.off('exit', leftovers);
     await Promise.all(
       [...nodes.values()].map((child) => {
         if (child.exitCode !== null || child.signalCode !== null) return undefined;

@@ -159,11 +159,11 @@ describe('a whole swap on Discord', () => {
     expect(copied.ephemeral).toBe(true);
     expect(String(copied.body.content)).toMatch(/^`[^`]+`$/);
 
-    // The tracking worker posts the live status card to the DM through REST alone.
+    // The tracking worker posts the live status card to the DM through REST alone, at the swap's
+    // first change (the deposit card already says it waits for the deposit).
+    live.sandbox.deposit(swapId);
     const liveCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
     const versionsBefore = liveCard.history.length;
-
-    live.sandbox.deposit(swapId);
     await driveToCompletion(swapId);
     const done = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
     expect(embedOf(done).color).toBe(0x57f287);
@@ -209,7 +209,10 @@ describe('a whole swap on Discord', () => {
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
     expect(h.fake.messagesIn(bobDm)).toHaveLength(0);
     expect(h.fake.requests.some((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403)).toBe(true);
-    // The tracking worker meets the same refusal (50007) and stops following for that DM.
+    // The tracking worker meets the same refusal (50007) at the swap's first change and stops following for that DM.
+    const bobSwap = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(String(embedOf(shown).description)))?.[1] ?? '';
+    expect(bobSwap).toMatch(/^[0-9a-f-]{36}$/);
+    live.sandbox.deposit(bobSwap);
     const bobChat = { platform: 'discord' as const, chatId: h.bob.user.id, chatKind: 'private' as const };
     const refusals = () => h.fake.requests.filter((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403).length;
     await waitUntil(async () => refusals() >= 2 && (await live.tracking.service.listFollowed(bobChat)).length === 0, 'the closed DM to be unsubscribed');

@@ -11,7 +11,11 @@ import type { InteractionState, StoredMessage, World } from './fake-world.js';
  * - type 5 leaves a loading message; the first follow-up while it loads takes its place and its
  *   visibility (Discord's documented backwards-compatible behaviour), later ones choose their own;
  * - DMs to users who closed them: 50007; unknown channel 10003; missing access 50001; unknown
- *   message 10008; invalid payloads 50035 with the reasons.
+ *   message 10008; invalid payloads 50035 with the reasons;
+ * - a channel message may set only the flags Discord lets a sender set (SUPPRESS_EMBEDS,
+ *   SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2);
+ * - the bot's own reaction: PUT …/reactions/{emoji}/@me with the emoji URL-encoded (a unicode
+ *   emoji, or name:id of a custom one: unknown ones 10014), 204, idempotent.
  */
 const ok = (body: unknown): HttpAnswer => ({ status: 200, body });
 const noContent: HttpAnswer = { status: 204 };
@@ -40,7 +44,11 @@ const routes: Array<[string, RegExp, Handler]> = [
   ['DELETE', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ((msg.deleted = true), noContent))],
   ['POST', /^\/channels\/(\d+)\/messages$/, createChannelMessage],
   ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, editChannelMessage],
+  ['PUT', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, addOwnReaction],
 ];
+
+/** SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2. */
+const SETTABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 13) | (1 << 15);
 
 export function route(w: World, r: RouteRequest, baseUrl: string): HttpAnswer {
   for (const [method, pattern, handler] of routes) {
@@ -58,7 +66,7 @@ export function route(w: World, r: RouteRequest, baseUrl: string): HttpAnswer {
 
 function newMessage(w: World, channelId: string, body: Json, files: FileRecord[], opts: Partial<StoredMessage> = {}): StoredMessage {
   const channel = w.channels.get(channelId);
-  const m: StoredMessage = { id: w.snowflake(), channelId, guildId: channel?.guildId, body: {}, attachments: [], ephemeral: false, loading: false, deleted: false, history: [], ...opts };
+  const m: StoredMessage = { id: w.snowflake(), channelId, guildId: channel?.guildId, body: {}, attachments: [], ephemeral: false, loading: false, deleted: false, history: [], reactions: [], ...opts };
   applyBody(w, m, body, files);
   w.messages.set(m.id, m);
   return m;
@@ -105,6 +113,8 @@ function createChannelMessage(w: World, r: RouteRequest, p: P, base: string): Ht
   const refused = sendable(w, p[0]);
   if (refused) return refused;
   const body = (r.body ?? {}) as Json;
+  const flags = Number(body.flags ?? 0);
+  if (!Number.isInteger(flags) || (flags & ~SETTABLE_FLAGS) !== 0) return apiError(400, 50035, 'Invalid Form Body', ['flags: only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE and IS_COMPONENTS_V2 can be set']);
   const bad = invalid(body, r.files);
   if (bad) return bad;
   return ok(w.apiMessage(newMessage(w, p[0], body, r.files), base));
@@ -120,6 +130,17 @@ function editChannelMessage(w: World, r: RouteRequest, p: P, base: string): Http
   if (bad) return bad;
   applyBody(w, msg, body, r.files);
   return ok(w.apiMessage(msg, base));
+}
+
+function addOwnReaction(w: World, r: RouteRequest, p: P): HttpAnswer {
+  const refused = sendable(w, p[0]);
+  if (refused) return refused;
+  const msg = w.messages.get(p[1]);
+  if (!msg || msg.deleted || msg.ephemeral || msg.channelId !== p[0]) return apiError(404, 10008, 'Unknown Message');
+  // The path arrives decoded: a unicode emoji has no ASCII letters; a custom one is name:id (none exist here).
+  if (/^[ -~]*$/.test(p[2]) || p[2].includes(':')) return apiError(400, 10014, 'Unknown Emoji');
+  if (!msg.reactions.includes(p[2])) msg.reactions.push(p[2]);
+  return noContent;
 }
 
 // ---- interactions ----

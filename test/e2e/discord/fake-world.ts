@@ -53,6 +53,8 @@ export interface StoredMessage {
   interactionId?: string;
   /** Every body this message has shown, oldest first. */
   history: Json[];
+  /** The bot's own reactions (unicode emoji). */
+  reactions: string[];
 }
 
 export interface InteractionState {
@@ -247,7 +249,8 @@ export class World {
       tts: false,
       timestamp: new Date().toISOString(),
       edited_timestamp: m.history.length > 1 ? new Date().toISOString() : null,
-      flags: (m.ephemeral ? 64 : 0) | (m.loading ? 128 : 0),
+      flags: (m.ephemeral ? 64 : 0) | (m.loading ? 128 : 0) | (Number(m.body.flags ?? 0) & ~(64 | 128)),
+      ...(m.reactions.length ? { reactions: m.reactions.map((name) => ({ count: 1, count_details: { burst: 0, normal: 1 }, me: true, me_burst: false, burst_colors: [], emoji: { id: null, name } })) } : {}),
       ...(m.interactionId ? { webhook_id: this.applicationId, application_id: this.applicationId } : {}),
     };
   }

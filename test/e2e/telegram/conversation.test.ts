@@ -85,12 +85,15 @@ describe('a swap from quote to completion, in a private chat', () => {
     const swapId = swapIdOf(deposit);
     aliceSwap = swapId;
 
-    // The creator's chat follows the swap: the worker posts one status card...
+    // The creator's chat follows the swap. The deposit card already says where things stand, so
+    // the worker posts its one status card at the swap's first change: the deposit arriving...
+    expect(a.messages().filter(isStatusCard)).toHaveLength(0);
+    world.sandbox.deposit(swapId);
     const cardMsg = await fake.waitFor(() => a.messages().find(isStatusCard), 'the status card');
     const first = cardMsg.text!;
+    expect(cardMsg.message_id).toBeGreaterThan(deposit.message_id);
 
     // ...and edits it in place as the sandbox swap moves; key moments come as new messages.
-    world.sandbox.deposit(swapId);
     await a.sees('Deposit received');
     // Sandbox time moves 10 s per ~150 ms of real time, so the worker sees each step.
     let moved = Date.now();

@@ -4,7 +4,7 @@ import { err, ok, type TelegramResult } from '../../fakes/answers.js';
 import { telegramPayload, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
 import { MessageStore } from './fake-messages.js';
-import { checkMarkup, type StoredMessage } from './fake-rules.js';
+import { checkMarkup, TELEGRAM_REACTIONS, type StoredMessage } from './fake-rules.js';
 import { parseTelegramHtml } from './telegram-html.js';
 
 /**
@@ -62,6 +62,8 @@ export class FakeBotApi {
   private readonly dmOpen = new Set<number>();
   private readonly blocked = new Set<number>();
   private readonly members = new Map<string, string>();
+  /** Forum topics by chat: message_thread_id -> name. */
+  private readonly topics = new Map<number, Map<number, string>>();
   private readonly openQueries = new Set<string>();
   /** Inline queries asked and not yet answered; answers by query id. */
   private readonly openInline = new Map<string, { from: User; query: string }>();
@@ -115,9 +117,23 @@ export class FakeBotApi {
     return this.chat({ id: u.id, type: 'private', first_name: u.first_name });
   }
 
-  /** A user (or, without `from`, a channel) writes `text`. Returns the message, queued as an update. */
-  sendText(chat: Chat, from: User | undefined, text: string, opts: { replyTo?: number; senderChat?: Chat } = {}): Message {
+  /**
+   * A topic in a forum supergroup (`is_forum`): Telegram posts a forum_topic_created service
+   * message whose id becomes the topic's message_thread_id. Returns it.
+   */
+  createTopic(chat: Chat, name: string): number {
+    if (chat.type !== 'supergroup' || !(chat as { is_forum?: boolean }).is_forum) throw new Error(`fake: chat ${chat.id} is not a forum`);
     this.chat(chat);
+    const id = this.store.newId(chat.id);
+    this.store.put({ message_id: id, chat, from: null, versions: [], threadId: id });
+    this.topics.set(chat.id, (this.topics.get(chat.id) ?? new Map<number, string>()).set(id, name));
+    return id;
+  }
+
+  /** A user (or, without `from`, a channel) writes `text` (in a forum topic: `threadId`). Returns the message, queued as an update. */
+  sendText(chat: Chat, from: User | undefined, text: string, opts: { replyTo?: number; senderChat?: Chat; threadId?: number } = {}): Message {
+    this.chat(chat);
+    if (opts.threadId !== undefined && !this.topics.get(chat.id)?.has(opts.threadId)) throw new Error(`fake: no topic ${opts.threadId} in chat ${chat.id}`);
     if (from) this.chat({ id: from.id, type: 'private', first_name: from.first_name });
     if (from && chat.type === 'private') this.dmOpen.add(from.id);
     const reply = opts.replyTo !== undefined ? this.store.get(chat.id, opts.replyTo) : undefined;
@@ -130,8 +146,9 @@ export class FakeBotApi {
       ...(opts.senderChat ? { sender_chat: opts.senderChat } : {}),
       ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(/\s/)[0]!.length }] } : {}),
       ...(reply ? { reply_to_message: this.store.asMessage(reply) } : {}),
+      ...(opts.threadId !== undefined ? { message_thread_id: opts.threadId, is_topic_message: true } : {}),
     } as Message;
-    this.store.put({ message_id: msg.message_id, chat, from: from ?? null, text, versions: [] });
+    this.store.put({ message_id: msg.message_id, chat, from: from ?? null, text, versions: [], ...(opts.threadId !== undefined ? { threadId: opts.threadId } : {}) });
     this.pushUpdate((chat.type === 'channel' ? { channel_post: msg } : { message: msg }) as Json);
     return msg;
   }
@@ -289,8 +306,13 @@ export class FakeBotApi {
       case 'sendPhoto':
       {
         const chat = this.target(p);
-        return 'ok' in chat ? chat : this.store.send(chat, method, p, files);
+        if ('ok' in chat) return chat;
+        // message_thread_id: only a topic of a forum supergroup.
+        if (p.message_thread_id !== undefined && !this.topics.get(chat.id)?.has(Number(p.message_thread_id))) return err(400, 'Bad Request: message thread not found');
+        return this.store.send(chat, method, p, files);
       }
+      case 'setMessageReaction':
+        return this.react(p);
       case 'editMessageText':
         if (p.inline_message_id !== undefined) return this.editInline(p);
         return this.store.edit(method, p);
@@ -311,6 +333,20 @@ export class FakeBotApi {
       default:
         return err(404, 'Not Found: method not found');
     }
+  }
+
+  /** setMessageReaction: a bot sets at most one reaction, from the emoji the Bot API lists. */
+  private react(p: Json): TelegramResult {
+    const chat = this.chats.get(Number(p.chat_id));
+    if (!chat) return err(400, 'Bad Request: chat not found');
+    const msg = this.store.get(chat.id, Number(p.message_id));
+    if (!msg || (msg.text === undefined && msg.caption === undefined)) return err(400, 'Bad Request: message to react not found');
+    const reaction = (p.reaction ?? []) as Json[];
+    if (!Array.isArray(reaction)) return err(400, "Bad Request: can't parse reaction types JSON object");
+    if (reaction.length > 1) return err(400, 'Bad Request: REACTIONS_TOO_MANY');
+    for (const r of reaction) if (r.type !== 'emoji' || !TELEGRAM_REACTIONS.has(String(r.emoji))) return err(400, 'Bad Request: REACTION_INVALID');
+    msg.reactions = reaction.map((r) => String(r.emoji));
+    return ok(true);
   }
 
   /** Telegram's checks of answerInlineQuery, for the article results this bot sends. */

@@ -41,6 +41,9 @@ export class MessageStore {
       ...(isPhoto ? { caption: parsed.text, photoSize: files.photo!.length } : { text: parsed.text }),
       ...(p.reply_markup ? { markup: p.reply_markup as Json } : {}),
       ...(p.reply_parameters ? { replyTo: Number((p.reply_parameters as Json).message_id) } : {}),
+      ...(p.message_thread_id !== undefined ? { threadId: Number(p.message_thread_id) } : {}),
+      // Multipart sends carry booleans as text.
+      ...(p.disable_notification === true || p.disable_notification === 'true' ? { silent: true } : {}),
       versions: [],
     };
     this.put(stored);
@@ -87,6 +90,7 @@ export class MessageStore {
       ...(s.text !== undefined ? { text: s.text } : {}),
       ...(s.photoSize !== undefined ? { photo: [{ file_id: `ph${s.message_id}`, file_unique_id: `u${s.message_id}`, width: 256, height: 256, file_size: s.photoSize }], caption: s.caption ?? '' } : {}),
       ...(s.markup && 'inline_keyboard' in s.markup ? { reply_markup: s.markup as unknown as InlineKeyboardMarkup } : {}),
+      ...(s.threadId !== undefined ? { message_thread_id: s.threadId, is_topic_message: true } : {}),
     } as Message;
   }
 }

@@ -22,7 +22,24 @@ export interface StoredMessage {
   replyTo?: number;
   /** Earlier contents, oldest first: one entry per successful edit. */
   versions: Array<{ html: string; markup: Json | undefined }>;
+  /** The forum topic it is in (message_thread_id). */
+  threadId?: number;
+  /** Sent with disable_notification (delivered without sound). */
+  silent?: boolean;
+  /** The bot's reaction (setMessageReaction), if any. */
+  reactions?: string[];
 }
+
+/**
+ * The emoji a bot may react with (Bot API, ReactionTypeEmoji): anything else is REACTION_INVALID.
+ * Notably not ✅.
+ */
+export const TELEGRAM_REACTIONS: ReadonlySet<string> = new Set([
+  '👍', '👎', '❤', '🔥', '🥰', '👏', '😁', '🤔', '🤯', '😱', '🤬', '😢', '🎉', '🤩', '🤮', '💩', '🙏', '👌', '🕊', '🤡', '🥱', '🥴', '😍', '🐳',
+  '❤‍🔥', '🌚', '🌭', '💯', '🤣', '⚡', '🍌', '🏆', '💔', '🤨', '😐', '🍓', '🍾', '💋', '🖕', '😈', '😴', '😭', '🤓', '👻', '👨‍💻', '👀', '🎃', '🙈',
+  '😇', '😨', '🤝', '✍', '🤗', '🫡', '🎅', '🎄', '☃', '💅', '🤪', '🗿', '🆒', '💘', '🙉', '🦄', '😘', '💊', '🙊', '😎', '👾', '🤷‍♂', '🤷', '🤷‍♀',
+  '😡',
+]);
 
 /** The button kinds this bot uses, checked as Telegram checks them; the error text or undefined. */
 export function checkMarkup(markup: unknown): string | undefined {

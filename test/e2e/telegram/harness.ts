@@ -70,3 +70,8 @@ let nextGroup = -1001000;
 export function newGroup(title = 'Swappers'): Chat {
   return { id: nextGroup--, type: 'supergroup', title } as Chat;
 }
+
+/** A supergroup with topics (FakeBotApi.createTopic opens one). */
+export function newForum(title = 'Swap desk'): Chat {
+  return { id: nextGroup--, type: 'supergroup', title, is_forum: true } as Chat;
+}

@@ -104,7 +104,8 @@ describe('Telegram inline mode', () => {
     dm.says(`/start ${payload}`);
     const asked = await dm.sees('25 USDC on Arbitrum One → USDC on Base', 'the route filled in');
     expect(asked.text).toMatch(/address on Base/i);
-    expect(dm.messages().some((m) => m.markup !== undefined && 'force_reply' in m.markup)).toBe(true);
+    // The ForceReply prompt follows as its own message: wait for it (a loaded machine delivers it later).
+    await fake.waitFor(() => dm.messages().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'the ForceReply prompt for the address');
   });
 
   it('a forged or unknown Swap this link is refused plainly', async () => {

@@ -75,7 +75,7 @@ export class TgUser {
     return this.fake.botMessages(this.chat.id);
   }
 
-  says(text: string, opts: { replyTo?: number } = {}): void {
+  says(text: string, opts: { replyTo?: number; threadId?: number } = {}): void {
     this.fake.sendText(this.chat, this.user, text, opts);
   }
 
