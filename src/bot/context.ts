@@ -8,6 +8,8 @@ import type { DraftStore } from './wizard/drafts.js';
 import type { HistoryStore } from './history.js';
 import type { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
+import type { Locale, Translate } from '../i18n/index.js';
+import type { LanguageStore } from '../i18n/store.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;
@@ -38,6 +40,11 @@ export interface Ctx {
   /** The free-text question a lookup button asked (the next plain message answers it). */
   readonly asks: AskStore;
   readonly logger: Logger;
+  /** The language of this chat's replies (see i18n/index.ts): the chosen, then the platform's. */
+  readonly locale: Locale;
+  /** A catalog string in `locale`: ctx.t('key', { vars }). */
+  readonly t: Translate;
+  readonly languages: LanguageStore;
   now(): number;
 }
 

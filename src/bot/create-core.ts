@@ -6,12 +6,17 @@ import { DraftStore } from './wizard/drafts.js';
 import { errorReply, isServiceError } from './errors-text.js';
 import { fitReply } from './fit.js';
 import { HistoryStore } from './history.js';
+import { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
 import { RateLimiter, waitWords } from './rate-limit.js';
 import { line, type Reply } from '../contracts/reply.js';
 import { notice } from './replies.js';
 import { commandName, route } from './router.js';
 import { suggest } from './suggest.js';
+import { inlineQuote } from './quote/inline.js';
+import type { InlineAnswer, InlineQuery } from './core.js';
+import { defaultLocale, resolveLocale, translator } from '../i18n/index.js';
+import { chooseLocale, LanguageStore } from '../i18n/store.js';
 
 export type { CoreDeps } from './context.js';
 
@@ -36,12 +41,45 @@ export function createCore(deps: CoreDeps): BotCore {
   const codec = new ActionCodec(deps.redis, deps.keyPrefix);
   const drafts = new DraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds);
   const history = new HistoryStore(deps.redis, deps.keyPrefix);
+  const asks = new AskStore(deps.redis, deps.keyPrefix);
+  const languages = new LanguageStore(deps.redis, deps.keyPrefix);
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
+  // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
+  // one query does not use up the commands the user sends next.
+  const inlineLimiter = new RateLimiter(deps.redis, `${deps.keyPrefix}:inline`, deps.limits.commandsPerMinute);
+
+  async function inline(q: InlineQuery): Promise<InlineAnswer> {
+    // The card may land in any chat: it is in the language of the one who typed it (their choice, else their platform's).
+    let locale = defaultLocale();
+    try {
+      if (typeof q !== 'object' || q === null || !PLATFORMS.has(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) return { results: [], personal: true, cacheSeconds: 0 };
+      locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
+      const t = translator(locale);
+      const decision = await inlineLimiter.take(q.platform, q.userId, now());
+      if (!decision.allowed) {
+        const wait = t('core.slowInline', { wait: waitWords(decision.retryAfterMs, locale) });
+        return { results: [{ id: 'slow', kind: 'slow', title: t('core.slowTitle'), description: wait, reply: { ...notice(t('core.slowTitle'), [line(wait)], 'warning') } }], personal: true, cacheSeconds: 0 };
+      }
+      // No chat yet: the card may land in any chat, so it is built as for a public one.
+      const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
+      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
+      return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply) })) };
+    } catch (err) {
+      if (isServiceError(err)) logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering an inline query');
+      else logger.error({ platform: q?.platform, err: asError(err) }, 'inline query failed');
+      const r = errorReply(err, locale);
+      return { results: [{ id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r) }], personal: true, cacheSeconds: 0 };
+    }
+  }
 
   async function handle(incoming: Incoming): Promise<Reply[]> {
     let replies: Reply[];
+    let locale = defaultLocale();
     try {
       if (!validIncoming(incoming)) return [];
+      locale = await chooseLocale(languages, incoming);
+      const t = translator(locale);
       // Group chatter that is not a command, a button or an answer to the sender's open question is
       // none of the bot's business: no reply, and it does not count against the rate limit.
       const text = incoming.text?.trim() ?? '';
@@ -51,9 +89,9 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
       if (!decision.allowed) {
-        replies = [{ ...notice('Slow down a little', [line(`You are sending commands too fast. Please wait ${waitWords(decision.retryAfterMs)} and try again.`)], 'warning'), target: 'ephemeral' }];
+        replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: waitWords(decision.retryAfterMs, locale) }))], 'warning'), target: 'ephemeral' }];
       } else {
-        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, logger, now };
+        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
         replies = await route(ctx);
       }
     } catch (err) {
@@ -61,13 +99,14 @@ export function createCore(deps: CoreDeps): BotCore {
       const e = err instanceof Error ? { type: err.name, message: err.message, ...(isServiceError(err) ? {} : { stack: err.stack }) } : { message: String(err) };
       if (isServiceError(err)) logger.warn({ ...where, err: e }, 'swap service error while handling a message');
       else logger.error({ ...where, err: e }, 'handler failed');
-      replies = [errorReply(err)];
+      replies = [errorReply(err, locale)];
     }
     return replies.map(fitReply);
   }
 
   return {
     handle,
+    inlineQuote: inline,
     suggest: (field, partial, context) => {
       try {
         return Promise.resolve(suggest(deps.catalog, field, typeof partial === 'string' ? partial : '', context));

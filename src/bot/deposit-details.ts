@@ -77,7 +77,7 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
       dmFallback: privateLink(swapId),
     }];
   }
-  return depositCards(details, ctx.now(), actions);
+  return depositCards(details, ctx.now(), actions, ctx.locale);
 }
 
 /** What a group sees when the private message cannot be delivered: a way to the private chat, nothing more. */

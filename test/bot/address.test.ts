@@ -1,3 +1,4 @@
+import { problemText } from '../../src/bot/problem.js';
 import { bech32 } from '@scure/base';
 import { describe, expect, test } from 'vitest';
 import { checkAddress, type AddressNetwork } from '../../src/bot/address/index.js';
@@ -81,7 +82,7 @@ describe('checkAddress', () => {
   test.each(invalid)('%s refuses %s', (family, address, why) => {
     const r = checkAddress(address, NET[family] as AddressNetwork);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(`${r.reason} ${r.hint ?? ''}`).toMatch(why);
+    if (!r.ok) expect(problemText('en', r)).toMatch(why);
   });
 
   test('surrounding spaces are trimmed', () => {

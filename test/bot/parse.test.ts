@@ -6,6 +6,10 @@ import { resolveNetwork } from '../../src/bot/parse/network.js';
 import { splitRouteWords } from '../../src/bot/route/words.js';
 import { parseSwapId } from '../../src/bot/parse/swap-id.js';
 import { NETWORKS } from './support/catalog-fixture.js';
+import { say, type Msg } from '../../src/bot/problem.js';
+
+/** A problem's words in English, as a user reads them. */
+const en = (m: Msg | undefined): string => (m ? say('en', m) : '');
 
 const parseLine = (s: string) => {
   const w = splitRouteWords(s);
@@ -25,15 +29,15 @@ const routeish = fc.array(
 describe('route line parser (property)', () => {
   test.prop([fc.string({ unit: 'binary', maxLength: 400 })])('never throws on any unicode input; every rejection has a reason', (s) => {
     const r = parseLine(s);
-    if (!r.ok) expect(r.reason.trim().length).toBeGreaterThan(5);
-    else if (r.problem) expect(r.problem.reason.trim().length).toBeGreaterThan(5);
+    if (!r.ok) expect(en(r.reason).trim().length).toBeGreaterThan(5);
+    else if (r.problem) expect(en(r.problem.reason).trim().length).toBeGreaterThan(5);
   });
 
   test.prop([routeish])('route-like lines: a problem always names a field and says why', (s) => {
     const r = parseLine(s);
     if (r.ok && r.problem) {
       expect(['source_network', 'source_token', 'destination_network', 'destination_token', 'amount']).toContain(r.problem.field);
-      expect(r.problem.reason.length).toBeGreaterThan(5);
+      expect(en(r.problem.reason).length).toBeGreaterThan(5);
     }
   });
 
@@ -49,19 +53,19 @@ describe('route line parser (property)', () => {
       expect(Number.isFinite(a.value.value) && a.value.value > 0).toBe(true);
       expect(a.value.text).toMatch(/^\d+(\.\d+)?$/);
     } else {
-      expect(a.reason.length).toBeGreaterThan(5);
+      expect(en(a.reason).length).toBeGreaterThan(5);
     }
   });
 
   test.prop([fc.string({ unit: 'binary', maxLength: 60 })])('network lookup never throws', (s) => {
     const r = resolveNetwork(s, NETWORKS);
-    if (!r.ok) expect(r.reason.length).toBeGreaterThan(3);
+    if (!r.ok) expect(en(r.reason).length).toBeGreaterThan(3);
   });
 
   test.prop([fc.uuid(), fc.string({ unit: 'binary', maxLength: 50 })])('swap ids: UUIDs pass, anything else is refused with a reason', (id, junk) => {
     expect(parseSwapId(id)).toEqual({ ok: true, value: id.toLowerCase() });
     const r = parseSwapId(junk);
-    if (!r.ok) expect(r.reason.length).toBeGreaterThan(5);
+    if (!r.ok) expect(en(r.reason).length).toBeGreaterThan(5);
     else expect(r.value).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -102,7 +106,7 @@ describe('route line parser (examples)', () => {
     for (const typo of ['arbitum', 'optimsm', 'polgon', 'etherum']) {
       const r = resolveNetwork(typo, NETWORKS);
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.hint).toMatch(/^Did you mean /);
+      if (!r.ok) expect(en(r.hint)).toMatch(/^Did you mean /);
     }
   });
 
@@ -115,7 +119,7 @@ describe('route line parser (examples)', () => {
   test('more decimals than the token has are caught once the token is known', () => {
     const r = parseLine('1.0000001 USDC arbitrum base');
     expect(r.ok && r.problem?.field).toBe('amount');
-    expect(r.ok && r.problem?.reason).toContain('USDC has 6 decimals');
+    expect(r.ok ? en(r.problem?.reason) : '').toContain('USDC has 6 decimals');
   });
 });
 
@@ -123,7 +127,7 @@ describe('route lines: addresses and exchanges', () => {
   const EXCHANGES = { source: [{ name: 'COINBASE', display_name: 'Coinbase' }, { name: 'BINANCE', display_name: 'Binance' }], destination: [{ name: 'COINBASE', display_name: 'Coinbase' }] };
   const lineWith = (s: string) => {
     const w = splitRouteWords(s);
-    if (!w.ok) throw new Error(w.reason);
+    if (!w.ok) throw new Error(en(w.reason));
     return applyRouteWords({}, w.value, NETWORKS, EXCHANGES);
   };
 
@@ -147,7 +151,8 @@ describe('route lines: addresses and exchanges', () => {
 
   test('a misspelt exchange gets did-you-mean with the exchange as a choice', () => {
     const u = lineWith('100 USDC coinbsae base');
-    expect(u.problem).toMatchObject({ field: 'source_network', hint: 'Did you mean Coinbase?', choices: ['COINBASE'] });
+    expect(u.problem).toMatchObject({ field: 'source_network', choices: ['COINBASE'] });
+    expect(en(u.problem?.hint)).toBe('Did you mean Coinbase?');
   });
 });
 
@@ -162,8 +167,11 @@ describe('problems are data: an id to translate on, words rendered in one place'
 
   test('a route problem carries its field and id with its words', () => {
     const w = splitRouteWords('100 USDC arbitrum narnia');
-    if (!w.ok) throw new Error(w.reason);
+    if (!w.ok) throw new Error(en(w.reason));
     const u = applyRouteWords({}, w.value, NETWORKS);
-    expect(u.problem).toMatchObject({ id: 'network.unknown', field: 'destination_network', reason: expect.stringContaining('narnia') });
+    expect(u.problem).toMatchObject({ id: 'network.unknown', field: 'destination_network' });
+    expect(en(u.problem?.reason)).toContain('narnia');
+    // The same problem in Russian: the words come from the catalog, the user's input stays as typed.
+    expect(say('ru', u.problem?.reason as Msg)).toBe('Сети с названием "narnia" нет.');
   });
 });

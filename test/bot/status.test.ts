@@ -137,7 +137,7 @@ describe('/track, /untrack, /tracking', () => {
       }
       // The second swap could not be followed: the creator is told so.
       const viewer = new ChatUser(h2, { userId: 'lim' });
-      card(await viewer.says(`/track ${ids[1]}`), { title: 'Cannot follow more swaps', contains: ['This chat follows 1 swaps', '/untrack'] });
+      card(await viewer.says(`/track ${ids[1]}`), { title: 'Cannot follow more swaps', contains: ['This chat follows 1 swap,', '/untrack'] });
     } finally {
       await h2.close();
     }

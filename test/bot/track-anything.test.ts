@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { parseLookup } from '../../src/bot/lookup/shape.js';
+import { say } from '../../src/bot/problem.js';
 import { csvCell } from '../../src/bot/history-csv.js';
 import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
 
@@ -48,7 +49,7 @@ describe('what /track and /status take, by shape', () => {
   test('a 0x hash of the wrong length gets a specific reason', () => {
     const r = parseLookup(`0x${'a'.repeat(50)}`);
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.reason).toBe('That has 50 hex digits after 0x: too short for a transaction hash (64) or an EVM address (40).');
+    expect(!r.ok && say('en', r.reason)).toBe('That has 50 hex digits after 0x: too short for a transaction hash (64) or an EVM address (40).');
   });
 
   test('spreadsheet formulas in a CSV cell are defused and quotes escaped', () => {

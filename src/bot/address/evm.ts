@@ -1,5 +1,5 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { fail, ok, type Result } from '../problem.js';
+import { fail, msg, ok, type Result } from '../problem.js';
 
 /** EIP-55: the case of each hex letter is the matching nibble of keccak256(lowercase address). */
 export function toChecksumAddress(address: string): string {
@@ -14,19 +14,18 @@ export function toChecksumAddress(address: string): string {
   return out;
 }
 
-export const EVM_FORM = '0x followed by 40 hex characters (0-9, a-f)';
+export const EVM_FORM = msg('address.form.evm');
 
 /** 0x + 40 hex; when the letters are mixed case they must match the EIP-55 checksum. */
 export function checkEvmAddress(input: string): Result<string> {
   if (!/^0x[0-9a-fA-F]{40}$/.test(input)) {
-    const count = /^0x[0-9a-fA-F]*$/i.test(input) ? `It has ${input.length - 2} hex characters after 0x. ` : '';
-    return fail('address.invalid', 'That is not a valid address here.', `${count}It must be ${EVM_FORM}.`);
+    const hint = /^0x[0-9a-fA-F]*$/i.test(input) ? msg('problem.address.evmCount', { count: input.length - 2, form: EVM_FORM }) : msg('problem.address.mustBe', { form: EVM_FORM });
+    return fail('address.invalid', msg('problem.address.invalidHere2'), hint);
   }
   const body = input.slice(2);
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
   if (mixed && toChecksumAddress(input) !== input) {
-    return fail('address.checksum', 'The upper- and lower-case letters of that address do not match its checksum, so a character is probably mistyped.',
-      'Copy the address again from your wallet, or send it in all lower case.',
+    return fail('address.checksum', msg('problem.address.evmChecksum'), msg('problem.address.evmChecksumHint'),
     );
   }
   return ok(input);

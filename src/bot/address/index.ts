@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../problem.js';
+import { fail, msg, ok, type Result } from '../problem.js';
 import { checkBitcoinAddress } from './bitcoin.js';
 import { checkCosmosAddress } from './cosmos.js';
 import { checkEvmAddress } from './evm.js';
@@ -30,8 +30,8 @@ function isTestnet(name: string): boolean {
 export function checkAddress(raw: string, network: AddressNetwork): Result<string> {
   const input = raw.trim();
   const where = network.display_name || network.name;
-  if (input === '') return fail('address.missing', `Send an address on ${where}.`);
-  if (input.length > 200) return fail('address.too_long', `That is too long to be an address on ${where}.`);
+  if (input === '') return fail('address.missing', msg('problem.address.missing', { network: where }));
+  if (input.length > 200) return fail('address.too_long', msg('problem.address.tooLongOn', { network: where }));
   const type = (network.type ?? '').toLowerCase();
   let result: Result<string>;
   if (EVM_LIKE.has(type)) result = checkEvmAddress(input);
@@ -41,10 +41,10 @@ export function checkAddress(raw: string, network: AddressNetwork): Result<strin
   else if (type === 'tron') result = checkTronAddress(input);
   else if (type === 'bitcoin') result = checkBitcoinAddress(input, isTestnet(network.name));
   else if (type === 'cosmos') result = checkCosmosAddress(input);
-  else if (/\s/.test(input)) result = fail('address.spaces', 'An address has no spaces in it.', 'Paste it again as one word.');
-  else if (input.length > MAX_GENERIC_ADDRESS) result = fail('address.too_long', `That is longer than ${MAX_GENERIC_ADDRESS} characters, too long for an address.`);
+  else if (/\s/.test(input)) result = fail('address.spaces', msg('problem.address.spaces'), msg('problem.address.spacesHint'));
+  else if (input.length > MAX_GENERIC_ADDRESS) result = fail('address.too_long', msg('problem.address.tooLong', { max: MAX_GENERIC_ADDRESS }));
   else result = ok(input);
   if (result.ok) return result;
   // Name the network so the user sees which family was expected.
-  return result.id === 'address.invalid' ? fail(result.id, `That is not a valid ${where} address.`, result.hint) : result;
+  return result.id === 'address.invalid' ? fail(result.id, msg('problem.address.invalidOf', { network: where }), result.hint) : result;
 }

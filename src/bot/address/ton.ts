@@ -1,7 +1,7 @@
 import { base64, base64url } from '@scure/base';
-import { fail, ok, type Result } from '../problem.js';
+import { fail, msg, ok, type Result } from '../problem.js';
 
-export const TON_FORM = 'a 48-character user-friendly address (such as EQ... or UQ...) or a raw one (0:<64 hex>)';
+export const TON_FORM = msg('address.form.ton');
 
 /** CRC16-XMODEM (poly 0x1021, init 0), as TON uses for user-friendly address checksums. */
 export function crc16(bytes: Uint8Array): number {
@@ -22,10 +22,10 @@ function decodeFriendly(input: string): Uint8Array | undefined {
 }
 
 export function checkTonAddress(input: string): Result<string> {
-  const wrong = fail<string>('address.invalid', 'That is not a valid TON address.', `It must be ${TON_FORM}.`);
+  const wrong = fail<string>('address.invalid', msg('problem.address.invalidOf', { network: 'TON' }), msg('problem.address.mustBe', { form: TON_FORM }));
   if (/^-?\d+:[0-9a-fA-F]{64}$/.test(input)) {
     const wc = Number(input.slice(0, input.indexOf(':')));
-    return wc === 0 || wc === -1 ? ok(input) : fail('address.invalid_form', `Workchain ${wc} is not one TON uses (0 or -1).`, `It must be ${TON_FORM}.`);
+    return wc === 0 || wc === -1 ? ok(input) : fail('address.invalid_form', msg('problem.address.tonWorkchain', { wc }), msg('problem.address.mustBe', { form: TON_FORM }));
   }
   if (!/^[A-Za-z0-9+/_-]{48}$/.test(input) || (/[+/]/.test(input) && /[-_]/.test(input))) return wrong;
   const bytes = decodeFriendly(input);
@@ -36,7 +36,7 @@ export function checkTonAddress(input: string): Result<string> {
   if (wc !== 0x00 && wc !== 0xff) return wrong;
   const crc = ((bytes[34] as number) << 8) | (bytes[35] as number);
   if (crc16(bytes.subarray(0, 34)) !== crc) {
-    return fail('address.checksum', 'The checksum of that TON address does not match, so a character is probably mistyped.', 'Copy the address again from your wallet.');
+    return fail('address.checksum', msg('problem.address.checksumOf', { network: 'TON' }), msg('problem.address.copyAgain'));
   }
   return ok(input);
 }

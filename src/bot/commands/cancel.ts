@@ -7,8 +7,8 @@ import type { Command } from '../command.js';
 async function cancel(ctx: Ctx): Promise<Reply[]> {
   const dropped = await ctx.drafts.delete(ctx.incoming.platform, ctx.incoming.userId);
   return [dropped
-    ? notice('Cancelled', [line('Your unfinished swap was dropped. Nothing was created.')], 'success')
-    : notice('Nothing to cancel', [line('You have no swap in progress. Start one with /swap.')])];
+    ? notice(ctx.t('cancel.done.title'), [line(ctx.t('cancel.done.text'))], 'success')
+    : notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.text'))])];
 }
 
 /**
@@ -17,7 +17,7 @@ async function cancel(ctx: Ctx): Promise<Reply[]> {
  */
 export async function cancelButtonAction(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
-  if (!draft || draft.id !== args[0]) return [{ ...notice('Nothing to cancel', [line('You have no swap in progress with that button.')]), target: 'ephemeral' }];
+  if (!draft || draft.id !== args[0]) return [{ ...notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.button'))]), target: 'ephemeral' }];
   return (await cancel(ctx)).map((r) => ({ ...r, mode: 'edit' as const }));
 }
 

@@ -1,8 +1,8 @@
 import type { Ctx } from '../context.js';
 import { networkLabel } from '../parse/network.js';
-import { pageArg, pageButtons, pageOf } from '../paging.js';
+import { pageArg, pageButtons, pageLine, pageOf } from '../paging.js';
 import { code, line, type Line, type Reply } from '../../contracts/reply.js';
-import { problemReply } from '../problem.js';
+import { msg, problemReply } from '../problem.js';
 import { VERBS } from '../verbs.js';
 import type { Command } from '../command.js';
 
@@ -14,16 +14,16 @@ async function networksPage(ctx: Ctx, typeArg: string, page: number): Promise<Re
   const type = typeArg.trim().toLowerCase();
   const types = [...new Set(all.map((n) => (n.type ?? 'other').toLowerCase()))].sort();
   if (type && !types.includes(type)) {
-    return [problemReply({ reason: `There is no network type ${JSON.stringify(type.slice(0, 30))}.`, hint: `Types: ${types.join(', ')}.` }, 'Unknown network type')];
+    return [problemReply(ctx.locale, { reason: msg('networks.noType', { type: JSON.stringify(type.slice(0, 30)) }), hint: msg('networks.types', { types: types.join(', ') }) }, ctx.t('networks.unknownType'))];
   }
   const list = all.filter((n) => !type || (n.type ?? 'other').toLowerCase() === type).slice().sort((a, b) => networkLabel(a).localeCompare(networkLabel(b)));
   const p = pageOf(list, page, PAGE);
-  const lines: Line[] = p.items.map((n) => line(`${networkLabel(n)} · `, code(n.name), ` · ${n.type} · ${n.tokens.length} token${n.tokens.length === 1 ? '' : 's'}`));
-  if (list.length === 0) lines.push(line('None right now.'));
-  lines.push(line(type ? 'All types: ' : 'Filter by type: ', types.map((t) => `/networks ${t}`).join(', ')));
-  if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
+  const lines: Line[] = p.items.map((n) => line(`${networkLabel(n)} · `, code(n.name), ` · ${n.type} · ${ctx.t('networks.tokens', { count: n.tokens.length })}`));
+  if (list.length === 0) lines.push(line(ctx.t('networks.none')));
+  lines.push(line(ctx.t(type ? 'networks.allTypes' : 'networks.filter'), ' ', types.map((t) => `/networks ${t}`).join(', ')));
+  if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.networksPage, [type], p.page, p.pages);
-  return [{ title: `${type ? `${type} networks` : 'Networks'} (${list.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+  return [{ title: type ? ctx.t('networks.titleType', { type, n: list.length }) : ctx.t('networks.title', { n: list.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
 }
 
 const networks = (ctx: Ctx, args: string): Promise<Reply[]> => networksPage(ctx, args.split(/\s+/)[0] ?? '', 0);

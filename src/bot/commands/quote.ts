@@ -3,7 +3,7 @@ import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../command.js';
 import type { Ctx } from '../context.js';
 import { problemReply } from '../problem.js';
 import { quoteNow } from '../quote/quote.js';
-import { EXPIRED } from '../replies.js';
+import { expired } from '../replies.js';
 import { routeFromLine } from '../route/check.js';
 import { routeFromButton } from '../route/codec.js';
 import { isComplete } from '../route/route.js';
@@ -16,7 +16,7 @@ import { startWizard } from '../wizard/start.js';
  */
 async function quote(ctx: Ctx, args: string): Promise<Reply[]> {
   const read = await routeFromLine(ctx, args);
-  if (!read.route) return [problemReply(read.problem, 'Could not read that route')];
+  if (!read.route) return [problemReply(ctx.locale, read.problem, ctx.t('route.unreadable'))];
   if (read.problem || !isComplete(read.route)) return startWizard(ctx, 'quote', read.route, read.problem);
   const outcome = await quoteNow(ctx, read.route, 'new');
   return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
@@ -25,7 +25,7 @@ async function quote(ctx: Ctx, args: string): Promise<Reply[]> {
 /** qr: Refresh on a quote card: the same route quoted again, replacing the card. */
 export async function refreshQuote(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const route = await routeFromButton(ctx, args);
-  if (!route) return [EXPIRED];
+  if (!route) return [expired(ctx)];
   const outcome = await quoteNow(ctx, route, modeOf(ctx));
   return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
 }
@@ -33,7 +33,7 @@ export async function refreshQuote(ctx: Ctx, args: string[]): Promise<Reply[]> {
 /** qs: Swap this on a quote card: a swap draft with the card's route, asking for the addresses next. */
 export async function swapThis(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const route = await routeFromButton(ctx, args);
-  if (!route) return [EXPIRED];
+  if (!route) return [expired(ctx)];
   return (await startWizard(ctx, 'swap', route)).map((r) => ({ ...r, mode: 'new' as const }));
 }
 

@@ -3,30 +3,30 @@ import { activeTokens } from '../route/check.js';
 import { limitsRange, routeLimits } from '../route/limits.js';
 import { networkLabel, resolveNetwork } from '../parse/network.js';
 import { resolveToken, tokenList } from '../parse/token.js';
-import { pageArg, pageButtons, pageOf } from '../paging.js';
+import { pageArg, pageButtons, pageLine, pageOf } from '../paging.js';
 import { bold, line, type Line, type Reply } from '../../contracts/reply.js';
-import { problemReply } from '../problem.js';
+import { msg, problemReply, say } from '../problem.js';
 import { VERBS } from '../verbs.js';
 import { FROM, TOKEN, type Command } from '../command.js';
 
 const PAGE = 12;
-const USAGE = 'Use /routes <network> [token], e.g. /routes arbitrum USDC.';
+const USAGE = msg('routes.usage');
 
 /** /routes <network> [token]: where you can swap to from a network (and token), paged. */
 async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: number): Promise<Reply[]> {
-  if (!networkArg) return [problemReply({ reason: 'Which network do you want to send from?', hint: USAGE }, 'Which network?')];
+  if (!networkArg) return [problemReply(ctx.locale, { reason: msg('routes.whichNetwork'), hint: USAGE }, ctx.t('problem.network.missing'))];
   const networks = await ctx.catalog.networks();
   const n = resolveNetwork(networkArg, networks);
-  if (!n.ok) return [problemReply({ reason: n.reason, hint: n.hint ?? USAGE }, 'Unknown network')];
+  if (!n.ok) return [problemReply(ctx.locale, { reason: n.reason, hint: n.hint ?? USAGE }, ctx.t('routes.unknownNetwork'))];
   let tokenSymbol: string | undefined;
   if (tokenArg) {
     const t = resolveToken(tokenArg, n.network.tokens, networkLabel(n.network));
-    if (!t.ok) return [problemReply(t, 'Unknown token')];
+    if (!t.ok) return [problemReply(ctx.locale, t, ctx.t('routes.unknownToken'))];
     tokenSymbol = t.token.symbol;
   }
   const destinations = (await ctx.catalog.destinations(tokenSymbol ? { source_network: n.network.name, source_token: tokenSymbol } : { source_network: n.network.name }))
     .filter((d) => activeTokens(d).length > 0);
-  const from = `${tokenSymbol ? `${tokenSymbol} on ` : ''}${networkLabel(n.network)}`;
+  const from = tokenSymbol ? ctx.t('routes.tokenOn', { token: tokenSymbol, network: networkLabel(n.network) }) : networkLabel(n.network);
   const p = pageOf(destinations, page, PAGE);
   // With a token, each page's same-token routes show their amount limits (cached briefly; left out when unknown).
   const limits = await Promise.all(p.items.map(async (d) => {
@@ -36,13 +36,13 @@ async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: 
   }));
   const lines: Line[] = p.items.map((d, i) => {
     const l = limits[i];
-    return line(bold(networkLabel(d)), `: ${tokenList(activeTokens(d), 10)}`, ...(l ? [` · ${limitsRange(l)}`] : []));
+    return line(bold(networkLabel(d)), `: ${say(ctx.locale, tokenList(activeTokens(d), 10))}`, ...(l ? [` · ${limitsRange(ctx.locale, l)}`] : []));
   });
-  if (destinations.length === 0) lines.push(line('No destinations right now.'));
-  else lines.push(line(`Quote one with /quote <amount> ${tokenSymbol ?? '<token>'} ${n.network.name} <to>.`));
-  if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
+  if (destinations.length === 0) lines.push(line(ctx.t('routes.none')));
+  else lines.push(line(ctx.t('routes.quoteOne', { command: `/quote <amount> ${tokenSymbol ?? '<token>'} ${n.network.name} <to>` })));
+  if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.routesPage, [n.network.name, tokenSymbol ?? ''], p.page, p.pages);
-  return [{ title: `From ${from} you can reach (${destinations.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+  return [{ title: ctx.t('routes.title', { from, n: destinations.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
 }
 
 function routes(ctx: Ctx, args: string): Promise<Reply[]> {

@@ -4,7 +4,7 @@ import { depositReplies, isCreator, waitsForDeposit } from '../deposit-details.j
 import { parseSwapId } from '../parse/swap-id.js';
 import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
-import { problemReply } from '../problem.js';
+import { msg, problemReply } from '../problem.js';
 import { modeOf } from '../wizard/ask.js';
 import { SWAP_LOOKUP, type Command } from '../command.js';
 import { lookupReplies } from '../lookup/answer.js';
@@ -43,15 +43,15 @@ async function status(ctx: Ctx, args: string): Promise<Reply[]> {
 /** Refresh (and Status) buttons: the card again, in place when the platform can edit. */
 export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
-  if (!id.ok || args.length !== 1) return [problemReply({ reason: id.ok ? 'That button is broken.' : id.reason })];
+  if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
   return [{ ...(await statusReply(ctx, id.value)), mode: modeOf(ctx) }];
 }
 
 /** dp <swap id>: the Deposit details button, for the swap's creator only. */
 export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
-  if (!id.ok || args.length !== 1) return [problemReply({ reason: id.ok ? 'That button is broken.' : id.reason })];
-  if (!(await isCreator(ctx, id.value))) return [{ ...problemReply({ reason: 'Only the person who created this swap can see its deposit details.' }, 'Not your swap'), target: 'ephemeral' }];
+  if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
+  if (!(await isCreator(ctx, id.value))) return [{ ...problemReply(ctx.locale, { reason: msg('status.notYours.text') }, ctx.t('status.notYours.title')), target: 'ephemeral' }];
   return depositReplies(ctx, id.value);
 }
 

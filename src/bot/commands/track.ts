@@ -4,10 +4,10 @@ import type { Reply } from '../../contracts/reply.js';
 import { problemReply } from '../problem.js';
 import { SWAP_LOOKUP, type Command } from '../command.js';
 import { answerLookup } from '../lookup/answer.js';
-import { ADMINS_ONLY, followSwap, mayManageTracking } from '../lookup/follow.js';
+import { adminsOnly, followSwap, mayManageTracking } from '../lookup/follow.js';
 import { parseLookup } from '../lookup/shape.js';
 
-export { ADMINS_ONLY, chatTarget, mayManageTracking } from '../lookup/follow.js';
+export { ADMINS_ONLY, adminsOnly, chatTarget, mayManageTracking } from '../lookup/follow.js';
 
 /**
  * /track <swap id | deposit transaction hash | wallet address>: a swap id or a hash follows that
@@ -15,16 +15,16 @@ export { ADMINS_ONLY, chatTarget, mayManageTracking } from '../lookup/follow.js'
  */
 async function track(ctx: Ctx, args: string): Promise<Reply[]> {
   const input = parseLookup(args.split(/\s+/)[0]);
-  if (!input.ok) return [problemReply(input, 'Which swap?')];
-  if (!(await mayManageTracking(ctx))) return [ADMINS_ONLY];
+  if (!input.ok) return [problemReply(ctx.locale, input, ctx.t('lookup.whichSwap'))];
+  if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
   return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found !== undefined));
 }
 
 /** tr <swap id>: the Track and Follow buttons. */
 export async function trackButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args.length === 1 ? args[0] : '');
-  if (!id.ok) return [problemReply(id, 'Which swap?')];
-  if (!(await mayManageTracking(ctx))) return [ADMINS_ONLY];
+  if (!id.ok) return [problemReply(ctx.locale, id, ctx.t('lookup.whichSwap'))];
+  if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
   return followSwap(ctx, id.value);
 }
 

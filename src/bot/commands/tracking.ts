@@ -1,7 +1,7 @@
 import { statusWords } from '../cards/status-words.js';
 import { formatTime } from '../cards/format.js';
 import type { Ctx } from '../context.js';
-import { pageArg, pageButtons, pageOf } from '../paging.js';
+import { pageArg, pageButtons, pageLine, pageOf } from '../paging.js';
 import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
@@ -13,12 +13,12 @@ const PAGE = 10;
 /** /tracking: the swaps this chat follows, newest first, paged. */
 async function trackingList(ctx: Ctx, page = 0): Promise<Reply[]> {
   const followed = await ctx.tracking.listFollowed(chatTarget(ctx));
-  if (followed.length === 0) return [notice('Not following any swaps', [line('Follow one with /track <swap id>.')])];
+  if (followed.length === 0) return [notice(ctx.t('tracking.none.title'), [line(ctx.t('tracking.none.text'))])];
   const p = pageOf(followed, page, PAGE);
-  const lines: Line[] = p.items.map((f) => line(code(f.swapId), ` · ${f.status ? statusWords(f.status).label : 'checking…'} · since ${formatTime(f.since, ctx.now())}`));
-  if (p.pages > 1) lines.push(line(`Page ${p.page + 1} of ${p.pages}`));
+  const lines: Line[] = p.items.map((f) => line(code(f.swapId), ` · ${f.status ? statusWords(f.status).label : ctx.t('tracking.checking')} · ${ctx.t('tracking.since', { time: formatTime(f.since, ctx.now()) })}`));
+  if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.trackingPage, [], p.page, p.pages);
-  return [{ title: `Followed here (${followed.length})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+  return [{ title: ctx.t('tracking.title', { n: followed.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
 }
 
 const tracking = (ctx: Ctx): Promise<Reply[]> => trackingList(ctx, 0);

@@ -4,7 +4,7 @@ import { shortId } from '../cards/format.js';
 import { swapListCard } from '../cards/swap-list.js';
 import { isPublic, type Ctx } from '../context.js';
 import { pageArg } from '../paging.js';
-import { problemOf, problemReply } from '../problem.js';
+import { msg, problemOf, problemReply } from '../problem.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
 import { swapByHash, swapsOfAddress } from './find.js';
@@ -20,7 +20,7 @@ export type OnSwap = (swapId: string, found?: SwapDetails) => Promise<Reply[]>;
 
 export async function lookupReplies(ctx: Ctx, raw: string | undefined, onSwap: OnSwap): Promise<Reply[]> {
   const parsed = parseLookup(raw);
-  if (!parsed.ok) return [problemReply(parsed, 'Which swap?')];
+  if (!parsed.ok) return [problemReply(ctx.locale, parsed, ctx.t('lookup.whichSwap'))];
   return answerLookup(ctx, parsed.value, onSwap);
 }
 
@@ -31,7 +31,7 @@ export async function answerLookup(ctx: Ctx, input: LookupInput, onSwap: OnSwap)
     case 'transaction': {
       const found = await swapByHash(ctx, input.hash);
       if (!found) return [await transactionNotFound(ctx, input.hash, input.orAddress === true)];
-      const head = notice(`Found swap ${shortId(found.swap.id)}`, [line('Your transaction belongs to swap ', code(found.swap.id), '.')], 'success');
+      const head = notice(ctx.t('lookup.found.title', { id: shortId(found.swap.id) }), [line(ctx.t('lookup.found.text'), ' ', code(found.swap.id))], 'success');
       return [head, ...(await onSwap(found.swap.id, found))];
     }
     case 'address':
@@ -41,13 +41,13 @@ export async function answerLookup(ctx: Ctx, input: LookupInput, onSwap: OnSwap)
 
 /** The service knows no swap with this transaction: say so, and why that may be fine. */
 async function transactionNotFound(ctx: Ctx, hash: string, orAddress: boolean): Promise<Reply> {
-  const reply = problemReply(problemOf('lookup.tx_not_found', 'No swap with that deposit transaction yet: if you sent it minutes ago, it may still be confirming.', {
-    hint: 'Check again in a few minutes, or send the swap id if you have it.',
-  }), 'No swap found');
+  const reply = problemReply(ctx.locale, problemOf('lookup.tx_not_found', msg('problem.lookup.txNotFound'), {
+    hint: msg('problem.lookup.txNotFoundHint'),
+  }), ctx.t('lookup.noSwap'));
   if (!orAddress) return reply;
   // 0x + 63/64 hex is also the shape of a Starknet address: offer that reading.
   const list = await ctx.codec.encode({ verb: VERBS.addressPage, args: [hash, '0', '0'] });
-  return { ...reply, tone: 'warning', lines: [...reply.lines, line('If it is a Starknet wallet address instead, I can list its swaps.')], buttons: [[actionButton('It is an address: list its swaps', list)]] };
+  return { ...reply, tone: 'warning', lines: [...reply.lines, line(ctx.t('lookup.starknetAddress'))], buttons: [[actionButton(ctx.t('lookup.listAsAddress'), list)]] };
 }
 
 /** One page of an address's swaps, or a clear "none" with the expired toggle. */
@@ -57,10 +57,10 @@ export async function addressPage(ctx: Ctx, address: string, page: number, inclu
   const toggle = await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, includeExpired ? '0' : '1', '0'] });
   const mode = ctx.incoming.action ? 'edit' as const : 'new' as const;
   if (swaps.length === 0) {
-    const reply = problemReply(problemOf(page > 0 ? 'lookup.address_page_empty' : 'lookup.address_empty', page > 0 ? 'No more swaps for that address.' : 'No swaps for that address.', {
-      hint: includeExpired ? 'Check that it is the address you sent from or to.' : 'Expired swaps are hidden; press Show expired to include them.',
-    }), 'No swaps found');
-    return { ...reply, tone: 'info', buttons: [[actionButton(includeExpired ? 'Hide expired' : 'Show expired', toggle)]], mode };
+    const reply = problemReply(ctx.locale, problemOf(page > 0 ? 'lookup.address_page_empty' : 'lookup.address_empty', msg(page > 0 ? 'problem.lookup.noMoreSwaps' : 'problem.lookup.noSwaps'), {
+      hint: msg(includeExpired ? 'problem.lookup.checkAddress' : 'problem.lookup.expiredHidden'),
+    }), ctx.t('lookup.noSwapsFound'));
+    return { ...reply, tone: 'info', buttons: [[actionButton(ctx.t(includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), toggle)]], mode };
   }
   const prev = page > 0 ? await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, flag, String(page - 1)] }) : undefined;
   const next = more ? await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, flag, String(page + 1)] }) : undefined;
@@ -73,6 +73,6 @@ export async function addressPageButton(ctx: Ctx, args: string[]): Promise<Reply
   const [raw, flag, page] = args;
   const parsed = parseLookup(raw);
   const address = parsed.ok ? (parsed.value.kind === 'address' ? parsed.value.address : parsed.value.kind === 'transaction' && parsed.value.orAddress ? parsed.value.hash : undefined) : undefined;
-  if (args.length !== 3 || address === undefined || (flag !== '0' && flag !== '1')) return [problemReply({ reason: 'That button is broken.' })];
+  if (args.length !== 3 || address === undefined || (flag !== '0' && flag !== '1')) return [problemReply(ctx.locale, { reason: msg('problem.brokenButton') })];
   return [await addressPage(ctx, address, pageArg(page), flag === '1')];
 }

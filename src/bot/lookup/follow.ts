@@ -4,7 +4,8 @@ import { statusReply } from '../commands/status.js';
 import { isPublic, type Ctx } from '../context.js';
 import { notice } from '../replies.js';
 
-export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind });
+/** This chat, with the forum topic the message came from (tracking posts the cards there). */
+export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind, ...(ctx.incoming.threadId ? { threadId: ctx.incoming.threadId } : {}) });
 
 /** In groups and channels only the chat's admins may change what the chat follows. */
 export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
@@ -16,7 +17,11 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
   }
 }
 
+/** @deprecated English only: use adminsOnly(ctx). Kept while settings/follow-buttons.ts still imports it. */
 export const ADMINS_ONLY = notice('Only admins can do that here', [line('In groups and channels, only the chat\'s admins can start or stop tracking swaps.'), line('You can track a swap for yourself in a private chat with me.')], 'warning');
+
+/** Why a non-admin cannot change what a group follows, in the chat's language. */
+export const adminsOnly = (ctx: Ctx): Reply => notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning');
 
 /**
  * Follows a swap in this chat (live updates come from the tracking worker). `known`: the swap was
@@ -27,12 +32,12 @@ export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Pro
   if (!known) await statusReply(ctx, swapId); // errors become replies upstream
   const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId });
   if (!result.ok) {
-    const who = result.reason === 'chat_limit' ? 'This chat follows' : 'You follow';
-    return [notice('Cannot follow more swaps', [line(`${who} ${result.limit} swaps, the most allowed.`), line('Stop following one with /untrack <swap id>, then try again.')], 'warning')];
+    const limit = ctx.t(result.reason === 'chat_limit' ? 'follow.limitChat' : 'follow.limitUser', { count: result.limit });
+    return [notice(ctx.t('follow.limit.title'), [line(limit), line(ctx.t('follow.limit.hint'))], 'warning')];
   }
   // No card here: the tracking worker posts this chat's one live status card (and edits it as the
   // swap moves), so a snapshot now would leave two cards, one of them going stale.
-  return [notice(result.alreadyFollowing ? 'Already following' : 'Following this swap', [
-    line(result.alreadyFollowing ? 'This chat already follows this swap; its live status card is above.' : 'Its live status card follows and is updated here until the swap finishes. ', bold('/untrack'), ' stops the updates.'),
+  return [notice(ctx.t(result.alreadyFollowing ? 'follow.already.title' : 'follow.started.title'), [
+    line(ctx.t(result.alreadyFollowing ? 'follow.already.text' : 'follow.started.text'), ' ', bold('/untrack'), ' ', ctx.t('follow.untrackStops')),
   ], 'success')];
 }

@@ -5,7 +5,7 @@ import { shortId } from '../cards/format.js';
 import { confirmationBar } from '../cards/status.js';
 import { isPublic, type Ctx } from '../context.js';
 import { parseSwapId } from '../parse/swap-id.js';
-import { problemReply } from '../problem.js';
+import { msg, problemReply } from '../problem.js';
 import { notice } from '../replies.js';
 import { followSwap } from './follow.js';
 import { parseLookup } from './shape.js';
@@ -17,22 +17,22 @@ import { parseLookup } from './shape.js';
  * once "We see your transaction: 2/12 confirmations" before the swap itself moves, then hands over
  * to the swap's live status card in this chat.
  */
-export const SENT_PROMPT = 'Deposit transaction hash';
+const sentPrompt = (ctx: Ctx): NonNullable<Reply['prompt']> => ({ label: ctx.t('sent.prompt'), placeholder: ctx.t('sent.placeholder'), maxLength: 130 });
 
 /** sn <swap id>: the button. Private chats only: the answer is free text. */
 export async function sentButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
-  if (!id.ok || args.length !== 1) return [problemReply({ reason: 'That button is broken.' })];
-  if (isPublic(ctx)) return [{ ...notice('Open a private chat with me', [line('Tell me about your deposit in a private chat: send /status ', code(id.value), ' there.')]), target: 'ephemeral' }];
+  if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: msg('problem.brokenButton') })];
+  if (isPublic(ctx)) return [{ ...notice(ctx.t('sent.private.title'), [line(ctx.t('sent.private.text'), ' ', code(`/status ${id.value}`))]), target: 'ephemeral' }];
   await ctx.asks.set(ctx.incoming.platform, ctx.incoming.userId, { kind: 'sent', swapId: id.value, chatId: ctx.incoming.chatId });
   return [{
-    title: `Swap ${shortId(id.value)}: you sent the deposit`,
+    title: ctx.t('sent.title', { id: shortId(id.value) }),
     tone: 'info',
     lines: [
-      line('Paste the hash of your deposit transaction (from your wallet or the explorer): I will look for it on the network now and ask Layerswap to match it sooner.'),
-      line('No hash at hand? Send ', bold('skip'), ': the swap moves on by itself once the deposit is seen.'),
+      line(ctx.t('sent.paste')),
+      line(ctx.t('sent.noHash'), ' ', bold('skip'), ' ', ctx.t('sent.noHashAfter')),
     ],
-    prompt: { label: SENT_PROMPT, placeholder: '0x… or skip', maxLength: 130 },
+    prompt: sentPrompt(ctx),
     target: 'here',
   }];
 }
@@ -45,8 +45,8 @@ export async function answerSent(ctx: Ctx, swapId: string, text: string): Promis
     const parsed = parseLookup(text);
     if (!parsed.ok || parsed.value.kind !== 'transaction') {
       // Ask again: the question stays open.
-      const reason = parsed.ok ? `That looks like ${parsed.value.kind === 'address' ? 'a wallet address' : 'a swap id'}, not a transaction hash.` : parsed.reason;
-      return [{ ...problemReply({ reason, hint: 'Paste the hash of your deposit transaction, or send skip.' }, 'Not a transaction hash'), prompt: { label: SENT_PROMPT, placeholder: '0x… or skip', maxLength: 130 } }];
+      const reason = parsed.ok ? msg(parsed.value.kind === 'address' ? 'problem.sent.isAddress' : 'problem.sent.isSwapId') : parsed.reason;
+      return [{ ...problemReply(ctx.locale, { reason, hint: msg('problem.sent.hint') }, ctx.t('sent.notHash')), prompt: sentPrompt(ctx) }];
     }
     hash = parsed.value.hash;
   }
@@ -55,11 +55,11 @@ export async function answerSent(ctx: Ctx, swapId: string, text: string): Promis
   const lines: Line[] = [];
   if (hash) {
     const [, seen] = await Promise.all([speedUp(ctx, swapId, hash), transactionStatus(ctx, details, hash)]);
-    lines.push(...seenLines(seen, details));
+    lines.push(...seenLines(ctx, seen, details));
   } else {
-    lines.push(line('Thanks. Layerswap matches the deposit by itself once the source network confirms it.'));
+    lines.push(line(ctx.t('sent.thanks')));
   }
-  const head = notice(hash ? 'Looking for your deposit' : 'Waiting for your deposit', lines, 'pending');
+  const head = notice(ctx.t(hash ? 'sent.looking' : 'sent.waiting'), lines, 'pending');
   return [head, ...(await followSwap(ctx, swapId, true))];
 }
 
@@ -79,17 +79,17 @@ async function transactionStatus(ctx: Ctx, details: SwapDetails, hash: string): 
   });
 }
 
-function seenLines(seen: TransactionStatus | undefined, details: SwapDetails): Line[] {
-  const where = details.swap.source_network?.display_name || details.swap.source_network?.name || 'the source network';
-  if (!seen) return [line('I could not check the network just now. The status card below updates once Layerswap sees the deposit.')];
+function seenLines(ctx: Ctx, seen: TransactionStatus | undefined, details: SwapDetails): Line[] {
+  const where = details.swap.source_network?.display_name || details.swap.source_network?.name || ctx.t('sent.sourceNetwork');
+  if (!seen) return [line(ctx.t('sent.couldNotCheck'), ' ', ctx.t('sent.cardUpdates'))];
   if (!seen.is_found) {
-    return [line(`The transaction is not visible on ${where} yet. If you sent it moments ago it may still be on its way; check that it was sent on ${where}.`), line('The status card below updates once Layerswap sees the deposit.')];
+    return [line(ctx.t('sent.notVisible', { network: where })), line(ctx.t('sent.cardUpdates'))];
   }
   const max = seen.max_confirmations ?? 0;
   const done = seen.confirmations ?? 0;
-  if (seen.is_completed) return [line(bold('We see your transaction: confirmed'), max > 0 ? ` (${done}/${max} confirmations).` : '.'), line('Layerswap picks it up shortly; the status card below follows it.')];
+  if (seen.is_completed) return [line(bold(ctx.t('sent.seenConfirmed')), max > 0 ? ` (${ctx.t('sent.confirmations', { done, max })}).` : '.'), line(ctx.t('sent.picksUp'))];
   return [
-    line(bold(max > 0 ? `We see your transaction: ${done}/${max} confirmations` : 'We see your transaction: confirming'), max > 0 ? ` ${confirmationBar(done, max).split(' ')[1] ?? ''}` : ''),
-    line('Nothing more to do, and do not send it again: the swap continues once it is confirmed. The status card below follows it.'),
+    line(bold(max > 0 ? ctx.t('sent.seenCount', { done, max }) : ctx.t('sent.seenConfirming')), max > 0 ? ` ${confirmationBar(done, max).split(' ')[1] ?? ''}` : ''),
+    line(ctx.t('sent.nothingMore')),
   ];
 }

@@ -5,7 +5,7 @@ import { checkSolanaAddress } from '../address/solana.js';
 import { checkTonAddress } from '../address/ton.js';
 import { checkTronAddress } from '../address/tron.js';
 import { parseSwapId } from '../parse/swap-id.js';
-import { fail, ok, type Result } from '../problem.js';
+import { fail, msg, ok, type Result } from '../problem.js';
 
 /**
  * What /track, /status and "Where is my swap?" were given, recognised by shape alone (no request):
@@ -22,16 +22,16 @@ const HEX64 = /^[0-9a-fA-F]{64}$/;
 const UUIDISH = /^[0-9a-fA-F]{8}-[0-9a-fA-F-]+$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
-const EXAMPLES = 'a swap id (a UUID like 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b), a deposit transaction hash (0x and 64 hex digits on EVM networks) or a wallet address';
+const EXAMPLES = msg('problem.lookup.examples', { example: '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b' });
 
 /** Whether a check of one address family accepts the input. */
 const fits = (r: Result<string>): boolean => r.ok;
 
 export function parseLookup(raw: string | undefined): Result<LookupInput> {
   const input = (raw ?? '').trim();
-  if (input === '') return fail('lookup.missing', 'Which swap? Add its id, your deposit transaction hash or your wallet address.', `For example ${EXAMPLES}.`);
-  if (/\s/.test(input)) return fail('lookup.spaces', 'That has spaces in it; a swap id, a transaction hash and an address are one word each.', 'Paste just the one value.');
-  if (input.length > 130) return fail('lookup.too_long', 'That is too long to be a swap id, a transaction hash or an address.', `Send ${EXAMPLES}.`);
+  if (input === '') return fail('lookup.missing', msg('problem.lookup.missing'), msg('problem.lookup.forExample', { examples: EXAMPLES }));
+  if (/\s/.test(input)) return fail('lookup.spaces', msg('problem.lookup.spaces'), msg('problem.lookup.spacesHint'));
+  if (input.length > 130) return fail('lookup.too_long', msg('problem.lookup.tooLong'), msg('problem.lookup.send', { examples: EXAMPLES }));
 
   const id = parseSwapId(input);
   if (id.ok) return ok({ kind: 'swap', id: id.value });
@@ -39,14 +39,14 @@ export function parseLookup(raw: string | undefined): Result<LookupInput> {
 
   if (/^0x/i.test(input)) {
     const digits = input.slice(2);
-    if (!/^[0-9a-fA-F]+$/.test(digits)) return fail('lookup.hash_shape', 'That starts with 0x but has characters that are not hex digits (0-9, a-f).', 'Copy the hash or address again from your wallet or explorer.');
+    if (!/^[0-9a-fA-F]+$/.test(digits)) return fail('lookup.hash_shape', msg('problem.lookup.notHex'), msg('problem.lookup.notHexHint'));
     if (digits.length === 40) {
       const evm = checkEvmAddress(input);
       return evm.ok ? ok({ kind: 'address', address: evm.value, families: ['evm', 'starknet'] }) : evm;
     }
     // EVM transactions are exactly 64 digits; Starknet hashes and addresses up to 64 (usually 63 or 64).
     if (digits.length === 64 || digits.length === 63) return ok({ kind: 'transaction', hash: input, families: digits.length === 64 ? ['evm', 'starknet'] : ['starknet'], orAddress: true });
-    return fail('lookup.hash_shape', `That has ${digits.length} hex digits after 0x: too ${digits.length > 64 ? 'long' : 'short'} for a transaction hash (64) or an EVM address (40).`, 'Copy it again in full from your wallet or the explorer.');
+    return fail('lookup.hash_shape', msg(digits.length > 64 ? 'problem.lookup.hexTooLong' : 'problem.lookup.hexTooShort', { digits: digits.length }), msg('problem.lookup.copyFull'));
   }
   if (HEX64.test(input)) return ok({ kind: 'transaction', hash: input, families: ['bitcoin', 'tron', 'ton'] });
   // A TON transaction hash in base64 (44 characters, one '=' of padding).
@@ -61,7 +61,7 @@ export function parseLookup(raw: string | undefined): Result<LookupInput> {
   if (families.length === 0 && fits(checkCosmosAddress(input))) families.push('cosmos');
   if (families.length > 0) return ok({ kind: 'address', address: input, families });
 
-  if (/^[0-9a-fA-F]{40,}$/.test(input)) return fail('lookup.hash_shape', `That has ${input.length} hex digits: a transaction hash on Bitcoin, Tron or TON has 64.`, 'Copy it again in full from your wallet or the explorer.');
-  if (BASE58.test(input) && input.length > 44) return fail('lookup.hash_shape', `That is ${input.length} characters long: a Solana transaction signature has 87 or 88.`, 'Copy it again in full from your wallet or the explorer.');
-  return fail('lookup.unknown_shape', 'That is not a swap id, a transaction hash or an address I recognise.', `Send ${EXAMPLES}.`);
+  if (/^[0-9a-fA-F]{40,}$/.test(input)) return fail('lookup.hash_shape', msg('problem.lookup.hex64', { digits: input.length }), msg('problem.lookup.copyFull'));
+  if (BASE58.test(input) && input.length > 44) return fail('lookup.hash_shape', msg('problem.lookup.solanaSig', { length: input.length }), msg('problem.lookup.copyFull'));
+  return fail('lookup.unknown_shape', msg('problem.lookup.unknown'), msg('problem.lookup.send', { examples: EXAMPLES }));
 }

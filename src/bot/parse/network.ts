@@ -1,4 +1,5 @@
 import type { Network } from '../../layerswap/schemas.js';
+import { msg, type Msg } from '../problem.js';
 import { NETWORK_ALIASES, networkStem } from './aliases.js';
 import { editDistance, normalizeName, typoAllowance } from './edit-distance.js';
 
@@ -7,7 +8,7 @@ export type NetworkLike = Pick<Network, 'name' | 'display_name' | 'chain_id' | '
 
 export type NetworkMatch<N extends NetworkLike> =
   | { ok: true; network: N }
-  | { ok: false; id: string; reason: string; hint?: string; choices: N[] };
+  | { ok: false; id: string; reason: Msg; hint?: Msg; choices: N[] };
 
 export const networkLabel = (n: Pick<NetworkLike, 'name' | 'display_name'>): string => n.display_name || n.name;
 const isMainnet = (n: NetworkLike): boolean => /_MAINNET$/i.test(n.name);
@@ -39,7 +40,7 @@ function pick<N extends NetworkLike>(found: N[]): N[] {
 export function resolveNetwork<N extends NetworkLike>(raw: string, networks: readonly N[]): NetworkMatch<N> {
   const input = raw.trim();
   const key = normalizeName(input);
-  if (key === '') return { ok: false, id: 'network.missing', reason: 'Which network?', choices: [] };
+  if (key === '') return { ok: false, id: 'network.missing', reason: msg('problem.network.missing'), choices: [] };
   const exactName = networks.filter((n) => n.name.toLowerCase() === input.toLowerCase());
   if (exactName.length === 1) return { ok: true, network: exactName[0] as N };
 
@@ -49,13 +50,13 @@ export function resolveNetwork<N extends NetworkLike>(raw: string, networks: rea
   if (found.length === 1) return { ok: true, network: found[0] as N };
   const shown = JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input);
   if (found.length > 1) {
-    return { ok: false, id: 'network.ambiguous', reason: `${shown} could be ${found.slice(0, 5).map(networkLabel).join(', ')}.`, hint: 'Which one?', choices: found };
+    return { ok: false, id: 'network.ambiguous', reason: msg('problem.network.ambiguous', { shown, names: found.slice(0, 5).map(networkLabel).join(', ') }), hint: msg('problem.network.whichOne'), choices: found };
   }
   const near = suggestNetworks(key, networks);
   if (near.length > 0) {
-    return { ok: false, id: 'network.unknown', reason: `There is no network called ${shown}.`, hint: `Did you mean ${near.map(networkLabel).join(' or ')}?`, choices: near };
+    return { ok: false, id: 'network.unknown', reason: msg('problem.network.unknown', { shown }), hint: msg('problem.didYouMean', { names: { or: near.map(networkLabel) } }), choices: near };
   }
-  return { ok: false, id: 'network.unknown', reason: `There is no network called ${shown}.`, hint: 'Send /networks to see them all.', choices: [] };
+  return { ok: false, id: 'network.unknown', reason: msg('problem.network.unknown', { shown }), hint: msg('problem.network.seeAll'), choices: [] };
 }
 
 /** Networks within typo distance of a normalised key, closest first (at most 3). */

@@ -1,7 +1,8 @@
 import type { Token } from '../../layerswap/schemas.js';
+import { msg, type Msg } from '../problem.js';
 import { editDistance, typoAllowance } from './edit-distance.js';
 
-export type TokenMatch<T extends Token> = { ok: true; token: T } | { ok: false; id: string; reason: string; hint?: string; choices: T[] };
+export type TokenMatch<T extends Token> = { ok: true; token: T } | { ok: false; id: string; reason: Msg; hint?: Msg; choices: T[] };
 
 /** Addresses that stand for a network's native token when given as a contract. */
 const NATIVE_ADDRESSES = new Set(['0x0000000000000000000000000000000000000000', '0x0', '11111111111111111111111111111111']);
@@ -11,9 +12,9 @@ export const isNative = (t: Pick<Token, 'contract'>): boolean => !t.contract || 
 const sameContract = (a: string, b: string): boolean => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b);
 
 /** Symbols listed in a reply, capped so the message stays short. */
-export function tokenList(tokens: readonly Pick<Token, 'symbol'>[], max = 15): string {
+export function tokenList(tokens: readonly Pick<Token, 'symbol'>[], max = 15): Msg {
   const symbols = [...new Set(tokens.map((t) => t.symbol))];
-  return symbols.length > max ? `${symbols.slice(0, max).join(', ')} and ${symbols.length - max} more` : symbols.join(', ');
+  return symbols.length > max ? msg('problem.token.listMore', { list: symbols.slice(0, max).join(', '), n: symbols.length - max }) : msg('problem.token.list', { list: symbols.join(', ') });
 }
 
 /**
@@ -22,7 +23,7 @@ export function tokenList(tokens: readonly Pick<Token, 'symbol'>[], max = 15): s
  */
 export function resolveToken<T extends Token>(raw: string, tokens: readonly T[], networkLabel: string): TokenMatch<T> {
   const input = raw.trim();
-  if (input === '') return { ok: false, id: 'token.missing', reason: 'Which token?', choices: [...tokens] };
+  if (input === '') return { ok: false, id: 'token.missing', reason: msg('problem.token.missing'), choices: [...tokens] };
   const lower = input.toLowerCase();
   const bySymbol = tokens.filter((t) => t.symbol.toLowerCase() === lower);
   if (bySymbol.length >= 1) return { ok: true, token: bySymbol[0] as T };
@@ -36,9 +37,9 @@ export function resolveToken<T extends Token>(raw: string, tokens: readonly T[],
   if (byContract) return { ok: true, token: byContract };
 
   const shown = JSON.stringify(input.length > 44 ? `${input.slice(0, 44)}…` : input);
-  if (tokens.length === 0) return { ok: false, id: 'token.none', reason: `${networkLabel} has no tokens available right now.`, choices: [] };
+  if (tokens.length === 0) return { ok: false, id: 'token.none', reason: msg('problem.token.none', { network: networkLabel }), choices: [] };
   const allowance = typoAllowance(lower.length);
   const near = allowance === 0 ? [] : tokens.filter((t) => editDistance(lower, t.symbol.toLowerCase(), allowance) <= allowance);
-  const hint = near.length > 0 ? `Did you mean ${near.slice(0, 3).map((t) => t.symbol).join(' or ')}?` : `It has ${tokenList(tokens)}.`;
-  return { ok: false, id: 'token.unknown', reason: `${networkLabel} has no token ${shown}.`, hint, choices: near.length > 0 ? near : [...tokens] };
+  const hint = near.length > 0 ? msg('problem.didYouMean', { names: { or: near.slice(0, 3).map((t) => t.symbol) } }) : msg('problem.token.itHas', { list: tokenList(tokens) });
+  return { ok: false, id: 'token.unknown', reason: msg('problem.token.unknown', { network: networkLabel, shown }), hint, choices: near.length > 0 ? near : [...tokens] };
 }

@@ -6,7 +6,8 @@ import type { Ctx } from '../context.js';
 import type { InlineAnswer, InlineResult } from '../core.js';
 import { errorReply, isServiceError } from '../errors-text.js';
 import { resolveNetwork } from '../parse/network.js';
-import { problemOf, problemReply, type Problem } from '../problem.js';
+import { msg, problemOf, problemReply, say, type Problem } from '../problem.js';
+import { t, type Locale } from '../../i18n/index.js';
 import { expired, notice } from '../replies.js';
 import { checkRoute, loadExchanges } from '../route/check.js';
 import { routeArgs, routeFromButton } from '../route/codec.js';
@@ -67,14 +68,14 @@ function howTo(): InlineResult {
 }
 
 /** What was wrong with the query, as a result that explains it (never an error). */
-function problemResult(p: Problem, query: string): InlineResult {
-  const reply = problemReply(p, 'Could not quote that');
+function problemResult(locale: Locale, p: Problem, query: string): InlineResult {
+  const reply = problemReply(locale, p, t(locale, 'inline.couldNotQuote'));
   return {
     id: resultId('problem', `${p.id}|${query}`),
     kind: 'problem',
-    title: p.reason.slice(0, 100),
-    description: (p.hint ?? `Try e.g. ${EXAMPLE}`).slice(0, 200),
-    reply: { ...reply, lines: [...reply.lines, line('Example: ', { kind: 'code', text: EXAMPLE })], buttons: [[shareButton('Try again', query.slice(0, MAX_QUERY))]] },
+    title: say(locale, p.reason).slice(0, 100),
+    description: (p.hint ? say(locale, p.hint) : t(locale, 'inline.tryExample', { example: EXAMPLE })).slice(0, 200),
+    reply: { ...reply, lines: [...reply.lines, line(t(locale, 'inline.example'), ' ', { kind: 'code', text: EXAMPLE })], buttons: [[shareButton(t(locale, 'quote.tryAgain'), query.slice(0, MAX_QUERY))]] },
   };
 }
 
@@ -96,19 +97,19 @@ async function inlineCard(ctx: Ctx, route: Route, networks: readonly Network[], 
 /** A complete route quoted as a result: the card, or the reason it cannot be quoted. */
 async function quoteResult(ctx: Ctx, route: Route, networks: readonly Network[], kind: 'quote' | 'fix' | 'route', query: string): Promise<InlineResult> {
   const check = await checkRoute(ctx, route, networks, false);
-  const problem = check.problem ?? (isComplete(check.route) ? undefined : problemOf('inline.incomplete', 'That route is not complete.', { hint: `Try e.g. ${EXAMPLE}` }));
-  if (problem) return problemResult(problem, query);
+  const problem = check.problem ?? (isComplete(check.route) ? undefined : problemOf('inline.incomplete', msg('problem.inline.incomplete'), { hint: msg('inline.tryExample', { example: EXAMPLE }) }));
+  if (problem) return problemResult(ctx.locale, problem, query);
   const limits = await routeLimits(ctx, check.route, networks);
   const outside = limits ? amountProblem(Number(check.route.amount), limits) : undefined;
-  if (outside) return problemResult(outside, query);
+  if (outside) return problemResult(ctx.locale, outside, query);
   let q: QuoteResponse;
   try {
     q = await ctx.api.getQuote(quoteParams(check.route));
   } catch (err) {
-    const recovered = recoverQuote(err, check.route);
-    if (recovered) return problemResult(recovered.problem, query);
+    const recovered = recoverQuote(err, check.route, ctx.locale);
+    if (recovered) return problemResult(ctx.locale, recovered.problem, query);
     if (!isServiceError(err)) throw err;
-    return problemResult(problemOf('inline.service', errorReply(err).title ?? 'The swap service is not answering.', { hint: 'Try again in a minute.' }), query);
+    return problemResult(ctx.locale, problemOf('inline.service', msg('problem.text', { text: errorReply(err, ctx.locale).title ?? ctx.t('error.notAnswering') }), { hint: msg('problem.inline.tryMinute') }), query);
   }
   const reply = await inlineCard(ctx, check.route, networks, q);
   const summary = routeSummary(check.route, networks);
@@ -168,7 +169,7 @@ export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> 
   const query = raw.trim().replace(/^\/quote(?:@\w+)?\s*/i, '').slice(0, MAX_QUERY);
   const [networks, exchanges] = await Promise.all([ctx.catalog.networks(), loadExchanges(ctx)]);
   const words = splitRouteWords(query);
-  if (!words.ok) return { results: [problemResult(words, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
+  if (!words.ok) return { results: [problemResult(ctx.locale, words, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
   const read = applyRouteWords({}, words.value, networks, exchanges);
   const results: InlineResult[] = [];
   if (!read.problem && quotable(read.route)) results.push(await quoteResult(ctx, read.route, networks, 'quote', query));
@@ -179,7 +180,7 @@ export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> 
   }
   if (results.some((r) => r.kind === 'quote' || r.kind === 'fix')) return { results, personal: false, cacheSeconds: QUOTE_CACHE_SECONDS };
   if (read.problem && query !== '' && (quotable(read.route) || words.value.to !== undefined || words.value.from !== undefined)) {
-    return { results: [...results, problemResult(read.problem, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
+    return { results: [...results, problemResult(ctx.locale, read.problem, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
   }
   const common = await commonRoutes(ctx, read.route, networks, query);
   return { results: [...results, howTo(), ...common], personal: false, cacheSeconds: common.length > 0 ? QUOTE_CACHE_SECONDS : HELP_CACHE_SECONDS };

@@ -4,7 +4,8 @@ import { actionButton, lineText, shareButton, type Reply } from '../../contracts
 import { quoteCard } from '../cards/quote.js';
 import type { Ctx } from '../context.js';
 import { apiErrorLines, errorReply, isServiceError } from '../errors-text.js';
-import { problemOf, type Problem } from '../problem.js';
+import { msg, problemOf, type Problem } from '../problem.js';
+import type { Locale } from '../../i18n/index.js';
 import { VERBS } from '../verbs.js';
 import { checkRoute } from '../route/check.js';
 import { routeArgs } from '../route/codec.js';
@@ -48,12 +49,13 @@ function refusedField(err: ApiError): RouteField | undefined {
  * no route, no deposit-address support) clears that field and becomes the problem shown when it
  * is asked again. Undefined for failures the user cannot fix by answering (the caller reports them).
  */
-export function recoverQuote(err: unknown, route: Route): { route: Route; problem: Problem } | undefined {
+export function recoverQuote(err: unknown, route: Route, locale: Locale): { route: Route; problem: Problem } | undefined {
   if (!(err instanceof ApiError)) return undefined;
   const field = refusedField(err);
   if (!field) return undefined;
-  const words = apiErrorLines(err);
-  const problem = problemOf(`quote.${err.code}`, `${words.title}: ${words.lines.map(lineText).join(' ')}`, { field });
+  // The service's refusal is already in words (errors-text.ts), in the chat's language.
+  const words = apiErrorLines(err, locale);
+  const problem = problemOf(`quote.${err.code}`, msg('problem.serviceSaid', { title: words.title, text: words.lines.map(lineText).join(' ') }), { field });
   return { route: clearField(route, field), problem };
 }
 
@@ -76,7 +78,7 @@ export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Netw
   const [swap, refresh] = await Promise.all([ctx.codec.encode({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshQuote, args })]);
   const card = quoteCard(q, routeLabels(route, networks), Number(route.amount), { swap, refresh });
   if (ctx.incoming.chatKind === 'channel') return card;
-  return { ...card, buttons: [...(card.buttons ?? []), [shareButton('Share', routeLine(route))]] };
+  return { ...card, buttons: [...(card.buttons ?? []), [shareButton(ctx.t('quote.share'), routeLine(route))]] };
 }
 
 /** What a route quoted without a draft came to: the card, or what the wizard must ask. */
@@ -98,10 +100,10 @@ export async function quoteNow(ctx: Ctx, route: Route, mode: 'edit' | 'new'): Pr
   try {
     return { done: true, replies: [{ ...(await quoteReply(ctx, check.route, networks)), mode }] };
   } catch (err) {
-    const recovered = recoverQuote(err, check.route);
+    const recovered = recoverQuote(err, check.route, ctx.locale);
     if (recovered) return { done: false, ...recovered };
     if (!isServiceError(err)) throw err;
     const again = await ctx.codec.encode({ verb: VERBS.refreshQuote, args: routeArgs(check.route) });
-    return { done: true, replies: [{ ...errorReply(err), buttons: [[actionButton('Try again', again)]] }] };
+    return { done: true, replies: [{ ...errorReply(err, ctx.locale), buttons: [[actionButton(ctx.t('quote.tryAgain'), again)]] }] };
   }
 }

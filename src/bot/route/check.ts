@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
 import { tokenList } from '../parse/token.js';
-import type { Problem } from '../problem.js';
+import { msg, type Problem } from '../problem.js';
 import { applyRouteWords, type Route, type RouteExchanges, type RouteUpdate } from './route.js';
 import { splitRouteWords } from './words.js';
 
@@ -44,7 +44,7 @@ async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]):
       delete r.sourceNetwork;
       r.pendingSourceToken = token;
       delete r.sourceToken;
-      return { id: 'exchange.no_withdrawal', field: 'source_network', reason: `${label} does not withdraw ${token} on ${where}.`, hint: `Pick the network ${label} sends it on, or /cancel.` };
+      return { id: 'exchange.no_withdrawal', field: 'source_network', reason: msg('problem.exchange.noWithdrawal', { exchange: label, token, network: where }), hint: msg('problem.exchange.noWithdrawalHint', { exchange: label }) };
     }
     // Deposits are checked against the networks the exchange takes them on from this source: a
     // payout on a network the exchange does not credit could be lost, so "unknown" is not "yes".
@@ -54,9 +54,9 @@ async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]):
     r.pendingDestinationToken = token;
     delete r.destinationToken;
     if (!accepted) {
-      return { id: 'exchange.deposit_unknown', field: 'destination_network', reason: `Could not check right now which networks ${label} takes ${token} deposits on.`, hint: `Try again in a moment, or check ${label}'s Deposit page for the network.` };
+      return { id: 'exchange.deposit_unknown', field: 'destination_network', reason: msg('problem.exchange.depositUnknown', { exchange: label, token }), hint: msg('problem.exchange.depositUnknownHint', { exchange: label }) };
     }
-    return { id: 'exchange.no_deposit', field: 'destination_network', reason: `${label} does not take ${token} deposits on ${where}.`, hint: `Pick a network ${label} accepts it on.` };
+    return { id: 'exchange.no_deposit', field: 'destination_network', reason: msg('problem.exchange.noDeposit', { exchange: label, token, network: where }), hint: msg('problem.exchange.noDepositHint', { exchange: label }) };
   }
   return undefined;
 }
@@ -113,7 +113,7 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
     delete r.sourceNetwork;
     if (r.sourceToken) r.pendingSourceToken = r.sourceToken;
     delete r.sourceToken;
-    return { route: r, problem: { id: 'route.wallet_only', field: 'source_network', reason: `Swaps from ${networkLabel(source)} need a connected wallet, and this bot works with deposit addresses.`, hint: 'Pick another network to send from.' } };
+    return { route: r, problem: { id: 'route.wallet_only', field: 'source_network', reason: msg('problem.route.walletOnly', { network: networkLabel(source) }), hint: msg('problem.route.walletOnlyHint') } };
   }
   if (!r.sourceNetwork || !r.sourceToken) return { route: r };
   const exchangeProblem = await checkExchanges(ctx, r, networks);
@@ -141,8 +141,10 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
       problem: {
         id: 'route.not_found',
         field: 'destination_network',
-        reason: `There is no route from ${r.sourceToken} on ${source ? networkLabel(source) : r.sourceNetwork} to ${wanted ? networkLabel(wanted) : 'that network'}.`,
-        hint: reachable.length > 0 ? 'Pick one of the networks you can reach:' : 'Nothing can be reached from it right now; try another token.',
+        reason: wanted
+          ? msg('problem.route.notFound', { token: r.sourceToken, from: source ? networkLabel(source) : r.sourceNetwork, to: networkLabel(wanted) })
+          : msg('problem.route.notFoundThere', { token: r.sourceToken, from: source ? networkLabel(source) : r.sourceNetwork }),
+        hint: msg(reachable.length > 0 ? 'problem.route.pickReachable' : 'problem.route.nothingReachable'),
         choices: reachable.map((d) => d.name),
       },
     };
@@ -155,7 +157,7 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
       route: r,
       destination,
       destinations: reachable,
-      problem: { id: 'route.token_not_received', field: 'destination_token', reason: `${asked} cannot be received on ${networkLabel(destination)} from ${r.sourceToken}.`, hint: `You can receive ${tokenList(active)}.`, choices: active.map((t) => t.symbol) },
+      problem: { id: 'route.token_not_received', field: 'destination_token', reason: msg('problem.route.tokenNotReceived', { asked, network: networkLabel(destination), token: r.sourceToken }), hint: msg('problem.route.youCanReceive', { list: tokenList(active) }), choices: active.map((t) => t.symbol) },
     };
   }
   if (!r.destinationToken && !r.pendingDestinationToken) {

@@ -3,7 +3,8 @@ import type { Network } from '../../layerswap/schemas.js';
 import { exactAmount } from '../cards/format.js';
 import type { Ctx } from '../context.js';
 import { line, type Line } from '../../contracts/reply.js';
-import type { Problem } from '../problem.js';
+import { t, type Locale } from '../../i18n/index.js';
+import { msg, type Problem } from '../problem.js';
 import type { Route } from './route.js';
 
 /**
@@ -41,25 +42,25 @@ export async function routeLimits(ctx: Ctx, route: Route, networks: readonly Net
 const amountText = (n: number, l: KnownLimits): string => `${exactAmount(n, l.decimals)} ${l.symbol}`;
 
 /** "You can send between 10 USDC and 500000 USDC." for the amount question. */
-export function limitsLine(l: KnownLimits): Line {
-  if (l.min !== undefined && l.max !== undefined) return line(`You can send between ${amountText(l.min, l)} and ${amountText(l.max, l)}.`);
-  if (l.min !== undefined) return line(`You can send at least ${amountText(l.min, l)}.`);
-  return line(`You can send at most ${amountText(l.max ?? 0, l)}.`);
+export function limitsLine(locale: Locale, l: KnownLimits): Line {
+  if (l.min !== undefined && l.max !== undefined) return line(t(locale, 'limits.between', { min: amountText(l.min, l), max: amountText(l.max, l) }));
+  if (l.min !== undefined) return line(t(locale, 'limits.atLeast', { min: amountText(l.min, l) }));
+  return line(t(locale, 'limits.atMost', { max: amountText(l.max ?? 0, l) }));
 }
 
 /** "10–500000 USDC" (or "min 10 USDC", "max 500000 USDC") for a list line. */
-export function limitsRange(l: KnownLimits): string {
+export function limitsRange(locale: Locale, l: KnownLimits): string {
   if (l.min !== undefined && l.max !== undefined) return `${exactAmount(l.min, l.decimals)}–${amountText(l.max, l)}`;
-  return l.min !== undefined ? `min ${amountText(l.min, l)}` : `max ${amountText(l.max ?? 0, l)}`;
+  return l.min !== undefined ? t(locale, 'limits.min', { min: amountText(l.min, l) }) : t(locale, 'limits.max', { max: amountText(l.max ?? 0, l) });
 }
 
 /** An amount outside the limits, as a problem naming the limit; undefined when it fits. */
 export function amountProblem(amount: number, l: KnownLimits): Problem | undefined {
   if (l.min !== undefined && amount < l.min) {
-    return { id: 'amount.below_min', field: 'amount', reason: `${amountText(amount, l)} is below the minimum of ${amountText(l.min, l)} for this route.`, hint: 'Send at least the minimum.' };
+    return { id: 'amount.below_min', field: 'amount', reason: msg('problem.amount.belowMin', { amount: amountText(amount, l), min: amountText(l.min, l) }), hint: msg('problem.amount.belowMinHint') };
   }
   if (l.max !== undefined && amount > l.max) {
-    return { id: 'amount.above_max', field: 'amount', reason: `${amountText(amount, l)} is above the maximum of ${amountText(l.max, l)} for this route.`, hint: 'Send at most the maximum, or split it into several swaps.' };
+    return { id: 'amount.above_max', field: 'amount', reason: msg('problem.amount.aboveMax', { amount: amountText(amount, l), max: amountText(l.max, l) }), hint: msg('problem.amount.aboveMaxHint') };
   }
   return undefined;
 }

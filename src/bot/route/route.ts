@@ -4,7 +4,7 @@ import { normalizeName } from '../parse/edit-distance.js';
 import { exchangeLabel, findExchange, suggestExchanges } from '../parse/exchange.js';
 import { networkKeys, networkLabel, resolveNetwork } from '../parse/network.js';
 import { resolveToken } from '../parse/token.js';
-import { problemOf, type Problem } from '../problem.js';
+import { msg, problemOf, type Problem } from '../problem.js';
 import type { RouteWords } from './words.js';
 
 /** A route as far as it is known: what a draft and the quote buttons carry. Names, not objects. */
@@ -100,7 +100,7 @@ export function setRouteField(route: Route, field: RouteField, raw: string, netw
       const m = resolveNetwork(raw, networks);
       if (!m.ok) {
         const near = m.choices.length === 0 ? suggestExchanges(raw, exchanges[side]) : [];
-        if (near.length > 0) return { route: r, problem: problemOf('exchange.near', m.reason, { hint: `Did you mean ${near.map(exchangeLabel).join(' or ')}?`, choices: near.map((e) => e.name), field }) };
+        if (near.length > 0) return { route: r, problem: problemOf('exchange.near', m.reason, { hint: msg('problem.didYouMean', { names: { or: near.map(exchangeLabel) } }), choices: near.map((e) => e.name), field }) };
         return { route: r, problem: problem(field, m, m.choices.map((n) => n.name)) };
       }
       if (field === 'source_network') {

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../problem.js';
+import { fail, msg, ok, type Result } from '../problem.js';
 
 /** The slots of a route as typed, before any lookup. */
 export interface RouteWords {
@@ -12,7 +12,7 @@ export interface RouteWords {
   address?: string;
 }
 
-const QUOTE_USAGE = '/quote <amount> <token> <from> <to> [<to-token>], e.g. /quote 100 USDC arbitrum base or /quote 0.5 eth from ethereum to optimism';
+const USE = msg('problem.route.usage');
 
 const ARROWS = /\s*(?:->|→|=>|⇒|➡️?|⟶)\s*/gu;
 const looksLikeAmount = (w: string): boolean => /^[+\-.,]?\d/.test(w) || /^[+-]?(nan|inf|infinity)$/i.test(w);
@@ -41,7 +41,7 @@ function looksLikeAddress(w: string): boolean {
 export function splitRouteWords(raw: string): Result<RouteWords> {
   const text = raw.replace(ARROWS, ' to ').trim();
   if (text === '') return ok({});
-  if (text.length > 300) return fail('route.too_long', 'That is too long for a route.', `Use ${QUOTE_USAGE}.`);
+  if (text.length > 300) return fail('route.too_long', msg('problem.route.tooLong'), USE);
   const words = text.split(/\s+/);
   // "/swap 100 USDC arbitrum base 0x8ba1…": an address at the end is where to deliver, not a token.
   const last = words[words.length - 1];
@@ -61,14 +61,14 @@ export function splitRouteWords(raw: string): Result<RouteWords> {
     if (from.length > 0) out.from = from.join(' ');
     if (toAt >= 0) {
       const rest = words.slice(toAt + 1);
-      if (rest.length === 0) return fail('route.nothing_after_to', 'Where to? Nothing follows "to".', `Use ${QUOTE_USAGE}.`);
-      if (rest.length > 4) return fail('route.too_many_after_to', 'There are too many words after "to".', `Use ${QUOTE_USAGE}.`);
+      if (rest.length === 0) return fail('route.nothing_after_to', msg('problem.route.nothingAfterTo'), USE);
+      if (rest.length > 4) return fail('route.too_many_after_to', msg('problem.route.tooManyAfterTo'), USE);
       out.to = rest;
     }
     return ok(out);
   }
   const rest = head.slice(i);
-  if (rest.length > 3) return fail('route.too_many_words', 'There are too many words in that route.', `Use ${QUOTE_USAGE}.`);
+  if (rest.length > 3) return fail('route.too_many_words', msg('problem.route.tooManyWords'), USE);
   if (rest[0] !== undefined) out.from = rest[0];
   if (rest[1] !== undefined) out.to = [rest[1]];
   if (rest[2] !== undefined) out.toToken = rest[2];

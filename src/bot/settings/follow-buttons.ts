@@ -1,6 +1,7 @@
 import { actionButton, line, type Reply } from '../../contracts/reply.js';
 import { trackingRenderer } from '../cards/moments.js';
 import { shortId } from '../cards/format.js';
+import { statusActions } from '../cards/status.js';
 import { inlineAction } from '../actions.js';
 import { isPublic, type Ctx } from '../context.js';
 import { ADMINS_ONLY, chatTarget, followSwap, mayManageTracking } from '../lookup/follow.js';
@@ -23,19 +24,32 @@ async function allowed(ctx: Ctx, args: string[]): Promise<{ id: string } | Reply
   return { id: id.value };
 }
 
+/**
+ * The pressed card as tracking draws it for this chat, to edit in place: with Mute/Unmute and Stop
+ * while followed, without them once stopped. Undefined when the swap cannot be read now.
+ */
+async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | undefined): Promise<Reply | undefined> {
+  const target = chatTarget(ctx);
+  try {
+    const details = await ctx.api.getSwap(id, { exclude_deposit_actions: true });
+    const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
+    const card = trackingRenderer.card(details, target, { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) });
+    if (followed) return { ...card, mode: 'edit' };
+    const stop = statusActions.stop(id);
+    const rows = (card.buttons ?? []).filter((row) => !row.some((b) => b.kind === 'action' && b.action === stop));
+    return { ...card, buttons: rows, mode: 'edit' };
+  } catch {
+    return undefined;
+  }
+}
+
 async function setMuted(ctx: Ctx, args: string[], muted: boolean): Promise<Reply[]> {
   const ok = await allowed(ctx, args);
   if ('lines' in ok) return [ok];
-  const target = chatTarget(ctx);
-  if (!(await ctx.tracking.mute(ok.id, target, muted))) return [forPresser(notice(ctx.t('notify.notFollowing.title'), [line(ctx.t('notify.notFollowing.text'))], 'warning'))];
+  if (!(await ctx.tracking.mute(ok.id, chatTarget(ctx), muted))) return [forPresser(notice(ctx.t('notify.notFollowing.title'), [line(ctx.t('notify.notFollowing.text'))], 'warning'))];
   // The pressed card shows the new state at once (Unmute in place of Mute); tracking keeps it current.
-  try {
-    const details = await ctx.api.getSwap(ok.id, { exclude_deposit_actions: true });
-    const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
-    return [{ ...trackingRenderer.card(details, target, { muted, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) }), mode: 'edit' }];
-  } catch {
-    return [forPresser(notice(ctx.t(muted ? 'notify.muted.title' : 'notify.unmuted.title'), [line(ctx.t(muted ? 'notify.muted.text' : 'notify.unmuted.text'))], 'success'))];
-  }
+  const card = await pressedCard(ctx, ok.id, { muted });
+  return [card ?? forPresser(notice(ctx.t(muted ? 'notify.muted.title' : 'notify.unmuted.title'), [line(ctx.t(muted ? 'notify.muted.text' : 'notify.unmuted.text'))], 'success'))];
 }
 
 export const muteButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => setMuted(ctx, args, true);
@@ -46,7 +60,9 @@ export async function stopButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   if ('lines' in ok) return [ok];
   const removed = await ctx.tracking.unfollow(ok.id, chatTarget(ctx));
   if (!removed) return [forPresser(notice(ctx.t('notify.notFollowing.title'), [line(ctx.t('notify.notFollowing.text'))], 'warning'))];
-  return [{
+  // The card loses Mute and Stop (tracking no longer edits it); Undo comes in the notice below it.
+  const card = await pressedCard(ctx, ok.id, undefined);
+  return [...(card ? [card] : []), {
     ...notice(ctx.t('notify.stopped.title'), [line(ctx.t('notify.stopped.text', { id: shortId(ok.id) }))], 'success'),
     buttons: [[actionButton(ctx.t('notify.button.undo'), inlineAction(VERBS.refollow, ok.id))]],
   }];

@@ -49,23 +49,21 @@ export function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
   }
   lines.push(line(ctx.t('settings.typed'), ' ', code('/settings quiet 22-7 Europe/Berlin'), group ? ' · ' : '', ...(group ? [code('/settings min 250')] : [])));
 
+  // At most 5 rows of at most 5 buttons: what every platform shows (bot/fit.ts cuts the rest).
   const momentButtons: Button[] = MOMENT_KINDS.map((k, i) => actionButton(`${s.moments.includes(k) ? '🔔' : '🔕'} ${ctx.t(MOMENT_KEYS[k])}`, act('m', String(i))));
-  const rows: Button[][] = [];
-  for (let i = 0; i < momentButtons.length; i += 2) rows.push(momentButtons.slice(i, i + 2));
-  rows.push([actionButton(`${ctx.t('settings.minorEdits')} ${onOff(ctx, s.minorEdits)}`, act('e'))]);
+  const rows: Button[][] = [momentButtons.slice(0, 4), momentButtons.slice(4)];
   rows.push([
+    actionButton(ctx.t('settings.button.minorEdits', { state: onOff(ctx, s.minorEdits) }), act('e')),
     ...QUIET_PRESETS.map(([from, to]) => actionButton(`🌙 ${hours({ from, to })}`, act('q', String(from), String(to)))),
     actionButton(`🌙 ${ctx.t('settings.off')}`, act('q', 'off')),
   ]);
   if (group) {
     rows.push(MIN_PRESETS.map((usd) => actionButton(usd === 0 ? `$ ${ctx.t('settings.off')}` : `≥ $${usd}`, act('u', String(usd)))));
     rows.push([
-      actionButton(`✅ ${ctx.t('settings.reactOnly')} ${onOff(ctx, s.reactOnly === true)}`, act('r')),
-      actionButton(`${ctx.t('settings.amounts')} ${ctx.t(s.hideAmounts ? 'settings.hidden' : 'settings.shown')}`, act('a')),
+      actionButton(ctx.t('settings.button.reactOnly', { state: onOff(ctx, s.reactOnly === true) }), act('r')),
+      actionButton(ctx.t('settings.button.amounts', { state: ctx.t(s.hideAmounts ? 'settings.hidden' : 'settings.shown') }), act('a')),
+      ...(ctx.incoming.threadId || s.topic ? [actionButton(ctx.t(s.topic && s.topic === ctx.incoming.threadId ? 'settings.topicClear' : 'settings.topicHere'), act('t'))] : []),
     ]);
-    if (ctx.incoming.threadId || s.topic) {
-      rows.push([actionButton(ctx.t(s.topic && s.topic === ctx.incoming.threadId ? 'settings.topicClear' : 'settings.topicHere'), act('t'))]);
-    }
   }
   return { title: ctx.t('settings.title'), tone: 'info', lines, buttons: rows, target: 'here' };
 }
@@ -180,7 +178,8 @@ export const settingsCommandSpec: Command = {
   name: 'settings',
   description: 'Choose which swap updates this chat gets, and when',
   inGroups: true,
-  options: [],
-  usage: '/settings',
+  // Discord passes typed values through this option (Telegram: the words after /settings).
+  options: [{ name: 'change', description: 'Optional: quiet 22-7 Europe/Berlin, quiet off, min 250, min off or reset', type: 'string', required: false }],
+  usage: '/settings [quiet 22-7 Europe/Berlin | min 250 | reset]',
   run: settingsCommand,
 };

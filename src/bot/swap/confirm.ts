@@ -19,23 +19,23 @@ export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Netw
   draft.awaiting = 'confirm';
   await ctx.drafts.save(draft);
   const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks), Number(draft.route.amount));
-  fields.push({ name: 'To address', value: [code(draft.destinationAddress ?? '')] });
-  fields.push({ name: 'Refund address', value: draft.refundAddress ? [code(draft.refundAddress)] : line('none: no automatic refund if the swap fails') });
+  fields.push({ name: ctx.t('confirm.toAddress'), value: [code(draft.destinationAddress ?? '')] });
+  fields.push({ name: ctx.t('confirm.refundAddress'), value: draft.refundAddress ? [code(draft.refundAddress)] : line(ctx.t('confirm.noRefund')) });
   // With refuel on, the quote's own Refuel field shows what arrives.
-  if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken)) fields.push({ name: 'Refuel', value: line('no'), inline: true });
-  const lines = headLines(draft, networks, opts);
-  lines.push(line('Check everything. Confirm creates the swap and sends you the deposit address privately.'));
-  lines.push(line(italic('The amount received is set when the swap runs; the figures below are the current quote.')));
+  if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken)) fields.push({ name: ctx.t('confirm.refuel'), value: line(ctx.t('confirm.no')), inline: true });
+  const lines = headLines(ctx, draft, networks, opts);
+  lines.push(line(ctx.t('confirm.check')));
+  lines.push(line(italic(ctx.t('confirm.figures'))));
   const [confirm, cancel] = await Promise.all([
     ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id] }),
     ctx.codec.encode({ verb: VERBS.cancel, args: [draft.id] }),
   ]);
   return [{
-    title: 'Confirm your swap',
+    title: ctx.t('confirm.title'),
     tone: 'warning',
     lines,
     fields,
-    buttons: [[actionButton('Confirm', confirm), actionButton('Cancel', cancel)]],
+    buttons: [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]],
     target: 'here',
     mode: modeOf(ctx),
   }];

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import { depositReplies } from '../deposit-details.js';
 import { errorReply } from '../errors-text.js';
 import { quoteParams, recoverQuote } from '../quote/quote.js';
-import { EXPIRED, notice } from '../replies.js';
+import { expired, notice } from '../replies.js';
 import type { Route } from '../route/route.js';
 import { routeSummary } from '../route/summary.js';
 import { advance } from '../wizard/advance.js';
@@ -45,16 +45,16 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
     if (err instanceof UnconfirmedCreateError) {
       // The swap may exist: keep the lock so this draft can never create a second one.
       await ctx.drafts.delete(draft.platform, draft.userId);
-      return [errorReply(err)];
+      return [errorReply(err, ctx.locale)];
     }
     await ctx.drafts.unlock(draft.id);
-    const recovered = recoverQuote(err, draft.route);
+    const recovered = recoverQuote(err, draft.route, ctx.locale);
     if (recovered) {
       draft.route = recovered.route;
       delete draft.checked;
       return advance(ctx, draft, { problem: recovered.problem });
     }
-    return [errorReply(err)];
+    return [errorReply(err, ctx.locale)];
   }
 
   // Whatever else the answer lacks, the swap exists once it has an id: record it first.
@@ -63,6 +63,7 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   await ctx.drafts.markCreated(draft.id, { swapId, platform: ctx.incoming.platform, userId: ctx.incoming.userId });
   await ctx.drafts.delete(draft.platform, draft.userId);
   await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks) });
+  await ctx.history.addAddresses(ctx.incoming.platform, ctx.incoming.userId, [draft.destinationAddress, draft.refundAddress]);
 
   const replies: Reply[] = [];
   const follow = await ctx.tracking
@@ -89,6 +90,6 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
 export async function repeatedConfirm(ctx: Ctx, draftId: string): Promise<Reply[] | undefined> {
   const created = await ctx.drafts.createdSwap(draftId);
   if (!created) return undefined;
-  if (created.platform !== ctx.incoming.platform || created.userId !== ctx.incoming.userId) return [EXPIRED];
+  if (created.platform !== ctx.incoming.platform || created.userId !== ctx.incoming.userId) return [expired(ctx)];
   return depositReplies(ctx, created.swapId);
 }

@@ -2,6 +2,7 @@ import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, line, type Reply } from '../../contracts/reply.js';
 import { checkAddress } from '../address/index.js';
 import type { Ctx } from '../context.js';
+import type { Translate } from '../../i18n/index.js';
 import { errorReply } from '../errors-text.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
@@ -53,29 +54,29 @@ function routeChoices(field: ChoiceField, draft: Draft, networks: readonly Netwo
   }
 }
 
-const QUESTIONS: Record<RouteField, (d: Draft, networks: readonly Network[], ex: RouteExchanges) => string> = {
-  source_network: (d, _n, ex) => (d.route.sourceExchange
-    ? `Which network do you withdraw ${d.route.pendingSourceToken ?? 'the tokens'} from ${exchangeName(ex.source, d.route.sourceExchange)} on?`
-    : 'Which network do you send from?'),
-  source_token: (d, n) => `Which token do you send from ${labelOf(n, d.route.sourceNetwork)}?`,
-  destination_network: (d, _n, ex) => (d.route.destinationExchange
-    ? `On which network should ${exchangeName(ex.destination, d.route.destinationExchange)} receive the ${d.route.sourceToken ?? 'tokens'}?`
-    : `Where should the ${d.route.sourceToken ?? 'tokens'} go?`),
-  destination_token: (d, n) => `Which token do you want to receive on ${labelOf(n, d.route.destinationNetwork)}?`,
-  amount: (d) => `How much ${d.route.sourceToken ?? ''} do you want to send? Type the amount, like 100 or 0.5.`,
+const QUESTIONS: Record<RouteField, (t: Translate, d: Draft, networks: readonly Network[], ex: RouteExchanges) => string> = {
+  source_network: (t, d, _n, ex) => (d.route.sourceExchange
+    ? t('wizard.ask.withdrawNetwork', { token: d.route.pendingSourceToken ?? t('wizard.theTokens'), exchange: exchangeName(ex.source, d.route.sourceExchange) })
+    : t('wizard.ask.sourceNetwork')),
+  source_token: (t, d, n) => t('wizard.ask.sourceToken', { network: labelOf(n, d.route.sourceNetwork) }),
+  destination_network: (t, d, _n, ex) => (d.route.destinationExchange
+    ? t('wizard.ask.depositNetwork', { exchange: exchangeName(ex.destination, d.route.destinationExchange), token: d.route.sourceToken ?? t('wizard.tokens') })
+    : t('wizard.ask.destinationNetwork', { token: d.route.sourceToken ?? t('wizard.tokens') })),
+  destination_token: (t, d, n) => t('wizard.ask.destinationToken', { network: labelOf(n, d.route.destinationNetwork) }),
+  amount: (t, d) => t('wizard.ask.amount', { token: d.route.sourceToken ?? '' }),
 };
 
 async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks: readonly Network[], check: RouteCheck, opts: AskOptions): Promise<Reply[]> {
   draft.awaiting = field;
   await ctx.drafts.save(draft);
   const exchanges = await loadExchanges(ctx);
-  const lines = [...headLines(draft, networks, opts, exchanges), line(QUESTIONS[field](draft, networks, exchanges))];
+  const lines = [...headLines(ctx, draft, networks, opts, exchanges), line(QUESTIONS[field](ctx.t, draft, networks, exchanges))];
   const cancel = await cancelButton(ctx, draft);
-  const reply: Reply = { title: draftTitle(draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx) };
+  const reply: Reply = { title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx) };
   if (field === 'amount') {
     const limits = await routeLimits(ctx, draft.route, networks, draft.refuel);
-    if (limits) lines.push(limitsLine(limits));
-    reply.prompt = { label: `Amount of ${draft.route.sourceToken ?? 'tokens'}`, placeholder: 'e.g. 100', maxLength: 40 };
+    if (limits) lines.push(limitsLine(ctx.locale, limits));
+    reply.prompt = { label: ctx.t('wizard.amountOf', { token: draft.route.sourceToken ?? ctx.t('wizard.tokens') }), placeholder: ctx.t('wizard.amountPlaceholder'), maxLength: 40 };
     reply.buttons = [[cancel, ...privateButton(ctx, draft)]];
     return [reply];
   }
@@ -87,8 +88,8 @@ async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks
     // "Did you mean" choices first, then the rest.
     choices = [...choices.filter((c) => suggested.includes(c.value)), ...choices.filter((c) => !suggested.includes(c.value))];
   }
-  if (choices.length === 0) lines.push(line('Nothing to choose from right now. Try another option earlier in the route, or /cancel.'));
-  else if (choices.length > 12) lines.push(line('Or type its name.'));
+  if (choices.length === 0) lines.push(line(ctx.t('wizard.nothingToChoose')));
+  else if (choices.length > 12) lines.push(line(ctx.t('wizard.orTypeName')));
   reply.buttons = await choiceRows(ctx, draft.id, field, choices, opts.page ?? 0, [cancel]);
   return [reply];
 }
@@ -147,7 +148,7 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken)) return await askRefuel(ctx, draft, networks, shown);
     return await askConfirm(ctx, draft, networks, check, shown, quote);
   } catch (err) {
-    const recovered = recoverQuote(err, draft.route);
+    const recovered = recoverQuote(err, draft.route, ctx.locale);
     if (recovered) {
       draft.route = recovered.route;
       delete draft.checked;
@@ -155,7 +156,7 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     }
     // The service is down or refused for another reason: keep everything, offer to try again.
     await ctx.drafts.save(draft);
-    return [{ ...errorReply(err), buttons: [[actionButton('Try again', await ctx.codec.encode({ verb: VERBS.resume, args: [draft.id] })), await cancelButton(ctx, draft)]] }];
+    return [{ ...errorReply(err, ctx.locale), buttons: [[actionButton(ctx.t('quote.tryAgain'), await ctx.codec.encode({ verb: VERBS.resume, args: [draft.id] })), await cancelButton(ctx, draft)]] }];
   }
 }
 

@@ -1,8 +1,8 @@
 import { line, type Reply } from '../../contracts/reply.js';
 import { checkAddress } from '../address/index.js';
 import type { Ctx } from '../context.js';
-import { problemFrom } from '../problem.js';
-import { EXPIRED, notice } from '../replies.js';
+import { msg, problemFrom } from '../problem.js';
+import { expired, notice } from '../replies.js';
 import { loadExchanges } from '../route/check.js';
 import { isRouteField, setRouteField, type RouteField } from '../route/route.js';
 import { createFromDraft, repeatedConfirm } from '../swap/create.js';
@@ -55,9 +55,9 @@ export async function answerText(ctx: Ctx, draft: Draft, text: string): Promise<
   if (step === 'refuel') {
     if (/^(y|yes|on|refuel)$/i.test(text.trim())) return setRefuel(ctx, draft, true);
     if (/^(n|no|off)$/i.test(text.trim())) return setRefuel(ctx, draft, false);
-    return advance(ctx, draft, { problem: { id: 'refuel.yes_or_no', reason: 'Answer yes or no, or use the buttons.' } });
+    return advance(ctx, draft, { problem: { id: 'refuel.yes_or_no', reason: msg('problem.refuel.yesOrNo') } });
   }
-  if (step === 'confirm') return [notice('Waiting for your confirmation', [line('Press Confirm above to create the swap, or /cancel to drop it.')])];
+  if (step === 'confirm') return [notice(ctx.t('wizard.waitingConfirm.title'), [line(ctx.t('wizard.waitingConfirm.text'))])];
   return advance(ctx, draft);
 }
 
@@ -74,7 +74,7 @@ async function ownDraft(ctx: Ctx, id: string | undefined): Promise<Draft | undef
 export async function pick(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const field = fieldOfCode(args[1]);
   const draft = await ownDraft(ctx, args[0]);
-  if (!draft || !field || args.length !== 3 || draft.awaiting !== field) return [EXPIRED];
+  if (!draft || !field || args.length !== 3 || draft.awaiting !== field) return [expired(ctx)];
   return answerRouteField(ctx, draft, field, args[2] ?? '');
 }
 
@@ -82,28 +82,28 @@ export async function pick(ctx: Ctx, args: string[]): Promise<Reply[]> {
 export async function pageChoices(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const field = fieldOfCode(args[1]);
   const draft = await ownDraft(ctx, args[0]);
-  if (!draft || !field || draft.awaiting !== field || !/^\d{1,3}$/.test(args[2] ?? '')) return [EXPIRED];
+  if (!draft || !field || draft.awaiting !== field || !/^\d{1,3}$/.test(args[2] ?? '')) return [expired(ctx)];
   return advance(ctx, draft, { page: Number(args[2]) });
 }
 
 /** sk <draft>: skip the refund address. */
 export async function skip(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ownDraft(ctx, args[0]);
-  if (!draft || draft.awaiting !== 'refund_address') return [EXPIRED];
+  if (!draft || draft.awaiting !== 'refund_address') return [expired(ctx)];
   return skipRefund(ctx, draft);
 }
 
 /** rf <draft> <1|0>: refuel yes or no. */
 export async function refuel(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ownDraft(ctx, args[0]);
-  if (!draft || draft.awaiting !== 'refuel' || (args[1] !== '1' && args[1] !== '0')) return [EXPIRED];
+  if (!draft || draft.awaiting !== 'refuel' || (args[1] !== '1' && args[1] !== '0')) return [expired(ctx)];
   return setRefuel(ctx, draft, args[1] === '1');
 }
 
 /** rs <draft>: try the current step again (after the service was down). */
 export async function resume(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ownDraft(ctx, args[0]);
-  if (!draft) return [EXPIRED];
+  if (!draft) return [expired(ctx)];
   return advance(ctx, draft);
 }
 
@@ -114,6 +114,6 @@ export async function resume(ctx: Ctx, args: string[]): Promise<Reply[]> {
 export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = args[0];
   const draft = await ownDraft(ctx, id);
-  if (!draft || draft.awaiting !== 'confirm') return (isDraftId(id) ? await repeatedConfirm(ctx, id) : undefined) ?? [EXPIRED];
+  if (!draft || draft.awaiting !== 'confirm') return (isDraftId(id) ? await repeatedConfirm(ctx, id) : undefined) ?? [expired(ctx)];
   return createFromDraft(ctx, draft);
 }

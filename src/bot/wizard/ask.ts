@@ -15,38 +15,38 @@ export interface AskOptions {
   page?: number;
 }
 
-export const draftTitle = (d: Draft): string => (d.kind === 'swap' ? 'New swap' : 'New quote');
-export const cancelButton = async (ctx: Ctx, d: Draft): Promise<Button> => actionButton('Cancel', await ctx.codec.encode({ verb: VERBS.cancel, args: [d.id] }));
+export const draftTitle = (ctx: Ctx, d: Draft): string => ctx.t(d.kind === 'swap' ? 'wizard.newSwap' : 'wizard.newQuote');
+export const cancelButton = async (ctx: Ctx, d: Draft): Promise<Button> => actionButton(ctx.t('wizard.cancel'), await ctx.codec.encode({ verb: VERBS.cancel, args: [d.id] }));
 /** Group chats get a way to continue privately (addresses are better typed there). */
-export const privateButton = (ctx: Ctx, d: Draft): Button[] => (ctx.incoming.chatKind === 'private' ? [] : [deeplinkButton('Continue privately', `d_${d.id}`)]);
+export const privateButton = (ctx: Ctx, d: Draft): Button[] => (ctx.incoming.chatKind === 'private' ? [] : [deeplinkButton(ctx.t('wizard.continuePrivately'), `d_${d.id}`)]);
 /** Replies to a pressed button replace the message it was on. */
 export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.incoming.messageRef ? 'edit' : 'new');
 
 /** The progress line every wizard question starts with. */
-function progressLine(draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
+function progressLine(ctx: Ctx, draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
   const r = draft.route;
   const started = r.sourceNetwork || r.amount || r.pendingSourceToken || r.destinationNetwork || r.sourceExchange || r.destinationExchange;
-  return started ? line(bold('So far: '), text(routeSummary(r, networks, exchanges))) : line('Let’s set it up step by step.');
+  return started ? line(bold(ctx.t('wizard.soFar')), ' ', text(routeSummary(r, networks, exchanges))) : line(ctx.t('wizard.stepByStep'));
 }
 
 /** Note, problem and progress: the head of every wizard message. */
-export function headLines(draft: Draft, networks: readonly Network[], opts: AskOptions, exchanges?: RouteExchanges): Line[] {
+export function headLines(ctx: Ctx, draft: Draft, networks: readonly Network[], opts: AskOptions, exchanges?: RouteExchanges): Line[] {
   const lines: Line[] = [...(opts.note ?? [])];
-  if (opts.problem) lines.push(problemLine(opts.problem));
-  lines.push(progressLine(draft, networks, exchanges));
+  if (opts.problem) lines.push(problemLine(ctx.locale, opts.problem));
+  lines.push(progressLine(ctx, draft, networks, exchanges));
   return lines;
 }
 
 /** What an address looks like on a family, for the prompt's placeholder. */
-function placeholder(type: string | undefined): string {
+function placeholder(ctx: Ctx, type: string | undefined): string {
   switch ((type ?? '').toLowerCase()) {
-    case 'evm': return '0x… (42 characters)';
-    case 'solana': return 'base58 address';
+    case 'evm': return ctx.t('wizard.placeholder.evm');
+    case 'solana': return ctx.t('wizard.placeholder.solana');
     case 'starknet': return '0x… (Starknet)';
-    case 'ton': return 'EQ… or UQ…';
-    case 'tron': return 'T… (34 characters)';
+    case 'ton': return ctx.t('wizard.placeholder.ton');
+    case 'tron': return ctx.t('wizard.placeholder.tron');
     case 'bitcoin': return 'bc1…';
-    default: return 'address';
+    default: return ctx.t('wizard.placeholder.address');
   }
 }
 
@@ -58,27 +58,27 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
   const netName = step === 'destination_address' ? r.destinationNetwork : r.sourceNetwork;
   const where = labelOf(networks, netName);
   const type = networks.find((n) => n.name === netName)?.type ?? undefined;
-  const lines = headLines(draft, networks, opts);
+  const lines = headLines(ctx, draft, networks, opts);
   const cancel = await cancelButton(ctx, draft);
   if (step === 'destination_address') {
     // An exchange receives at the user's own deposit address there, for this token on this network.
     lines.push(line(r.destinationExchange
-      ? `Send your ${exchangeName(undefined, r.destinationExchange)} deposit address for ${r.destinationToken} on ${where} (from the exchange's Deposit page, network ${where}).`
-      : `Send the address on ${where} that should receive the ${r.destinationToken}.`));
+      ? ctx.t('wizard.askExchangeAddress', { exchange: exchangeName(undefined, r.destinationExchange), token: r.destinationToken ?? '', network: where })
+      : ctx.t('wizard.askAddress', { token: r.destinationToken ?? '', network: where })));
     return [{
-      title: draftTitle(draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
-      prompt: { label: `Your address on ${where}`, placeholder: placeholder(type), maxLength: 128 },
+      title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
+      prompt: { label: ctx.t('wizard.yourAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128 },
       buttons: [[cancel, ...privateButton(ctx, draft)]],
     }];
   }
   lines.push(
-    line(`Optional: an address on ${where} for refunds. If the swap fails, Layerswap sends your ${r.sourceToken} back there.`),
-    line(bold('If you skip it, there is no automatic refund:'), ' a failed swap is retried, and getting the funds back means contacting Layerswap support.'),
+    line(ctx.t('wizard.refundOptional', { network: where, token: r.sourceToken ?? '' })),
+    line(bold(ctx.t('wizard.refundSkipBold')), ' ', ctx.t('wizard.refundSkipText')),
   );
-  const skip = actionButton('Skip (no refund address)', await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }));
+  const skip = actionButton(ctx.t('wizard.skipRefund'), await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }));
   return [{
-    title: draftTitle(draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
-    prompt: { label: `Refund address on ${where}`, placeholder: placeholder(type), maxLength: 128 },
+    title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
+    prompt: { label: ctx.t('wizard.refundAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128 },
     buttons: [[skip], [cancel, ...privateButton(ctx, draft)]],
   }];
 }
@@ -88,15 +88,15 @@ export async function askRefuel(ctx: Ctx, draft: Draft, networks: readonly Netwo
   draft.awaiting = 'refuel';
   await ctx.drafts.save(draft);
   const dest = networks.find((n) => n.name === draft.route.destinationNetwork);
-  const gas = dest?.token?.symbol ?? 'native token';
-  const lines = headLines(draft, networks, opts);
-  lines.push(line(`Refuel: also get a little ${gas} on ${labelOf(networks, draft.route.destinationNetwork)} to pay for gas there? It is paid from the amount you send.`));
+  const gas = dest?.token?.symbol ?? ctx.t('wizard.nativeToken');
+  const lines = headLines(ctx, draft, networks, opts);
+  lines.push(line(ctx.t('wizard.refuelAsk', { gas, network: labelOf(networks, draft.route.destinationNetwork) })));
   const [yes, no] = await Promise.all([
     ctx.codec.encode({ verb: VERBS.refuel, args: [draft.id, '1'] }),
     ctx.codec.encode({ verb: VERBS.refuel, args: [draft.id, '0'] }),
   ]);
   return [{
-    title: draftTitle(draft), tone: 'info', lines, target: 'here', mode: modeOf(ctx),
-    buttons: [[actionButton('Yes, refuel', yes), actionButton('No refuel', no)], [await cancelButton(ctx, draft)]],
+    title: draftTitle(ctx, draft), tone: 'info', lines, target: 'here', mode: modeOf(ctx),
+    buttons: [[actionButton(ctx.t('wizard.refuelYes'), yes), actionButton(ctx.t('wizard.refuelNo'), no)], [await cancelButton(ctx, draft)]],
   }];
 }

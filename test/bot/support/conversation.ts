@@ -60,7 +60,8 @@ export class ChatUser {
   last: Reply[] = [];
   private messageCount = 0;
   constructor(
-    private readonly h: Harness,
+    /** Only the core is used: any stack with one (test/bot/notifications uses the real tracking). */
+    private readonly h: Pick<Harness, 'core'>,
     readonly who: { userId: string; userName?: string; chatId?: string; chatKind?: ChatKind; admin?: boolean } = { userId: 'u1' },
   ) {}
 
