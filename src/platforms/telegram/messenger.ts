@@ -1,5 +1,5 @@
 import { Api, InputFile } from 'grammy';
-import type { ForceReply, InlineKeyboardMarkup } from 'grammy/types';
+import type { ForceReply, InlineKeyboardMarkup, ReactionTypeEmoji } from 'grammy/types';
 import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import type { Messenger, SendOptions as MessengerSendOptions } from '../../contracts/messenger.js';
 import type { Reply } from '../../contracts/reply.js';
@@ -37,6 +37,9 @@ export interface SendOptions extends MessengerSendOptions {
  * starting with this and the inline_message_id as messageId. They can be edited, never sent to.
  */
 export const INLINE_CHAT_PREFIX = 'inline:';
+
+/** Our reactions that Telegram does not list, as the listed emoji that says the same. */
+const TELEGRAM_REACTION: Readonly<Record<string, ReactionTypeEmoji['emoji']>> = { '✅': '👍' };
 export const isInlineRef = (ref: Pick<MessageRef, 'chatId'>): boolean => ref.chatId.startsWith(INLINE_CHAT_PREFIX);
 
 export class TelegramMessenger implements Messenger {
@@ -58,10 +61,13 @@ export class TelegramMessenger implements Messenger {
     return this.sendRendered(target.chatId, rendered, target.threadId ? { ...options, threadId: target.threadId } : options);
   }
 
-  /** A reaction on a message (setMessageReaction): a bot may set one emoji from Telegram's list. */
+  /**
+   * A reaction on a message (setMessageReaction): a bot may set one emoji from the Bot API's list,
+   * which has no ✅ (REACTION_INVALID): the nearest listed one stands in.
+   */
   async react(ref: MessageRef, emoji: string): Promise<void> {
     try {
-      await this.api.setMessageReaction(ref.chatId, Number(ref.messageId), [{ type: 'emoji', emoji: emoji as '👍' }]);
+      await this.api.setMessageReaction(ref.chatId, Number(ref.messageId), [{ type: 'emoji', emoji: TELEGRAM_REACTION[emoji] ?? (emoji as ReactionTypeEmoji['emoji']) }]);
     } catch (err) {
       throw toDeliveryError(err, this.token);
     }

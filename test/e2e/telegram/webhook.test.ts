@@ -58,7 +58,38 @@ describe('Telegram webhook mode', () => {
     expect(running.mode).toBe('webhook');
     expect(fake.webhook).toEqual({ url: 'https://bot.example.com/telegram/hook', secret: SECRET });
     expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual(['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result']);
-    expect(fake.commands.map((c) => c.scope)).toEqual([{ type: 'all_private_chats' }, { type: 'all_group_chats' }]);
+  });
+
+  it('registers the command menu for both scopes in English (default) and in ru, es, zh and pt', () => {
+    type Menu = { scope: { type: string }; language_code?: string; commands: Array<{ command: string; description: string }> };
+    const menus = fake.callsTo('setMyCommands').map((c) => c.payload as unknown as Menu);
+    const menu = (scope: string, lang?: string): Menu['commands'] => {
+      const found = menus.filter((m) => m.scope.type === scope && m.language_code === lang);
+      expect(found, `${scope} ${lang ?? 'default'}`).toHaveLength(1);
+      return found[0]!.commands;
+    };
+    // Exactly one menu per scope and language: the default (no language_code) plus one per translation.
+    expect(menus.map((m) => `${m.scope.type}/${m.language_code ?? 'default'}`).sort()).toEqual(
+      ['default', 'ru', 'es', 'zh', 'pt'].flatMap((l) => [`all_private_chats/${l}`, `all_group_chats/${l}`]).sort(),
+    );
+    const quote = { en: 'Quote a swap: fees, amount received, time', ru: 'Котировка обмена: комиссии, сумма к получению, время', es: 'Cotizar un intercambio: comisiones, monto recibido, tiempo', zh: '兑换报价：手续费、到账金额、时间', pt: 'Cotar um swap: taxas, valor recebido, tempo' };
+    const track = { en: 'Follow a swap: by its id, your deposit transaction or your wallet address', ru: 'Следить за обменом: по его id, транзакции депозита или адресу кошелька', es: 'Seguir un intercambio: por su id, tu transacción de depósito o tu dirección de billetera', zh: '跟踪兑换：按兑换 ID、充值交易或钱包地址', pt: 'Acompanhar um swap: pelo id, pela sua transação de depósito ou pelo endereço da sua carteira' };
+    const privateNames = menu('all_private_chats').map((c) => c.command);
+    const groupNames = menu('all_group_chats').map((c) => c.command);
+    expect(privateNames).toEqual(expect.arrayContaining(['quote', 'swap', 'history', 'track', 'language']));
+    expect(groupNames).toContain('track');
+    expect(groupNames).not.toContain('history');
+    for (const lang of ['en', 'ru', 'es', 'zh', 'pt'] as const) {
+      const code = lang === 'en' ? undefined : lang;
+      const priv = menu('all_private_chats', code);
+      const group = menu('all_group_chats', code);
+      // The same commands in every language (names are never translated), only the texts differ.
+      expect(priv.map((c) => c.command), lang).toEqual(privateNames);
+      expect(group.map((c) => c.command), lang).toEqual(groupNames);
+      expect(priv.find((c) => c.command === 'quote')?.description, lang).toBe(quote[lang]);
+      expect(group.find((c) => c.command === 'track')?.description, lang).toBe(track[lang]);
+      for (const c of [...priv, ...group]) expect(c.description.length, `${lang} /${c.command}`).toBeGreaterThan(0);
+    }
   });
 
   it('refuses a call without the right secret (401) and never handles it', async () => {
