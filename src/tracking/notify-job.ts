@@ -190,12 +190,17 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           const cardRef = d.ref;
           if (isPublic && settings.reactOnly && moment.kind === 'completed' && cardRef && messenger.react) {
             // Quiet mode: a ✅ on the card instead of one more message (a reaction is idempotent).
+            // A chat that refuses reactions (restricted, or the card is gone) gets the message instead.
             await pace();
-            await step('react', async () => {
-              await messenger.react?.(cardRef, '✅');
+            const reacted = await messenger.react(cardRef, '✅').then(() => true, (err: unknown) => {
+              if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
+              logger.warn({ ...log, err: err.message }, 'reaction refused: sending the completion as a message');
+              return false;
+            });
+            if (reacted) {
               await save(next());
-            }, () => save(next()));
-            continue;
+              continue;
+            }
           }
           await pace();
           await step(moment.kind, () => sendNew('moment', deps.render.moment(moment, { details: live.details, state: live.state, target }), next), () => save(next()));

@@ -116,6 +116,15 @@ describe('notification settings in delivery', () => {
     expect(dc.forChat(chat.chatId).filter((r) => r.op === 'react').map((r) => [r.messageId, r.emoji])).toEqual([[card?.messageId, '✅']]);
   }, 30_000);
 
+  it('quiet mode in a chat that refuses reactions: the completion comes as a message, never lost', async () => {
+    const chat: ChatTarget = { platform: 'telegram', chatId: '-1007005', chatKind: 'group' };
+    await h.tracking.service.saveSettings(chat, settings({ reactOnly: true }));
+    h.messengers.telegram.fail({ failure: 'rejected', chatId: chat.chatId, op: 'react' });
+    await complete([chat]);
+    await waitFor('the completion message', () => moments(h.messengers.telegram, chat.chatId).some((r) => r.reply.title === MOMENT_TITLES.completed));
+    expect(h.messengers.telegram.forChat(chat.chatId).some((r) => r.op === 'react')).toBe(false);
+  }, 30_000);
+
   it('cards and messages go to the forum topic /track was used in, or the topic the admins chose', async () => {
     const inTopic: ChatTarget = { platform: 'telegram', chatId: '-1007003', chatKind: 'group', threadId: '42' };
     const chosen: ChatTarget = { platform: 'telegram', chatId: '-1007004', chatKind: 'group', threadId: '5' };

@@ -32,6 +32,8 @@ export interface Fault {
   chatId?: string;
   /** How many calls get it; forever when absent. */
   count?: number;
+  /** Only for this kind of call (e.g. a chat that refuses reactions); any when absent. */
+  op?: Recorded['op'];
 }
 
 export class RecordingMessenger implements Messenger {
@@ -51,8 +53,8 @@ export class RecordingMessenger implements Messenger {
     this.faults.push({ ...fault });
   }
 
-  private check(chatId: string): void {
-    const f = this.faults.find((x) => (x.count === undefined || x.count > 0) && (!x.chatId || x.chatId === chatId));
+  private check(chatId: string, op: Recorded['op']): void {
+    const f = this.faults.find((x) => (x.count === undefined || x.count > 0) && (!x.chatId || x.chatId === chatId) && (!x.op || x.op === op));
     if (!f) return;
     if (f.count !== undefined) f.count--;
     this.refusals.push({ chatId, failure: f.failure, at: Date.now(), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) });
@@ -67,14 +69,14 @@ export class RecordingMessenger implements Messenger {
     this.faults.length = 0;
   }
 
-  private async begin(chatId: string): Promise<void> {
+  private async begin(chatId: string, op: Recorded['op']): Promise<void> {
     this.started.push({ chatId, at: Date.now() });
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
-    this.check(chatId);
+    this.check(chatId, op);
   }
 
   async send(target: ChatTarget, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
-    await this.begin(target.chatId);
+    await this.begin(target.chatId, 'send');
     const messageId = String(this.next++);
     this.log.push({
       op: 'send', platform: target.platform, chatId: target.chatId, messageId, reply, at: Date.now(),
@@ -85,13 +87,13 @@ export class RecordingMessenger implements Messenger {
   }
 
   async edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
-    await this.begin(ref.chatId);
+    await this.begin(ref.chatId, 'edit');
     this.log.push({ op: 'edit', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply, at: Date.now() });
     return ref;
   }
 
   async react(ref: MessageRef, emoji: string): Promise<void> {
-    await this.begin(ref.chatId);
+    await this.begin(ref.chatId, 'react');
     this.log.push({ op: 'react', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply: { lines: [], target: 'here' }, at: Date.now(), emoji });
   }
 
