@@ -145,12 +145,15 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
       kill(port) {
         nodes.get(port)?.kill('SIGKILL');
       },
-      async waitForFailover(timeoutMs = 20_000) {
+      async waitForFailover(timeoutMs = 30_000) {
         await until('the replica to take over', async () => {
           const role = await ask(replicaPort, async (r) => r.info('replication'));
-          const state = await info(replicaPort, 'INFO');
-          return role.includes('role:master') && state.includes('cluster_state:ok');
+          return role.includes('role:master');
         }, timeoutMs);
+        // Every node still up must agree the cluster is whole again: until then some answer
+        // CLUSTERDOWN, and clients see an outage rather than a failover.
+        const alive = ports.filter((p) => { const c = nodes.get(p); return c && c.exitCode === null && c.signalCode === null; });
+        await until('every node to say the cluster is ok', async () => (await Promise.all(alive.map((p) => info(p, 'INFO')))).every((s) => s.includes('cluster_state:ok')), timeoutMs);
       },
       stop,
     };
