@@ -183,16 +183,36 @@ export function createRedis(target: string | RedisTarget, opts: CreateRedisOptio
   return client;
 }
 
+/**
+ * How long, at least, a cluster command waits for its slot to be served again (a failover: the
+ * master's cluster-node-timeout, 15 s by default, plus the replica's election) before it fails;
+ * one retry every CLUSTER_RETRY_MS meanwhile. ioredis counts each retry as a redirection (a retry
+ * can take two: a MOVED to the master that is down, then its closed connection), and its default
+ * of 16 gave up after about 3 s, long before a replica took over.
+ */
+const CLUSTER_FAILOVER_BUDGET_MS = 30_000;
+const CLUSTER_RETRY_MS = 300;
+
 function openCluster(target: RedisTarget, extra: RedisOptions): Redis {
-  const { clusterNodes = [], enableAutoPipelining, ...nodeOptions } = { ...target, ...extra };
+  // No auto-pipelining on a cluster, whatever the caller asked: ioredis batches the commands of
+  // one node, and retries a batch only when all its commands got the same redirection, so after
+  // a failover commands of different slots failed with MOVED instead of following it (a poll job
+  // failed and its swap went unpolled until the next reconcile). ioredis issue #2075.
+  const { clusterNodes = [], enableAutoPipelining: _autoPipelining, ...nodeOptions } = { ...target, ...extra };
   const options: ClusterOptions = {
     // Per-node options: credentials, TLS, retries per command (BullMQ reads them from here).
     redisOptions: nodeOptions,
-    ...(enableAutoPipelining !== undefined ? { enableAutoPipelining } : {}),
-    // A failover takes a few seconds: keep retrying a moved or unreachable slot meanwhile.
-    retryDelayOnFailover: 200,
-    retryDelayOnClusterDown: 300,
+    // A failover takes seconds: keep retrying a moved, down or unreachable slot meanwhile.
+    retryDelayOnFailover: CLUSTER_RETRY_MS,
+    retryDelayOnClusterDown: CLUSTER_RETRY_MS,
+    retryDelayOnTryAgain: CLUSTER_RETRY_MS,
+    maxRedirections: (2 * CLUSTER_FAILOVER_BUDGET_MS) / CLUSTER_RETRY_MS,
     clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
+    // Ready once the slots are known. With the ready check, a connect() during a failover (the
+    // cluster says fail) reconnects without ever settling its promise (ioredis PR #741), and a
+    // BullMQ worker that reconnects its blocking client so waited for good: polling stopped.
+    // While the cluster is down, commands get CLUSTERDOWN and are retried as above.
+    enableReadyCheck: false,
   };
   return new Cluster(clusterNodes, options) as unknown as Redis;
 }
@@ -204,6 +224,13 @@ export interface EmbeddedRedis {
   url: string;
   stop(): Promise<void>;
 }
+
+/**
+ * hash-max-listpack-value for the embedded Redis, and the value documented for production: each
+ * followed swap's hash (tracking/swap-store.ts) stays a compact listpack, its card data being
+ * ~0.5-1.5 KB.
+ */
+export const HASH_MAX_LISTPACK_VALUE = 2048;
 
 export const REDIS_MISSING_MESSAGE =
   'swapbot needs Redis to track swaps, and no redis-server was found on PATH. Install one ' +
@@ -277,9 +304,8 @@ export async function startEmbeddedRedis(options: { dataDir: string; logger?: Lo
       'appendonly yes',
       'appendfsync everysec',
       'maxmemory-policy noeviction',
-      // Keeps each followed swap's hash (tracking/swap-store.ts) a compact listpack: its card data is ~0.5-1.5 KB.
-      // (The Redis 6 name of hash-max-listpack-value, still accepted by Redis 7.)
-      'hash-max-ziplist-value 2048',
+      // The Redis 6 name of hash-max-listpack-value, still accepted by Redis 7.
+      `hash-max-ziplist-value ${HASH_MAX_LISTPACK_VALUE}`,
       'daemonize no',
       'logfile ""',
       'save ""',

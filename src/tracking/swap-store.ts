@@ -5,6 +5,7 @@ import { decodeDetails, encodeDetails } from './card-data.js';
 import { parseTargetKey, targetKey, type TrackingKeys } from './keys.js';
 import { MOMENT_KINDS, type Moment, type MomentKind, type StopReason } from '../contracts/tracking.js';
 import type { SwapState, TxSnapshot } from './observe.js';
+import { asLocale, type Locale } from '../i18n/index.js';
 import { scripts, type ScriptRunner } from './scripts.js';
 
 /**
@@ -16,7 +17,8 @@ import { scripts, type ScriptRunner } from './scripts.js';
  *   n  number of followers    h  a webhook hinted a change during a poll
  *   x  why polling stopped early (the notice to send)   z  retired: the swap ended, cap slots freed
  *   f:<chat>  follower: {k: chat kind (p, g, c), u: user id (left out in a private chat: the chat's), t: since,
- *             th: the topic /track was used in (Telegram forums), m: 1 when the chat muted this swap}
+ *             th: the topic /track was used in (Telegram forums), m: 1 when the chat muted this swap,
+ *             l: the chat's language when it followed}
  *   r:<chat>  delivery: {v, m, c: card hash, i: message id, h: the message's channel when not the chat's
  *             own id (a Discord DM), s: [what, key] being sent, x: told it stopped, n: how many
  *             statuses the card has seen (a change without a new one is minor)}
@@ -31,6 +33,8 @@ export interface Follower extends ChatTarget {
   since: number;
   /** The chat muted this swap: card edits only, no key-moment messages. */
   muted?: boolean;
+  /** The language the chat was answered in when it followed (used until it saves one with /language). */
+  locale?: Locale;
 }
 
 export interface Delivery {
@@ -132,13 +136,14 @@ export class SwapStore {
     return v ? decodeFollower(tk, v) : undefined;
   }
 
-  /** Which of these swaps the chat still follows (one round trip). */
+  /**
+   * Which of these swaps the chat still follows. One command per swap, sent together, not a
+   * pipeline: on a Redis Cluster the swaps live on different masters, and ioredis refuses a
+   * pipeline that spans nodes.
+   */
   async follows(swapIds: readonly string[], tk: string): Promise<boolean[]> {
-    if (swapIds.length === 0) return [];
-    const pipe = this.redis.pipeline();
-    for (const id of swapIds) pipe.hexists(this.keys.swap(id), `f:${tk}`);
-    const res = (await pipe.exec()) ?? [];
-    return swapIds.map((_, i) => res[i]?.[1] === 1);
+    const res = await Promise.all(swapIds.map((id) => this.redis.hexists(this.keys.swap(id), `f:${tk}`)));
+    return res.map((n) => n === 1);
   }
 
   // --- the poller ---
@@ -148,15 +153,9 @@ export class SwapStore {
     return v && s ? decodeState(swapId, v, s, p ?? null) : undefined;
   }
 
+  /** Like follows(): one command per swap, sent together (a cluster spreads swaps over masters). */
   async loadMany(swapIds: readonly string[]): Promise<Array<SwapState | undefined>> {
-    if (swapIds.length === 0) return [];
-    const pipe = this.redis.pipeline();
-    for (const id of swapIds) pipe.hmget(this.keys.swap(id), 'v', 's', 'p');
-    const res = (await pipe.exec()) ?? [];
-    return swapIds.map((id, i) => {
-      const [v, s, p] = (res[i]?.[1] ?? []) as Array<string | null | undefined>;
-      return v && s ? decodeState(id, v, s, p ?? null) : undefined;
-    });
+    return Promise.all(swapIds.map((id) => this.load(id)));
   }
 
   /** Before a poll's request: takes the webhook hint, says whether anyone follows, reads the state. */
@@ -256,6 +255,7 @@ function encodeFollower(f: Follower): string {
     t: f.since,
     ...(f.threadId ? { th: f.threadId } : {}),
     ...(f.muted ? { m: 1 } : {}),
+    ...(f.locale ? { l: f.locale } : {}),
   });
 }
 
@@ -264,11 +264,12 @@ function decodeFollower(tk: string, v: string): Follower | undefined {
   const chat = parseTargetKey(tk);
   if (!chat) return undefined;
   try {
-    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown; th?: unknown; m?: unknown };
+    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown; th?: unknown; m?: unknown; l?: unknown };
     const chatKind = KINDS[String(f.k)];
     const userId = f.u ?? (chatKind === 'private' ? chat.chatId : undefined);
     if (!chatKind || typeof userId !== 'string') return undefined;
-    return { ...chat, chatKind, userId, since: Number(f.t ?? 0), ...(typeof f.th === 'string' ? { threadId: f.th } : {}), ...(f.m === 1 ? { muted: true } : {}) };
+    const locale = asLocale(f.l);
+    return { ...chat, chatKind, userId, since: Number(f.t ?? 0), ...(typeof f.th === 'string' ? { threadId: f.th } : {}), ...(f.m === 1 ? { muted: true } : {}), ...(locale ? { locale } : {}) };
   } catch {
     return undefined;
   }
