@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ChatTarget } from '../src/contracts/incoming.js';
+import { pollCadence } from '../src/app/runtime.js';
+import { loadConfig } from '../src/config.js';
 import { LayerswapClient } from '../src/layerswap/client.js';
 import { FINAL_SWAP_STATUSES } from '../src/layerswap/schemas.js';
 import type { Tracking } from '../src/tracking/engine.js';
@@ -50,10 +52,12 @@ const RATE = CONFIG_DEFAULTS.LAYERSWAP_RATE_LIMIT;
 type Policy = 'webhooks' | 'polling';
 const POLICY_LABEL: Record<Policy, string> = { webhooks: 'webhooks trusted', polling: 'adaptive polling, no webhooks' };
 
-/** The production cadence (src/app/runtime.ts pollCadence, LAYERSWAP_WEBHOOK_SECRET set or not). */
+/** The sandbox signs its webhooks with this; the web process checks them with it. */
+const BENCH_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+
+/** The production cadence: src/app/runtime.ts pollCadence over the config defaults, with LAYERSWAP_WEBHOOK_SECRET set or not. */
 function cadence(policy: Policy): WorkerConfig['cadence'] {
-  const base = { fastMs: CONFIG_DEFAULTS.POLL_FAST_MS, slowMs: CONFIG_DEFAULTS.POLL_SLOW_MS, stuckFactor: CONFIG_DEFAULTS.STUCK_AFTER_FACTOR };
-  return policy === 'webhooks' ? { ...base, webhooks: { safetyMs: CONFIG_DEFAULTS.POLL_SAFETY_MS, tailMs: 6 * CONFIG_DEFAULTS.POLL_FAST_MS } } : base;
+  return pollCadence(policy === 'webhooks' ? loadConfig({ LAYERSWAP_WEBHOOK_SECRET: BENCH_SECRET }) : CONFIG_DEFAULTS, false);
 }
 
 /** A small deterministic PRNG, so deposit moments are the same on every run. */
@@ -152,15 +156,14 @@ class Rig {
 
   static async start(b: Bench, time: ScaledTime): Promise<Rig> {
     const port = await freePort();
-    const secret = `whsec_${randomBytes(24).toString('base64')}`;
     const prefix = { webhooks: `${b.redis.prefix}-eco-wh`, polling: `${b.redis.prefix}-eco-poll` };
-    const sandbox = await SandboxHandle.start({ timings: TIMINGS, scaled: time, webhook: { url: `http://127.0.0.1:${port}/webhooks/layerswap`, secret, pollMs: 20 } }, 'sandbox-economy');
+    const sandbox = await SandboxHandle.start({ timings: TIMINGS, scaled: time, webhook: { url: `http://127.0.0.1:${port}/webhooks/layerswap`, secret: BENCH_SECRET, pollMs: 20 } }, 'sandbox-economy');
     const web = ChildHandle.start('web', 'web-child.js');
     try {
       await web.call('start', {
         LAYERSWAP_API_KEY: sandbox.apiKey,
         LAYERSWAP_API_URL: sandbox.url,
-        LAYERSWAP_WEBHOOK_SECRET: secret,
+        LAYERSWAP_WEBHOOK_SECRET: BENCH_SECRET,
         REDIS_URL: b.redis.url,
         REDIS_PREFIX: prefix.webhooks,
         PORT: String(port),
@@ -391,7 +394,8 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
         ? {
             why:
               'Layerswap (and the sandbox) sends a webhook on a status change only, and the status stays user_transfer_pending while the deposit confirms: ' +
-              `with webhooks trusted a waiting swap is polled every ${CONFIG_DEFAULTS.POLL_SAFETY_MS / 60_000} min, so the deposit and its confirmations are usually first seen at the ls_transfer_pending webhook, all at once.`,
+              `with webhooks trusted a waiting swap is polled only every ${CONFIG_DEFAULTS.POLL_SAFETY_MS / 60_000} min (POLL_SAFETY_MS), so a deposit that confirms between two safety polls is first seen at the ls_transfer_pending webhook, all its confirmations at once. ` +
+              'Confirmations are paced by the swap only once a poll has seen the deposit. Seeing deposits sooner takes waiting polls, which cost the request ratio above: the two targets pull against each other on this lifecycle.',
           }
         : {}),
     },

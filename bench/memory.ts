@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { bytesPerSwap } from '../test/tracking/support/memory.js';
+import { HASH_MAX_LISTPACK_VALUE } from '../src/redis.js';
 import { keyBytes, usedMemory, type KeyBytes } from './env.js';
 import type { Population } from './population.js';
 import { emptySection, type Section } from './report.js';
@@ -105,9 +106,9 @@ export async function runMemory(pop: Population, ten: MemoryReadings, total = 10
   );
   const worstRss = spread(rss100).median;
   const usageKb = ten.tenKUsage.perSwap / 1024;
-  // The swap hash stays a compact listpack only under the documented setting (the embedded Redis: 2048, src/redis.ts).
+  // The swap hash stays a compact listpack only under the documented setting (the embedded Redis's).
   const listpack = Number(((await redis.client.config('GET', 'hash-max-listpack-value')) as string[])[1] ?? NaN);
-  const listpackNote = listpack < 2048 ? ` This Redis has hash-max-listpack-value ${listpack} (documented: 2048), so each swap's hash is a hash table: measure with BENCH_EMBEDDED_REDIS=1 or a Redis set as documented.` : '';
+  const listpackNote = listpack < HASH_MAX_LISTPACK_VALUE ? ` This Redis has hash-max-listpack-value ${listpack} (documented: ${HASH_MAX_LISTPACK_VALUE}), so each swap's hash is a hash table: measure with BENCH_EMBEDDED_REDIS=1 or a Redis set as documented.` : '';
   const largest = Object.entries(ten.tenKUsage.byKind).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(', ');
   section.targets.push(
     { text: `worker RSS <= 250 MB at ${total.toLocaleString('en-US')} followed swaps`, measured: `${fmt(worstRss)} MB`, pass: Number.isFinite(worstRss) ? worstRss <= 250 : null },

@@ -1,14 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { Job } from 'bullmq';
 import type { Platform } from '../src/contracts/incoming.js';
 import type { Messenger } from '../src/contracts/messenger.js';
 import { LayerswapClient } from '../src/layerswap/client.js';
 import { createLogger } from '../src/log.js';
 import { DiscordMessenger } from '../src/platforms/discord/messenger.js';
 import { TelegramMessenger } from '../src/platforms/telegram/messenger.js';
-import { createTracking, type Tracking } from '../src/tracking/engine.js';
+import { createTracking, type Tracking, type TrackingDeps } from '../src/tracking/engine.js';
 import type { RateLimit } from '../src/tracking/queues.js';
-import type { WebhookCadence } from '../src/tracking/cadence.js';
 import { trackingRenderer } from '../src/bot/cards/moments.js';
 import { CountingMessenger } from './cards.js';
 import { scaledNow, type ScaledTime } from './clock.js';
@@ -25,11 +23,11 @@ export interface WorkerConfig {
   prefix: string;
   sandboxUrl: string;
   apiKey: string;
-  cadence: { fastMs: number; slowMs: number; stuckFactor: number; webhooks?: WebhookCadence };
+  cadence: TrackingDeps['cadence'];
   /**
    * The sandbox's scaled clock (part 5): the engine reads it as its clock, and every poll delay
-   * it schedules (sandbox ms) passes `speed` times faster in real time, so the production cadence
-   * runs unchanged on a compressed lifecycle.
+   * it schedules (sandbox ms) passes `speed` times faster in real time (the engine's realDelay),
+   * so the production cadence runs unchanged on a compressed lifecycle.
    */
   time?: ScaledTime;
   apiRate: RateLimit;
@@ -58,33 +56,18 @@ const sampler = setInterval(() => {
 }, 100);
 sampler.unref();
 
-/**
- * The poller schedules its next poll with job.moveToDelayed(Date.now() + delay), the delay in
- * its clock's ms; on a clock `speed` times faster than real time, the real wait is delay/speed.
- * It is counted from when the job started (processedOn): a poll's own few milliseconds, nothing
- * next to a 5-second cadence in production, would otherwise be stretched `speed` times.
- */
-function compressDelays(speed: number): void {
-  const moveToDelayed = Job.prototype.moveToDelayed;
-  Job.prototype.moveToDelayed = function (this: Job, timestamp: number, token?: string) {
-    const now = Date.now();
-    const due = (this.processedOn ?? now) + Math.max(0, timestamp - now) / speed;
-    return moveToDelayed.call(this, Math.max(now, due), token);
-  };
-}
-
 serve(
   {
     async start(c: WorkerConfig) {
       const t0 = performance.now();
       const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', destination: process.stderr, name: 'bench-worker', secrets: [c.apiKey] });
       const api = new LayerswapClient({ baseUrl: c.sandboxUrl, apiKey: c.apiKey, logger });
-      const getSwap = api.getSwap.bind(api);
-      api.getSwap = (...args) => {
+      // The poller's request is pollSwap (tracking/poll-job.ts); one call is one request (no retry).
+      const pollSwap = api.pollSwap.bind(api);
+      api.pollSwap = (...args) => {
         swapRequests.set(args[0], (swapRequests.get(args[0]) ?? 0) + 1);
-        return getSwap(...args);
+        return pollSwap(...args);
       };
-      if (c.time) compressDelays(c.time.speed);
       const messengers: Partial<Record<Platform, Messenger>> = { console: counting };
       if (c.telegram) messengers.telegram = new TelegramMessenger({ token: c.telegram.token, apiRoot: c.telegram.apiRoot, botUsername: 'bench_swapbot' });
       if (c.discord) {
@@ -99,7 +82,7 @@ serve(
         api,
         limits: c.limits,
         cadence: c.cadence,
-        ...(c.time ? { now: scaledNow(c.time) } : {}),
+        ...(c.time ? { now: scaledNow(c.time), realDelay: (ms: number) => ms / (c.time as ScaledTime).speed } : {}),
         logger,
         apiRate: c.apiRate,
         ...(c.platformRates ? { platformRates: c.platformRates } : {}),

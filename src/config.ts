@@ -86,6 +86,7 @@ const schema = z.object({
   POLL_FAST_MS: int(200, 600_000).default(5_000),
   POLL_SLOW_MS: int(200, 3_600_000).default(20_000),
   POLL_SAFETY_MS: int(1_000, 86_400_000).default(300_000),
+  POLL_WAITING_MS: int(1_000, 3_600_000).default(60_000),
   STUCK_AFTER_FACTOR: decimal(0, 1_000).refine((v) => v >= 1, 'must be 1-1000: "stuck" means slower than expected').default(4),
   CONSOLE_LINGER_SECONDS: int(0, 86_400).optional(),
   TRACK_POLL_CONCURRENCY: int(1, 1_000).default(20),

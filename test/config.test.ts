@@ -51,6 +51,12 @@ describe('config', () => {
   it('names the range when a number is out of it', () => {
     expect(problemsOf({ PORT: '70000' })).toEqual(['PORT="70000": must be 0-65535 (0 picks any free port)']);
     expect(problemsOf({ COMMANDS_PER_MINUTE: '0' })).toEqual(['COMMANDS_PER_MINUTE="0": must be 1-10000']);
+    // The waiting poll with webhooks: every problem at once, each naming its range.
+    expect(problemsOf({ POLL_WAITING_MS: '500', POLL_SAFETY_MS: '0x10' })).toEqual([
+      'POLL_SAFETY_MS="0x10": must be a whole number in plain digits, such as 3000 (no sign, decimal point, 0x or exponent)',
+      'POLL_WAITING_MS="500": must be 1000-3600000',
+    ]);
+    expect(loadConfig({}).POLL_WAITING_MS).toBe(60_000);
     expect(problemsOf({ SANDBOX_DEPOSIT_DELAY_MS: '999999999999' })).toEqual(['SANDBOX_DEPOSIT_DELAY_MS="999999999999": must be 0-86400000 (milliseconds) or off']);
     expect(problemsOf({ SANDBOX_SPEED: '0' })).toEqual(['SANDBOX_SPEED="0": must be above 0 and at most 10000']);
     expect(problemsOf({ STUCK_AFTER_FACTOR: '0.5' })[0]).toMatch(/^STUCK_AFTER_FACTOR="0.5": must be 1-1000/);

@@ -51,15 +51,22 @@ export async function setup(): Promise<void> {
   }
   const port = await freePort();
   dir = mkdtempSync(join(tmpdir(), 'swapbot-test-redis-'));
-  child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  child.on('error', () => undefined);
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  child = server;
+  // redis-server logs to stdout when it accepts connections: wait for that line, not a polling loop.
+  const ready = await new Promise<boolean>((resolve) => {
+    let log = '';
+    server.stdout.on('data', (d: Buffer) => {
+      log += d.toString();
+      if (log.includes('Ready to accept connections')) resolve(true);
+    });
+    server.on('error', () => resolve(false));
+    server.on('exit', () => resolve(false));
+  });
   const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (await ping(url)) {
-      process.env.TEST_REDIS_URL = url;
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  if (ready && (await ping(url))) {
+    process.env.TEST_REDIS_URL = url;
+    return;
   }
   throw new Error('Tests need Redis: none answers at REDIS_URL or 127.0.0.1:6379 and redis-server could not be started. Install it (apt-get install redis-server) or set REDIS_URL.');
 }

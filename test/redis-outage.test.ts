@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createLogger, type Logger } from '../src/log.js';
+import type { Logger } from '../src/log.js';
+import { memoryLogger } from './support/log.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisOutageLog, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
 
 /**
@@ -15,17 +15,6 @@ import { createRedis, logRedisErrors, redisOptionsFromUrl, redisOutageLog, start
  * queues and workers and however often they retry: a real redis-server is stopped and started
  * again, and one is given a wrong password.
  */
-function memoryLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      lines.push(chunk.toString('utf8'));
-      cb();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
-}
-
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { discordRateLimited } from '../../test/fakes/answers.js';
 import { discordBody, type Json } from '../../test/fakes/bodies.js';
 import { listen, readBody, sendJson } from '../../test/fakes/http.js';
-import type { SinkEvent, SinkListener } from './sink-event.js';
+import { sinkRecorder, type SinkEvent, type SinkRecord } from './sink-event.js';
 import { TokenBucket } from './token-bucket.js';
 import type { Limit } from './telegram-sink.js';
 
@@ -18,17 +18,12 @@ export interface DiscordSinkOptions {
   global?: Limit;
 }
 
-export interface DiscordSink {
+export interface DiscordSink extends SinkRecord {
   /** Give this to DiscordMessenger as api. */
   readonly api: string;
   readonly token: string;
-  readonly events: SinkEvent[];
-  limited(): number;
   /** Changes the limit enforced from now on (the fan-out run compresses time). */
   setLimits(options: DiscordSinkOptions): void;
-  delivered(): number;
-  onEvent(listener: SinkListener): () => void;
-  clearEvents(): void;
   close(): Promise<void>;
 }
 
@@ -44,11 +39,8 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
     global = new TokenBucket(rule.limit, rule.windowMs);
   };
   setLimits(options);
-  const listeners = new Set<SinkListener>();
-  const events: SinkEvent[] = [];
+  const recorder = sinkRecorder();
   const dmChannels = new Map<string, string>();
-  let limitedCount = 0;
-  let deliveredCount = 0;
 
   const server = await listen(async (req, res) => {
     const body = await readBody(req);
@@ -74,10 +66,8 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
     const messageId = method === 'edit' ? (patch?.[2] ?? '') : method === 'send' ? nextId() : '';
     const wait = global.take(at);
     const event: SinkEvent = { platform: 'discord', method, chatId, messageId, at, limited: wait > 0, text: embedText(fields) };
-    events.push(event);
-    for (const l of listeners) l(event);
+    recorder.record(event);
     if (wait > 0) {
-      limitedCount++;
       const limited = discordRateLimited(Number(Math.max(0.001, wait / 1000).toFixed(3)), { global: true });
       sendJson(res, limited.status, limited.body, limited.headers);
       return;
@@ -88,7 +78,7 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
       sendJson(res, 200, { id, type: 1, recipients: [{ id: chatId, username: 'bench' }] });
       return;
     }
-    deliveredCount++;
+    recorder.deliver();
     sendJson(res, 200, {
       id: messageId,
       channel_id: chatId,
@@ -103,19 +93,10 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
   });
 
   return {
+    ...recorder.view,
     api: `${server.url}/api`,
     token: 'bench.discord.token',
-    events,
-    limited: () => limitedCount,
-    delivered: () => deliveredCount,
     setLimits,
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    clearEvents: () => {
-      events.length = 0;
-    },
     close: () => server.close(),
   };
 }

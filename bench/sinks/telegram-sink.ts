@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { err, ok, tooManyRequests } from '../../test/fakes/answers.js';
 import { telegramPayload, type Json } from '../../test/fakes/bodies.js';
 import { listen, readBody, sendJson } from '../../test/fakes/http.js';
-import type { SinkEvent, SinkListener } from './sink-event.js';
+import { sinkRecorder, type SinkEvent, type SinkRecord } from './sink-event.js';
 import { TokenBucket } from './token-bucket.js';
 
 /**
@@ -30,20 +30,12 @@ export interface TelegramSinkOptions {
   timeScale?: number;
 }
 
-export interface TelegramSink {
+export interface TelegramSink extends SinkRecord {
   /** Give this to TelegramMessenger as apiRoot. */
   readonly apiRoot: string;
   readonly token: string;
-  readonly events: SinkEvent[];
-  /** 429 replies so far. */
-  limited(): number;
-  /** Messages accepted so far. */
-  delivered(): number;
-  onEvent(listener: SinkListener): () => void;
   /** Changes the limits enforced from now on (the fan-out run compresses time). */
   setLimits(options: TelegramSinkOptions): void;
-  /** Forget recorded events (counters stay). */
-  clearEvents(): void;
   close(): Promise<void>;
 }
 
@@ -68,10 +60,7 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
     groups.clear();
   };
   setLimits(options);
-  const listeners = new Set<SinkListener>();
-  const events: SinkEvent[] = [];
-  let limitedCount = 0;
-  let deliveredCount = 0;
+  const recorder = sinkRecorder();
   let nextMessageId = 1;
 
   const server = await listen(async (req, res) => {
@@ -114,15 +103,13 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
     const text = String(fields.text ?? fields.caption ?? '');
     const messageId = method.startsWith('edit') ? String(fields.message_id ?? '') : String(nextMessageId++);
     const event: SinkEvent = { platform: 'telegram', method, chatId, messageId, at, limited: wait > 0, text };
-    events.push(event);
-    for (const l of listeners) l(event);
+    recorder.record(event);
     if (wait > 0) {
-      limitedCount++;
       const seconds = Math.max(1, Math.ceil((wait / 1000) * timeScale)) / timeScale;
       sendJson(res, 429, tooManyRequests(seconds));
       return;
     }
-    deliveredCount++;
+    recorder.deliver();
     const chat = { id: Number(chatId), type: isGroup ? 'supergroup' : 'private', ...(isGroup ? { title: 'Bench group' } : { first_name: 'Bench' }) };
     const date = Math.floor(Date.now() / 1000);
     const result = { message_id: Number(messageId), date, chat, ...(method.startsWith('edit') ? { edit_date: date } : {}), text };
@@ -130,19 +117,10 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
   });
 
   return {
+    ...recorder.view,
     apiRoot: server.url,
     token,
-    events,
-    limited: () => limitedCount,
-    delivered: () => deliveredCount,
     setLimits,
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    clearEvents: () => {
-      events.length = 0;
-    },
     close: () => server.close(),
   };
 }

@@ -167,7 +167,7 @@ export async function createRuntime(
  * hint: the terminal demo then shows every confirmation instead of jumping to "completed".
  * With LAYERSWAP_WEBHOOK_SECRET, polling becomes a safety net (tracking/cadence.ts).
  */
-function pollCadence(config: Config, sandbox: boolean): TrackingDeps['cadence'] {
+export function pollCadence(config: Config, sandbox: boolean): TrackingDeps['cadence'] {
   const chosen = (k: string) => config.setVariables.includes(k);
   const speed = config.SANDBOX_SPEED;
   return {
@@ -175,6 +175,6 @@ function pollCadence(config: Config, sandbox: boolean): TrackingDeps['cadence'] 
     slowMs: sandbox && !chosen('POLL_SLOW_MS') ? Math.max(400, Math.round(2000 / speed)) : config.POLL_SLOW_MS,
     stuckFactor: config.STUCK_AFTER_FACTOR,
     // A webhook is the trigger once Layerswap sends them (the in-process sandbox sends none).
-    ...(config.LAYERSWAP_WEBHOOK_SECRET && !sandbox ? { webhooks: { safetyMs: config.POLL_SAFETY_MS, tailMs: 6 * config.POLL_FAST_MS } } : {}),
+    ...(config.LAYERSWAP_WEBHOOK_SECRET && !sandbox ? { webhooks: { safetyMs: config.POLL_SAFETY_MS, waitingPollMs: config.POLL_WAITING_MS, tailMs: 6 * config.POLL_FAST_MS } } : {}),
   };
 }

@@ -10,9 +10,10 @@ export interface BotCore {
   handle(incoming: Incoming): Promise<Reply[]>;
   /**
    * Suggestions for a partly typed value, from cached data only (no API request per keystroke):
-   * Discord autocomplete. `network` narrows token suggestions to that network.
+   * Discord autocomplete. `network` narrows token suggestions to that network; `locale` is the
+   * user's platform language tag, for the labels' words.
    */
-  suggest(field: SuggestField, partial: string, context?: { network?: string; sourceNetwork?: string }): Promise<Suggestion[]>;
+  suggest(field: SuggestField, partial: string, context?: { network?: string; sourceNetwork?: string; locale?: string }): Promise<Suggestion[]>;
   /**
    * Quotes typed in a chat the bot is not in (Telegram inline mode): one result per sensible
    * reading of the query, or a how-to and common routes. Never deposit details. Never throws.

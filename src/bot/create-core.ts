@@ -8,14 +8,14 @@ import { fitReply } from './fit.js';
 import { HistoryStore } from './history.js';
 import { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
-import { RateLimiter, waitWords } from './rate-limit.js';
+import { RateLimiter } from './rate-limit.js';
 import { line, type Reply } from '../contracts/reply.js';
 import { notice } from './replies.js';
 import { commandName, route } from './router.js';
 import { suggest } from './suggest.js';
 import { inlineQuote } from './quote/inline.js';
 import type { InlineAnswer, InlineQuery } from './core.js';
-import { defaultLocale, resolveLocale, translator } from '../i18n/index.js';
+import { defaultLocale, formatDuration, resolveLocale, translator } from '../i18n/index.js';
 import { chooseLocale, LanguageStore } from '../i18n/store.js';
 
 export type { CoreDeps } from './context.js';
@@ -57,7 +57,7 @@ export function createCore(deps: CoreDeps): BotCore {
       const t = translator(locale);
       const decision = await inlineLimiter.take(q.platform, q.userId, now());
       if (!decision.allowed) {
-        const wait = t('core.slowInline', { wait: waitWords(decision.retryAfterMs, locale) });
+        const wait = t('core.slowInline', { wait: formatDuration(locale, decision.retryAfterMs) });
         return { results: [{ id: 'slow', kind: 'slow', title: t('core.slowTitle'), description: wait, reply: { ...notice(t('core.slowTitle'), [line(wait)], 'warning') } }], personal: true, cacheSeconds: 0 };
       }
       // No chat yet: the card may land in any chat, so it is built as for a public one.
@@ -89,7 +89,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
       if (!decision.allowed) {
-        replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: waitWords(decision.retryAfterMs, locale) }))], 'warning'), target: 'ephemeral' }];
+        replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
       } else {
         const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
         replies = await route(ctx);

@@ -60,33 +60,33 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
   const { details, actions } = await load(ctx, swapId, known);
   if (details && !waitsForDeposit(details)) {
     return [{
-      ...notice(`Swap ${shortId(swapId)}: deposit already seen`, [line('This swap is past its deposit, so its deposit address is not shown again. Do not send anything more to it.'), line('See how it goes with /status ', code(swapId))]),
+      ...notice(ctx.t('deposit.seen.title', { id: shortId(swapId) }), [line(ctx.t('deposit.seen.text')), line(ctx.t('deposit.seen.status'), ' ', code(`/status ${swapId}`))]),
       target: 'dm',
-      dmFallback: privateLink(swapId),
+      dmFallback: privateLink(ctx, swapId),
     }];
   }
   if (!details || !actions) {
     return [{
-      ...notice(`Swap ${shortId(swapId)}: deposit details not loaded`, [
-        line('Swap id: ', code(swapId)),
-        line('Its deposit details could not be loaded yet. Do not send anything until you see them.'),
-        line('Press Deposit details in a minute, or send /status ', code(swapId)),
+      ...notice(ctx.t('deposit.notLoaded.title', { id: shortId(swapId) }), [
+        line(ctx.t('deposit.swapId'), ' ', code(swapId)),
+        line(ctx.t('deposit.notLoaded.text')),
+        line(ctx.t('deposit.notLoaded.retry', { button: ctx.t('deposit.detailsButton') }), ' ', code(`/status ${swapId}`)),
       ], 'warning'),
-      buttons: [[actionButton('Deposit details', depositAction(swapId))]],
+      buttons: [[actionButton(ctx.t('deposit.detailsButton'), depositAction(swapId))]],
       target: 'dm',
-      dmFallback: privateLink(swapId),
+      dmFallback: privateLink(ctx, swapId),
     }];
   }
   return depositCards(details, ctx.now(), actions, ctx.locale);
 }
 
 /** What a group sees when the private message cannot be delivered: a way to the private chat, nothing more. */
-function privateLink(swapId: string): Reply {
+function privateLink(ctx: Ctx, swapId: string): Reply {
   return {
-    title: 'Open a private chat with me',
+    title: ctx.t('sent.private.title'),
     tone: 'warning',
-    lines: [line('Deposit details are only sent privately, and I could not message you.')],
-    buttons: [[deeplinkButton('Get deposit details', depositPayload(swapId))]],
+    lines: [line(ctx.t('deposit.private.text'))],
+    buttons: [[deeplinkButton(ctx.t('deposit.getDetails'), depositPayload(swapId))]],
     target: 'here',
   };
 }

@@ -70,6 +70,9 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
   }
 }
 
+/** The sentence for a value our client refused to send, by the field it refused (layerswap/query.ts). */
+const NOT_SENT: Readonly<Record<string, string>> = { swapId: 'swapId', transaction_hash: 'hash', transaction_id: 'hash' };
+
 /**
  * Any error from a handler as a reply. Service errors get their plain words; anything else
  * (a bug) gets a polite apology and is logged by the caller.
@@ -95,8 +98,8 @@ export function errorReply(err: unknown, locale: Locale = defaultLocale()): Repl
   }
   if (err instanceof ConnectionError || err instanceof TimeoutError) return plain('unavailable', [line(notAnswering(locale))]);
   if (err instanceof ResponseShapeError) return plain('shape', [line(t('error.shape.reason')), line(t('error.shape.hint'))]);
-  // The client's own message, written for users (layerswap/client.ts): not translated yet.
-  if (err instanceof InvalidRequestError) return plain('notSent', [line(err.message)]);
+  // Refused by our client before any request: said by which value it was, never in the client's English.
+  if (err instanceof InvalidRequestError) return plain('notSent', [line(t(`error.notSent.${NOT_SENT[err.field] ?? 'reason'}`))]);
   if (err instanceof LayerswapError) return plain('unavailable', [line(notAnswering(locale))]);
   return plain('bug', [line(t('error.bug.reason'))]);
 }

@@ -1,11 +1,13 @@
 import type { SwapDetails } from '../layerswap/schemas.js';
-import { txExplorer } from './cards/moments.js';
+import { txExplorer } from './cards/format.js';
 import type { HistoryEntry } from './history.js';
 
 /**
  * The CSV export of a user's swaps (for taxes and support): one row per swap, newest first, with
  * date, route, amounts, fees, status and transaction links. A swap that could not be loaded keeps
  * its row with what the bot recorded, and status "unavailable".
+ * Column names and status values stay English whatever the user's language: the file is a
+ * machine format that spreadsheets and tax tools read by header, like the service's own ids.
  */
 export const CSV_COLUMNS = [
   'date', 'swap_id', 'status', 'source_network', 'source_token', 'amount_sent', 'destination_network', 'destination_token',

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Platform } from '../contracts/incoming.js';
-import { CoreKeys } from './keys.js';
+import { CoreKeys } from '../contracts/keys.js';
 
 /** One swap a user created through the bot. */
 export interface HistoryEntry {

@@ -1,8 +1,7 @@
-import { formatDuration, type Locale } from '../i18n/index.js';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Platform } from '../contracts/incoming.js';
-import { CoreKeys } from './keys.js';
+import { CoreKeys } from '../contracts/keys.js';
 
 /**
  * A token bucket per platform and user in Redis, refilled continuously at commandsPerMinute and
@@ -58,6 +57,3 @@ export class RateLimiter {
     return allowed === 1 ? { allowed: true } : { allowed: false, retryAfterMs: Math.max(1, wait ?? 1000) };
   }
 }
-
-/** "12 seconds", "2 минуты": how long to wait, rounded up, in the reply's language. */
-export const waitWords = (ms: number, locale: Locale = 'en'): string => formatDuration(locale, ms);

@@ -1,3 +1,4 @@
+import { resolveLocale, t, type Locale } from '../i18n/index.js';
 import type { Exchange, Network } from '../layerswap/schemas.js';
 import type { Catalog } from './context.js';
 import type { SuggestField, Suggestion } from './core.js';
@@ -24,34 +25,34 @@ function sortRanked<T>(items: Array<{ item: T; rank: number; order: number }>): 
   return items.sort((a, b) => a.rank - b.rank || a.order - b.order).slice(0, MAX).map((x) => x.item);
 }
 
-function networkSuggestions(partial: string, networks: readonly Network[], exchanges: readonly Exchange[] = []): Suggestion[] {
+function networkSuggestions(locale: Locale, partial: string, networks: readonly Network[], exchanges: readonly Exchange[] = []): Suggestion[] {
   const ranked = networks.flatMap((n, i) => {
     const aliases = Object.entries(NETWORK_ALIASES).filter(([, stem]) => stem === networkStem(n.name)).map(([a]) => a);
     const r = rank(partial, [...networkKeys(n), ...aliases]);
     return r === undefined ? [] : [{ item: { label: cap(`${networkLabel(n)} (${n.name})`), value: cap(n.name) }, rank: r, order: n.source_rank ?? 100 + i }];
   });
-  return sortRanked([...ranked, ...exchangeSuggestions(partial, exchanges)]);
+  return sortRanked([...ranked, ...exchangeSuggestions(locale, partial, exchanges)]);
 }
 
 /** Exchanges after the networks of the same rank, marked so nobody mistakes one for a chain. */
-function exchangeSuggestions(partial: string, exchanges: readonly Exchange[]): Array<{ item: Suggestion; rank: number; order: number }> {
+function exchangeSuggestions(locale: Locale, partial: string, exchanges: readonly Exchange[]): Array<{ item: Suggestion; rank: number; order: number }> {
   return exchanges.flatMap((e, i) => {
     const r = rank(partial, [normalizeName(e.name), ...(e.display_name ? [normalizeName(e.display_name)] : [])]);
-    return r === undefined ? [] : [{ item: { label: cap(`${exchangeLabel(e)} (exchange)`), value: cap(e.name) }, rank: r, order: 10_000 + i }];
+    return r === undefined ? [] : [{ item: { label: cap(t(locale, 'suggest.exchange', { name: exchangeLabel(e) })), value: cap(e.name) }, rank: r, order: 10_000 + i }];
   });
 }
 
-function tokenSuggestions(partial: string, networks: readonly Network[], network: string | undefined): Suggestion[] {
+function tokenSuggestions(locale: Locale, partial: string, networks: readonly Network[], network: string | undefined): Suggestion[] {
   const scoped = network ? resolveNetwork(network, networks) : undefined;
   const source = scoped?.ok ? [scoped.network] : networks;
   const seen = new Map<string, { item: Suggestion; rank: number; order: number }>();
   for (const n of source) {
-    n.tokens.forEach((t, i) => {
-      const r = rank(partial, [t.symbol.toLowerCase(), ...(t.contract ? [t.contract.toLowerCase()] : [])]);
+    n.tokens.forEach((token, i) => {
+      const r = rank(partial, [token.symbol.toLowerCase(), ...(token.contract ? [token.contract.toLowerCase()] : [])]);
       if (r === undefined) return;
-      const prev = seen.get(t.symbol);
-      const label = scoped?.ok ? `${t.symbol}${t.contract ? ` (${t.contract.slice(0, 6)}…${t.contract.slice(-4)})` : ' (native)'}` : t.symbol;
-      if (!prev || r < prev.rank) seen.set(t.symbol, { item: { label: cap(label), value: cap(t.symbol) }, rank: r, order: (t.source_rank ?? 50) * 100 + i });
+      const prev = seen.get(token.symbol);
+      const label = !scoped?.ok ? token.symbol : token.contract ? `${token.symbol} (${token.contract.slice(0, 6)}…${token.contract.slice(-4)})` : t(locale, 'suggest.native', { symbol: token.symbol });
+      if (!prev || r < prev.rank) seen.set(token.symbol, { item: { label: cap(label), value: cap(token.symbol) }, rank: r, order: (token.source_rank ?? 50) * 100 + i });
     });
   }
   return sortRanked([...seen.values()]);
@@ -61,18 +62,19 @@ function tokenSuggestions(partial: string, networks: readonly Network[], network
  * Autocomplete from the cached catalogue only: never an API request per keystroke. Before the
  * first load it warms the cache in the background and answers with nothing.
  */
-export function suggest(catalog: Catalog, field: SuggestField, partialRaw: string, context?: { network?: string; sourceNetwork?: string }): Suggestion[] {
+export function suggest(catalog: Catalog, field: SuggestField, partialRaw: string, context?: { network?: string; sourceNetwork?: string; locale?: string }): Suggestion[] {
   const networks = catalog.peekNetworks();
   if (!networks) {
     catalog.networks().catch(() => undefined);
     return [];
   }
+  const locale = resolveLocale(context?.locale);
   const partial = normalizeName(partialRaw.slice(0, 100));
-  if (field === 'token') return tokenSuggestions(partialRaw.trim().toLowerCase().slice(0, 100), networks, context?.network ?? context?.sourceNetwork);
+  if (field === 'token') return tokenSuggestions(locale, partialRaw.trim().toLowerCase().slice(0, 100), networks, context?.network ?? context?.sourceNetwork);
   // Where a swap can start or end, an exchange is an answer too (the same cached lists the wizard uses).
   const side = field === 'source_network' ? 'source' : field === 'destination_network' ? 'destination' : undefined;
-  if (!side) return networkSuggestions(partial, networks);
+  if (!side) return networkSuggestions(locale, partial, networks);
   const exchanges = catalog.peekExchanges(side);
   if (!exchanges) catalog.exchanges(side).catch(() => undefined);
-  return networkSuggestions(partial, networks, exchanges);
+  return networkSuggestions(locale, partial, networks, exchanges);
 }

@@ -22,6 +22,8 @@ export type Span =
 export type Line = Span[];
 
 export interface Field {
+  /** A stable id for code that picks fields (the name is translated); renderers ignore it. */
+  id?: string;
   name: string;
   value: Line;
   /** Hint for side-by-side layout where the platform supports it (Discord embeds). */

@@ -1,6 +1,7 @@
 import type { SwapDetails } from '../layerswap/schemas.js';
 import type { ChatTarget } from './incoming.js';
 import type { Reply } from './reply.js';
+import type { Locale } from '../i18n/index.js';
 
 /**
  * What the command core asks of tracking (/track, /untrack, /tracking, and the creator's private
@@ -20,7 +21,16 @@ export interface FollowedSwap {
 
 export interface TrackingService {
   /** Follows a swap in a chat and makes sure exactly one poll job exists for it. Idempotent. */
-  follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean }): Promise<FollowResult>;
+  /**
+   * `by.locale` is the language the chat is answered in when it follows (a group's, never the
+   * presser's): pushed updates use it until the chat or user saves one with /language.
+   */
+  follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean; locale?: Locale }): Promise<FollowResult>;
+  /**
+   * Polls the swap at once, as a webhook hint does: the user says the deposit is on its way ("I've
+   * sent it"), and no webhook announces a deposit that is only seen. Nothing when nobody follows it.
+   */
+  pollNow(swapId: string): Promise<void>;
   /** Stops following; returns false when the chat was not following it. */
   unfollow(swapId: string, target: ChatTarget): Promise<boolean>;
   /** What this chat follows, newest first. */
@@ -108,14 +118,15 @@ export const NOT_FOUND_GIVE_UP_MS = 30 * 60_000;
 
 /**
  * What tracking sends, rendered by the core and fitted to platform limits like every other Reply:
- * the status card (edited in place), key-moment messages, and the notice that tracking stopped.
+ * the status card (edited in place), key-moment messages, and the notice that tracking stopped,
+ * each in the chat's language (`locale`: see the notify job for how it is chosen).
  * Public chats (group, channel) get masked addresses and never deposit details.
  */
 export interface TrackingRenderer {
   /** `view` is given for a followed swap: the card then carries Mute and Stop. */
-  card(details: SwapDetails, target: ChatTarget, view?: CardView): Reply;
-  moment(moment: Moment, ctx: { details: SwapDetails; state: TrackedTimes; target: ChatTarget }): Reply;
-  stopped(reason: StopReason, swapId: string): Reply;
+  card(details: SwapDetails, target: ChatTarget, view: CardView | undefined, locale: Locale): Reply;
+  moment(moment: Moment, ctx: { details: SwapDetails; state: TrackedTimes; target: ChatTarget; locale: Locale }): Reply;
+  stopped(reason: StopReason, swapId: string, locale: Locale): Reply;
 }
 
 /** A chat that never chose: every key moment, minor edits, no quiet hours, no minimum. */

@@ -15,6 +15,7 @@
  *   test can find any user-visible text that bypassed the catalogs.
  */
 import i18next, { type i18n } from 'i18next';
+import type { Span } from '../contracts/reply.js';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
 import ptBR from './locales/pt-BR.json' with { type: 'json' };
@@ -50,6 +51,9 @@ void instance.init({
 });
 
 const isSupported = (l: string): l is (typeof LOCALES)[number] => (LOCALES as readonly string[]).includes(l);
+
+/** A stored locale read back: one of ours (or the test pseudo-locale), else undefined. */
+export const asLocale = (v: unknown): Locale | undefined => (typeof v === 'string' && (v === 'pseudo' || isSupported(v)) ? v : undefined);
 
 /** The locale used when a message carries none: English, or the test's pseudo-locale. */
 export function defaultLocale(): Locale {
@@ -93,22 +97,57 @@ export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en
 /** A number for reading (grouped digits, the locale's decimal sign). Not for amounts a user copies. */
 export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormatOptions): string => new Intl.NumberFormat(intlLocale(locale), opts).format(n);
 
-/** A date and time for reading, in UTC unless a zone is given. */
-export const formatDate = (locale: Locale, ms: number, timeZone = 'UTC'): string =>
-  new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(ms));
 
 /**
- * "5 minutes", "2 минуты", "1 hour 5 minutes": rounded up to whole seconds under 90 s, else to
- * whole minutes, and hours past 90 minutes. Plurals come from the catalogs (Intl.PluralRules).
+ * The one duration formatter, with plurals from the catalogs (Intl.PluralRules). Two roundings:
+ * - a wait (default): rounded up, to whole seconds under 90 s, else whole minutes, and hours past
+ *   90 minutes ("12 seconds", "2 минуты", "1 hour 5 minutes"): never less than the real wait;
+ * - an estimate (`about`): the figure a person would say, "about 45 seconds" (nearest 5 s past
+ *   10 s), "about 2 minutes", "about 5 hours", "about 3 days".
+ *
+ * The catalogs' forms are those a sentence uses ("wait 1 minute", "in 1 minute", "it has been 1
+ * minute": Russian "1 минуту"). `standalone` is a duration shown on its own after a label's colon
+ * ("Estimated time: 1 minute": Russian "1 минута"): the catalogs' `_standalone` forms (i18next
+ * context), which only languages that need them have, else the usual ones.
  */
-export function formatDuration(locale: Locale, ms: number): string {
+export function formatDuration(locale: Locale, ms: number, opts: { about?: boolean; standalone?: boolean } = {}): string {
+  if (!Number.isFinite(ms) || ms < 0) return t(locale, 'duration.unknown');
+  const unit = (name: string, count: number): string => t(locale, `duration.${name}`, { count, ...(opts.standalone ? { context: 'standalone' } : {}) });
+  if (opts.about) return aboutDuration(locale, ms / 1000, unit);
   const s = Math.max(1, Math.ceil(ms / 1000));
-  if (s < 90) return t(locale, 'duration.seconds', { count: s });
+  if (s < 90) return unit('seconds', s);
   const m = Math.ceil(s / 60);
-  if (m < 90) return t(locale, 'duration.minutes', { count: m });
+  if (m < 90) return unit('minutes', m);
   const h = Math.floor(m / 60);
   const rest = m % 60;
-  return rest === 0 ? t(locale, 'duration.hours', { count: h }) : t(locale, 'duration.hoursMinutes', { hours: t(locale, 'duration.hours', { count: h }), minutes: t(locale, 'duration.minutes', { count: rest }) });
+  return rest === 0 ? unit('hours', h) : t(locale, 'duration.hoursMinutes', { hours: unit('hours', h), minutes: unit('minutes', rest) });
+}
+
+function aboutDuration(locale: Locale, seconds: number, unit: (name: string, count: number) => string): string {
+  if (seconds < 1) return t(locale, 'duration.underSecond');
+  const about = (name: string, count: number) => t(locale, 'duration.about', { duration: unit(name, count) });
+  if (seconds < 10) return about('seconds', Math.round(seconds));
+  const s5 = Math.round(seconds / 5) * 5;
+  if (s5 < 60) return about('seconds', s5);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return about('minutes', minutes);
+  const hours = Math.round(seconds / 3600);
+  if (hours < 24) return about('hours', hours);
+  return about('days', Math.round(seconds / 86_400));
+}
+
+/**
+ * A catalog sentence some of whose {{vars}} are spans (a bold amount, a code id, a relative time):
+ * the translated text around them, in the language's own order, ready for `line(...)`.
+ */
+export function tSpans(locale: Locale, key: string, vars: Readonly<Record<string, string | number | Span>>): Array<string | Span> {
+  const spans: Span[] = [];
+  const plain: Vars = {};
+  // A span stands in the sentence as its index between two private-use characters (never in a catalog).
+  for (const [name, v] of Object.entries(vars)) plain[name] = typeof v === 'object' ? `\uE000${spans.push(v) - 1}\uE000` : v;
+  return t(locale, key, plain)
+    .split(/\uE000(\d+)\uE000/)
+    .flatMap((piece, i): Array<string | Span> => (i % 2 === 1 ? [spans[Number(piece)] as Span] : piece ? [piece] : []));
 }
 
 /**

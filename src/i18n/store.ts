@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { keyPart } from '../contracts/keys.js';
+import { CoreKeys } from '../contracts/keys.js';
 import type { ChatKind, Platform } from '../contracts/incoming.js';
-import { LOCALES, resolveLocale, type Locale } from './index.js';
+import { asLocale, resolveLocale, type Locale } from './index.js';
 
 export type LanguageScope = 'user' | 'chat';
 
@@ -10,16 +10,17 @@ export type LanguageScope = 'user' | 'chat';
  * channel (per chat). Kept without expiry: a choice is a setting, not a session.
  */
 export class LanguageStore {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  private readonly keys: CoreKeys;
+  constructor(private readonly redis: Redis, prefix: string) {
+    this.keys = new CoreKeys(prefix);
+  }
 
-  // TODO(lead): move into CoreKeys (src/bot/keys.ts) once "tracking" has finished with that file.
-  key(scope: LanguageScope, platform: Platform, id: string): string {
-    return `${this.prefix}:lang:${scope}:${platform}:${keyPart(id)}`;
+  private key(scope: LanguageScope, platform: Platform, id: string): string {
+    return this.keys.language(scope, platform, id);
   }
 
   async get(scope: LanguageScope, platform: Platform, id: string): Promise<Locale | undefined> {
-    const v = await this.redis.get(this.key(scope, platform, id));
-    return v !== null && (LOCALES as readonly string[]).includes(v) ? (v as Locale) : undefined;
+    return asLocale(await this.redis.get(this.key(scope, platform, id)));
   }
 
   async set(scope: LanguageScope, platform: Platform, id: string, locale: Locale): Promise<void> {

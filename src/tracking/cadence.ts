@@ -16,12 +16,19 @@ import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
  * - jitter (0..1) stretches the delay by up to 10% so thousands of pollers do not align.
  *
  * When webhooks are trusted (LAYERSWAP_WEBHOOK_SECRET set), a webhook pulls the poll forward at
- * each status change, so polling is mostly a safety net: every `safetyMs` (5 min) while the payout
- * is on its way and after the first 10 minutes of waiting; slow for those first 10 minutes (no
- * webhook announces a deposit that is only seen); fast for a short tail after each change (the
- * status often lags the transactions it lists); and while the deposit gathers confirmations (no
- * webhook for those), one poll per block of the source network (blockTimeMs), never faster than
- * the fast cadence.
+ * each status change, so polling follows what no webhook announces and is otherwise a safety net:
+ * - waiting for a deposit: every `waitingPollMs` (POLL_WAITING_MS, 1 min) for the deposit window
+ *   (the first 30 min, when deposits normally arrive), then the safety poll only (`safetyMs`,
+ *   5 min). Layerswap sends no webhook when a deposit is first seen (the status stays
+ *   user_transfer_pending while it confirms), and a card saying "send" after the money left must
+ *   not last: these polls bound that, and "I've sent it" pulls a poll at once (pollNow);
+ * - a deposit gathering confirmations (no webhook for those either): paced by the swap's own
+ *   progress (`confirmationDelay`): the next poll a little before the next needed confirmation
+ *   is due, one block (`blockMs`, learned from the swap in observe.ts) after the last one was
+ *   seen, a short retry on a miss; on a chain faster than the fast cadence, several
+ *   confirmations at a time; the last one turns the status, so its webhook normally comes first;
+ * - funds moving (ls_transfer_pending, pending_refund): fast for a short tail after each change
+ *   (the status often lags the transactions it lists), then the safety poll.
  */
 
 export interface CadenceSettings {
@@ -33,7 +40,9 @@ export interface CadenceSettings {
 export interface WebhookCadence {
   /** The safety poll while a webhook is expected (default 5 min). */
   safetyMs: number;
-  /** After a change, poll fast this long (default 30 s). */
+  /** While waiting for a deposit in the deposit window (POLL_WAITING_MS, default 1 min). */
+  waitingPollMs: number;
+  /** After a change while funds move, poll fast this long (default 30 s). */
   tailMs: number;
 }
 
@@ -50,13 +59,15 @@ export interface CadenceInput {
   jitter?: number;
   /** How long since the last change a chat would see (ms). */
   sinceChangeMs?: number;
-  /** The deposit is seen and gathers confirmations. */
-  confirming?: boolean;
-  /** The source network's block time (ms), when known. */
+  /** The deposit is seen and gathers confirmations: how many it has and needs (depositConfirmations). */
+  confirmations?: Confirmations;
+  /** The source network's block time (ms), when known: learned from the swap, else the table below. */
   blockMs?: number;
 }
 
 const LONG_WAIT_MS = 10 * 60_000;
+/** With webhooks, waiting swaps get the waiting poll this long after they are first polled. */
+export const DEPOSIT_WINDOW_MS = 30 * 60_000;
 const VERY_LONG_WAIT_MS = 60 * 60_000;
 const ON_HOLD_WATCH_MS = 3 * 60 * 60_000;
 const FAST_STATUSES: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund']);
@@ -81,23 +92,42 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
 
 function withWebhooks(input: CadenceInput, settings: CadenceSettings, w: WebhookCadence): number {
   const sinceChange = input.sinceChangeMs ?? Infinity;
-  if (input.confirming) {
-    // The next confirmation is due one block after the last one; never faster than the fast
-    // cadence (a 1 s chain would otherwise cost more than fixed polling), and a miss retries at it.
-    const due = (input.blockMs ?? DEFAULT_BLOCK_MS) - sinceChange;
-    return Math.max(due, settings.fastMs);
+  if (input.confirmations) {
+    return Math.min(confirmationDelay(input.confirmations, sinceChange, input.blockMs ?? DEFAULT_BLOCK_MS, settings.fastMs), w.safetyMs);
   }
-  if (sinceChange < w.tailMs) return settings.fastMs;
-  // Layerswap sends no webhook when a deposit is first seen (the status stays
-  // user_transfer_pending until it is confirmed), so a fresh swap is still polled at the slow
-  // cadence for the usual deposit window; only after that is the safety net enough.
-  if (!input.depositSeen && !FAST_STATUSES.has(input.status) && input.waitingMs < LONG_WAIT_MS) return Math.min(settings.slowMs, w.safetyMs);
-  return w.safetyMs;
+  const moving = input.depositSeen || FAST_STATUSES.has(input.status);
+  if (moving) return sinceChange < w.tailMs ? settings.fastMs : w.safetyMs;
+  return input.waitingMs < DEPOSIT_WINDOW_MS ? Math.min(w.waitingPollMs, w.safetyMs) : w.safetyMs;
+}
+
+/** Aim this share of the way to the next expected confirmation, so a late block costs a retry, not a block. */
+const AIM = 0.85;
+/** A retry after a miss: this share of the wait for the target confirmation (at least a fifth of the fast cadence). */
+const RETRY = 0.2;
+
+/**
+ * With webhooks, the wait for the next confirmation worth a poll. `sinceChangeMs` runs from when
+ * the current count was first seen, about when it happened when polls are on time. The target is
+ * the next confirmation, or several when blocks come faster than the fast cadence (so aimed polls
+ * are at least a fast interval apart), never past the last. The last one turns the status to
+ * ls_transfer_pending and its webhook pulls the poll, so it is aimed at just after it is due (a
+ * backstop for a lost webhook); an earlier one a little before (AIM), then short retries.
+ */
+export function confirmationDelay(c: Confirmations, sinceChangeMs: number, blockMs: number, fastMs: number): number {
+  const block = Math.max(blockMs, 1);
+  const step = Math.max(1, Math.ceil(fastMs / block));
+  const target = Math.min(c.seen + step, c.needed);
+  const span = Math.max(target - c.seen, 1) * block;
+  const retry = Math.max(RETRY * span, fastMs / 5);
+  const due = (target >= c.needed ? span + retry : AIM * span) - sinceChangeMs;
+  // Never sooner than a retry: a due moment a few ms away is as good as missed.
+  return Math.round(Math.max(due, retry));
 }
 
 /**
  * About how long one block (one more confirmation) takes on a network, by name, else by family;
- * 5 s when unknown. Confirmation polls follow this pace when webhooks are trusted.
+ * 5 s when unknown (the catalogue has no block time). With webhooks trusted, confirmation polls
+ * start at this pace; observe.ts then learns the swap's own.
  */
 const BLOCK_MS_BY_NAME: ReadonlyArray<[RegExp, number]> = [
   [/^ETHEREUM|^SEPOLIA|^HOLESKY/, 12_000],
@@ -120,9 +150,15 @@ export function blockTimeMs(network: { name?: string | null; type?: string | nul
   return BLOCK_MS_BY_TYPE[(network?.type ?? '').toLowerCase()] ?? DEFAULT_BLOCK_MS;
 }
 
-/** The deposit is listed and still gathers confirmations. */
-export function confirming(txs: ReadonlyArray<{ type: string; status: string | null; confirmations: number | null; maxConfirmations: number | null }>): boolean {
-  return txs.some((t) => t.type === 'input' && t.status !== 'completed' && (t.maxConfirmations ?? 0) > (t.confirmations ?? 0));
+export interface Confirmations {
+  seen: number;
+  needed: number;
+}
+
+/** The deposit's confirmations while it is listed and still gathers them; undefined otherwise. */
+export function depositConfirmations(txs: ReadonlyArray<{ type: string; status: string | null; confirmations: number | null; maxConfirmations: number | null }>): Confirmations | undefined {
+  const input = txs.find((t) => t.type === 'input' && t.status !== 'completed' && (t.maxConfirmations ?? 0) > (t.confirmations ?? 0));
+  return input ? { seen: input.confirmations ?? 0, needed: input.maxConfirmations ?? 0 } : undefined;
 }
 
 function isOnHold(input: CadenceInput): boolean {

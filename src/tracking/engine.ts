@@ -8,7 +8,8 @@ import { notifyDeliveries, rateLimited } from '../metrics.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
 import type { TrackingRenderer, TrackingService } from '../contracts/tracking.js';
 import type { WebhookCadence } from './cadence.js';
-import { TrackingKeys, POLL_QUEUE, notifyQueueName, pollJobId } from './keys.js';
+import { TrackingKeys, POLL_QUEUE, notifyQueueName } from './keys.js';
+import { LanguageStore } from '../i18n/store.js';
 import { createNotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
@@ -17,7 +18,7 @@ import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, POL
 import { Subscriptions } from './subscriptions.js';
 import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
-import { isSwapId, RedisTrackingService } from './tracking-service.js';
+import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 
 /**
@@ -46,6 +47,8 @@ export interface TrackingDeps {
   logger?: Logger;
   /** The clock for swap state times and waits; defaults to Date.now (tests pass a sandbox clock). */
   now?: () => number;
+  /** How many real ms a wait of `ms` on that clock lasts (default: as many; the bench's sandbox clock runs faster). */
+  realDelay?: (ms: number) => number;
   /** Requests per window to the swap service over all pollers (default 50/s). */
   apiRate?: RateLimit;
   platformRates?: Partial<Record<Platform, RateLimit>>;
@@ -82,7 +85,7 @@ export interface WorkerOptions {
 export interface Tracking {
   service: TrackingService;
   startWorkers(opts: WorkerOptions): Promise<void>;
-  /** Pulls a swap's poll job forward (a webhook hint). */
+  /** Pulls a swap's poll job forward (a webhook hint): service.pollNow. */
   pollNow(swapId: string): Promise<void>;
   /** Drains: jobs in hand finish, nothing new starts, connections close. */
   close(): Promise<void>;
@@ -175,11 +178,13 @@ export function createTracking(deps: TrackingDeps): Tracking {
         const processor = createPollProcessor({
           api: deps.api,
           subs,
-          // Its own client with auto-pipelining: the scripts of concurrent polls go out in one socket write.
+          // Its own client with auto-pipelining (not on a cluster: see openCluster): the scripts of
+          // concurrent polls go out in one socket write.
           store: new SwapStore(pollStoreConnection(), keys),
           outage,
           settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
           now,
+          ...(deps.realDelay ? { realDelay: deps.realDelay } : {}),
           enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
           rateLimit: (ms) => queues.poll.rateLimit(ms),
           logger,
@@ -206,6 +211,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
           return { limit: r.max, windowMs: r.duration };
         };
         const pacer = new Pacer(redis, keys, deps.pacing, platformRate);
+        const languages = new LanguageStore(redis, deps.prefix);
         for (const platform of PLATFORMS) {
           const messenger = opts.messengers[platform];
           const queue = queues.notify.get(platform);
@@ -217,6 +223,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
             now,
             messenger: counted(messenger),
             render: opts.render,
+            languages,
             pacer,
             rateLimit: (ms) => queue.rateLimit(ms),
             logger,
@@ -235,19 +242,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
       await Promise.all(workers.map((wk) => wk.waitUntilReady()));
     },
 
-    async pollNow(swapId) {
-      if (!isSwapId(swapId)) return;
-      const id = swapId.toLowerCase();
-      // The hint makes a run in progress reschedule at once; a delayed job is promoted now.
-      const followers = await store.hint(id);
-      if (followers === 0) return;
-      const job = await queues.poll.getJob(pollJobId(id));
-      if (job) {
-        if (await job.isDelayed()) await job.promote().catch(() => undefined);
-        return;
-      }
-      await queues.ensurePoll(id);
-    },
+    pollNow: (swapId) => service.pollNow(swapId),
 
     close() {
       closing ??= (async () => {

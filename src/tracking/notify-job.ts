@@ -5,6 +5,8 @@ import { DeliveryError, type Messenger } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
 import type { TrackingRenderer } from '../contracts/tracking.js';
 import type { Logger } from '../log.js';
+import { defaultLocale } from '../i18n/index.js';
+import type { LanguageStore } from '../i18n/store.js';
 import { targetKey } from './keys.js';
 import type { Pacer } from './pacing.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -33,6 +35,10 @@ import type { Delivery, SwapStore } from './swap-store.js';
  * pick, or a group's swap below its minimum size edits the card only; a group in quiet mode gets
  * a ✅ reaction on the card for a completion; quiet hours send without sound; cards go to the
  * chosen topic, else the one /track was used in.
+ *
+ * Everything is in the chat's language, read at each run (so a /language choice shows at the next
+ * update): a private chat's user's saved choice, a group's or channel's own (admins'), else the
+ * language the chat was answered in when it followed, else the default.
  */
 
 export interface NotifyJobData {
@@ -51,6 +57,8 @@ export interface NotifyDeps {
   now?: () => number;
   messenger: Messenger;
   render: TrackingRenderer;
+  /** The languages users and chats chose with /language. */
+  languages: Pick<LanguageStore, 'get'>;
   pacer: Pacer;
   /** Pauses the whole platform queue (a global 429 from the platform). */
   rateLimit(ms: number): Promise<void>;
@@ -74,7 +82,12 @@ export function createNotifyProcessor(deps: NotifyDeps) {
     const follower = await subs.follower(swapId, job.data);
     if (!follower) return 'not_following';
     const tk = targetKey(follower);
-    const [snap, settings] = await Promise.all([store.snapshotFor(swapId, tk), deps.settings.get(tk)]);
+    const [snap, settings, saved] = await Promise.all([
+      store.snapshotFor(swapId, tk),
+      deps.settings.get(tk),
+      follower.chatKind === 'private' ? deps.languages.get('user', follower.platform, follower.userId) : deps.languages.get('chat', follower.platform, follower.chatId),
+    ]);
+    const locale = saved ?? follower.locale ?? defaultLocale();
     const threadId = settings.topic ?? follower.threadId;
     const target: ChatTarget = { platform: follower.platform, chatId: follower.chatId, chatKind: follower.chatKind, ...(threadId ? { threadId } : {}) };
     const isPublic = target.chatKind !== 'private';
@@ -142,7 +155,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           await step(
             'card',
             async () => {
-              const card = deps.render.card(live.details, target, { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}) });
+              const card = deps.render.card(live.details, target, { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}) }, locale);
               const cardHash = hashReply(card);
               if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version, statuses });
               // The chat chose to see status changes only: a confirmation more waits for the next one.
@@ -203,7 +216,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
             }
           }
           await pace();
-          await step(moment.kind, () => sendNew('moment', deps.render.moment(moment, { details: live.details, state: live.state, target }), next), () => save(next()));
+          await step(moment.kind, () => sendNew('moment', deps.render.moment(moment, { details: live.details, state: live.state, target, locale }), next), () => save(next()));
         }
       }
       if (snap.stopped && !d.stopped) {
@@ -212,7 +225,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         if (inDoubt('stopped')) await save(done());
         else {
           await pace();
-          await step('stopped', () => sendNew('stopped', deps.render.stopped(reason, swapId), done), () => save(done()));
+          await step('stopped', () => sendNew('stopped', deps.render.stopped(reason, swapId, locale), done), () => save(done()));
         }
       }
       return 'delivered';

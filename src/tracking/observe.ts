@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lastEntered, type Moment, type MomentKind } from '../contracts/tracking.js';
-import type { SwapDetails } from '../layerswap/schemas.js';
+import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import { swapPhase } from '../layerswap/phase.js';
 import { blockTimeMs, isStuck, parseTimeSpan } from './cadence.js';
 
@@ -34,7 +34,10 @@ export interface SwapState {
   stuckNotified?: boolean;
   /** From quote.avg_completion_time. */
   expectedCompletionMs?: number;
-  /** The source network's block time (cadence.ts), for pacing confirmation polls. */
+  /**
+   * The source network's block time, for pacing confirmation polls (cadence.ts): the table's at
+   * first sight, then learned from the swap's own confirmations (learnBlockMs).
+   */
   blockMs?: number;
   /** Polling stopped without a final status (the deposit window passed long ago). */
   abandoned?: boolean;
@@ -47,6 +50,17 @@ export interface Observation {
   moments: Moment[];
 }
 
+/**
+ * What observe reads: the fields a poll checks (LayerswapApi.pollSwap), or a whole SwapDetails;
+ * the source network (for the block time) is read at first sight, when the poller has the details.
+ */
+export type ObservedSwap = Omit<SwapPoll, 'details' | 'swap'> & {
+  swap: Omit<SwapPoll['swap'], 'transactions'> & {
+    transactions: ReadonlyArray<SwapPoll['swap']['transactions'][number]>;
+    source_network?: SwapDetails['swap']['source_network'];
+  };
+};
+
 /** Moments announced when the status changes to them; completion is read from the phase instead. */
 const STATUS_MOMENTS: Readonly<Record<string, MomentKind>> = {
   failed: 'failed',
@@ -58,7 +72,7 @@ const STATUS_MOMENTS: Readonly<Record<string, MomentKind>> = {
 /** Statuses that can only be reached after the deposit arrived. */
 const AFTER_DEPOSIT: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund', 'refunded', 'completed']);
 
-function snapshotTransactions(details: SwapDetails): TxSnapshot[] {
+function snapshotTransactions(details: ObservedSwap): TxSnapshot[] {
   return details.swap.transactions
     .map((t) => ({
       type: t.type ?? 'unknown',
@@ -82,7 +96,7 @@ function depositSeen(status: string, txs: readonly TxSnapshot[]): boolean {
 }
 
 /** Compares a fresh fetch with the stored state. `now` is the poller's clock (ms). */
-export function observe(prev: SwapState | undefined, details: SwapDetails, now: number, stuckFactor: number): Observation {
+export function observe(prev: SwapState | undefined, details: ObservedSwap, now: number, stuckFactor: number): Observation {
   const status = details.swap.status;
   const failReason = details.swap.fail_reason ?? null;
   const transactions = snapshotTransactions(details);
@@ -135,6 +149,7 @@ export function observe(prev: SwapState | undefined, details: SwapDetails, now: 
   }
 
   const bump = changed || kinds.length > 0;
+  const blockMs = learnBlockMs(prev, transactions, now);
   const version = bump ? prev.version + 1 : prev.version;
   const state: SwapState = {
     ...prev,
@@ -148,6 +163,23 @@ export function observe(prev: SwapState | undefined, details: SwapDetails, now: 
     stuckNotified,
     ...(newlySeen ? { depositSeenAt: now } : {}),
     ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
+    ...(blockMs !== undefined ? { blockMs } : {}),
   };
   return { state, changed: bump, moments: kinds.map((kind) => ({ kind, version, at: now })) };
+}
+
+/**
+ * The swap's own pace: when the deposit's confirmation count rose since the last poll, the time
+ * since the previous count was first seen (the last change) per confirmation gained. Polls aimed
+ * at each confirmation see it soon after it happens, so both ends are close to the real moments.
+ * Bounded to a quarter..4x the previous estimate, so one odd jump (a count that stalled, then
+ * leapt) does not throw the pace off.
+ */
+function learnBlockMs(prev: SwapState, txs: readonly TxSnapshot[], now: number): number | undefined {
+  const before = prev.transactions.find((t) => t.type === 'input');
+  const after = txs.find((t) => t.type === 'input' && t.hash === before?.hash);
+  const gained = (after?.confirmations ?? 0) - (before?.confirmations ?? 0);
+  if (!before || before.confirmations === null || gained <= 0 || prev.blockMs === undefined) return prev.blockMs;
+  const measured = (now - prev.lastChangeAt) / gained;
+  return Math.round(Math.min(Math.max(measured, prev.blockMs / 4), prev.blockMs * 4));
 }

@@ -1,10 +1,10 @@
 import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
-import type { SwapDetails } from '../layerswap/schemas.js';
-import type { Logger } from '../log.js';
+import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
+import { jobLogger, type Logger } from '../log.js';
 import { polls } from '../metrics.js';
-import { confirming, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
+import { depositConfirmations, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
 import { swapOfPollJob } from './keys.js';
 import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
 import { observe } from './observe.js';
@@ -18,7 +18,9 @@ import type { Follower, SwapStore } from './swap-store.js';
  * change or not: see scripts/pollCommit-1.lua), then moves itself to delayed at the cadence for
  * the status (DelayedError) or ends: final status, nobody following, or waiting far too long.
  * Failures of the swap service pause the whole poll queue (BullMQ rate limiter): one outage
- * slows every poller together, and nothing spins.
+ * slows every poller together, and nothing spins. The request is LayerswapApi.pollSwap: only the
+ * compared fields are checked on every poll, the whole answer only when the poll saw a change
+ * (what is stored for the cards), so a poll that finds nothing new costs about half the CPU.
  */
 
 /** The swap is the job's id (pollJobId): the data holds only a "not found" streak, when there is one. */
@@ -52,6 +54,8 @@ export interface PollDeps {
   settings: PollSettings;
   /** The poller's clock for state times and waits (a sandbox clock in tests). */
   now(): number;
+  /** Real ms for a wait of `ms` on that clock (default: the same). */
+  realDelay?: (ms: number) => number;
   enqueueNotify(follower: Follower, swapId: string, version: number): Promise<void>;
   /** Pauses the whole poll queue. */
   rateLimit(ms: number): Promise<void>;
@@ -69,9 +73,14 @@ export function createPollProcessor(deps: PollDeps) {
   const { api, subs, store, settings, logger } = deps;
   const random = deps.random ?? Math.random;
 
-  const later = async (job: Job<PollJobData>, token: string | undefined, ms: number, outcome: PollAgain): Promise<never> => {
+  const realDelay = deps.realDelay ?? ((ms: number) => ms);
+  /**
+   * Polls again `ms` (the poller's clock) after this run started: the wait is counted from the
+   * moment `now()` was read, as the cadence computed it, not stretched by the run's own time.
+   */
+  const later = async (job: Job<PollJobData>, token: string | undefined, startedAt: number, ms: number, outcome: PollAgain): Promise<never> => {
     polls.labels(outcome).inc();
-    await job.moveToDelayed(Date.now() + ms, token);
+    await job.moveToDelayed(Math.max(Date.now(), startedAt + realDelay(ms)), token);
     throw new DelayedError();
   };
 
@@ -83,9 +92,18 @@ export function createPollProcessor(deps: PollDeps) {
     return 'not_found';
   };
 
+  /** This swap's data cannot be read: a problem with this swap, not an outage. */
+  const unreadable = (job: Job<PollJobData>, token: string | undefined, startedAt: number, log: Logger, err: ResponseShapeError): Promise<never> => {
+    log.error({ err: err.message }, 'unreadable swap data; will try again later');
+    return later(job, token, startedAt, settings.slowMs * 6, 'unreadable');
+  };
+
   const run = async (job: Job<PollJobData>, token?: string): Promise<PollOutcome> => {
     const swapId = swapOfPollJob(job.id);
     if (!swapId) throw new Error(`poll job ${String(job.id).slice(0, 60)} names no swap`);
+    // Made only when this run logs: most runs log nothing.
+    let childLogger: Logger | undefined;
+    const log = () => (childLogger ??= jobLogger(logger, job, { swapId }));
     // Takes the webhook hint, checks someone follows, reads the stored state: one round trip.
     const start = await store.pollStart(swapId);
     if (!start.followed) {
@@ -95,12 +113,13 @@ export function createPollProcessor(deps: PollDeps) {
 
     // The observation time is taken before the request, so state times never run ahead of the data.
     const now = deps.now();
-    let details: SwapDetails;
+    const startedAt = Date.now();
+    let poll: SwapPoll;
     try {
-      details = await api.getSwap(swapId, { exclude_deposit_actions: true }, { maxRetries: 0 });
+      poll = await fetchPoll(api, swapId);
     } catch (err) {
       if (err instanceof InvalidRequestError) {
-        logger.warn({ swapId, err: err.message }, 'swap id refused locally: polling stopped');
+        log().warn({ err: err.message }, 'swap id refused locally: polling stopped');
         return stopNotFound(swapId, start.prev?.version ?? 0);
       }
       if (err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND')) {
@@ -109,21 +128,17 @@ export function createPollProcessor(deps: PollDeps) {
         const strikes = (job.data.notFound ?? 0) + 1;
         const since = job.data.notFoundSince ?? now;
         if (strikes >= (settings.notFoundMinPolls ?? NOT_FOUND_MIN_POLLS) && now - since >= (settings.notFoundGiveUpMs ?? NOT_FOUND_GIVE_UP_MS)) {
-          logger.warn({ swapId, strikes, sinceMs: now - since }, 'the swap service does not know this swap: polling stopped');
+          log().warn({ strikes, sinceMs: now - since }, 'the swap service does not know this swap: polling stopped');
           return stopNotFound(swapId, start.prev?.version ?? 0);
         }
         await job.updateData({ ...job.data, notFound: strikes, notFoundSince: since });
-        return later(job, token, notFoundDelay(strikes, settings), 'not_found_yet');
+        return later(job, token, startedAt, notFoundDelay(strikes, settings), 'not_found_yet');
       }
-      if (err instanceof ResponseShapeError) {
-        // This swap's data cannot be read: a problem with this swap, not an outage.
-        logger.error({ swapId, err: err.message }, 'unreadable swap data; will try again later');
-        return later(job, token, settings.slowMs * 6, 'unreadable');
-      }
+      if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
       if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
         const failures = await deps.outage.record();
         const ms = outageDelay(failures, settings, err instanceof ApiError ? err.retryAfterMs : undefined);
-        logger.warn({ swapId, failures, pauseMs: ms, err: err.message }, 'swap service unavailable or rate limiting: pausing all pollers');
+        log().warn({ failures, pauseMs: ms, err: err.message }, 'swap service unavailable or rate limiting: pausing all pollers');
         await deps.rateLimit(ms);
         throw new RateLimitError();
       }
@@ -133,12 +148,22 @@ export function createPollProcessor(deps: PollDeps) {
     if (job.data.notFound) await job.updateData({});
     await deps.outage.clear();
     const { prev } = start;
-    const obs = observe(prev, details, now, settings.stuckFactor);
-    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed, details, moments: obs.moments });
+    let obs: ReturnType<typeof observe>;
+    let details: SwapDetails | undefined;
+    try {
+      // First sight reads the source network (its block time) from the whole answer.
+      obs = observe(prev, prev ? poll : poll.details(), now, settings.stuckFactor);
+      // The cards need the whole answer only when something changed.
+      if (obs.changed) details = poll.details();
+    } catch (err) {
+      if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
+      throw err;
+    }
+    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed, ...(details ? { details } : {}), moments: obs.moments });
     if (commit.saved) {
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
       for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
-    } else logger.warn({ swapId }, 'another run stored this swap first (a stalled duplicate); skipping its notifications');
+    } else log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');
 
     const st = obs.state;
     const waitingMs = now - st.firstPolledAt;
@@ -151,7 +176,7 @@ export function createPollProcessor(deps: PollDeps) {
         failReason: st.failReason,
         statusAgeMs,
         sinceChangeMs: now - st.lastChangeAt,
-        confirming: confirming(st.transactions),
+        confirmations: depositConfirmations(st.transactions),
         ...(st.blockMs !== undefined ? { blockMs: st.blockMs } : {}),
         jitter: random(),
       },
@@ -164,10 +189,10 @@ export function createPollProcessor(deps: PollDeps) {
     if (st.depositSeenAt === undefined && waitingMs > settings.giveUpAfterMs) {
       await store.pollCommit(st.version, { ...st, abandoned: true }, { changed: true, moments: [] });
       await subs.retire(swapId);
-      logger.info({ swapId, waitingMs }, 'no deposit long after the deposit window: polling stopped');
+      log().info({ waitingMs }, 'no deposit long after the deposit window: polling stopped');
       return 'abandoned';
     }
-    return later(job, token, commit.hinted ? 0 : delay, obs.changed ? 'changed' : 'unchanged');
+    return later(job, token, startedAt, commit.hinted ? 0 : delay, obs.changed ? 'changed' : 'unchanged');
   };
 
   // Every run is counted once: runs that poll again in `later`, the others here.
@@ -181,4 +206,12 @@ export function createPollProcessor(deps: PollDeps) {
       throw err;
     }
   };
+}
+
+/** GET /swaps/{id} once, no retry (the poll reschedules itself): pollSwap where the API has it. */
+async function fetchPoll(api: LayerswapApi, swapId: string): Promise<SwapPoll> {
+  const params = { exclude_deposit_actions: true };
+  if (api.pollSwap) return api.pollSwap(swapId, params, { maxRetries: 0 });
+  const details = await api.getSwap(swapId, params, { maxRetries: 0 });
+  return { ...details, details: () => details };
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
+import type { Locale } from '../i18n/index.js';
 import { targetKey, type TrackingKeys } from './keys.js';
 import { scripts, type ScriptRunner } from './scripts.js';
 import type { Follower, SwapStore } from './swap-store.js';
@@ -40,7 +41,7 @@ export class Subscriptions {
     this.run = scripts(redis);
   }
 
-  async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean }, now: number): Promise<FollowOutcome> {
+  async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean; locale?: Locale }, now: number): Promise<FollowOutcome> {
     const tk = targetKey(target);
     const k = this.keys;
     if (await this.store.follower(swapId, tk)) return 'already';
@@ -53,7 +54,11 @@ export class Subscriptions {
       await this.run('releaseSlot', [chat], [CHAT]);
       return 'user_limit';
     }
-    const follower: Follower = { platform: target.platform, chatId: target.chatId, chatKind: target.chatKind, userId: by.userId, since: now, ...(target.threadId ? { threadId: target.threadId } : {}) };
+    const follower: Follower = {
+      platform: target.platform, chatId: target.chatId, chatKind: target.chatKind, userId: by.userId, since: now,
+      ...(target.threadId ? { threadId: target.threadId } : {}),
+      ...(by.locale ? { locale: by.locale } : {}),
+    };
     // Listed first: the listing may name a swap the chat does not follow (listForChat drops it),
     // never miss one it does (removeTarget goes by it).
     await this.redis.hsetnx(chat, `s:${swapId}`, now);

@@ -1,6 +1,6 @@
 import type { ChatTarget } from '../contracts/incoming.js';
 import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
-import { targetKey } from './keys.js';
+import { pollJobId, targetKey } from './keys.js';
 import type { SettingsStore } from './settings.js';
 import type { TrackingQueues } from './queues.js';
 import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
@@ -24,7 +24,7 @@ export class RedisTrackingService implements TrackingService {
     private readonly chatSettings: SettingsStore,
   ) {}
 
-  async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean }): Promise<FollowResult> {
+  async follow(swapId: string, target: ChatTarget, by: Parameters<TrackingService['follow']>[2]): Promise<FollowResult> {
     if (!isSwapId(swapId)) throw new Error(`"${swapId.slice(0, 80)}" is not a swap id (a UUID such as 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd)`);
     const id = swapId.toLowerCase();
     const outcome = await this.subs.follow(id, target, by, this.now());
@@ -40,6 +40,20 @@ export class RedisTrackingService implements TrackingService {
       if (state) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version: state.version });
     }
     return { ok: true, alreadyFollowing: outcome === 'already' };
+  }
+
+  async pollNow(swapId: string): Promise<void> {
+    if (!isSwapId(swapId)) return;
+    const id = swapId.toLowerCase();
+    // The hint makes a run in progress reschedule at once; a delayed job is promoted now.
+    const followers = await this.store.hint(id);
+    if (followers === 0) return;
+    const job = await this.queues.poll.getJob(pollJobId(id));
+    if (job) {
+      if (await job.isDelayed()) await job.promote().catch(() => undefined);
+      return;
+    }
+    await this.queues.ensurePoll(id);
   }
 
   async unfollow(swapId: string, target: ChatTarget): Promise<boolean> {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { describe, expect, test } from 'vitest';
+import { card, ChatUser, useHarness } from './support/conversation.js';
 
 /** Every bad input gets its own message, and nothing already entered is lost. */
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 describe('networks and tokens', () => {
   test('a misspelt network: did you mean, with that choice first; the rest of the line is kept', async () => {

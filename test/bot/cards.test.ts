@@ -94,9 +94,9 @@ describe('deposit card', () => {
     expect(fromBaseUnits('1500000000000000001', 18)).toBe('1.500000000000000001');
     expect(fromBaseUnits('5', 8)).toBe('0.00000005');
     expect(fromBaseUnits('12a', 8)).toBeUndefined();
-    expect(depositMemo('{"comment":"81230","amount":"1"}', 'ton')).toEqual({ kind: 'comment', label: 'Comment (memo)', value: '81230' });
-    expect(depositMemo('11177265', 'bitcoin')).toEqual({ kind: 'op_return', label: 'OP_RETURN text', value: 'aa8d31' });
-    expect(depositMemo('5089', 'solana')).toEqual({ kind: 'memo', label: 'Memo', value: '5089' });
+    expect(depositMemo('{"comment":"81230","amount":"1"}', 'ton')).toEqual({ kind: 'comment', value: '81230' });
+    expect(depositMemo('11177265', 'bitcoin')).toEqual({ kind: 'op_return', value: 'aa8d31' });
+    expect(depositMemo('5089', 'solana')).toEqual({ kind: 'memo', value: '5089' });
     // Call data that is a transaction, not a memo: EVM swap id, Solana transaction, plain text elsewhere.
     expect(depositMemo('0x13e1', 'evm')).toBeUndefined();
     expect(depositMemo('AQABAgMEBQYHCAkKCwwNDg8Q', 'solana')).toBeUndefined();

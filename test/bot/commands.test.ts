@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ActionCodec } from '../../src/bot/actions.js';
 import { COMMANDS, UNLISTED_COMMANDS } from '../../src/bot/command-list.js';
 import { ACTION_HANDLERS, COMMAND_HANDLERS } from '../../src/bot/router.js';
 import { VERBS } from '../../src/bot/verbs.js';
 import { replyButtons, type Reply } from '../../src/contracts/reply.js';
-import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 describe('listing commands', () => {
   test('/networks lists every network; /networks <type> filters; an unknown type lists the types', async () => {
@@ -43,13 +39,7 @@ describe('listing commands', () => {
   test('/history pages newest first with Prev / Next', async () => {
     const u = new ChatUser(h, { userId: 'c4' });
     card(await u.says('/history'), { title: 'No swaps yet' });
-    for (let i = 0; i < 9; i++) {
-      await u.says(`/swap ${10 + i} USDC arbitrum base`);
-      await u.says(EVM);
-      await u.presses('Skip (no refund address)');
-      await u.presses('No refuel');
-      await u.presses('Confirm');
-    }
+    for (let i = 0; i < 9; i++) await u.createsSwap(`/swap ${10 + i} USDC arbitrum base`, EVM);
     const first = card(await u.says('/history'), { title: 'Your swaps (9)', contains: ['18 USDC on Arbitrum One', 'Page 1 of 2'], buttons: ['Next ›'] });
     expect(allText([first])).not.toContain('· 10 USDC');
     card(await u.presses('Next ›'), { title: 'Your swaps (9)', contains: ['10 USDC on Arbitrum One', 'Page 2 of 2'], buttons: ['‹ Prev'] });
@@ -72,10 +62,7 @@ describe('buttons that cannot be trusted', () => {
 
   test('someone else pressing my Confirm gets nothing of mine', async () => {
     const me = new ChatUser(h, { userId: 'c7', chatId: 'shared', chatKind: 'group' });
-    await me.says('/swap 100 USDC arbitrum base');
-    await me.says(EVM);
-    await me.presses('Skip (no refund address)');
-    const confirm = await me.presses('No refuel');
+    const confirm = await me.toConfirmation('/swap 100 USDC arbitrum base', EVM);
     const before = h.sandbox.requestCount('createSwap');
     const other = new ChatUser(h, { userId: 'c8', chatId: 'shared', chatKind: 'group' });
     card(await other.presses('Confirm', confirm), { title: 'This button has expired' });

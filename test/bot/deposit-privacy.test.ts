@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
-import { allText, card, ChatUser, findButton, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, findButton, useHarness } from './support/conversation.js';
 import { trimmedLikeLiveCapture } from './support/shape-proxy.js';
 
 /**
@@ -10,11 +10,7 @@ import { trimmedLikeLiveCapture } from './support/shape-proxy.js';
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const SWAP_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ reshape: true });
-});
-afterAll(async () => h.close());
+const h = useHarness({ reshape: true });
 beforeEach(() => {
   const proxy = h.proxy;
   if (!proxy) throw new Error('harness without the shape proxy');
@@ -29,12 +25,7 @@ const swapIdOf = (replies: Reply[]): string => {
 };
 
 /** From /swap to the confirmation card, for a user in a chat. */
-async function toConfirm(u: ChatUser, amount = 100): Promise<Reply[]> {
-  await u.says(`/swap ${amount} USDC arbitrum base`);
-  await u.says(EVM);
-  const next = await u.presses('Skip (no refund address)');
-  return next.some((r) => replyButtons(r).some((b) => b.label === 'No refuel')) ? u.presses('No refuel') : next;
-}
+const toConfirm = (u: ChatUser): Promise<Reply[]> => u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
 
 /** The deposit address the sandbox gave this swap (read straight from the service). */
 async function depositAddressOf(swapId: string): Promise<string> {

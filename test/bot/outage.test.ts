@@ -1,18 +1,14 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createCore } from '../../src/bot/create-core.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { createLogger } from '../../src/log.js';
 import type { Network } from '../../src/layerswap/schemas.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
-import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, startHarness, useHarness } from './support/conversation.js';
 import { MemoryTracking } from './support/memory-tracking.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 describe('when the swap service fails', () => {
   test('a 500 says the service is not answering, never a stack trace', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { replyButtons } from '../../src/contracts/reply.js';
-import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 describe('/quote', () => {
   test('one line, positional: a quote card with fees, time and Swap this / Refresh', async () => {

@@ -85,7 +85,7 @@ describe('every real quote renders cleanly', () => {
   test.each(QUOTE_FIXTURES)('%s', (name) => {
     const q = QuoteResponseSchema.parse(fixtureData(name));
     const labels = { sourceNetwork: 'Source', sourceToken: 'SRC', destinationNetwork: 'Destination', destinationToken: 'DST' };
-    const c = quoteCard(q, labels, q.quote.requested_amount ?? 10, { swap: 'sw', refresh: 'rf' });
+    const c = quoteCard(q, labels, q.quote.requested_amount ?? 10, { swap: 'sw', refresh: 'rf' }, 'en');
     expectClean([c]);
     expect(replyText(c)).toMatch(/You receive: \d/);
   });
@@ -93,16 +93,16 @@ describe('every real quote renders cleanly', () => {
   test('a fee that eats most of a tiny amount is warned about, with what would arrive (app.quote.base-eth-usdc-refuel)', () => {
     const q = QuoteResponseSchema.parse(fixtureData('app.quote.base-eth-usdc-refuel.json'));
     const labels = { sourceNetwork: 'Base', sourceToken: 'USDC', destinationNetwork: 'Ethereum', destinationToken: 'USDC' };
-    const fields = quoteFields(q, labels, 0.825498);
-    expect(fields[0]?.name).toBe('⚠️ High fees');
-    const text = replyText(quoteCard(q, labels, 0.825498, { swap: 'sw', refresh: 'rf' }));
+    const fields = quoteFields(q, labels, 0.825498, 'en');
+    expect(fields[0]).toMatchObject({ id: 'highFees', name: '⚠️ High fees' });
+    const text = replyText(quoteCard(q, labels, 0.825498, { swap: 'sw', refresh: 'rf' }, 'en'));
     expect(text).toContain('Fees take 98.8% of what you send: you would receive only 0.010078 USDC for 0.825498 USDC.');
   });
 
   test.each(['wdk.quote.spl.json', 'app.quote.arb-base-usdc.from-withdrawSwap.json', 'docs.quote.lifi.json'])('%s: ordinary fees get no warning', (name) => {
     const q = QuoteResponseSchema.parse(fixtureData(name));
-    const fields = quoteFields(q, { sourceNetwork: 'S', sourceToken: 'USDC', destinationNetwork: 'D', destinationToken: 'USDC' }, q.quote.requested_amount ?? 100);
-    expect(fields.map((f) => f.name)).not.toContain('⚠️ High fees');
+    const fields = quoteFields(q, { sourceNetwork: 'S', sourceToken: 'USDC', destinationNetwork: 'D', destinationToken: 'USDC' }, q.quote.requested_amount ?? 100, 'en');
+    expect(fields.map((f) => f.id)).not.toContain('highFees');
   });
 });
 

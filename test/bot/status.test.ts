@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { replyButtons, type Reply } from '../../src/contracts/reply.js';
-import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, startHarness, useHarness } from './support/conversation.js';
 
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 /** Creates a swap through the conversation and returns its id. */
 async function createSwap(userId: string, line = '/swap 100 USDC arbitrum base', refund?: string): Promise<string> {
-  const u = new ChatUser(h, { userId });
-  await u.says(line);
-  await u.says(EVM);
-  const r = refund ? await u.says(refund) : await u.presses('Skip (no refund address)');
-  if (r.some((x) => replyButtons(x).some((b) => b.label === 'No refuel'))) await u.presses('No refuel');
-  const created = await u.presses('Confirm');
-  const m = /Swap id: ([0-9a-f-]{36})/.exec(allText(created));
-  if (!m) throw new Error(allText(created));
-  return m[1] as string;
+  return (await new ChatUser(h, { userId }).createsSwap(line, EVM, refund)).id;
 }
 
 describe('/status through the lifecycle', () => {
@@ -129,11 +117,7 @@ describe('/track, /untrack, /tracking', () => {
       const u = new ChatUser(h2, { userId: 'lim' });
       const ids: string[] = [];
       for (const amount of ['10', '11']) {
-        await u.says(`/swap ${amount} USDC arbitrum base`);
-        await u.says(EVM);
-        await u.presses('Skip (no refund address)');
-        await u.presses('No refuel');
-        ids.push((/Swap id: ([0-9a-f-]{36})/.exec(allText(await u.presses('Confirm'))) ?? [])[1] as string);
+        ids.push((await u.createsSwap(`/swap ${amount} USDC arbitrum base`, EVM)).id);
       }
       // The second swap could not be followed: the creator is told so.
       const viewer = new ChatUser(h2, { userId: 'lim' });

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
-import { allText, card, ChatUser, findButton, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, findButton, useHarness } from './support/conversation.js';
 
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const TON = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 const swapIdIn = (replies: Reply[]): string => {
   const m = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(allText(replies));
@@ -18,19 +14,10 @@ const swapIdIn = (replies: Reply[]): string => {
   return m[0];
 };
 
-/** Runs a one-line /swap to its confirmation card. */
-async function toConfirmation(u: ChatUser, line: string, address: string, refund?: string): Promise<Reply[]> {
-  await u.says(line);
-  card(await u.says(address), { contains: ['refunds', 'no automatic refund'], buttons: ['Skip (no refund address)'] });
-  let next = refund ? await u.says(refund) : await u.presses('Skip (no refund address)');
-  if (next.some((r) => replyButtons(r).some((b) => b.label === 'No refuel'))) next = await u.presses('No refuel');
-  return next;
-}
-
 describe('/swap', () => {
   test('one line to the deposit card: private, exact amount, QR, copy buttons, followed and in /history', async () => {
     const u = new ChatUser(h, { userId: 's1' });
-    const confirm = await toConfirmation(u, '/swap 100 USDC arbitrum base', EVM);
+    const confirm = await u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
     card(confirm, {
       title: 'Confirm your swap',
       contains: ['You send: 100 USDC on Arbitrum One', /You receive: 9\d/, `To address: ${EVM}`, 'Refund address: none: no automatic refund', 'Refuel: no'],
@@ -60,7 +47,7 @@ describe('/swap', () => {
 
   test('a TON deposit-address swap: its own address, and no memo the service did not ask for', async () => {
     const u = new ChatUser(h, { userId: 's2' });
-    await toConfirmation(u, '/swap 10 USDT ton to ethereum', EVM, TON);
+    await u.toConfirmation('/swap 10 USDT ton to ethereum', EVM, TON);
     const created = await u.presses('Confirm');
     const deposit = card(created, {
       title: 'Deposit for swap',
@@ -75,7 +62,7 @@ describe('/swap', () => {
 
   test('Confirm pressed twice, even at once, creates one swap; a late press re-sends its deposit card', async () => {
     const u = new ChatUser(h, { userId: 's3' });
-    const confirm = await toConfirmation(u, '/swap 20 usdc base optimism', EVM);
+    const confirm = await u.toConfirmation('/swap 20 usdc base optimism', EVM);
     const before = h.sandbox.requestCount('createSwap');
     const [a, b] = await Promise.all([u.presses('Confirm', confirm), u.presses('Confirm', confirm)]);
     expect(h.sandbox.requestCount('createSwap')).toBe(before + 1);
@@ -192,7 +179,7 @@ describe('/swap', () => {
 
   test('an unconfirmed create warns not to pay twice, and Confirm cannot send it again', async () => {
     const u = new ChatUser(h, { userId: 's10' });
-    const confirm = await toConfirmation(u, '/swap 30 usdc arbitrum base', EVM);
+    const confirm = await u.toConfirmation('/swap 30 usdc arbitrum base', EVM);
     h.sandbox.injectFault({ status: 500, count: 1, pathPrefix: '/api/v2/swaps' });
     card(await u.presses('Confirm', confirm), { title: 'Could not confirm the swap was created', contains: ['Check /history or /status in a minute.', 'Do not pay twice.'] });
     const after = h.sandbox.requestCount();

@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
+import { describe, expect, test } from 'vitest';
+import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { parseLookup } from '../../src/bot/lookup/shape.js';
 import { say } from '../../src/bot/problem.js';
 import { csvCell } from '../../src/bot/history-csv.js';
-import { allText, card, ChatUser, startHarness, type Harness } from './support/conversation.js';
+import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
-async function createSwap(userId: string): Promise<{ id: string; deposit: Reply[] }> {
-  const u = new ChatUser(h, { userId });
-  await u.says('/swap 100 USDC arbitrum base');
-  await u.says(DEST);
-  const r = await u.presses('Skip (no refund address)');
-  if (r.some((x) => replyButtons(x).some((b) => b.label === 'No refuel'))) await u.presses('No refuel');
-  const created = await u.presses('Confirm');
-  const m = /Swap id: ([0-9a-f-]{36})/.exec(allText(created));
-  if (!m) throw new Error(allText(created));
-  return { id: m[1] as string, deposit: created };
-}
+const createSwap = (userId: string): Promise<{ id: string; deposit: Reply[] }> => new ChatUser(h, { userId }).createsSwap('/swap 100 USDC arbitrum base', DEST);
 
 async function depositHash(id: string): Promise<string> {
   const d = await h.api.getSwap(id);
@@ -112,6 +98,8 @@ describe("I've sent it", () => {
     expect(replyText(head)).not.toMatch(/Send exactly/);
     expect((await h.api.getSwap(id)).swap.status).toBe('user_transfer_pending');
     card(answered, { title: /following/i });
+    // The swap is polled now, not at the next waiting poll: no webhook says a deposit was seen.
+    expect(h.tracking.polledNow).toEqual([id]);
     // The question is answered: the next plain text is not taken as a hash.
     card(await u.says(hash), { title: 'Not sure what you mean' });
   });
@@ -157,6 +145,8 @@ describe('Where is my swap?', () => {
     await u.presses('Where is my swap?', status);
     const answer = await u.says(id);
     card(answer, { title: 'Expired', contains: ['contact Layerswap support with the summary below', `Swap id: ${id}`], buttons: ['Copy support summary'] });
+    // A swap looked up, not followed, has no history: the summary has no empty "History:" line.
+    expect(allText(answer)).not.toContain('History');
   });
 });
 

@@ -1,13 +1,9 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { ConsoleMessenger, startConsoleChat } from '../../src/platforms/console/index.js';
-import { startHarness, type Harness } from '../bot/support/conversation.js';
+import { useHarness } from '../bot/support/conversation.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => h.close());
+const h = useHarness();
 
 /** A console chat over pipes, with a way to wait until some output has appeared. */
 function pipeChat(opts: { isTTY?: boolean; userId?: string } = {}) {
@@ -25,15 +21,13 @@ function pipeChat(opts: { isTTY?: boolean; userId?: string } = {}) {
     end: () => input.end(),
     get text() { return text; },
     get ended() { return ended; },
-    /** Waits (generously) until the output contains the pattern after the given offset. */
-    async waitFor(pattern: string | RegExp, from = 0): Promise<string> {
-      for (let i = 0; i < 500; i++) {
+    /** Waits until the output after the given offset contains the pattern; returns that output. */
+    waitFor: (pattern: string | RegExp, from = 0): Promise<string> =>
+      vi.waitFor(() => {
         const tail = text.slice(from);
         if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
-    },
+        throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
+      }, { timeout: 10_000, interval: 20 }),
   };
 }
 

@@ -8,6 +8,7 @@ import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -47,6 +48,18 @@ function run(command: string, env: Record<string, string>): Proc {
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, output: () => out, exited };
+}
+
+/**
+ * Moves sandbox time 1 s at a time until `done`, each step once the worker has polled since the
+ * move (the sandbox counts the requests: a signal, not a pause) or `done` already holds.
+ */
+async function stepUntil(sandbox: SandboxServer, clock: ManualClock, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 40 && !done(); i++) {
+    clock.advance(1_000);
+    const polls = sandbox.requestCount('getSwap');
+    await waitFor(() => done() || sandbox.requestCount('getSwap') > polls, 'a poll after the clock moved', 30_000);
+  }
 }
 
 describe('swapbot web + swapbot worker as separate processes', () => {
@@ -95,7 +108,7 @@ describe('swapbot web + swapbot worker as separate processes', () => {
 
     // The web process answers a command over long polling.
     fake.sendText(chat, alice, '/quote 100 USDC arbitrum base');
-    const quote = await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card', 30_000);
+    const quote = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card', 30_000);
     // The amount the sandbox quotes (a fixed network cost plus a small rate), not a made-up one.
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
     const expected = await api.getQuote({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', amount: 100, refuel: false, use_deposit_address: true });
@@ -106,7 +119,7 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     await api.close();
     const id = created.swap.id;
     fake.sendText(chat, alice, `/track ${id}`);
-    const card = await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes(id.slice(0, 8)) && /Waiting for your deposit/i.test(m.text)), 'the status card from the worker', 30_000);
+    const card = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes(id.slice(0, 8)) && /Waiting for your deposit/i.test(m.text)), 'the status card from the worker', 30_000);
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1); // one card per swap per chat
 
     sandbox.deposit(id);
@@ -114,13 +127,10 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     // sent at delivery, and the card moves on to Completed when the status follows.
     const finalTitle = `Swap ${id.slice(0, 8)}: Completed`;
     const cardText = () => fake.message(chat.id, card.message_id)?.text ?? '';
-    for (let i = 0; i < 40 && !cardText().includes(finalTitle); i++) {
-      clock.advance(1_000);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    await fake.waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('Swap completed')), 'the completion message', 30_000);
+    await stepUntil(sandbox, clock, () => cardText().includes(finalTitle));
+    await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('Swap completed')), 'the completion message', 30_000);
     // The one status card was edited in place to its final state.
-    await fake.waitFor(() => (cardText().includes(finalTitle) ? true : undefined), 'the card to say Completed', 30_000);
+    await waitFor(() => (cardText().includes(finalTitle) ? true : undefined), 'the card to say Completed', 30_000);
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes('Swap completed'))).toHaveLength(1);
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1);
 
@@ -187,18 +197,15 @@ describe('swapbot web + swapbot worker on Discord', () => {
     // The gateway session of the web process is up once a slash command gets an answer.
     const dm = fake.world.dmChannel(world.alice.user.id).id;
     const cardIn = () => fake.messagesIn(dm).find((m) => titleOf(m).includes(`Swap ${short}`) && !m.interactionId);
-    await fake.waitFor(() => fake.gateway.stats.identifies.some((i) => i.token === 'ok') || undefined, 'the web process to identify on the gateway', 30_000);
-    await new Promise((r) => setTimeout(r, 500)); // READY and GUILD_CREATE reach the client
+    await waitFor(() => fake.gateway.stats.identifies.some((i) => i.token === 'ok') || undefined, 'the web process to identify on the gateway', 30_000);
+    await waitFor(() => web.output().includes('discord connected'), 'the web process to handle READY and GUILD_CREATE', 30_000);
     fake.slashCommand(world.aliceDm, 'track', { swap_id: id });
-    const card = await fake.waitFor(cardIn, 'the live card pushed by the worker', 30_000);
+    const card = await waitFor(cardIn, 'the live card pushed by the worker', 30_000);
     expect(unescape(embedText(card))).toMatch(/Waiting for your deposit/);
 
     sandbox.deposit(id);
-    for (let i = 0; i < 40 && !/Completed/.test(titleOf(fake.message(card.id))); i++) {
-      clock.advance(1_000);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    await fake.waitFor(() => /Completed/.test(titleOf(fake.message(card.id))) || undefined, 'the card edited to Completed', 30_000);
+    await stepUntil(sandbox, clock, () => /Completed/.test(titleOf(fake.message(card.id))));
+    await waitFor(() => /Completed/.test(titleOf(fake.message(card.id))) || undefined, 'the card edited to Completed', 30_000);
     expect(fake.messagesIn(dm).filter((m) => titleOf(m).includes(`Swap ${short}`) && !m.interactionId)).toHaveLength(1);
 
     web.child.kill('SIGTERM');
@@ -240,6 +247,16 @@ describe('swapbot web when Telegram misbehaves', () => {
     procs.push(p);
     return p;
   };
+  /** A fake Telegram with this token and a web process on it, healthy, and Alice's private chat. */
+  const readyWeb = async (token: string) => {
+    const fake = await FakeBotApi.start({ token });
+    fakes.push(fake);
+    const port = await freePort();
+    const p = web(envFor(fake.apiRoot, fake.token, port));
+    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(200);
+    const alice = { id: 6161, is_bot: false, first_name: 'Alice' };
+    return { fake, p, alice, chat: fake.privateChat(alice) };
+  };
 
   it('starts while Telegram is unreachable: says so, /health 503, then 200 once Telegram answers', async () => {
     const [port, telegramPort] = [await freePort(), await freePort()];
@@ -254,29 +271,23 @@ describe('swapbot web when Telegram misbehaves', () => {
     await expect.poll(() => health(port), { timeout: 40_000, interval: 250 }).toBe(200);
     const alice = { id: 5151, is_bot: false, first_name: 'Alice' };
     fake.sendText(fake.privateChat(alice), alice, '/help');
-    await fake.waitFor(() => fake.botMessages(alice.id)[0], 'an answer once connected', 20_000);
+    await waitFor(() => fake.botMessages(alice.id)[0], 'an answer once connected', 20_000);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
   }, 90_000);
 
   it('an update in hand when web is SIGKILLed is answered by the next web process', async () => {
-    const fake = await FakeBotApi.start({ token: '777002:TEST-sigkill-abcdefghijklmnopqrstuvw' });
-    fakes.push(fake);
-    const port = await freePort();
-    const first = web(envFor(fake.apiRoot, fake.token, port));
-    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(200);
-    const alice = { id: 6161, is_bot: false, first_name: 'Alice' };
-    const chat = fake.privateChat(alice);
+    const { fake, p: first, alice, chat } = await readyWeb('777002:TEST-sigkill-abcdefghijklmnopqrstuvw');
     // Telegram takes the reply but never answers: the update is in hand when the process dies.
     fake.hold({ method: 'sendMessage', chatId: chat.id });
     fake.sendText(chat, alice, '/help');
-    await fake.waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply in flight', 20_000);
+    await waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply in flight', 20_000);
     first.child.kill('SIGKILL');
     await first.exited;
 
     fake.releaseHolds();
     const second = web(envFor(fake.apiRoot, fake.token, await freePort()));
-    const reply = await fake.waitFor(() => fake.botMessages(chat.id)[0], 'the reply from the next process', 40_000);
+    const reply = await waitFor(() => fake.botMessages(chat.id)[0], 'the reply from the next process', 40_000);
     expect(reply.text).toMatch(/\/quote/);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
@@ -284,17 +295,11 @@ describe('swapbot web when Telegram misbehaves', () => {
   }, 90_000);
 
   it('SIGTERM ends the process within 25 s while Telegram hangs, naming what hung', async () => {
-    const fake = await FakeBotApi.start({ token: '777003:TEST-hanging-abcdefghijklmnopqrstuvw' });
-    fakes.push(fake);
-    const port = await freePort();
-    const p = web(envFor(fake.apiRoot, fake.token, port));
-    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(200);
-    const alice = { id: 7171, is_bot: false, first_name: 'Alice' };
-    const chat = fake.privateChat(alice);
+    const { fake, p, alice, chat } = await readyWeb('777003:TEST-hanging-abcdefghijklmnopqrstuvw');
     // From now on Telegram answers nothing (the poll in progress still delivers this update).
     fake.hold();
     fake.sendText(chat, alice, '/help');
-    await fake.waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply hanging', 20_000);
+    await waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply hanging', 20_000);
 
     const t0 = Date.now();
     p.child.kill('SIGTERM');

@@ -7,6 +7,8 @@ import { commandBody } from '../../src/platforms/discord/commands.js';
 const placeholders = (s: string): string[] => [...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1] as string).sort();
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 const base = (k: string): string => k.replace(PLURAL, '');
+/** An i18next context form a language may add where its grammar needs one (formatDuration's `standalone`). */
+const CONTEXT = /_standalone(?=_(zero|one|two|few|many|other)$|$)/;
 const en = CATALOGS.en;
 
 describe('catalogs', () => {
@@ -24,7 +26,8 @@ describe('catalogs', () => {
     });
     it(`${locale}: no key English lacks, and the same placeholders as English`, () => {
       for (const [k, v] of Object.entries(cat)) {
-        const enKey = Object.hasOwn(en, k) ? k : `${base(k)}_other`;
+        const plain = k.replace(CONTEXT, '');
+        const enKey = Object.hasOwn(en, plain) ? plain : `${base(plain)}_other`;
         expect(Object.hasOwn(en, enKey), `${locale} has ${k}, English does not`).toBe(true);
         // A plural form may leave out {{count}} (Russian "1 час" reads as "час"), nothing else.
         const want = placeholders(en[enKey] as string).filter((p) => !(PLURAL.test(k) && p === 'count'));
@@ -48,6 +51,12 @@ describe('formatting', () => {
   it('durations use each language\'s plural forms', () => {
     expect([1, 2, 5, 21, 22, 25].map((m) => formatDuration('ru', m * 60_000 + (m === 1 ? 30_000 : 0)))).toEqual(['2 минуты', '2 минуты', '5 минут', '21 минуту', '22 минуты', '25 минут']);
     expect(formatDuration('ru', 1_000)).toBe('1 секунду');
+    // "Ожидаемое время: примерно 1 минута" (a value after a colon), but "идёт уже 1 минуту" (in a sentence).
+    expect([1, 2, 5, 21].map((m) => formatDuration('ru', m * 60_000, { about: true, standalone: true }))).toEqual(['примерно 1 минута', 'примерно 2 минуты', 'примерно 5 минут', 'примерно 21 минута']);
+    expect(formatDuration('ru', 60_000, { about: true })).toBe('примерно 1 минуту');
+    expect(formatDuration('ru', 1_000, { standalone: true })).toBe('1 секунда');
+    expect(formatDuration('en', 60_000, { about: true, standalone: true })).toBe('about 1 minute');
+    expect(formatDuration('es', 60_000, { about: true, standalone: true })).toBe('aproximadamente 1 minuto');
     expect(formatDuration('en', 1_000)).toBe('1 second');
     expect(formatDuration('en', 12_000)).toBe('12 seconds');
     expect(formatDuration('es', 5 * 60_000)).toBe('5 minutos');

@@ -5,9 +5,17 @@ import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
 /**
  * The terminal chat in Russian and Chinese (the built CLI, the in-process sandbox, real Redis):
  * a one-line quote, Swap this, the address questions, refuel, the confirmation and the deposit
- * card. The quote card's figures and the status cards are not translated yet (see issue 17), so
- * these conversations assert the wizard, the confirmation and the deposit card.
+ * card, with the amounts, addresses and names as the service gives them; then, over a pipe, the
+ * chat follows the swap and the tracking worker's pushed updates arrive in that language too.
  */
+/** Key moments the tracking worker pushes as the sandbox swap moves to completion. */
+const PUSHED: Record<string, string[]> = {
+  ru: ['Депозит получен', 'Обмен завершён'],
+  'zh-CN': ['已收到充值', '兑换已完成'],
+};
+/** The completion's amount line: the number and names as the service gives them, the words translated. */
+const RECEIVED: Record<string, RegExp> = { ru: /Получено \d+(\.\d+)? USDC в сети Base/, 'zh-CN': /已在 Base 上收到 \d+(\.\d+)? USDC/ };
+
 describe('the terminal chat in other languages', () => {
   const prefix = uniquePrefix('console-lang');
   testRedis(prefix);
@@ -23,6 +31,9 @@ describe('the terminal chat in other languages', () => {
 
   it.each([
     ['ru', [
+      'Котировка: USDC Arbitrum One → USDC Base',
+      'Вы отправляете: 100 USDC в сети Arbitrum One',
+      '[1] Обменять  [2] Обновить',
       'Отправьте адрес в сети Base, на который придут USDC.',
       'Если пропустить, автоматического возврата не будет:',
       '[#1] Пропустить (без адреса возврата)',
@@ -31,24 +42,32 @@ describe('the terminal chat in other languages', () => {
       'Адрес получения: 0x1111111111111111111111111111111111111111',
       '[1] Подтвердить  [2] Отмена',
       'Отправьте ровно 100 USDC в сети Arbitrum One',
-      'Отправляйте только через сеть, указанную выше',
+      'Отправляйте только в сети Arbitrum One: средства, отправленные через другую сеть, будут потеряны',
     ]],
     ['zh-CN', [
+      '报价：USDC Arbitrum One → USDC Base',
+      '您发送: Arbitrum One 上的 100 USDC',
+      '[1] 兑换  [2] 刷新',
       '请发送接收 USDC 的 Base 地址。',
       '如果跳过，将不会自动退款：',
       '[#1] 跳过（不设退款地址）',
       '确认您的兑换',
       '接收地址: 0x1111111111111111111111111111111111111111',
       '[1] 确认  [2] 取消',
-      '只能通过上面写明的网络发送',
+      '请仅通过 Arbitrum One 网络发送：通过其他任何网络发送的资金都将丢失',
     ]],
-  ])('%s: quote, swap and the deposit card, in that language', async (lang, expected) => {
+  ])('%s: quote, swap, the deposit card and the pushed updates, in that language', async (lang, expected) => {
     const { code, stdout, stderr } = await runCli(['console', '--lang', lang], `${script}\n`, env);
     expect(stderr).not.toMatch(/error/i);
     expect(code).toBe(0);
     for (const s of expected) expect(stdout).toContain(s);
+    // Tracking: pushed after the deposit card (the sandbox deposits by itself), in the same language.
+    const pushed = stdout.slice(stdout.indexOf(lang === 'ru' ? 'Отправьте ровно' : '请准确发送'));
+    for (const s of PUSHED[lang] ?? []) expect(pushed).toContain(s);
+    expect(pushed).toMatch(RECEIVED[lang] ?? /never/);
+    for (const s of ['Deposit received', 'Swap completed', 'Received ']) expect(pushed).not.toContain(s);
     // What this bot says in English in these steps must not leak through.
-    for (const s of ['Send the address on', 'Confirm your swap', 'Skip (no refund address)', 'Send only from the network named above']) expect(stdout).not.toContain(s);
+    for (const s of ['Send the address on', 'Confirm your swap', 'Skip (no refund address)', 'Send only over the', 'You send', 'Swap this', 'Deposit for swap']) expect(stdout).not.toContain(s);
     expect(stdout).toMatch(/0x[0-9a-fA-F]{40}/); // the deposit address itself, untouched
   });
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Incoming } from '../../src/contracts/incoming.js';
-import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
+import { lineText, replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
+import { t, type Locale } from '../../src/i18n/index.js';
 import { startHarness, type Harness } from '../bot/support/conversation.js';
+
+const ADDRESS = '0x1111111111111111111111111111111111111111';
+/** What a field must keep whatever the language: amounts, token symbols, USD figures. */
+const figures = (s: string): string[] => s.match(/\$?\d+(?:\.\d+)?|\b[A-Z]{2,}\b/g) ?? [];
 
 /** Conversations through the real core (sandbox, Redis) in the user's language. */
 describe('replies in the user\'s language', () => {
@@ -51,5 +56,76 @@ describe('replies in the user\'s language', () => {
     expect(forged).toEqual([]); // groups stay quiet on unknown commands
     const errorInGroup = await press(menu, 'English', member);
     expect(replyText(errorInGroup[0]!)).toContain('此处仅管理员可以操作');
+  });
+
+  /** A swap created through the wizard in this language, pressing the buttons by their translated labels. */
+  async function createSwap(locale: Locale, userId: string): Promise<{ id: string; deposit: Reply[] }> {
+    const who = { userId, locale };
+    const quote = await say({ ...who, text: '/quote 100 USDC arbitrum base' });
+    await press(quote, t(locale, 'quote.swapThis'), who);
+    const refundAsk = await say({ ...who, text: ADDRESS });
+    let next = await press(refundAsk, t(locale, 'wizard.skipRefund'), who);
+    if (next.flatMap(replyButtons).some((b) => b.label === t(locale, 'wizard.refuelNo'))) next = await press(next, t(locale, 'wizard.refuelNo'), who);
+    const deposit = await press(next, t(locale, 'confirm.confirm'), who);
+    const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(deposit.map(replyText).join('\n'))?.[0];
+    if (!id) throw new Error(`no swap id in:\n${deposit.map(replyText).join('\n')}`);
+    return { id, deposit };
+  }
+
+  it.each([
+    ['ru', 'Котировка: USDC Arbitrum One → USDC Base', ['Вы отправляете', 'Вы получаете', 'Минимум к получению', 'Комиссии', 'Курс', 'Ожидаемое время', 'Маршрут'], ['Обменять', 'Обновить', 'Поделиться'], '100 USDC в сети Arbitrum One', /^примерно \d+ секунд/],
+    ['zh-CN', '报价：USDC Arbitrum One → USDC Base', ['您发送', '您收到', '最少到账', '费用', '汇率', '预计时间', '路径'], ['兑换', '刷新', '分享'], 'Arbitrum One 上的 100 USDC', /^约 ?\d+ ?秒/],
+  ] as const)('/quote in %s: the words translated, every amount, token and network as in English', async (locale, title, names, buttons, send, time) => {
+    const [en] = await say({ userId: `q-en-${locale}`, locale: 'en', text: '/quote 100 USDC arbitrum base' });
+    const [card] = await say({ userId: `q-${locale}`, locale, text: '/quote 100 USDC arbitrum base' });
+    expect(card!.title).toBe(title);
+    expect(card!.fields!.map((f) => f.name)).toEqual(names);
+    expect(replyButtons(card!).map((b) => b.label)).toEqual(buttons);
+    // The same figures in the same fields: only the words around them changed.
+    expect(card!.fields!.map((f) => f.id)).toEqual(en!.fields!.map((f) => f.id));
+    for (const [i, f] of card!.fields!.entries()) expect(figures(lineText(f.value)), f.name).toEqual(figures(lineText(en!.fields![i]!.value)));
+    const value = (id: string): string => lineText(card!.fields!.find((f) => f.id === id)!.value);
+    expect(value('send')).toBe(send);
+    expect(value('receive')).toMatch(/Base/);
+    expect(value('time')).toMatch(time);
+    expect(replyText(card!)).not.toMatch(/\b(on|You|Fees|about|seconds|Swap this|Refresh|Quote)\b/);
+  });
+
+  it.each([
+    ['ru', 'Что я умею', '/quote <amount> <token> <from> <to> [<to-token>] Котировка обмена: комиссии, сумма к получению, время', 'Где мой обмен?', 'Пример: /quote 100 USDC from arbitrum to base'],
+    ['zh-CN', '我能做什么', '/quote <amount> <token> <from> <to> [<to-token>] 兑换报价：手续费、到账金额、时间', '我的兑换在哪里？', '示例： /quote 100 USDC from arbitrum to base'],
+  ] as const)('/help in %s: descriptions as in the menus, command lines as typed', async (locale, title, quoteLine, where, example) => {
+    const [help] = await say({ userId: `h-${locale}`, locale, text: '/help' });
+    expect(help!.title).toBe(title);
+    const lines = help!.lines.map(lineText);
+    expect(lines).toContain(quoteLine);
+    expect(lines).toContain(example);
+    expect(lines.some((l) => l.includes('/settings ['))).toBe(true);
+    expect(replyButtons(help!).map((b) => b.label)).toEqual([where]);
+    expect(replyText(help!)).not.toMatch(/What I can do|Quote a swap|Example:|Deposit details|Sent funds/);
+  });
+
+  it.each([
+    ['ru', 'Обменов пока нет', 'Ваши обмены (1)', '100 USDC в сети Arbitrum One → USDC в сети Base', ['Добавить обмены на мои адреса', 'Экспорт в CSV'], 'Ваши обмены в CSV (1)'],
+    ['zh-CN', '暂无兑换', '您的兑换（1）', 'Arbitrum One 上的 100 USDC → Base 上的 USDC', ['包括转入我地址的兑换', '导出 CSV'], '您的兑换 CSV（1）'],
+  ] as const)('/history in %s: empty, then the swap made in that language, its id and the export', async (locale, empty, title, route, buttons, exportTitle) => {
+    const who = { userId: `hist-${locale}`, locale };
+    expect((await say({ ...who, text: '/history' }))[0]!.title).toBe(empty);
+    const { id, deposit } = await createSwap(locale, who.userId);
+    // The deposit card in that language, the address and amount untouched.
+    const depositText = deposit.map(replyText).join('\n');
+    expect(depositText).toContain(t(locale, 'deposit.title', { id: id.slice(0, 8) }));
+    expect(depositText).toMatch(/100 USDC/);
+    const [list] = await say({ ...who, text: '/history' });
+    expect(list!.title).toBe(title);
+    const row = list!.lines.map(lineText).find((l) => l.includes(id));
+    expect(row).toContain(route);
+    expect(replyButtons(list!).map((b) => b.label)).toEqual(buttons);
+    const [csv] = await press([list!], buttons[1], who);
+    expect(csv!.title).toBe(exportTitle);
+    // The file stays a machine format: English column names, the id as is.
+    const file = new TextDecoder().decode(csv!.attachment!.data);
+    expect(file.split('\r\n')[0]).toMatch(/^date,swap_id,status,/);
+    expect(file).toContain(id);
   });
 });

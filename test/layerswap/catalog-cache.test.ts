@@ -3,7 +3,9 @@ import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { ApiError } from '../../src/layerswap/errors.js';
 import type { LayerswapClient } from '../../src/layerswap/client.js';
 import { apiError, ok, startFaultServer, type FaultServer } from './fault-server.js';
-import { captureLogger, rejectionOf, testClient, waitFor } from './harness.js';
+import { memoryLogger } from '../support/log.js';
+import { rejectionOf, testClient } from './harness.js';
+import { waitFor } from '../support/wait.js';
 import { ARBITRUM, SOLANA, TON } from './samples.js';
 
 let server: FaultServer;
@@ -52,22 +54,22 @@ describe('CatalogCache', () => {
     t += 1;
     server.script(ok([ARBITRUM, SOLANA]));
     expect(await cache.networks()).toHaveLength(1); // stale, at once
-    await waitFor(() => server.count('GET') === 2);
-    await waitFor(() => cache.peekNetworks()?.length === 2);
+    await waitFor(() => server.count('GET') === 2, 'the background refresh');
+    await waitFor(() => cache.peekNetworks()?.length === 2, 'the refreshed list');
     expect(await cache.networks()).toHaveLength(2);
     expect(server.count('GET')).toBe(2);
   });
 
   it('keeps serving the stale list when the refresh fails, logs it, and tries again later', async () => {
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = memoryLogger();
     const cache = new CatalogCache(client, { now, ttlMs: 60_000, retryAfterFailureMs: 10_000, logger });
     server.script(ok([ARBITRUM]));
     await cache.networks();
     t += 60_000;
     server.script(apiError(503, 'UNAVAILABLE', 'down'));
     expect(await cache.networks()).toHaveLength(1);
-    await waitFor(() => lines().some((l) => l.includes('could not refresh networks')));
-    expect(lines().find((l) => l.includes('could not refresh'))).toContain('"level":40');
+    await waitFor(() => lines.some((l) => l.includes('could not refresh networks')), 'the failed refresh logged');
+    expect(lines.find((l) => l.includes('could not refresh'))).toContain('"level":40');
 
     // Within the back-off, the stale list is served without asking again.
     t += 5_000;
@@ -77,7 +79,7 @@ describe('CatalogCache', () => {
     t += 5_000;
     server.script(ok([ARBITRUM, SOLANA, TON]));
     await cache.networks();
-    await waitFor(() => cache.peekNetworks()?.length === 3);
+    await waitFor(() => cache.peekNetworks()?.length === 3, 'the list refreshed after the back-off');
     expect(server.count('GET')).toBe(3);
   });
 

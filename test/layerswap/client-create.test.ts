@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, UnconfirmedCreateError } from '../../src/layerswap/errors.js';
 import { apiError, closedPort, hang, json, ok, raw, reset, startFaultServer, type FaultServer } from './fault-server.js';
-import { captureLogger, rejectionOf, testClient } from './harness.js';
+import { memoryLogger } from '../support/log.js';
+import { rejectionOf, testClient } from './harness.js';
 import { fixtureEnvelope } from '../support/fixtures.js';
 import { SWAP_DETAILS } from './samples.js';
 
@@ -55,7 +56,7 @@ describe('createSwap', () => {
 
   it('retries a refused connection with the same reference_id, and the swap is created once', async () => {
     const port = await closedPort();
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = memoryLogger();
     let server: FaultServer | undefined;
     const waits: number[] = [];
     const { client } = testClient(`http://127.0.0.1:${port}`, {
@@ -72,7 +73,7 @@ describe('createSwap', () => {
     expect(waits).toEqual([500]);
     expect(server?.count('POST')).toBe(1);
     const sent = server ? bodyOf(server).reference_id : undefined;
-    const attempts = lines().map((l) => JSON.parse(l) as { msg: string; referenceId?: string; attempt?: number }).filter((l) => l.msg === 'creating swap');
+    const attempts = lines.map((l) => JSON.parse(l) as { msg: string; referenceId?: string; attempt?: number }).filter((l) => l.msg === 'creating swap');
     expect(attempts.map((a) => a.attempt)).toEqual([0, 1]);
     expect(attempts.map((a) => a.referenceId)).toEqual([sent, sent]);
     await client.close();
@@ -171,7 +172,7 @@ describe('createSwap', () => {
 
     it('still returns the id, marked partial, when the follow-up GET fails after its retries', async () => {
       const server = await serve();
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = memoryLogger();
       const { client, waits } = testClient(server.url, { logger });
       server.script(json(200, fixtureEnvelope(LIVE)), apiError(503, 'UNAVAILABLE', 'down'), apiError(503, 'UNAVAILABLE', 'down'), apiError(503, 'UNAVAILABLE', 'down'));
       const details = await client.createSwap(PARAMS);
@@ -180,7 +181,7 @@ describe('createSwap', () => {
       expect(server.count('POST')).toBe(1);
       expect(server.count('GET', `/api/v2/swaps/${LIVE_ID}`)).toBe(3);
       expect(waits).toEqual([500, 1000]);
-      expect(lines().some((l) => l.includes('could not complete a cut-down create answer'))).toBe(true);
+      expect(lines.some((l) => l.includes('could not complete a cut-down create answer'))).toBe(true);
       await client.close();
     });
 

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadDepositActions } from '../../src/layerswap/deposit-actions.js';
 import { ApiError, InvalidRequestError, ResponseShapeError } from '../../src/layerswap/errors.js';
 import { fixtureEnvelope } from '../support/fixtures.js';
-import { apiError, json, ok, startFaultServer, type FaultServer } from './fault-server.js';
-import { rejectionOf, testClient } from './harness.js';
+import { apiError, json, ok } from './fault-server.js';
+import { rejectionOf, testClient, useFaultServer } from './harness.js';
 import { ARBITRUM, SWAP_DETAILS, SWAP_ID } from './samples.js';
 
 /** The endpoints beyond quote/create/status, over a real socket: path, query, body, answer, errors. */
@@ -11,13 +11,7 @@ import { ARBITRUM, SWAP_DETAILS, SWAP_ID } from './samples.js';
 const ROUTE = { source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC' };
 const TX = '0x01885c930c698370b82f2614692eab5305e3d493238eb9750c88f80e172d0884';
 
-let server: FaultServer;
-beforeEach(async () => {
-  server = await startFaultServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFaultServer();
 
 describe('getLimits', () => {
   it('asks for the route without an amount and reads min and max', async () => {

@@ -1,18 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_ERROR_CODES, ApiError, InvalidRequestError, LayerswapError, ResponseShapeError } from '../../src/layerswap/errors.js';
-import { apiError, delayed, hang, json, ok, raw, reset, startFaultServer, type FaultServer } from './fault-server.js';
-import { API_KEY, captureLogger, rejectionOf, testClient } from './harness.js';
-import { ARBITRUM, QUOTE, SWAP_DETAILS, SWAP_ID } from './samples.js';
+import { apiError, delayed, hang, json, ok, raw, reset } from './fault-server.js';
+import { memoryLogger } from '../support/log.js';
+import { API_KEY, rejectionOf, testClient, useFaultServer } from './harness.js';
+import { ARBITRUM, QUOTE, SWAP_DETAILS, SWAP_ID, QUOTE_PARAMS } from './samples.js';
 
-const QUOTE_PARAMS = { source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC', amount: 10 };
-
-let server: FaultServer;
-beforeEach(async () => {
-  server = await startFaultServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFaultServer();
 
 describe('requests', () => {
   it('sends the API key header and each parameter the way the service reads it', async () => {
@@ -151,7 +144,7 @@ describe('answers', () => {
   });
 
   it('never lets the API key into an error or a log line', async () => {
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = memoryLogger();
     const { client } = testClient(server.url, { logger, timeoutMs: 150, maxRetries: 1 });
     const errors: unknown[] = [];
     server.script(apiError(401, 'INVALID_CREDENTIALS', `API key ${API_KEY} is not valid`, { key: API_KEY }));
@@ -174,8 +167,8 @@ describe('answers', () => {
       expect(JSON.stringify(e)).not.toContain(API_KEY);
     }
     expect((errors[0] as ApiError).serviceMessage).toBe('API key [redacted] is not valid');
-    expect(lines().some((l) => l.includes('retrying'))).toBe(true);
-    expect(lines().join('\n')).not.toContain(API_KEY);
+    expect(lines.some((l) => l.includes('retrying'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(API_KEY);
   });
 
   it('reuses kept-alive connections instead of one per request', async () => {

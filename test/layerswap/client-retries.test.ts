@@ -1,18 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, TimeoutError } from '../../src/layerswap/errors.js';
-import { apiError, closedPort, hang, json, ok, raw, reset, startFaultServer, type FaultServer } from './fault-server.js';
-import { rejectionOf, testClient } from './harness.js';
-import { ARBITRUM, QUOTE } from './samples.js';
+import { apiError, closedPort, hang, json, ok, raw, reset } from './fault-server.js';
+import { rejectionOf, testClient, useFaultServer } from './harness.js';
+import { waitFor } from '../support/wait.js';
+import { ARBITRUM, QUOTE, QUOTE_PARAMS } from './samples.js';
 
-const QUOTE_PARAMS = { source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC', amount: 10 };
-
-let server: FaultServer;
-beforeEach(async () => {
-  server = await startFaultServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useFaultServer();
 
 describe('GET retries', () => {
   it('retries a 500 and returns the success that follows', async () => {
@@ -144,7 +137,8 @@ describe('GET retries', () => {
     server.script(hang());
     const ac = new AbortController();
     const p = rejectionOf(client.getNetworks({}, { signal: ac.signal }));
-    setTimeout(() => ac.abort(new Error('user went away')), 50);
+    await waitFor(() => server.count('GET') === 1, 'the request to reach the server');
+    ac.abort(new Error('user went away'));
     expect(await p).toMatchObject({ message: 'user went away' });
     expect(server.count('GET')).toBe(1);
     await client.close();

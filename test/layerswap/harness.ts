@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/log.js';
 import { LayerswapClient, type LayerswapClientOptions } from '../../src/layerswap/client.js';
+import { setUp } from '../support/set-up.js';
+import { startFaultServer, type FaultServer } from './fault-server.js';
 
 export const API_KEY = 'sk_test_7f3c9d2e1b4a5f60';
 
@@ -17,26 +17,8 @@ export function testClient(baseUrl: string, options: Partial<LayerswapClientOpti
   return { client, waits };
 }
 
-/** A pino logger whose lines tests can read; no secrets configured, so leaks would show. */
-export function captureLogger(): { logger: Logger; lines: () => string[] } {
-  const out: string[] = [];
-  const destination = new Writable({
-    write(chunk, _enc, cb) {
-      out.push(...String(chunk).split('\n').filter(Boolean));
-      cb();
-    },
-  });
-  return { logger: createLogger({ destination, level: 'debug' }), lines: () => out };
-}
-
-/** Resolves once the condition holds; generous timeout, no timing asserted. */
-export async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** A fresh fault server for each test of the file, closed after it. */
+export const useFaultServer = (): FaultServer => setUp(() => startFaultServer(), { each: true });
 
 /** The rejection of a promise that must reject. */
 export async function rejectionOf(p: Promise<unknown>): Promise<unknown> {

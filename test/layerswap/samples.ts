@@ -43,6 +43,9 @@ export const QUOTE = {
   reward: null,
 };
 
+/** Quote parameters the client tests ask with. */
+export const QUOTE_PARAMS = { source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC', amount: 10 };
+
 export const SWAP_ID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
 export const SWAP_DETAILS = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeDuration, parseTimeSpan } from '../../src/layerswap/timespan.js';
+import { formatDuration } from '../../src/i18n/index.js';
+import { parseTimeSpan } from '../../src/layerswap/timespan.js';
 
 describe('parseTimeSpan', () => {
   it.each([
@@ -23,7 +24,7 @@ describe('parseTimeSpan', () => {
   );
 });
 
-describe('describeDuration', () => {
+describe('formatDuration, an estimate (about)', () => {
   it.each([
     [0, 'less than a second'],
     [1_000, 'about 1 second'],
@@ -41,10 +42,10 @@ describe('describeDuration', () => {
     [-1, 'an unknown time'],
     [Number.NaN, 'an unknown time'],
   ])('describes %d ms as %j', (ms, words) => {
-    expect(describeDuration(ms)).toBe(words);
+    expect(formatDuration('en', ms, { about: true })).toBe(words);
   });
 
   it('reads a quote completion time the way a user would', () => {
-    expect(describeDuration(parseTimeSpan('00:02:00') ?? Number.NaN)).toBe('about 2 minutes');
+    expect(formatDuration('en', parseTimeSpan('00:02:00') ?? Number.NaN, { about: true })).toBe('about 2 minutes');
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { outageDelay } from '../../src/tracking/cadence.js';
 import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
-import { startHarness, waitFor, type Harness } from './support/harness.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The swap service failing for a while: 500s, then 429s with Retry-After. Every poller pauses
@@ -38,7 +39,7 @@ describe('swap service outages', () => {
     h.sandbox.injectFault({ status: 429, count: 2, retryAfterSeconds: 1, pathPrefix: '/api/v2/swaps/' });
     h.clock.advance(1_000);
     for (const id of ids) h.sandbox.deposit(id);
-    await waitFor('all injected faults to be consumed', () => h.api.polls.filter((p) => p.status).length === 6);
+    await waitFor(() => h.api.polls.filter((p) => p.status).length === 6, 'all injected faults to be consumed');
 
     // After each failure, no request starts before the pause it imposed.
     const calls = h.api.polls.slice(h.api.polls.findIndex((p) => p.status));

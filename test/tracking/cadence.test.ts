@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { blockTimeMs, confirming, isStuck, nextPollDelay, outageDelay, parseTimeSpan } from '../../src/tracking/cadence.js';
+import { blockTimeMs, confirmationDelay, depositConfirmations, isStuck, nextPollDelay, outageDelay, parseTimeSpan, type CadenceSettings } from '../../src/tracking/cadence.js';
+import { observe, type ObservedSwap, type SwapState } from '../../src/tracking/observe.js';
 import { SWAP_STATUSES } from '../../src/layerswap/schemas.js';
 
 const settings = { fastMs: 5_000, slowMs: 20_000 };
@@ -86,41 +87,161 @@ describe('expected completion time and stuck swaps', () => {
 
 
 describe('poll cadence when webhooks are trusted', () => {
-  const hooked = { ...settings, webhooks: { safetyMs: 300_000, tailMs: 30_000 } };
+  const hooked = { ...settings, webhooks: { safetyMs: 300_000, waitingPollMs: 60_000, tailMs: 30_000 } };
   const base = { depositSeen: false, waitingMs: 0, sinceChangeMs: 60_000 };
 
-  it('waits for a deposit at the slow cadence for the usual deposit window (no webhook announces a seen deposit), then at the safety interval only', () => {
-    expect(nextPollDelay({ ...base, status: 'user_transfer_pending' }, hooked)).toBe(hooked.slowMs);
-    expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 9 * min }, hooked)).toBe(hooked.slowMs);
-    expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 11 * min }, hooked)).toBe(300_000);
-    expect(nextPollDelay({ ...base, status: 'user_transfer_pending', waitingMs: 5 * 60 * min }, hooked)).toBe(300_000);
+  /**
+   * A swap nobody pays, polled as poll-job.ts polls it: observe() each answer on an injected
+   * clock, then wait nextPollDelay() from the stored state. Returns the gaps between polls, by
+   * how long the swap had been waiting when each gap began.
+   */
+  function waitingPolls(cadence: CadenceSettings, forMs: number): Array<{ waitingMs: number; gapMs: number }> {
+    const answer = { swap: { id: '3f2b8c1e-0000-4000-8000-000000000002', status: 'user_transfer_pending', fail_reason: null, transactions: [] } } as unknown as ObservedSwap;
+    const start = 5_000_000;
+    let state: SwapState | undefined;
+    const gaps: Array<{ waitingMs: number; gapMs: number }> = [];
+    for (let now = start; now - start < forMs; ) {
+      state = observe(state, answer, now, 4).state;
+      const waitingMs = now - state.firstPolledAt;
+      const gapMs = nextPollDelay({ status: state.status, depositSeen: false, waitingMs, sinceChangeMs: now - state.lastChangeAt }, cadence) as number;
+      gaps.push({ waitingMs, gapMs });
+      now += gapMs;
+    }
+    return gaps;
+  }
+
+  it('polls a swap waiting for its deposit every POLL_WAITING_MS for the first 30 min, then only at the safety interval', () => {
+    const gaps = waitingPolls(hooked, 2 * 60 * min);
+    const inWindow = gaps.filter((g) => g.waitingMs < 30 * min);
+    const after = gaps.filter((g) => g.waitingMs >= 30 * min);
+    // A deposit sent in the window is seen within a minute (no webhook says it was seen) ...
+    expect(inWindow).toHaveLength(30);
+    for (const g of inWindow) expect(g.gapMs).toBe(60_000);
+    // ... after it, the safety poll alone: 18 polls in the next 90 minutes, not 90.
+    expect(after).toHaveLength(18);
+    for (const g of after) expect(g.gapMs).toBe(300_000);
+    // A waiting poll set above the safety poll never makes polling rarer than the safety net.
+    const slowWaiting = { ...settings, webhooks: { ...hooked.webhooks, waitingPollMs: 600_000 } };
+    expect(waitingPolls(slowWaiting, 30 * min).every((g) => g.gapMs === 300_000)).toBe(true);
+  });
+
+  it('keeps the adaptive waiting cadence without webhooks (slow, then backing off)', () => {
+    const gaps = waitingPolls(settings, 2 * 60 * min);
+    expect(gaps[0]?.gapMs).toBe(20_000);
+    expect(gaps.find((g) => g.waitingMs >= 30 * min)?.gapMs).toBe(40_000);
+  });
+
+  it('polls fast for a short tail after a change while funds move, then at the safety interval', () => {
+    expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true, sinceChangeMs: 10_000 }, hooked)).toBe(5_000);
     expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true }, hooked)).toBe(300_000);
   });
 
-  it('polls fast for a short tail after a change', () => {
-    expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true, sinceChangeMs: 10_000 }, hooked)).toBe(5_000);
-  });
-
-  it('paces confirmations by the source network block time, never faster than the fast cadence', () => {
-    const confirmingOn = (network: { name: string; type?: string }, sinceChangeMs: number) =>
-      nextPollDelay({ ...base, status: 'user_transfer_pending', depositSeen: true, confirming: true, blockMs: blockTimeMs(network), sinceChangeMs }, hooked);
-    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 0)).toBe(12_000);
-    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 4_000)).toBe(8_000);
-    // The block was due and the poll saw no new confirmation: a retry at the fast cadence, not a whole block.
-    expect(confirmingOn({ name: 'ETHEREUM_MAINNET', type: 'evm' }, 12_500)).toBe(hooked.fastMs);
-    // A 1 s chain is not polled every second: that would cost more than fixed polling.
-    expect(confirmingOn({ name: 'ARBITRUM_MAINNET', type: 'evm' }, 0)).toBe(hooked.fastMs);
-    expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 0)).toBe(600_000);
-    expect(confirmingOn({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }, 600_500)).toBe(hooked.fastMs);
+  it('aims at the next confirmation a little early, retries shortly on a miss, and lets the last one come with its webhook', () => {
+    // Ethereum, 12 s blocks, 3 of 12 seen just now: the 4th is due in 12 s.
+    expect(confirmationDelay({ seen: 3, needed: 12 }, 0, 12_000, 5_000)).toBe(10_200);
+    expect(confirmationDelay({ seen: 3, needed: 12 }, 4_000, 12_000, 5_000)).toBe(6_200);
+    // Due and not there yet: a retry of a fifth of a block, not a whole block.
+    expect(confirmationDelay({ seen: 3, needed: 12 }, 12_500, 12_000, 5_000)).toBe(2_400);
+    // The last confirmation turns the status (its webhook pulls the poll): a backstop just after it is due.
+    expect(confirmationDelay({ seen: 11, needed: 12 }, 0, 12_000, 5_000)).toBe(14_400);
+    // A 1 s chain: five confirmations per poll (never faster than the fast cadence), the last one at most.
+    expect(confirmationDelay({ seen: 0, needed: 20 }, 0, 1_000, 5_000)).toBe(4_250);
+    expect(confirmationDelay({ seen: 18, needed: 20 }, 0, 1_000, 5_000)).toBe(3_000);
+    // Bitcoin's 10-minute blocks are capped by the safety poll.
+    const btc = { ...base, status: 'user_transfer_pending', depositSeen: true, confirmations: { seen: 1, needed: 3 }, sinceChangeMs: 0 };
+    expect(nextPollDelay({ ...btc, blockMs: blockTimeMs({ name: 'BITCOIN_MAINNET', type: 'bitcoin' }) }, hooked)).toBe(300_000);
     // Unknown names fall back to the family, then to 5 s.
+    expect(blockTimeMs({ name: 'ETHEREUM_MAINNET', type: 'evm' })).toBe(12_000);
     expect(blockTimeMs({ name: 'SOME_NEW_L2', type: 'evm' })).toBe(2_000);
     expect(blockTimeMs({ name: 'MYSTERY', type: 'mystery' })).toBe(5_000);
   });
 
-  it('knows when a deposit still gathers confirmations', () => {
+  it('reads the confirmations of a deposit that still gathers them', () => {
     const tx = (status: string, confirmations: number, maxConfirmations: number) => ({ type: 'input', status, hash: '0x1', confirmations, maxConfirmations });
-    expect(confirming([tx('pending', 1, 3)])).toBe(true);
-    expect(confirming([tx('completed', 3, 3)])).toBe(false);
-    expect(confirming([])).toBe(false);
+    expect(depositConfirmations([tx('pending', 1, 3)])).toEqual({ seen: 1, needed: 3 });
+    expect(depositConfirmations([tx('completed', 3, 3)])).toBeUndefined();
+    expect(depositConfirmations([])).toBeUndefined();
+  });
+});
+
+/**
+ * A deposit on Ethereum gathering 12 confirmations 9 s apart (the table says 12 s), the status
+ * turning ls_transfer_pending at the 12th, polled by the policy on an injected clock. The poller
+ * is modelled as poll-job.ts runs it: observe() each answer, nextPollDelay() from the state; a
+ * webhook at the status change runs a poll at once (engine.pollNow). Returns when each
+ * confirmation was first seen and when each poll ran.
+ */
+function confirmingLifecycle(cadence: CadenceSettings, seenAt: number) {
+  const depositAt = 1_000_000;
+  const blockMs = 9_000;
+  const needed = 12;
+  const confirmedAt = depositAt + needed * blockMs;
+  const answer = (t: number): ObservedSwap => {
+    const seen = Math.min(needed, Math.floor((t - depositAt) / blockMs));
+    return {
+      swap: {
+        id: '3f2b8c1e-0000-4000-8000-000000000001',
+        status: t >= confirmedAt ? 'ls_transfer_pending' : 'user_transfer_pending',
+        fail_reason: null,
+        transactions: [{ type: 'input', status: seen >= needed ? 'completed' : 'pending', transaction_hash: '0xdeposit', confirmations: seen, max_confirmations: needed }],
+        source_network: { name: 'ETHEREUM_MAINNET', type: 'evm' },
+      },
+    } as ObservedSwap;
+  };
+  let state: SwapState | undefined;
+  const polls: number[] = [];
+  const firstSeen: number[] = [];
+  let t = seenAt;
+  while (firstSeen[needed] === undefined && polls.length < 100) {
+    polls.push(t);
+    state = observe(state, answer(t), t, 4).state;
+    const c = state.transactions[0]?.confirmations ?? 0;
+    for (let k = 1; k <= c; k++) firstSeen[k] ??= t;
+    const delay = nextPollDelay({
+      status: state.status,
+      depositSeen: true,
+      waitingMs: t - state.firstPolledAt,
+      sinceChangeMs: t - state.lastChangeAt,
+      confirmations: depositConfirmations(state.transactions),
+      blockMs: state.blockMs,
+    }, cadence) as number;
+    // The webhook at the status change pulls the poll forward.
+    t = cadence.webhooks && t < confirmedAt && t + delay > confirmedAt ? confirmedAt : t + delay;
+  }
+  return { firstSeen, polls, depositAt, blockMs };
+}
+
+describe('confirmations with webhooks, on an injected clock', () => {
+  const withHooks: CadenceSettings = { fastMs: 5_000, slowMs: 20_000, webhooks: { safetyMs: 300_000, waitingPollMs: 60_000, tailMs: 30_000 } };
+  const without: CadenceSettings = { fastMs: 5_000, slowMs: 20_000 };
+  // The deposit first seen at different moments between two confirmations.
+  const seenAfter = [0, 1_500, 4_000, 8_500].map((ms) => 1_000_000 + 2 * 9_000 + ms);
+
+  it('paces polls by the swap\'s own blocks: at most one per block plus a short retry, learning the pace from the swap', () => {
+    for (const at of seenAfter) {
+      const { polls, blockMs } = confirmingLifecycle(withHooks, at);
+      // 10 confirmations to go after the 2nd (the last one comes with its webhook).
+      expect(polls.length).toBeLessThanOrEqual(2 * 10);
+      // Never two polls closer than the short retry (a fifth of the fast cadence).
+      for (let i = 1; i < polls.length; i++) expect((polls[i] as number) - (polls[i - 1] as number)).toBeGreaterThanOrEqual(1_000);
+      // The table says 12 s for Ethereum; this deposit confirms every 9 s, and the poller learned it.
+      expect(blockMs).toBeLessThan(10_000);
+    }
+  });
+
+  it('shows the final confirmation no later, and every confirmation no later on average, than polling without webhooks', () => {
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const lags = (r: ReturnType<typeof confirmingLifecycle>) => r.firstSeen.slice(3).map((seen, i) => seen - (r.depositAt + (i + 3) * r.blockMs));
+    const hooked: number[] = [];
+    const plain: number[] = [];
+    for (const at of seenAfter) {
+      const h = lags(confirmingLifecycle(withHooks, at));
+      const p = lags(confirmingLifecycle(without, at));
+      expect(h).toHaveLength(10);
+      expect(h.at(-1)).toBeLessThanOrEqual(p.at(-1) as number);
+      hooked.push(...h);
+      plain.push(...p);
+    }
+    expect(mean(hooked)).toBeLessThanOrEqual(mean(plain));
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES, STOPPED_TITLE } from '../../src/bot/cards/moments.js';
-import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
+import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Nothing lost: a chat behind is caught up however long its platform is down, also after the
@@ -40,14 +41,14 @@ describe('catching up after long failures', () => {
     h.sandbox.deposit(id);
     for (let k = 0; k < 6 && (await h.tracking.swapState(id))?.status !== 'completed'; k++) {
       h.clock.advance(10_000);
-      await waitFor('a poll after the clock moved', polledNow(id));
+      await waitFor(polledNow(id), 'a poll after the clock moved');
     }
     expect((await h.tracking.swapState(id))?.status).toBe('completed');
-    await waitFor('the poll job to end', async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)));
+    await waitFor(async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)), 'the poll job to end');
 
     // Well past the old budget of 8 attempts, with nothing polling the swap any more.
     const refused = h.messengers.console.refusals.length;
-    await waitFor('retries past the old attempt cap', () => h.messengers.console.refusals.length >= refused + 12, 10_000);
+    await waitFor(() => h.messengers.console.refusals.length >= refused + 12, 'retries past the old attempt cap', 10_000);
     h.messengers.console.heal();
     await h.settle([id]);
 
@@ -61,7 +62,7 @@ describe('catching up after long failures', () => {
     const id = await h.createSwap();
     h.sandbox.injectFault({ status: 404, count: 5, pathPrefix: `/api/v2/swaps/${id}` });
     await h.tracking.service.follow(id, chat, { userId: 'u2', creator: true });
-    await waitFor('five "not found" answers', () => h.api.polls.filter((p) => p.swapId === id && p.status === 404).length === 5);
+    await waitFor(() => h.api.polls.filter((p) => p.swapId === id && p.status === 404).length === 5, 'five "not found" answers');
     await h.settle([id]);
 
     h.clock.advance(1_000);
@@ -81,15 +82,15 @@ describe('catching up after long failures', () => {
     const notFound = () => h.api.polls.filter((p) => p.swapId === id && p.status === 404).length;
 
     // More answers than the minimum, but within 30 minutes: still tracked, nobody told anything.
-    await waitFor('six "not found" answers', () => notFound() >= 6);
+    await waitFor(() => notFound() >= 6, 'six "not found" answers');
     expect((await h.tracking.service.listFollowed(chats[0] as ChatTarget)).map((f) => f.swapId)).toContain(id);
     expect(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)).toBe(1);
     for (const c of chats) expect(h.messengers.console.forChat(c.chatId)).toEqual([]);
 
     h.clock.advance(31 * 60_000);
-    for (const c of chats) await waitFor(`the notice in ${c.chatId}`, () => h.messengers.console.forChat(c.chatId).length > 0);
-    await waitFor('the poll job to end', async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)));
-    await waitFor('no notification left', async () => (await h.tracking.pendingNotifications()) === 0);
+    for (const c of chats) await waitFor(() => h.messengers.console.forChat(c.chatId).length > 0, `the notice in ${c.chatId}`);
+    await waitFor(async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)), 'the poll job to end');
+    await waitFor(async () => (await h.tracking.pendingNotifications()) === 0, 'no notification left');
     for (const c of chats) {
       const got = h.messengers.console.forChat(c.chatId);
       expect(got.map((r) => r.reply.title)).toEqual([STOPPED_TITLE]);

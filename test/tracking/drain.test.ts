@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { startHarness, waitFor, type Harness } from './support/harness.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * SIGTERM in `swapbot worker` calls close(): the job in hand finishes (its chat gets everything
@@ -33,7 +34,7 @@ describe('closing the engine', () => {
     const startedBefore = m.started.length;
     h.clock.advance(1_000);
     for (const id of ids) h.sandbox.deposit(id);
-    await waitFor('a delivery in flight', () => m.started.length > startedBefore);
+    await waitFor(() => m.started.length > startedBefore, 'a delivery in flight');
     const inHand = m.started.at(-1)?.chatId as string;
     await h.tracking.close();
 

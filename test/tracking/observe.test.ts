@@ -159,7 +159,7 @@ describe('key-moment messages', () => {
     const d = details('ls_transfer_pending', [input(3, 'completed')]);
     const text = replyText(renderMoment(moment('stuck'), { details: d, state, target: privateChat }));
     expect(text).toContain('ls_transfer_pending');
-    expect(text).toContain('usually takes about 2 min; it has been 59 min');
+    expect(text).toContain('usually takes about 2 minutes; it has been 59 minutes.');
     for (const part of [`Swap id: ${ID}`, `input tx: ${HASH}`, `Destination address: ${DEST}`, 'History: user_transfer_pending 1970-01-01T00:00:00Z, ls_transfer_pending 1970-01-01T00:01:00Z']) {
       expect(text).toContain(part);
     }

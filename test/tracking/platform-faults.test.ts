@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
-import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
+import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Platforms in trouble: a 429 pauses that platform's deliveries for the time asked; a chat that
@@ -65,7 +66,7 @@ describe('platform failures and limits', () => {
     h.messengers.telegram.fail({ failure: 'rate_limited', retryAfterMs: 2_000, chatId: slow.chatId, count: 1 });
     h.clock.advance(1_000);
     h.sandbox.deposit(first);
-    await waitFor('the 429', () => h.messengers.telegram.refusals.some((r) => r.chatId === slow.chatId));
+    await waitFor(() => h.messengers.telegram.refusals.some((r) => r.chatId === slow.chatId), 'the 429');
     const refusal = h.messengers.telegram.refusals.find((r) => r.chatId === slow.chatId)?.at ?? 0;
     h.sandbox.deposit(second);
     h.sandbox.deposit(others);
@@ -89,7 +90,7 @@ describe('platform failures and limits', () => {
     h.messengers.discord.fail({ failure: 'rate_limited', retryAfterMs: 1_500, scope: 'global', chatId: a.chatId, count: 1 });
     h.clock.advance(1_000);
     h.sandbox.deposit(ida);
-    await waitFor('the 429', () => h.messengers.discord.refusals.some((r) => r.chatId === a.chatId && r.failure === 'rate_limited'));
+    await waitFor(() => h.messengers.discord.refusals.some((r) => r.chatId === a.chatId && r.failure === 'rate_limited'), 'the 429');
     const refusal = h.messengers.discord.refusals.find((r) => r.chatId === a.chatId && r.failure === 'rate_limited')?.at ?? 0;
     h.sandbox.deposit(idb);
     h.clock.advance(1_000);
@@ -118,7 +119,7 @@ describe('platform failures and limits', () => {
     await h.settle([a, b]);
     expect(h.messengers.discord.refusals).toHaveLength(refusals);
     // b has no follower left: its poll job ended.
-    await waitFor('the poll job of an unfollowed swap to end', async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${b}`)));
+    await waitFor(async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${b}`)), 'the poll job of an unfollowed swap to end');
     expect(h.messengers.discord.forChat(alive.chatId).map((r) => r.reply.title)).toContain(MOMENT_TITLES.deposit_seen);
     expect(h.messengers.discord.forChat(gone.chatId)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
+import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Polls that find nothing new: they keep the stored state and card data as they are (only the
@@ -53,7 +54,7 @@ describe('polls that change nothing', () => {
     // As if lost-b's first card had never gone out (its notify job used up its attempts).
     const sent = h.messengers.console.log.length;
     await h.redis.hset(h.keys.swap(id), 'r:console:lost-b', JSON.stringify({ v: 0, m: 0 }));
-    await waitFor('the card sent again', () => cards('lost-b').length === 2);
+    await waitFor(() => cards('lost-b').length === 2, 'the card sent again');
     expect(cards('lost-b')[1]?.op).toBe('send');
     // Nothing changed on the swap: the other chat got nothing new.
     expect(h.messengers.console.log.slice(sent).map((r) => r.chatId)).toEqual(['lost-b']);

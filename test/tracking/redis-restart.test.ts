@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { createLogger } from '../../src/log.js';
 import { createRedis, redisOptionsFromUrl, startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis.js';
 import { POLL_QUEUE } from '../../src/tracking/keys.js';
 import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
-import { startHarness, waitFor, type Harness } from './support/harness.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { memoryLogger } from '../support/log.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The embedded redis-server `swapbot start` launches when REDIS_URL is unset: a unix socket under
@@ -91,11 +91,10 @@ describe('redis connections', () => {
     expect(redisOptionsFromUrl('redis://:pw@10.0.0.2:6380/3')).toMatchObject({ host: '10.0.0.2', port: 6380, db: 3, password: 'pw' });
     expect(() => redisOptionsFromUrl('http://x')).toThrow(/redis:\/\/, rediss:\/\/ or unix:\/\//);
 
-    let logged = '';
-    const destination = new Writable({ write(chunk, _enc, cb) { logged += String(chunk); cb(); } });
-    const client = createRedis('redis://:s3cret-passw0rd@127.0.0.1:1', { logger: createLogger({ destination }), retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    await waitFor('a connection error to be logged', () => logged.includes('Redis connection problem'), 5_000);
+    const { logger, lines } = memoryLogger();
+    const client = createRedis('redis://:s3cret-passw0rd@127.0.0.1:1', { logger, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    await waitFor(() => lines.some((l) => l.includes('Redis connection problem')), 'a connection error to be logged', 5_000);
     client.disconnect();
-    expect(logged).not.toContain('s3cret-passw0rd');
+    expect(lines.join('')).not.toContain('s3cret-passw0rd');
   });
 });

@@ -4,8 +4,9 @@ import { replyText } from '../../src/contracts/reply.js';
 import { DEFAULT_SETTINGS, type ChatSettings } from '../../src/contracts/tracking.js';
 import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
 import { hourIn } from '../../src/tracking/settings.js';
-import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
+import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
 import type { RecordingMessenger } from './support/recording-messenger.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * What a chat chose decides what tracking sends (real Redis, the sandbox over HTTP, the real
@@ -112,7 +113,7 @@ describe('notification settings in delivery', () => {
     const dc = h.messengers.discord;
     expect(moments(dc, chat.chatId).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen]);
     const card = dc.forChat(chat.chatId).find((r) => r.op === 'send' && r.reply.title === CARD_TITLE);
-    await waitFor('the reaction', () => dc.forChat(chat.chatId).some((r) => r.op === 'react'));
+    await waitFor(() => dc.forChat(chat.chatId).some((r) => r.op === 'react'), 'the reaction');
     expect(dc.forChat(chat.chatId).filter((r) => r.op === 'react').map((r) => [r.messageId, r.emoji])).toEqual([[card?.messageId, '✅']]);
   }, 30_000);
 
@@ -121,7 +122,7 @@ describe('notification settings in delivery', () => {
     await h.tracking.service.saveSettings(chat, settings({ reactOnly: true }));
     h.messengers.telegram.fail({ failure: 'rejected', chatId: chat.chatId, op: 'react' });
     await complete([chat]);
-    await waitFor('the completion message', () => moments(h.messengers.telegram, chat.chatId).some((r) => r.reply.title === MOMENT_TITLES.completed));
+    await waitFor(() => moments(h.messengers.telegram, chat.chatId).some((r) => r.reply.title === MOMENT_TITLES.completed), 'the completion message');
     expect(h.messengers.telegram.forChat(chat.chatId).some((r) => r.op === 'react')).toBe(false);
   }, 30_000);
 

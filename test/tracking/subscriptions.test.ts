@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
+import { ManualClock } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { POLL_QUEUE, TrackingKeys } from '../../src/tracking/keys.js';
 import { Subscriptions } from '../../src/tracking/subscriptions.js';
@@ -25,6 +26,7 @@ const dm = (id: string): ChatTarget => ({ platform: 'telegram', chatId: id, chat
 
 function setup(limits: { maxPerChat: number; maxPerUser: number }) {
   const prefix = `${prefixRoot}-${randomUUID().slice(0, 8)}`;
+  const clock = new ManualClock(Date.now());
   const tracking = createTracking({
     redis: testRedisUrl(),
     prefix,
@@ -32,11 +34,12 @@ function setup(limits: { maxPerChat: number; maxPerUser: number }) {
     api: new LayerswapClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' }),
     limits,
     cadence: { fastMs: 1000, slowMs: 2000, stuckFactor: 4 },
+    now: () => clock.now(),
   });
   open.push(tracking);
   const keys = new TrackingKeys(prefix);
   const store = new SwapStore(redis, keys);
-  return { tracking, service: tracking.service, keys, store, subs: new Subscriptions(redis, keys, store, limits) };
+  return { clock, tracking, service: tracking.service, keys, store, subs: new Subscriptions(redis, keys, store, limits) };
 }
 
 describe('following swaps', () => {
@@ -89,9 +92,9 @@ describe('following swaps', () => {
   it('lists what a chat follows, newest first, with the last status seen', async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     await t.service.follow(a, group, { userId: '1' });
-    await new Promise((r) => setTimeout(r, 5));
+    t.clock.advance(5);
     await t.service.follow(b, group, { userId: '1' });
-    const state = observe(undefined, { swap: { id: a, status: 'ls_transfer_pending', transactions: [] } } as unknown as SwapDetails, Date.now(), 4).state;
+    const state = observe(undefined, { swap: { id: a, status: 'ls_transfer_pending', transactions: [] } } as unknown as SwapDetails, t.clock.now(), 4).state;
     await t.store.pollCommit(0, state, { changed: true, moments: [] });
     const list = await t.service.listFollowed(group);
     expect(list.map((f) => f.swapId)).toEqual([b, a]);

@@ -4,14 +4,16 @@ import { POLL_QUEUE, pollJobId } from '../../src/tracking/keys.js';
 import { startHarness, type Harness } from './support/harness.js';
 
 /**
- * With webhooks trusted, a waiting swap is polled only at the safety interval; a webhook hint
- * polls it at once; confirmations are then polled at the source network's block pace. Without
- * webhooks, the adaptive cadence stays. The sandbox runs on an injected clock; what is asserted is
+ * With webhooks trusted, a waiting swap is polled every POLL_WAITING_MS for its first 30 min, then
+ * only at the safety interval; a webhook hint or "I've sent it" (TrackingService.pollNow) polls it
+ * at once; confirmations are then polled at the swap's block pace (cadence.ts). Without webhooks,
+ * the adaptive cadence stays. The sandbox runs on an injected clock; what is asserted is
  * when the poll job is scheduled (the delayed set), so nothing waits for time to pass.
  */
 
 const chat: ChatTarget = { platform: 'console', chatId: 'hooked', chatKind: 'private' };
-const SAFETY_MS = 120_000;
+const SAFETY_MS = 600_000;
+const WAITING_MS = 120_000;
 
 /** When the swap's poll job is due (ms since epoch), while it is delayed. */
 async function dueAt(h: Harness, swapId: string): Promise<number | undefined> {
@@ -24,7 +26,7 @@ describe('poll cadence with webhooks', () => {
   let plain: Harness;
   beforeAll(async () => {
     const cadence = { fastMs: 50, slowMs: 100, stuckFactor: 4 };
-    hooked = await startHarness({ tracking: { cadence: { ...cadence, webhooks: { safetyMs: SAFETY_MS, tailMs: 0 } } } });
+    hooked = await startHarness({ tracking: { cadence: { ...cadence, webhooks: { safetyMs: SAFETY_MS, waitingPollMs: WAITING_MS, tailMs: 0 } } } });
     plain = await startHarness({ tracking: { cadence } });
     await hooked.startWorkers();
     await plain.startWorkers();
@@ -34,27 +36,43 @@ describe('poll cadence with webhooks', () => {
     await plain?.close();
   });
 
-  it('polls a long-waiting swap at the safety interval only, and at once on a webhook', async () => {
+  /** How long until the swap's next poll, once it is scheduled. */
+  const dueIn = async (h: Harness, id: string) => ((await dueAt(h, id)) ?? Infinity) - Date.now();
+
+  it('polls a waiting swap every POLL_WAITING_MS in its first 30 min, then at the safety interval only', async () => {
     const id = await hooked.createSwap();
     await hooked.tracking.service.follow(id, chat, { userId: 'u' });
     await hooked.settle([id]);
-    // In the usual deposit window the swap is still polled at the slow cadence (no webhook
-    // announces a deposit that is only seen); past it, only the safety net remains.
-    await expect.poll(() => hooked.api.pollsOf(id).length).toBeGreaterThanOrEqual(2);
-    hooked.clock.advance(11 * 60_000);
-    await hooked.tracking.pollNow(id);
-    await expect.poll(async () => ((await dueAt(hooked, id)) ?? 0) - Date.now()).toBeGreaterThan(SAFETY_MS - 10_000);
+    // The deposit window: the waiting poll, well before the safety poll.
+    await expect.poll(() => dueIn(hooked, id)).toBeGreaterThan(WAITING_MS - 10_000);
+    expect(await dueIn(hooked, id)).toBeLessThan(SAFETY_MS / 2);
+    expect(hooked.api.pollsOf(id)).toHaveLength(1);
+
+    // Nobody paid for 31 minutes (the clock jumps; pollNow stands for the poll coming due).
+    hooked.clock.advance(31 * 60_000);
+    await hooked.tracking.service.pollNow(id);
+    await expect.poll(() => hooked.api.pollsOf(id).length).toBe(2);
+    await hooked.settle([id]);
+    // From now on only the safety poll: the webhook reports whatever happens next.
+    await expect.poll(() => dueIn(hooked, id)).toBeGreaterThan(SAFETY_MS - 10_000);
+  });
+
+  it("polls at once when the user says the deposit is sent (I've sent it), then at the block pace", async () => {
+    const id = await hooked.createSwap();
+    await hooked.tracking.service.follow(id, chat, { userId: 'u' });
+    await hooked.settle([id]);
+    await expect.poll(() => dueIn(hooked, id)).toBeGreaterThan(WAITING_MS - 10_000);
     const polled = hooked.api.pollsOf(id).length;
 
-    // The deposit arrives and Layerswap says so: the poll runs now, not in two minutes.
+    // The deposit is seen by the service, which sends no webhook for that: the button's poll runs now.
     hooked.clock.advance(1_000);
     hooked.sandbox.deposit(id);
-    await hooked.tracking.pollNow(id);
+    await hooked.tracking.service.pollNow(id);
     await expect.poll(() => hooked.api.pollsOf(id).length).toBe(polled + 1);
     await hooked.settle([id]);
     expect((await hooked.tracking.swapState(id))?.depositSeenAt).toBeDefined();
-    // Confirming on Arbitrum: the next poll comes at its block pace, well before the safety poll.
-    await expect.poll(async () => ((await dueAt(hooked, id)) ?? Infinity) - Date.now()).toBeLessThan(2_000);
+    // Confirming: the next poll comes at the swap's block pace, sooner than the waiting poll.
+    await expect.poll(() => dueIn(hooked, id)).toBeLessThan(WAITING_MS);
   });
 
   it('keeps the adaptive cadence without webhooks', async () => {

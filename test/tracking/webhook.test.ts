@@ -4,7 +4,8 @@ import { Webhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { createWebhookHandler, extractSwapId } from '../../src/tracking/webhook.js';
-import { startHarness, waitFor, type Harness } from './support/harness.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Svix-signed swap notifications over real HTTP: forged, stale, malformed and replayed ones are
@@ -38,7 +39,7 @@ describe('swap status webhooks', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/layerswap`;
     swapId = await h.createSwap();
     await h.tracking.service.follow(swapId, chat, { userId: 'u', creator: true });
-    await waitFor('the first poll', () => h.api.pollsOf(swapId).length === 1);
+    await waitFor(() => h.api.pollsOf(swapId).length === 1, 'the first poll');
     await h.settle([swapId]);
   });
   afterAll(async () => {
@@ -81,7 +82,7 @@ describe('swap status webhooks', () => {
     const body = payload();
     const headers = signed('msg_valid_1', body);
     expect(await post(body, headers)).toEqual({ status: 200, body: { ok: true, swapId } });
-    await waitFor('a poll pulled forward by the webhook', () => h.api.pollsOf(swapId).length === 2, 10_000);
+    await waitFor(() => h.api.pollsOf(swapId).length === 2, 'a poll pulled forward by the webhook', 10_000);
     await h.settle([swapId]);
     // The service keeps user_transfer_pending until the deposit is confirmed: the poll saw the deposit.
     expect((await h.tracking.swapState(swapId))?.depositSeenAt).toBeDefined();

@@ -5,8 +5,9 @@ import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
 import { testRedisUrl } from '../support/redis.js';
-import { CARD_TITLE, startHarness, waitFor, type Harness } from './support/harness.js';
+import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
 import { DeliverySink } from './support/sink.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The worker runs in a child process and is killed with SIGKILL in the middle of a delivery,
@@ -92,14 +93,14 @@ describe('a worker killed mid-run', () => {
       expect(cards.slice(1).every((c) => c.op === 'edit' && c.messageId === cards[0]?.messageId)).toBe(true);
       expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
     }
-    await waitFor('no notification left', async () => (await h.tracking.pendingNotifications()) === 0);
+    await waitFor(async () => (await h.tracking.pendingNotifications()) === 0, 'no notification left');
   }, 60_000);
 
   /** Swaps followed by two chats each; returns the pairs. */
   async function followPairs(tag: string, swaps: number): Promise<{ ids: string[]; follows: Array<[string, ChatTarget]> }> {
     // Workers of an earlier test would take the jobs: only the killable ones may run.
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await waitFor('earlier workers to exit', () => children.every((c) => c.exitCode !== null || c.signalCode !== null));
+    await waitFor(() => children.every((c) => c.exitCode !== null || c.signalCode !== null), 'earlier workers to exit');
     const chats: ChatTarget[] = Array.from({ length: 4 }, (_, i) => ({ platform: 'console', chatId: `${tag}-${i}`, chatKind: 'private' }));
     const ids: string[] = [];
     const follows: Array<[string, ChatTarget]> = [];
@@ -120,7 +121,7 @@ describe('a worker killed mid-run', () => {
       const worker = await startWorker({ ...env, KILL_AFTER_SEND: String(n) });
       if (k === 1) for (const id of ids) h.sandbox.deposit(id);
       if (k > 1) h.clock.advance(10_000);
-      await waitFor(`worker ${k} to die after its send #${n}`, () => worker.signalCode === 'SIGKILL', 30_000);
+      await waitFor(() => worker.signalCode === 'SIGKILL', `worker ${k} to die after its send #${n}`, 30_000);
     }
     await startWorker(env);
     for (let k = 0; k < 4; k++) {

@@ -12,8 +12,8 @@ import { decimalText, fromBaseUnits, isPositive } from './units.js';
  */
 
 export interface DepositMemo {
+  /** Also names it on the card (deposit.memo.<kind> in the catalogs). */
   kind: 'op_return' | 'memo' | 'comment';
-  label: string;
   value: string;
 }
 
@@ -40,15 +40,15 @@ export function depositMemo(callData: string | null | undefined, family: string 
   switch ((family ?? '').toLowerCase()) {
     case 'bitcoin':
       // The OP_RETURN output carries the text of the number in hex: "11177265" -> "aa8d31".
-      return /^\d{1,30}$/.test(raw) ? { kind: 'op_return', label: 'OP_RETURN text', value: BigInt(raw).toString(16) } : undefined;
+      return /^\d{1,30}$/.test(raw) ? { kind: 'op_return', value: BigInt(raw).toString(16) } : undefined;
     case 'solana':
       // The memo the app's transaction carries (the sequence number); a whole transaction is not one.
-      return /^\d{1,30}$/.test(raw) ? { kind: 'memo', label: 'Memo', value: raw } : undefined;
+      return /^\d{1,30}$/.test(raw) ? { kind: 'memo', value: raw } : undefined;
     case 'ton':
       try {
         const parsed: unknown = JSON.parse(raw);
         if (parsed && typeof parsed === 'object' && 'comment' in parsed && typeof parsed.comment === 'string' && parsed.comment.trim() !== '') {
-          return { kind: 'comment', label: 'Comment (memo)', value: parsed.comment };
+          return { kind: 'comment', value: parsed.comment };
         }
       } catch {
         // Not the documented {comment, amount} JSON: no memo this bot can vouch for.

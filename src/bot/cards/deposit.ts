@@ -6,9 +6,9 @@ import { depositPlan, type DepositPlan } from './deposit-plan.js';
 import { formatTime, networkName, shortId, swapPageUrl } from './format.js';
 import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
-import { SENT_LABEL, statusActions } from './status.js';
+import { statusActions } from './status.js';
 import { decimalText } from './units.js';
-import { defaultLocale, t as tr, type Locale } from '../../i18n/index.js';
+import { defaultLocale, t as tr, tSpans, type Locale } from '../../i18n/index.js';
 
 export { depositMemo, depositPlan } from './deposit-plan.js';
 export { fromBaseUnits } from './units.js';
@@ -35,19 +35,19 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   const plan = depositPlan(details, actions ?? details.deposit_actions);
   const page = swapPageUrl(swap.id);
   const common = {
-    title: `Deposit for swap ${shortId(swap.id)}`,
+    title: t('deposit.title', { id: shortId(swap.id) }),
     target: 'dm' as const,
     dmFallback: {
-      title: 'Open a private chat with me',
+      title: t('sent.private.title'),
       tone: 'warning' as const,
-      lines: [line('Deposit details are only sent privately, and I could not message you.'), line('Open a private chat with me to get them:')],
-      buttons: [[deeplinkButton('Get deposit details', depositPayload(swap.id))]],
+      lines: [line(t('deposit.private.text')), line(t('deposit.private.open'))],
+      buttons: [[deeplinkButton(t('deposit.getDetails'), depositPayload(swap.id))]],
       target: 'here' as const,
     },
   };
-  const statusRow = [actionButton('Status', statusActions.refresh(swap.id)), actionButton('Track', statusActions.track(swap.id)), actionButton(SENT_LABEL, statusActions.sent(swap.id))];
+  const statusRow = [actionButton(t('deposit.statusButton'), statusActions.refresh(swap.id)), actionButton(t('statusCard.button.track'), statusActions.track(swap.id)), actionButton(t('statusCard.button.sent'), statusActions.sent(swap.id))];
   if (plan.kind !== 'manual') {
-    return [{ ...common, tone: 'warning', lines: noManualDeposit(details, plan), buttons: [[urlButton('Open on layerswap.io', page)], statusRow] }];
+    return [{ ...common, tone: 'warning', lines: noManualDeposit(details, plan, locale), buttons: [[urlButton(t('deposit.openApp'), page)], statusRow] }];
   }
 
   const { address, amount, token, network, memo } = plan;
@@ -61,44 +61,44 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
       line(t('deposit.pickNetwork', { exchange: source, network: networkName(network), amount, symbol: token.symbol })),
     ]
     : [line(t('deposit.sendExactly'), ' ', what, ' ', t('deposit.onNetwork', { network: networkName(network) })), line(t('deposit.toAddress')), line(code(address))];
-  if (!native && token.contract) lines.push(line(`${token.symbol} token contract: `, code(token.contract)));
+  if (!native && token.contract) lines.push(line(t('deposit.contract', { symbol: token.symbol }), ' ', code(token.contract)));
   if (memo) {
-    lines.push(line(`${memo.label}: `, code(memo.value)));
-    lines.push(line(bold(memo.kind === 'op_return'
-      ? `⚠️ Add an OP_RETURN output with the text ${memo.value} to your deposit. Without it the deposit cannot be matched and is lost. If your wallet cannot add OP_RETURN data, make the deposit from the Layerswap app instead.`
-      : `⚠️ Include this ${memo.kind === 'comment' ? 'comment' : 'memo'} with your deposit. Without it the deposit cannot be matched and is lost.`)));
+    lines.push(line(t(`deposit.memo.${memo.kind}`), ': ', code(memo.value)));
+    lines.push(line(bold(t(`deposit.memoWarn.${memo.kind}`, { value: memo.value }))));
   }
   const destination = exchangeName(swap.destination_exchange);
-  if (destination && swap.destination_address) lines.push(line(`The payout goes to your ${destination} deposit address `, code(swap.destination_address), '.'));
+  if (destination && swap.destination_address) lines.push(line(...tSpans(locale, 'deposit.payoutTo', { exchange: destination, address: code(swap.destination_address) })));
   const created = swap.created_date ? Date.parse(swap.created_date) : Number.NaN;
   const expires = Number.isNaN(created) ? undefined : created + DEPOSIT_WINDOW_MS;
-  lines.push(line(expires ? t('deposit.sendBefore', { time: formatTime(expires, now) }) : t('deposit.sendWithin')));
+  lines.push(line(expires ? t('deposit.sendBefore', { time: formatTime(expires, now, locale) }) : t('deposit.sendWithin')));
   lines.push(line(t('deposit.swapId'), ' ', code(swap.id)));
-  lines.push(line(text(t('deposit.onlyFromNetwork'))));
+  lines.push(line(text(t('deposit.onlyFromNetwork', { network: networkName(network) }))));
 
   const copies: Button[] = [copyButton(t('deposit.copyAddress'), address), copyButton(t('deposit.copyAmount'), amount)];
-  if (memo) copies.push(copyButton(memo.kind === 'comment' ? 'Copy comment' : memo.kind === 'op_return' ? 'Copy OP_RETURN text' : 'Copy memo', memo.value));
+  if (memo) copies.push(copyButton(t(`deposit.copyMemo.${memo.kind}`), memo.value));
   const card: Reply = { ...common, tone: 'pending', lines, buttons: [copies, statusRow] };
   const uri = paymentUri({ family: network?.type ?? '', chainId: network?.chain_id, nativeSymbol: network?.token?.symbol, address, amount, token, memo });
-  const image = await qrImage(uri, uri === address ? `QR code of the deposit address for swap ${shortId(swap.id)}` : `QR code of a payment request for ${amount} ${token.symbol} to the deposit address`);
+  const image = await qrImage(uri, uri === address ? t('deposit.qr.addressAlt', { id: shortId(swap.id) }) : t('deposit.qr.paymentAlt', { amount, symbol: token.symbol }));
   if (replySize(card) <= LIMITS.caption) return [{ ...card, image }];
   // Too long for a caption: the QR follows as its own private message.
-  return [card, { lines: [line(uri === address ? 'QR code of the deposit address' : 'QR code of the payment request (address and amount)')], image, target: 'dm' }];
+  return [card, { lines: [line(t(uri === address ? 'deposit.qr.address' : 'deposit.qr.payment'))], image, target: 'dm' }];
 }
 
 /** When no deposit can be made by hand: say where it can be made, and show no address. */
-function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>): Line[] {
+function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>, locale: Locale): Line[] {
+  const t = (key: string, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const requested = decimalText(swap.requested_amount);
-  const sent = swap.source_token && requested ? ` (${requested} ${swap.source_token.symbol}${swap.source_network ? ` on ${networkName(swap.source_network)}` : ''})` : '';
+  const what = swap.source_token && requested ? `${requested} ${swap.source_token.symbol}` : undefined;
+  const amount = what && swap.source_network ? t('route.onNetwork', { what: what, where: networkName(swap.source_network) }) : what;
   return plan.kind === 'app_only'
     ? [
-      line(bold(`This swap's deposit${sent} must be made from the Layerswap app, with a connected wallet.`)),
-      line('It needs a wallet transaction that a plain transfer to an address cannot make, so this bot shows no address: a plain transfer would not be matched to the swap.'),
-      line('Open the swap on layerswap.io to make the deposit. Swap id: ', code(swap.id)),
+      line(bold(amount ? t('deposit.appOnly.titleAmount', { amount }) : t('deposit.appOnly.title'))),
+      line(t('deposit.appOnly.why')),
+      line(t('deposit.appOnly.open'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
     ]
     : [
-      line(bold('The deposit details are not available yet, so this bot shows no address.')),
-      line('Check the swap page on layerswap.io, or /status in a minute. Swap id: ', code(swap.id)),
+      line(bold(t('deposit.notYet.title'))),
+      line(t('deposit.notYet.check'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
     ];
 }

@@ -1,4 +1,5 @@
-import type { NetworkRef, Token } from '../../layerswap/schemas.js';
+import type { NetworkRef, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
+import { defaultLocale, intlLocale, type Locale } from '../../i18n/index.js';
 
 /**
  * Numbers, names, addresses and times as a chat shows them. Amounts never use exponents or
@@ -38,13 +39,14 @@ export function maskAddress(addr: string | null | undefined): string {
   return `${a.slice(0, 6)}…${a.slice(-4)}`;
 }
 
-/** "2026-01-01 12:34 UTC" (the date is left out when it is today). */
-export function formatTime(ms: number, now?: number): string {
+/** "12:34 UTC" today, else with the date ("Jan 1, 2026 12:34 UTC", "1 янв. 2026 г. 12:34 UTC"), in the locale's way. */
+export function formatTime(ms: number, now?: number, locale: Locale = defaultLocale()): string {
   const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return 'unknown time';
-  const iso = d.toISOString();
-  const time = `${iso.slice(11, 16)} UTC`;
-  return now !== undefined && new Date(now).toISOString().slice(0, 10) === iso.slice(0, 10) ? time : `${iso.slice(0, 10)} ${time}`;
+  if (Number.isNaN(d.getTime())) return '?';
+  const lang = intlLocale(locale);
+  const time = `${new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(d)} UTC`;
+  const day = (at: Date) => at.toISOString().slice(0, 10);
+  return now !== undefined && day(new Date(now)) === day(d) ? time : `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(d)} ${time}`;
 }
 
 /** The swap's page in the official Layerswap app: where a deposit can be checked or made. */
@@ -53,8 +55,18 @@ export const swapPageUrl = (swapId: string): string => `https://layerswap.io/app
 /** A swap id shortened for titles: the first block of the UUID. */
 export const shortId = (id: string): string => id.slice(0, 8);
 
-/** Explorer URL for a transaction from a network's template ({0} = hash); only https templates. */
-export function explorerUrl(template: string | null | undefined, hash: string | null | undefined): string | undefined {
+/**
+ * The one explorer link of a transaction: its own network's template, else the template of the
+ * swap's network it ran on (by name, else by its type's side); only https templates ({0} = hash).
+ */
+export function txExplorer(details: SwapDetails, tx: Transaction): string | undefined {
+  const { source_network: source, destination_network: destination } = details.swap;
+  const side = tx.network ? [source, destination].find((n) => n?.name === tx.network?.name) : txOnSource(tx) ? source : destination;
+  const template = tx.network?.transaction_explorer_template ?? side?.transaction_explorer_template;
+  const hash = tx.transaction_hash;
   if (!template || !hash || !template.includes('{0}') || !/^https:\/\/[^\s]+$/.test(template)) return undefined;
   return template.replace('{0}', encodeURIComponent(hash));
 }
+
+/** Deposits and refunds run on the source network; payouts and refuels on the destination. */
+export const txOnSource = (tx: Pick<Transaction, 'type'>): boolean => tx.type === 'input' || tx.type === 'refund';

@@ -1,10 +1,11 @@
 import type { ChatTarget } from '../../contracts/incoming.js';
-import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Tone } from '../../contracts/reply.js';
-import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes, type TrackingRenderer } from '../../contracts/tracking.js';
+import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Span, type Tone } from '../../contracts/reply.js';
+import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, MOMENT_KINDS, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes, type TrackingRenderer } from '../../contracts/tracking.js';
+import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
-import { explorerUrl, maskAddress, tokenAmount } from './format.js';
+import { maskAddress, networkName, tokenAmount, txExplorer } from './format.js';
 import { statusCard } from './status.js';
 import { failReasonWords, phaseWords } from './status-words.js';
 import { decimalText } from './units.js';
@@ -17,24 +18,20 @@ import { decimalText } from './units.js';
  */
 
 export const trackingRenderer: TrackingRenderer = {
-  card: (details, target, view) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', ...(view ? { followed: view } : {}) }),
+  card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
-  stopped: (reason, swapId) => fitReply(renderTrackingStopped(reason, swapId)),
+  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
 };
 
-export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = {
-  deposit_seen: 'Deposit received',
-  completed: 'Swap completed',
-  failed: 'Swap failed',
-  expired: 'Swap expired',
-  cancelled: 'Swap cancelled',
-  pending_refund: 'Refund on its way',
-  refunded: 'Refund sent',
-  stuck: 'Swap taking longer than expected',
-};
+/** Each moment's title in the default locale (tests compare titles; cards use momentTitle). */
+export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = Object.fromEntries(MOMENT_KINDS.map((k) => [k, momentTitle(k, defaultLocale())])) as Record<MomentKind, string>;
+
+function momentTitle(kind: MomentKind | 'onHold', locale: Locale): string {
+  return t(locale, `moment.title.${kind}`);
+}
 
 /** A deposit above the route's maximum: status failed, but held for review (reference section 4). */
-export const ON_HOLD_TITLE = 'Swap on hold for review';
+export const ON_HOLD_TITLE = momentTitle('onHold', defaultLocale());
 
 const TONES: Readonly<Record<MomentKind, Tone>> = {
   deposit_seen: 'pending',
@@ -46,11 +43,6 @@ const TONES: Readonly<Record<MomentKind, Tone>> = {
   refunded: 'info',
   stuck: 'warning',
 };
-
-/** fail_reason in plain words (the status card's words: one place for them). */
-function explainFailReason(reason: string | null | undefined): string {
-  return reason ? failReasonWords(reason).meaning : 'The swap service did not give a reason.';
-}
 
 /**
  * A moment the swap has since moved past: "Deposit received" once the swap is completed,
@@ -64,28 +56,42 @@ export interface MomentContext {
   details: SwapDetails;
   state: TrackedTimes;
   target: ChatTarget;
+  /** The chat's language (the default locale when not given). */
+  locale?: Locale;
 }
+
+type TxKind = 'input' | 'output' | 'refund';
 
 export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const { details, target } = ctx;
+  const locale = ctx.locale ?? defaultLocale();
+  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
+  const sentence = (key: string, vars: Readonly<Record<string, string | Span>>) => line(...tSpans(locale, key, vars));
   const s = details.swap;
   const isPublic = target.chatKind !== 'private';
-  const addr = (a: string | null | undefined) => (a ? (isPublic ? maskAddress(a) : a) : '');
+  const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
+  const id = code(s.id);
   // The amount sent is a deposit detail: private chats only.
   const requested = decimalText(s.requested_amount);
   const amount = !isPublic && requested ? `${requested} ` : '';
   // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
   const route = s.source_token && s.source_network && s.destination_token && s.destination_network
-    ? line(`${amount}${s.source_token.symbol} ${netName(s.source_network)} → ${s.destination_token.symbol} ${netName(s.destination_network)}`)
+    ? line(`${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`)
     : undefined;
   const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
-  const tx = (type: string) => lastTx(s.transactions, type);
-  const txLine = (label: string, t: Transaction | undefined) => {
-    if (!t?.transaction_hash) return;
-    const url = txExplorer(details, t);
-    lines.push(url ? line(`${label}: `, link(shortHash(t.transaction_hash), url)) : line(`${label}: `, code(t.transaction_hash)));
-    if (url) buttons.push([urlButton(`View ${label.toLowerCase()}`, url)]);
+  const tx = (type: TxKind) => lastTx(s.transactions, type);
+  const txLine = (type: TxKind, x: Transaction | undefined) => {
+    if (!x?.transaction_hash) return;
+    const url = txExplorer(details, x);
+    lines.push(sentence('moment.txLine', { label: tr(`moment.tx.${type}`), hash: url ? link(shortHash(x.transaction_hash), url) : code(x.transaction_hash) }));
+    if (url) buttons.push([urlButton(tr(`moment.view.${type}`), url)]);
+  };
+  /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known. */
+  const refundLine = (key: 'moment.refunding' | 'moment.refunded', refunded?: string) => {
+    const to = s.refund_address ? addr(s.refund_address) : undefined;
+    if (refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
+    return to ? sentence(`${key}.to`, { address: to }) : line(tr(`${key}.plain`));
   };
 
   switch (moment.kind) {
@@ -93,75 +99,76 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       const input = tx('input');
       // The same words as the status card for the same data: one reading of the phase.
       const phase = phaseOfSwap(details);
-      const words = phaseWords(phase, s.status, s.fail_reason);
-      const now = phase.kind === 'confirming' || phase.kind === 'processing' ? `${words.label}. ` : '';
+      const now = phase.kind === 'confirming' || phase.kind === 'processing' ? [tr('moment.depositSeen.phase', { label: phaseWords(phase, s.status, s.fail_reason, locale).label }), ' '] : [];
       if (isPublic) {
-        lines.push(line(`${now}The deposit arrived; the swap is on its way.`));
+        lines.push(line(...now, tr('moment.depositSeen.public')));
       } else {
         const sent = input?.amount != null ? tokenAmount(input.amount, input.token ?? s.source_token) : requested ? `${requested} ${s.source_token?.symbol ?? ''}`.trim() : '';
-        lines.push(line(now, `We saw your deposit${sent ? ` of ${sent}` : ''}. `, phase.kind === 'processing' ? 'Layerswap is sending the payout.' : 'Nothing to do, and do not send it again: the payout follows once it is confirmed.'));
-        txLine('Deposit transaction', input);
+        const saw = sent ? tr('moment.depositSeen.sawAmount', { amount: sent }) : tr('moment.depositSeen.saw');
+        lines.push(line(...now, saw, ' ', tr(phase.kind === 'processing' ? 'moment.depositSeen.sending' : 'moment.depositSeen.wait')));
+        txLine('input', input);
       }
       break;
     }
     case 'completed': {
       const output = tx('output');
       const received = output?.amount ?? details.quote?.receive_amount;
-      if (received != null) lines.push(line('Received ', bold(tokenAmount(received, output?.token ?? s.destination_token)), s.destination_network ? ` on ${netName(s.destination_network)}` : ''));
-      if (s.destination_address) lines.push(line('To ', code(addr(s.destination_address))));
-      txLine('Payout transaction', output);
+      if (received != null) {
+        const what = bold(tokenAmount(received, output?.token ?? s.destination_token));
+        lines.push(s.destination_network ? sentence('moment.completed.receivedOn', { amount: what, network: networkName(s.destination_network) }) : sentence('moment.completed.received', { amount: what }));
+      }
+      if (s.destination_address) lines.push(sentence('moment.completed.to', { address: addr(s.destination_address) }));
+      txLine('output', output);
       break;
     }
     case 'failed': {
       if (phaseOfSwap(details).kind === 'on_hold') {
-        const words = failReasonWords('received_more_than_valid_range');
-        lines.push(line(words.meaning), line(words.next));
-        lines.push(line('Swap id: ', code(s.id)));
-        return { title: ON_HOLD_TITLE, tone: 'warning', lines, target: 'here' };
+        const words = failReasonWords('received_more_than_valid_range', locale);
+        lines.push(line(words.meaning), line(words.next), sentence('moment.swapId', { id }));
+        return { title: momentTitle('onHold', locale), tone: 'warning', lines, target: 'here' };
       }
-      lines.push(line(explainFailReason(s.fail_reason)));
-      lines.push(line('If funds were sent, contact Layerswap support with the swap id ', code(s.id), '.'));
+      lines.push(line(s.fail_reason ? failReasonWords(s.fail_reason, locale).meaning : tr('moment.failed.noReason')));
+      lines.push(sentence('moment.contactSupport', { id }));
       break;
     }
     case 'expired':
-      lines.push(line('No deposit arrived in time, so the swap expired.'));
-      if (!isPublic) lines.push(line('Do not send funds to its deposit address any more. If you already did, contact Layerswap support with the swap id ', code(s.id), '.'));
+      lines.push(line(tr('moment.expired.text')));
+      if (!isPublic) lines.push(sentence('moment.expired.doNotSend', { id }));
       break;
     case 'cancelled':
-      lines.push(line('The swap was cancelled. If funds were sent, contact Layerswap support with the swap id ', code(s.id), '.'));
+      lines.push(sentence('moment.cancelled.text', { id }));
       break;
     case 'pending_refund':
-      lines.push(line('The swap could not be completed, so Layerswap is refunding the deposit', s.refund_address ? ' to ' : '.', ...(s.refund_address ? [code(addr(s.refund_address)), '.'] : [])));
+      lines.push(refundLine('moment.refunding'));
       break;
     case 'refunded': {
       const refund = tx('refund');
-      lines.push(line('The deposit was refunded', refund?.amount != null ? ` (${tokenAmount(refund.amount, refund.token ?? s.source_token)})` : '', s.refund_address ? ' to ' : '.', ...(s.refund_address ? [code(addr(s.refund_address)), '.'] : [])));
-      txLine('Refund transaction', refund);
+      lines.push(refundLine('moment.refunded', refund?.amount != null ? tokenAmount(refund.amount, refund.token ?? s.source_token) : undefined));
+      txLine('refund', refund);
       break;
     }
     case 'stuck':
-      return renderStuck(ctx, route);
+      return renderStuck(ctx, locale, route);
   }
-  lines.push(line('Swap id: ', code(s.id)));
-  return { title: MOMENT_TITLES[moment.kind], tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
+  lines.push(sentence('moment.swapId', { id }));
+  return { title: momentTitle(moment.kind, locale), tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
 }
 
-function renderStuck(ctx: MomentContext, route: Line | undefined): Reply {
+function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined): Reply {
   const { details, state, target } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
   const since = lastEntered(state.history, 'ls_transfer_pending') ?? state.lastChangeAt;
   const summary = supportSummary(details, state, target.chatKind === 'private' ? 'private' : 'public');
   const lines: Line[] = [
     ...(route ? [route] : []),
-    line('Layerswap has the deposit and is sending the payout (status ls_transfer_pending). ',
-      `This usually takes about ${duration(expected)}; it has been ${duration(state.lastPolledAt - since)}.`),
-    line('Funds in this state are not lost: they are either paid out soon or refunded. If it stays like this, contact Layerswap support and paste this summary:'),
+    line(t(locale, 'moment.stuck.sending', { status: 'ls_transfer_pending', expected: formatDuration(locale, expected, { about: true }), elapsed: formatDuration(locale, state.lastPolledAt - since) })),
+    line(t(locale, 'moment.stuck.notLost')),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');
   // Telegram copy buttons hold at most 256 characters; the code lines above copy cleanly anyway.
-  const buttons = text.length <= 256 ? [[copyButton('Copy support summary', text)]] : undefined;
-  return { title: MOMENT_TITLES.stuck, tone: TONES.stuck, lines, ...(buttons ? { buttons } : {}), target: 'here' };
+  const buttons = text.length <= 256 ? [[copyButton(t(locale, 'support.copySummary'), text)]] : undefined;
+  return { title: momentTitle('stuck', locale), tone: TONES.stuck, lines, ...(buttons ? { buttons } : {}), target: 'here' };
 }
 
 function lastTx(txs: readonly Transaction[], type: string): Transaction | undefined {
@@ -169,29 +176,16 @@ function lastTx(txs: readonly Transaction[], type: string): Transaction | undefi
   return undefined;
 }
 
-const netName = (n: { name: string; display_name?: string | null | undefined }) => n.display_name || n.name;
 const shortHash = (h: string) => (h.length > 20 ? `${h.slice(0, 10)}…${h.slice(-8)}` : h);
-
-function duration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 90) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m} min`;
-  const h = Math.floor(m / 60);
-  return `${h} h ${m % 60} min`;
-}
 
 // --- the support summary a user pastes to Layerswap support ---
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-/** The explorer template for a transaction: its own network, else the swap's side for its type. */
-export function txExplorer(details: SwapDetails, tx: Transaction): string | undefined {
-  const swap = details.swap;
-  const side = tx.type === 'output' || tx.type === 'refuel' ? swap.destination_network : swap.source_network;
-  return explorerUrl(tx.network?.transaction_explorer_template ?? side?.transaction_explorer_template, tx.transaction_hash);
-}
-
+/**
+ * The summary's lines stay English in every language on purpose: they are pasted to Layerswap's
+ * support, who read English; only the words around them (and the copy button) are translated.
+ */
 export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, 'history'>, audience: 'private' | 'public'): string[] {
   const s = details.swap;
   const addr = (a: string | null | undefined) => (a ? (audience === 'public' ? maskAddress(a) : a) : undefined);
@@ -214,7 +208,8 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
     if (!tx.transaction_hash) continue;
     lines.push(`${tx.type ?? 'unknown'} tx: ${tx.transaction_hash} (${tx.status ?? 'unknown'})`);
   }
-  lines.push(`History: ${state.history.map((h) => `${h.status} ${iso(h.at)}`).join(', ')}`);
+  // No history known (a swap looked up, not followed): no History line rather than an empty one.
+  if (state.history.length > 0) lines.push(`History: ${state.history.map((h) => `${h.status} ${iso(h.at)}`).join(', ')}`);
   return lines;
 }
 
@@ -224,19 +219,19 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
  * Nothing here depends on the swap's data (there may be none: a swap the service never found), so
  * it is the same text in private and public chats and shows no deposit details.
  */
-export const STOPPED_TITLE = 'Tracking stopped';
+export const STOPPED_TITLE = t(defaultLocale(), 'moment.stopped.title');
 
-function renderTrackingStopped(reason: StopReason, swapId: string): Reply {
+function renderTrackingStopped(reason: StopReason, swapId: string, locale: Locale): Reply {
   const why: Record<StopReason, string> = {
-    not_found: `The swap service has not found this swap for over ${Math.round(NOT_FOUND_GIVE_UP_MS / 60_000)} minutes, so updates stopped.`,
+    not_found: t(locale, 'moment.stopped.notFound', { duration: formatDuration(locale, NOT_FOUND_GIVE_UP_MS) }),
   };
   return {
-    title: STOPPED_TITLE,
+    title: t(locale, 'moment.stopped.title'),
     tone: 'warning',
     lines: [
-      line('No more updates for swap ', code(swapId), '.'),
+      line(...tSpans(locale, 'moment.stopped.noMore', { id: code(swapId) })),
       line(why[reason]),
-      line('If you sent funds for it, contact Layerswap support with this swap id. ', code(`/status ${swapId}`), ' shows its status if it appears later.'),
+      line(...tSpans(locale, 'moment.stopped.support', { command: code(`/status ${swapId}`) })),
     ],
     target: 'here',
   };

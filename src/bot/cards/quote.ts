@@ -1,6 +1,7 @@
 import type { QuoteResponse } from '../../layerswap/schemas.js';
-import { describeDuration, parseTimeSpan } from '../../layerswap/timespan.js';
+import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { actionButton, line, text, type Field, type Reply } from '../../contracts/reply.js';
+import { formatDuration, formatNumber, t, type Locale, type Vars } from '../../i18n/index.js';
 import { formatAmount, formatUsd, networkName, tokenAmount } from './format.js';
 
 /** Names to fall back on when the service sent cut-down network or token objects. */
@@ -11,44 +12,48 @@ export interface RouteLabels {
   destinationToken: string;
 }
 
-/** The figures of a quote as card fields: send, receive, minimum, fees, rate, time, extras, path. */
-export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: number): Field[] {
+/** Stable ids of the quote card's fields: what code filters on, since names are translated. */
+export type QuoteFieldId = 'highFees' | 'send' | 'receive' | 'minReceive' | 'fees' | 'rate' | 'time' | 'refuel' | 'reward' | 'path';
+
+/**
+ * The figures of a quote as card fields: send, receive, minimum, fees, rate, time, extras, path.
+ * Amounts, token and network names stay as the service gives them; only the words around them are translated.
+ */
+export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: number, locale: Locale): Field[] {
+  const tr = (key: string, vars?: Vars): string => t(locale, key, vars);
+  const field = (id: QuoteFieldId, value: string, inline?: boolean): Field => ({ id, name: tr(`quote.field.${id}`), value: line(value), ...(inline ? { inline } : {}) });
+  const withUsd = (text: string, usd: string | undefined): string => (usd ? tr('quote.withUsd', { text, usd }) : text);
   const { quote } = q;
   const src = quote.source_token ?? { symbol: labels.sourceToken, decimals: 8 };
   const dst = quote.destination_token ?? { symbol: labels.destinationToken, decimals: 8 };
   const srcNet = quote.source_network ? networkName(quote.source_network) : labels.sourceNetwork;
   const dstNet = quote.destination_network ? networkName(quote.destination_network) : labels.destinationNetwork;
+  const sent = tokenAmount(quote.requested_amount ?? amount, src);
+  const received = tokenAmount(quote.receive_amount, dst);
   const fields: Field[] = [
-    { name: 'You send', value: line(`${tokenAmount(quote.requested_amount ?? amount, src)} on ${srcNet}`), inline: true },
-    { name: 'You receive', value: line(`${tokenAmount(quote.receive_amount, dst)} on ${dstNet}`), inline: true },
+    field('send', tr('route.onNetwork', { what: sent, where: srcNet }), true),
+    field('receive', tr('route.onNetwork', { what: received, where: dstNet }), true),
   ];
-  if (typeof quote.min_receive_amount === 'number') fields.push({ name: 'Minimum received', value: line(tokenAmount(quote.min_receive_amount, dst)), inline: true });
-  if (typeof quote.total_fee === 'number') {
-    const usd = formatUsd(quote.total_fee_in_usd);
-    fields.push({ name: 'Fees', value: line(`${tokenAmount(quote.total_fee, src)}${usd ? ` (${usd})` : ''}`), inline: true });
-  }
-  if (typeof quote.rate === 'number') fields.push({ name: 'Rate', value: line(`1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`), inline: true });
+  if (typeof quote.min_receive_amount === 'number') fields.push(field('minReceive', tokenAmount(quote.min_receive_amount, dst), true));
+  if (typeof quote.total_fee === 'number') fields.push(field('fees', withUsd(tokenAmount(quote.total_fee, src), formatUsd(quote.total_fee_in_usd)), true));
+  if (typeof quote.rate === 'number') fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
   const ms = parseTimeSpan(quote.avg_completion_time);
-  if (ms !== undefined) fields.push({ name: 'Expected time', value: line(describeDuration(ms)), inline: true });
+  if (ms !== undefined) fields.push(field('time', formatDuration(locale, ms, { about: true, standalone: true }), true));
   if (q.refuel && typeof q.refuel.amount === 'number' && q.refuel.amount > 0) {
-    const usd = formatUsd(q.refuel.amount_in_usd);
-    const where = q.refuel.network ? ` on ${networkName(q.refuel.network)}` : '';
-    fields.push({ name: 'Refuel', value: line(`${tokenAmount(q.refuel.amount, q.refuel.token)}${where}${usd ? ` (${usd})` : ''} for gas`) });
+    const gas = tokenAmount(q.refuel.amount, q.refuel.token);
+    const what = q.refuel.network ? tr('route.onNetwork', { what: gas, where: networkName(q.refuel.network) }) : gas;
+    fields.push(field('refuel', tr('quote.forGas', { what: withUsd(what, formatUsd(q.refuel.amount_in_usd)) })));
   }
   if (q.reward && typeof q.reward.amount === 'number' && q.reward.amount > 0) {
-    const usd = formatUsd(q.reward.amount_in_usd);
-    const nft = q.reward.campaign_type === 'for_nft_holders' ? ' for NFT holders' : '';
-    fields.push({ name: 'Reward', value: line(`${tokenAmount(q.reward.amount, q.reward.token)}${usd ? ` (${usd})` : ''}${nft}`) });
+    const reward = withUsd(tokenAmount(q.reward.amount, q.reward.token), formatUsd(q.reward.amount_in_usd));
+    fields.push(field('reward', q.reward.campaign_type === 'for_nft_holders' ? tr('quote.forNftHolders', { what: reward }) : reward));
   }
   const path = (quote.path ?? []).slice().sort((a, b) => (a.order ?? 0) - (b.order ?? 0)).map((p) => p.provider);
-  if (path.length > 0) fields.push({ name: 'Route', value: line(path.join(' → ')) });
+  if (path.length > 0) fields.push(field('path', path.join(' → ')));
   const share = feeShare(q, amount);
   if (share !== undefined && share >= HIGH_FEE_SHARE) {
     // First, so neither the quote nor the confirm card can be read without it.
-    fields.unshift({
-      name: '⚠️ High fees',
-      value: line(`Fees take ${formatPercent(share)} of what you send: you would receive only ${tokenAmount(quote.receive_amount, dst)} for ${tokenAmount(quote.requested_amount ?? amount, src)}. A larger amount loses a smaller share.`),
-    });
+    fields.unshift(field('highFees', tr('quote.highFees', { share: formatPercent(locale, share), received, sent })));
   }
   return fields;
 }
@@ -70,16 +75,17 @@ export function feeShare(q: QuoteResponse, amount: number): number | undefined {
   return undefined;
 }
 
-const formatPercent = (share: number): string => `${(Math.min(share, 1) * 100).toFixed(1).replace(/\.0$/, '')}%`;
+/** A share for reading, in the locale's way ("50.5%", "50,5 %"). */
+const formatPercent = (locale: Locale, share: number): string => formatNumber(locale, Math.min(share, 1), { style: 'percent', maximumFractionDigits: 1 });
 
 /** The quote card with its Swap this and Refresh buttons (actions made by the caller). */
-export function quoteCard(q: QuoteResponse, labels: RouteLabels, amount: number, actions: { swap: string; refresh: string }): Reply {
+export function quoteCard(q: QuoteResponse, labels: RouteLabels, amount: number, actions: { swap: string; refresh: string }, locale: Locale): Reply {
   return {
-    title: `Quote: ${labels.sourceToken} ${labels.sourceNetwork} → ${labels.destinationToken} ${labels.destinationNetwork}`,
+    title: t(locale, 'quote.title', { route: `${labels.sourceToken} ${labels.sourceNetwork} → ${labels.destinationToken} ${labels.destinationNetwork}` }),
     tone: 'info',
-    lines: [line(text('Prices move: the amount you receive is fixed when the swap runs.'))],
-    fields: quoteFields(q, labels, amount),
-    buttons: [[actionButton('Swap this', actions.swap), actionButton('Refresh', actions.refresh)]],
+    lines: [line(text(t(locale, 'quote.pricesMove')))],
+    fields: quoteFields(q, labels, amount, locale),
+    buttons: [[actionButton(t(locale, 'quote.swapThis'), actions.swap), actionButton(t(locale, 'quote.refresh'), actions.refresh)]],
     target: 'here',
   };
 }

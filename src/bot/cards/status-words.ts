@@ -1,139 +1,94 @@
 import type { SwapPhase } from '../../layerswap/phase.js';
+import type { Tone } from '../../contracts/reply.js';
+import { defaultLocale, t, type Locale } from '../../i18n/index.js';
 
 /**
- * Every swap status and fail reason of the reference (section 4) in plain words: what it means
- * and what happens next. Unknown values are shown as they came.
+ * Every swap status and fail reason of the reference (section 4) in plain words, in the reader's
+ * language: what it means and what happens next (catalog keys `swapStatus.<status>.*`,
+ * `failReason.<reason>.*`, `swapPhase.*`). Unknown values are shown as they came.
  */
 export interface StatusWords {
   label: string;
   meaning: string;
   next: string;
-  tone: 'info' | 'success' | 'warning' | 'error' | 'pending';
+  tone: Tone;
 }
 
-export const STATUS_WORDS: Readonly<Record<string, StatusWords>> = {
-  created: {
-    label: 'Created',
-    meaning: 'The swap is set up and Layerswap is waiting for the deposit.',
-    next: 'Send the exact amount to the deposit address; once it is confirmed the swap continues by itself.',
-    tone: 'pending',
-  },
-  user_transfer_pending: {
-    label: 'Waiting for your deposit',
-    meaning: 'Layerswap is waiting for the deposit to arrive on the source network.',
-    next: 'Send the exact amount to the deposit address. Once the deposit is confirmed the swap continues by itself; without one it expires.',
-    tone: 'pending',
-  },
-  user_transfer_delayed: {
-    label: 'Deposit delayed',
-    meaning: 'Layerswap marked the deposit as delayed: it has not been seen or confirmed in the usual time.',
-    next: 'If you sent it, wait: the swap continues once the source network confirms it. If you have not, check the swap page on layerswap.io before sending.',
-    tone: 'warning',
-  },
-  ls_transfer_pending: {
-    label: 'Deposit received, sending',
-    meaning: 'Your deposit is confirmed and Layerswap is sending the funds to the destination.',
-    next: 'The funds arrive at the destination address shortly. If sending fails, Layerswap retries (and refunds when a refund address was given).',
-    tone: 'pending',
-  },
-  completed: { label: 'Completed', meaning: 'The funds were delivered to the destination address.', next: 'Nothing more to do.', tone: 'success' },
-  failed: {
-    label: 'Failed',
-    meaning: 'The swap could not be completed, and the swap service gave no reason.',
-    next: 'If you sent funds, contact Layerswap support with the swap id and your deposit transaction.',
-    tone: 'error',
-  },
-  expired: {
-    label: 'Expired',
-    meaning: 'No deposit arrived in time, so the swap was closed.',
-    next: 'Do not send anything to its deposit address any more. Start a new swap with /swap.',
-    tone: 'warning',
-  },
-  cancelled: {
-    label: 'Cancelled',
-    meaning: 'The swap was cancelled before it ran.',
-    next: 'Do not send funds to it. If you already did, contact Layerswap support with the swap id; or start a new swap with /swap.',
-    tone: 'warning',
-  },
-  pending_refund: {
-    label: 'Refund on its way',
-    meaning: 'The swap could not be completed, so your deposit is being returned to the refund address.',
-    next: 'The refund arrives at the refund address, minus network fees.',
-    tone: 'warning',
-  },
-  refunded: { label: 'Refunded', meaning: 'Your deposit was returned to the refund address.', next: 'Nothing more to do; the refund transaction is below.', tone: 'warning' },
+/** The statuses the catalogs have words for, with the tone of each. */
+const STATUS_TONES: Readonly<Record<string, Tone>> = {
+  created: 'pending',
+  user_transfer_pending: 'pending',
+  user_transfer_delayed: 'warning',
+  ls_transfer_pending: 'pending',
+  completed: 'success',
+  failed: 'error',
+  expired: 'warning',
+  cancelled: 'warning',
+  pending_refund: 'warning',
+  refunded: 'warning',
 };
 
-export function statusWords(status: string): StatusWords {
-  return STATUS_WORDS[status] ?? { label: status, meaning: 'This bot does not know this status yet; it is shown as the swap service sent it.', next: 'Check again in a while.', tone: 'info' };
+const FAIL_REASONS = new Set(['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote', 'gasless_deposit_failed']);
+
+/** label, meaning and next of one catalog group (`<group>.label`, …). */
+const group = (locale: Locale, prefix: string, tone: Tone): StatusWords => ({
+  label: t(locale, `${prefix}.label`),
+  meaning: t(locale, `${prefix}.meaning`),
+  next: t(locale, `${prefix}.next`),
+  tone,
+});
+
+export function statusWords(status: string, locale: Locale = defaultLocale()): StatusWords {
+  const tone = STATUS_TONES[status];
+  return tone ? group(locale, `swapStatus.${status}`, tone) : { label: status, meaning: t(locale, 'swapStatus.unknown.meaning'), next: t(locale, 'swapStatus.unknown.next'), tone: 'info' };
 }
 
-export const FAIL_REASON_WORDS: Readonly<Record<string, { meaning: string; next: string }>> = {
-  received_less_than_valid_range: { meaning: 'The deposit was less than the minimum for this route.', next: 'Contact Layerswap support with the swap id to get it back.' },
-  received_more_than_valid_range: {
-    meaning: 'The deposit was more than the maximum for this route, so it is on hold for review.',
-    next: 'Layerswap reviews such deposits and approves them in up to 2 hours; nothing to do meanwhile.',
-  },
-  swap_route_unavailable: { meaning: 'The route became unavailable before the swap could run.', next: 'Contact Layerswap support with the swap id about your deposit.' },
-  degraded_quote: { meaning: 'The price moved too far from the quote to complete the swap safely.', next: 'Contact Layerswap support with the swap id about your deposit.' },
-  gasless_deposit_failed: {
-    meaning: 'The deposit without gas (a signed authorization) could not be carried out.',
-    next: 'Check your wallet: if the funds are still there, start a new swap; if they left it, contact Layerswap support with the swap id.',
-  },
-};
-
-export function failReasonWords(reason: string): { meaning: string; next: string } {
-  return FAIL_REASON_WORDS[reason] ?? { meaning: `Reason given: ${reason}.`, next: 'Contact Layerswap support with the swap id.' };
+export function failReasonWords(reason: string, locale: Locale = defaultLocale()): { meaning: string; next: string } {
+  return FAIL_REASONS.has(reason)
+    ? { meaning: t(locale, `failReason.${reason}.meaning`), next: t(locale, `failReason.${reason}.next`) }
+    : { meaning: t(locale, 'failReason.other.meaning', { reason }), next: t(locale, 'failReason.other.next') };
 }
 
 /**
  * The words for a swap's phase (phase.ts): what the card title says and the key moments repeat.
  * The status only colours them; the phase decides, so a listed deposit is never met with "send".
  */
-export function phaseWords(phase: SwapPhase, status: string, failReason?: string | null): StatusWords {
+export function phaseWords(phase: SwapPhase, status: string, failReason?: string | null, locale: Locale = defaultLocale()): StatusWords {
+  const of = (s: string) => statusWords(s, locale);
   switch (phase.kind) {
     case 'waiting':
-      return status === 'created'
-        ? { ...STATUS_WORDS.user_transfer_pending!, meaning: 'The swap is set up and Layerswap is waiting for the deposit.' }
-        : STATUS_WORDS.user_transfer_pending!;
+      return status === 'created' ? { ...of('user_transfer_pending'), meaning: t(locale, 'swapStatus.created.meaning') } : of('user_transfer_pending');
     case 'delayed':
-      return STATUS_WORDS.user_transfer_delayed!;
+      return of('user_transfer_delayed');
     case 'confirming': {
       const c = phase.confirmations;
       return {
-        label: c ? `Deposit seen, confirming ${c.done}/${c.max}` : 'Deposit seen, confirming',
-        meaning: 'Layerswap has seen the deposit transaction and is waiting for the source network to confirm it.',
-        next: 'Nothing to do, and do not send it again: the swap continues by itself once the deposit is confirmed.',
-        tone: 'pending',
+        ...group(locale, 'swapPhase.confirming', 'pending'),
+        ...(c ? { label: t(locale, 'swapPhase.confirming.labelCount', { done: c.done, max: c.max }) } : {}),
       };
     }
     case 'processing':
-      return STATUS_WORDS.ls_transfer_pending!;
+      return of('ls_transfer_pending');
     case 'delivered':
-      return status === 'completed'
-        ? STATUS_WORDS.completed!
-        : { label: 'Delivered', meaning: 'The payout transaction is complete: the funds are at the destination address.', next: 'Nothing more to do; Layerswap marks the swap completed shortly.', tone: 'success' };
+      return status === 'completed' ? of('completed') : group(locale, 'swapPhase.delivered', 'success');
     case 'on_hold':
-      return { label: 'On hold for review', meaning: FAIL_REASON_WORDS.received_more_than_valid_range!.meaning, next: FAIL_REASON_WORDS.received_more_than_valid_range!.next, tone: 'warning' };
+      return { label: t(locale, 'swapPhase.onHold.label'), ...failReasonWords('received_more_than_valid_range', locale), tone: 'warning' };
     case 'failed':
-      return failReason ? { ...STATUS_WORDS.failed!, ...failReasonWords(failReason) } : STATUS_WORDS.failed!;
+      return failReason ? { ...of('failed'), ...failReasonWords(failReason, locale) } : of('failed');
     case 'refunding':
-      return STATUS_WORDS.pending_refund!;
+      return of('pending_refund');
     case 'refunded':
-      return STATUS_WORDS.refunded!;
+      return of('refunded');
     case 'expired':
-      return STATUS_WORDS.expired!;
+      return of('expired');
     case 'cancelled':
-      return STATUS_WORDS.cancelled!;
+      return of('cancelled');
     case 'unknown':
-      return statusWords(status);
+      return of(status);
   }
 }
 
-export const TRANSACTION_WORDS: Readonly<Record<string, string>> = {
-  input: 'Your deposit',
-  output: 'Payout',
-  refuel: 'Refuel (gas)',
-  refund: 'Refund',
-};
-export const transactionWord = (type: string): string => TRANSACTION_WORDS[type] ?? type;
+const TRANSACTION_TYPES = new Set(['input', 'output', 'refuel', 'refund']);
+/** "Your deposit", "Payout", …; an unknown type as it came. */
+export const transactionWord = (type: string | null | undefined, locale: Locale = defaultLocale()): string =>
+  type ? (TRANSACTION_TYPES.has(type) ? t(locale, `transaction.${type}`) : type) : t(locale, 'transaction.other');

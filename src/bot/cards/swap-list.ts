@@ -2,6 +2,7 @@ import { actionButton, code, line, text, type Button, type Line, type Reply } fr
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
+import { t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
 import { statusActions } from './status.js';
 import { phaseWords } from './status-words.js';
@@ -16,7 +17,7 @@ export function swapRoute(details: SwapDetails): string {
 }
 
 /** The swap's status in words, as its card's title says it. */
-export const swapStatusLabel = (details: SwapDetails): string => phaseWords(phaseOfSwap(details), details.swap.status, details.swap.fail_reason).label;
+export const swapStatusLabel = (details: SwapDetails, locale: Locale): string => phaseWords(phaseOfSwap(details), details.swap.status, details.swap.fail_reason, locale).label;
 
 export interface SwapListView {
   address: string;
@@ -27,6 +28,7 @@ export interface SwapListView {
   /** Groups and channels: the address masked. */
   audience: 'private' | 'public';
   now: number;
+  locale: Locale;
   /** Encoded actions for the page and toggle buttons (undefined: no such button). */
   prev?: string;
   next?: string;
@@ -39,18 +41,19 @@ export interface SwapListView {
  */
 export function swapListCard(v: SwapListView): Reply {
   const who = v.audience === 'public' ? text(maskAddress(v.address)) : code(v.address);
-  const lines: Line[] = [line('Swaps of ', who, ', newest first:')];
+  const tr = (key: string, vars?: Vars): string => t(v.locale, key, vars);
+  const lines: Line[] = [line(...tSpans(v.locale, 'swapList.intro', { address: who }))];
   const follow: Button[] = [];
   for (const d of v.swaps) {
     const created = Date.parse(d.swap.created_date ?? '');
-    const when = Number.isNaN(created) ? '' : `${formatTime(created, v.now)} · `;
-    lines.push(line(`${when}${swapRoute(d)} · `, { kind: 'bold', text: swapStatusLabel(d) }, ' · ', code(d.swap.id)));
-    follow.push(actionButton(`Follow ${shortId(d.swap.id)}`, statusActions.track(d.swap.id)));
+    const when = Number.isNaN(created) ? '' : `${formatTime(created, v.now, v.locale)} · `;
+    lines.push(line(`${when}${swapRoute(d)} · `, { kind: 'bold', text: swapStatusLabel(d, v.locale) }, ' · ', code(d.swap.id)));
+    follow.push(actionButton(tr('swapList.follow', { id: shortId(d.swap.id) }), statusActions.track(d.swap.id)));
   }
-  lines.push(line(v.includeExpired ? 'Expired swaps are included.' : 'Expired swaps are hidden.'));
+  lines.push(line(tr(v.includeExpired ? 'swapList.expiredIncluded' : 'swapList.expiredHidden')));
   const nav: Button[] = [];
-  if (v.prev) nav.push(actionButton('‹ Prev', v.prev));
-  if (v.next) nav.push(actionButton('Next ›', v.next));
-  nav.push(actionButton(v.includeExpired ? 'Hide expired' : 'Show expired', v.toggle));
-  return fitReply({ title: `Swaps of this address${v.page > 0 ? ` (page ${v.page + 1})` : ''}`, tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' });
+  if (v.prev) nav.push(actionButton(tr('list.prev'), v.prev));
+  if (v.next) nav.push(actionButton(tr('list.next'), v.next));
+  nav.push(actionButton(tr(v.includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), v.toggle));
+  return fitReply({ title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'), tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' });
 }

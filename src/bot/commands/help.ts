@@ -1,11 +1,12 @@
 import type { CommandHandler, CommandSpec, Command } from '../command.js';
 import { isPublic } from '../context.js';
 import { actionButton, code, line, type Line } from '../../contracts/reply.js';
-import { statusActions, WHERE_LABEL } from '../cards/status.js';
+import { statusActions } from '../cards/status.js';
+import { menuText, type Locale } from '../../i18n/index.js';
 
-/** The command list as lines: in groups, only the commands offered there. */
-function helpLines(commands: readonly CommandSpec[], inGroup: boolean): Line[] {
-  return commands.filter((c) => !inGroup || c.inGroups).map((c) => line(code(c.usage), ` ${c.description}`));
+/** The command list as lines (usages stay as typed; descriptions as in the menus): in groups, only the commands offered there. */
+function helpLines(commands: readonly CommandSpec[], inGroup: boolean, locale: Locale): Line[] {
+  return commands.filter((c) => !inGroup || c.inGroups).map((c) => line(code(c.usage), ` ${menuText(locale, `command.${c.name}.description`, c.description)}`));
 }
 
 /**
@@ -14,17 +15,17 @@ function helpLines(commands: readonly CommandSpec[], inGroup: boolean): Line[] {
  */
 export function helpCommand(commands: () => readonly CommandSpec[]): Command {
   const run: CommandHandler = (ctx) => Promise.resolve([{
-    title: 'What I can do',
+    title: ctx.t('help.title'),
     tone: 'info',
     lines: [
-      line('I quote and create swaps between networks with Layerswap, and follow them until they finish.'),
-      ...helpLines(commands(), isPublic(ctx)),
-      line('Example: ', code('/quote 100 USDC from arbitrum to base')),
-      line('Sent funds and cannot find your swap? ', isPublic(ctx) ? 'Send ' : 'Press Where is my swap?, or send ', code('/status <your deposit tx hash or wallet address>'), '.'),
-      line('Deposit details are only ever sent to you privately. I never ask for keys or seed phrases.'),
+      line(ctx.t('help.intro')),
+      ...helpLines(commands(), isPublic(ctx), ctx.locale),
+      line(ctx.t('help.example'), ' ', code('/quote 100 USDC from arbitrum to base')),
+      line(ctx.t(isPublic(ctx) ? 'help.lostPublic' : 'help.lostPrivate', { where: ctx.t('statusCard.button.where') }), ' ', code(`/status <${ctx.t('help.statusArg')}>`)),
+      line(ctx.t('help.private')),
     ],
     // Its answer is free text, which only private chats send the bot.
-    ...(isPublic(ctx) ? {} : { buttons: [[actionButton(WHERE_LABEL, statusActions.where())]] }),
+    ...(isPublic(ctx) ? {} : { buttons: [[actionButton(ctx.t('statusCard.button.where'), statusActions.where())]] }),
     target: 'here',
   }]);
   return { name: 'help', description: 'What this bot can do', inGroups: true, options: [], usage: '/help', run };

@@ -5,7 +5,7 @@ import { swapsCsv } from '../history-csv.js';
 import type { HistoryEntry } from '../history.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { asError } from '../../log.js';
-import { pageArg, pageButtons } from '../paging.js';
+import { pageArg, pageButtons, pageLine } from '../paging.js';
 import { actionButton, code, deeplinkButton, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
@@ -34,10 +34,10 @@ function privately(ctx: Ctx, reply: Reply): Reply {
     target: 'dm',
     mode: 'new',
     dmFallback: {
-      title: 'Open a private chat with me',
+      title: ctx.t('sent.private.title'),
       tone: 'info',
-      lines: [line('Your swap history is only shown privately, and I could not message you.')],
-      buttons: [[deeplinkButton('Open my history', HISTORY_PAYLOAD)]],
+      lines: [line(ctx.t('history.privateOnly'))],
+      buttons: [[deeplinkButton(ctx.t('history.openButton'), HISTORY_PAYLOAD)]],
       target: 'here',
     },
   };
@@ -61,7 +61,7 @@ async function addressRows(ctx: Ctx): Promise<Row[]> {
   })));
   return lists.flatMap((l) => l.slice(0, ADDRESS_SWAPS)).map((d) => {
     const created = Date.parse(d.swap.created_date ?? '');
-    return { swapId: d.swap.id, createdAt: Number.isNaN(created) ? 0 : created, text: `${swapRoute(d)} · ${swapStatusLabel(d)} · to your address` };
+    return { swapId: d.swap.id, createdAt: Number.isNaN(created) ? 0 : created, text: `${swapRoute(d)} · ${swapStatusLabel(d, ctx.locale)} · ${ctx.t('history.toYourAddress')}` };
   });
 }
 
@@ -82,19 +82,19 @@ async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[
     total = all.length;
     rows = all.slice(Math.max(0, page) * PAGE, (Math.max(0, page) + 1) * PAGE);
   }
-  const toggle = actionButton(scope === 'o' ? 'Include swaps to my addresses' : 'Only swaps made here', inlineAction(VERBS.historyPage, scope === 'o' ? 'a' : 'o', '0'));
+  const toggle = actionButton(ctx.t(scope === 'o' ? 'history.includeAddresses' : 'history.onlyHere'), inlineAction(VERBS.historyPage, scope === 'o' ? 'a' : 'o', '0'));
   if (total === 0) {
-    const empty = notice('No swaps yet', [line(scope === 'o' ? 'Swaps you create with /swap show up here.' : 'No swaps made here or to the addresses you used here.')]);
+    const empty = notice(ctx.t('history.empty.title'), [line(ctx.t(scope === 'o' ? 'history.empty.own' : 'history.empty.all'))]);
     return [privately(ctx, { ...empty, buttons: [[toggle]], mode: ctx.incoming.action ? 'edit' : 'new' })];
   }
   const pages = Math.max(1, Math.ceil(total / PAGE));
   const p = Math.min(Math.max(0, page), pages - 1);
-  const lines: Line[] = rows.map((r) => line(`${formatTime(r.createdAt, ctx.now())} · ${r.text} · `, code(r.swapId)));
-  if (rows.length === 0) lines.push(line('Nothing on this page.'));
-  lines.push(line('Check one with /status <swap id>.'));
-  if (pages > 1) lines.push(line(`Page ${p + 1} of ${pages}`));
-  const buttons = [...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)), [toggle, actionButton('Export CSV', inlineAction(VERBS.historyExport))]];
-  return [privately(ctx, { title: scope === 'o' ? `Your swaps (${total})` : `Your swaps and swaps to your addresses (${total})`, tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' })];
+  const lines: Line[] = rows.map((r) => line(`${formatTime(r.createdAt, ctx.now(), ctx.locale)} · ${r.text} · `, code(r.swapId)));
+  if (rows.length === 0) lines.push(line(ctx.t('history.emptyPage')));
+  lines.push(line(ctx.t('history.checkOne')));
+  if (pages > 1) lines.push(pageLine(ctx, p, pages));
+  const buttons = [...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)), [toggle, actionButton(ctx.t('history.exportButton'), inlineAction(VERBS.historyExport))]];
+  return [privately(ctx, { title: ctx.t(scope === 'o' ? 'history.title' : 'history.titleAll', { total }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' })];
 }
 
 export const history = (ctx: Ctx): Promise<Reply[]> => historyPage(ctx, 0, 'o');
@@ -104,7 +104,7 @@ export const historyButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => his
 /** hx: the CSV export of the user's swaps, sent privately as a file. */
 export async function historyExportButton(ctx: Ctx): Promise<Reply[]> {
   const entries = await ctx.history.all(ctx.incoming.platform, ctx.incoming.userId);
-  if (entries.length === 0) return [privately(ctx, notice('No swaps yet', [line('Swaps you create with /swap can be exported here.')]))];
+  if (entries.length === 0) return [privately(ctx, notice(ctx.t('history.empty.title'), [line(ctx.t('history.export.empty'))]))];
   const rows: Array<{ entry: HistoryEntry; details: SwapDetails | undefined }> = [];
   for (let i = 0; i < entries.length; i += EXPORT_CONCURRENCY) {
     const batch = entries.slice(i, i + EXPORT_CONCURRENCY);
@@ -119,11 +119,11 @@ export async function historyExportButton(ctx: Ctx): Promise<Reply[]> {
   const missing = rows.filter((r) => !r.details).length;
   const date = new Date(ctx.now()).toISOString().slice(0, 10);
   const reply: Reply = {
-    title: `Your swaps as CSV (${rows.length})`,
+    title: ctx.t('history.export.title', { total: rows.length }),
     tone: 'info',
     lines: [
-      line('Date, route, amounts, fees, status and transaction links of each swap you created here, newest first.'),
-      ...(missing > 0 ? [line(`${missing} could not be loaded just now; their rows say "unavailable". Export again later for them.`)] : []),
+      line(ctx.t('history.export.text')),
+      ...(missing > 0 ? [line(ctx.t('history.export.missing', { count: missing }))] : []),
     ],
     attachment: { data: new TextEncoder().encode(swapsCsv(rows)), filename: `swapbot-swaps-${date}.csv`, mimeType: 'text/csv' },
     target: 'here',

@@ -10,7 +10,7 @@ import { VERBS } from '../verbs.js';
 import { swapThis } from './quote.js';
 
 const PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
-const EXPIRED_LINK = notice('This link has expired', [line('Start again with /swap or /quote, or see /help.')], 'warning');
+const expiredLink = (ctx: Ctx): Reply => notice(ctx.t('start.expired.title'), [line(ctx.t('start.expired.text'))], 'warning');
 
 /**
  * /start [payload]: a welcome, or a deep link from a group: d_<draft id> resumes that draft here,
@@ -20,20 +20,20 @@ const EXPIRED_LINK = notice('This link has expired', [line('Start again with /sw
 async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<Reply[]> {
   const payload = args.trim();
   if (!payload) return welcome(ctx, '');
-  if (!PAYLOAD.test(payload)) return [EXPIRED_LINK];
+  if (!PAYLOAD.test(payload)) return [expiredLink(ctx)];
   if (payload === HISTORY_PAYLOAD) return history(ctx);
   if (payload.startsWith('d_')) {
     const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
-    if (!draft || draft.id !== payload.slice(2)) return [EXPIRED_LINK];
+    if (!draft || draft.id !== payload.slice(2)) return [expiredLink(ctx)];
     draft.chatId = ctx.incoming.chatId;
     draft.chatKind = ctx.incoming.chatKind;
-    return advance(ctx, draft, { note: [line('Continuing where you left off.')] });
+    return advance(ctx, draft, { note: [line(ctx.t('start.continuing'))] });
   }
   if (payload.startsWith(SWAP_LINK_PREFIX)) {
     // Private only: the wizard asks for addresses next. The route is re-checked like any button's.
-    if (isPublic(ctx)) return [EXPIRED_LINK];
+    if (isPublic(ctx)) return [expiredLink(ctx)];
     const decoded = await ctx.codec.decode(`~${payload.slice(SWAP_LINK_PREFIX.length)}`);
-    if (!decoded.ok || decoded.action.verb !== VERBS.swapThis) return [EXPIRED_LINK];
+    if (!decoded.ok || decoded.action.verb !== VERBS.swapThis) return [expiredLink(ctx)];
     return swapThis(ctx, decoded.action.args);
   }
   const dep = /^dep_([0-9a-f]{32})$/.exec(payload);
@@ -41,10 +41,10 @@ async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<R
     const hex = dep[1] as string;
     const swapId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     // Deposit details only for the swap's creator.
-    if (!(await isCreator(ctx, swapId))) return [EXPIRED_LINK];
+    if (!(await isCreator(ctx, swapId))) return [expiredLink(ctx)];
     return depositReplies(ctx, swapId);
   }
-  return [EXPIRED_LINK];
+  return [expiredLink(ctx)];
 }
 
 /** /start is not in the menus (platforms send it); with no payload it answers like `welcome` (/help). */

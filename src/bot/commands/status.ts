@@ -24,7 +24,7 @@ async function load(ctx: Ctx, swapId: string): Promise<{ details: SwapDetails; m
 /** The status card of a swap, masked unless shown privately to its creator. */
 export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
   const { details, mine } = await load(ctx, swapId);
-  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
+  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
 }
 
 /**
@@ -35,7 +35,7 @@ export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
 async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
     const { details, mine } = found ? { details: found, mine: !isPublic(ctx) && (await isCreator(ctx, swapId)) } : await load(ctx, swapId);
-    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() });
+    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
     return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
   });
 }

@@ -7,8 +7,6 @@ import { answerLookup } from '../lookup/answer.js';
 import { adminsOnly, followSwap, mayManageTracking } from '../lookup/follow.js';
 import { parseLookup } from '../lookup/shape.js';
 
-export { ADMINS_ONLY, adminsOnly, chatTarget, mayManageTracking } from '../lookup/follow.js';
-
 /**
  * /track <swap id | deposit transaction hash | wallet address>: a swap id or a hash follows that
  * swap in this chat; an address lists its swaps, each with a Follow button. Groups: admins only.

@@ -6,7 +6,7 @@ import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
 import type { Command } from '../command.js';
-import { chatTarget } from './track.js';
+import { chatTarget } from '../lookup/follow.js';
 
 const PAGE = 10;
 
@@ -15,7 +15,7 @@ async function trackingList(ctx: Ctx, page = 0): Promise<Reply[]> {
   const followed = await ctx.tracking.listFollowed(chatTarget(ctx));
   if (followed.length === 0) return [notice(ctx.t('tracking.none.title'), [line(ctx.t('tracking.none.text'))])];
   const p = pageOf(followed, page, PAGE);
-  const lines: Line[] = p.items.map((f) => line(code(f.swapId), ` · ${f.status ? statusWords(f.status).label : ctx.t('tracking.checking')} · ${ctx.t('tracking.since', { time: formatTime(f.since, ctx.now()) })}`));
+  const lines: Line[] = p.items.map((f) => line(code(f.swapId), ` · ${f.status ? statusWords(f.status, ctx.locale).label : ctx.t('tracking.checking')} · ${ctx.t('tracking.since', { time: formatTime(f.since, ctx.now(), ctx.locale) })}`));
   if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.trackingPage, [], p.page, p.pages);
   return [{ title: ctx.t('tracking.title', { n: followed.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];

@@ -4,7 +4,7 @@ import { line, type Reply } from '../../contracts/reply.js';
 import { problemReply } from '../problem.js';
 import { notice } from '../replies.js';
 import { SWAP_ID, type Command } from '../command.js';
-import { adminsOnly, chatTarget, mayManageTracking } from './track.js';
+import { adminsOnly, chatTarget, mayManageTracking } from '../lookup/follow.js';
 
 /** /untrack <swap id>: stop following a swap in this chat. */
 async function untrack(ctx: Ctx, args: string): Promise<Reply[]> {

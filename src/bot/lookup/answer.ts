@@ -64,7 +64,7 @@ export async function addressPage(ctx: Ctx, address: string, page: number, inclu
   }
   const prev = page > 0 ? await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, flag, String(page - 1)] }) : undefined;
   const next = more ? await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, flag, String(page + 1)] }) : undefined;
-  const card = swapListCard({ address, swaps, page, includeExpired, audience: isPublic(ctx) ? 'public' : 'private', now: ctx.now(), toggle, ...(prev ? { prev } : {}), ...(next ? { next } : {}) });
+  const card = swapListCard({ address, swaps, page, includeExpired, audience: isPublic(ctx) ? 'public' : 'private', now: ctx.now(), locale: ctx.locale, toggle, ...(prev ? { prev } : {}), ...(next ? { next } : {}) });
   return { ...card, mode };
 }
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Platform } from '../../contracts/incoming.js';
-import { CoreKeys } from '../keys.js';
+import { CoreKeys } from '../../contracts/keys.js';
 
 /**
  * A free-text question the lookup buttons asked ("your deposit transaction hash", "a hash or an

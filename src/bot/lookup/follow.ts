@@ -17,9 +17,6 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
   }
 }
 
-/** @deprecated English only: use adminsOnly(ctx). Kept while settings/follow-buttons.ts still imports it. */
-export const ADMINS_ONLY = notice('Only admins can do that here', [line('In groups and channels, only the chat\'s admins can start or stop tracking swaps.'), line('You can track a swap for yourself in a private chat with me.')], 'warning');
-
 /** Why a non-admin cannot change what a group follows, in the chat's language. */
 export const adminsOnly = (ctx: Ctx): Reply => notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning');
 
@@ -30,7 +27,8 @@ export const adminsOnly = (ctx: Ctx): Reply => notice(ctx.t('follow.adminsOnly.t
  */
 export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Promise<Reply[]> {
   if (!known) await statusReply(ctx, swapId); // errors become replies upstream
-  const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId });
+  // ctx.locale is the chat's language (a group's, not the presser's): pushed updates use it.
+  const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale });
   if (!result.ok) {
     const limit = ctx.t(result.reason === 'chat_limit' ? 'follow.limitChat' : 'follow.limitUser', { count: result.limit });
     return [notice(ctx.t('follow.limit.title'), [line(limit), line(ctx.t('follow.limit.hint'))], 'warning')];

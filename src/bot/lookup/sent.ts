@@ -15,7 +15,7 @@ import { parseLookup } from './shape.js';
  * (optional), asks the service to match it sooner (deposit_speedup: failures are harmless and
  * never shown), looks the transaction up on the source network (transaction_status) to answer at
  * once "We see your transaction: 2/12 confirmations" before the swap itself moves, then hands over
- * to the swap's live status card in this chat.
+ * to the swap's live status card in this chat, polled at once (TrackingService.pollNow).
  */
 const sentPrompt = (ctx: Ctx): NonNullable<Reply['prompt']> => ({ label: ctx.t('sent.prompt'), placeholder: ctx.t('sent.placeholder'), maxLength: 130 });
 
@@ -60,7 +60,10 @@ export async function answerSent(ctx: Ctx, swapId: string, text: string): Promis
     lines.push(line(ctx.t('sent.thanks')));
   }
   const head = notice(ctx.t(hash ? 'sent.looking' : 'sent.waiting'), lines, 'pending');
-  return [head, ...(await followSwap(ctx, swapId, true))];
+  const followed = await followSwap(ctx, swapId, true);
+  // No webhook says a deposit was seen: poll now rather than at the next waiting poll.
+  await ctx.tracking.pollNow(swapId);
+  return [head, ...followed];
 }
 
 /** Harmless when it fails: the service matches the deposit anyway, only later. */

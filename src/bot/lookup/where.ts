@@ -34,6 +34,6 @@ export async function answerWhere(ctx: Ctx, text: string): Promise<Reply[]> {
   return answerLookup(ctx, parsed.value, async (swapId, found) => {
     const details = found ?? (await ctx.api.getSwap(swapId, { exclude_deposit_actions: true }));
     const mine = !isPublic(ctx) && (await isCreator(ctx, swapId));
-    return [whereCard(details, { audience: mine ? 'private' : 'public', now: ctx.now() })];
+    return [whereCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale })];
   });
 }

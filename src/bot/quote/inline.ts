@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, deeplinkButton, line, lineText, shareButton, type Reply } from '../../contracts/reply.js';
-import { quoteFields } from '../cards/quote.js';
+import { quoteFields, type QuoteFieldId } from '../cards/quote.js';
 import type { Ctx } from '../context.js';
 import type { InlineAnswer, InlineResult } from '../core.js';
 import { errorReply, isServiceError } from '../errors-text.js';
@@ -43,25 +43,27 @@ const COMMON_ROUTES: ReadonlyArray<{ token: string; from: string; to: string; am
 const MAX_COMMON = 3;
 
 /** The card's figures kept on a compact card (the rest is one tap away on Refresh in private). */
-const COMPACT_FIELDS = new Set(['You send', 'You receive', 'Fees', 'Expected time', '⚠️ High fees']);
+const COMPACT_FIELDS: ReadonlySet<string> = new Set<QuoteFieldId>(['send', 'receive', 'fees', 'time', 'highFees']);
+/** The figures a result's description shows. */
+const DESCRIPTION_FIELDS: ReadonlySet<string> = new Set<QuoteFieldId>(['receive', 'fees']);
 
 const resultId = (kind: InlineResult['kind'], key: string): string => `${kind}:${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
 
 /** The how-to: what to type, and a Share button that opens the example in another chat. */
-function howTo(): InlineResult {
+function howTo(locale: Locale): InlineResult {
   return {
     id: 'help',
     kind: 'help',
-    title: 'How to quote',
-    description: `Type an amount, a token and two networks, e.g. ${EXAMPLE}`,
+    title: t(locale, 'inline.howTo.title'),
+    description: t(locale, 'inline.howTo.description', { example: EXAMPLE }),
     reply: {
-      title: 'Quote a swap from any chat',
+      title: t(locale, 'inline.howTo.cardTitle'),
       tone: 'info',
       lines: [
-        line('Type my name, then an amount, a token and two networks, e.g. ', { kind: 'code', text: EXAMPLE }, '.'),
-        line('Pick the quote to send it here; "Swap this" continues privately.'),
+        line(t(locale, 'inline.howTo.type'), ' ', { kind: 'code', text: EXAMPLE }),
+        line(t(locale, 'inline.howTo.pick', { swapThis: t(locale, 'quote.swapThis') })),
       ],
-      buttons: [[shareButton('Try it', EXAMPLE)]],
+      buttons: [[shareButton(t(locale, 'inline.howTo.tryIt'), EXAMPLE)]],
       target: 'here',
     },
   };
@@ -83,13 +85,13 @@ function problemResult(locale: Locale, p: Problem, query: string): InlineResult 
 async function inlineCard(ctx: Ctx, route: Route, networks: readonly Network[], q: QuoteResponse): Promise<Reply> {
   const args = routeArgs(route);
   const [link, refresh] = await Promise.all([ctx.codec.link({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshInline, args })]);
-  const labels = routeLabels(route, networks);
+  const labels = routeLabels(route, networks, ctx.locale);
   return {
-    title: `Quote: ${routeSummary(route, networks)}`,
+    title: ctx.t('quote.title', { route: routeSummary(route, networks, ctx.locale) }),
     tone: 'info',
-    lines: [line('Prices move: the amount received is fixed when the swap runs.')],
-    fields: quoteFields(q, labels, Number(route.amount)).filter((f) => COMPACT_FIELDS.has(f.name)),
-    buttons: [[deeplinkButton('Swap this', `${SWAP_LINK_PREFIX}${link}`), actionButton('Refresh', refresh)], [shareButton('Share', routeLine(route))]],
+    lines: [line(ctx.t('quote.pricesMove'))],
+    fields: quoteFields(q, labels, Number(route.amount), ctx.locale).filter((f) => f.id !== undefined && COMPACT_FIELDS.has(f.id)),
+    buttons: [[deeplinkButton(ctx.t('quote.swapThis'), `${SWAP_LINK_PREFIX}${link}`), actionButton(ctx.t('quote.refresh'), refresh)], [shareButton(ctx.t('quote.share'), routeLine(route))]],
     target: 'here',
   };
 }
@@ -112,13 +114,13 @@ async function quoteResult(ctx: Ctx, route: Route, networks: readonly Network[],
     return problemResult(ctx.locale, problemOf('inline.service', msg('problem.text', { text: errorReply(err, ctx.locale).title ?? ctx.t('error.notAnswering') }), { hint: msg('problem.inline.tryMinute') }), query);
   }
   const reply = await inlineCard(ctx, check.route, networks, q);
-  const summary = routeSummary(check.route, networks);
-  const figures = (reply.fields ?? []).filter((f) => f.name === 'You receive' || f.name === 'Fees').map((f) => `${f.name}: ${lineText(f.value)}`);
+  const summary = routeSummary(check.route, networks, ctx.locale);
+  const figures = (reply.fields ?? []).filter((f) => f.id !== undefined && DESCRIPTION_FIELDS.has(f.id)).map((f) => `${f.name}: ${lineText(f.value)}`);
   return {
     id: resultId(kind, routeLine(check.route)),
     kind,
-    title: kind === 'fix' ? `Did you mean: ${summary}?` : summary,
-    description: figures.join(' · ') || 'Tap to send this quote',
+    title: kind === 'fix' ? ctx.t('inline.didYouMean', { route: summary }) : summary,
+    description: figures.join(' · ') || ctx.t('inline.tapToSend'),
     reply,
   };
 }
@@ -163,13 +165,13 @@ const quotable = (r: Route): boolean => Boolean(r.amount && r.sourceNetwork && r
 /**
  * An inline query: the quote of what was typed, plus a corrected reading when a network was
  * misspelled; a how-to and common routes for an empty or partial query; a result that explains a
- * query that cannot be read. Answers do not depend on who asks, so platforms may share them.
+ * query that cannot be read. Answers are in the asker's language, so platforms may cache them for the asker only (personal).
  */
 export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> {
   const query = raw.trim().replace(/^\/quote(?:@\w+)?\s*/i, '').slice(0, MAX_QUERY);
   const [networks, exchanges] = await Promise.all([ctx.catalog.networks(), loadExchanges(ctx)]);
   const words = splitRouteWords(query);
-  if (!words.ok) return { results: [problemResult(ctx.locale, words, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
+  if (!words.ok) return { results: [problemResult(ctx.locale, words, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
   const read = applyRouteWords({}, words.value, networks, exchanges);
   const results: InlineResult[] = [];
   if (!read.problem && quotable(read.route)) results.push(await quoteResult(ctx, read.route, networks, 'quote', query));
@@ -178,12 +180,12 @@ export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> 
     const again = applyRouteWords({}, fixed, networks, exchanges);
     if (!again.problem && quotable(again.route)) results.push(await quoteResult(ctx, again.route, networks, 'fix', query));
   }
-  if (results.some((r) => r.kind === 'quote' || r.kind === 'fix')) return { results, personal: false, cacheSeconds: QUOTE_CACHE_SECONDS };
+  if (results.some((r) => r.kind === 'quote' || r.kind === 'fix')) return { results, personal: true, cacheSeconds: QUOTE_CACHE_SECONDS };
   if (read.problem && query !== '' && (quotable(read.route) || words.value.to !== undefined || words.value.from !== undefined)) {
-    return { results: [...results, problemResult(ctx.locale, read.problem, query), howTo()], personal: false, cacheSeconds: HELP_CACHE_SECONDS };
+    return { results: [...results, problemResult(ctx.locale, read.problem, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
   }
   const common = await commonRoutes(ctx, read.route, networks, query);
-  return { results: [...results, howTo(), ...common], personal: false, cacheSeconds: common.length > 0 ? QUOTE_CACHE_SECONDS : HELP_CACHE_SECONDS };
+  return { results: [...results, howTo(ctx.locale), ...common], personal: true, cacheSeconds: common.length > 0 ? QUOTE_CACHE_SECONDS : HELP_CACHE_SECONDS };
 }
 
 /** qi: Refresh on an inline card: the same route quoted again in place; never the wizard (no chat to ask in). */
@@ -192,6 +194,6 @@ export async function refreshInline(ctx: Ctx, args: string[]): Promise<Reply[]> 
   if (!route) return [expired(ctx)];
   const networks = await ctx.catalog.networks();
   const result = await quoteResult(ctx, route, networks, 'quote', routeLine(route));
-  if (result.kind === 'problem') return [{ ...notice('Cannot refresh this quote', [line(result.title), line(result.description)], 'warning'), target: 'ephemeral' }];
+  if (result.kind === 'problem') return [{ ...notice(ctx.t('inline.cannotRefresh'), [line(result.title), line(result.description)], 'warning'), target: 'ephemeral' }];
   return [{ ...result.reply, mode: 'edit' }];
 }

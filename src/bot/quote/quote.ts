@@ -76,7 +76,7 @@ export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Netw
   const q = fetched ?? await ctx.api.getQuote(quoteParams(route));
   const args = routeArgs(route);
   const [swap, refresh] = await Promise.all([ctx.codec.encode({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshQuote, args })]);
-  const card = quoteCard(q, routeLabels(route, networks), Number(route.amount), { swap, refresh });
+  const card = quoteCard(q, routeLabels(route, networks, ctx.locale), Number(route.amount), { swap, refresh }, ctx.locale);
   if (ctx.incoming.chatKind === 'channel') return card;
   return { ...card, buttons: [...(card.buttons ?? []), [shareButton(ctx.t('quote.share'), routeLine(route))]] };
 }

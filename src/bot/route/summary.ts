@@ -1,5 +1,6 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { RouteLabels } from '../cards/quote.js';
+import { t, type Locale, type Vars } from '../../i18n/index.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel } from '../parse/network.js';
 import type { Route, RouteExchanges } from './route.js';
@@ -16,27 +17,31 @@ export const labelOf = (networks: readonly Network[], name: string | undefined):
   return n ? networkLabel(n) : name;
 };
 
-/** "100 USDC on Arbitrum One → USDC on Base", naming only what is known so far. */
-export function routeSummary(route: Route, networks: readonly Network[], exchanges?: Partial<RouteExchanges>): string {
+/**
+ * "100 USDC on Arbitrum One → USDC on Base", naming only what is known so far, in the reader's
+ * language (amounts, tokens, networks and exchanges stay as they are).
+ */
+export function routeSummary(route: Route, networks: readonly Network[], locale: Locale, exchanges?: Partial<RouteExchanges>): string {
+  const tr = (key: string, vars: Vars): string => t(locale, key, vars);
   const srcToken = route.sourceToken ?? route.pendingSourceToken;
   const dstToken = route.destinationToken ?? route.pendingDestinationToken;
   const send = [route.amount, srcToken].filter(Boolean).join(' ');
   // An exchange side reads "from Coinbase via Base": the exchange, then the network it uses.
   const srcEx = route.sourceExchange ? exchangeName(exchanges?.source, route.sourceExchange) : undefined;
   const srcWhere = route.sourceNetwork ? labelOf(networks, route.sourceNetwork) : undefined;
-  const srcPlace = srcEx ? (srcWhere ? `${srcEx} via ${srcWhere}` : srcEx) : srcWhere;
-  const from = srcPlace ? (send ? `${send} ${srcEx ? 'from' : 'on'} ${srcPlace}` : `From ${srcPlace}`) : send;
+  const srcPlace = srcEx ? (srcWhere ? tr('route.via', { exchange: srcEx, network: srcWhere }) : srcEx) : srcWhere;
+  const from = srcPlace ? (send ? tr(srcEx ? 'route.fromExchange' : 'route.onNetwork', { what: send, where: srcPlace }) : tr('route.fromOnly', { where: srcPlace })) : send;
   const dstEx = route.destinationExchange ? exchangeName(exchanges?.destination, route.destinationExchange) : undefined;
   const dstWhere = route.destinationNetwork ? labelOf(networks, route.destinationNetwork) : undefined;
-  const dstPlace = dstEx ? (dstWhere ? `${dstEx} via ${dstWhere}` : dstEx) : dstWhere;
-  const to = dstPlace ? (dstToken ? `${dstToken} ${dstEx ? 'to' : 'on'} ${dstPlace}` : dstPlace) : '';
+  const dstPlace = dstEx ? (dstWhere ? tr('route.via', { exchange: dstEx, network: dstWhere }) : dstEx) : dstWhere;
+  const to = dstPlace ? (dstToken ? tr(dstEx ? 'route.toExchange' : 'route.onNetwork', { what: dstToken, where: dstPlace }) : dstPlace) : '';
   return to ? `${from || '?'} → ${to}` : from;
 }
 
 /** The route's names for a card ("Coinbase via Base" for an exchange side). */
-export function routeLabels(route: Route, networks: readonly Network[]): RouteLabels {
+export function routeLabels(route: Route, networks: readonly Network[], locale: Locale): RouteLabels {
   const via = (exchange: string | undefined, network: string | undefined): string =>
-    (exchange ? `${exchangeName(undefined, exchange)} via ${labelOf(networks, network)}` : labelOf(networks, network));
+    (exchange ? t(locale, 'route.via', { exchange: exchangeName(undefined, exchange), network: labelOf(networks, network) }) : labelOf(networks, network));
   return {
     sourceNetwork: via(route.sourceExchange, route.sourceNetwork),
     sourceToken: route.sourceToken ?? '?',

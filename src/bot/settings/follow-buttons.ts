@@ -4,7 +4,7 @@ import { shortId } from '../cards/format.js';
 import { statusActions } from '../cards/status.js';
 import { inlineAction } from '../actions.js';
 import { isPublic, type Ctx } from '../context.js';
-import { ADMINS_ONLY, chatTarget, followSwap, mayManageTracking } from '../lookup/follow.js';
+import { adminsOnly, chatTarget, followSwap, mayManageTracking } from '../lookup/follow.js';
 import { parseSwapId } from '../parse/swap-id.js';
 import { expired, notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
@@ -20,7 +20,7 @@ const forPresser = (r: Reply): Reply => ({ ...r, target: 'ephemeral' });
 async function allowed(ctx: Ctx, args: string[]): Promise<{ id: string } | Reply> {
   const id = parseSwapId(args[0]);
   if (!id.ok) return expired(ctx);
-  if (!(await mayManageTracking(ctx))) return forPresser(ADMINS_ONLY);
+  if (!(await mayManageTracking(ctx))) return forPresser(adminsOnly(ctx));
   return { id: id.value };
 }
 
@@ -33,7 +33,7 @@ async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | 
   try {
     const details = await ctx.api.getSwap(id, { exclude_deposit_actions: true });
     const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
-    const card = trackingRenderer.card(details, target, { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) });
+    const card = trackingRenderer.card(details, target, { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) }, ctx.locale);
     if (followed) return { ...card, mode: 'edit' };
     const stop = statusActions.stop(id);
     const rows = (card.buttons ?? []).filter((row) => !row.some((b) => b.kind === 'action' && b.action === stop));

@@ -18,7 +18,7 @@ export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Netw
   const q = fetched ?? await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
   draft.awaiting = 'confirm';
   await ctx.drafts.save(draft);
-  const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks), Number(draft.route.amount));
+  const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks, ctx.locale), Number(draft.route.amount), ctx.locale);
   fields.push({ name: ctx.t('confirm.toAddress'), value: [code(draft.destinationAddress ?? '')] });
   fields.push({ name: ctx.t('confirm.refundAddress'), value: draft.refundAddress ? [code(draft.refundAddress)] : line(ctx.t('confirm.noRefund')) });
   // With refuel on, the quote's own Refuel field shows what arrives.

@@ -32,7 +32,7 @@ function exchangeParams(route: Route): { source_exchange?: string; destination_e
  */
 export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> {
   if (!(await ctx.drafts.lock(draft.id))) {
-    return (await repeatedConfirm(ctx, draft.id)) ?? [{ ...notice('One moment', [line('This swap is already being created. Do not press Confirm again.')], 'pending'), target: 'ephemeral' }];
+    return (await repeatedConfirm(ctx, draft.id)) ?? [{ ...notice(ctx.t('create.busy.title'), [line(ctx.t('create.busy.text'))], 'pending'), target: 'ephemeral' }];
   }
   // The same route, amount, refuel and deposit-address flow as the quote the user confirmed.
   const params: CreateSwapParams = { ...quoteParams(draft.route, draft.refuel), ...exchangeParams(draft.route), destination_address: draft.destinationAddress ?? '' };
@@ -62,12 +62,12 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   const networks = ctx.catalog.peekNetworks() ?? [];
   await ctx.drafts.markCreated(draft.id, { swapId, platform: ctx.incoming.platform, userId: ctx.incoming.userId });
   await ctx.drafts.delete(draft.platform, draft.userId);
-  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks) });
+  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks, ctx.locale) });
   await ctx.history.addAddresses(ctx.incoming.platform, ctx.incoming.userId, [draft.destinationAddress, draft.refundAddress]);
 
   const replies: Reply[] = [];
   const follow = await ctx.tracking
-    .follow(swapId, { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' }, { userId: ctx.incoming.userId, creator: true })
+    .follow(swapId, { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' }, { userId: ctx.incoming.userId, creator: true, ...(ctx.incoming.chatKind === 'private' ? { locale: ctx.locale } : {}) })
     .catch((err: unknown) => {
       ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
       return undefined;
@@ -75,10 +75,10 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   replies.push(...(await depositReplies(ctx, swapId, details)));
   if (ctx.incoming.chatKind !== 'private') {
     // Only the short id here, and no claim about a private message that may not have arrived.
-    replies.push(notice(`Swap ${shortId(swapId)} created`, [line('Its deposit details are shown only to its creator, in a private chat.')], 'success'));
+    replies.push(notice(ctx.t('create.created.title', { id: shortId(swapId) }), [line(ctx.t('create.created.text'))], 'success'));
   }
   if (!follow || !follow.ok) {
-    replies.push({ ...notice('Not following this swap', [line(follow ? `You already follow ${follow.limit} swaps, the most allowed; send /untrack <swap id> to make room.` : 'Live updates could not be switched on. Check it with /status ', code(swapId))], 'warning'), target: 'dm' });
+    replies.push({ ...notice(ctx.t('create.notFollowing.title'), [follow ? line(ctx.t('create.notFollowing.limit', { count: follow.limit })) : line(ctx.t('create.notFollowing.failed'), ' ', code(swapId))], 'warning'), target: 'dm' });
   }
   return replies;
 }

@@ -26,7 +26,7 @@ export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.
 function progressLine(ctx: Ctx, draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
   const r = draft.route;
   const started = r.sourceNetwork || r.amount || r.pendingSourceToken || r.destinationNetwork || r.sourceExchange || r.destinationExchange;
-  return started ? line(bold(ctx.t('wizard.soFar')), ' ', text(routeSummary(r, networks, exchanges))) : line(ctx.t('wizard.stepByStep'));
+  return started ? line(bold(ctx.t('wizard.soFar')), ' ', text(routeSummary(r, networks, ctx.locale, exchanges))) : line(ctx.t('wizard.stepByStep'));
 }
 
 /** Note, problem and progress: the head of every wizard message. */

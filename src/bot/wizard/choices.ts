@@ -31,8 +31,8 @@ export async function choiceRows(ctx: Ctx, draftId: string, field: ChoiceField, 
   const rows: Button[][] = [];
   for (let i = 0; i < buttons.length; i += PER_ROW) rows.push(buttons.slice(i, i + PER_ROW));
   const nav: Button[] = [];
-  if (p > 0) nav.push(actionButton('‹ Prev', await ctx.codec.encode({ verb: VERBS.pageChoices, args: [draftId, code, String(p - 1)] })));
-  if (p < pages - 1) nav.push(actionButton('Next ›', await ctx.codec.encode({ verb: VERBS.pageChoices, args: [draftId, code, String(p + 1)] })));
+  if (p > 0) nav.push(actionButton(ctx.t('list.prev'), await ctx.codec.encode({ verb: VERBS.pageChoices, args: [draftId, code, String(p - 1)] })));
+  if (p < pages - 1) nav.push(actionButton(ctx.t('list.next'), await ctx.codec.encode({ verb: VERBS.pageChoices, args: [draftId, code, String(p + 1)] })));
   nav.push(...tail);
   if (nav.length > 0) rows.push(nav);
   return rows;

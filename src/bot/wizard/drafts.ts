@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChatKind, Platform } from '../../contracts/incoming.js';
 import type { Route, RouteField } from '../route/route.js';
-import { CoreKeys } from '../keys.js';
+import { CoreKeys } from '../../contracts/keys.js';
 
 /** The step a draft waits on: a route field or one of the swap's own questions. */
 export type Step = RouteField | 'destination_address' | 'refund_address' | 'refuel' | 'confirm';

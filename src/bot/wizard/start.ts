@@ -14,7 +14,7 @@ export async function startWizard(ctx: Ctx, kind: Draft['kind'], route: Route, p
   const i = ctx.incoming;
   const note: Line[] = [];
   const existing = await ctx.drafts.get(i.platform, i.userId);
-  if (existing?.awaiting) note.push(line(italic(`Your unfinished ${existing.kind} was dropped: one at a time.`)));
+  if (existing?.awaiting) note.push(line(italic(ctx.t(existing.kind === 'swap' ? 'wizard.droppedSwap' : 'wizard.droppedQuote'))));
   const draft: Draft = { id: newDraftId(), kind, platform: i.platform, userId: i.userId, chatId: i.chatId, chatKind: i.chatKind, route, createdAt: ctx.now() };
   return advance(ctx, draft, problem ? { note, problem } : { note });
 }

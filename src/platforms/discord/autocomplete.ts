@@ -15,17 +15,17 @@ const ANSWER_WITHIN_MS = 2_000;
 
 type Values = ReadonlyMap<string, string>;
 
-/** The network a token list depends on: the destination for to_token, else the source. */
-export function suggestionContext(optionName: string, values: Values): { network?: string; sourceNetwork?: string } {
+/** The network a token list depends on (the destination for to_token, else the source), and the user's language. */
+export function suggestionContext(optionName: string, values: Values, locale?: string): { network?: string; sourceNetwork?: string; locale?: string } {
   const source = values.get('from') ?? values.get('network');
   const network = optionName === 'to_token' ? values.get('to') : source;
-  return { ...(network ? { network } : {}), ...(source ? { sourceNetwork: source } : {}) };
+  return { ...(network ? { network } : {}), ...(source ? { sourceNetwork: source } : {}), ...(locale ? { locale } : {}) };
 }
 
-export async function suggestChoices(core: BotCore, commandName: string, optionName: string, partial: string, values: Values): Promise<Array<{ name: string; value: string }>> {
+export async function suggestChoices(core: BotCore, commandName: string, optionName: string, partial: string, values: Values, locale?: string): Promise<Array<{ name: string; value: string }>> {
   const option = COMMANDS.find((c) => c.name === commandName)?.options.find((o) => o.name === optionName);
   if (!option?.autocomplete) return [];
-  const suggestions = await core.suggest(option.autocomplete, partial, suggestionContext(optionName, values));
+  const suggestions = await core.suggest(option.autocomplete, partial, suggestionContext(optionName, values, locale));
   const seen = new Set<string>();
   const choices: Array<{ name: string; value: string }> = [];
   for (const s of suggestions) {
@@ -45,7 +45,7 @@ export async function answerAutocomplete(i: AutocompleteInteraction, core: BotCo
     const values = new Map<string, string>();
     for (const o of i.options.data) if (!o.focused && typeof o.value === 'string' && o.value.trim()) values.set(o.name, o.value.trim());
     const timeout = new Promise<typeof choices>((resolve) => setTimeout(() => resolve([]), ANSWER_WITHIN_MS).unref());
-    choices = await Promise.race([suggestChoices(core, i.commandName, focused.name, String(focused.value), values), timeout]);
+    choices = await Promise.race([suggestChoices(core, i.commandName, focused.name, String(focused.value), values, i.locale), timeout]);
   } catch (error) {
     log.warn({ err: loggableError(error) }, 'autocomplete suggestions failed');
   }

@@ -9,6 +9,7 @@ import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
+import { setUp } from '../../support/set-up.js';
 import { MemoryTracking } from './memory-tracking.js';
 import { startShapeProxy, type ShapeProxy } from './shape-proxy.js';
 
@@ -56,6 +57,9 @@ export async function startHarness(opts: { commandsPerMinute?: number; timings?:
   };
 }
 
+/** One harness for a test file: started before its tests, closed after them. */
+export const useHarness = (opts: Parameters<typeof startHarness>[0] = {}): Harness => setUp(() => startHarness(opts));
+
 export class ChatUser {
   last: Reply[] = [];
   private messageCount = 0;
@@ -90,6 +94,26 @@ export class ChatUser {
     this.messageCount++;
     this.last = await this.h.core.handle(this.incoming({ action: button.action, messageRef: { platform: 'console', chatId: this.who.chatId ?? this.who.userId, messageId: String(this.messageCount) } }));
     return this.last;
+  }
+
+  /**
+   * Completes the wizard from one line to the confirmation card, as a user in a hurry would: the
+   * address, the refund address (skipped unless given), and no refuel when it is offered.
+   */
+  async toConfirmation(line: string, address: string, refund?: string): Promise<Reply[]> {
+    await this.says(line);
+    card(await this.says(address), { contains: ['refunds', 'no automatic refund'], buttons: ['Skip (no refund address)'] });
+    const next = refund ? await this.says(refund) : await this.presses('Skip (no refund address)');
+    return next.some((r) => replyButtons(r).some((b) => b.label === 'No refuel')) ? this.presses('No refuel') : next;
+  }
+
+  /** A swap from one line to its deposit card: the wizard completed and confirmed. */
+  async createsSwap(line: string, address: string, refund?: string): Promise<{ id: string; deposit: Reply[] }> {
+    await this.toConfirmation(line, address, refund);
+    const deposit = await this.presses('Confirm');
+    const id = /Swap id: ([0-9a-f-]{36})/.exec(allText(deposit))?.[1];
+    if (!id) throw new Error(`no swap id in:\n${allText(deposit)}`);
+    return { id, deposit };
   }
 
   /** Sends a raw action string (forged or stale buttons). */

@@ -22,6 +22,13 @@ export class MemoryTracking implements TrackingService {
     return { ok: true, alreadyFollowing: false };
   }
 
+  /** Swaps asked to be polled at once, in order. */
+  readonly polledNow: string[] = [];
+
+  async pollNow(swapId: string): Promise<void> {
+    this.polledNow.push(swapId);
+  }
+
   async unfollow(swapId: string, target: ChatTarget): Promise<boolean> {
     return this.follows.get(this.key(target))?.delete(swapId) ?? false;
   }

@@ -4,6 +4,7 @@ import { actionButton, copyButton, line, type Reply } from '../../../src/contrac
 import { DM_SENT_NOTE, ERROR_NOTE } from '../../../src/platforms/discord/responder.js';
 import type { InteractionState, StoredMessage } from './fake-world.js';
 import { buttonId, buttonLabels, connectBot, embedText, ScriptedCore, startDiscordHarness, startDiscordWorld, unescape, type DiscordHarness } from './harness.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * The adapter's own duties, with a scripted core: acknowledging in time, where each reply goes,
@@ -53,7 +54,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function answerOf(it: InteractionState): Promise<StoredMessage> {
-  const id = await h.fake.waitFor(() => (it.originalId && !h.fake.message(it.originalId).loading ? it.originalId : undefined), 'an answer');
+  const id = await waitFor(() => (it.originalId && !h.fake.message(it.originalId).loading ? it.originalId : undefined), 'an answer');
   return h.fake.message(id);
 }
 const lastSeen = () => core.seen[core.seen.length - 1];
@@ -61,7 +62,7 @@ const lastSeen = () => core.seen[core.seen.length - 1];
 describe('acknowledging within 3 seconds', () => {
   it('defers a slow command publicly, then fills the placeholder with the answer', async () => {
     const it1 = h.fake.slashCommand(h.alice, 'status', { swap_id: 'abc' });
-    await h.fake.waitFor(() => it1.callbacks[0], 'the deferral');
+    await waitFor(() => it1.callbacks[0], 'the deferral');
     expect(it1.callbacks[0]?.type).toBe(5); // acknowledged while the core was still working
     release();
     const answer = await answerOf(it1);
@@ -71,9 +72,9 @@ describe('acknowledging within 3 seconds', () => {
 
   it('deletes a public placeholder before an answer only the user may see', async () => {
     const it1 = h.fake.slashCommand(h.alice, 'untrack', { swap_id: 'abc' });
-    await h.fake.waitFor(() => it1.callbacks[0], 'the deferral');
+    await waitFor(() => it1.callbacks[0], 'the deferral');
     release();
-    const id = await h.fake.waitFor(() => it1.followupIds[0], 'the follow-up');
+    const id = await waitFor(() => it1.followupIds[0], 'the follow-up');
     expect(h.fake.message(id).ephemeral).toBe(true);
     expect(h.fake.message(it1.originalId).deleted).toBe(true);
   });
@@ -81,10 +82,10 @@ describe('acknowledging within 3 seconds', () => {
   it('defers a slow button as an update and edits the message it belongs to', async () => {
     const quoted = await answerOf(h.fake.slashCommand(h.alice, 'quote', { amount: 1, token: 'USDC', from: 'A', to: 'B' }));
     const press = h.fake.pressButton(h.alice, quoted, buttonId(quoted, 'Swap this'));
-    await h.fake.waitFor(() => press.callbacks[0], 'the deferral');
+    await waitFor(() => press.callbacks[0], 'the deferral');
     expect(press.callbacks[0]?.type).toBe(6);
     release();
-    await h.fake.waitFor(() => quoted.history.length > 1, 'the edit');
+    await waitFor(() => quoted.history.length > 1, 'the edit');
     expect(unescape(embedText(quoted))).toBe('edited after a wait');
     expect(buttonLabels(quoted)).toEqual(['Next']);
     expect(lastSeen()).toMatchObject({ action: 'sw:1', messageRef: { platform: 'discord', chatId: quoted.channelId, messageId: quoted.id } });
@@ -110,9 +111,9 @@ describe('replies, buttons, modals', () => {
     expect(select?.type).toBe(3);
     expect(select?.options).toHaveLength(8);
     const picked = h.fake.selectOption(h.alice, answer, select?.custom_id ?? '', 'net:5');
-    await h.fake.waitFor(() => picked.callbacks[0], 'the pick');
+    await waitFor(() => picked.callbacks[0], 'the pick');
     expect(lastSeen()?.action).toBe('net:5');
-    await h.fake.waitFor(() => answer.history.length > 1, 'the edit');
+    await waitFor(() => answer.history.length > 1, 'the edit');
     expect(unescape(embedText(answer))).toBe('you picked net:5');
 
     const seen = core.seen.length;
@@ -143,18 +144,18 @@ describe('replies, buttons, modals', () => {
 
   it('shows a prompt that came after a deferral as a button that opens the modal', async () => {
     const swap = h.fake.slashCommand(h.alice, 'swap');
-    await h.fake.waitFor(() => swap.callbacks[0], 'the deferral');
+    await waitFor(() => swap.callbacks[0], 'the deferral');
     release();
     // A question for one person to type into is theirs: the public placeholder gives way to an ephemeral message.
-    const asked = await h.fake.waitFor(() => swap.followupIds.map((id) => h.fake.message(id))[0], 'the question');
+    const asked = await waitFor(() => swap.followupIds.map((id) => h.fake.message(id))[0], 'the question');
     expect(asked.ephemeral).toBe(true);
     expect(h.fake.message(swap.originalId).deleted).toBe(true);
     expect(buttonLabels(asked)).toEqual(['Cancel', '✏️ Your address on Base']);
     const open = h.fake.pressButton(h.alice, asked, buttonId(asked, '✏️ Your address on Base'));
-    await h.fake.waitFor(() => open.modal, 'the modal');
+    await waitFor(() => open.modal, 'the modal');
     expect(JSON.stringify(open.modal)).toContain('"max_length":64');
     const submitted = h.fake.submitModal(h.alice, open, '  0xabc  ');
-    await h.fake.waitFor(() => submitted.callbacks[0], 'the answer to the modal');
+    await waitFor(() => submitted.callbacks[0], 'the answer to the modal');
     expect(lastSeen()).toMatchObject({ text: '0xabc', messageRef: { messageId: asked.id } });
   });
 
@@ -173,7 +174,7 @@ describe('replies, buttons, modals', () => {
     const note = await answerOf(it1);
     expect(note.ephemeral).toBe(true);
     expect(unescape(embedText(note))).toBe('Sent privately');
-    await h.fake.waitFor(() => h.fake.messagesIn(dm).length > before, 'the DM');
+    await waitFor(() => h.fake.messagesIn(dm).length > before, 'the DM');
     expect(unescape(embedText(h.fake.messagesIn(dm).at(-1) as StoredMessage))).toBe('private stuff');
     expect(DM_SENT_NOTE).toMatch(/direct message/);
   });
@@ -213,13 +214,13 @@ describe('the gateway connection', () => {
     const stats = h.fake.gateway.stats;
     expect(stats.identifies).toEqual([{ intents: 1, token: 'ok' }]); // Guilds only: no privileged intents
     expect(stats.queries[0]).toBe('v=10&encoding=json');
-    await h.fake.waitFor(() => stats.heartbeats >= 1, 'a heartbeat');
+    await waitFor(() => stats.heartbeats >= 1, 'a heartbeat');
     expect(stats.acks).toBe(stats.heartbeats);
   });
 
   it('resumes after the connection drops and keeps answering', async () => {
     h.fake.gateway.dropConnections(4000);
-    await h.fake.waitFor(() => h.fake.gateway.stats.resumes >= 1 && h.fake.gateway.connected, 'a resume', 20_000);
+    await waitFor(() => h.fake.gateway.stats.resumes >= 1 && h.fake.gateway.connected, 'a resume', 20_000);
     const answer = await answerOf(h.fake.slashCommand(h.alice, 'help'));
     expect(unescape(embedText(answer))).toContain('hello Alice');
     expect(h.fake.gateway.stats.identifies).toHaveLength(1); // resumed, not re-identified
@@ -248,7 +249,7 @@ describe('DISCORD_GATEWAY_URL', () => {
     try {
       const answer = await (async () => {
         const it1 = other.fake.slashCommand(other.alice, 'help');
-        const id = await other.fake.waitFor(() => it1.originalId, 'an answer');
+        const id = await waitFor(() => it1.originalId, 'an answer');
         return other.fake.message(id);
       })();
       expect(unescape(embedText(answer))).toContain('hello Alice');

@@ -1,56 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DM_CLOSED_NOTE } from '../../../src/platforms/discord/responder.js';
 import type { Where } from './fake-discord.js';
-import type { InteractionState, StoredMessage } from './fake-world.js';
-import { buttonId, buttonLabels, connectBot, embedOf, embedText, startDiscordWorld, titleOf, unescape, type DiscordHarness } from './harness.js';
-import { startLiveStack, type LiveStack } from './live-stack.js';
+import type { StoredMessage } from './fake-world.js';
+import { afterPress, answerOf, buttonId, buttonLabels, embedOf, embedText, titleOf, unescape, useLiveDiscord } from './harness.js';
+import { driveToCompletion } from '../live-stack.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * The whole product through the real discord.js client against the fake Discord: slash commands
  * with autocomplete, the wizard with its modal, the deposit card by DM, and the live card the
  * tracking worker edits as the sandbox swap moves.
  */
-let h: DiscordHarness;
-let live: LiveStack;
+const h = useLiveDiscord('dc');
 const ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
-
-beforeAll(async () => {
-  const world = await startDiscordWorld();
-  live = await startLiveStack(world);
-  h = await connectBot(world, live.core);
-});
-afterAll(async () => {
-  await h?.close();
-  await live?.close();
-});
-
-/** The message an interaction answered with (its reply, or the message it edited). */
-async function answerOf(it: InteractionState): Promise<StoredMessage> {
-  const id = await h.fake.waitFor(() => {
-    const first = it.callbacks[0];
-    if (!first || !it.originalId) return undefined;
-    const m = h.fake.message(it.originalId);
-    return m.loading ? undefined : m.id;
-  }, `the answer to interaction ${it.id}`);
-  return h.fake.message(id);
-}
-
-/**
- * The message a component press (or a modal sent from one) leaves behind: the same message once
- * it was updated (at once, or after a deferral), or the reply the interaction made.
- */
-async function afterPress(it: InteractionState, message: StoredMessage, versionsBefore: number): Promise<StoredMessage> {
-  await h.fake.waitFor(() => it.callbacks[0], `an answer to interaction ${it.id}`);
-  return h.fake.waitFor(() => {
-    if (message.history.length > versionsBefore) return message;
-    const other = it.originalId && it.originalId !== message.id ? h.fake.message(it.originalId) : undefined;
-    return other && !other.loading ? other : undefined;
-  }, 'the wizard to move on');
-}
 
 async function press(who: Where, message: StoredMessage, label: string): Promise<StoredMessage> {
   const before = message.history.length;
-  return afterPress(h.fake.pressButton(who, message, buttonId(message, label)), message, before);
+  return afterPress(h.fake, h.fake.pressButton(who, message, buttonId(message, label)), message, before);
 }
 
 /** Walks the wizard from a message by pressing the first of these labels it shows, until Confirm. */
@@ -66,33 +32,12 @@ async function walkToConfirm(who: Where, start: StoredMessage): Promise<StoredMe
   throw new Error('wizard did not reach Confirm');
 }
 
-async function waitUntil(cond: () => Promise<boolean>, what: string): Promise<void> {
-  const until = Date.now() + 15_000;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Advances sandbox time step by step until the swap is final and the poller has seen it. */
-async function driveToCompletion(swapId: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    const state = await live.tracking.swapState(swapId);
-    if (state?.status === 'completed') return;
-    live.clock.advance(10_000);
-    const at = live.clock.now();
-    await waitUntil(async () => ((await live.tracking.swapState(swapId))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved');
-    await waitUntil(async () => (await live.tracking.pendingNotifications()) === 0, 'the chats to be up to date');
-  }
-  throw new Error('the swap did not complete');
-}
-
 describe('a whole swap on Discord', () => {
   let swapId = '';
   let depositCard: StoredMessage | undefined;
 
   it('quotes with autocomplete, takes the address in a modal, DMs the deposit card and keeps a live card', async () => {
-    const requestsBefore = live.sandbox.requestCount();
+    const requestsBefore = h.live.sandbox.requestCount();
     const from = await h.fake.autocomplete(h.alice, 'quote', { amount: 100, token: 'USDC', from: 'arb' }, 'from');
     expect(from.length).toBeGreaterThan(0);
     expect(from.length).toBeLessThanOrEqual(25);
@@ -103,22 +48,22 @@ describe('a whole swap on Discord', () => {
     expect(tokens.map((c) => c.value)).toContain('USDC');
     expect(tokens.length).toBeLessThanOrEqual(25);
     // Autocomplete answered from the cache: not one request to the swap service per keystroke.
-    expect(live.sandbox.requestCount()).toBe(requestsBefore);
+    expect(h.live.sandbox.requestCount()).toBe(requestsBefore);
 
     const quote = h.fake.slashCommand(h.alice, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' });
-    const card = await answerOf(quote);
+    const card = await answerOf(h.fake, quote);
     expect(card.ephemeral).toBe(false);
     expect(buttonLabels(card)).toContain('Swap this');
     expect(unescape(embedText(card))).toMatch(/USDC/);
 
     // "Swap this" opens the address modal straight away (the core asked for free text).
     const swapThis = h.fake.pressButton(h.alice, card, buttonId(card, 'Swap this'));
-    await h.fake.waitFor(() => swapThis.callbacks[0], 'the answer to Swap this');
+    await waitFor(() => swapThis.callbacks[0], 'the answer to Swap this');
     expect(swapThis.callbacks[0]?.type).toBe(9);
     expect(JSON.stringify(swapThis.modal)).toMatch(/address/i);
 
     const cardVersions = card.history.length;
-    const afterAddress = await afterPress(h.fake.submitModal(h.alice, swapThis, ADDRESS), card, card.history.length);
+    const afterAddress = await afterPress(h.fake, h.fake.submitModal(h.alice, swapThis, ADDRESS), card, card.history.length);
     // From the address on, the wizard is Alice's alone: ephemeral, the public quote card untouched.
     expect(afterAddress.id).not.toBe(card.id);
     expect(afterAddress.ephemeral).toBe(true);
@@ -132,8 +77,8 @@ describe('a whole swap on Discord', () => {
 
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
     const confirmPress = h.fake.pressButton(h.alice, confirm, buttonId(confirm, 'Confirm'));
-    depositCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
-    await h.fake.waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
+    depositCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
+    await waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
 
     // The deposit card: an embed with the address as code, the QR as an attached PNG it shows.
     const dm = embedOf(depositCard);
@@ -148,27 +93,27 @@ describe('a whole swap on Discord', () => {
     expect(swapId).toMatch(/^[0-9a-f-]{36}$/);
 
     // In the server, only a notice to Alice: nothing of the swap for the channel to see.
-    const notes = await h.fake.waitFor(() => confirmPress.followupIds.length > 0 && confirmPress.followupIds.map((id) => h.fake.message(id)), 'the note in the server');
+    const notes = await waitFor(() => confirmPress.followupIds.length > 0 && confirmPress.followupIds.map((id) => h.fake.message(id)), 'the note in the server');
     expect(notes.map((m) => m.ephemeral)).not.toContain(false);
     expect(seenByAll()).not.toContain(swapId);
     expect(seenByAll()).not.toContain(ADDRESS.slice(2, 12));
 
     // Copy address shows the bare address, only to Alice.
     const copy = h.fake.pressButton(h.aliceDm, depositCard, buttonId(depositCard, 'Copy address'));
-    const copied = await answerOf(copy);
+    const copied = await answerOf(h.fake, copy);
     expect(copied.ephemeral).toBe(true);
     expect(String(copied.body.content)).toMatch(/^`[^`]+`$/);
 
     // The tracking worker posts the live status card to the DM through REST alone, at the swap's
     // first change (the deposit card already says it waits for the deposit).
-    live.sandbox.deposit(swapId);
-    const liveCard = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
+    h.live.sandbox.deposit(swapId);
+    const liveCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
     const versionsBefore = liveCard.history.length;
-    await driveToCompletion(swapId);
-    const done = await h.fake.waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
+    await driveToCompletion(h.live, swapId);
+    const done = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
     expect(embedOf(done).color).toBe(0x57f287);
     // The same card was edited in place as the swap moved, and now says completed.
-    await h.fake.waitFor(() => /complet/i.test(unescape(embedText(liveCard))), 'the live card to show completion');
+    await waitFor(() => /complet/i.test(unescape(embedText(liveCard))), 'the live card to show completion');
     expect(liveCard.history.length).toBeGreaterThan(versionsBefore + 1);
     expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);
   });
@@ -178,10 +123,10 @@ describe('a whole swap on Discord', () => {
     const before = { versions: deposit.history.length, body: JSON.stringify(deposit.body), attachments: deposit.attachments.length };
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
     const status = h.fake.pressButton(h.aliceDm, deposit, buttonId(deposit, 'Status'));
-    const card = await h.fake.waitFor(() => [status.originalId, ...status.followupIds].map((id) => (id && id !== deposit.id ? h.fake.message(id) : undefined)).find((m) => m && !m.loading && titleOf(m).length > 0), 'the new status card');
+    const card = await waitFor(() => [status.originalId, ...status.followupIds].map((id) => (id && id !== deposit.id ? h.fake.message(id) : undefined)).find((m) => m && !m.loading && titleOf(m).length > 0), 'the new status card');
     expect(card.channelId).toBe(dmChannel);
     expect(unescape(titleOf(card))).toMatch(new RegExp(`^Swap ${swapId.slice(0, 8)}`));
-    await h.fake.waitFor(() => status.callbacks[0], 'Status acknowledged');
+    await waitFor(() => status.callbacks[0], 'Status acknowledged');
     expect(deposit.deleted).toBe(false);
     expect(deposit.history).toHaveLength(before.versions);
     expect(JSON.stringify(deposit.body)).toBe(before.body);
@@ -190,19 +135,19 @@ describe('a whole swap on Discord', () => {
 
   it('shows the deposit details ephemerally, with a note that they are not kept, when DMs are closed', async () => {
     const swap = h.fake.slashCommand(h.bob, 'swap', { amount: 50, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'OPTIMISM_MAINNET' });
-    await h.fake.waitFor(() => swap.callbacks[0], 'the answer to /swap');
+    await waitFor(() => swap.callbacks[0], 'the answer to /swap');
     let message: StoredMessage;
     if (swap.modal) {
-      message = await answerOf(h.fake.submitModal(h.bob, swap, ADDRESS));
+      message = await answerOf(h.fake, h.fake.submitModal(h.bob, swap, ADDRESS));
     } else {
-      const asked = await answerOf(swap);
+      const asked = await answerOf(h.fake, swap);
       const open = h.fake.pressButton(h.bob, asked, buttonId(asked, buttonLabels(asked).find((l) => l.startsWith('✏️')) ?? ''));
-      await h.fake.waitFor(() => open.modal, 'the modal');
-      message = await afterPress(h.fake.submitModal(h.bob, open, ADDRESS), asked, asked.history.length);
+      await waitFor(() => open.modal, 'the modal');
+      message = await afterPress(h.fake, h.fake.submitModal(h.bob, open, ADDRESS), asked, asked.history.length);
     }
     const confirm = await walkToConfirm(h.bob, message);
     const press = h.fake.pressButton(h.bob, confirm, buttonId(confirm, 'Confirm'));
-    const shown = await h.fake.waitFor(() => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))), 'the ephemeral deposit card');
+    const shown = await waitFor(() => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))), 'the ephemeral deposit card');
     expect(shown.ephemeral).toBe(true);
     expect(unescape(String(embedOf(shown).description))).toContain(DM_CLOSED_NOTE);
     // Nothing reached Bob's DM channel: Discord refused it.
@@ -212,26 +157,26 @@ describe('a whole swap on Discord', () => {
     // The tracking worker meets the same refusal (50007) at the swap's first change and stops following for that DM.
     const bobSwap = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(String(embedOf(shown).description)))?.[1] ?? '';
     expect(bobSwap).toMatch(/^[0-9a-f-]{36}$/);
-    live.sandbox.deposit(bobSwap);
+    h.live.sandbox.deposit(bobSwap);
     const bobChat = { platform: 'discord' as const, chatId: h.bob.user.id, chatKind: 'private' as const };
     const refusals = () => h.fake.requests.filter((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403).length;
-    await waitUntil(async () => refusals() >= 2 && (await live.tracking.service.listFollowed(bobChat)).length === 0, 'the closed DM to be unsubscribed');
+    await waitFor(async () => refusals() >= 2 && (await h.live.tracking.service.listFollowed(bobChat)).length === 0, 'the closed DM to be unsubscribed');
   });
 
   it('lets only admins or the tracking role start tracking in a server', async () => {
-    const id = (await live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 20, use_deposit_address: true })).swap.id;
-    const refused = await answerOf(h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
+    const id = (await h.live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 20, use_deposit_address: true })).swap.id;
+    const refused = await answerOf(h.fake, h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
     expect(unescape(embedText(refused))).toMatch(/Only admins can do that here/);
     expect(refused.ephemeral).toBe(true);
     const channel = h.guild.channelIds[0] ?? '';
-    expect(await live.tracking.service.listFollowed({ platform: 'discord', chatId: channel, chatKind: 'group' })).toEqual([]);
+    expect(await h.live.tracking.service.listFollowed({ platform: 'discord', chatId: channel, chatKind: 'group' })).toEqual([]);
 
-    const byRole = await answerOf(h.fake.slashCommand(h.tracker, 'track', { swap_id: id }));
+    const byRole = await answerOf(h.fake, h.fake.slashCommand(h.tracker, 'track', { swap_id: id }));
     expect(unescape(embedText(byRole))).not.toMatch(/Only admins/);
     // The worker posts the live card to the channel through REST, with the address masked.
-    const channelCard = await h.fake.waitFor(() => h.fake.messagesIn(channel).find((m) => !m.interactionId && unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
+    const channelCard = await waitFor(() => h.fake.messagesIn(channel).find((m) => !m.interactionId && unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
     expect(unescape(embedText(channelCard))).not.toContain(ADDRESS);
-    const byMod = await answerOf(h.fake.slashCommand(h.mod, 'untrack', { swap_id: id }));
+    const byMod = await answerOf(h.fake, h.fake.slashCommand(h.mod, 'untrack', { swap_id: id }));
     expect(unescape(embedText(byMod))).not.toMatch(/Only admins/);
   });
 

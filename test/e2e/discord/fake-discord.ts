@@ -5,6 +5,7 @@ import { listen, readBody, type Listening } from '../../fakes/http.js';
 import { FakeGateway } from './fake-gateway.js';
 import { route } from './fake-routes.js';
 import { World, type FakeGuild, type FakeUser, type InteractionState, type StoredMessage } from './fake-world.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * A fake Discord on loopback for the real discord.js client: REST under /api/v10 (see
@@ -156,7 +157,7 @@ export class FakeDiscord {
       type,
       token: state.token,
       version: 1,
-      locale: 'en-US',
+      locale: user.locale ?? 'en-US',
       entitlements: [],
       app_permissions: String((1n << 53n) - 1n),
       attachment_size_limit: 26_214_400,
@@ -216,7 +217,7 @@ export class FakeDiscord {
     if (!(focused in values)) throw new Error(`fake: the focused option ${focused} needs the partial text typed so far`);
     const { state, payload } = this.base(4, where);
     this.send(state, { ...payload, data: this.commandData(where, name, values, focused) });
-    await this.waitFor(() => state.callbacks[0], `autocomplete answer for ${focused}`);
+    await waitFor(() => state.callbacks[0], `autocomplete answer for ${focused}`);
     return state.choices ?? [];
   }
 
@@ -274,15 +275,5 @@ export class FakeDiscord {
       if (/^\/interactions\//.test(r.path)) return [4, 7].includes(Number((r.body as Json | undefined)?.type));
       return false;
     });
-  }
-
-  async waitFor<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 15_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (value) return value;
-      if (Date.now() > until) throw new Error(`fake discord: timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
   }
 }

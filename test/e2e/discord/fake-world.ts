@@ -12,6 +12,8 @@ export interface FakeUser {
   globalName?: string;
   /** Discord answers 50007 to any DM to this user. */
   dmClosed?: boolean;
+  /** The language of the user's Discord client, sent as each interaction's `locale` (default en-US). */
+  locale?: string;
 }
 
 export interface FakeRole {

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { REST } from 'discord.js';
 import type { BotCore, InlineAnswer, Suggestion } from '../../../src/bot/core.js';
 import type { Incoming } from '../../../src/contracts/incoming.js';
 import type { Reply } from '../../../src/contracts/reply.js';
-import { createLogger, type Logger } from '../../../src/log.js';
 import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../../src/platforms/discord/client.js';
 import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
+import { DiscordMessenger } from '../../../src/platforms/discord/messenger.js';
 import { FakeDiscord, type Where } from './fake-discord.js';
 import type { Json } from '../../fakes/bodies.js';
-import { Permission, type FakeGuild, type StoredMessage } from './fake-world.js';
+import { memoryLogger } from '../../support/log.js';
+import { setUp } from '../../support/set-up.js';
+import { waitFor } from '../../support/wait.js';
+import { startLiveStack, type LiveStack } from '../live-stack.js';
+import { Permission, type FakeGuild, type InteractionState, type StoredMessage } from './fake-world.js';
 
 /** A core that answers from a script and remembers what it was asked (adapter-only checks). */
 export class ScriptedCore implements BotCore {
@@ -28,17 +31,6 @@ export class ScriptedCore implements BotCore {
   async inlineQuote(): Promise<InlineAnswer> {
     return { results: [], personal: false, cacheSeconds: 0 };
   }
-}
-
-export function memoryLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      lines.push(chunk.toString('utf8'));
-      cb();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
 }
 
 export const TRACK_ROLE = 'Swap Trackers';
@@ -106,6 +98,52 @@ export async function connectBot(world: DiscordWorld, core: BotCore, opts: Parti
 
 export async function startDiscordHarness(core: BotCore, opts: Partial<DiscordBotOptions> = {}): Promise<DiscordHarness> {
   return connectBot(await startDiscordWorld(), core, opts);
+}
+
+export interface LiveDiscord extends DiscordHarness {
+  live: LiveStack;
+}
+
+/**
+ * The real product behind the fake Discord for one test file (the live stack delivering through
+ * DiscordMessenger, the real bot connected): started before its tests, closed after them.
+ */
+export function useLiveDiscord(name: string): LiveDiscord {
+  return setUp(async () => {
+    const world = await startDiscordWorld();
+    const live = await startLiveStack(name, { discord: new DiscordMessenger({ token: world.token, api: world.fake.apiUrl }) });
+    const h = await connectBot(world, live.core);
+    return {
+      ...h, live,
+      async close() {
+        await h.close();
+        await live.close();
+      },
+    };
+  });
+}
+
+/** The message an interaction answered with (its reply, or the message it edited), once it is no longer loading. */
+export async function answerOf(fake: FakeDiscord, it: InteractionState): Promise<StoredMessage> {
+  const id = await waitFor(() => {
+    if (!it.callbacks[0] || !it.originalId) return undefined;
+    const m = fake.message(it.originalId);
+    return m.loading ? undefined : m.id;
+  }, `the answer to interaction ${it.id}`);
+  return fake.message(id);
+}
+
+/**
+ * The message a component press (or a modal sent from one) leaves behind: the same message once
+ * it was updated (at once, or after a deferral), or the reply the interaction made.
+ */
+export async function afterPress(fake: FakeDiscord, it: InteractionState, message: StoredMessage, versionsBefore: number): Promise<StoredMessage> {
+  await waitFor(() => it.callbacks[0], `an answer to interaction ${it.id}`);
+  return waitFor(() => {
+    if (message.history.length > versionsBefore) return message;
+    const other = it.originalId && it.originalId !== message.id ? fake.message(it.originalId) : undefined;
+    return other && !other.loading ? other : undefined;
+  }, 'the wizard to move on');
 }
 
 /** The custom_id of the button with this label on a stored message. */

@@ -81,6 +81,7 @@ describe('DiscordMessenger', () => {
     expect(limited.retryAfterMs).toBeGreaterThanOrEqual(300);
     expect(limited.retryAfterMs).toBeLessThan(2_000);
     expect(posts() - before).toBe(1); // the REST client did not retry on its own
+    // discord.js keeps the bucket's reset on the real clock (nothing to inject): wait it out, as the caller would.
     await new Promise((r) => setTimeout(r, limited.retryAfterMs));
     const ref = await messenger.send(channel(), card('Waiting'));
     expect(fake.message(ref.messageId).deleted).toBe(false);
@@ -91,6 +92,7 @@ describe('DiscordMessenger', () => {
     const limited = await failure(messenger.send(channel(), card('Waiting')));
     expect(limited.failure).toBe('rate_limited');
     expect(limited.retryAfterMs).toBeGreaterThan(0);
+    // The global limit lives in discord.js on the real clock: let it pass so the next test starts clean.
     await new Promise((r) => setTimeout(r, limited.retryAfterMs));
   });
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../../fakes/bodies.js';
 import type { Where } from './fake-discord.js';
-import type { InteractionState, StoredMessage } from './fake-world.js';
-import { buttonId, buttonLabels, connectBot, embedText, startDiscordWorld, titleOf, unescape, type DiscordHarness } from './harness.js';
-import { startLiveStack, type LiveStack } from './live-stack.js';
+import { buttonId, buttonLabels, answerOf, embedText, titleOf, unescape, useLiveDiscord } from './harness.js';
+import { driveToCompletion } from '../live-stack.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * Notification settings through the real discord.js client and DiscordMessenger against the fake
@@ -11,53 +11,9 @@ import { startLiveStack, type LiveStack } from './live-stack.js';
  * gets its tracking messages with SUPPRESS_NOTIFICATIONS (flags 4096), and a completed swap gets ✅
  * on its card (PUT …/reactions/{emoji}/@me) instead of a "Swap completed" message.
  */
-let h: DiscordHarness;
-let live: LiveStack;
+const h = useLiveDiscord('dc-notify');
 const ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
 const SUPPRESS_NOTIFICATIONS = 1 << 12;
-
-beforeAll(async () => {
-  const world = await startDiscordWorld();
-  live = await startLiveStack(world);
-  h = await connectBot(world, live.core);
-});
-afterAll(async () => {
-  await h?.close();
-  await live?.close();
-});
-
-async function answerOf(it: InteractionState): Promise<StoredMessage> {
-  const id = await h.fake.waitFor(() => {
-    if (!it.callbacks[0] || !it.originalId) return undefined;
-    const m = h.fake.message(it.originalId);
-    return m.loading ? undefined : m.id;
-  }, `the answer to interaction ${it.id}`);
-  return h.fake.message(id);
-}
-
-async function waitUntil(cond: () => Promise<boolean>, what: string): Promise<void> {
-  const until = Date.now() + 15_000;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Advances sandbox time step by step until the swap is final and every chat is up to date. */
-async function driveToCompletion(swapId: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    const state = await live.tracking.swapState(swapId);
-    if (state?.status === 'completed') {
-      await waitUntil(async () => (await live.tracking.pendingNotifications()) === 0, 'the chats to be up to date');
-      return;
-    }
-    live.clock.advance(10_000);
-    const at = live.clock.now();
-    await waitUntil(async () => ((await live.tracking.swapState(swapId))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved');
-    await waitUntil(async () => (await live.tracking.pendingNotifications()) === 0, 'the chats to be up to date');
-  }
-  throw new Error('the swap did not complete');
-}
 
 describe('a Discord channel in quiet mode with quiet hours', () => {
   it('sends tracking messages silently (flags 4096) and reacts ✅ on the card when the swap completes', async () => {
@@ -65,23 +21,23 @@ describe('a Discord channel in quiet mode with quiet hours', () => {
     const mod: Where = { ...h.mod, channelId };
 
     // Quiet hours typed through the command's option (the sandbox clock reads 00:00 UTC).
-    const typed = await answerOf(h.fake.slashCommand(mod, 'settings', { change: 'quiet 23-2 UTC' }));
+    const typed = await answerOf(h.fake, h.fake.slashCommand(mod, 'settings', { change: 'quiet 23-2 UTC' }));
     expect(unescape(embedText(typed))).toContain('23:00–02:00 (UTC)');
     const quietMode = buttonLabels(typed).find((l) => l.startsWith('✅ Quiet mode'));
     expect(quietMode).toBe('✅ Quiet mode: off');
     const press = h.fake.pressButton(mod, typed, buttonId(typed, quietMode ?? ''));
-    await h.fake.waitFor(() => press.callbacks[0], 'the press answered');
-    await h.fake.waitFor(() => buttonLabels(typed).includes('✅ Quiet mode: on'), 'the card to show quiet mode on');
+    await waitFor(() => press.callbacks[0], 'the press answered');
+    await waitFor(() => buttonLabels(typed).includes('✅ Quiet mode: on'), 'the card to show quiet mode on');
 
-    const id = (await live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 100, use_deposit_address: true })).swap.id;
-    await answerOf(h.fake.slashCommand(mod, 'track', { swap_id: id }));
+    const id = (await h.live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 100, use_deposit_address: true })).swap.id;
+    await answerOf(h.fake, h.fake.slashCommand(mod, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
-    const card = await h.fake.waitFor(() => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
+    const card = await waitFor(() => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
 
-    live.sandbox.deposit(id);
-    const deposit = await h.fake.waitFor(() => byWorker().find((m) => /Deposit received/.test(unescape(titleOf(m)))), 'the deposit message');
-    await driveToCompletion(id);
-    await h.fake.waitFor(() => card.reactions.length > 0, 'the reaction on the card');
+    h.live.sandbox.deposit(id);
+    const deposit = await waitFor(() => byWorker().find((m) => /Deposit received/.test(unescape(titleOf(m)))), 'the deposit message');
+    await driveToCompletion(h.live, id);
+    await waitFor(() => card.reactions.length > 0, 'the reaction on the card');
     expect(card.reactions).toEqual(['✅']);
     expect(h.fake.requests.some((r) => r.method === 'PUT' && r.status === 204 && r.path === `/channels/${channelId}/messages/${card.id}/reactions/✅/@me`)).toBe(true);
     expect(/complet/i.test(unescape(embedText(card)))).toBe(true);

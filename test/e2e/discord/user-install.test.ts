@@ -5,6 +5,7 @@ import type { Json } from '../../fakes/bodies.js';
 import type { Where } from './fake-discord.js';
 import type { FakeGuild, InteractionState, StoredMessage } from './fake-world.js';
 import { connectBot, embedText, ScriptedCore, startDiscordWorld, unescape, type DiscordHarness } from './harness.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * The app installed on a user's account, used in a server that never added the bot: the bot can
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function answerOf(it: InteractionState): Promise<StoredMessage> {
-  const id = await h.fake.waitFor(() => (it.originalId && !h.fake.message(it.originalId).loading ? it.originalId : undefined), 'an answer');
+  const id = await waitFor(() => (it.originalId && !h.fake.message(it.originalId).loading ? it.originalId : undefined), 'an answer');
   return h.fake.message(id);
 }
 const lastSeen = () => core.seen[core.seen.length - 1];

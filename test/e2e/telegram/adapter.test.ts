@@ -3,6 +3,7 @@ import type { Incoming } from '../../../src/contracts/incoming.js';
 import { actionButton, bold, code, copyButton, deeplinkButton, line, type Reply } from '../../../src/contracts/reply.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { ScriptedCore, newGroup, newUser, startHarness, type Harness } from './harness.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * The real grammY bot against the fake Bot API, with a scripted core: how updates become
@@ -55,7 +56,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/quote 100 usdc arb base');
-    const [msg] = await h.fake.waitFor(() => (h.fake.botMessages(chat.id).length ? h.fake.botMessages(chat.id) : undefined), 'a reply');
+    const [msg] = await waitFor(() => (h.fake.botMessages(chat.id).length ? h.fake.botMessages(chat.id) : undefined), 'a reply');
     expect(msg!.text).toContain('for <you> & "them"');
     expect(msg!.html).toContain('<b>step one</b>');
     expect(msg!.html).toContain('&lt;you&gt; &amp; &quot;them&quot;');
@@ -71,7 +72,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     h.fake.sendText(group, bob, '/quote@other_bot 1 eth');
     h.fake.sendText(group, bob, 'hello everyone');
     h.fake.sendText(group, bob, `/quote@${h.fake.bot.username} 5 usdc arb base`);
-    await h.fake.waitFor(() => h.fake.botMessages(group.id).length === 1, 'the group reply');
+    await waitFor(() => h.fake.botMessages(group.id).length === 1, 'the group reply');
     const seen = core.seen.slice(before);
     expect(seen.map((s) => s.text)).toEqual(['/quote 5 usdc arb base']);
     expect(seen[0]!.chatKind).toBe('group');
@@ -83,11 +84,11 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/swap');
-    const first = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the card');
+    const first = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the card');
     const q1 = h.fake.press(alice, chat.id, first.message_id, 'same');
-    await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === q1), 'answer 1');
+    await waitFor(() => h.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === q1), 'answer 1');
     const q2 = h.fake.press(alice, chat.id, first.message_id, 'next');
-    await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === q2), 'answer 2');
+    await waitFor(() => h.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === q2), 'answer 2');
     const msgs = h.fake.botMessages(chat.id);
     expect(msgs).toHaveLength(1);
     expect(msgs[0]!.html).toContain('step two');
@@ -102,9 +103,9 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/swap');
-    const first = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the card');
+    const first = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the card');
     const q = h.fake.press(alice, chat.id, first.message_id, 'x:forged:' + 'z'.repeat(40));
-    const answer = await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
+    const answer = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
     expect(answer.payload).toMatchObject({ show_alert: true });
     expect(String(answer.payload.text)).toMatch(/expired/);
     expect(h.fake.botMessages(chat.id)).toHaveLength(1);
@@ -115,7 +116,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/ask');
-    const msg = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the prompt');
+    const msg = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the prompt');
     expect(msg.markup).toEqual({ force_reply: true, input_field_placeholder: '0x…' });
   });
 
@@ -123,18 +124,18 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const bob = newUser('Bob');
     const group = newGroup();
     const cmd = h.fake.sendText(group, bob, '/ask');
-    const prompt = await h.fake.waitFor(() => h.fake.botMessages(group.id)[0], 'the prompt');
+    const prompt = await waitFor(() => h.fake.botMessages(group.id)[0], 'the prompt');
     expect(prompt.markup).toMatchObject({ force_reply: true, selective: true });
     expect(prompt.replyTo).toBe(cmd.message_id);
     h.fake.sendText(group, bob, '0xabc', { replyTo: prompt.message_id });
-    await h.fake.waitFor(() => core.seen.some((s) => s.text === '0xabc' && s.chatId === String(group.id)), 'the answer');
+    await waitFor(() => core.seen.some((s) => s.text === '0xabc' && s.chatId === String(group.id)), 'the answer');
   });
 
   it('private details go by DM; a user who never opened one gets the deeplink in the group', async () => {
     const group = newGroup();
     const stranger = newUser('Stranger');
     h.fake.sendText(group, stranger, '/secret');
-    const fb = await h.fake.waitFor(() => h.fake.botMessages(group.id)[0], 'the fallback');
+    const fb = await waitFor(() => h.fake.botMessages(group.id)[0], 'the fallback');
     expect(fb.text).toBe('Open a private chat to get it');
     expect(fb.markup).toEqual({ inline_keyboard: [[{ text: 'Get details', url: `https://t.me/${h.fake.bot.username}?start=dep_123` }]] });
     expect(h.fake.callsTo('sendPhoto').some((c) => c.payload.chat_id === String(stranger.id) && c.errorCode === 403)).toBe(true);
@@ -143,9 +144,9 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     // The same user opens the private chat through the link; now the DM arrives with its QR.
     const dm = h.fake.privateChat(stranger);
     h.fake.sendText(dm, stranger, '/start dep_123');
-    await h.fake.waitFor(() => core.seen.some((s) => s.text === '/start dep_123' && s.chatKind === 'private'), '/start with payload');
+    await waitFor(() => core.seen.some((s) => s.text === '/start dep_123' && s.chatKind === 'private'), '/start with payload');
     h.fake.sendText(group, stranger, '/secret');
-    const photo = await h.fake.waitFor(() => h.fake.botMessages(stranger.id).find((m) => m.photoSize), 'the DM photo');
+    const photo = await waitFor(() => h.fake.botMessages(stranger.id).find((m) => m.photoSize), 'the DM photo');
     expect(photo.caption).toContain('Send to 0xabc');
     expect(photo.photoSize).toBe(8);
     expect(photo.markup).toEqual({ inline_keyboard: [[{ text: 'Copy address', copy_text: { text: '0xabc' } }]] });
@@ -156,15 +157,15 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const group = newGroup();
     const stranger = newUser('Stranger');
     h.fake.sendText(group, stranger, '/mine');
-    const notice = await h.fake.waitFor(() => h.fake.botMessages(group.id)[0], 'the pointer to the private chat');
+    const notice = await waitFor(() => h.fake.botMessages(group.id)[0], 'the pointer to the private chat');
     expect(notice.text).toMatch(/only send this privately/);
     expect(h.fake.botMessages(group.id).map((m) => m.text).join(' ')).not.toContain('0xfeed');
 
     // A button press: too long for an alert, no DM: an alert points to the private chat.
     h.fake.sendText(group, stranger, '/swap');
-    const card = await h.fake.waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
+    const card = await waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
     const q = h.fake.press(stranger, group.id, card.message_id, 'mine');
-    const alert = await h.fake.waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
+    const alert = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
     expect(alert.payload).toMatchObject({ show_alert: true });
     expect(String(alert.payload.text)).toMatch(/privately/);
     expect(h.fake.botMessages(group.id).map((m) => m.text).join(' ')).not.toContain('0xfeed');
@@ -173,7 +174,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     // With the private chat open, the long answer to the press goes there.
     h.fake.openDm(stranger);
     h.fake.press(stranger, group.id, card.message_id, 'mine');
-    const dm = await h.fake.waitFor(() => h.fake.botMessages(stranger.id)[0], 'the private answer');
+    const dm = await waitFor(() => h.fake.botMessages(stranger.id)[0], 'the private answer');
     expect(dm.text).toContain('0xfeed');
     expect(h.fake.botMessages(group.id)).toHaveLength(2);
   });
@@ -186,7 +187,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     h.fake.sendText(group, admin, '/track abc');
     h.fake.sendText(group, member, '/track abc');
     h.fake.sendText(group, admin, '/track abc');
-    await h.fake.waitFor(() => h.fake.botMessages(group.id).length === 3, 'three replies');
+    await waitFor(() => h.fake.botMessages(group.id).length === 3, 'three replies');
     expect(h.fake.botMessages(group.id).map((m) => m.text?.split('\n')[0])).toEqual(['admin ok', 'admins only', 'admin ok']);
     expect(h.fake.callsTo('getChatMember').filter((c) => Number(c.payload.chat_id) === group.id)).toHaveLength(2);
   });
@@ -194,7 +195,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
   it('channel posts with commands reach the core as the channel, an admin', async () => {
     const channel = { id: -1009990001, type: 'channel', title: 'Swap news' } as const;
     h.fake.sendText(channel, undefined, '/track abc', { senderChat: channel });
-    const msg = await h.fake.waitFor(() => h.fake.botMessages(channel.id)[0], 'the channel reply');
+    const msg = await waitFor(() => h.fake.botMessages(channel.id)[0], 'the channel reply');
     expect(msg.text).toContain('admin ok');
     expect(core.seen.at(-1)).toMatchObject({ chatKind: 'channel', userName: 'Swap news' });
   });
@@ -203,7 +204,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/boom');
-    const msg = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
+    const msg = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
     expect(msg.text).toMatch(/something went wrong/i);
     expect(h.logLines.join('')).toContain('core exploded');
     expect(h.logLines.join('')).not.toContain(h.fake.token.split(':')[1]!);
@@ -214,7 +215,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const chat = h.fake.privateChat(alice);
     h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 2, code: 429, description: 'Too Many Requests: retry after 1', retryAfter: 1 });
     h.fake.sendText(chat, alice, '/help');
-    await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the reply after the storm');
+    await waitFor(() => h.fake.botMessages(chat.id)[0], 'the reply after the storm');
     const attempts = h.fake.callsTo('sendMessage').filter((c) => Number(c.payload.chat_id) === chat.id);
     expect(attempts.map((a) => a.errorCode ?? 200)).toEqual([429, 429, 200]);
     // retry_after is a floor: no attempt came sooner than the server asked.
@@ -227,7 +228,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const chat = h.fake.privateChat(alice);
     h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 1, code: 429, description: 'Too Many Requests: retry after 600', retryAfter: 600 });
     h.fake.sendText(chat, alice, '/help');
-    const msg = await h.fake.waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
+    const msg = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
     expect(msg.text).toMatch(/something went wrong/i);
   });
 
@@ -237,9 +238,10 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/slow');
-    await h.fake.waitFor(() => core.seen.some((s) => s.text === '/slow' && s.chatId === String(chat.id)), 'the slow command to start');
+    await waitFor(() => core.seen.some((s) => s.text === '/slow' && s.chatId === String(chat.id)), 'the slow command to start');
     let stopped = false;
     const stopping = h.telegram.stop().then(() => (stopped = true));
+    // "Not yet" has no event to wait for: a short real pause, then stop() must still be waiting.
     await new Promise((r) => setTimeout(r, 100));
     expect(stopped).toBe(false);
     release();

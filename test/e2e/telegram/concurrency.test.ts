@@ -3,6 +3,7 @@ import type { Incoming } from '../../../src/contracts/incoming.js';
 import { line } from '../../../src/contracts/reply.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { ScriptedCore, newUser, startHarness, type Harness } from './harness.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * Long polling on grammY's runner: many people are answered at once, while each chat's updates
@@ -31,7 +32,7 @@ describe('long polling concurrency', () => {
   it('handles different chats at once and one chat in order', async () => {
     const users = Array.from({ length: 8 }, (_, n) => newUser(`U${n}`));
     for (let k = 1; k <= 3; k++) for (const u of users) h.fake.sendText(h.fake.privateChat(u), u, `/help ${k}`);
-    await h.fake.waitFor(() => users.every((u) => h.fake.botMessages(u.id).length === 3), 'every answer', 20_000);
+    await waitFor(() => users.every((u) => h.fake.botMessages(u.id).length === 3), 'every answer', 20_000);
 
     // When each update's answer was delivered (its sendMessage answered by Telegram).
     const doneAt = (chatId: string, text: string) => h.fake.callsTo('sendMessage').find((c) => String(c.payload.chat_id) === chatId && String(c.payload.text).includes(`answer to ${text}`))!.doneAt!;

@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedis, uniquePrefix } from '../../support/redis.js';
-import { FakeBotApi } from './fake-bot-api.js';
+import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from './fake-rules.js';
 import { newGroup, newUser } from './harness.js';
-import { TgUser, startWorld, type World } from './world.js';
+import { driveToCompletion } from '../live-stack.js';
+import { TgUser, useWorld } from './world.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * The whole product through Telegram: real grammY against the fake Bot API, the real core, the
  * sandbox swap service on a ManualClock, real Redis and the tracking engine pushing status cards.
  */
-const prefix = uniquePrefix('tg-e2e');
-const redis = testRedis(prefix);
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
 
-let fake: FakeBotApi;
-let world: World;
-beforeAll(async () => {
-  fake = await FakeBotApi.start();
-  world = await startWorld(fake, redis, prefix);
-});
-afterAll(async () => {
-  await world?.close();
-  await fake?.close();
-});
+const world = useWorld('tg-e2e');
 
 const isStatusCard = (m: StoredMessage) => /^Swap [0-9a-f]+: /.test(m.text ?? '');
 const swapIdOf = (m: StoredMessage): string => {
@@ -34,7 +23,7 @@ const swapIdOf = (m: StoredMessage): string => {
 
 /** The newest message asking for free text. */
 const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  u.fake.waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
+  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
 
 /** Answers the address, skips the refund address and refuel, and confirms. */
 async function confirmSwap(u: TgUser): Promise<{ question: StoredMessage; confirm: StoredMessage }> {
@@ -56,7 +45,7 @@ let aliceSwap = '';
 describe('a swap from quote to completion, in a private chat', () => {
   it('quote, Swap this, address, Confirm, deposit card with QR, status card edited as the swap moves', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const a = new TgUser(world.fake, alice, world.fake.privateChat(alice));
     a.says('/quote 100 USDC arbitrum base');
     const quote = await a.sees('You send: 100 USDC on Arbitrum One');
     expect(quote.html).toContain('<b>Quote: USDC Arbitrum One → USDC Base</b>');
@@ -66,16 +55,16 @@ describe('a swap from quote to completion, in a private chat', () => {
     await a.presses('Swap this');
     const ask = await a.sees('Send the address on Base');
     expect(ask.message_id).toBeGreaterThan(quote.message_id);
-    expect(fake.message(a.chat.id, quote.message_id)!.text).toContain('You send: 100 USDC');
+    expect(world.fake.message(a.chat.id, quote.message_id)!.text).toContain('You send: 100 USDC');
     expect((await forceReply(a)).markup).toMatchObject({ force_reply: true, input_field_placeholder: expect.any(String) });
 
     const steps = await confirmSwap(a);
     // Button steps edit the wizard's message in place instead of stacking new ones.
     expect(steps.confirm.message_id).toBe(steps.question.message_id);
     expect(steps.confirm.versions.length).toBeGreaterThanOrEqual(1);
-    const deposit = await fake.waitFor(() => a.messages().find((m) => m.photoSize), 'the deposit card');
+    const deposit = await waitFor(() => a.messages().find((m) => m.photoSize), 'the deposit card');
     expect(deposit.caption).toContain('Send exactly 100 USDC on Arbitrum One');
-    const upload = fake.callsTo('sendPhoto').find((c) => c.ok && Number(c.payload.chat_id) === alice.id)!;
+    const upload = world.fake.callsTo('sendPhoto').find((c) => c.ok && Number(c.payload.chat_id) === alice.id)!;
     expect(Array.from(upload.photoBytes!.slice(0, 4))).toEqual(PNG_MAGIC);
     const copies = ((deposit.markup!.inline_keyboard as Array<Array<Record<string, unknown>>>).flat()).filter((b) => 'copy_text' in b);
     const address = (copies.find((b) => b.text === 'Copy address')!.copy_text as { text: string }).text;
@@ -89,28 +78,21 @@ describe('a swap from quote to completion, in a private chat', () => {
     // the worker posts its one status card at the swap's first change: the deposit arriving...
     expect(a.messages().filter(isStatusCard)).toHaveLength(0);
     world.sandbox.deposit(swapId);
-    const cardMsg = await fake.waitFor(() => a.messages().find(isStatusCard), 'the status card');
+    const cardMsg = await waitFor(() => a.messages().find(isStatusCard), 'the status card');
     const first = cardMsg.text!;
     expect(cardMsg.message_id).toBeGreaterThan(deposit.message_id);
 
     // ...and edits it in place as the sandbox swap moves; key moments come as new messages.
     await a.sees('Deposit received');
-    // Sandbox time moves 10 s per ~150 ms of real time, so the worker sees each step.
-    let moved = Date.now();
-    const done = await fake.waitFor(() => {
-      if (Date.now() - moved >= 150) {
-        world.clock.advance(10_000);
-        moved = Date.now();
-      }
-      return a.messages().find((m) => (m.text ?? '').startsWith('Swap completed'));
-    }, 'the completion message', 25_000);
-    const card = fake.message(a.chat.id, cardMsg.message_id)!;
+    await driveToCompletion(world, swapId);
+    const done = await waitFor(() => a.messages().find((m) => (m.text ?? '').startsWith('Swap completed')), 'the completion message');
+    const card = world.fake.message(a.chat.id, cardMsg.message_id)!;
     expect(card.versions.length).toBeGreaterThanOrEqual(2);
     expect(card.text).not.toBe(first);
     expect(card.text).toMatch(/complete/i);
     expect(a.messages().filter(isStatusCard)).toHaveLength(1);
     expect(done.message_id).toBeGreaterThan(cardMsg.message_id);
-    expect(world.logLines.join('')).not.toContain(fake.token.split(':')[1]!);
+    expect(world.logLines.join('')).not.toContain(world.fake.token.split(':')[1]!);
   }, 60_000);
 });
 
@@ -118,49 +100,49 @@ describe('in a group', () => {
   it('deposit details never reach the group: a user who never opened a private chat gets a deeplink, and /start brings the card', async () => {
     const carol = newUser('Carol');
     const group = newGroup('Swap club');
-    const g = new TgUser(fake, carol, group);
+    const g = new TgUser(world.fake, carol, group);
     g.says('/swap 15 usdc arbitrum base');
     await g.sees('address on Base');
     await confirmSwap(g);
     const fallback = await g.sees('Open a private chat with me');
     const url = String(g.button('Get deposit details').button.url);
-    expect(url).toMatch(new RegExp(`^https://t\\.me/${fake.bot.username}\\?start=dep_[0-9a-f]{32}$`));
+    expect(url).toMatch(new RegExp(`^https://t\\.me/${world.fake.bot.username}\\?start=dep_[0-9a-f]{32}$`));
     expect(fallback.markup).toBeDefined();
-    expect(fake.callsTo('sendPhoto').some((c) => Number(c.payload.chat_id) === carol.id && c.errorCode === 403)).toBe(true);
+    expect(world.fake.callsTo('sendPhoto').some((c) => Number(c.payload.chat_id) === carol.id && c.errorCode === 403)).toBe(true);
     for (const m of g.messages()) expect(m.text ?? m.caption ?? '').not.toContain('Send exactly');
 
     // Carol follows the link: Telegram opens the private chat with "/start <payload>".
-    const dm = new TgUser(fake, carol, fake.privateChat(carol));
+    const dm = new TgUser(world.fake, carol, world.fake.privateChat(carol));
     dm.says(`/start ${url.split('start=')[1]}`);
-    const card = await fake.waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card in private');
+    const card = await waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card in private');
     expect(card.caption).toContain('Send exactly 15 USDC on Arbitrum One');
   }, 60_000);
 
   it('"Continue privately" resumes the same draft in the private chat', async () => {
     const dan = newUser('Dan');
-    const g = new TgUser(fake, dan, newGroup());
-    g.says(`/swap@${fake.bot.username} 12 usdc arbitrum base`);
+    const g = new TgUser(world.fake, dan, newGroup());
+    g.says(`/swap@${world.fake.bot.username} 12 usdc arbitrum base`);
     await g.sees('address on Base');
     const url = String(g.button('Continue privately').button.url);
-    const dm = new TgUser(fake, dan, fake.privateChat(dan));
+    const dm = new TgUser(world.fake, dan, world.fake.privateChat(dan));
     dm.says(`/start ${url.split('start=')[1]}`);
     const resumed = await dm.sees('Continuing where you left off');
     expect(resumed.text).toContain('So far: 12 USDC on Arbitrum One → USDC on Base');
     await confirmSwap(dm);
-    const card = await fake.waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card');
+    const card = await waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card');
     expect(card.caption).toContain('Send exactly 12 USDC on Arbitrum One');
   }, 60_000);
 
   it('/track is for the group admins: a member is refused, an admin starts a masked card', async () => {
     expect(aliceSwap).not.toBe('');
     const group = newGroup('Trackers');
-    const member = new TgUser(fake, newUser('Eve'), group);
+    const member = new TgUser(world.fake, newUser('Eve'), group);
     member.says(`/track ${aliceSwap}`);
     await member.sees('Only admins can do that here');
-    const admin = new TgUser(fake, newUser('Frank'), group);
-    fake.setMember(group.id, admin.user.id, 'administrator');
+    const admin = new TgUser(world.fake, newUser('Frank'), group);
+    world.fake.setMember(group.id, admin.user.id, 'administrator');
     admin.says(`/track ${aliceSwap}`);
-    const card = await fake.waitFor(() => admin.messages().find(isStatusCard), 'the group status card');
+    const card = await waitFor(() => admin.messages().find(isStatusCard), 'the group status card');
     expect(card.text).not.toContain(EVM);
   }, 60_000);
 });

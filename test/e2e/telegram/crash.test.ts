@@ -4,7 +4,9 @@ import { line, type Reply } from '../../../src/contracts/reply.js';
 import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';
-import { ScriptedCore, memoryLogger, newUser } from './harness.js';
+import { memoryLogger } from '../../support/log.js';
+import { ScriptedCore, newUser } from './harness.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * An update in hand when its process dies is still answered, once: by a later delivery of it, or
@@ -22,7 +24,7 @@ let fake: FakeBotApi;
 const bots: TelegramBot[] = [];
 const logs: string[][] = [];
 function startBot(core: ScriptedCore): TelegramBot {
-  const { logger, lines } = memoryLogger([]);
+  const { logger, lines } = memoryLogger();
   logs.push(lines);
   const bot = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core, redis, keyPrefix: prefix, logger, updateLease: LEASE });
   bots.push(bot);
@@ -50,14 +52,14 @@ describe('an update in hand when its process dies', () => {
     const alice = newUser();
     const chat = fake.privateChat(alice);
     fake.sendText(chat, alice, '/quote 1 eth');
-    await fake.waitFor(() => hung.seen.length === 1, 'the first process to take the update');
+    await waitFor(() => hung.seen.length === 1, 'the first process to take the update');
     // The runner fetched the next batch, which confirms this update to Telegram: it is not sent again.
-    await fake.waitFor(() => fake.callsTo('getUpdates').some((c) => Number(c.payload.offset) > 0), 'the next getUpdates (which confirms the update)');
+    await waitFor(() => fake.callsTo('getUpdates').some((c) => Number(c.payload.offset) > 0), 'the next getUpdates (which confirms the update)');
     await first.stop({ graceMs: 0 });
 
     const healthy = new ScriptedCore(answer);
     await startBot(healthy).start();
-    const msg = await fake.waitFor(() => fake.botMessages(chat.id)[0], 'the answer from the second process');
+    const msg = await waitFor(() => fake.botMessages(chat.id)[0], 'the answer from the second process');
     expect(msg.text).toBe('answer to /quote 1 eth');
     await expect.poll(settled).toBe(true);
     expect(fake.botMessages(chat.id)).toHaveLength(1);
@@ -73,11 +75,11 @@ describe('an update in hand when its process dies', () => {
     const bob = newUser('Bob');
     const chat = fake.privateChat(bob);
     fake.sendText(chat, bob, '/quote 2 eth');
-    await fake.waitFor(() => hung.seen.length === 1, 'the first process to take the update');
+    await waitFor(() => hung.seen.length === 1, 'the first process to take the update');
     // Telegram redelivers the same update (a webhook retry): the live claim turns it away.
     const id = (await redis.keys(`${prefix}:tg:${fake.bot.id}:update:*`)).map((k) => Number(k.split(':').pop()))[0]!;
     fake.pushUpdate({ update_id: id, message: { message_id: 1, date: 1, chat, from: bob, text: '/quote 2 eth' } });
-    await fake.waitFor(() => logs[0]!.some((l) => l.includes('duplicate update skipped')), 'the redelivery to be turned away');
+    await waitFor(() => logs[0]!.some((l) => l.includes('duplicate update skipped')), 'the redelivery to be turned away');
     expect(hung.seen).toHaveLength(1);
     await first.stop({ graceMs: 0 });
 
@@ -85,7 +87,7 @@ describe('an update in hand when its process dies', () => {
     await startBot(healthy).start();
     // And once more after the process died: whichever comes first answers, only once.
     fake.pushUpdate({ update_id: id, message: { message_id: 1, date: 1, chat, from: bob, text: '/quote 2 eth' } });
-    await fake.waitFor(() => fake.botMessages(chat.id)[0], 'the answer');
+    await waitFor(() => fake.botMessages(chat.id)[0], 'the answer');
     await expect.poll(settled).toBe(true);
     expect(fake.botMessages(chat.id).map((m) => m.text)).toEqual(['answer to /quote 2 eth']);
     expect(healthy.seen).toHaveLength(1);

@@ -244,17 +244,6 @@ export class FakeBotApi {
     return this.store.get(chatId, messageId);
   }
 
-  /** Waits until `probe` returns something truthy. */
-  async waitFor<T>(probe: () => T | undefined | null | false, what = 'condition', timeoutMs = 15_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const v = probe();
-      if (v) return v;
-      if (Date.now() > until) throw new Error(`fake Bot API: timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 15));
-    }
-  }
-
   // ---- the HTTP side ----
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {

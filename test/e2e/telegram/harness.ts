@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import type { Chat, User } from 'grammy/types';
 import type { Redis } from 'ioredis';
 import type { BotCore, InlineAnswer, Suggestion } from '../../../src/bot/core.js';
 import type { Incoming } from '../../../src/contracts/incoming.js';
 import type { Reply } from '../../../src/contracts/reply.js';
-import { createLogger, type Logger } from '../../../src/log.js';
 import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
+import { memoryLogger } from '../../support/log.js';
 import { FakeBotApi } from './fake-bot-api.js';
 
 /** A core that answers from a script and remembers what it was asked (for adapter-only tests). */
@@ -24,18 +23,6 @@ export class ScriptedCore implements BotCore {
   }
 }
 
-/** Log lines, kept in memory, to check what reached the log (never the token). */
-export function memoryLogger(secrets: readonly string[]): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      lines.push(chunk.toString('utf8'));
-      cb();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', secrets, destination }), lines };
-}
-
 export interface Harness {
   fake: FakeBotApi;
   telegram: TelegramBot;
@@ -47,7 +34,7 @@ export interface Harness {
 export async function startHarness(core: BotCore, redis: Redis, keyPrefix: string, opts: { poll?: boolean } = {}): Promise<Harness> {
   const fake = await FakeBotApi.start();
   // The token is deliberately not given to the logger's redaction: nothing may log it at all.
-  const { logger, lines } = memoryLogger([]);
+  const { logger, lines } = memoryLogger();
   const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core, redis, keyPrefix, logger });
   if (opts.poll !== false) await telegram.start();
   return {

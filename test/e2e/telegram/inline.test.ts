@@ -1,32 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Json } from '../../fakes/bodies.js';
-import { testRedis, uniquePrefix } from '../../support/redis.js';
-import { FakeBotApi } from './fake-bot-api.js';
 import { newUser } from './harness.js';
-import { TgUser, startWorld, type World } from './world.js';
+import { TgUser, useWorld } from './world.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * Inline mode through real grammY, the real core and the sandbox: "@bot 500 usdc arb base" typed
  * in a chat the bot is not in, the card it sends there, Refresh in place, and "Swap this" resuming
  * the wizard in the private chat at the address step.
  */
-const prefix = uniquePrefix('tg-inline');
-const redis = testRedis(prefix);
-
-let fake: FakeBotApi;
-let world: World;
-beforeAll(async () => {
-  fake = await FakeBotApi.start();
-  world = await startWorld(fake, redis, prefix);
-});
-afterAll(async () => {
-  await world?.close();
-  await fake?.close();
-});
+const world = useWorld('tg-inline');
 
 async function ask(from: ReturnType<typeof newUser>, query: string): Promise<{ id: string; results: Json[]; cache_time?: number; is_personal?: boolean }> {
-  const id = fake.inlineQuery(from, query);
-  const answer = await fake.waitFor(() => fake.inlineAnswers.get(id), `the answer to inline query "${query}"`);
+  const id = world.fake.inlineQuery(from, query);
+  const answer = await waitFor(() => world.fake.inlineAnswers.get(id), `the answer to inline query "${query}"`);
   return { id, ...answer };
 }
 
@@ -81,36 +68,36 @@ describe('Telegram inline mode', () => {
     const eve = newUser('Eve');
     const { id, results } = await ask(eve, '25 usdc arbitrum base');
     const quote = results[0] as Json;
-    const inlineId = fake.chooseInline(eve, id, String(quote.id));
+    const inlineId = world.fake.chooseInline(eve, id, String(quote.id));
     expect(inlineId).toBeDefined();
     await expect.poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"'))).toBe(true);
     expect(world.logLines.join('')).not.toContain('25 usdc');
 
     const refresh = buttons(quote).find((b) => b.text === 'Refresh') as Json;
-    const pressed = fake.pressInline(eve, inlineId as string, String(refresh.callback_data));
-    await fake.waitFor(() => fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === pressed), 'the answer to Refresh');
+    const pressed = world.fake.pressInline(eve, inlineId as string, String(refresh.callback_data));
+    await waitFor(() => world.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === pressed), 'the answer to Refresh');
     // The card is edited in place by its inline_message_id (the same prices: Telegram says "not
     // modified", which counts as done), and the press is answered without an alert.
-    const edits = fake.callsTo('editMessageText').filter((c) => c.payload.inline_message_id === inlineId);
+    const edits = world.fake.callsTo('editMessageText').filter((c) => c.payload.inline_message_id === inlineId);
     expect(edits).toHaveLength(1);
     expect(String(edits[0]?.payload.text)).toContain('Quote: 25 USDC on Arbitrum One → USDC on Base');
-    expect(fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === pressed)?.payload.text).toBeUndefined();
-    expect(fake.inlineMessages.get(inlineId as string)?.text).toContain('Quote: 25 USDC on Arbitrum One → USDC on Base');
+    expect(world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === pressed)?.payload.text).toBeUndefined();
+    expect(world.fake.inlineMessages.get(inlineId as string)?.text).toContain('Quote: 25 USDC on Arbitrum One → USDC on Base');
     // Nothing was sent to any chat: the bot is not in the one the card is in.
-    expect(fake.callsTo('sendMessage')).toHaveLength(0);
+    expect(world.fake.callsTo('sendMessage')).toHaveLength(0);
 
     const payload = /start=(sw_[A-Za-z0-9_-]+)/.exec(String(buttons(quote).find((b) => b.text === 'Swap this')?.url))?.[1];
-    const dm = new TgUser(fake, eve, fake.privateChat(eve));
+    const dm = new TgUser(world.fake, eve, world.fake.privateChat(eve));
     dm.says(`/start ${payload}`);
     const asked = await dm.sees('25 USDC on Arbitrum One → USDC on Base', 'the route filled in');
     expect(asked.text).toMatch(/address on Base/i);
     // The ForceReply prompt follows as its own message: wait for it (a loaded machine delivers it later).
-    await fake.waitFor(() => dm.messages().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'the ForceReply prompt for the address');
+    await waitFor(() => dm.messages().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'the ForceReply prompt for the address');
   });
 
   it('a forged or unknown Swap this link is refused plainly', async () => {
     const fay = newUser('Fay');
-    const dm = new TgUser(fake, fay, fake.privateChat(fay));
+    const dm = new TgUser(world.fake, fay, world.fake.privateChat(fay));
     dm.says('/start sw_AAAAAAAAAAAA');
     await dm.sees('This link has expired');
   });

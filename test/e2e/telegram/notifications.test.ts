@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LayerswapClient } from '../../../src/layerswap/client.js';
-import { testRedis, uniquePrefix } from '../../support/redis.js';
-import { FakeBotApi } from './fake-bot-api.js';
+import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from './fake-rules.js';
 import { newForum, newUser } from './harness.js';
-import { TgUser, startWorld, type World } from './world.js';
+import { driveToCompletion } from '../live-stack.js';
+import { TgUser, useWorld } from './world.js';
+import { waitFor } from '../../support/wait.js';
 
 /**
  * Notification settings through Telegram (real grammY and TelegramMessenger against the fake Bot
@@ -12,20 +11,9 @@ import { TgUser, startWorld, type World } from './world.js';
  * in a topic puts the cards in that topic (message_thread_id); quiet hours send with
  * disable_notification; quiet mode puts a reaction on the card instead of "Swap completed".
  */
-const prefix = uniquePrefix('tg-notify');
-const redis = testRedis(prefix);
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
-let fake: FakeBotApi;
-let world: World;
-beforeAll(async () => {
-  fake = await FakeBotApi.start();
-  world = await startWorld(fake, redis, prefix);
-});
-afterAll(async () => {
-  await world?.close();
-  await fake?.close();
-});
+const world = useWorld('tg-notify');
 
 const isStatusCard = (m: StoredMessage) => /^Swap [0-9a-f]+: /.test(m.text ?? '');
 
@@ -39,22 +27,21 @@ function label(u: TgUser, re: RegExp): string {
 describe('a forum topic with quiet hours and quiet mode', () => {
   it('cards and messages go to the topic /track was used in, silently in quiet hours, and completion is a reaction', async () => {
     const forum = newForum();
-    const topic = fake.createTopic(forum, 'Swaps');
-    const admin = new TgUser(fake, newUser('Grace'), forum);
-    fake.setMember(forum.id, admin.user.id, 'administrator');
+    const topic = world.fake.createTopic(forum, 'Swaps');
+    const admin = new TgUser(world.fake, newUser('Grace'), forum);
+    world.fake.setMember(forum.id, admin.user.id, 'administrator');
 
     // Quiet hours typed with a time zone: the sandbox clock reads 00:00 UTC, 09:00 in Tokyo.
     admin.says('/settings quiet 9-11 Asia/Tokyo', { threadId: topic });
     const card = await admin.sees('Quiet hours (sent without sound): 09:00–11:00 (Asia/Tokyo)');
     expect(card.threadId).toBe(topic);
     await admin.presses(label(admin, /^✅ Quiet mode/));
-    await fake.waitFor(() => /Quiet mode \(✅ on the card when completed\): on/.test(fake.message(forum.id, card.message_id)?.text ?? ''), 'quiet mode on');
+    await waitFor(() => /Quiet mode \(✅ on the card when completed\): on/.test(world.fake.message(forum.id, card.message_id)?.text ?? ''), 'quiet mode on');
 
-    const api = new LayerswapClient({ baseUrl: world.sandbox.url, apiKey: world.sandbox.apiKey, maxRetries: 0 });
-    const swap = await api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: EVM, amount: 100, use_deposit_address: true });
+    const swap = await world.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: EVM, amount: 100, use_deposit_address: true });
     const id = swap.swap.id;
     admin.says(`/track ${id}`, { threadId: topic });
-    const statusCard = await fake.waitFor(() => admin.messages().find(isStatusCard), 'the status card');
+    const statusCard = await waitFor(() => admin.messages().find(isStatusCard), 'the status card');
     expect(statusCard.threadId).toBe(topic);
     expect(statusCard.silent).toBe(true);
 
@@ -63,23 +50,16 @@ describe('a forum topic with quiet hours and quiet mode', () => {
     expect(deposit.threadId).toBe(topic);
     expect(deposit.silent).toBe(true);
 
-    // Sandbox time moves 10 s per ~150 ms of real time, so the worker sees each step.
-    let moved = Date.now();
-    await fake.waitFor(() => {
-      if (Date.now() - moved >= 150) {
-        world.clock.advance(10_000);
-        moved = Date.now();
-      }
-      return fake.message(forum.id, statusCard.message_id)?.reactions?.length;
-    }, 'the reaction on the card', 25_000);
+    await driveToCompletion(world, id);
+    await waitFor(() => world.fake.message(forum.id, statusCard.message_id)?.reactions?.length, 'the reaction on the card');
     // ✅ is not a reaction the Bot API lists: the card gets 👍, and no "Swap completed" message.
-    expect(fake.message(forum.id, statusCard.message_id)?.reactions).toEqual(['👍']);
-    expect(fake.message(forum.id, statusCard.message_id)?.text).toMatch(/complete/i);
+    expect(world.fake.message(forum.id, statusCard.message_id)?.reactions).toEqual(['👍']);
+    expect(world.fake.message(forum.id, statusCard.message_id)?.text).toMatch(/complete/i);
     expect(admin.messages().some((m) => (m.text ?? '').startsWith('Swap completed'))).toBe(false);
-    expect(fake.callsTo('setMessageReaction').every((c) => c.ok)).toBe(true);
+    expect(world.fake.callsTo('setMessageReaction').every((c) => c.ok)).toBe(true);
 
     // Every message the bot sent to the forum went to the topic (answers and tracking alike).
-    const sends = fake.calls.filter((c) => c.method.startsWith('send') && c.method !== 'sendChatAction' && Number(c.payload.chat_id) === forum.id);
+    const sends = world.fake.calls.filter((c) => c.method.startsWith('send') && c.method !== 'sendChatAction' && Number(c.payload.chat_id) === forum.id);
     expect(sends.length).toBeGreaterThanOrEqual(4);
     for (const s of sends) expect(s.payload.message_thread_id).toBe(topic);
     expect(admin.messages().filter((m) => m.threadId !== topic)).toEqual([]);

@@ -5,7 +5,9 @@ import { serveHttp, type RequestHandler, type WebServer } from '../../../src/app
 import { telegramFromConfig, type TelegramAdapter } from '../../../src/platforms/telegram/run.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';
-import { ScriptedCore, memoryLogger, newUser } from './harness.js';
+import { memoryLogger } from '../../support/log.js';
+import { ScriptedCore, newUser } from './harness.js';
+import { waitFor } from '../../support/wait.js';
 
 /** Webhook mode as the `web` process runs it: from Config alone, mounted on the web server. */
 const prefix = uniquePrefix('tg-webhook');
@@ -27,7 +29,7 @@ beforeAll(async () => {
     TELEGRAM_WEBHOOK_SECRET: SECRET,
     PORT: '0',
   });
-  running = telegramFromConfig(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix });
+  running = telegramFromConfig(config, { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
   const routes = new Map<string, RequestHandler>(running.webhook ? [[running.webhook.path, running.webhook.handler]] : []);
   server = await serveHttp(routes, { port: 0, host: '127.0.0.1', health: async () => true });
   await running.start();
@@ -131,7 +133,7 @@ describe('long polling mode from Config', () => {
   it('starts polling, registers commands per scope, and stops cleanly', async () => {
     const f = await FakeBotApi.start();
     const config = loadConfig({ TELEGRAM_BOT_TOKEN: f.token, TELEGRAM_API_ROOT: f.apiRoot });
-    const r = telegramFromConfig(config, { core, redis, logger: memoryLogger([]).logger, keyPrefix: prefix });
+    const r = telegramFromConfig(config, { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
     try {
       expect(r.mode).toBe('polling');
       expect(r.webhook).toBeUndefined();
@@ -142,7 +144,7 @@ describe('long polling mode from Config', () => {
       expect(groupCmds).not.toContain('history');
       const u = newUser();
       f.sendText(f.privateChat(u), u, '/help');
-      await f.waitFor(() => f.botMessages(u.id)[0], 'a polled reply');
+      await waitFor(() => f.botMessages(u.id)[0], 'a polled reply');
     } finally {
       await r.stop();
       await f.close();

@@ -1,66 +1,39 @@
 import type { Chat, User } from 'grammy/types';
-import type { Redis } from 'ioredis';
-import { createCore } from '../../../src/bot/create-core.js';
-import { trackingRenderer } from '../../../src/bot/cards/moments.js';
-import { CatalogCache } from '../../../src/layerswap/catalog-cache.js';
-import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
 import { TelegramMessenger } from '../../../src/platforms/telegram/messenger.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
-import { ManualClock, type SandboxServer } from '../../../src/sandbox/types.js';
-import { createTracking, type Tracking } from '../../../src/tracking/engine.js';
-import { testRedisUrl } from '../../support/redis.js';
-import type { FakeBotApi } from './fake-bot-api.js';
+import { setUp } from '../../support/set-up.js';
+import { waitFor } from '../../support/wait.js';
+import { startLiveStack, type LiveStack } from '../live-stack.js';
+import { FakeBotApi } from './fake-bot-api.js';
 import type { StoredMessage } from './fake-rules.js';
-import { memoryLogger } from './harness.js';
 
 /**
- * The whole product on Telegram: the real core, the sandbox on a ManualClock, real Redis, the
- * tracking engine (BullMQ) pushing through a TelegramMessenger, and the grammY bot long-polling
- * the fake Bot API.
+ * The whole product on Telegram: the live stack (real core, sandbox on a ManualClock, real Redis,
+ * the tracking engine pushing through a TelegramMessenger) and the grammY bot long-polling the
+ * fake Bot API.
  */
-export interface World {
-  clock: ManualClock;
-  sandbox: SandboxServer;
-  tracking: Tracking;
+export interface World extends LiveStack {
+  fake: FakeBotApi;
   telegram: TelegramBot;
-  logLines: string[];
-  close(): Promise<void>;
 }
 
-/** The status card as the worker renders it: masked in groups and channels. */
-
-export async function startWorld(fake: FakeBotApi, redis: Redis, prefix: string): Promise<World> {
-  const clock = new ManualClock();
-  const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000 } });
-  const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
-  const catalog = new CatalogCache(api, { ttlMs: 60_000, now: () => clock.now() });
-  const { logger, lines } = memoryLogger([]);
-  const tracking = createTracking({
-    redis: testRedisUrl(),
-    prefix,
-    api,
-    limits: { maxPerChat: 100, maxPerUser: 100 },
-    cadence: { fastMs: 100, slowMs: 200, stuckFactor: 4 },
-    now: () => clock.now(),
-    apiRate: { max: 100_000, duration: 1000 },
-    platformRates: { telegram: { max: 100_000, duration: 1000 } },
-    workers: { notifyBackoffMs: 100 },
-    logger,
-  });
-  await tracking.startWorkers({ messengers: { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) }, render: trackingRenderer });
-  const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
-  const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core, redis, keyPrefix: prefix, logger });
+export async function startWorld(name: string): Promise<World> {
+  const fake = await FakeBotApi.start();
+  const live = await startLiveStack(name, { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) });
+  const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core: live.core, redis: live.redis, keyPrefix: live.prefix, logger: live.logger });
   await telegram.start();
   return {
-    clock, sandbox, tracking, telegram, logLines: lines,
+    ...live, fake, telegram,
     async close() {
       await telegram.stop();
-      await tracking.close();
-      await sandbox.close();
+      await live.close();
+      await fake.close();
     },
   };
 }
+
+/** One world for a test file: started before its tests, closed after them. */
+export const useWorld = (name: string): World => setUp(() => startWorld(name));
 
 /** A person in one chat: says things, presses buttons on the bot's messages, reads them. */
 export class TgUser {
@@ -85,7 +58,7 @@ export class TgUser {
       const t = m.text ?? m.caption ?? '';
       return typeof match === 'string' ? t.includes(match) : match.test(t);
     };
-    return this.fake.waitFor(() => [...this.messages()].reverse().find(test), `"${what}" in chat ${this.chat.id}`);
+    return waitFor(() => [...this.messages()].reverse().find(test), `"${what}" in chat ${this.chat.id}`);
   }
 
   /** The newest bot message carrying a button with this label, and the button. */
@@ -102,7 +75,7 @@ export class TgUser {
   async presses(label: string): Promise<StoredMessage> {
     const { message, button } = this.button(label);
     const id = this.fake.press(this.user, this.chat.id, message.message_id, String(button.callback_data));
-    await this.fake.waitFor(() => this.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === id), `the answer to "${label}"`);
+    await waitFor(() => this.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === id), `the answer to "${label}"`);
     return message;
   }
 }

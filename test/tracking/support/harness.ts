@@ -2,7 +2,7 @@ import type { Platform } from '../../../src/contracts/incoming.js';
 import type { LayerswapApi, RequestOptions } from '../../../src/layerswap/api.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { ApiError } from '../../../src/layerswap/errors.js';
-import type { GetSwapParams, SwapDetails } from '../../../src/layerswap/schemas.js';
+import type { GetSwapParams, SwapDetails, SwapPoll } from '../../../src/layerswap/schemas.js';
 import { createRedis } from '../../../src/redis.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
@@ -11,6 +11,7 @@ import { createTracking, type Tracking, type TrackingDeps, type WorkerOptions } 
 import { targetKey, TrackingKeys } from '../../../src/tracking/keys.js';
 import { SwapStore, type Delivery } from '../../../src/tracking/swap-store.js';
 import { testRedisUrl, uniquePrefix } from '../../support/redis.js';
+import { waitFor } from '../../support/wait.js';
 import { testRenderer } from './card.js';
 import { RecordingMessenger } from './recording-messenger.js';
 
@@ -37,11 +38,20 @@ class RecordingApi implements LayerswapApi {
   listSwaps: LayerswapApi['listSwaps'] = (p, o) => this.inner.listSwaps(p, o);
   speedUpDeposit: LayerswapApi['speedUpDeposit'] = (id, p, o) => this.inner.speedUpDeposit(id, p, o);
   getTransactionStatus: LayerswapApi['getTransactionStatus'] = (p, o) => this.inner.getTransactionStatus(p, o);
-  async getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails> {
+  getSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapDetails> {
+    return this.record(swapId, () => this.inner.getSwap(swapId, params, options));
+  }
+  /** The poller's request (the real client's pollSwap), recorded like getSwap. */
+  pollSwap(swapId: string, params?: GetSwapParams, options?: RequestOptions): Promise<SwapPoll> {
+    const inner = this.inner.pollSwap?.bind(this.inner);
+    if (!inner) throw new Error('the inner API has no pollSwap');
+    return this.record(swapId, () => inner(swapId, params, options));
+  }
+  private async record<T>(swapId: string, call: () => Promise<T>): Promise<T> {
     const entry: RecordingApi['polls'][number] = { swapId, at: Date.now() };
     this.polls.push(entry);
     try {
-      return await this.inner.getSwap(swapId, params, options);
+      return await call();
     } catch (err) {
       if (err instanceof ApiError) {
         entry.status = err.status;
@@ -54,15 +64,6 @@ class RecordingApi implements LayerswapApi {
   }
   pollsOf(swapId: string): number[] {
     return this.polls.filter((p) => p.swapId === swapId).map((p) => p.at);
-  }
-}
-
-export async function waitFor(what: string, cond: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -151,11 +152,11 @@ export async function startHarness(opts: HarnessOptions = {}) {
   async function settle(swapIds: readonly string[], timeoutMs = 20_000): Promise<void> {
     let pending = [...swapIds];
     try {
-      await waitFor(`${swapIds.length} swaps to settle`, async () => {
+      await waitFor(async () => {
         const done = await Promise.all(pending.map(isSettled));
         pending = pending.filter((_, i) => !done[i]);
         return pending.length === 0;
-      }, timeoutMs);
+      }, `${swapIds.length} swaps to settle`, timeoutMs);
     } catch (err) {
       const id = pending[0] as string;
       const why = { pending: pending.length, clock: clock.now(), state: await tracking.swapState(id), deliveries: Object.fromEntries(await deliveries(id)) };

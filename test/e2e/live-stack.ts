@@ -1,0 +1,91 @@
+import type { Redis } from 'ioredis';
+import { trackingRenderer } from '../../src/bot/cards/moments.js';
+import { statusCard } from '../../src/bot/cards/status.js';
+import type { BotCore } from '../../src/bot/core.js';
+import { createCore } from '../../src/bot/create-core.js';
+import type { WorkerOptions } from '../../src/tracking/engine.js';
+import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
+import { LayerswapClient } from '../../src/layerswap/client.js';
+import type { Logger } from '../../src/log.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
+import { createTracking, type Tracking } from '../../src/tracking/engine.js';
+import { memoryLogger } from '../support/log.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * The real product behind a fake platform: the sandbox (manual clock, deposits on demand), the
+ * client and the warmed catalogue, the core on real Redis under a unique prefix, and the tracking
+ * engine delivering through the platform's real messenger to the same fake.
+ */
+export interface LiveStack {
+  clock: ManualClock;
+  sandbox: SandboxServer;
+  api: LayerswapClient;
+  core: BotCore;
+  tracking: Tracking;
+  redis: Redis;
+  /** The core's key prefix (the platform adapter's keys go under it too, as in production). */
+  prefix: string;
+  logger: Logger;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export async function startLiveStack(name: string, messengers: WorkerOptions['messengers']): Promise<LiveStack> {
+  const clock = new ManualClock();
+  const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 } });
+  const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+  const catalog = new CatalogCache(api, { ttlMs: 3_600_000, now: () => clock.now() });
+  await catalog.warm(); // as the web process does at start: autocomplete reads only the cache
+  const prefix = uniquePrefix(name);
+  const redis = testRedis(prefix);
+  // No secrets given to the redaction: nothing may log a token at all.
+  const { logger, lines } = memoryLogger();
+  const rate = { max: 100_000, duration: 1000 };
+  const tracking = createTracking({
+    redis: testRedisUrl(),
+    prefix: `${prefix}:trk`,
+    api,
+    limits: { maxPerChat: 100, maxPerUser: 100 },
+    cadence: { fastMs: 50, slowMs: 100, stuckFactor: 4 },
+    now: () => clock.now(),
+    apiRate: rate,
+    platformRates: { telegram: rate, discord: rate },
+    workers: { notifyBackoffMs: 100 },
+    logger,
+  });
+  await tracking.startWorkers({
+    messengers,
+    // The production renderer, with the card's "now" read from the sandbox clock.
+    render: { ...trackingRenderer, card: (details, target, view) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', now: clock.now(), ...(view ? { followed: view } : {}) }) },
+  });
+  const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
+  return {
+    clock, sandbox, api, core, tracking, redis, prefix, logger, logLines: lines,
+    async close() {
+      await tracking.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/**
+ * Moves sandbox time 10 s at a time until the swap is completed. Each step waits for a poll after
+ * the move and for every chat to be up to date (signals, not wall-clock gaps), so the chats see
+ * every step.
+ */
+export async function driveToCompletion(live: Pick<LiveStack, 'clock' | 'tracking'>, swapId: string): Promise<void> {
+  const upToDate = async () => (await live.tracking.pendingNotifications()) === 0;
+  for (let i = 0; i < 60; i++) {
+    if ((await live.tracking.swapState(swapId))?.status === 'completed') return;
+    live.clock.advance(10_000);
+    const at = live.clock.now();
+    await waitFor(async () => ((await live.tracking.swapState(swapId))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved').catch(async (err: unknown) => {
+      throw new Error(`${(err as Error).message} (at ${at}): ${JSON.stringify(await live.tracking.swapState(swapId))}`, { cause: err });
+    });
+    await waitFor(upToDate, 'the chats to be up to date');
+  }
+  throw new Error(`swap ${swapId} did not complete`);
+}
