@@ -19,7 +19,7 @@ import { asError } from '../log.js';
  */
 
 /** The Deposit details button: re-sends the card to the swap's creator. */
-export const depositAction = (swapId: string): string => inlineAction(VERBS.depositDetails, swapId);
+const depositAction = (swapId: string): string => inlineAction(VERBS.depositDetails, swapId);
 
 /**
  * Whether the swap still waits for its deposit (created / user_transfer_pending, no deposit

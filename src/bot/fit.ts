@@ -32,7 +32,7 @@ export const LIMITS = {
 const SHORTENED = '… (shortened)';
 
 /** Characters a renderer may spend on a span, markup included. */
-export function spanSize(s: Span): number {
+function spanSize(s: Span): number {
   switch (s.kind) {
     case 'text': return s.text.length;
     case 'bold': return s.text.length + 4;
@@ -47,7 +47,7 @@ export const lineSize = (l: Line): number => l.reduce((n, s) => n + spanSize(s),
 const fieldSize = (f: Field): number => f.name.length + lineSize(f.value) + 3;
 
 /** Cuts a string to at most n UTF-16 units without splitting a surrogate pair. */
-export function cut(s: string, n: number): string {
+function cut(s: string, n: number): string {
   if (s.length <= n) return s;
   if (n <= 0) return '';
   let end = n;
@@ -59,7 +59,7 @@ export function cut(s: string, n: number): string {
 const ellipsize = (s: string, n: number): string => (s.length <= n ? s : `${cut(s, n - 1)}…`);
 
 /** A line cut to a size budget, ending in "…" when cut. Links that do not fit become text. */
-export function cutLine(l: Line, budget: number): Line {
+function cutLine(l: Line, budget: number): Line {
   if (lineSize(l) <= budget) return l;
   const out: Line = [];
   let left = budget - 1;

@@ -9,7 +9,7 @@ import type { HistoryEntry } from './history.js';
  * Column names and status values stay English whatever the user's language: the file is a
  * machine format that spreadsheets and tax tools read by header, like the service's own ids.
  */
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'date', 'swap_id', 'status', 'source_network', 'source_token', 'amount_sent', 'destination_network', 'destination_token',
   'amount_received', 'fee', 'fee_token', 'fee_usd', 'destination_address', 'deposit_tx', 'deposit_tx_link', 'payout_tx', 'payout_tx_link', 'refund_tx_link',
 ] as const;

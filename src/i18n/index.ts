@@ -89,7 +89,7 @@ export function t(locale: Locale, key: string, vars?: Vars): string {
 export const translator = (locale: Locale): Translate => (key, vars) => t(locale, key, vars);
 
 /** Whether a catalog has the key (English is the reference). */
-export const hasKey = (key: string): boolean => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
+const hasKey = (key: string): boolean => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
 
 /** The Intl locale for a catalog locale (the pseudo-locale formats like English). */
 export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en' : locale);

@@ -69,7 +69,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Retry-After in ms: retry-after-ms, then Retry-After as seconds or as an HTTP date. */
-export function retryAfterMs(headers: RawResponse['headers'], now = Date.now()): number | undefined {
+function retryAfterMs(headers: RawResponse['headers'], now = Date.now()): number | undefined {
   const ms = header(headers, 'retry-after-ms');
   if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.ceil(Number(ms));
   const value = header(headers, 'retry-after');

@@ -7,18 +7,18 @@ import { ApiError, ConnectionError, TimeoutError } from './errors.js';
  * telling the user now.
  */
 
-export const RETRY_AFTER_CAP_MS = 60_000;
+const RETRY_AFTER_CAP_MS = 60_000;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 
-export function isRetryable(err: unknown): boolean {
+function isRetryable(err: unknown): boolean {
   if (err instanceof ConnectionError || err instanceof TimeoutError) return true;
   if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
   return false;
 }
 
 /** 0.5 s · 2^retry, capped at 8 s, minus up to 25% jitter so many clients do not retry in step. */
-export function backoffMs(retry: number, random: () => number): number {
+function backoffMs(retry: number, random: () => number): number {
   const base = Math.min(BASE_DELAY_MS * 2 ** retry, MAX_DELAY_MS);
   return Math.round(base * (1 - 0.25 * clamp01(random())));
 }

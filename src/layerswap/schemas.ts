@@ -9,7 +9,7 @@ import { isSwapId } from './query.js';
  */
 
 /** A string enum that still accepts unknown values: known ones keep their literal types. */
-export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
 }
 
@@ -25,15 +25,14 @@ export const SWAP_STATUSES = [
   'pending_refund',
   'refunded',
 ] as const;
-export type KnownSwapStatus = (typeof SWAP_STATUSES)[number];
 export const FINAL_SWAP_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'expired', 'cancelled', 'refunded']);
 
-export const TRANSACTION_TYPES = ['input', 'output', 'refuel', 'refund'] as const;
+const TRANSACTION_TYPES = ['input', 'output', 'refuel', 'refund'] as const;
 export const TRANSACTION_STATUSES = ['completed', 'failed', 'initiated', 'pending'] as const;
-export const DEPOSIT_ACTION_TYPES = ['transfer', 'manual_transfer', 'sign'] as const;
-export const DEPOSIT_METHODS = ['wallet', 'deposit_address'] as const;
-export const TOKEN_STATUSES = ['active', 'inactive', 'not_found'] as const;
-export const NETWORK_TYPES = [
+const DEPOSIT_ACTION_TYPES = ['transfer', 'manual_transfer', 'sign'] as const;
+const DEPOSIT_METHODS = ['wallet', 'deposit_address'] as const;
+const TOKEN_STATUSES = ['active', 'inactive', 'not_found'] as const;
+const NETWORK_TYPES = [
   'evm', 'starknet', 'solana', 'cosmos', 'starkex', 'zksynclite', 'ton', 'paradex', 'tron', 'fuel', 'bitcoin', 'hyperliquid',
 ] as const;
 export const FAIL_REASONS = ['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote'] as const;
@@ -71,7 +70,6 @@ export const ApiErrorBodySchema = z.looseObject({
   message: z.string().nullish().transform((m) => m ?? ''),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });
-export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
 
 /** Every response: {data, error}. Data is checked separately so a shape error can name its path. */
 export const EnvelopeSchema = z.looseObject({
@@ -97,13 +95,12 @@ export const TokenSchema = z.looseObject({
 export type Token = z.infer<typeof TokenSchema>;
 
 /** Tokens in /sources and /destinations add the route status and refuel offer. */
-export const RefuelSchema = z.looseObject({
+const RefuelSchema = z.looseObject({
   token: opt(TokenSchema),
   network: opt(z.lazy(() => NetworkRefSchema)),
   amount: optNum,
   amount_in_usd: optNum,
 });
-export type Refuel = z.infer<typeof RefuelSchema>;
 
 export const RouteTokenSchema = TokenSchema.extend({
   status: opt(openEnum(TOKEN_STATUSES)),
@@ -111,7 +108,7 @@ export const RouteTokenSchema = TokenSchema.extend({
 });
 export type RouteToken = z.infer<typeof RouteTokenSchema>;
 
-export const NetworkMetadataSchema = z.looseObject({
+const NetworkMetadataSchema = z.looseObject({
   listing_date: optStr,
   evm_oracle_contract: optStr,
   evm_multicall_contract: optStr,
@@ -180,7 +177,7 @@ export const ExchangeNetworkSchema = z.looseObject({
 });
 export type ExchangeNetwork = z.infer<typeof ExchangeNetworkSchema>;
 
-export const PathStepSchema = z.looseObject({ provider: str, order: optNum });
+const PathStepSchema = z.looseObject({ provider: str, order: optNum });
 
 /** receive_amount is what a quote is for: without it the quote cannot be shown. */
 export const QuoteSchema = z.looseObject({
@@ -204,7 +201,7 @@ export const QuoteSchema = z.looseObject({
 });
 export type Quote = z.infer<typeof QuoteSchema>;
 
-export const RewardSchema = z.looseObject({
+const RewardSchema = z.looseObject({
   token: opt(TokenSchema),
   network: opt(NetworkRefSchema),
   amount: optNum,
@@ -212,7 +209,6 @@ export const RewardSchema = z.looseObject({
   campaign_type: opt(openEnum(['for_nft_holders', 'default'] as const)),
   nft_contract_address: optStr,
 });
-export type Reward = z.infer<typeof RewardSchema>;
 
 /** GET /quote data: the quote itself is the answer, so it is required. */
 export const QuoteResponseSchema = z.looseObject({
@@ -251,7 +247,7 @@ export const TransactionSchema = z.looseObject({
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 
-export const SwapMetadataSchema = z.looseObject({
+const SwapMetadataSchema = z.looseObject({
   reference_id: optStr,
   app: optStr,
   exchange_account: optStr,
@@ -264,7 +260,7 @@ export const SwapMetadataSchema = z.looseObject({
  */
 export const SwapIdSchema = z.string().refine(isSwapId, 'not a swap id (a UUID)');
 
-export const SwapSchema = z.looseObject({
+const SwapSchema = z.looseObject({
   id: SwapIdSchema,
   created_date: optDate,
   status: openEnum(SWAP_STATUSES),
@@ -283,7 +279,6 @@ export const SwapSchema = z.looseObject({
   metadata: opt(SwapMetadataSchema),
   transactions: items(TransactionSchema).catch([]),
 });
-export type Swap = z.infer<typeof SwapSchema>;
 
 export const DepositActionSchema = z.looseObject({
   type: opt(openEnum(DEPOSIT_ACTION_TYPES)),
@@ -393,7 +388,6 @@ export const AuthorizeStatusSchema = z.looseObject({
   status: optStr,
   transaction: opt(z.looseObject({ transaction_id: optStr, status: optStr })),
 });
-export type AuthorizeStatus = z.infer<typeof AuthorizeStatusSchema>;
 
 // ---- request parameters ----
 

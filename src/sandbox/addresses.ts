@@ -47,7 +47,7 @@ function isEvmAddress(a: string): boolean {
   return evmChecksum(body.toLowerCase()) === a;
 }
 
-export function evmChecksum(lowerHex40: string): string {
+function evmChecksum(lowerHex40: string): string {
   const hash = hex(keccak_256(new TextEncoder().encode(lowerHex40)));
   let out = '0x';
   for (let i = 0; i < 40; i++) {

@@ -7,7 +7,7 @@ import type { SandboxTimings, SandboxWebhookOptions } from './types.js';
  * The returned promise settles when the server has closed.
  */
 
-export const SANDBOX_USAGE =
+const SANDBOX_USAGE =
   'Usage: swapbot sandbox [--port N] [--host H] [--api-key KEY] [--speed X]\n' +
   '  --port      port to listen on (default 8787; 0 picks a free one)\n' +
   '  --host      interface to bind (default 127.0.0.1)\n' +
@@ -16,7 +16,7 @@ export const SANDBOX_USAGE =
   "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
   '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
 
-export const DEFAULT_CLI_PORT = 8787;
+const DEFAULT_CLI_PORT = 8787;
 
 export interface SandboxCliIo {
   /** Where the one line goes (default console.log). */

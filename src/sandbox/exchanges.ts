@@ -26,7 +26,7 @@ interface Endpoint {
 }
 
 /** What one exchange moves: per token group and network, the token it sends or takes there. */
-export function exchangeTokens(e: CatalogExchange, group?: string): Endpoint[] {
+function exchangeTokens(e: CatalogExchange, group?: string): Endpoint[] {
   return e.token_groups
     .filter((g) => group === undefined || g.symbol.toUpperCase() === group.toUpperCase())
     .flatMap((g) =>

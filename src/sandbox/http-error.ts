@@ -4,7 +4,7 @@
  * Which status goes with which code is undocumented upstream; the sandbox's choice is listed in
  * STATUS_BY_CODE so it is visible in one place.
  */
-export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   VALIDATION_ERROR: 400,
   LESS_THAN_MIN_ERROR: 400,
   GREATER_THAN_MAX_ERROR: 400,

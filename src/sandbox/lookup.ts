@@ -9,7 +9,7 @@ import type { CatalogNetwork, CatalogToken } from './model.js';
  * keeps ROUTE_NOT_FOUND_ERROR for known tokens that are simply not connected.
  */
 
-export function findNetwork(id: string): CatalogNetwork | undefined {
+function findNetwork(id: string): CatalogNetwork | undefined {
   const upper = id.trim().toUpperCase();
   return NETWORKS.find((n) => n.name === upper) ?? NETWORKS.find((n) => n.type === 'evm' && n.chain_id === id.trim());
 }

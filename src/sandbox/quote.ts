@@ -58,7 +58,7 @@ export function computeQuote(route: Route, amount: number, options: { refuel: bo
   };
 }
 
-export function quoteView(route: Route, q: QuoteFigures): Json {
+function quoteView(route: Route, q: QuoteFigures): Json {
   return {
     source_network: networkRefView(route.from.network),
     source_token: tokenView(route.from.token),

@@ -9,12 +9,12 @@ import { ceilTo, floorTo, roundTo } from './numbers.js';
  */
 
 /** Limits in USD, converted to source-token units per route (the real example: 10 to 500000). */
-export const MIN_AMOUNT_USD = 5;
-export const MAX_AMOUNT_USD = 500_000;
+const MIN_AMOUNT_USD = 5;
+const MAX_AMOUNT_USD = 500_000;
 /** Service fee: a small rate of the amount (live: 0.002382 on 10 USDC, about 0.024 %). */
 export const SERVICE_FEE_RATE = 0.000238;
 /** What a refuel delivers, in USD of the destination's native token. */
-export const REFUEL_USD = 1;
+const REFUEL_USD = 1;
 /** Default slippage the quote reports (a fraction, as in real responses). */
 export const DEFAULT_SLIPPAGE = 0.0025;
 

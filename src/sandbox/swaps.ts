@@ -15,7 +15,7 @@ import { exchangeView, slimTokenView, swapNetworkView, type Json } from './views
 /** Swaps in memory, oldest dropped past this many so a long-running sandbox stays bounded. */
 const MAX_SWAPS = 50_000;
 /** GET /swaps?address= page size. */
-export const SWAP_PAGE_SIZE = 20;
+const SWAP_PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OUTCOMES: readonly DepositOutcome[] = ['complete', 'fail_execution', 'fail', 'input_failed'];
 /** Statuses a test may pin by hand (POST /sandbox/swaps/{id}/status). */

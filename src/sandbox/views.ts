@@ -108,7 +108,7 @@ export function routeNetworkView(n: CatalogNetwork, tokens: Json[]): Json {
   };
 }
 
-export function refuelView(network: CatalogNetwork, token: CatalogToken): Json | null {
+function refuelView(network: CatalogNetwork, token: CatalogToken): Json | null {
   const offer = refuelOffer(network, token);
   if (!offer) return null;
   return { token: tokenView(offer.token), network: networkRefView(network), amount: offer.amount, amount_in_usd: offer.amountInUsd };

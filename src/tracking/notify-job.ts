@@ -4,7 +4,7 @@ import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js'
 import { DeliveryError, type Messenger } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
 import type { TrackingRenderer } from '../contracts/tracking.js';
-import type { Logger } from '../log.js';
+import { jobLogger, type Logger } from '../log.js';
 import { defaultLocale } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
 import { targetKey } from './keys.js';
@@ -99,7 +99,9 @@ export function createNotifyProcessor(deps: NotifyDeps) {
     let d: Delivery = snap.delivery ?? { version: 0, moments: moments.length };
     const behind = (live && (d.version < live.state.version || d.moments < moments.length)) || (snap.stopped && !d.stopped);
     if (!behind) return live ? 'up_to_date' : 'no_state';
-    const log = { swapId, platform: target.platform, chatId: target.chatId };
+    // One child logger per run, carrying the job's and the chat's ids (made only when something is logged).
+    let child: Logger | undefined;
+    const log = () => (child ??= jobLogger(logger, job, { swapId, platform: target.platform, chatId: target.chatId }));
 
     const save = async (next: Delivery) => {
       const w = await store.setDelivery(swapId, tk, next, raw);
@@ -141,7 +143,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         await run();
       } catch (err) {
         if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-        logger.error({ ...log, step: what, err: err.message }, 'platform refused a tracking message; skipped');
+        log().error({ step: what, err }, 'platform refused a tracking message; skipped');
         await skip();
       }
     };
@@ -190,13 +192,13 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           if (!moment) break;
           const next = (): Delivery => withoutSending({ ...d, moments: d.moments + 1 });
           if (inDoubt('moment')) {
-            logger.warn({ ...log, moment: moment.kind }, 'a crash hit after sending this key message: not sending it twice');
+            log().warn({ moment: moment.kind }, 'a crash hit after sending this key message: not sending it twice');
             await save(next());
             continue;
           }
           const why = withheld(moment.kind, { settings, muted, isPublic, usd: swapUsd(live.details.swap) });
           if (why) {
-            logger.debug({ ...log, moment: moment.kind, why }, 'key moment not sent: the chat chose so (the card shows it)');
+            log().debug({ moment: moment.kind, why }, 'key moment not sent: the chat chose so (the card shows it)');
             await save(next());
             continue;
           }
@@ -207,7 +209,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
             await pace();
             const reacted = await messenger.react(cardRef, '✅').then(() => true, (err: unknown) => {
               if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-              logger.warn({ ...log, err: err.message }, 'reaction refused: sending the completion as a message');
+              log().warn({ err }, 'reaction refused: sending the completion as a message');
               return false;
             });
             if (reacted) {
@@ -232,16 +234,16 @@ export function createNotifyProcessor(deps: NotifyDeps) {
     } catch (err) {
       if (err instanceof NotFollowing) return 'not_following';
       if (!(err instanceof DeliveryError)) throw err;
-      const fail = { ...log, failure: err.failure };
+      const fail = { failure: err.failure };
       if (err.failure === 'rate_limited') {
         const ms = Math.max(err.retryAfterMs ?? 1000, 100);
         if (err.scope === 'global') {
-          logger.warn({ ...fail, retryAfterMs: ms }, 'platform-wide rate limit: pausing this platform queue');
+          log().warn({ ...fail, retryAfterMs: ms }, 'platform-wide rate limit: pausing this platform queue');
           await deps.rateLimit(ms);
           throw new RateLimitError();
         }
         // A flood wait or a per-route bucket holds back this chat only: its jobs wait, others go on.
-        logger.warn({ ...fail, retryAfterMs: ms }, 'platform asked us to wait before writing to this chat');
+        log().warn({ ...fail, retryAfterMs: ms }, 'platform asked us to wait before writing to this chat');
         await deps.pacer.hold(tk, ms);
         await job.moveToDelayed(Date.now() + ms, token);
         throw new DelayedError();
@@ -249,7 +251,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
       if (err.failure === 'gone') {
         // This swap first, whatever the chat's listing says (a follow may be half done).
         const n = Number(await subs.unfollow(swapId, target)) + (await subs.removeTarget(target));
-        logger.info({ ...fail, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
+        log().info({ ...fail, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
         return 'gone';
       }
       // transient: BullMQ retries with capped back-off, for as long as it takes; progress so far is kept.

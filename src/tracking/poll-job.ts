@@ -69,6 +69,9 @@ type PollAgain = 'changed' | 'unchanged' | 'not_found_yet' | 'unreadable';
 
 const NOT_FOUND_MIN_POLLS = 10;
 
+/** BullMQ only checks the class: one instance spares a stack trace on every poll. */
+const DELAYED = new DelayedError();
+
 export function createPollProcessor(deps: PollDeps) {
   const { api, subs, store, settings, logger } = deps;
   const random = deps.random ?? Math.random;
@@ -81,7 +84,7 @@ export function createPollProcessor(deps: PollDeps) {
   const later = async (job: Job<PollJobData>, token: string | undefined, startedAt: number, ms: number, outcome: PollAgain): Promise<never> => {
     polls.labels(outcome).inc();
     await job.moveToDelayed(Math.max(Date.now(), startedAt + realDelay(ms)), token);
-    throw new DelayedError();
+    throw DELAYED;
   };
 
   /** Stops polling a swap the service does not know, and queues the notice to every chat that followed. */
@@ -94,7 +97,7 @@ export function createPollProcessor(deps: PollDeps) {
 
   /** This swap's data cannot be read: a problem with this swap, not an outage. */
   const unreadable = (job: Job<PollJobData>, token: string | undefined, startedAt: number, log: Logger, err: ResponseShapeError): Promise<never> => {
-    log.error({ err: err.message }, 'unreadable swap data; will try again later');
+    log.error({ err }, 'unreadable swap data; will try again later');
     return later(job, token, startedAt, settings.slowMs * 6, 'unreadable');
   };
 
@@ -119,7 +122,7 @@ export function createPollProcessor(deps: PollDeps) {
       poll = await fetchPoll(api, swapId);
     } catch (err) {
       if (err instanceof InvalidRequestError) {
-        log().warn({ err: err.message }, 'swap id refused locally: polling stopped');
+        log().warn({ err }, 'swap id refused locally: polling stopped');
         return stopNotFound(swapId, start.prev?.version ?? 0);
       }
       if (err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND')) {
@@ -138,7 +141,7 @@ export function createPollProcessor(deps: PollDeps) {
       if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
         const failures = await deps.outage.record();
         const ms = outageDelay(failures, settings, err instanceof ApiError ? err.retryAfterMs : undefined);
-        log().warn({ failures, pauseMs: ms, err: err.message }, 'swap service unavailable or rate limiting: pausing all pollers');
+        log().warn({ failures, pauseMs: ms, err }, 'swap service unavailable or rate limiting: pausing all pollers');
         await deps.rateLimit(ms);
         throw new RateLimitError();
       }

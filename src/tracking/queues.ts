@@ -75,7 +75,7 @@ export class TrackingQueues {
 
   constructor(
     connection: Redis,
-    private readonly keys: TrackingKeys,
+    keys: TrackingKeys,
     private readonly notifyBackoffMs: number,
   ) {
     const base = { connection, prefix: keys.bull, streams: { events: { maxLen: EVENTS_MAX_LEN } } };

@@ -37,7 +37,7 @@ export class SettingsStore {
   }
 }
 
-export function encodeSettings(s: ChatSettings): string {
+function encodeSettings(s: ChatSettings): string {
   const o: Stored = {};
   const mask = MOMENT_KINDS.reduce((n, k, i) => (s.moments.includes(k) ? n | (1 << i) : n), 0);
   if (mask !== (1 << MOMENT_KINDS.length) - 1) o.m = mask;
@@ -51,7 +51,7 @@ export function encodeSettings(s: ChatSettings): string {
 }
 
 /** Stored settings; anything unreadable falls back to the defaults (never crashes a job). */
-export function decodeSettings(raw: string | null | undefined): ChatSettings {
+function decodeSettings(raw: string | null | undefined): ChatSettings {
   const s: ChatSettings = { ...DEFAULT_SETTINGS, moments: [...DEFAULT_SETTINGS.moments] };
   if (!raw) return s;
   let o: Stored;

@@ -59,7 +59,7 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
   await tracking.startWorkers({
     messengers,
     // The production renderer, with the card's "now" read from the sandbox clock.
-    render: { ...trackingRenderer, card: (details, target, view) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', now: clock.now(), ...(view ? { followed: view } : {}) }) },
+    render: { ...trackingRenderer, card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) },
   });
   const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
   return {

@@ -25,7 +25,7 @@ describe('replies in the user\'s language', () => {
   it('Telegram language_code ru answers in Russian; an unknown language gets English', async () => {
     expect(replyText((await say({ userId: 'ru1', locale: 'ru', text: '/frobnicate' }))[0]!)).toContain('Я не знаю команду /frobnicate');
     expect(replyText((await say({ userId: 'fa1', locale: 'fa', text: '/frobnicate' }))[0]!)).toContain('I do not know /frobnicate');
-    expect(replyText((await say({ userId: 'zh1', locale: 'zh-hans', text: 'hello' }))[0]!)).toContain('没太明白你的意思');
+    expect(replyText((await say({ userId: 'zh1', locale: 'zh-hans', text: 'hello' }))[0]!)).toContain('没太明白您的意思');
   });
 
   it('/language saves the choice per user, over the platform\'s language', async () => {

@@ -3,10 +3,10 @@
  * and 12). Plain JSON, as it comes off the wire, so schema tests see what the client would see.
  */
 
-export const USDC_SOLANA = { symbol: 'USDC', display_asset: 'USDC', logo: 'https://cdn.layerswap.io/usdc.png', contract: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6, price_in_usd: 0.9998, precision: 6, listing_date: '2023-01-01T00:00:00+00:00', group: 'USDC', source_rank: 1, destination_rank: 1, supports_gasless_deposit: false };
-export const USDC_ARBITRUM = { ...USDC_SOLANA, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' };
-export const ETH = { symbol: 'ETH', display_asset: 'ETH', logo: null, contract: null, decimals: 18, price_in_usd: 3100.5, precision: 6 };
-export const SOL = { symbol: 'SOL', display_asset: 'SOL', logo: null, contract: null, decimals: 9, price_in_usd: 150.2, precision: 6 };
+const USDC_SOLANA = { symbol: 'USDC', display_asset: 'USDC', logo: 'https://cdn.layerswap.io/usdc.png', contract: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', decimals: 6, price_in_usd: 0.9998, precision: 6, listing_date: '2023-01-01T00:00:00+00:00', group: 'USDC', source_rank: 1, destination_rank: 1, supports_gasless_deposit: false };
+const USDC_ARBITRUM = { ...USDC_SOLANA, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' };
+const ETH = { symbol: 'ETH', display_asset: 'ETH', logo: null, contract: null, decimals: 18, price_in_usd: 3100.5, precision: 6 };
+const SOL = { symbol: 'SOL', display_asset: 'SOL', logo: null, contract: null, decimals: 9, price_in_usd: 150.2, precision: 6 };
 
 export const ARBITRUM = {
   name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', logo: 'https://cdn.layerswap.io/arbitrum.png', chain_id: '42161', type: 'evm',

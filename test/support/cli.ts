@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI (test/global-setup.ts compiles it once per run), as users run it. */
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** Runs `swapbot <args>` with lines on stdin, as `printf ... | swapbot console` would. */
 export function runCli(args: string[], stdin: string, env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {

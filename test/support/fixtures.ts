@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * caller gets the answer as the service would send it; `fragment` files (deposit actions) come as
  * they are stored.
  */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/reference/fixtures/', import.meta.url));
+const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/reference/fixtures/', import.meta.url));
 
 export function fixtureNames(): string[] {
   return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort();

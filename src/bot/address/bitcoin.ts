@@ -6,7 +6,7 @@ interface BitcoinParams { hrp: string; p2pkh: number; p2sh: number }
 const MAINNET: BitcoinParams = { hrp: 'bc', p2pkh: 0x00, p2sh: 0x05 };
 const TESTNET: BitcoinParams = { hrp: 'tb', p2pkh: 0x6f, p2sh: 0xc4 };
 
-export function bitcoinForm(testnet: boolean): Msg {
+function bitcoinForm(testnet: boolean): Msg {
   const p = testnet ? TESTNET : MAINNET;
   return msg(testnet ? 'address.form.bitcoinTestnet' : 'address.form.bitcoin', { hrp: p.hrp });
 }

@@ -1,7 +1,7 @@
 import { bech32 } from '@scure/base';
 import { fail, msg, ok, type Result } from '../problem.js';
 
-export const COSMOS_FORM = msg('address.form.cosmos');
+const COSMOS_FORM = msg('address.form.cosmos');
 
 /** bech32 with any human-readable prefix and a 20- or 32-byte payload (accounts and contracts). */
 export function checkCosmosAddress(input: string, expectedPrefix?: string): Result<string> {

@@ -14,7 +14,7 @@ export function toChecksumAddress(address: string): string {
   return out;
 }
 
-export const EVM_FORM = msg('address.form.evm');
+const EVM_FORM = msg('address.form.evm');
 
 /** 0x + 40 hex; when the letters are mixed case they must match the EIP-55 checksum. */
 export function checkEvmAddress(input: string): Result<string> {

@@ -17,7 +17,7 @@ export interface AddressNetwork {
 /** Network types whose accounts are EVM addresses. */
 const EVM_LIKE = new Set(['evm', 'zksynclite', 'hyperliquid']);
 const STARKNET_LIKE = new Set(['starknet', 'paradex']);
-export const MAX_GENERIC_ADDRESS = 128;
+const MAX_GENERIC_ADDRESS = 128;
 
 function isTestnet(name: string): boolean {
   return /TESTNET|SIGNET|REGTEST|_TEST\b/i.test(name);

@@ -1,7 +1,7 @@
 import { base58 } from '@scure/base';
 import { fail, msg, ok, type Result } from '../problem.js';
 
-export const SOLANA_FORM = msg('address.form.solana');
+const SOLANA_FORM = msg('address.form.solana');
 
 /** Base58 that decodes to exactly 32 bytes (an ed25519 public key or a program-derived address). */
 export function checkSolanaAddress(input: string): Result<string> {

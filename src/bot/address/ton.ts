@@ -1,10 +1,10 @@
 import { base64, base64url } from '@scure/base';
 import { fail, msg, ok, type Result } from '../problem.js';
 
-export const TON_FORM = msg('address.form.ton');
+const TON_FORM = msg('address.form.ton');
 
 /** CRC16-XMODEM (poly 0x1021, init 0), as TON uses for user-friendly address checksums. */
-export function crc16(bytes: Uint8Array): number {
+function crc16(bytes: Uint8Array): number {
   let crc = 0;
   for (const b of bytes) {
     crc ^= b << 8;

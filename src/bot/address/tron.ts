@@ -1,7 +1,7 @@
 import { fail, msg, ok, type Result } from '../problem.js';
 import { decodeBase58Check } from './base58check.js';
 
-export const TRON_FORM = msg('address.form.tron');
+const TRON_FORM = msg('address.form.tron');
 
 /** Base58check of 21 bytes: 0x41 then the 20-byte account hash. */
 export function checkTronAddress(input: string): Result<string> {

@@ -10,11 +10,11 @@ import { statusActions } from './status.js';
 import { decimalText } from './units.js';
 import { defaultLocale, t as tr, tSpans, type Locale } from '../../i18n/index.js';
 
-export { depositMemo, depositPlan } from './deposit-plan.js';
+export { depositMemo } from './deposit-plan.js';
 export { fromBaseUnits } from './units.js';
 
 /** How long the service waits for a deposit before the swap expires (reference section 4). */
-export const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
+const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
 
 /** The deep-link payload that re-opens a swap's deposit card in a private chat. */
 export const depositPayload = (swapId: string): string => `dep_${swapId.replace(/-/g, '')}`;

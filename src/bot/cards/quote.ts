@@ -59,13 +59,13 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
 }
 
 /** From this share of the amount sent, fees get a plain warning. */
-export const HIGH_FEE_SHARE = 0.5;
+const HIGH_FEE_SHARE = 0.5;
 
 /**
  * The share of the amount sent that fees take: total_fee and requested_amount are both in source
  * units (reference section 5); with only USD figures, total_fee_in_usd over the amount's value.
  */
-export function feeShare(q: QuoteResponse, amount: number): number | undefined {
+function feeShare(q: QuoteResponse, amount: number): number | undefined {
   const { quote } = q;
   const sent = quote.requested_amount ?? amount;
   if (!(sent > 0)) return undefined;

@@ -10,8 +10,6 @@ import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer,
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
 
-export { maskAddress };
-
 /** Button actions of a status card (see router). */
 export const statusActions = {
   refresh: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId),
@@ -28,7 +26,7 @@ export const statusActions = {
 };
 
 /** Mute (or Unmute) and Stop, on every card tracking keeps current. */
-export function followButtons(swapId: string, muted: boolean, locale: Locale): Button[] {
+function followButtons(swapId: string, muted: boolean, locale: Locale): Button[] {
   return [
     muted ? actionButton(t(locale, 'notify.button.unmute'), statusActions.unmute(swapId)) : actionButton(t(locale, 'notify.button.mute'), statusActions.mute(swapId)),
     actionButton(t(locale, 'notify.button.stop'), statusActions.stop(swapId)),

@@ -51,7 +51,7 @@ async function transactionNotFound(ctx: Ctx, hash: string, orAddress: boolean): 
 }
 
 /** One page of an address's swaps, or a clear "none" with the expired toggle. */
-export async function addressPage(ctx: Ctx, address: string, page: number, includeExpired: boolean): Promise<Reply> {
+async function addressPage(ctx: Ctx, address: string, page: number, includeExpired: boolean): Promise<Reply> {
   const { swaps, more } = await swapsOfAddress(ctx, address, page, includeExpired);
   const flag = includeExpired ? '1' : '0';
   const toggle = await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, includeExpired ? '0' : '1', '0'] });

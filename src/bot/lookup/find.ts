@@ -3,9 +3,9 @@ import type { SwapDetails } from '../../layerswap/schemas.js';
 import type { Ctx } from '../context.js';
 
 /** The service pages GET /swaps?address= by this many (pages count from 1). */
-export const SERVICE_PAGE = 20;
+const SERVICE_PAGE = 20;
 /** Rows per chat page: a divisor of SERVICE_PAGE, so a chat page never spans two service pages. */
-export const LIST_PAGE = 5;
+const LIST_PAGE = 5;
 
 const isNotFound = (err: unknown): boolean => err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND');
 

@@ -60,7 +60,7 @@ export function resolveNetwork<N extends NetworkLike>(raw: string, networks: rea
 }
 
 /** Networks within typo distance of a normalised key, closest first (at most 3). */
-export function suggestNetworks<N extends NetworkLike>(key: string, networks: readonly N[]): N[] {
+function suggestNetworks<N extends NetworkLike>(key: string, networks: readonly N[]): N[] {
   const allowance = typoAllowance(key.length);
   if (allowance === 0) return [];
   const scored: Array<{ n: N; d: number }> = [];

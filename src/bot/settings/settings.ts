@@ -36,7 +36,7 @@ const onOff = (ctx: Ctx, on: boolean) => ctx.t(on ? 'settings.on' : 'settings.of
 const hours = (q: { from: number; to: number }) => `${String(q.from).padStart(2, '0')}:00–${String(q.to).padStart(2, '0')}:00`;
 
 /** The settings card: what is chosen, and a button per toggle. */
-export function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
+function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
   const group = isPublic(ctx);
   const lines: Line[] = [line(ctx.t(group ? 'settings.introGroup' : 'settings.intro'))];
   lines.push(line(bold(ctx.t('settings.minorEdits')), ' ', onOff(ctx, s.minorEdits)));
@@ -69,7 +69,7 @@ export function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
 }
 
 /** Quiet hours typed as "22-7 Europe/Berlin" (time zone optional: UTC). */
-export function parseQuiet(text: string): Result<ChatSettings['quiet'] | null> {
+function parseQuiet(text: string): Result<ChatSettings['quiet'] | null> {
   const [span = '', tz = 'UTC', ...rest] = text.trim().split(/\s+/);
   if (span.toLowerCase() === 'off') return ok(null);
   const m = /^(\d{1,2})(?::00)?-(\d{1,2})(?::00)?$/.exec(span);
@@ -86,7 +86,7 @@ export function parseQuiet(text: string): Result<ChatSettings['quiet'] | null> {
 }
 
 /** A minimum swap size typed as "250", "$250" or "off". */
-export function parseMinUsd(text: string): Result<number> {
+function parseMinUsd(text: string): Result<number> {
   const v = text.trim().replace(/^\$/, '').replace(/,/g, '');
   if (v.toLowerCase() === 'off' || v === '0') return ok(0);
   const n = Number(v);

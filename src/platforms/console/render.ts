@@ -26,7 +26,7 @@ export interface Rendered {
   buttons: Button[];
 }
 
-export function buttonLabel(b: Button): string {
+function buttonLabel(b: Button): string {
   switch (b.kind) {
     case 'url': return `${safe(b.label)} ↗`;
     case 'copy': return `${safe(b.label)} ⧉`;

@@ -10,7 +10,7 @@ import { plain } from './markdown.js';
  * cannot be deferred, so a slow answer is cut off and the user sees no choices rather than an
  * error. At most 25 choices, each name and value at most 100 characters.
  */
-export const MAX_CHOICES = 25;
+const MAX_CHOICES = 25;
 const ANSWER_WITHIN_MS = 2_000;
 
 type Values = ReadonlyMap<string, string>;
@@ -22,7 +22,7 @@ export function suggestionContext(optionName: string, values: Values, locale?: s
   return { ...(network ? { network } : {}), ...(source ? { sourceNetwork: source } : {}), ...(locale ? { locale } : {}) };
 }
 
-export async function suggestChoices(core: BotCore, commandName: string, optionName: string, partial: string, values: Values, locale?: string): Promise<Array<{ name: string; value: string }>> {
+async function suggestChoices(core: BotCore, commandName: string, optionName: string, partial: string, values: Values, locale?: string): Promise<Array<{ name: string; value: string }>> {
   const option = COMMANDS.find((c) => c.name === commandName)?.options.find((o) => o.name === optionName);
   if (!option?.autocomplete) return [];
   const suggestions = await core.suggest(option.autocomplete, partial, suggestionContext(optionName, values, locale));

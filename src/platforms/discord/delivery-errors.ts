@@ -2,7 +2,7 @@ import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { DeliveryError } from '../../contracts/messenger.js';
 
 /** Discord JSON error codes the adapter acts on (discord-api-docs topics/opcodes-and-status-codes). */
-export const DiscordCode = {
+const DiscordCode = {
   UnknownChannel: 10003,
   UnknownMessage: 10008,
   UnknownUser: 10013,

@@ -36,7 +36,7 @@ export function incomingBasis(i: BaseInteraction, trackRole?: string): Basis {
  * Manage Channels in this channel (Administrator implies it), or the configured role, given as a
  * role id or a role name (case-insensitive). In a DM the user is the only member: admin.
  */
-export async function isChatAdmin(i: BaseInteraction, trackRole?: string): Promise<boolean> {
+async function isChatAdmin(i: BaseInteraction, trackRole?: string): Promise<boolean> {
   if (!i.inGuild()) return true;
   if (i.memberPermissions?.has(PermissionFlagsBits.ManageChannels)) return true;
   if (!trackRole) return false;

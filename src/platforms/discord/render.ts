@@ -19,7 +19,7 @@ import { plain, renderLine, renderLines } from './markdown.js';
  * - prompt: a button that opens the modal (the adapter shows the modal directly when it can).
  */
 
-export const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, total: 6000, rows: 5, buttonsPerRow: 5, buttonLabel: 80, selectOptions: 25, optionLabel: 100, url: 512 } as const;
+const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, total: 6000, rows: 5, buttonsPerRow: 5, buttonLabel: 80, selectOptions: 25, optionLabel: 100, url: 512 } as const;
 
 export const TONE_COLOURS: Record<Tone, number> = {
   info: 0x5865f2,

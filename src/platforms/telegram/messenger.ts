@@ -40,7 +40,7 @@ export const INLINE_CHAT_PREFIX = 'inline:';
 
 /** Our reactions that Telegram does not list, as the listed emoji that says the same. */
 const TELEGRAM_REACTION: Readonly<Record<string, ReactionTypeEmoji['emoji']>> = { '✅': '👍' };
-export const isInlineRef = (ref: Pick<MessageRef, 'chatId'>): boolean => ref.chatId.startsWith(INLINE_CHAT_PREFIX);
+const isInlineRef = (ref: Pick<MessageRef, 'chatId'>): boolean => ref.chatId.startsWith(INLINE_CHAT_PREFIX);
 
 export class TelegramMessenger implements Messenger {
   readonly platform = 'telegram' as const;

@@ -33,7 +33,7 @@ export class ScriptedCore implements BotCore {
   }
 }
 
-export const TRACK_ROLE = 'Swap Trackers';
+const TRACK_ROLE = 'Swap Trackers';
 
 export interface DiscordWorld {
   fake: FakeDiscord;

@@ -76,6 +76,8 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
     const received = (await world.api.getSwap(swapId)).swap.transactions.find((x) => x.type === 'output');
     expect(received?.amount).toBeDefined();
     expect(done.text).toContain(`${received?.amount} USDC`);
+    // The status card, edited in place by tracking, speaks Spanish too.
+    await u.sees('Los fondos se entregaron en la dirección de destino.');
     const pushedEnglish = u.messages().filter((m) => /^(Deposit received|Swap completed)/.test(m.text ?? ''));
     expect(pushedEnglish).toEqual([]);
   }, 60_000);

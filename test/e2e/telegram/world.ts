@@ -17,7 +17,7 @@ export interface World extends LiveStack {
   telegram: TelegramBot;
 }
 
-export async function startWorld(name: string): Promise<World> {
+async function startWorld(name: string): Promise<World> {
   const fake = await FakeBotApi.start();
   const live = await startLiveStack(name, { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) });
   const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core: live.core, redis: live.redis, keyPrefix: live.prefix, logger: live.logger });
