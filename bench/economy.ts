@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { LayerswapClient } from '../src/layerswap/client.js';
 import { FINAL_SWAP_STATUSES } from '../src/layerswap/schemas.js';
 import type { Tracking } from '../src/tracking/engine.js';
+import { DEPOSIT_WINDOW_MS } from '../src/tracking/cadence.js';
 import { realAt, sandboxAt, scaledNow, type ScaledTime } from './clock.js';
 import { eachLimit, SandboxHandle, SWAP_BODY, type Bench } from './context.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
@@ -337,8 +338,10 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
   // Deposit detection and confirmation edits, from the cards at the fake Telegram (pollers: from their polls).
   const depositCard: Record<Policy, number[]> = { webhooks: [], polling: [] };
   const confLag: Record<Policy, number[]> = { webhooks: [], polling: [] };
-  const afterWebhookMs: number[] = [];
-  let beforeWebhook = 0;
+  /** Real ms from the webhook's status change to the first deposit card (negative: a waiting poll showed it before). */
+  const depositVsWebhookMs: number[] = [];
+  /** Real ms from that change to the first card showing it (all confirmations): the webhook path itself. */
+  const webhookCardMs: number[] = [];
   const shownConfs: Record<Policy, number[]> = { webhooks: [], polling: [] };
   for (const p of ['webhooks', 'polling'] as const) {
     for (const s of typical.swaps[p] ?? []) {
@@ -349,19 +352,24 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       shownConfs[p].push(new Set(cards.filter((c) => c.shown >= 1 && c.shown < CONFIRMATIONS).map((c) => c.shown)).size);
       if (p === 'webhooks') {
         // The first webhook after a deposit is ls_transfer_pending, once it is confirmed.
-        const webhookAt = s.depositAt + CONFIRMATIONS * TIMINGS.confirmationIntervalMs;
+        const webhookReal = realAt(typical.time, s.depositAt + CONFIRMATIONS * TIMINGS.confirmationIntervalMs);
         const first = cards.find((c) => c.shown >= 0);
-        if (first && first.at >= webhookAt) afterWebhookMs.push(first.real - realAt(typical.time, webhookAt));
-        else if (first) beforeWebhook++;
+        if (first) depositVsWebhookMs.push(first.real - webhookReal);
+        const turned = cards.find((c) => c.shown >= CONFIRMATIONS);
+        if (turned) webhookCardMs.push(turned.real - webhookReal);
       }
     }
   }
   const fixedDeposit = (typical.swaps['fixed 5000'] ?? []).map((s) => (lags(s, (typical.fixedSeen.get(s.id) ?? []).map((at, shown) => ({ at, shown })))[0] ?? NaN) / 1000);
+  const afterWebhookMs = depositVsWebhookMs.filter((x) => x >= 0);
+  const beforeWebhook = depositVsWebhookMs.length - afterWebhookMs.length;
   const afterWebhook = spread(afterWebhookMs.map((x) => x / 1000));
+  const webhookCard = spread(webhookCardMs.map((x) => x / 1000));
   const depWh = spread(depositCard.webhooks);
   const depPoll = spread(depositCard.polling);
   section.rows.push(
-    { figure: 'typical, webhooks: status change that sends the webhook -> first card showing the deposit', unit: 's', value: afterWebhook },
+    { figure: 'typical, webhooks: status change that sends the webhook -> first card showing the deposit, swaps not shown it before', unit: 's', value: afterWebhook },
+    { figure: 'typical, webhooks: status change that sends the webhook -> first card showing that change', unit: 's', value: webhookCard },
     { figure: 'typical, deposit -> first card showing it, webhooks', unit: 'sandbox s', value: depWh, beside: { label: 'no webhooks', unit: 's', value: depPoll } },
     { figure: 'typical, deposit -> fixed 5 s poll seeing it (no delivery)', unit: 'sandbox s', value: spread(fixedDeposit) },
     {
@@ -380,11 +388,13 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       pass: Number.isFinite(ratio) ? ratio >= 3.5 : null,
     },
     {
-      text: 'first "deposit seen" card within 2 s of the webhook (worst swap)',
-      measured: afterWebhookMs.length
-        ? `${fmt(afterWebhook.median)} s median, ${fmt(afterWebhook.max)} s worst over ${afterWebhookMs.length} swaps${beforeWebhook ? ` (${beforeWebhook} more saw the deposit at a safety poll before any webhook)` : ''}`
-        : `no deposit card came after a webhook${beforeWebhook ? ` (${beforeWebhook} saw it at a poll before)` : ''}`,
-      pass: afterWebhookMs.length ? afterWebhook.max <= 2 : null,
+      // A deposit card before the webhook (a waiting poll saw the deposit) is within the target too.
+      text: 'first "deposit seen" card no later than 2 s after the webhook (worst swap)',
+      measured:
+        `${beforeWebhook} of ${depositVsWebhookMs.length} swaps showed the deposit at a waiting poll before the webhook` +
+        (afterWebhookMs.length ? `; the others ${fmt(afterWebhook.median)} s median, ${fmt(afterWebhook.max)} s worst after it` : '') +
+        (webhookCardMs.length ? `; the webhook's own change on the card ${fmt(webhookCard.median)} s median, ${fmt(webhookCard.max)} s worst` : ''),
+      pass: depositVsWebhookMs.length ? Math.max(...depositVsWebhookMs) <= 2_000 : null,
     },
     {
       text: 'confirmation edits with webhooks no later than without (mean lag per confirmation)',
@@ -394,8 +404,9 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
         ? {
             why:
               'Layerswap (and the sandbox) sends a webhook on a status change only, and the status stays user_transfer_pending while the deposit confirms: ' +
-              `with webhooks trusted a waiting swap is polled only every ${CONFIG_DEFAULTS.POLL_SAFETY_MS / 60_000} min (POLL_SAFETY_MS), so a deposit that confirms between two safety polls is first seen at the ls_transfer_pending webhook, all its confirmations at once. ` +
-              'Confirmations are paced by the swap only once a poll has seen the deposit. Seeing deposits sooner takes waiting polls, which cost the request ratio above: the two targets pull against each other on this lifecycle.',
+              `with webhooks trusted a waiting swap is polled every ${CONFIG_DEFAULTS.POLL_WAITING_MS / 1000} s (POLL_WAITING_MS) for its first ${DEPOSIT_WINDOW_MS / MIN} min, then every ${CONFIG_DEFAULTS.POLL_SAFETY_MS / MIN} min (POLL_SAFETY_MS), ` +
+              'so a deposit is first seen at the next waiting poll, with the confirmations it gathered meanwhile shown at once; from then the confirmations are paced by the swap\'s blocks. ' +
+              '"I\'ve sent it" polls at once (not exercised here). A shorter POLL_WAITING_MS trades requests for this lag.',
           }
         : {}),
     },
@@ -407,7 +418,7 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
     `lifecycles: each swap followed from its own Telegram private chat when made; typical: deposit ${TYPICAL_WAIT_MS / MIN} min later (+-${PHASE_MS / 2000} s, seeded), ${CONFIRMATIONS} confirmations ${TIMINGS.confirmationIntervalMs / 1000} s apart, ` +
       `payout ${TIMINGS.payoutDelayMs / 1000} s later, completed ${TIMINGS.completionLagMs / 1000} s after it (${CONFIRMING_MS / 1000} s confirming); abandoned: never paid, expired after 6 h. ${o.swaps} swaps per policy.`,
     `time: the sandbox clock runs x${o.typicalSpeed} (typical) and x${o.abandonedSpeed} (abandoned); the workers read it as their clock and their BullMQ poll delays pass as many times faster, ` +
-      `so the production cadence (POLL_FAST_MS ${CONFIG_DEFAULTS.POLL_FAST_MS}, POLL_SLOW_MS ${CONFIG_DEFAULTS.POLL_SLOW_MS}, POLL_SAFETY_MS ${CONFIG_DEFAULTS.POLL_SAFETY_MS}, tail 6 x POLL_FAST_MS) runs unchanged. ` +
+      `so the production cadence (POLL_FAST_MS ${CONFIG_DEFAULTS.POLL_FAST_MS}, POLL_SLOW_MS ${CONFIG_DEFAULTS.POLL_SLOW_MS}, POLL_WAITING_MS ${CONFIG_DEFAULTS.POLL_WAITING_MS} for ${DEPOSIT_WINDOW_MS / MIN} min, POLL_SAFETY_MS ${CONFIG_DEFAULTS.POLL_SAFETY_MS}, tail 6 x POLL_FAST_MS) runs unchanged. ` +
       `Lags in sandbox s include the real delivery time x${o.typicalSpeed}; the webhook -> card latency is real time.`,
     `requests counted by each worker's client per swap and by the pollers; the sandbox served ${typical.sandboxGetSwap + abandoned.sandboxGetSwap} GET /swaps/{id} in all (the same sum). ` +
       `Webhooks: the sandbox signed and sent ${webhooks.attempted}, ${webhooks.delivered} accepted by the web process (swapbot web, POST /webhooks/layerswap), ${webhooks.failed} given up.`,

@@ -106,7 +106,7 @@ export interface Config extends Readonly<Raw> {
 }
 
 /** Variables whose values are secrets: redacted in every log line and error. */
-export const SECRET_VARIABLES = [
+const SECRET_VARIABLES = [
   'LAYERSWAP_API_KEY',
   'LAYERSWAP_WEBHOOK_SECRET',
   'SANDBOX_API_KEY',

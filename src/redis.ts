@@ -232,7 +232,7 @@ export interface EmbeddedRedis {
  */
 export const HASH_MAX_LISTPACK_VALUE = 2048;
 
-export const REDIS_MISSING_MESSAGE =
+const REDIS_MISSING_MESSAGE =
   'swapbot needs Redis to track swaps, and no redis-server was found on PATH. Install one ' +
   '(Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL to a running Redis ' +
   '(for example REDIS_URL=redis://127.0.0.1:6379).';

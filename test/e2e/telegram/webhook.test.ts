@@ -75,7 +75,7 @@ describe('Telegram webhook mode', () => {
       ['default', 'ru', 'es', 'zh', 'pt'].flatMap((l) => [`all_private_chats/${l}`, `all_group_chats/${l}`]).sort(),
     );
     const quote = { en: 'Quote a swap: fees, amount received, time', ru: 'Котировка обмена: комиссии, сумма к получению, время', es: 'Cotizar un intercambio: comisiones, monto recibido, tiempo', zh: '兑换报价：手续费、到账金额、时间', pt: 'Cotar um swap: taxas, valor recebido, tempo' };
-    const track = { en: 'Follow a swap: by its id, your deposit transaction or your wallet address', ru: 'Следить за обменом: по его id, транзакции депозита или адресу кошелька', es: 'Seguir un intercambio: por su id, tu transacción de depósito o tu dirección de billetera', zh: '跟踪兑换：按兑换 ID、充值交易或钱包地址', pt: 'Acompanhar um swap: pelo id, pela sua transação de depósito ou pelo endereço da sua carteira' };
+    const track = { en: 'Follow a swap: by its id, your deposit transaction or your wallet address', ru: 'Следить за обменом: по его ID, транзакции депозита или адресу кошелька', es: 'Seguir un intercambio: por su ID, tu transacción de depósito o tu dirección de billetera', zh: '跟踪兑换：按兑换 ID、充值交易或钱包地址', pt: 'Acompanhar um swap: pelo ID, pela sua transação de depósito ou pelo endereço da sua carteira' };
     const privateNames = menu('all_private_chats').map((c) => c.command);
     const groupNames = menu('all_group_chats').map((c) => c.command);
     expect(privateNames).toEqual(expect.arrayContaining(['quote', 'swap', 'history', 'track', 'language']));
