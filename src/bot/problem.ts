@@ -1,5 +1,6 @@
 import { bold, line, text, type Line, type Reply } from '../contracts/reply.js';
 import { intlLocale, t, type Locale } from '../i18n/index.js';
+import { listFormat } from '../i18n/intl.js';
 
 /**
  * A sentence still to be put into words: a catalog key and its values. Problems carry these, not
@@ -19,8 +20,8 @@ export function say(locale: Locale, m: Msg): string {
   for (const [k, v] of Object.entries(m.vars)) {
     if (typeof v !== 'object') vars[k] = v;
     else if (isMsg(v)) vars[k] = say(locale, v);
-    else if ('or' in v) vars[k] = new Intl.ListFormat(intlLocale(locale), { type: 'disjunction' }).format(v.or);
-    else vars[k] = new Intl.ListFormat(intlLocale(locale), { type: 'conjunction' }).format(v.and);
+    else if ('or' in v) vars[k] = listFormat(intlLocale(locale), { type: 'disjunction' }).format(v.or);
+    else vars[k] = listFormat(intlLocale(locale), { type: 'conjunction' }).format(v.and);
   }
   return t(locale, m.key, vars);
 }

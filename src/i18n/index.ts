@@ -16,6 +16,7 @@
  */
 import i18next, { type i18n } from 'i18next';
 import type { Span } from '../contracts/reply.js';
+import { numberFormat } from './intl.js';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
 import ptBR from './locales/pt-BR.json' with { type: 'json' };
@@ -95,7 +96,7 @@ const hasKey = (key: string): boolean => Object.hasOwn(CATALOGS.en, key) || Obje
 export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en' : locale);
 
 /** A number for reading (grouped digits, the locale's decimal sign). Not for amounts a user copies. */
-export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormatOptions): string => new Intl.NumberFormat(intlLocale(locale), opts).format(n);
+export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormatOptions): string => numberFormat(intlLocale(locale), opts).format(n);
 
 
 /**

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_SETTINGS, MOMENT_KINDS, type ChatSettings, type MomentKind } from '../contracts/tracking.js';
+import { dateTimeFormat } from '../i18n/intl.js';
 import type { TrackingKeys } from './keys.js';
 
 /**
@@ -75,7 +76,7 @@ const validHour = (h: unknown): h is number => Number.isInteger(h) && (h as numb
 /** The hour (0-23) at `at` in an IANA time zone; undefined for a zone this runtime does not know. */
 export function hourIn(at: number, tz: string): number | undefined {
   try {
-    const h = new Intl.DateTimeFormat('en-US', { timeZone: tz, hour: 'numeric', hourCycle: 'h23' }).format(at);
+    const h = dateTimeFormat('en-US', { timeZone: tz, hour: 'numeric', hourCycle: 'h23' }).format(at);
     const n = Number(h);
     return Number.isInteger(n) ? n % 24 : undefined;
   } catch {

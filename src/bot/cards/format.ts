@@ -1,5 +1,6 @@
 import type { NetworkRef, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
 import { defaultLocale, intlLocale, type Locale } from '../../i18n/index.js';
+import { dateTimeFormat, numberFormat } from '../../i18n/intl.js';
 
 /**
  * Numbers, names, addresses and times as a chat shows them. Amounts never use exponents or
@@ -11,18 +12,18 @@ export function formatAmount(value: number | null | undefined, decimals = 8): st
   const opts: Intl.NumberFormatOptions = abs !== 0 && abs < 0.0001
     ? { maximumSignificantDigits: 6, useGrouping: false }
     : { maximumFractionDigits: Math.max(0, Math.min(decimals, abs >= 1000 ? 4 : 8)), useGrouping: false };
-  return value.toLocaleString('en-US', opts);
+  return numberFormat('en-US', opts).format(value);
 }
 
 /** An exact amount for a deposit: every decimal the token has, no rounding. */
 export function exactAmount(value: number | null | undefined, decimals = 18): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '?';
-  return value.toLocaleString('en-US', { maximumFractionDigits: Math.min(Math.max(decimals, 0), 20), useGrouping: false });
+  return numberFormat('en-US', { maximumFractionDigits: Math.min(Math.max(decimals, 0), 20), useGrouping: false }).format(value);
 }
 
 export function formatUsd(value: number | null | undefined): string | undefined {
   if (value === null || value === undefined || !Number.isFinite(value)) return undefined;
-  return value < 0.01 && value > 0 ? '<$0.01' : `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return value < 0.01 && value > 0 ? '<$0.01' : `$${numberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)}`;
 }
 
 export const networkName = (n: Pick<NetworkRef, 'name' | 'display_name'> | null | undefined): string => (n ? n.display_name || n.name : 'unknown network');
@@ -44,9 +45,9 @@ export function formatTime(ms: number, now?: number, locale: Locale = defaultLoc
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return '?';
   const lang = intlLocale(locale);
-  const time = `${new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(d)} UTC`;
+  const time = `${dateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(d)} UTC`;
   const day = (at: Date) => at.toISOString().slice(0, 10);
-  return now !== undefined && day(new Date(now)) === day(d) ? time : `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(d)} ${time}`;
+  return now !== undefined && day(new Date(now)) === day(d) ? time : `${dateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(d)} ${time}`;
 }
 
 /** The swap's page in the official Layerswap app: where a deposit can be checked or made. */
