@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { LayerswapClient } from '../src/layerswap/client.js';
 import { FINAL_SWAP_STATUSES } from '../src/layerswap/schemas.js';
 import type { Tracking } from '../src/tracking/engine.js';
+import { DEFAULT_PLATFORM_RATES } from '../src/tracking/queues.js';
 import { DEPOSIT_WINDOW_MS } from '../src/tracking/cadence.js';
 import { realAt, sandboxAt, scaledNow, type ScaledTime } from './clock.js';
 import { eachLimit, SandboxHandle, SWAP_BODY, type Bench } from './context.js';
@@ -15,6 +16,7 @@ import { deleteKeys } from './env.js';
 import { ChildHandle } from './ipc.js';
 import { emptySection, type Section } from './report.js';
 import type { SinkEvent } from './sinks/sink-event.js';
+import { TELEGRAM_LIMITS } from './sinks/telegram-sink.js';
 import { fmt, progress, sleep, spread, waitFor } from './stats.js';
 import type { WorkerConfig } from './worker-child.js';
 
@@ -100,19 +102,26 @@ interface Swap {
 interface Watched {
   /** Sandbox time of each card (send or edit) and the confirmations it shows. */
   cards: Map<string, Array<{ at: number; real: number; shown: number }>>;
+  /** Messages to these chats the fake Telegram refused with 429 (its real limits). */
+  limited(): number;
   off(): void;
 }
 
 function watchCards(b: Bench, time: ScaledTime, chats: ReadonlySet<string>): Watched {
   const cards = new Map<string, Array<{ at: number; real: number; shown: number }>>();
+  let limited = 0;
   const off = b.telegram.onEvent((e: SinkEvent) => {
-    if (e.limited || !chats.has(e.chatId)) return;
+    if (!chats.has(e.chatId)) return;
+    if (e.limited) {
+      limited++;
+      return;
+    }
     const real = performance.timeOrigin + e.at;
     const list = cards.get(e.chatId) ?? [];
     list.push({ at: sandboxAt(time, real), real, shown: shownConfirmations(e.text) });
     cards.set(e.chatId, list);
   });
-  return { cards, off };
+  return { cards, limited: () => limited, off };
 }
 
 /** A plain poller: GET /swaps/{id} every `everyMs` of sandbox time until a final status; when it saw each confirmation. */
@@ -141,6 +150,8 @@ interface PhaseResult {
   cards: Map<string, Array<{ at: number; real: number; shown: number }>>;
   fixedSeen: Map<string, number[]>;
   sandboxGetSwap: number;
+  /** Cards the fake Telegram refused with 429 during the phase. */
+  limited: number;
   /** The clock the phase ran on. */
   time: ScaledTime;
 }
@@ -213,9 +224,15 @@ class Rig {
     // but stretched `speed` times here. A PING every 2 ms keeps that wake-up prompt.
     const ping = b.redis.client.duplicate();
     const pinger = setInterval(() => void ping.ping().catch(() => undefined), 2);
+    // Each policy stands for a deployment of its own (its own bot, 30 messages/s), and the lifecycle
+    // runs `speed` times faster than real time: so do the platform's limits and the engine's rate,
+    // or cards wait behind 429s that no chat would see at real speed. (Limiter windows are whole ms.)
+    const tg = DEFAULT_PLATFORM_RATES.telegram;
+    b.telegram.setLimits({ overall: { limit: TELEGRAM_LIMITS.overall.limit * policies.length, windowMs: Math.max(1, Math.round(TELEGRAM_LIMITS.overall.windowMs / time.speed)) }, timeScale: time.speed });
     try {
       for (const p of policies) {
-        const config: WorkerConfig = { ...b.workerConfig(this.prefix[p], { cadence: cadence(p) }), sandboxUrl: this.sandbox.url, apiKey: this.sandbox.apiKey, time };
+        const platformRates = { telegram: { max: tg.max, duration: Math.max(1, Math.round(tg.duration / time.speed)) } };
+        const config: WorkerConfig = { ...b.workerConfig(this.prefix[p], { cadence: cadence(p), platformRates }), sandboxUrl: this.sandbox.url, apiKey: this.sandbox.apiKey, time };
         delete config.discord;
         workers.set(p, (await b.startWorker(`worker-${p}`, config)).handle);
         ctls.set(p, b.controller(this.prefix[p], cadence(p), undefined, { api: this.api, now }));
@@ -273,12 +290,13 @@ class Rig {
         requests[p] = group(p).map((s) => counts[s.id] ?? 0);
       }
       for (const ms of fixed) requests[`fixed ${ms}`] = group(`fixed ${ms}`).map((s) => fixedRequests.get(s.id) ?? 0);
-      return { requests, swaps, cards: watched.cards, fixedSeen, sandboxGetSwap: (await this.sandbox.count('getSwap')) - getSwap0, time };
+      return { requests, swaps, cards: watched.cards, limited: watched.limited(), fixedSeen, sandboxGetSwap: (await this.sandbox.count('getSwap')) - getSwap0, time };
     } finally {
       clearInterval(pinger);
       ping.disconnect();
       for (const t of timers) clearTimeout(t);
       watched?.off();
+      b.telegram.setLimits({});
       await Promise.allSettled([...workers.values()].map((w) => w.stop()));
       await Promise.allSettled([...ctls.values()].map((c) => c.close()));
     }
@@ -421,7 +439,7 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       `so the production cadence (POLL_FAST_MS ${CONFIG_DEFAULTS.POLL_FAST_MS}, POLL_SLOW_MS ${CONFIG_DEFAULTS.POLL_SLOW_MS}, POLL_WAITING_MS ${CONFIG_DEFAULTS.POLL_WAITING_MS} for ${DEPOSIT_WINDOW_MS / MIN} min, POLL_SAFETY_MS ${CONFIG_DEFAULTS.POLL_SAFETY_MS}, tail 6 x POLL_FAST_MS) runs unchanged. ` +
       `Lags in sandbox s include the real delivery time x${o.typicalSpeed}; the webhook -> card latency is real time.`,
     `requests counted by each worker's client per swap and by the pollers; the sandbox served ${typical.sandboxGetSwap + abandoned.sandboxGetSwap} GET /swaps/{id} in all (the same sum). ` +
-      `Webhooks: the sandbox signed and sent ${webhooks.attempted}, ${webhooks.delivered} accepted by the web process (swapbot web, POST /webhooks/layerswap), ${webhooks.failed} given up.`,
+      `Webhooks: the sandbox signed and sent ${webhooks.attempted}, ${webhooks.delivered} accepted by the web process (swapbot web, POST /webhooks/layerswap), ${webhooks.failed} given up. Telegram's limits and the engine's Telegram rate run x${o.typicalSpeed} like the clock (each policy a bot of its own): the fake refused ${typical.limited} card sends or edits with 429 in the typical run.`,
   );
   return section;
 }

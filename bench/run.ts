@@ -45,6 +45,9 @@ async function part(sections: Section[], id: number, title: string, run: () => P
  * not the ones to publish.
  */
 const QUICK = process.env.BENCH_QUICK === '1';
+/** BENCH_ONLY=5 (or 1,5): only these parts, to look into one; written like a quick run, never published. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map(Number)) : undefined;
+const runs = (id: number) => !ONLY || ONLY.has(id);
 /** Followed swaps in parts 2 and 4 (with the measured ones of part 2: 10,000). */
 const POPULATION = QUICK ? 450 : 9_850;
 const SIZES = QUICK
@@ -107,13 +110,13 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
     const t0 = Date.now();
-    const swaps = await bench.createSwaps(POPULATION);
+    const swaps = runs(1) || runs(2) || runs(3) || runs(4) ? await bench.createSwaps(POPULATION) : [];
     progress(`created ${swaps.length} sandbox swaps in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench, swaps, SIZES.throughput)).section);
-    await populationParts(sections, bench, swaps);
-    await part(sections, 3, 'Command latency', () => runCommands(bench, swaps[0] as string, SIZES.commands));
-    await part(sections, 6, 'Fan-out', () => runFanout(bench, SIZES.fanout));
-    await part(sections, 5, 'API economy', () => runEconomy(bench, SIZES.economy));
+    if (runs(1)) await part(sections, 1, 'Tracking throughput', async () => (await runThroughput(bench, swaps, SIZES.throughput)).section);
+    if (runs(2) || runs(4)) await populationParts(sections, bench, swaps);
+    if (runs(3)) await part(sections, 3, 'Command latency', () => runCommands(bench, swaps[0] as string, SIZES.commands));
+    if (runs(6)) await part(sections, 6, 'Fan-out', () => runFanout(bench, SIZES.fanout));
+    if (runs(5)) await part(sections, 5, 'API economy', () => runEconomy(bench, SIZES.economy));
   } finally {
     await stop();
   }
@@ -132,8 +135,8 @@ async function main(): Promise<void> {
   };
   const header = `swapbot benchmark${QUICK ? ' (QUICK: reduced sizes, not for publishing)' : ''}, ${date}: ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, Redis ${machine.redis}; load average ${load0.toFixed(1)} at start, ${machine.loadAverage.end.toFixed(1)} at end`;
   process.stdout.write(`\n${header}\n${table}\n`);
-  // A quick run never overwrites the published figures.
-  const out = join(ROOT, 'bench', QUICK ? 'results-quick.json' : 'results.json');
+  // A quick or partial run never overwrites the published figures.
+  const out = join(ROOT, 'bench', QUICK || ONLY ? 'results-quick.json' : 'results.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ date, machine, durationMs: Math.round(performance.now() - started), table: `${header}\n${table}`, sections }, null, 2) + '\n');
   process.stdout.write(`\n[bench] wrote ${out} (total ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
