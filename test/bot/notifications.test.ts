@@ -53,10 +53,7 @@ async function firstCard(chatId: string, id: string): Promise<Reply> {
 
 /** Deposit, then sandbox time until the swap completes and every chat has it all. */
 async function complete(id: string): Promise<void> {
-  for (let k = 0; k < 8 && (await h.tracking.swapState(id))?.status !== 'completed'; k++) {
-    h.clock.advance(10_000);
-    await h.settle([id]);
-  }
+  await h.settleUntilCompleted(id, 8);
   expect((await h.tracking.swapState(id))?.status).toBe('completed');
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { runCli } from '../support/cli.js';
+import { CONSOLE_SWAP_SCRIPT, runCli } from '../support/cli.js';
 import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
 
 /** What a sandbox quotes for 100 USDC Arbitrum One -> Base (fees are not proportional), as the bot prints it. */
@@ -28,14 +28,7 @@ describe('the terminal chat over a pipe (the built CLI, the in-process sandbox, 
   };
 
   it('quotes, creates a swap to its deposit card, then follows it to completed and exits 0', async () => {
-    const script = [
-      '/quote 100 USDC from arbitrum to base',
-      '1', // Swap this
-      '0x1111111111111111111111111111111111111111', // destination address
-      '#1', // skip the refund address
-      '2', // no refuel
-      '1', // Confirm
-    ].join('\n');
+    const script = CONSOLE_SWAP_SCRIPT;
     const receive = await sandboxReceiveFor100Usdc();
     expect(Number(receive)).toBeLessThan(100);
     const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, env);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { CONSOLE_SWAP_SCRIPT, runCli } from '../support/cli.js';
 import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
 
 /**
@@ -20,14 +20,7 @@ describe('the terminal chat in other languages', () => {
   const prefix = uniquePrefix('console-lang');
   testRedis(prefix);
   const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SANDBOX_DEPOSIT_DELAY_MS: '300', SANDBOX_SPEED: '4' };
-  const script = [
-    '/quote 100 USDC from arbitrum to base',
-    '1', // Swap this
-    '0x1111111111111111111111111111111111111111', // destination address
-    '#1', // skip the refund address
-    '2', // no refuel
-    '1', // Confirm
-  ].join('\n');
+  const script = CONSOLE_SWAP_SCRIPT;
 
   it.each([
     ['ru', [

@@ -76,10 +76,7 @@ async function poll(id: string): Promise<void> {
 /** Deposit, then sandbox time until the swap completes and every chat has it all. */
 async function complete(id: string): Promise<void> {
   h.sandbox.deposit(id);
-  for (let k = 0; k < 10 && (await h.tracking.swapState(id))?.status !== 'completed'; k++) {
-    h.clock.advance(10_000);
-    await h.settle([id]);
-  }
+  await h.settleUntilCompleted(id, 10);
   expect((await h.tracking.swapState(id))?.status).toBe('completed');
 }
 

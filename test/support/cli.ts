@@ -4,6 +4,19 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI (test/global-setup.ts compiles it once per run), as users run it. */
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
+/**
+ * Lines that take the terminal chat from a quote to a created swap: Swap this, destination
+ * address, no refund address, no refuel, Confirm.
+ */
+export const CONSOLE_SWAP_SCRIPT = [
+  '/quote 100 USDC from arbitrum to base',
+  '1', // Swap this
+  '0x1111111111111111111111111111111111111111', // destination address
+  '#1', // skip the refund address
+  '2', // no refuel
+  '1', // Confirm
+].join('\n');
+
 /** Runs `swapbot <args>` with lines on stdin, as `printf ... | swapbot console` would. */
 export function runCli(args: string[], stdin: string, env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

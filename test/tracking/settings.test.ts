@@ -35,10 +35,7 @@ describe('notification settings in delivery', () => {
     await h.settle([id]);
     await before?.(id);
     h.sandbox.deposit(id);
-    for (let k = 0; k < 8 && (await h.tracking.swapState(id))?.status !== 'completed'; k++) {
-      h.clock.advance(10_000);
-      await h.settle([id]);
-    }
+    await h.settleUntilCompleted(id, 8);
     expect((await h.tracking.swapState(id))?.status).toBe('completed');
     await h.settle([id]);
     return id;

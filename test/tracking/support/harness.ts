@@ -164,6 +164,14 @@ export async function startHarness(opts: HarnessOptions = {}) {
     }
   }
 
+  /** Moves sandbox time 10 s at a time, settling after each step, until the swap completes (at most `steps` steps). */
+  async function settleUntilCompleted(swapId: string, steps: number): Promise<void> {
+    for (let k = 0; k < steps && (await tracking.swapState(swapId))?.status !== 'completed'; k++) {
+      clock.advance(10_000);
+      await settle([swapId]);
+    }
+  }
+
   async function close(): Promise<void> {
     await tracking.close();
     await sandbox.close();
@@ -176,5 +184,5 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redis.disconnect();
   }
 
-  return { clock, sandbox, client, api, messengers, prefix, keys, redis, store, tracking, startWorkers, createSwap, deliveries, isSettled, settle, close };
+  return { clock, sandbox, client, api, messengers, prefix, keys, redis, store, tracking, startWorkers, createSwap, deliveries, isSettled, settle, settleUntilCompleted, close };
 }
