@@ -49,8 +49,8 @@ export interface WorkerConfig {
 let tracking: Tracking | undefined;
 const counting = new CountingMessenger();
 let peakRss = 0;
-/** GET /swaps/{id} requests this worker made, by swap (one per call: the poller does not retry). */
-const swapRequests = new Map<string, number>();
+/** GET /swaps/{id} requests this worker made, by swap (one per call: the poller does not retry): when each was sent (epoch ms). */
+const swapRequests = new Map<string, number[]>();
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 100);
@@ -65,7 +65,9 @@ serve(
       // The poller's request is pollSwap (tracking/poll-job.ts); one call is one request (no retry).
       const pollSwap = api.pollSwap.bind(api);
       api.pollSwap = (...args) => {
-        swapRequests.set(args[0], (swapRequests.get(args[0]) ?? 0) + 1);
+        const times = swapRequests.get(args[0]) ?? [];
+        times.push(Date.now());
+        swapRequests.set(args[0], times);
         return pollSwap(...args);
       };
       const messengers: Partial<Record<Platform, Messenger>> = { console: counting };

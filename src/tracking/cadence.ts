@@ -1,5 +1,6 @@
 import { DEFAULT_EXPECTED_COMPLETION_MS } from '../contracts/tracking.js';
 import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
+import { paceWindow, type ConfirmationPolls } from './confirmation-pace.js';
 
 /**
  * When to poll a swap next: a pure policy over what the poller knows.
@@ -23,10 +24,13 @@ import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
  *   user_transfer_pending while it confirms), and a card saying "send" after the money left must
  *   not last: these polls bound that, and "I've sent it" pulls a poll at once (pollNow);
  * - a deposit gathering confirmations (no webhook for those either): paced by the swap's own
- *   progress (`confirmationDelay`): the next poll a little before the next needed confirmation
- *   is due, one block (`blockMs`, learned from the swap in observe.ts) after the last one was
- *   seen, a short retry on a miss; on a chain faster than the fast cadence, several
- *   confirmations at a time; the last one turns the status, so its webhook normally comes first;
+ *   blocks (`confirmationDelay`): each poll's evidence of when each count arrived
+ *   (confirmation-pace.ts, kept by observe.ts) gives the window in which the next one must
+ *   arrive if blocks keep their pace, and the poll is aimed at its end once it is narrow (about
+ *   one poll per confirmation, seen within a second or so), inside it while it is wide, with
+ *   lengthening retries for a block later than its window; on a chain faster than the fast
+ *   cadence, several confirmations at a time; the last one turns the status, so its webhook
+ *   normally comes first;
  * - funds moving (ls_transfer_pending, pending_refund): fast for a short tail after each change
  *   (the status often lags the transactions it lists), then the safety poll.
  */
@@ -63,6 +67,9 @@ export interface CadenceInput {
   confirmations?: Confirmations;
   /** The source network's block time (ms), when known: learned from the swap, else the table below. */
   blockMs?: number;
+  /** The polls that saw each confirmation count (observe.ts), and the time of this decision: to aim at the next one. */
+  confirmationPolls?: ConfirmationPolls;
+  now?: number;
 }
 
 const LONG_WAIT_MS = 10 * 60_000;
@@ -81,6 +88,8 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
   let base: number;
   if (isOnHold(input)) base = settings.slowMs * 6;
   else if (isFinalStatus(input.status)) return null;
+  // Aimed at the swap's own blocks, which spread such polls already: jitter would only add lag.
+  else if (settings.webhooks && input.confirmations) return Math.min(confirmationPollDelay(input, input.confirmations, settings), settings.webhooks.safetyMs);
   else if (settings.webhooks) base = withWebhooks(input, settings, settings.webhooks);
   else if (input.depositSeen || FAST_STATUSES.has(input.status)) base = settings.fastMs;
   else if (input.waitingMs >= VERY_LONG_WAIT_MS) base = settings.slowMs * 6;
@@ -90,38 +99,59 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
   return Math.round(base * (1 + 0.1 * jitter));
 }
 
+function confirmationPollDelay(input: CadenceInput, c: Confirmations, settings: CadenceSettings): number {
+  return confirmationDelay(c, input.sinceChangeMs ?? Infinity, input.blockMs ?? DEFAULT_BLOCK_MS, settings.fastMs, input.confirmationPolls, input.now);
+}
+
 function withWebhooks(input: CadenceInput, settings: CadenceSettings, w: WebhookCadence): number {
   const sinceChange = input.sinceChangeMs ?? Infinity;
-  if (input.confirmations) {
-    return Math.min(confirmationDelay(input.confirmations, sinceChange, input.blockMs ?? DEFAULT_BLOCK_MS, settings.fastMs), w.safetyMs);
-  }
   const moving = input.depositSeen || FAST_STATUSES.has(input.status);
   if (moving) return sinceChange < w.tailMs ? settings.fastMs : w.safetyMs;
   return input.waitingMs < DEPOSIT_WINDOW_MS ? Math.min(w.waitingPollMs, w.safetyMs) : w.safetyMs;
 }
 
-/** Aim this share of the way to the next expected confirmation, so a late block costs a retry, not a block. */
+/** Before any evidence: aim this share of the way to the next expected confirmation, so a late block costs a retry, not a block. */
 const AIM = 0.85;
 /** A retry after a miss: this share of the wait for the target confirmation (at least a fifth of the fast cadence). */
 const RETRY = 0.2;
 
 /**
- * With webhooks, the wait for the next confirmation worth a poll. `sinceChangeMs` runs from when
- * the current count was first seen, about when it happened when polls are on time. The target is
- * the next confirmation, or several when blocks come faster than the fast cadence (so aimed polls
- * are at least a fast interval apart), never past the last. The last one turns the status to
- * ls_transfer_pending and its webhook pulls the poll, so it is aimed at just after it is due (a
- * backstop for a lost webhook); an earlier one a little before (AIM), then short retries.
+ * With webhooks, the wait for the next confirmation worth a poll. The target is the next
+ * confirmation, or several when blocks come faster than the fast cadence (so polls are at least
+ * a fast interval apart), never past the last. The last one turns the status to
+ * ls_transfer_pending and its webhook pulls the poll, so it is aimed just after it is due (a
+ * backstop for a lost webhook). An earlier one is aimed with the swap's own evidence
+ * (confirmation-pace.ts): at the latest moment it can have happened once that moment is known
+ * within a small tolerance (one poll, a short lag), else at the expected moment inside the
+ * window (each hit or miss narrows it); a block later than its window gets short retries. With
+ * no evidence yet (`polls` absent), a little before the block is due (AIM), then retries.
  */
-export function confirmationDelay(c: Confirmations, sinceChangeMs: number, blockMs: number, fastMs: number): number {
-  const block = Math.max(blockMs, 1);
+export function confirmationDelay(c: Confirmations, sinceChangeMs: number, blockMs: number, fastMs: number, polls?: ConfirmationPolls, now = 0): number {
+  const prior = Math.max(blockMs, 1);
+  const window = (target: number) => (polls?.length ? paceWindow(polls, target, prior) : undefined);
+  const block = window(c.seen + 1)?.blockMs ?? prior;
   const step = Math.max(1, Math.ceil(fastMs / block));
   const target = Math.min(c.seen + step, c.needed);
   const span = Math.max(target - c.seen, 1) * block;
   const retry = Math.max(RETRY * span, fastMs / 5);
-  const due = (target >= c.needed ? span + retry : AIM * span) - sinceChangeMs;
+  const w = window(target);
+  let due: number;
   // Never sooner than a retry: a due moment a few ms away is as good as missed.
-  return Math.round(Math.max(due, retry));
+  if (!w) return Math.round(Math.max((target >= c.needed ? span + retry : AIM * span) - sinceChangeMs, retry));
+  if (target >= c.needed) due = w.latest + retry - now;
+  else {
+    const start = Math.max(w.earliest, now);
+    // A few ms past the latest moment, so a block right on it is not missed by clock noise.
+    const margin = block / 50;
+    // Later than its window (an irregular block): retries that lengthen as it stays late, up to the fast cadence.
+    if (w.latest <= start) due = Math.min(Math.max(retry, now - w.latest), fastMs);
+    else if (w.latest - start <= Math.min(fastMs / 5, block / 8)) due = w.latest + margin - now;
+    // Inside a wide window, at the expected moment, but a retry at least after this poll (a miss
+    // must not walk the next polls ever closer to a moment the block has not reached).
+    else due = Math.min(Math.max(w.expected + margin, start + retry), w.latest + margin) - now;
+  }
+  // Never two polls closer than a fifth of the fast cadence.
+  return Math.round(Math.max(due, fastMs / 5));
 }
 
 /**

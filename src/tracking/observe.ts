@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { lastEntered, type Moment, type MomentKind } from '../contracts/tracking.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import { swapPhase } from '../layerswap/phase.js';
-import { blockTimeMs, isStuck, parseTimeSpan } from './cadence.js';
+import { blockTimeMs, depositConfirmations, isStuck, parseTimeSpan } from './cadence.js';
+import { paceWindow, recordConfirmationPoll, type ConfirmationPolls } from './confirmation-pace.js';
 
 /**
  * What the poller remembers about a swap, and the pure comparison of a fresh GET /swaps/{id}
@@ -36,9 +37,11 @@ export interface SwapState {
   expectedCompletionMs?: number;
   /**
    * The source network's block time, for pacing confirmation polls (cadence.ts): the table's at
-   * first sight, then learned from the swap's own confirmations (learnBlockMs).
+   * first sight, then learned from the swap's own confirmations (confirmation-pace.ts).
    */
   blockMs?: number;
+  /** While the deposit gathers confirmations: per count, the first and the last poll that saw it. */
+  confirmationPolls?: ConfirmationPolls;
   /** Polling stopped without a final status (the deposit window passed long ago). */
   abandoned?: boolean;
 }
@@ -119,7 +122,7 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
       ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
       ...(details.swap.source_network ? { blockMs: blockTimeMs(details.swap.source_network) } : {}),
     };
-    return { state, changed: true, moments: [] };
+    return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: [] };
   }
 
   const kinds: MomentKind[] = [];
@@ -149,7 +152,6 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   }
 
   const bump = changed || kinds.length > 0;
-  const blockMs = learnBlockMs(prev, transactions, now);
   const version = bump ? prev.version + 1 : prev.version;
   const state: SwapState = {
     ...prev,
@@ -163,23 +165,32 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
     stuckNotified,
     ...(newlySeen ? { depositSeenAt: now } : {}),
     ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
-    ...(blockMs !== undefined ? { blockMs } : {}),
   };
-  return { state, changed: bump, moments: kinds.map((kind) => ({ kind, version, at: now })) };
+  return { state: withConfirmationEvidence(state, prev, now), changed: bump, moments: kinds.map((kind) => ({ kind, version, at: now })) };
 }
 
 /**
- * The swap's own pace: when the deposit's confirmation count rose since the last poll, the time
- * since the previous count was first seen (the last change) per confirmation gained. Polls aimed
- * at each confirmation see it soon after it happens, so both ends are close to the real moments.
- * Bounded to a quarter..4x the previous estimate, so one odd jump (a count that stalled, then
- * leapt) does not throw the pace off.
+ * This poll's evidence of the deposit's pace (confirmation-pace.ts), while it gathers
+ * confirmations: kept across polls of the same input transaction, dropped once it is confirmed.
+ * The block time is learned from it. Evidence that contradicts a steady pace (a block far later
+ * or earlier than the others allow) keeps only the newest count: the learning starts again there.
  */
-function learnBlockMs(prev: SwapState, txs: readonly TxSnapshot[], now: number): number | undefined {
-  const before = prev.transactions.find((t) => t.type === 'input');
-  const after = txs.find((t) => t.type === 'input' && t.hash === before?.hash);
-  const gained = (after?.confirmations ?? 0) - (before?.confirmations ?? 0);
-  if (!before || before.confirmations === null || gained <= 0 || prev.blockMs === undefined) return prev.blockMs;
-  const measured = (now - prev.lastChangeAt) / gained;
-  return Math.round(Math.min(Math.max(measured, prev.blockMs / 4), prev.blockMs * 4));
+function withConfirmationEvidence(state: SwapState, prev: SwapState | undefined, now: number): SwapState {
+  const { confirmationPolls: _dropped, ...rest } = state;
+  const c = depositConfirmations(state.transactions);
+  const input = state.transactions.find((t) => t.type === 'input');
+  if (!c || !input) return rest;
+  const before = prev?.transactions.find((t) => t.type === 'input');
+  const kept = before?.hash === input.hash ? prev?.confirmationPolls : undefined;
+  const newest = kept?.at(-1);
+  // Unchanged polls store only their time (lastPolledAt), which is the newest count's last sight.
+  const upToPrev = kept && newest && prev ? recordConfirmationPoll(kept, newest[0], prev.lastPolledAt) : kept;
+  let polls = recordConfirmationPoll(upToPrev, c.seen, now);
+  if (state.blockMs === undefined) return { ...rest, confirmationPolls: polls };
+  let pace = paceWindow(polls, c.seen + 1, state.blockMs);
+  if (!pace) {
+    polls = polls.slice(-1);
+    pace = paceWindow(polls, c.seen + 1, state.blockMs);
+  }
+  return { ...rest, confirmationPolls: polls, ...(pace ? { blockMs: Math.round(pace.blockMs) } : {}) };
 }

@@ -181,6 +181,8 @@ export function createPollProcessor(deps: PollDeps) {
         sinceChangeMs: now - st.lastChangeAt,
         confirmations: depositConfirmations(st.transactions),
         ...(st.blockMs !== undefined ? { blockMs: st.blockMs } : {}),
+        ...(st.confirmationPolls ? { confirmationPolls: st.confirmationPolls } : {}),
+        now,
         jitter: random(),
       },
       settings,

@@ -327,6 +327,8 @@ interface StoredState {
   sn?: 1;
   e?: number;
   b?: number;
+  /** confirmationPolls, times relative to `c` (shorter numbers). */
+  cp?: Array<[number, number, number]>;
   ab?: 1;
 }
 
@@ -342,6 +344,7 @@ function encodeState(s: SwapState): string {
   if (s.stuckNotified) o.sn = 1;
   if (s.expectedCompletionMs !== undefined) o.e = s.expectedCompletionMs;
   if (s.blockMs !== undefined) o.b = s.blockMs;
+  if (s.confirmationPolls) o.cp = s.confirmationPolls.map(([n, first, last]) => [n, first - s.lastChangeAt, last - s.lastChangeAt]);
   if (s.abandoned) o.ab = 1;
   return JSON.stringify(o);
 }
@@ -365,6 +368,7 @@ function decodeState(swapId: string, version: string, raw: string, polledAt: str
   if (o.sn) state.stuckNotified = true;
   if (o.e !== undefined) state.expectedCompletionMs = o.e;
   if (o.b !== undefined) state.blockMs = o.b;
+  if (o.cp) state.confirmationPolls = o.cp.map(([n, first, last]) => [n, first + o.c, last + o.c] as const);
   if (o.ab) state.abandoned = true;
   return state;
 }

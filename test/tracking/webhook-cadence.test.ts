@@ -75,6 +75,31 @@ describe('poll cadence with webhooks', () => {
     await expect.poll(() => dueIn(hooked, id)).toBeLessThan(WAITING_MS);
   });
 
+  it('keeps each confirmation count\'s first and last poll in Redis and aims the next poll by them', async () => {
+    const id = await hooked.createSwap();
+    await hooked.tracking.service.follow(id, chat, { userId: 'u' });
+    await hooked.settle([id]);
+    hooked.sandbox.deposit(id);
+    const t0 = hooked.clock.now();
+    // One poll per block, right on each (the sandbox confirms every 10 s of its clock).
+    for (let k = 0; k <= 2; k++) {
+      if (k > 0) hooked.clock.advance(10_000);
+      const polled = hooked.api.pollsOf(id).length;
+      await hooked.tracking.service.pollNow(id);
+      await expect.poll(() => hooked.api.pollsOf(id).length).toBe(polled + 1);
+      await hooked.settle([id]);
+    }
+    const state = await hooked.tracking.swapState(id);
+    expect(state?.confirmationPolls).toEqual([[0, t0, t0], [1, t0 + 10_000, t0 + 10_000], [2, t0 + 20_000, t0 + 20_000]]);
+    // Blocks 5-20 s apart fit that evidence, so the 3rd confirmation comes within 20 s of the
+    // last poll. It is the last one (it turns the status, and that webhook pulls the poll): the
+    // next poll is a backstop just after that window, not the 50-ms fast cadence.
+    expect(state?.blockMs).toBeGreaterThan(6_000);
+    const dueMs = await dueIn(hooked, id);
+    expect(dueMs).toBeGreaterThan(20_000 - 1_000);
+    expect(dueMs).toBeLessThanOrEqual(25_000);
+  });
+
   it('keeps the adaptive cadence without webhooks', async () => {
     const id = await plain.createSwap();
     await plain.tracking.service.follow(id, chat, { userId: 'u' });
