@@ -35,8 +35,10 @@ export interface PaceWindow {
   earliest: number;
   /** ...and has arrived by this one, if blocks keep their pace. */
   latest: number;
-  /** The best single guess of its moment, inside the window. */
-  expected: number;
+  /** The window if the block time is `blockMs`: narrower, as sure as that estimate. */
+  atEstimate: { earliest: number; latest: number };
+  /** The evidence bounds the block time on both sides (two counts or more apart were seen). */
+  measured: boolean;
   /** The block time: the middle of what the evidence allows once it bounds both ends, else the prior kept inside it (ms). */
   blockMs: number;
 }
@@ -84,5 +86,5 @@ export function paceWindow(polls: ConfirmationPolls, target: number, prior: numb
     return { lo, hi };
   };
   const at = bound(blockMs);
-  return { earliest: bound(bMin).lo, latest: bound(bMax).hi, expected: (at.lo + at.hi) / 2, blockMs };
+  return { earliest: bound(bMin).lo, latest: bound(bMax).hi, atEstimate: { earliest: at.lo, latest: at.hi }, blockMs, measured: measured === 3 };
 }

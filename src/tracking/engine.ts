@@ -119,9 +119,12 @@ export function createTracking(deps: TrackingDeps): Tracking {
   for (const q of queues.all()) logRedisErrors(q, `queue ${q.name}`, logger, secrets);
 
   const reconcile = async (): Promise<number> => {
-    const ids = await subs.activeSwaps();
-    for (const id of ids) await queues.ensurePoll(id);
-    return ids.length;
+    let n = 0;
+    for await (const ids of subs.eachActiveSwap()) {
+      for (const id of ids) await queues.ensurePoll(id);
+      n += ids.length;
+    }
+    return n;
   };
 
   // Each worker gets its own client (BullMQ duplicates it for its blocking reads); closed by us.

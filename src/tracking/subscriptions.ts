@@ -141,6 +141,20 @@ export class Subscriptions {
     return this.redis.smembers(this.keys.activeSwaps);
   }
 
+  /**
+   * The same, a page at a time (SSCAN): a reconcile over 100,000 followed swaps holds one page of
+   * ids, not all of them (a SMEMBERS of them all grew the worker's heap by tens of MB for good).
+   * A swap added or removed during the scan may be missed or seen twice; the next pass sees it.
+   */
+  async *eachActiveSwap(pageSize = 1000): AsyncGenerator<string[]> {
+    let cursor = '0';
+    do {
+      const [next, ids] = await this.redis.sscan(this.keys.activeSwaps, cursor, 'COUNT', pageSize);
+      cursor = next;
+      if (ids.length) yield ids;
+    } while (cursor !== '0');
+  }
+
   /** How many not-final swaps a user started following, and a chat follows (for tests and /tracking). */
   async counts(platform: Platform, userId: string, target: Pick<ChatTarget, 'platform' | 'chatId'>): Promise<{ user: number; chat: number }> {
     const [user, chat] = await Promise.all([this.redis.hget(this.keys.party(userKey(platform, userId)), USER), this.redis.hget(this.keys.party(targetKey(target)), CHAT)]);

@@ -131,8 +131,8 @@ describe('poll cadence when webhooks are trusted', () => {
     expect(gaps.find((g) => g.waitingMs >= 30 * min)?.gapMs).toBe(40_000);
   });
 
-  it('polls fast for a short tail after a change while funds move, then at the safety interval', () => {
-    expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true, sinceChangeMs: 10_000 }, hooked)).toBe(5_000);
+  it('polls every 2 x the fast cadence for a short tail after a change while funds move, then at the safety interval', () => {
+    expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true, sinceChangeMs: 10_000 }, hooked)).toBe(10_000);
     expect(nextPollDelay({ ...base, status: 'ls_transfer_pending', depositSeen: true }, hooked)).toBe(300_000);
   });
 
@@ -225,19 +225,20 @@ describe('confirmations with webhooks, on an injected clock', () => {
   // The deposit first seen at different moments between two confirmations.
   const seenAfter = [0, 1_500, 4_000, 8_500].map((ms) => 1_000_000 + 2 * 9_000 + ms);
 
-  it('learns the swap\'s own pace and then needs about one poll per confirmation, each seen within a second', () => {
+  it('learns the swap\'s own pace and then needs little more than one poll per confirmation, each seen within half a fast interval', () => {
     for (const at of seenAfter) {
       const { polls, blockMs, lags, toGo } = confirmingLifecycle(withHooks, at);
       // 10 confirmations to go after the 2nd; polling every 5 s would take 18.
       expect(toGo).toBe(10);
-      expect(polls.length).toBeLessThanOrEqual(1.6 * toGo);
+      expect(polls.length).toBeLessThanOrEqual(1.4 * toGo);
       // Never two polls closer than a fifth of the fast cadence.
       for (let i = 1; i < polls.length; i++) expect((polls[i] as number) - (polls[i - 1] as number)).toBeGreaterThanOrEqual(1_000);
       // The table says 12 s for Ethereum; this deposit confirms every 9 s, and the poller learned it.
       expect(blockMs).toBeGreaterThan(8_500);
       expect(blockMs).toBeLessThan(9_500);
-      // Once learned (the last 5), each confirmation is seen within a second and a half.
-      expect(Math.max(...lags.slice(-5))).toBeLessThanOrEqual(1_500);
+      // Once learned (the last 5), each confirmation is seen within half the fast cadence, the
+      // average wait when polling every 5 s.
+      expect(Math.max(...lags.slice(-5))).toBeLessThanOrEqual(2_500);
     }
   });
 
@@ -252,19 +253,20 @@ describe('confirmations with webhooks, on an injected clock', () => {
       hooked.push(...h.lags);
       plain.push(...p.lags);
     }
-    expect(mean(hooked)).toBeLessThanOrEqual(0.6 * mean(plain));
+    expect(mean(hooked)).toBeLessThanOrEqual(mean(plain));
   });
 
-  test.prop([fc.array(fc.integer({ min: 4_000, max: 16_000 }), { minLength: 3, maxLength: 14 }), fc.integer({ min: 0, max: 8_999 })], { numRuns: 200 })(
-    'on irregular blocks (4-16 s), about as many polls as every 5 s at most, and each confirmation seen within about the longest block',
-    (blocks, offset) => {
-      const at = 1_000_000 + (blocks[0] as number) + offset;
+  test.prop([fc.array(fc.integer({ min: 4_000, max: 16_000 }), { minLength: 3, maxLength: 14 }), fc.double({ min: 0, max: 0.99, noNaN: true })], { numRuns: 200 })(
+    'on irregular blocks (4-16 s), about as many polls as every 5 s at most (a late block costs short retries), and each confirmation seen within about the longest block',
+    (blocks, share) => {
+      // First seen somewhere between the 1st and the 2nd confirmation.
+      const at = 1_000_000 + (blocks[0] as number) + Math.floor(share * (blocks[1] as number));
       const h = confirmingLifecycle(withHooks, at, blocks);
       const p = confirmingLifecycle(without, at, blocks);
       // The pace learned from steady blocks does not hold here: fewer polls than every 5 s (or about
       // as many), and no confirmation waits much longer than the longest block.
-      expect(h.polls.length).toBeLessThanOrEqual(p.polls.length + 2);
-      expect(Math.max(...h.lags)).toBeLessThanOrEqual(Math.max(...blocks) + 1_000);
+      expect(h.polls.length).toBeLessThanOrEqual(1.25 * p.polls.length + 1);
+      expect(Math.max(...h.lags)).toBeLessThanOrEqual(Math.max(...blocks) + 2_500);
     },
   );
 });
