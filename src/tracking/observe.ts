@@ -176,10 +176,15 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
  * or earlier than the others allow) keeps only the newest count: the learning starts again there.
  */
 function withConfirmationEvidence(state: SwapState, prev: SwapState | undefined, now: number): SwapState {
-  const { confirmationPolls: _dropped, ...rest } = state;
   const c = depositConfirmations(state.transactions);
-  const input = state.transactions.find((t) => t.type === 'input');
-  if (!c || !input) return rest;
+  const input = c && state.transactions.find((t) => t.type === 'input');
+  // Most polls (a swap waiting for its deposit) have nothing to record: no copy of the state.
+  if (!c || !input) {
+    if (state.confirmationPolls === undefined) return state;
+    const { confirmationPolls: _dropped, ...rest } = state;
+    return rest;
+  }
+  const { confirmationPolls: _dropped, ...rest } = state;
   const before = prev?.transactions.find((t) => t.type === 'input');
   const kept = before?.hash === input.hash ? prev?.confirmationPolls : undefined;
   const newest = kept?.at(-1);
