@@ -26,8 +26,8 @@ import { paceWindow, type ConfirmationPolls } from './confirmation-pace.js';
  * - a deposit gathering confirmations (no webhook for those either): paced by the swap's own
  *   blocks (`confirmationDelay`): each poll's evidence of when each count arrived
  *   (confirmation-pace.ts, kept by observe.ts) gives the window in which the next one must
- *   arrive if blocks keep their pace, and the poll is aimed at its end once it is narrow (about
- *   one poll per confirmation, seen within a second or so), inside it while it is wide, with
+ *   arrive if blocks keep their pace, and the poll is aimed at its end once it is narrow, late
+ *   inside it while it is wide (about 1.2 polls per confirmation, each seen about 2 s after), with
  *   lengthening retries for a block later than its window; on a chain faster than the fast
  *   cadence, several confirmations at a time; the last one turns the status, so its webhook
  *   normally comes first;
@@ -132,19 +132,21 @@ const LATE_SHARE = 0.8;
  * ls_transfer_pending and its webhook pulls the poll, so it is aimed just after it is due (a
  * backstop for a lost webhook). An earlier one is aimed with the swap's own evidence
  * (confirmation-pace.ts): at the latest moment it can have happened once that moment is known
- * within a small tolerance (one poll, a short lag), else at the expected moment inside the
- * window (each hit or miss narrows it); a block later than its window gets short retries. With
+ * within a small tolerance (one poll, a short lag), else inside the window (its middle until the
+ * block time is measured, then LATE_SHARE of the way in; each hit or miss narrows it); a block
+ * later than its window gets lengthening retries. With
  * no evidence yet (`polls` absent), a little before the block is due (AIM), then retries.
  */
 export function confirmationDelay(c: Confirmations, sinceChangeMs: number, blockMs: number, fastMs: number, polls?: ConfirmationPolls, now = 0): number {
   const prior = Math.max(blockMs, 1);
   const window = (target: number) => (polls?.length ? paceWindow(polls, target, prior) : undefined);
-  const block = window(c.seen + 1)?.blockMs ?? prior;
+  const next = window(c.seen + 1);
+  const block = next?.blockMs ?? prior;
   const step = Math.max(1, Math.ceil(fastMs / block));
   const target = Math.min(c.seen + step, c.needed);
   const span = Math.max(target - c.seen, 1) * block;
   const retry = Math.max(RETRY * span, fastMs / 5);
-  const w = window(target);
+  const w = target === c.seen + 1 ? next : window(target);
   let due: number;
   // Never sooner than a retry: a due moment a few ms away is as good as missed.
   if (!w) return Math.round(Math.max((target >= c.needed ? span + retry : AIM * span) - sinceChangeMs, retry));

@@ -184,18 +184,17 @@ function withConfirmationEvidence(state: SwapState, prev: SwapState | undefined,
     const { confirmationPolls: _dropped, ...rest } = state;
     return rest;
   }
-  const { confirmationPolls: _dropped, ...rest } = state;
   const before = prev?.transactions.find((t) => t.type === 'input');
   const kept = before?.hash === input.hash ? prev?.confirmationPolls : undefined;
   const newest = kept?.at(-1);
   // Unchanged polls store only their time (lastPolledAt), which is the newest count's last sight.
   const upToPrev = kept && newest && prev ? recordConfirmationPoll(kept, newest[0], prev.lastPolledAt) : kept;
   let polls = recordConfirmationPoll(upToPrev, c.seen, now);
-  if (state.blockMs === undefined) return { ...rest, confirmationPolls: polls };
+  if (state.blockMs === undefined) return { ...state, confirmationPolls: polls };
   let pace = paceWindow(polls, c.seen + 1, state.blockMs);
   if (!pace) {
     polls = polls.slice(-1);
     pace = paceWindow(polls, c.seen + 1, state.blockMs);
   }
-  return { ...rest, confirmationPolls: polls, ...(pace ? { blockMs: Math.round(pace.blockMs) } : {}) };
+  return { ...state, confirmationPolls: polls, ...(pace ? { blockMs: Math.round(pace.blockMs) } : {}) };
 }

@@ -136,14 +136,9 @@ export class Subscriptions {
     await this.redis.srem(this.keys.activeSwaps, swapId);
   }
 
-  /** Swaps that should have a poll job (followed, not final). */
-  async activeSwaps(): Promise<string[]> {
-    return this.redis.smembers(this.keys.activeSwaps);
-  }
-
   /**
-   * The same, a page at a time (SSCAN): a reconcile over 100,000 followed swaps holds one page of
-   * ids, not all of them (a SMEMBERS of them all grew the worker's heap by tens of MB for good).
+   * Swaps that should have a poll job (followed, not final), a page at a time (SSCAN): a
+   * reconcile over 100,000 followed swaps holds one page of ids, not all of them.
    * A swap added or removed during the scan may be missed or seen twice; the next pass sees it.
    */
   async *eachActiveSwap(pageSize = 1000): AsyncGenerator<string[]> {
