@@ -4,7 +4,7 @@ import { priceOf, refuelOffer } from './routes.js';
 
 /**
  * The JSON the service returns for networks and tokens. It is not one shape: each endpoint has its
- * own, and the sandbox copies them key for key from the real data (shared/reference/fixtures):
+ * own, and the sandbox copies them key for key from the real data (test/fixtures/layerswap):
  * - /networks (live): nodes, ranks, token, metadata, tokens; no deposit_methods key;
  * - quotes (live): the same network without tokens;
  * - /sources and /destinations (prod-pasted): deposit_methods, no nodes; route tokens carry status

@@ -12,7 +12,7 @@ import { renderMoment } from '../../src/bot/cards/moments.js';
 import { fixtureData, fixtureNames } from '../support/fixtures.js';
 
 /**
- * Every swap, quote and deposit-action answer of the real service (shared/reference/fixtures)
+ * Every swap, quote and deposit-action answer of the real service (test/fixtures/layerswap)
  * rendered as the cards a person reads, and the money instructions each one must (and must not)
  * give. Elided doc ids ("...") are replaced by one UUID so the answer parses.
  */

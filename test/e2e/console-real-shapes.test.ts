@@ -8,7 +8,7 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 /**
  * Issue 10's acceptance run: the built terminal chat pointed (as if at the real service, with an API
  * key) at a stand-in that answers in the shapes the real service and its app were seen to send
- * (shared/reference/fixtures): the create answer cut to {swap: {id, status}} as in the live
+ * (test/fixtures/layerswap): the create answer cut to {swap: {id, status}} as in the live
  * Base → Paradex capture, deposit actions only from GET /swaps/{id}/deposit_actions, typed
  * `transfer` with `amount: 0` and EVM call data "0x13e1" (app.get-swap.user_transfer_pending.json),
  * and swaps without `created_date` or token `decimals` (docs.get-swap.refunded.json). Underneath,

@@ -21,7 +21,7 @@ import {
 import { fixtureEnvelope, fixtureNames, rawFixture } from '../support/fixtures.js';
 
 /**
- * Every real answer in shared/reference/fixtures goes through the schema of its endpoint, the
+ * Every real answer in test/fixtures/layerswap goes through the schema of its endpoint, the
  * way the client reads it (readEnvelope over the JSON text), and what a card needs comes through.
  */
 
@@ -54,7 +54,7 @@ function parseFixture(name: string): unknown {
   throw new Error(`no endpoint known for fixture ${name}: add it to parseFixture`);
 }
 
-describe('real answers (shared/reference/fixtures)', () => {
+describe('real answers (test/fixtures/layerswap)', () => {
   it('are all there', () => {
     expect(fixtureNames()).toHaveLength(27);
   });

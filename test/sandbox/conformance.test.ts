@@ -9,7 +9,7 @@ import { ADDR, raw } from './support.js';
 
 /**
  * Every sandbox answer parses with the client's schemas AND has the key sets of the real answers
- * (shared/reference/fixtures), so code written against the sandbox cannot lean on a key the real
+ * (test/fixtures/layerswap), so code written against the sandbox cannot lean on a key the real
  * service does not send (nodes in a swap, rate and path in a swap's quote, deposit_methods in
  * /networks, group in route tokens, null metadata).
  */

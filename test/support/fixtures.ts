@@ -2,12 +2,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The real Layerswap answers in ../shared/reference/fixtures (its README says how real each is).
+ * The real Layerswap answers in test/fixtures/layerswap (its README says how real each is).
  * `envelope` files are whole `{data, error}` answers; `data only` files are wrapped here so every
  * caller gets the answer as the service would send it; `fragment` files (deposit actions) come as
  * they are stored.
  */
-const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/reference/fixtures/', import.meta.url));
+const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/layerswap/', import.meta.url));
 
 export function fixtureNames(): string[] {
   return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort();

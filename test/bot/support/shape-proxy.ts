@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A real HTTP proxy in front of the sandbox that reshapes chosen answers the way the real service
- * was seen to send them (shared/reference/fixtures): e.g. POST /swaps cut down to
+ * was seen to send them (test/fixtures/layerswap): e.g. POST /swaps cut down to
  * `{swap: {id, status}, deposit_actions}` as in the live Base → Paradex capture. The swap still
  * exists in the sandbox, so follow-up reads (GET /swaps/{id}, /deposit_actions) answer for real.
  */
