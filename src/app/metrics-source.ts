@@ -1,6 +1,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
 import { onScrape, type QueueReading } from '../metrics.js';
+import { logRedisErrors } from '../redis.js';
 import { notifyQueueName, POLL_QUEUE, TrackingKeys } from '../tracking/keys.js';
 import { PLATFORMS } from '../tracking/queues.js';
 
@@ -8,10 +10,13 @@ import { PLATFORMS } from '../tracking/queues.js';
  * What /metrics reads from Redis when scraped: each tracking queue's job counts and its oldest
  * waiting job, and how many swaps are followed. Read-only Queue handles on the process's own
  * connection (no extra connections). Returns the unregistration, for the runtime's close.
+ * Their errors go to the outage log: a Queue without an 'error' listener prints each one as a raw
+ * stack trace (BullMQ's console.error), dozens a second while Redis is away.
  */
-export function scrapeTracking(redis: Redis, prefix: string): () => Promise<void> {
+export function scrapeTracking(redis: Redis, prefix: string, logger: Logger, secrets: readonly string[]): () => Promise<void> {
   const keys = new TrackingKeys(prefix);
   const queues = [POLL_QUEUE, ...PLATFORMS.map(notifyQueueName)].map((name) => new Queue(name, { connection: redis, prefix: keys.bull }));
+  for (const q of queues) logRedisErrors(q, `metrics queue ${q.name}`, logger, secrets);
   const off = onScrape({
     queues: () => Promise.all(queues.map(readQueue)),
     followedSwaps: () => redis.scard(keys.activeSwaps),
