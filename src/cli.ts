@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runConsole } from './app/console.js';
 import { registerCommands } from './app/register-commands.js';
@@ -25,7 +26,8 @@ Commands:
                         a local stand-in of the Layerswap API
   register-commands     Telegram command menus and Discord slash commands (only what changed)
 
-Configuration comes from the environment: see .env.example and the README.`;
+Configuration comes from the environment and from .env in the working directory (the environment
+wins): see .env.example and the README.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...rest] = argv;
@@ -33,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  loadDotEnv();
   if (command === 'sandbox') {
     await runSandboxCli(rest, process.env);
     return 0;
@@ -103,6 +106,16 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     await rt.close();
     throw err;
+  }
+}
+
+/** `.env` in the working directory, when there is one; a variable the environment sets wins over the file. */
+function loadDotEnv(): void {
+  if (!existsSync('.env')) return;
+  try {
+    process.loadEnvFile('.env');
+  } catch (err) {
+    throw new ConfigError([`.env could not be read: ${(err as Error).message}`]);
   }
 }
 

@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } f
 import net from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { redisDb } from './config.js';
 import { silentLogger, scrub, type Logger } from './log.js';
 import { redisErrors } from './metrics.js';
 
@@ -70,20 +71,25 @@ export function redisOptionsFromUrl(url: string): RedisTarget {
   if (u.protocol === 'unix:') {
     const path = decodeURIComponent(u.pathname);
     if (!path.startsWith('/')) throw new Error('a unix:// Redis URL needs an absolute socket path, such as unix:///srv/swapbot/.data/redis.sock');
-    const db = Number(u.searchParams.get('db') ?? 0);
-    return { ...auth, path, db: Number.isInteger(db) ? db : 0 };
+    return { ...auth, path, db: databaseOf(url) };
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
     throw new Error(`REDIS_URL uses ${u.protocol}//: use redis://, rediss:// or unix://`);
   }
-  const db = Number(u.pathname.replace(/^\//, '') || 0);
   return {
     ...auth,
     host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
     port: Number(u.port || 6379),
-    db: Number.isInteger(db) ? db : 0,
+    db: databaseOf(url),
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   };
+}
+
+/** The URL's database number; a path that is not one is refused rather than read as database 0. */
+function databaseOf(url: string): number {
+  const db = redisDb(url);
+  if (typeof db === 'string') throw new Error(`REDIS_URL: ${db}`);
+  return db;
 }
 
 /** The secrets inside a Redis URL, for scrubbing. */
