@@ -146,7 +146,8 @@ export class RedisOutageLog {
   private outage: Trouble | undefined;
   /** Errors seen while a PING checks whether Redis answers after all. */
   private suspect: Trouble | undefined;
-  private readonly clients = new Map<ProbedClient, string>();
+  /** Watched connections, each with how often it has lost its connection. */
+  private readonly clients = new Map<ProbedClient, { drops: number }>();
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly probeEveryMs: number;
@@ -171,9 +172,11 @@ export class RedisOutageLog {
   }
 
   /** Follows a connection: its 'ready' ends an outage, and it answers the PINGs that confirm or end one. */
-  watch(client: ProbedClient & { on(event: 'ready' | 'end', listener: () => void): unknown }, name: string): void {
-    this.clients.set(client, name);
+  watch(client: ProbedClient & { on(event: 'ready' | 'close' | 'end', listener: () => void): unknown }, name: string): void {
+    const seen = { drops: 0 };
+    this.clients.set(client, seen);
     client.on('ready', () => this.ready(name));
+    client.on('close', () => seen.drops++);
     client.on('end', () => this.clients.delete(client));
   }
 
@@ -213,14 +216,23 @@ export class RedisOutageLog {
     this.logger.info({ connection: source, errors: o.errors, affected: [...o.sources] }, `Redis available again after ${seconds} s`);
   }
 
-  /** True when a ready connection answers PING within probeTimeoutMs. */
+  /**
+   * True when a ready connection answers PING within probeTimeoutMs without losing its connection
+   * meanwhile (a PONG after a reconnect says Redis is back, not that the error was from before).
+   */
   private async answered(): Promise<boolean> {
-    const ready = [...this.clients.keys()].filter((c) => c.status === 'ready');
+    const ready = [...this.clients].filter(([c]) => c.status === 'ready');
     if (ready.length === 0) return false;
+    const pong = async ([client, seen]: (typeof ready)[number]) => {
+      const drops = seen.drops;
+      const reply = await client.ping();
+      if (reply !== 'PONG' || seen.drops !== drops) throw new Error('no answer on the same connection');
+      return true;
+    };
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), this.probeTimeoutMs)));
     try {
-      return await Promise.race([Promise.any(ready.map((c) => c.ping().then((p) => p === 'PONG' || Promise.reject(new Error(p))))).catch(() => false), late]);
+      return await Promise.race([Promise.any(ready.map(pong)).catch(() => false), late]);
     } finally {
       clearTimeout(timer);
     }
