@@ -18,13 +18,26 @@ export function scrapeTracking(redis: Redis, prefix: string, logger: Logger, sec
   const queues = [POLL_QUEUE, ...PLATFORMS.map(notifyQueueName)].map((name) => new Queue(name, { connection: redis, prefix: keys.bull }));
   for (const q of queues) logRedisErrors(q, `metrics queue ${q.name}`, logger, secrets);
   const off = onScrape({
-    queues: () => Promise.all(queues.map(readQueue)),
-    followedSwaps: () => redis.scard(keys.activeSwaps),
+    queues: () => answered(redis, () => Promise.all(queues.map(readQueue))),
+    followedSwaps: () => answered(redis, () => redis.scard(keys.activeSwaps)),
   });
   return async () => {
     off();
     await Promise.all(queues.map((q) => q.close()));
   };
+}
+
+/** A scrape must answer while Redis is away (a BullMQ read waits for its connection for good): fail fast instead. */
+const SCRAPE_READ_MS = 2_000;
+async function answered<T>(redis: Redis, read: () => Promise<T>): Promise<T> {
+  if (redis.status !== 'ready') throw new Error(`Redis is ${redis.status}`);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('Redis did not answer the scrape in time')), SCRAPE_READ_MS)));
+  try {
+    return await Promise.race([read(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function readQueue(q: Queue): Promise<QueueReading> {
