@@ -1,8 +1,9 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runConsole } from './app/console.js';
 import { registerCommands } from './app/register-commands.js';
-import { createRuntime, StartupError, type Role, type Runtime } from './app/runtime.js';
+import { createRuntime, StartupError, untilRedisAnswers, type Role, type Runtime } from './app/runtime.js';
 import { startTrackingWorkers } from './app/messengers.js';
 import { serveHttp } from './app/http-server.js';
 import { healthy, startWeb } from './app/web.js';
@@ -25,7 +26,8 @@ Commands:
                         a local stand-in of the Layerswap API
   register-commands     Telegram command menus and Discord slash commands (only what changed)
 
-Configuration comes from the environment: see .env.example and the README.`;
+Configuration comes from the environment and from .env in the working directory (the environment
+wins): see .env.example and the README.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...rest] = argv;
@@ -33,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  loadDotEnv();
   if (command === 'sandbox') {
     await runSandboxCli(rest, process.env);
     return 0;
@@ -62,8 +65,6 @@ async function main(argv: string[]): Promise<number> {
   const rt = await createRuntime(config, logger, role);
   const stop = onSignals(rt, logger);
   try {
-    // The terminal chat starts them itself, once its messenger exists.
-    if (role === 'start' || role === 'worker') await startTrackingWorkers(rt);
     if (role === 'console') {
       const { values } = parseArgs({ args: rest, options: { linger: { type: 'string' }, lang: { type: 'string' } }, strict: true });
       // --lang ru, else the terminal's own language (LC_ALL, LC_MESSAGES, LANG as POSIX orders them).
@@ -79,25 +80,42 @@ async function main(argv: string[]): Promise<number> {
       await rt.close();
       return 0;
     }
+    // Tracking's workers start once Redis answers: until then the process waits quietly (the
+    // outage log said once what is wrong) with /health at 503, rather than dying on a retry limit.
+    const tracking = (waiting: string) => untilRedisAnswers(rt, waiting).then((up) => (up ? startTrackingWorkers(rt) : undefined));
     if (role === 'web' || role === 'start') {
       const web = await startWeb(rt, { alwaysServeHttp: role === 'web' });
+      if (role === 'start') await tracking(`swapbot start: Redis does not answer (check REDIS_URL: see the Redis line above); tracking starts once it does`);
       logger.info({ adapters: web.adapters }, `swapbot ${role}: running`);
     } else {
-      // No routes: /health (Redis answers) for the container's check, /metrics for Prometheus.
+      // No routes: /health (Redis answers, workers running) for the container's check, /metrics for Prometheus.
       const port = config.WORKER_PORT ?? config.PORT;
-      const server = await serveHttp(new Map(), { port, health: () => healthy(rt, new Set()), metricsToken: config.METRICS_TOKEN }).catch((err: unknown) => {
+      const waiting = new Set(['tracking']);
+      const server = await serveHttp(new Map(), { port, health: () => healthy(rt, waiting), metricsToken: config.METRICS_TOKEN }).catch((err: unknown) => {
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
         const which = config.WORKER_PORT === undefined ? 'PORT' : 'WORKER_PORT';
         throw new StartupError(`the worker's /health and /metrics port ${port} (${which}) is in use: when web and worker run on one host with the same PORT, set WORKER_PORT to another port`);
       });
       rt.onClose('http server', () => server.close());
-      logger.info({ port: server.port }, 'swapbot worker: polling and notifying (/health and /metrics on this port)');
+      await tracking('swapbot worker: Redis does not answer (check REDIS_URL: see the Redis line above); /health answers 503 and tracking starts once it does');
+      waiting.delete('tracking');
+      if (!rt.closing) logger.info({ port: server.port }, 'swapbot worker: polling and notifying (/health and /metrics on this port)');
     }
     await stop.stopped;
     return 0;
   } catch (err) {
     await rt.close();
     throw err;
+  }
+}
+
+/** `.env` in the working directory, when there is one; a variable the environment sets wins over the file. */
+function loadDotEnv(): void {
+  if (!existsSync('.env')) return;
+  try {
+    process.loadEnvFile('.env');
+  } catch (err) {
+    throw new ConfigError([`.env could not be read: ${(err as Error).message}`]);
   }
 }
 

@@ -63,7 +63,12 @@ const schema = z.object({
   DISCORD_API_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://discord.com/api').default('https://discord.com/api'),
   DISCORD_GATEWAY_URL: url(['ws:', 'wss:'], 'must be a ws(s) URL').optional(),
   DISCORD_TRACK_ROLE: nonEmpty.optional(),
-  REDIS_URL: url(['redis:', 'rediss:', 'unix:'], 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379').optional(),
+  REDIS_URL: url(['redis:', 'rediss:', 'unix:'], 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379')
+    .superRefine((v, ctx) => {
+      const problem = redisDbProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   // host:port,host:port (or redis://[user:pass@]host:port entries): the nodes to discover a Redis Cluster from.
   REDIS_CLUSTER_NODES: z
     .string()
@@ -152,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
   }
   problems.push(...combinationProblems(valid as Partial<Raw>, input));
   // What the process about to start needs, in the same one listing.
-  if (kind) problems.push(...processProblems({ telegramEnabled: Boolean(input.TELEGRAM_BOT_TOKEN), discordEnabled: Boolean(input.DISCORD_TOKEN) }, kind));
+  if (kind) problems.push(...processProblems({ telegramEnabled: Boolean(input.TELEGRAM_BOT_TOKEN), discordEnabled: Boolean(input.DISCORD_TOKEN), REDIS_URL: input.REDIS_URL, REDIS_CLUSTER_NODES: input.REDIS_CLUSTER_NODES, LAYERSWAP_API_KEY: input.LAYERSWAP_API_KEY }, kind));
   if (problems.length) throw new ConfigError(problems);
   const raw = schema.parse(input);
 
@@ -198,11 +203,16 @@ export type ProcessKind = 'start' | 'web' | 'worker' | 'console' | 'register-com
  * What one process needs beyond a valid configuration; the CLI calls this for the process it is
  * about to start. Empty when it can run.
  */
-export function processProblems(config: Pick<Config, 'telegramEnabled' | 'discordEnabled'>, kind: ProcessKind): string[] {
+export function processProblems(config: Pick<Config, 'telegramEnabled' | 'discordEnabled' | 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'LAYERSWAP_API_KEY'>, kind: ProcessKind): string[] {
+  const problems: string[] = [];
   const platforms = config.telegramEnabled || config.discordEnabled;
   if (kind === 'worker' && !platforms)
-    return ['swapbot worker has nothing to deliver to: it sends tracking updates through Telegram or Discord; set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN (the terminal chat runs its own worker: use `swapbot start` or `swapbot console`)'];
-  return [];
+    problems.push('swapbot worker has nothing to deliver to: it sends tracking updates through Telegram or Discord; set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN (the terminal chat runs its own worker: use `swapbot start` or `swapbot console`)');
+  if ((kind === 'web' || kind === 'worker') && !config.REDIS_URL && !config.REDIS_CLUSTER_NODES)
+    problems.push(`REDIS_URL is missing: swapbot ${kind} runs beside other processes, so they must share one Redis; set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only`);
+  if ((kind === 'web' || kind === 'worker') && !config.LAYERSWAP_API_KEY)
+    problems.push(`LAYERSWAP_API_KEY is missing: swapbot ${kind} cannot share an in-process sandbox with other processes; set the key, or run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it and LAYERSWAP_API_KEY to its key (\`sandbox\` unless SANDBOX_API_KEY says otherwise)`);
+  return problems;
 }
 
 /** processProblems as a ConfigError (exit code 2 in the CLI), or nothing when the process can run. */
@@ -228,6 +238,27 @@ function clusterNodesProblem(value: string): string | undefined {
     if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535) return 'each entry must be host:port (or a redis:// URL): list nodes such as 10.0.0.1:6379,10.0.0.2:6379';
   }
   return undefined;
+}
+
+/** Redis numbers its databases 0, 1, 2…: anything else after the host (redis://host/notadb) is refused, not read as 0. */
+export function redisDb(redisUrl: string): number | string {
+  const u = new URL(redisUrl);
+  const raw = u.protocol === 'unix:' ? (u.searchParams.get('db') ?? '') : u.pathname.replace(/^\//, '');
+  if (raw === '') return 0;
+  const where = u.protocol === 'unix:' ? 'the ?db= of a unix:// URL' : 'the path after the host';
+  if (!/^\d+$/.test(raw)) return `${where} is the database number, such as redis://127.0.0.1:6379/0 (got "${raw.slice(0, 20)}")`;
+  // Redis takes SELECT up to INT_MAX - 1, and has 16 databases (0-15) unless its config says more.
+  if (Number(raw) > 2_147_483_646) return `the database number ${raw.slice(0, 20)} is out of range (0-15 on a default Redis)`;
+  return Number(raw);
+}
+
+function redisDbProblem(redisUrl: string): string | undefined {
+  try {
+    const db = redisDb(redisUrl);
+    return typeof db === 'string' ? db : undefined;
+  } catch {
+    return undefined; // not a URL: reported by the URL check
+  }
 }
 
 function redisPassword(redisUrl: string): string[] {

@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } f
 import net from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { redisDb } from './config.js';
 import { silentLogger, scrub, type Logger } from './log.js';
 import { redisErrors } from './metrics.js';
 
@@ -70,20 +71,25 @@ export function redisOptionsFromUrl(url: string): RedisTarget {
   if (u.protocol === 'unix:') {
     const path = decodeURIComponent(u.pathname);
     if (!path.startsWith('/')) throw new Error('a unix:// Redis URL needs an absolute socket path, such as unix:///srv/swapbot/.data/redis.sock');
-    const db = Number(u.searchParams.get('db') ?? 0);
-    return { ...auth, path, db: Number.isInteger(db) ? db : 0 };
+    return { ...auth, path, db: databaseOf(url) };
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
     throw new Error(`REDIS_URL uses ${u.protocol}//: use redis://, rediss:// or unix://`);
   }
-  const db = Number(u.pathname.replace(/^\//, '') || 0);
   return {
     ...auth,
     host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
     port: Number(u.port || 6379),
-    db: Number.isInteger(db) ? db : 0,
+    db: databaseOf(url),
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   };
+}
+
+/** The URL's database number; a path that is not one is refused rather than read as database 0. */
+function databaseOf(url: string): number {
+  const db = redisDb(url);
+  if (typeof db === 'string') throw new Error(`REDIS_URL: ${db}`);
+  return db;
 }
 
 /** The secrets inside a Redis URL, for scrubbing. */
@@ -103,49 +109,133 @@ export interface CreateRedisOptions extends Omit<RedisOptions, 'host' | 'port' |
   name?: string;
 }
 
+/** What the outage log needs of a connection to ask it for a good reply. */
+export interface ProbedClient {
+  readonly status: string;
+  ping(): Promise<string>;
+}
+
+export interface OutageLogOptions {
+  now?: () => number;
+  /** While an outage lasts, how often a ready connection is asked for a PONG to end it. */
+  probeEveryMs?: number;
+  /** How long a PING may take before it counts as no answer. */
+  probeTimeoutMs?: number;
+}
+
+interface Trouble {
+  since: number;
+  errors: number;
+  sources: Set<string>;
+}
+
 /**
  * Redis trouble as an operator wants to read it: one warning when an outage starts and one line
  * when Redis answers again, however many connections, queues and workers of the process report it
  * and however often each retries (a 2 s outage used to print ~100 lines, a wrong password ~40 a
  * second). Shared per logger: every connection, queue and worker error listener reports here.
+ *
+ * An outage ends on evidence that Redis works: a watched connection's 'ready', or a PONG to the
+ * PING it sends a ready connection every probeEveryMs while the outage lasts. An error while
+ * connections are ready (a queue or worker reporting a failure from before the recovery) opens an
+ * outage only if a ready connection then fails to answer a PING: errors arrive from emitters
+ * (BullMQ queues, workers, their own duplicated connections) whose recovery no 'ready' announces,
+ * so an outage they alone opened used to last for good, and "available again" was never logged.
  */
 export class RedisOutageLog {
-  private outage: { since: number; errors: number; sources: Set<string> } | undefined;
+  private outage: Trouble | undefined;
+  /** Errors seen while a PING checks whether Redis answers after all. */
+  private suspect: Trouble | undefined;
+  /** Watched connections, each with how often it has lost its connection. */
+  private readonly clients = new Map<ProbedClient, { drops: number }>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+  private readonly probeEveryMs: number;
+  private readonly probeTimeoutMs: number;
 
   constructor(
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: OutageLogOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.probeEveryMs = options.probeEveryMs ?? 1_000;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 1_000;
+  }
 
   get down(): boolean {
     return this.outage !== undefined;
   }
 
-  /** Errors reported during the current outage (0 when Redis is fine). */
+  /** Errors reported during the current outage, or while one is being confirmed (0 when Redis is fine). */
   get errors(): number {
-    return this.outage?.errors ?? 0;
+    return (this.outage ?? this.suspect)?.errors ?? 0;
+  }
+
+  /** Follows a connection: its 'ready' ends an outage, and it answers the PINGs that confirm or end one. */
+  watch(client: ProbedClient & { on(event: 'ready' | 'close' | 'end', listener: () => void): unknown }, name: string): void {
+    const seen = { drops: 0 };
+    this.clients.set(client, seen);
+    client.on('ready', () => this.ready(name));
+    client.on('close', () => seen.drops++);
+    client.on('end', () => this.clients.delete(client));
   }
 
   /** An 'error' event from a connection, queue or worker; `secrets` are scrubbed from the message. */
   error(source: string, err: unknown, secrets: readonly string[] = []): void {
     redisErrors.inc();
-    if (this.outage) {
-      this.outage.errors++;
-      this.outage.sources.add(source);
+    const open = this.outage ?? this.suspect;
+    if (open) {
+      open.errors++;
+      open.sources.add(source);
       return;
     }
-    this.outage = { since: this.now(), errors: 1, sources: new Set([source]) };
     const message = scrub(err instanceof Error ? err.message : String(err), secrets);
-    this.logger.warn({ connection: source }, `Redis connection problem: ${message} (retrying; logged once until Redis answers again)`);
+    this.suspect = { since: this.now(), errors: 1, sources: new Set([source]) };
+    void this.answered().then((ok) => {
+      const s = this.suspect;
+      this.suspect = undefined;
+      if (!s || this.outage) return;
+      if (ok) {
+        this.logger.debug({ connection: source, errors: s.errors }, `Redis error while Redis answers (a report from before it recovered): ${message}`);
+        return;
+      }
+      this.outage = s;
+      this.logger.warn({ connection: source }, `Redis connection problem: ${message} (retrying; logged once until Redis answers again)`);
+      this.timer = setInterval(() => void this.answered().then((yes) => yes && this.ready('ping')), this.probeEveryMs);
+      this.timer.unref();
+    });
   }
 
-  /** A connection is ready again: ends the outage, if there was one. */
+  /** Redis answered (a connection is ready again, or a PONG): ends the outage, if there was one. */
   ready(source: string): void {
     const o = this.outage;
     if (!o) return;
     this.outage = undefined;
+    clearInterval(this.timer);
     const seconds = Math.round((this.now() - o.since) / 100) / 10;
     this.logger.info({ connection: source, errors: o.errors, affected: [...o.sources] }, `Redis available again after ${seconds} s`);
+  }
+
+  /**
+   * True when a ready connection answers PING within probeTimeoutMs without losing its connection
+   * meanwhile (a PONG after a reconnect says Redis is back, not that the error was from before).
+   */
+  private async answered(): Promise<boolean> {
+    const ready = [...this.clients].filter(([c]) => c.status === 'ready');
+    if (ready.length === 0) return false;
+    const pong = async ([client, seen]: (typeof ready)[number]) => {
+      const drops = seen.drops;
+      const reply = await client.ping();
+      if (reply !== 'PONG' || seen.drops !== drops) throw new Error('no answer on the same connection');
+      return true;
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), this.probeTimeoutMs)));
+    try {
+      return await Promise.race([Promise.any(ready.map(pong)).catch(() => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
@@ -179,8 +269,36 @@ export function createRedis(target: string | RedisTarget, opts: CreateRedisOptio
   const client = base.clusterNodes ? openCluster(base, rest) : new Redis({ ...base, ...rest });
   const outage = redisOutageLog(logger);
   client.on('error', (err: unknown) => outage.error(name, err, secrets));
-  client.on('ready', () => outage.ready(name));
+  outage.watch(client, name);
   return client;
+}
+
+/**
+ * One connection attempt and a PING, no retries: undefined when Redis answers, else why not
+ * (scrubbed of the password). For a start that cannot go on without Redis (the terminal chat), so
+ * it can say so once instead of retrying forever behind a chat that fails every command.
+ */
+export async function probeRedis(url: string, timeoutMs = 5_000): Promise<string | undefined> {
+  const { clusterNodes, ...options } = redisOptionsFromUrl(url);
+  const single = { ...options, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null, maxRetriesPerRequest: 0 };
+  const client: Redis = clusterNodes
+    ? (new Cluster(clusterNodes, { redisOptions: single, lazyConnect: true, clusterRetryStrategy: () => null, enableReadyCheck: false }) as unknown as Redis)
+    : new Redis(single);
+  let reported: unknown;
+  client.on('error', (err: unknown) => (reported ??= err));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)));
+  try {
+    await Promise.race([client.connect().then(() => client.ping()), late]);
+    return undefined;
+  } catch (err) {
+    // The connection's own error (ECONNREFUSED, WRONGPASS) says more than "Connection is closed".
+    const why = reported ?? err;
+    return scrub(why instanceof Error ? why.message : String(why), redisSecrets(url));
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertProcessConfig, ConfigError, loadConfig, processProblems } from '../src/config.js';
+import { assertProcessConfig, ConfigError, loadConfig, processProblems, type ProcessKind } from '../src/config.js';
 
 describe('config', () => {
   it('starts with no variables at all: sandbox, console, defaults', () => {
@@ -38,9 +38,10 @@ describe('config', () => {
     expect(c.secretValues).toContain('hunter2pass');
   });
 
-  const problemsOf = (env: Record<string, string>): readonly string[] => {
+  const problemsOf = (env: Record<string, string>): readonly string[] => problemsOfProcess(env);
+  const problemsOfProcess = (env: Record<string, string>, kind?: ProcessKind): readonly string[] => {
     try {
-      loadConfig(env);
+      loadConfig(env, kind);
     } catch (e) {
       if (e instanceof ConfigError) return e.problems;
       throw e;
@@ -91,7 +92,7 @@ describe('config', () => {
   });
 
   it('tells a worker without any platform token that it has nothing to deliver to', () => {
-    const none = loadConfig({});
+    const none = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', LAYERSWAP_API_KEY: 'key' });
     expect(processProblems(none, 'worker')).toEqual([expect.stringMatching(/^swapbot worker has nothing to deliver to: .*TELEGRAM_BOT_TOKEN and\/or DISCORD_TOKEN/)]);
     expect(() => assertProcessConfig(none, 'worker')).toThrow(ConfigError);
     // Listed with every other problem, in the one message the CLI prints.
@@ -103,7 +104,27 @@ describe('config', () => {
     }
     expect(processProblems(none, 'start')).toEqual([]);
     expect(processProblems(none, 'console')).toEqual([]);
-    const discord = loadConfig({ DISCORD_TOKEN: 'MTEw.some.token', DISCORD_APPLICATION_ID: '1100000000000000001' });
+    const discord = loadConfig({ DISCORD_TOKEN: 'MTEw.some.token', DISCORD_APPLICATION_ID: '1100000000000000001', REDIS_URL: 'redis://127.0.0.1:6379', LAYERSWAP_API_KEY: 'key' });
     expect(processProblems(discord, 'worker')).toEqual([]);
+  });
+
+  it('lists a missing REDIS_URL (and API key) for web and worker with the other problems, in one run', () => {
+    const problems = problemsOfProcess({ PORT: '70000' }, 'web');
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).toMatch(/PORT="70000"/);
+    expect(problems.join('\n')).toMatch(/REDIS_URL is missing: swapbot web runs beside other processes/);
+    expect(problems.join('\n')).toMatch(/LAYERSWAP_API_KEY is missing/);
+    expect(problemsOfProcess({ REDIS_CLUSTER_NODES: '10.0.0.1:6379', LAYERSWAP_API_KEY: 'key' }, 'web')).toEqual([]);
+    // One-process starts run their own Redis and sandbox.
+    expect(problemsOfProcess({}, 'start')).toEqual([]);
+  });
+
+  it('refuses a Redis database that is not a number instead of using database 0', () => {
+    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379/notadb' })).toEqual([expect.stringMatching(/^REDIS_URL=\(hidden\): the path after the host is the database number, such as redis:\/\/127.0.0.1:6379\/0 \(got "notadb"\)/)]);
+    expect(problemsOf({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/1/2' })).toHaveLength(1);
+    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379/99999999999' })).toEqual([expect.stringMatching(/database number 99999999999 is out of range/)]);
+    expect(problemsOf({ REDIS_URL: 'unix:///tmp/redis.sock?db=x' })).toEqual([expect.stringMatching(/\?db= of a unix:\/\/ URL is the database number/)]);
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/3' }).REDIS_URL).toBe('redis://127.0.0.1:6379/3');
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
 });

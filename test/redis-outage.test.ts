@@ -8,7 +8,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../src/log.js';
 import { memoryLogger } from './support/log.js';
-import { createRedis, logRedisErrors, redisOptionsFromUrl, redisOutageLog, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
+import { createRedis, logRedisErrors, RedisOutageLog, redisOptionsFromUrl, redisOutageLog, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
+import { testRedisUrl } from './support/redis.js';
 
 /**
  * A Redis outage is two log lines (it went, it came back), whatever the number of connections,
@@ -88,5 +89,64 @@ describe('Redis outages in the log', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/Redis connection problem: (WRONGPASS|NOAUTH)/);
     expect(lines.join('')).not.toContain('wrong-pass-9931');
+  });
+
+  it('a queue error that arrives after every connection is ready again does not open an outage that never ends', async () => {
+    const { logger, lines } = memoryLogger();
+    // Not connected yet: the first error opens an outage, as when Redis is away.
+    const core = createRedis(testRedisUrl(), { logger, name: 'core', lazyConnect: true });
+    const queueConnection = createRedis(testRedisUrl(), { name: 'queue', maxRetriesPerRequest: null });
+    const queue = new Queue('late-error', { connection: queueConnection, prefix: 'outage-late' });
+    logRedisErrors(queue, 'queue late-error', logger);
+    cleanups.push(async () => {
+      await queue.close().catch(() => undefined);
+      core.disconnect();
+      queueConnection.disconnect();
+    });
+    queue.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(true), { timeout: 5_000, interval: 20 });
+    await core.connect();
+    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(false), { timeout: 5_000, interval: 20 });
+
+    // The race: a queue reports a failure from before the recovery after the last 'ready'.
+    queue.emit('error', new Error('Connection is closed.'));
+    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBe(0), { timeout: 10_000, interval: 20 });
+    expect(redisOutageLog(logger).down).toBe(false);
+    // What an operator reads at the default level (info): the stale report is a debug line.
+    const shown = redisLines(lines).map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 30);
+    expect(shown.map((l) => l.msg.replace(/after [\d.]+ s/, 'after N s'))).toEqual([
+      'Redis connection problem: connect ECONNREFUSED 127.0.0.1:6379 (retrying; logged once until Redis answers again)',
+      'Redis available again after N s',
+    ]);
+  });
+
+  it('ends an outage on the first PONG, with no connection announcing it is ready', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'swapbot-pong-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const server = await startEmbeddedRedis({ dataDir });
+    cleanups.push(() => server.stop());
+    const { logger, lines } = memoryLogger();
+    const log = new RedisOutageLog(logger, { probeEveryMs: 50, probeTimeoutMs: 300 });
+    const client = createRedis(server.url, { name: 'core' });
+    const admin = createRedis(server.url, { name: 'admin' });
+    cleanups.push(() => {
+      client.disconnect();
+      admin.disconnect();
+    });
+    await vi.waitFor(() => expect([client.status, admin.status]).toEqual(['ready', 'ready']), { timeout: 10_000, interval: 20 });
+    log.watch(client, 'core');
+    // Redis stops answering for 5 s (every command waits) while the connection stays up: a worker reports it.
+    await admin.call('CLIENT', 'PAUSE', '5000', 'ALL');
+    log.error('worker tracking-poll', new Error('Command timed out'));
+    await vi.waitFor(() => expect(log.down).toBe(true), { timeout: 10_000, interval: 20 });
+    log.error('worker tracking-poll', new Error('Command timed out'));
+    // It answers again once the pause ends; no connection was lost, so none emits 'ready'.
+    await vi.waitFor(() => expect(log.down).toBe(false), { timeout: 10_000, interval: 20 });
+    const logged = redisLines(lines).map((l) => JSON.parse(l) as { msg: string; errors?: number; connection?: string });
+    expect(logged.map((l) => l.msg.replace(/after [\d.]+ s/, 'after N s'))).toEqual([
+      'Redis connection problem: Command timed out (retrying; logged once until Redis answers again)',
+      'Redis available again after N s',
+    ]);
+    expect(logged[1]).toMatchObject({ connection: 'ping', errors: 2 });
   });
 });

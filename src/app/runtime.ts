@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { CatalogCache } from '../layerswap/catalog-cache.js';
 import { LayerswapClient } from '../layerswap/client.js';
 import { asError, type Logger } from '../log.js';
-import { clusterUrl, createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../redis.js';
+import { clusterUrl, createRedis, probeRedis, startEmbeddedRedis, type EmbeddedRedis } from '../redis.js';
 import { scrapeTracking } from './metrics-source.js';
 import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
@@ -84,6 +84,10 @@ export async function createRuntime(
       closers.push({ name: 'embedded redis', fn: () => embedded.stop() });
       redisUrl = embedded.url;
       logger.info({ dataDir: config.DATA_DIR }, 'started an embedded redis-server (append-only, under DATA_DIR); set REDIS_URL to use your own');
+    } else if (role === 'console') {
+      // The terminal chat cannot wait for Redis behind a banner and fail every command: say why, once, and stop.
+      const why = await probeRedis(redisUrl);
+      if (why) throw new StartupError(unreachable(config, why));
     }
 
     // The swap service: the real one with a key, else the sandbox in this process.
@@ -123,7 +127,7 @@ export async function createRuntime(
     });
     closers.push({ name: 'tracking', fn: () => tracking.close() });
     // /metrics reads queue depths and followed swaps from Redis when scraped.
-    closers.push({ name: 'metrics', fn: scrapeTracking(redis, config.REDIS_PREFIX) });
+    closers.push({ name: 'metrics', fn: scrapeTracking(redis, config.REDIS_PREFIX, logger, config.secretValues) });
 
     const core = createCore({
       api,
@@ -159,6 +163,43 @@ export async function createRuntime(
     await closeAll();
     throw err;
   }
+}
+
+/** Why the terminal chat does not start: the variable to fix, its value without the password, the cause. */
+function unreachable(config: Config, why: string): string {
+  const [name, shown] = config.REDIS_CLUSTER_NODES
+    ? ['REDIS_CLUSTER_NODES', config.REDIS_CLUSTER_NODES.replace(/\/\/([^:@/]*):[^@/]*@/g, '//$1:***@')]
+    : ['REDIS_URL', withoutPassword(config.REDIS_URL ?? '')];
+  return (
+    `swapbot cannot reach Redis at ${name}=${shown}: ${why}.\n` +
+    `Start Redis there, correct ${name}, or unset it to let swapbot start its own redis-server (needs redis-server on PATH).`
+  );
+}
+
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
+ * Resolves true once Redis answers a PING, or false if the runtime closes first. Quiet while it
+ * waits: the outage log has said once what the connections report, and `waiting` (naming
+ * REDIS_URL) is logged once, at the first failed PING.
+ */
+export async function untilRedisAnswers(rt: Runtime, waiting?: string): Promise<boolean> {
+  let said = false;
+  while (!rt.closing) {
+    if ((await rt.redis.ping().catch(() => undefined)) === 'PONG') return true;
+    if (!said && waiting && !rt.closing) rt.logger.error(waiting);
+    said = true;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return false;
 }
 
 /**

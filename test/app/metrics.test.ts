@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type WebServer } from '../../src/app/http-server.js';
 import { scrapeTracking } from '../../src/app/metrics-source.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
+import { silentLogger } from '../../src/log.js';
 import { createRedis } from '../../src/redis.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
@@ -29,7 +30,7 @@ let stopScrape: () => Promise<void>;
 beforeAll(async () => {
   sandbox = await startSandbox({ host: '127.0.0.1' });
   client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
-  stopScrape = scrapeTracking(redis, prefix);
+  stopScrape = scrapeTracking(redis, prefix, silentLogger, []);
   server = await serveHttp(new Map(), { port: 0, host: '127.0.0.1', health: async () => true, metricsToken: TOKEN });
 });
 afterAll(async () => {
