@@ -19,9 +19,12 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
     const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
     return [line(bold(t(locale, 'statusCard.chain.wrong', { amount, network, block, expected }))), line(t(locale, `statusCard.chain.${s.verdict}`, { expected }))];
   }
+  const waiting = ['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(details.swap.status);
+  // Once the service has moved on, its own transaction lines tell the rest.
+  if (!waiting) return [];
   const key = s.confirmations >= s.required ? 'statusCard.chain.seenConfirmed' : 'statusCard.chain.seen';
   const out = [line(t(locale, key, { amount, network, block, confirmations: s.confirmations, required: s.required }))];
   const matched = details.swap.transactions.some((x) => x.type === 'input' && x.transaction_hash?.toLowerCase() === s.txHash.toLowerCase());
-  if (!matched && ['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(details.swap.status)) out.push(line(italic(t(locale, 'statusCard.chain.unmatched'))));
+  if (!matched) out.push(line(italic(t(locale, 'statusCard.chain.unmatched'))));
   return out;
 }
