@@ -166,7 +166,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   return {
     family: 'evm',
     covers: (network) => opts.rpcs.has(network),
-    healthy: (network) => loops.get(network)?.up ?? opts.rpcs.has(network),
+    // Healthy once it has answered: until then the API keeps its cadence.
+    healthy: (network) => { const l = loops.get(network); return !!l && l.up && l.scanned !== undefined; },
     watch(entry) {
       const l = loopFor(entry.network);
       if (!l || closed) return;

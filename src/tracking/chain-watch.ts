@@ -24,6 +24,8 @@ export interface ChainWatchDeps {
   now(): number;
   logger: Logger;
   /** Required confirmations and known tokens per network, from the service's catalogue. */
+  /** Finds an RPC for a network not configured (CHAIN_WATCH=auto: the catalogue's node_url). */
+  prepare?(network: string): Promise<void>;
   network(name: string): Promise<{ required?: number; tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }> } | undefined>;
 }
 
@@ -85,6 +87,7 @@ export class ChainWatch {
       const raw = (await this.deps.store.chainFields(swapId)).w;
       entry = raw ? (JSON.parse(raw) as WatchEntry) : undefined;
     }
+    if (entry) await this.deps.prepare?.(entry.network).catch(() => undefined);
     const watcher = entry && this.watcherFor(entry.network);
     if (!entry || !watcher) return;
     const net = await this.deps.network(entry.network).catch(() => undefined);

@@ -63,6 +63,8 @@ export interface TrackingDeps {
   /** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
   chain?: {
     evmRpcs: ReadonlyMap<string, string>;
+    /** An RPC for an EVM network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
+    fallbackRpc?: (network: string) => Promise<string | undefined>;
     network: ChainWatchDeps['network'];
     /** How often each network's head is read (ms; default 2 s). */
     pollMs?: number;
@@ -188,11 +190,13 @@ export function createTracking(deps: TrackingDeps): Tracking {
       if (closing) throw new Error('tracking is closing');
       if (workers.length > 0) throw new Error('tracking workers are already running');
       if (opts.poll !== false) {
-        if (deps.chain && deps.chain.evmRpcs.size > 0) {
+        if (deps.chain && (deps.chain.evmRpcs.size > 0 || deps.chain.fallbackRpc)) {
           const chainDeps = deps.chain;
+          const rpcs = new Map(chainDeps.evmRpcs);
+          const fallback = chainDeps.fallbackRpc;
           let cw: ChainWatch | undefined = undefined;
           const evm = createEvmWatcher({
-            rpcs: chainDeps.evmRpcs,
+            rpcs,
             ...(chainDeps.pollMs ? { pollMs: chainDeps.pollMs } : {}),
             logger,
             events: {
@@ -209,6 +213,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
             now,
             logger,
             network: chainDeps.network,
+            ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
           });
           chainWatch = cw;
         }
