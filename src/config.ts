@@ -53,6 +53,12 @@ const schema = z.object({
   SANDBOX_API_KEY: nonEmpty.default('sandbox'),
   SANDBOX_DEPOSIT_DELAY_MS: intOrOff(0, 86_400_000).default(4_000),
   SANDBOX_SPEED: decimal(0, 10_000).default(1),
+  SANDBOX_CHAIN: z.enum(['0', '1']).default('0'),
+  CHAIN_WATCH: z.enum(['auto', 'off'], { message: "must be 'auto' (watch deposit addresses on chain) or 'off'" }).default('auto'),
+  CHAIN_RPC_URLS: z
+    .string()
+    .refine((v) => v.split(',').every((p) => /^[A-Z0-9_]+=https?:\/\/\S+$/.test(p.trim())), 'must be NETWORK_NAME=url pairs separated by commas, such as ARBITRUM_MAINNET=https://arb1.example/rpc')
+    .optional(),
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... as given by @BotFather').optional(),
   TELEGRAM_API_ROOT: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.telegram.org').default('https://api.telegram.org'),
   TELEGRAM_WEBHOOK_URL: url(['https:', 'http:'], 'must be the public https URL Telegram should call').optional(),
@@ -121,6 +127,8 @@ const SECRET_VARIABLES = [
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
   'METRICS_TOKEN',
+  // RPC URLs often carry a provider key in the path.
+  'CHAIN_RPC_URLS',
 ] as const;
 
 export class ConfigError extends Error {
@@ -165,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
     const v = raw[k];
     if (typeof v !== 'string' || !v) return [];
     if (k === 'REDIS_URL') return redisPassword(v);
+    if (k === 'CHAIN_RPC_URLS') return v.split(',').map((p) => p.slice(p.indexOf('=') + 1).trim());
     if (k === 'REDIS_CLUSTER_NODES') return v.split(',').flatMap((entry) => redisPassword(entry.trim()));
     return [v];
   });

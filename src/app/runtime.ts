@@ -103,7 +103,13 @@ export async function createRuntime(
         apiKey: config.SANDBOX_API_KEY,
         speed: config.SANDBOX_SPEED,
         timings: { depositDelayMs: config.SANDBOX_DEPOSIT_DELAY_MS },
+        ...(config.SANDBOX_CHAIN === '1' ? { chain: {} } : {}),
       });
+      if (sandbox.chain) {
+        // A development chain: its key is a well-known one (DEV_KEYS), printed so any wallet tool can send.
+        console.log(`chain rpc: ${sandbox.chain.url}`);
+        console.log(`chain funded key: ${sandbox.chain.fundedKey}`);
+      }
       const running = sandbox;
       closers.push({ name: 'sandbox', fn: () => running.close() });
       baseUrl = sandbox.url;
@@ -124,6 +130,7 @@ export async function createRuntime(
       cadence: pollCadence(config, sandbox !== undefined),
       apiRate: { max: config.LAYERSWAP_RATE_LIMIT, duration: 1000 },
       logger,
+      ...(chainOptions(config, sandbox, catalog) ?? {}),
     });
     closers.push({ name: 'tracking', fn: () => tracking.close() });
     // /metrics reads queue depths and followed swaps from Redis when scraped.
@@ -217,5 +224,39 @@ export function pollCadence(config: Config, sandbox: boolean): TrackingDeps['cad
     stuckFactor: config.STUCK_AFTER_FACTOR,
     // A webhook is the trigger once Layerswap sends them (the in-process sandbox sends none).
     ...(config.LAYERSWAP_WEBHOOK_SECRET && !sandbox ? { webhooks: { safetyMs: config.POLL_SAFETY_MS, waitingPollMs: config.POLL_WAITING_MS, tailMs: 6 * config.POLL_FAST_MS } } : {}),
+  };
+}
+
+/**
+ * The chain watchers' RPCs: CHAIN_RPC_URLS, the sandbox's own chain (SANDBOX_CHAIN=1), and with
+ * CHAIN_WATCH=auto a network's node_url from the catalogue (not the in-process sandbox's: those
+ * are public mainnet nodes its swaps never touch).
+ */
+function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalog: CatalogCache): Pick<TrackingDeps, 'chain'> | undefined {
+  if (config.CHAIN_WATCH === 'off') return undefined;
+  const rpcs = new Map<string, string>();
+  for (const pair of config.CHAIN_RPC_URLS?.split(',') ?? []) {
+    const at = pair.indexOf('=');
+    rpcs.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+  const chainUrl = sandbox?.chain?.url;
+  const evm = async (name: string) => {
+    const n = await catalog.networkByName(name);
+    return n && n.type === 'evm' ? n : undefined;
+  };
+  return {
+    chain: {
+      evmRpcs: rpcs,
+      ...(sandbox && !chainUrl ? {} : { fallbackRpc: async (name: string) => { const n = await evm(name); return n ? chainUrl ?? n.node_url ?? undefined : undefined; } }),
+      network: async (name) => {
+        const n = await evm(name);
+        if (!n) return undefined;
+        const required = (n as { max_confirmations?: unknown }).max_confirmations;
+        return {
+          ...(typeof required === 'number' ? { required } : {}),
+          tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 18 })),
+        };
+      },
+    },
   };
 }

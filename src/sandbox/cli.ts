@@ -8,11 +8,12 @@ import type { SandboxTimings, SandboxWebhookOptions } from './types.js';
  */
 
 const SANDBOX_USAGE =
-  'Usage: swapbot sandbox [--port N] [--host H] [--api-key KEY] [--speed X]\n' +
+  'Usage: swapbot sandbox [--port N] [--host H] [--api-key KEY] [--speed X] [--chain [RPC_URL]]\n' +
   '  --port      port to listen on (default 8787; 0 picks a free one)\n' +
   '  --host      interface to bind (default 127.0.0.1)\n' +
   "  --api-key   the X-LS-APIKEY clients must send (default: SANDBOX_API_KEY, else 'sandbox')\n" +
   '  --speed     sandbox seconds per real second (default: SANDBOX_SPEED, else 1)\n' +
+  '  --chain     run the EVM networks on a real chain: a local node, or the node at RPC_URL (Hardhat, Anvil)\n' +
   "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
   '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
 
@@ -34,6 +35,8 @@ interface CliOptions {
   depositDelayMs: SandboxTimings['depositDelayMs'];
   webhook: SandboxWebhookOptions | undefined;
   help: boolean;
+  /** --chain: '' for a local node, else its RPC URL. */
+  chain?: string;
 }
 
 export async function runSandboxCli(
@@ -54,7 +57,12 @@ export async function runSandboxCli(
     speed: opts.speed,
     timings: { depositDelayMs: opts.depositDelayMs },
     webhook: opts.webhook,
+    ...(opts.chain !== undefined ? { chain: opts.chain ? { url: opts.chain } : {} } : {}),
   });
+  if (sandbox.chain) {
+    out(`chain rpc: ${sandbox.chain.url}`);
+    out(`chain funded key: ${sandbox.chain.fundedKey}`);
+  }
   const keyHint =
     opts.keySource === 'default' ? 'X-LS-APIKEY: sandbox' : `X-LS-APIKEY: the value of ${opts.keySource === '--api-key' ? '--api-key' : 'SANDBOX_API_KEY'}`;
   const deposits = opts.depositDelayMs === 'off' ? 'simulated deposits off' : `simulated deposits after ${opts.depositDelayMs} ms`;
@@ -79,10 +87,17 @@ export async function runSandboxCli(
 export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, string | undefined>>): CliOptions {
   const flags = new Map<string, string>();
   let help = false;
+  let chain: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') {
       help = true;
+      continue;
+    }
+    if (arg === '--chain' || arg.startsWith('--chain=')) {
+      const next = arg.includes('=') ? arg.slice(8) : argv[i + 1] !== undefined && /^https?:\/\//.test(argv[i + 1] ?? '') ? argv[++i] : '';
+      if (next && !/^https?:\/\/\S+$/.test(next)) throw new Error(`--chain takes an http(s) RPC URL or nothing (got '${next.slice(0, 40)}').`);
+      chain = next ?? '';
       continue;
     }
     const m = /^--(port|host|api-key|speed)(?:=(.*))?$/.exec(arg);
@@ -122,5 +137,5 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
   }
   const webhook = hookUrl && hookSecret ? { url: hookUrl, secret: hookSecret } : undefined;
 
-  return { port, host: flags.get('host') ?? '127.0.0.1', apiKey, keySource, speed, depositDelayMs, webhook, help };
+  return { port, host: flags.get('host') ?? '127.0.0.1', apiKey, keySource, speed, depositDelayMs, webhook, help, ...(chain !== undefined ? { chain } : {}) };
 }

@@ -34,6 +34,8 @@ export interface DepositEvent {
   /** Hash and sender of the input transaction when given (a swap "from another app"). */
   txHash?: string;
   from?: string;
+  /** A real transfer on the sandbox's chain (--chain): confirmations come from the chain head. */
+  chain?: { block: number; head: () => number; confirmedAt?: number };
 }
 
 export interface PinnedStatus {
@@ -96,7 +98,7 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
   const src = route.from.network;
   const max = src.max_confirmations;
   const interval = t.confirmationIntervalMs;
-  const climbed = interval > 0 ? Math.floor((now - d.at) / interval) : max;
+  const climbed = d.chain ? d.chain.head() - d.chain.block + 1 : interval > 0 ? Math.floor((now - d.at) / interval) : max;
   const inputFailed = d.outcome === 'input_failed';
   const confirmations = inputFailed ? 0 : Math.min(max, climbed);
   const input = tx({
@@ -115,7 +117,8 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
   if (d.amount.value < limits.min) return { status: 'failed', failReason: 'received_less_than_valid_range', transactions: [input] };
   if (d.amount.value > limits.max) return { status: 'failed', failReason: 'received_more_than_valid_range', transactions: [input] };
 
-  const confirmedAt = d.at + max * interval;
+  if (d.chain && d.chain.confirmedAt === undefined) d.chain.confirmedAt = now;
+  const confirmedAt = d.chain?.confirmedAt ?? d.at + max * interval;
   const payoutAt = confirmedAt + t.payoutDelayMs;
   if (now < payoutAt) return { status: 'ls_transfer_pending', failReason: null, transactions: [input] };
 

@@ -13,6 +13,8 @@ import { SwapStore } from './swaps.js';
 import { SystemClock, type SandboxOptions, type SandboxServer, type SandboxTimings } from './types.js';
 import { depositActions } from './deposit-actions.js';
 import { WebhookSender } from './webhooks.js';
+import { startSandboxChain, type SandboxChain } from './chain.js';
+import { formatUnits } from 'viem';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -53,7 +55,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = options.clock ?? new SystemClock(speed);
   const apiKey = options.apiKey ?? 'sandbox';
   if (!apiKey) throw new Error('sandbox: apiKey must not be empty');
-  const store = new SwapStore(clock, timings);
+  // With a chain, deposits are real transfers the sandbox sees there (the timer sends them).
+  let chain: SandboxChain | undefined;
+  const autoDelay = timings.depositDelayMs;
+  const store = new SwapStore(clock, options.chain ? { ...timings, depositDelayMs: 'off' } : timings, options.chain ? {
+    depositAddress: (network, id, own) => (network.type === 'evm' && own && chain ? chain.depositAddress(id) : undefined),
+    created: (rec) => {
+      chain?.watch(rec);
+      if (autoDelay === 'off' || options.clock || rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress) return;
+      setTimeout(() => void chain?.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
+    },
+  } : {});
+  if (options.chain) {
+    chain = await startSandboxChain(options.chain, (id, t) => {
+      const rec = [...store.all()].find((r) => r.id === id);
+      const token = rec?.request.route.from.token;
+      // What the real service does: only the swap's token counts, and only before it expired.
+      if (!rec || !token || rec.deposit || (token.contract?.toLowerCase() ?? null) !== t.contract || store.statusOf(rec) === 'expired') return;
+      const text = formatUnits(t.value, token.decimals);
+      const running = chain as SandboxChain;
+      rec.deposit = { at: clock.now(), amount: { value: Number(text), text }, outcome: 'complete', txHash: t.txHash, chain: { block: t.block, head: () => running.head() } };
+      webhooks?.scan();
+    });
+  }
   const faults = new FaultBox();
   const webhooks = options.webhook ? new WebhookSender(options.webhook, store) : undefined;
   const counts = new Map<string, number>();
@@ -213,6 +237,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   return {
     url: listening.url,
+    ...(chain ? { chain } : {}),
     apiKey,
     clock,
     deposit(id, depositOptions) {
@@ -226,6 +251,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requestCount: (operation) => (operation === undefined ? total : (counts.get(operation) ?? 0)),
     injectFault: (fault) => faults.add(fault),
     close: async () => {
+      await chain?.close();
       await webhooks?.close();
       await listening.close({ force: true });
     },

@@ -33,6 +33,8 @@ export class SwapStore {
   constructor(
     private readonly clock: SandboxClock,
     private readonly timings: SandboxTimings,
+    /** The sandbox's chain (--chain): real deposit addresses, and each new swap watched there. */
+    private readonly hooks: { depositAddress?(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string | undefined; created?(rec: SwapRecord): void } = {},
   ) {}
 
   /** POST /api/v2/swaps. */
@@ -84,11 +86,12 @@ export class SwapStore {
       destinationAddress: request.destinationAddress ?? '',
       sourceAddress: request.sourceAddress ?? null,
       ...extra,
-      depositAddress: depositAddressFor(request.route.from.network, id, request.useDepositAddress),
+      depositAddress: this.hooks.depositAddress?.(request.route.from.network, id, request.useDepositAddress) ?? depositAddressFor(request.route.from.network, id, request.useDepositAddress),
       deposit: null,
       pinned: null,
     };
     this.swaps.set(id, rec);
+    this.hooks.created?.(rec);
     if (this.swaps.size > MAX_SWAPS) {
       const oldest = this.swaps.keys().next().value;
       if (oldest !== undefined) this.swaps.delete(oldest);

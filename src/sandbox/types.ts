@@ -1,3 +1,4 @@
+import type { SandboxChain, SandboxChainOptions } from './chain.js';
 /**
  * The programmatic face of the sandbox (a local stand-in of the Layerswap v2 API over real HTTP).
  * Tests, `npm start` without an API key, `swapbot sandbox` and the benchmarks all use this.
@@ -113,6 +114,8 @@ export interface SandboxOptions {
   timings?: Partial<SandboxTimings>;
   /** Signed webhooks on status changes; off when absent. */
   webhook?: SandboxWebhookOptions;
+  /** Run the EVM networks on a real chain (`--chain`): see chain.ts. */
+  chain?: SandboxChainOptions;
 }
 
 export interface SandboxFault {
@@ -129,6 +132,8 @@ export interface SandboxFault {
 export interface SandboxServer {
   /** Base URL, e.g. http://127.0.0.1:41234 (give it to LayerswapClient as baseUrl). */
   readonly url: string;
+  /** The real chain under the EVM networks (--chain), when there is one. */
+  readonly chain?: SandboxChain;
   readonly apiKey: string;
   readonly clock: SandboxClock;
   /** Simulates a deposit now (same as POST /sandbox/swaps/{id}/deposit). Defaults: the exact amount, 'complete'. */

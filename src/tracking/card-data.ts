@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { NetworkRef, Quote, SwapDetails, Token } from '../layerswap/schemas.js';
+import { sightingOf } from '../contracts/chain.js';
 
 /**
  * The swap details kept per followed swap for rendering status cards and key-moment messages.
@@ -61,6 +62,9 @@ export function slimDetails(details: SwapDetails): SwapDetails {
   if (quote !== undefined) out.quote = quote ? quoteFigures(quote) : quote;
   if (refuel !== undefined) out.refuel = refuel ? slimNested(refuel) : refuel;
   if (reward !== undefined) out.reward = reward ? slimNested(reward) : reward;
+  // What the chain watcher saw (chain-watch.ts) travels with the card data.
+  const chain = sightingOf(details);
+  if (chain) (out as { chain?: unknown }).chain = chain;
   // deposit_actions are left out: the deposit card is sent once, when the swap is created.
   return out;
 }

@@ -20,6 +20,8 @@ import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
 import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
+import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
+import { createEvmWatcher } from '../chain/evm.js';
 
 /**
  * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
@@ -58,6 +60,15 @@ export interface TrackingDeps {
   retentionSeconds?: number;
   /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
   faults?: { afterSend?: NotifyDeps['afterSend'] };
+  /** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
+  chain?: {
+    evmRpcs: ReadonlyMap<string, string>;
+    /** An RPC for an EVM network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
+    fallbackRpc?: (network: string) => Promise<string | undefined>;
+    network: ChainWatchDeps['network'];
+    /** How often each network's head is read (ms; default 2 s). */
+    pollMs?: number;
+  };
   workers?: {
     /** BullMQ lock; a killed worker's jobs are picked up again after it expires (default 30 s). */
     lockDurationMs?: number;
@@ -114,6 +125,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings);
   const workers: Worker[] = [];
   let reconcileTimer: NodeJS.Timeout | undefined;
+  let chainWatch: ChainWatch | undefined;
   let closing: Promise<void> | undefined;
   const clean = (e: unknown) => scrub(e instanceof Error ? e.message : String(e), secrets);
   for (const q of queues.all()) logRedisErrors(q, `queue ${q.name}`, logger, secrets);
@@ -178,6 +190,33 @@ export function createTracking(deps: TrackingDeps): Tracking {
       if (closing) throw new Error('tracking is closing');
       if (workers.length > 0) throw new Error('tracking workers are already running');
       if (opts.poll !== false) {
+        if (deps.chain && (deps.chain.evmRpcs.size > 0 || deps.chain.fallbackRpc)) {
+          const chainDeps = deps.chain;
+          const rpcs = new Map(chainDeps.evmRpcs);
+          const fallback = chainDeps.fallbackRpc;
+          let cw: ChainWatch | undefined = undefined;
+          const evm = createEvmWatcher({
+            rpcs,
+            ...(chainDeps.pollMs ? { pollMs: chainDeps.pollMs } : {}),
+            logger,
+            events: {
+              transfer: (e, t) => cw?.onTransfer(e, t),
+              head: (n, h) => cw?.onHead(n, h),
+              health: (n, up) => cw?.onHealth(n, up),
+            },
+          });
+          cw = new ChainWatch({
+            watchers: [evm],
+            store,
+            pollNow: (id) => service.pollNow(id),
+            enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+            now,
+            logger,
+            network: chainDeps.network,
+            ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
+          });
+          chainWatch = cw;
+        }
         const processor = createPollProcessor({
           api: deps.api,
           subs,
@@ -191,6 +230,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
           enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
           rateLimit: (ms) => queues.poll.rateLimit(ms),
           logger,
+          ...(chainWatch ? { chain: chainWatch } : {}),
         });
         watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
           ...workerBase,
@@ -250,6 +290,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
     close() {
       closing ??= (async () => {
         if (reconcileTimer) clearInterval(reconcileTimer);
+        await chainWatch?.close();
         await Promise.all(workers.map((wk) => wk.close()));
         await queues.close();
         for (const c of [...workerConnections, redis]) await c.quit().catch(() => c.disconnect());

@@ -10,6 +10,7 @@ import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
 import { observe } from './observe.js';
 import type { Subscriptions } from './subscriptions.js';
 import type { Follower, SwapStore } from './swap-store.js';
+import type { ChainWatch } from './chain-watch.js';
 
 /**
  * The poll step-job: one per followed swap, whatever the number of followers. Each run fetches
@@ -61,6 +62,8 @@ export interface PollDeps {
   rateLimit(ms: number): Promise<void>;
   logger: Logger;
   random?: () => number;
+  /** The chain watchers (CHAIN_WATCH): deposits seen on chain, confirmations from the chain head. */
+  chain?: ChainWatch;
 }
 
 export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
@@ -119,7 +122,7 @@ export function createPollProcessor(deps: PollDeps) {
     const startedAt = Date.now();
     let poll: SwapPoll;
     try {
-      poll = await fetchPoll(api, swapId);
+      poll = await fetchPoll(api, swapId, !start.prev && deps.chain?.active === true);
     } catch (err) {
       if (err instanceof InvalidRequestError) {
         log().warn({ err }, 'swap id refused locally: polling stopped');
@@ -162,7 +165,12 @@ export function createPollProcessor(deps: PollDeps) {
       if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
       throw err;
     }
+    // What the chain shows goes on the card beside the service's answer (chain-watch.ts).
+    const merged = deps.chain ? await deps.chain.merge(swapId, obs, poll, details) : undefined;
+    if (merged) ({ obs, details } = merged);
     const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed, ...(details ? { details } : {}), moments: obs.moments });
+    if (commit.saved && merged) await deps.chain?.applied(swapId, merged.applied);
+    if (deps.chain) await deps.chain.afterPoll(swapId, obs.state.status, details ?? (start.prev ? undefined : poll.details()));
     if (commit.saved) {
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
       for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
@@ -171,7 +179,7 @@ export function createPollProcessor(deps: PollDeps) {
     const st = obs.state;
     const waitingMs = now - st.firstPolledAt;
     const statusAgeMs = now - (lastEntered(st.history, st.status) ?? now);
-    const delay = nextPollDelay(
+    const cadence = nextPollDelay(
       {
         status: st.status,
         depositSeen: st.depositSeenAt !== undefined,
@@ -187,6 +195,8 @@ export function createPollProcessor(deps: PollDeps) {
       },
       settings,
     );
+    // A watched deposit address on an RPC that answers: the chain says when to ask the API.
+    const delay = cadence !== null && deps.chain?.replacesPolls(swapId, st) ? Math.max(cadence, settings.slowMs * 4) : cadence;
     if (delay === null) {
       await subs.retire(swapId);
       return 'final';
@@ -214,8 +224,9 @@ export function createPollProcessor(deps: PollDeps) {
 }
 
 /** GET /swaps/{id} once, no retry (the poll reschedules itself): pollSwap where the API has it. */
-async function fetchPoll(api: LayerswapApi, swapId: string): Promise<SwapPoll> {
-  const params = { exclude_deposit_actions: true };
+async function fetchPoll(api: LayerswapApi, swapId: string, withActions = false): Promise<SwapPoll> {
+  // The first poll of a watched swap reads its deposit address from the deposit actions.
+  const params = { exclude_deposit_actions: !withActions };
   if (api.pollSwap) return api.pollSwap(swapId, params, { maxRetries: 0 });
   const details = await api.getSwap(swapId, params, { maxRetries: 0 });
   return { ...details, details: () => details };

@@ -153,6 +153,22 @@ export class SwapStore {
     return v && s ? decodeState(swapId, v, s, p ?? null) : undefined;
   }
 
+  /** The chain watcher's fields (c: sighting, ca: the sighting on the card, w: the watch entry); see chain-watch.ts. */
+  async chainFields(swapId: string): Promise<{ c?: string; ca?: string; w?: string }> {
+    const [c, ca, w] = await this.redis.hmget(this.keys.swap(swapId), 'c', 'ca', 'w');
+    return { ...(c ? { c } : {}), ...(ca ? { ca } : {}), ...(w ? { w } : {}) };
+  }
+
+  /** Sets one chain watcher field, only while the swap is stored. */
+  async setChainField(swapId: string, field: 'c' | 'ca' | 'w', value: string): Promise<void> {
+    await this.run('chainSet', [this.keys.swap(swapId)], [field, value]);
+  }
+
+  /** The card data as stored (chain-only updates re-store it with a new sighting). */
+  async details(swapId: string): Promise<SwapDetails | undefined> {
+    return decodeDetails(await this.redis.hgetBuffer(this.keys.swap(swapId), 'd'));
+  }
+
   /** Like follows(): one command per swap, sent together (a cluster spreads swaps over masters). */
   async loadMany(swapIds: readonly string[]): Promise<Array<SwapState | undefined>> {
     return Promise.all(swapIds.map((id) => this.load(id)));

@@ -9,6 +9,7 @@ import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from
 import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer, txOnSource } from './format.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
+import { chainSightingLines } from './chain-sighting.js';
 
 /** Button actions of a status card (see router). */
 export const statusActions = {
@@ -118,6 +119,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   }
   const expected = expectedLine(details, now, locale);
   if (expected) lines.push(expected);
+  lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
 
   const fields: Field[] = [];
   if (from) fields.push({ name: tr('statusCard.field.send'), value: line(from), inline: true });

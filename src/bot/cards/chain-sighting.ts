@@ -1,0 +1,30 @@
+import { sightingOf } from '../../contracts/chain.js';
+import { bold, italic, line, type Line } from '../../contracts/reply.js';
+import type { SwapDetails } from '../../layerswap/schemas.js';
+import { t, type Locale } from '../../i18n/index.js';
+
+/**
+ * What the chain watcher saw at the deposit address, for the status card: "Deposit seen on
+ * Arbitrum: 100 USDC in block 218,004,211, confirming 1/12" and, until the service shows the same
+ * transaction, that it has yet to pick it up; a wrong deposit (another token, a different amount,
+ * after expiry) with what it means and what to do. Nothing when the chain showed nothing.
+ */
+export function chainSightingLines(details: SwapDetails, locale: Locale, opts: { hideAmounts?: boolean } = {}): Line[] {
+  const s = sightingOf(details);
+  if (!s) return [];
+  const amount = opts.hideAmounts ? s.symbol : `${s.amount} ${s.symbol}`;
+  const block = s.block.toLocaleString('en-US');
+  const network = s.network;
+  if (s.verdict !== 'ok') {
+    const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
+    return [line(bold(t(locale, 'statusCard.chain.wrong', { amount, network, block, expected }))), line(t(locale, `statusCard.chain.${s.verdict}`, { expected }))];
+  }
+  const waiting = ['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(details.swap.status);
+  // Once the service has moved on, its own transaction lines tell the rest.
+  if (!waiting) return [];
+  const key = s.confirmations >= s.required ? 'statusCard.chain.seenConfirmed' : 'statusCard.chain.seen';
+  const out = [line(t(locale, key, { amount, network, block, confirmations: s.confirmations, required: s.required }))];
+  const matched = details.swap.transactions.some((x) => x.type === 'input' && x.transaction_hash?.toLowerCase() === s.txHash.toLowerCase());
+  if (!matched) out.push(line(italic(t(locale, 'statusCard.chain.unmatched'))));
+  return out;
+}

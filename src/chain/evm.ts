@@ -1,0 +1,192 @@
+import { createPublicClient, http, parseAbiItem, type Address, type PublicClient } from 'viem';
+import { silentLogger, type Logger } from '../log.js';
+import type { ChainWatcher, WatchEntry, WatcherEvents } from './watcher.js';
+
+/**
+ * The EVM chain watcher (viem). Per network: one loop that reads the head, then for the new block
+ * range one eth_getLogs for ERC-20 Transfer logs to every watched address at once (topic 2 is the
+ * OR list of addresses), and, only when some swap expects the native coin, each new block with its
+ * transactions (a native transfer leaves no log). Its cost grows with networks and blocks, not
+ * with swaps. Requests to one RPC are spaced (`minGapMs`); failures back off (doubling to 30 s),
+ * and an RPC that keeps failing is reported down once (tracking then polls the API as before).
+ */
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+/** At most this many blocks per eth_getLogs (providers cap ranges); a watcher that fell behind catches up in steps. */
+const MAX_RANGE = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+export interface EvmWatcherOptions {
+  /** Network name → JSON-RPC URL. */
+  rpcs: ReadonlyMap<string, string>;
+  events: WatcherEvents;
+  /** How often to ask for a new head (ms; default 2 s). */
+  pollMs?: number;
+  /** Least gap between two requests to one RPC (ms; default 100). */
+  minGapMs?: number;
+  /** Blocks before the head to look back when a network starts being watched (default 20). */
+  lookback?: number;
+  /** Consecutive failures before the RPC counts as down (default 2). */
+  downAfter?: number;
+  /** Request timeout (ms; default 10 s). */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+interface NetworkLoop {
+  name: string;
+  client: PublicClient;
+  entries: Map<string, WatchEntry>;
+  /** The last block fully scanned. */
+  scanned?: number;
+  failures: number;
+  up: boolean;
+  timer?: NodeJS.Timeout;
+  running: boolean;
+  lastRequest: number;
+}
+
+export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
+  const log = opts.logger ?? silentLogger;
+  const pollMs = opts.pollMs ?? 2000;
+  const minGap = opts.minGapMs ?? 100;
+  const downAfter = opts.downAfter ?? 2;
+  const lookback = opts.lookback ?? 20;
+  const loops = new Map<string, NetworkLoop>();
+  const bySwap = new Map<string, string>();
+  let closed = false;
+
+  const loopFor = (name: string): NetworkLoop | undefined => {
+    let l = loops.get(name);
+    if (l) return l;
+    const url = opts.rpcs.get(name);
+    if (!url) return undefined;
+    l = {
+      name,
+      client: createPublicClient({ transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
+      entries: new Map(),
+      failures: 0,
+      up: true,
+      running: false,
+      lastRequest: 0,
+    };
+    loops.set(name, l);
+    return l;
+  };
+
+  /** Spaces requests to one RPC (its rate limit). */
+  const gap = async (l: NetworkLoop) => {
+    const wait = l.lastRequest + minGap - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    l.lastRequest = Date.now();
+  };
+
+  const schedule = (l: NetworkLoop, ms: number) => {
+    if (closed || l.entries.size === 0) return;
+    clearTimeout(l.timer);
+    l.timer = setTimeout(() => void tick(l), ms);
+    l.timer.unref();
+  };
+
+  const tick = async (l: NetworkLoop) => {
+    if (l.running || closed) return;
+    l.running = true;
+    try {
+      await gap(l);
+      const head = Number(await l.client.getBlockNumber());
+      const from = (l.scanned ?? Math.max(0, head - lookback)) + 1;
+      const to = Math.min(head, from + MAX_RANGE - 1);
+      if (from <= to) await scan(l, from, to);
+      l.scanned = Math.max(l.scanned ?? 0, to, from - 1);
+      if (l.failures > 0 || !l.up) {
+        if (!l.up) log.info({ network: l.name }, 'chain RPC answers again: watching deposits on chain');
+        l.failures = 0;
+        if (!l.up) {
+          l.up = true;
+          opts.events.health(l.name, true);
+        }
+      }
+      opts.events.head(l.name, Math.min(head, l.scanned));
+      schedule(l, to < head ? 0 : pollMs);
+    } catch (err) {
+      l.failures++;
+      if (l.up && l.failures >= downAfter) {
+        l.up = false;
+        // Once per outage: the RPC's URL may carry a key, so only the network and the error kind.
+        log.warn({ network: l.name, error: err instanceof Error ? err.name : 'error' }, 'chain RPC failing: falling back to polling the API');
+        opts.events.health(l.name, false);
+      }
+      schedule(l, Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.min(l.failures, 10)));
+    } finally {
+      l.running = false;
+    }
+  };
+
+  const scan = async (l: NetworkLoop, from: number, to: number) => {
+    const byAddress = new Map<string, WatchEntry[]>();
+    for (const e of l.entries.values()) {
+      const k = e.address.toLowerCase();
+      byAddress.set(k, [...(byAddress.get(k) ?? []), e]);
+    }
+    if (byAddress.size === 0) return;
+    const times = new Map<number, number>();
+    await gap(l);
+    const logs = await l.client.getLogs({
+      event: TRANSFER,
+      args: { to: [...byAddress.keys()] as Address[] },
+      fromBlock: BigInt(from),
+      toBlock: BigInt(to),
+    });
+    const found: Array<[WatchEntry, Parameters<WatcherEvents['transfer']>[1]]> = [];
+    for (const lg of logs) {
+      const dest = lg.args.to?.toLowerCase();
+      if (!dest || lg.blockNumber === null || lg.transactionHash === null) continue;
+      for (const e of byAddress.get(dest) ?? []) {
+        found.push([e, { network: l.name, to: dest, txHash: lg.transactionHash, block: Number(lg.blockNumber), contract: lg.address.toLowerCase(), value: lg.args.value ?? 0n, at: 0 }]);
+      }
+    }
+    // Native transfers leave no log: read the blocks, only when someone expects the native coin.
+    if ([...l.entries.values()].some((e) => e.token.contract === null)) {
+      for (let b = from; b <= to; b++) {
+        await gap(l);
+        const block = await l.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
+        times.set(b, Number(block.timestamp) * 1000);
+        for (const tx of block.transactions) {
+          const dest = tx.to?.toLowerCase();
+          if (!dest || tx.value === 0n) continue;
+          for (const e of byAddress.get(dest) ?? []) {
+            found.push([e, { network: l.name, to: dest, txHash: tx.hash, block: b, contract: null, value: tx.value, at: 0 }]);
+          }
+        }
+      }
+    }
+    for (const [e, t] of found) opts.events.transfer(e, { ...t, at: times.get(t.block) ?? Date.now() });
+  };
+
+  return {
+    family: 'evm',
+    covers: (network) => opts.rpcs.has(network),
+    // Healthy once it has answered: until then the API keeps its cadence.
+    healthy: (network) => { const l = loops.get(network); return !!l && l.up && l.scanned !== undefined; },
+    watch(entry) {
+      const l = loopFor(entry.network);
+      if (!l || closed) return;
+      const had = l.entries.size;
+      l.entries.set(entry.swapId, entry);
+      bySwap.set(entry.swapId, entry.network);
+      if (had === 0) schedule(l, 0);
+    },
+    unwatch(swapId) {
+      const network = bySwap.get(swapId);
+      if (network === undefined) return;
+      bySwap.delete(swapId);
+      const l = loops.get(network);
+      l?.entries.delete(swapId);
+      if (l && l.entries.size === 0) clearTimeout(l.timer);
+    },
+    async close() {
+      closed = true;
+      for (const l of loops.values()) clearTimeout(l.timer);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * A chain watcher per network family: it watches deposit addresses on the networks it has an RPC
+ * for and reports transfers to them and each new chain head. EVM is implemented (evm.ts, viem:
+ * one eth_getLogs per network per new block range for every watched address, plus the blocks'
+ * transactions for native transfers). Next: Solana (getSignaturesForAddress per address), TON
+ * (the address's transactions), Bitcoin (an Electrum or Esplora address history). A family
+ * without a watcher keeps the API polling cadence. See docs/architecture.md.
+ */
+
+export interface WatchedToken {
+  symbol: string;
+  /** null: the network's native coin. */
+  contract: string | null;
+  decimals: number;
+}
+
+export interface WatchEntry {
+  swapId: string;
+  /** The service's network name (the key of CHAIN_RPC_URLS). */
+  network: string;
+  /** The swap's own deposit address (deposit-address flow only: a shared one would match others' transfers). */
+  address: string;
+  token: WatchedToken;
+}
+
+export interface SeenTransfer {
+  network: string;
+  to: string;
+  txHash: string;
+  block: number;
+  /** null: native. */
+  contract: string | null;
+  value: bigint;
+  /** The block's time (ms). */
+  at: number;
+}
+
+export interface WatcherEvents {
+  transfer(entry: WatchEntry, t: SeenTransfer): void;
+  head(network: string, head: number): void;
+  /** The network's RPC stopped (false) or started again (true) answering. */
+  health(network: string, up: boolean): void;
+}
+
+export interface ChainWatcher {
+  readonly family: string;
+  /** Whether this watcher has an RPC for the network. */
+  covers(network: string): boolean;
+  /** Up: its RPC answers (else tracking polls the API at its usual cadence). */
+  healthy(network: string): boolean;
+  watch(entry: WatchEntry): void;
+  unwatch(swapId: string): void;
+  close(): Promise<void>;
+}

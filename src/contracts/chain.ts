@@ -1,0 +1,31 @@
+import type { SwapDetails } from '../layerswap/schemas.js';
+
+/**
+ * What a chain watcher saw arrive at a swap's deposit address, as tracking stores it and the
+ * status card shows it. The swap service stays the authority on the swap's status: this is what
+ * the chain shows, beside it.
+ */
+export type SightingVerdict = 'ok' | 'wrong_token' | 'less' | 'more' | 'late';
+
+export interface ChainSighting {
+  /** The source network's display name. */
+  network: string;
+  txHash: string;
+  block: number;
+  symbol: string;
+  /** Decimal text of what arrived ("100", "0.05"). */
+  amount: string;
+  /** Counted from the chain head (head - block + 1). */
+  confirmations: number;
+  /** The service's required count for the network (max_confirmations). */
+  required: number;
+  verdict: SightingVerdict;
+  /** What the swap expects, for a wrong deposit. */
+  expected?: { symbol: string; amount: string };
+}
+
+/** The sighting stored with the card data (tracking annotates the details it stores). */
+export function sightingOf(details: SwapDetails): ChainSighting | undefined {
+  const s = (details as { chain?: unknown }).chain;
+  return s && typeof s === 'object' && typeof (s as ChainSighting).txHash === 'string' ? (s as ChainSighting) : undefined;
+}

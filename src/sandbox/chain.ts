@@ -1,0 +1,118 @@
+import { createWalletClient, createPublicClient, http, keccak256, pad, parseUnits, toHex, type Hex } from 'viem';
+import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { createEvmWatcher } from '../chain/evm.js';
+import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
+import { DEV_KEYS, startLocalNode, TOKEN_ABI, TOKEN_BYTECODE, type LocalNode } from '../chain/local-node.js';
+import { NETWORKS } from './catalog.js';
+import type { SwapRecord } from './lifecycle.js';
+
+/**
+ * `swapbot sandbox --chain [RPC_URL]`: the sandbox's EVM networks on one real EVM node (a local
+ * EDR node when no URL is given). Each catalogue token's contract address gets the test ERC-20's
+ * code with the funded account holding the supply (hardhat_setCode/setStorageAt, so the catalogue
+ * stays as it is); deposit addresses are real accounts; the sandbox detects deposits by watching
+ * the chain (the same EVM watcher as the bot) and counts their confirmations from its head.
+ */
+
+export interface SandboxChainOptions {
+  /** An RPC of a node with the hardhat_ methods (Hardhat, Anvil); none: a local node in-process. */
+  url?: string;
+  /** Mine an empty block this often (real ms) on the local node (default 1000; 0: only on transactions). */
+  blockMs?: number;
+  /** How often the sandbox reads the head (real ms; default 200). */
+  pollMs?: number;
+}
+
+export interface SandboxChain {
+  readonly url: string;
+  readonly fundedKey: Hex;
+  /** The local node, when the sandbox started one. */
+  readonly node: LocalNode | undefined;
+  head(): number;
+  depositAddress(swapId: string): string;
+  /** Sends the swap's deposit as a real transfer from the funded account (the simulated deposit). */
+  sendDeposit(rec: SwapRecord, amountText?: string): Promise<Hex>;
+  watch(rec: SwapRecord): void;
+  close(): Promise<void>;
+}
+
+const SUPPLY_SLOT_BALANCES = 4n; // Token.balanceOf's mapping slot
+const DECIMALS_SLOT = 2n;
+
+export async function startSandboxChain(opts: SandboxChainOptions, onDeposit: (swapId: string, t: SeenTransfer) => void): Promise<SandboxChain> {
+  const node = opts.url ? undefined : await startLocalNode();
+  const url = opts.url ?? (node as LocalNode).url;
+  const account = privateKeyToAccount(DEV_KEYS[0]);
+  const pub = createPublicClient({ transport: http(url, { retryCount: 0 }) });
+  const chainId = await pub.getChainId();
+  const chain = { id: chainId, name: 'sandbox', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } } as const;
+  const wallet = createWalletClient({ account, chain, transport: http(url, { retryCount: 0 }) });
+  const rpc = (method: string, params: unknown[]) => pub.request({ method: method as 'eth_chainId', params: params as never });
+
+  // One deployment gives the token's runtime code; every catalogue contract gets a copy.
+  const deployed = await pub.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: TOKEN_ABI, bytecode: TOKEN_BYTECODE, args: ['Sandbox', 'SBX', 18, 0n] }) });
+  const code = await pub.getCode({ address: deployed.contractAddress as Hex });
+  const balanceSlot = keccak256(`0x${pad(account.address, { size: 32 }).slice(2)}${pad(toHex(SUPPLY_SLOT_BALANCES), { size: 32 }).slice(2)}`);
+  const evm = NETWORKS.filter((n) => n.type === 'evm');
+  for (const n of evm) {
+    for (const t of n.tokens) {
+      if (!t.contract) continue;
+      await rpc('hardhat_setCode', [t.contract, code]);
+      await rpc('hardhat_setStorageAt', [t.contract, toHex(DECIMALS_SLOT), pad(toHex(t.decimals), { size: 32 })]);
+      await rpc('hardhat_setStorageAt', [t.contract, balanceSlot, pad(toHex(parseUnits('1000000000', t.decimals)), { size: 32 })]);
+    }
+  }
+
+  let head = Number(await pub.getBlockNumber());
+  const watcher: ChainWatcher = createEvmWatcher({
+    rpcs: new Map(evm.map((n) => [n.name, url])),
+    pollMs: opts.pollMs ?? 200,
+    minGapMs: 0,
+    lookback: 0,
+    events: {
+      transfer: (e, t) => onDeposit(e.swapId, t),
+      head: (_n, h) => void (head = Math.max(head, h)),
+      health: () => undefined,
+    },
+  });
+  const blockMs = opts.blockMs ?? 1000;
+  const miner = node && blockMs > 0 ? setInterval(() => void node.mine().catch(() => undefined), blockMs) : undefined;
+  miner?.unref();
+  // One sender: transfers from the funded account go out one at a time (nonces).
+  let sending: Promise<unknown> = Promise.resolve();
+
+  return {
+    url,
+    fundedKey: DEV_KEYS[0],
+    node,
+    head: () => head,
+    depositAddress: (swapId) => privateKeyToAddress(keccak256(toHex(`swapbot sandbox deposit:${swapId}`))),
+    watch(rec) {
+      const network = rec.request.route.from.network;
+      if (network.type !== 'evm' || !rec.request.useDepositAddress) return;
+      const token = rec.request.route.from.token;
+      const entry: WatchEntry = { swapId: rec.id, network: network.name, address: rec.depositAddress, token: { symbol: token.symbol, contract: token.contract, decimals: token.decimals } };
+      watcher.watch(entry);
+    },
+    sendDeposit(rec, amountText) {
+      const token = rec.request.route.from.token;
+      const value = parseUnits(amountText ?? rec.request.amount.text, token.decimals);
+      const to = rec.depositAddress as Hex;
+      const send = sending.then(() =>
+        token.contract
+          ? wallet.writeContract({ address: token.contract as Hex, abi: TOKEN_ABI, functionName: 'transfer', args: [to, value] })
+          : wallet.sendTransaction({ to, value }),
+      );
+      sending = send.catch(() => undefined);
+      return send;
+    },
+    async close() {
+      if (miner) clearInterval(miner);
+      await watcher.close();
+      await node?.close();
+    },
+  };
+}
+
+/** Stops watching a swap's address once its deposit arrived (the watcher is the chain's). */
+export type { WatchEntry };

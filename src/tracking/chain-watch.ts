@@ -1,0 +1,234 @@
+import { formatUnits, parseUnits } from 'viem';
+import type { ChainSighting } from '../contracts/chain.js';
+import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
+import type { Logger } from '../log.js';
+import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
+import type { Observation, SwapState } from './observe.js';
+import type { Follower, SwapStore } from './swap-store.js';
+
+/**
+ * Tracking's side of the chain watchers (src/chain/). After each poll a swap waiting for (or
+ * confirming) its deposit on a watched network is watched at its own deposit address (read once
+ * from the first poll's deposit actions, kept in the swap's hash for restarts). A transfer seen
+ * there is stored (field c) and the swap polled at once: the service stays the authority on the
+ * status, the card shows the chain beside it. Each new head moves a seen deposit's confirmations
+ * on the card with no API request (a chain-only commit); the API is asked again when the count
+ * reaches the service's, and the confirming phase's polls are spaced out meanwhile.
+ */
+
+export interface ChainWatchDeps {
+  watchers: readonly ChainWatcher[];
+  store: SwapStore;
+  pollNow(swapId: string): Promise<void>;
+  enqueueNotify(f: Follower, swapId: string, version: number): Promise<void>;
+  now(): number;
+  logger: Logger;
+  /** Required confirmations and known tokens per network, from the service's catalogue. */
+  /** Finds an RPC for a network not configured (CHAIN_WATCH=auto: the catalogue's node_url). */
+  prepare?(network: string): Promise<void>;
+  network(name: string): Promise<{ required?: number; tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }> } | undefined>;
+}
+
+interface Watched {
+  entry: WatchEntry;
+  display: string;
+  required: number;
+  expected: string;
+  expectedBase: bigint;
+  expired: boolean;
+}
+
+const WAITING = new Set(['created', 'user_transfer_pending', 'user_transfer_delayed']);
+/** A swap that expired is watched this long more, to tell a late transfer. */
+const LATE_GRACE_MS = 60 * 60_000;
+
+export class ChainWatch {
+  private readonly watched = new Map<string, Watched>();
+  private readonly sightings = new Map<string, ChainSighting & { networkName: string }>();
+  private readonly heads = new Map<string, number>();
+  private readonly expiredAt = new Map<string, number>();
+
+  constructor(private readonly deps: ChainWatchDeps) {
+    // The watchers' events come here (createChainWatchers wires them).
+  }
+
+  private watcherFor(network: string): ChainWatcher | undefined {
+    return this.deps.watchers.find((w) => w.covers(network));
+  }
+
+  /** The first poll asks for the deposit actions only when some watcher could use them. */
+  get active(): boolean {
+    return this.deps.watchers.length > 0;
+  }
+
+  /** Watched on a network whose RPC answers: the API polls of the waiting and confirming phases can be spaced out. */
+  replacesPolls(swapId: string, st: SwapState): boolean {
+    const w = this.watched.get(swapId);
+    return !!w && WAITING.has(st.status) && (this.watcherFor(w.entry.network)?.healthy(w.entry.network) ?? false);
+  }
+
+  /** After each poll: starts, keeps or ends the swap's watch. `details` when the poll read them. */
+  async afterPoll(swapId: string, status: string, details: SwapDetails | undefined): Promise<void> {
+    if (!this.active) return;
+    const w = this.watched.get(swapId);
+    if (!WAITING.has(status)) {
+      if (status === 'expired' && w && !w.expired) {
+        w.expired = true;
+        this.expiredAt.set(swapId, this.deps.now());
+        return;
+      }
+      if (w && (!w.expired || this.deps.now() - (this.expiredAt.get(swapId) ?? 0) > LATE_GRACE_MS)) this.drop(swapId);
+      return;
+    }
+    if (w) return;
+    let entry = details ? entryOf(details) : undefined;
+    if (entry) await this.deps.store.setChainField(swapId, 'w', JSON.stringify(entry));
+    else {
+      const raw = (await this.deps.store.chainFields(swapId)).w;
+      entry = raw ? (JSON.parse(raw) as WatchEntry) : undefined;
+    }
+    if (entry) await this.deps.prepare?.(entry.network).catch(() => undefined);
+    const watcher = entry && this.watcherFor(entry.network);
+    if (!entry || !watcher) return;
+    const net = await this.deps.network(entry.network).catch(() => undefined);
+    const amount = details?.swap.requested_amount ?? details?.quote?.requested_amount;
+    const stored = (await this.deps.store.chainFields(swapId)).c;
+    if (stored) this.sightings.set(swapId, { ...(JSON.parse(stored) as ChainSighting), networkName: entry.network });
+    const expected = typeof amount === 'number' ? decimalText(amount) : (entry as WatchEntry & { amount?: string }).amount ?? '0';
+    this.watched.set(swapId, {
+      entry,
+      display: details?.swap.source_network?.display_name || entry.network,
+      required: net?.required ?? 1,
+      expected,
+      expectedBase: safeUnits(expected, entry.token.decimals),
+      expired: false,
+    });
+    if (typeof amount === 'number') await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected }));
+    watcher.watch(entry);
+  }
+
+  private drop(swapId: string) {
+    const w = this.watched.get(swapId);
+    if (w) this.watcherFor(w.entry.network)?.unwatch(swapId);
+    this.watched.delete(swapId);
+    this.sightings.delete(swapId);
+    this.expiredAt.delete(swapId);
+  }
+
+  /**
+   * Puts the current sighting on a poll's observation: a new one is a change (a new version and
+   * the whole details, annotated); any stored details carry it. Returns what to commit.
+   */
+  async merge(swapId: string, obs: Observation, poll: SwapPoll, details: SwapDetails | undefined): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string }> {
+    if (!this.active) return { obs, details };
+    const { c, ca } = await this.deps.store.chainFields(swapId);
+    if (!c) return { obs, details };
+    const chain = JSON.parse(c) as ChainSighting;
+    if (c === ca && !obs.changed) return { obs, details };
+    const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
+    return { obs: { ...obs, state, changed: true }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
+  }
+
+  /** After a commit that stored `applied` on the card. */
+  async applied(swapId: string, applied: string | undefined): Promise<void> {
+    if (applied) await this.deps.store.setChainField(swapId, 'ca', applied);
+  }
+
+  onTransfer(entry: WatchEntry, t: SeenTransfer): void {
+    void this.transfer(entry, t).catch((err: unknown) => this.deps.logger.warn({ err, swapId: entry.swapId }, 'chain sighting not stored'));
+  }
+
+  private async transfer(entry: WatchEntry, t: SeenTransfer): Promise<void> {
+    const w = this.watched.get(entry.swapId);
+    if (!w) return;
+    const prev = this.sightings.get(entry.swapId);
+    if (prev && (prev.verdict === 'ok' || prev.txHash === t.txHash)) return;
+    const sameToken = (t.contract ?? null) === (entry.token.contract?.toLowerCase() ?? null);
+    const net = sameToken ? undefined : await this.deps.network(entry.network).catch(() => undefined);
+    const token = sameToken ? entry.token : net?.tokens.find((k) => (k.contract?.toLowerCase() ?? null) === t.contract);
+    const decimals = token?.decimals ?? 18;
+    const verdict = w.expired ? 'late' : !sameToken ? 'wrong_token' : t.value < w.expectedBase ? 'less' : t.value > w.expectedBase ? 'more' : 'ok';
+    const head = Math.max(this.heads.get(entry.network) ?? t.block, t.block);
+    const s: ChainSighting = {
+      network: w.display,
+      txHash: t.txHash,
+      block: t.block,
+      symbol: token?.symbol ?? (t.contract ? `${t.contract.slice(0, 6)}…${t.contract.slice(-4)}` : 'native'),
+      amount: formatUnits(t.value, decimals),
+      confirmations: Math.min(w.required, head - t.block + 1),
+      required: w.required,
+      verdict,
+      ...(verdict === 'ok' ? {} : { expected: { symbol: entry.token.symbol, amount: w.expected } }),
+    };
+    this.sightings.set(entry.swapId, { ...s, networkName: entry.network });
+    await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(s));
+    // Something changed: the service is asked at once (it may have matched the deposit already).
+    await this.deps.pollNow(entry.swapId);
+  }
+
+  onHead(network: string, head: number): void {
+    this.heads.set(network, head);
+    for (const [swapId, s] of this.sightings) {
+      if (s.networkName !== network || s.verdict !== 'ok' || s.confirmations >= s.required) continue;
+      const confirmations = Math.min(s.required, head - s.block + 1);
+      if (confirmations <= s.confirmations) continue;
+      const next = { ...s, confirmations };
+      this.sightings.set(swapId, next);
+      void this.confirm(swapId, next).catch((err: unknown) => this.deps.logger.warn({ err, swapId }, 'chain confirmation not stored'));
+    }
+  }
+
+  /** A new confirmation on the card without asking the API; the API once the count is reached. */
+  private async confirm(swapId: string, s: ChainSighting & { networkName: string }): Promise<void> {
+    const { networkName: _n, ...sighting } = s;
+    const c = JSON.stringify(sighting);
+    await this.deps.store.setChainField(swapId, 'c', c);
+    if (s.confirmations >= s.required) {
+      await this.deps.pollNow(swapId);
+      return;
+    }
+    const [state, details] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId)]);
+    if (!state || !details) return;
+    const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
+    const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
+    if (!commit.saved) return; // a poll stored first: the next head tries again
+    await this.applied(swapId, c);
+    for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
+  }
+
+  onHealth(network: string, up: boolean): void {
+    if (up) return;
+    // The RPC stopped answering: every swap watched there goes back to the API's cadence now.
+    for (const [swapId, w] of this.watched) if (w.entry.network === network) void this.deps.pollNow(swapId).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.deps.watchers.map((w) => w.close()));
+  }
+}
+
+/** The swap's own deposit address and token, from a manual_transfer deposit action. */
+function entryOf(details: SwapDetails): WatchEntry | undefined {
+  const action = details.deposit_actions?.find((a) => a.type === 'manual_transfer' && a.to_address);
+  const network = action?.network?.name ?? details.swap.source_network?.name;
+  const token = action?.token ?? details.swap.source_token;
+  if (!action?.to_address || !network || !token || typeof token.decimals !== 'number') return undefined;
+  return {
+    swapId: details.swap.id,
+    network,
+    address: action.to_address,
+    token: { symbol: token.symbol, contract: token.contract ?? null, decimals: token.decimals },
+  };
+}
+
+function decimalText(n: number): string {
+  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 18 });
+}
+
+function safeUnits(text: string, decimals: number): bigint {
+  try {
+    return parseUnits(text, decimals);
+  } catch {
+    return 0n;
+  }
+}

@@ -1,0 +1,159 @@
+import { createServer, request as httpRequest } from 'node:http';
+import { createWalletClient, http, parseUnits, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { TOKEN_ABI } from '../../src/chain/local-node.js';
+import { trackingRenderer } from '../../src/bot/cards/moments.js';
+import { listen, type Listening } from '../../src/http.js';
+import { LayerswapClient } from '../../src/layerswap/client.js';
+import { NETWORKS } from '../../src/sandbox/catalog.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
+import { createTracking, type Tracking } from '../../src/tracking/engine.js';
+import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
+import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * The chain watcher end to end on a real local EVM node (EDR, started by the sandbox): a deposit
+ * sent as a real ERC-20 or native transfer is on the status card before another block is mined;
+ * a wrong token and a wrong amount are told; an RPC that dies mid-swap falls back to polling.
+ */
+
+const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+const USDT0 = '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9';
+
+/** A JSON-RPC proxy that can die (the bot's RPC provider going away mid-swap). */
+async function proxy(target: string): Promise<Listening> {
+  const server = createServer((req, res) => {
+    const out = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  return listen(server, { port: 0, host: '127.0.0.1' });
+}
+
+describe('chain watcher on a real local EVM node', () => {
+  let sandbox: SandboxServer;
+  let tracking: Tracking;
+  let rpc: Listening;
+  let client: LayerswapClient;
+  const messenger = new RecordingMessenger('console');
+  const clock = new ManualClock();
+  let n = 0;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({
+      clock,
+      timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 },
+      chain: { blockMs: 0, pollMs: 50 },
+    });
+    const chainUrl = sandbox.chain?.url ?? '';
+    rpc = await proxy(chainUrl);
+    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+    const evm = NETWORKS.filter((x) => x.type === 'evm');
+    tracking = createTracking({
+      redis: testRedisUrl(),
+      prefix: uniquePrefix('chain'),
+      api: client,
+      limits: { maxPerChat: 1000, maxPerUser: 1000 },
+      // Slow API polls: what the card shows first comes from the chain.
+      cadence: { fastMs: 30_000, slowMs: 30_000, stuckFactor: 4 },
+      now: () => clock.now(),
+      apiRate: { max: 100_000, duration: 1000 },
+      chain: {
+        evmRpcs: new Map(evm.map((x) => [x.name, rpc.url])),
+        pollMs: 50,
+        network: async (name) => {
+          const net = evm.find((x) => x.name === name);
+          return net ? { required: net.max_confirmations, tokens: net.tokens } : undefined;
+        },
+      },
+    });
+    await tracking.startWorkers({ messengers: { console: messenger }, render: trackingRenderer });
+  }, 120_000);
+  afterAll(async () => {
+    await tracking?.close();
+    await sandbox?.close();
+    await rpc?.close({ force: true });
+  });
+
+  const wallet = () => {
+    const url = sandbox.chain?.url ?? '';
+    const account = privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x');
+    return createWalletClient({ account, chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
+  };
+
+  /** A followed swap from Arbitrum; returns its id, chat and deposit address. */
+  async function followedSwap(token: 'USDC' | 'ETH', amount: number) {
+    n++;
+    const details = await client.createSwap({
+      source_network: 'ARBITRUM_MAINNET', source_token: token, destination_network: 'BASE_MAINNET', destination_token: token,
+      destination_address: `0x${n.toString(16).padStart(40, 'a')}`, amount, use_deposit_address: true,
+    });
+    const address = details.deposit_actions?.[0]?.to_address as Hex;
+    const chat: ChatTarget = { platform: 'console', chatId: `chat-${n}`, chatKind: 'private' };
+    await tracking.service.follow(details.swap.id, chat, { userId: `u${n}`, creator: true });
+    // The first poll reads the deposit address; the watch starts with it.
+    await waitFor(() => tracking.swapState(details.swap.id), 'the first poll');
+    return { id: details.swap.id, chat, address };
+  }
+  const cards = (chatId: string) => messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => JSON.stringify(r.reply));
+  const latest = (chatId: string) => cards(chatId).at(-1) ?? '';
+
+  const sendToken = async (contract: string, to: Hex, amount: string) => {
+    const w = wallet();
+    const hash = await w.writeContract({ address: contract as Hex, abi: TOKEN_ABI, functionName: 'transfer', args: [to, parseUnits(amount, 6)] });
+    return hash;
+  };
+
+  it('shows an ERC-20 deposit in the block it landed in, before another block, then its confirmations from the chain head', async () => {
+    const { chat, address } = await followedSwap('USDC', 100);
+    await sendToken(USDC, address, '100');
+    const head = sandbox.chain?.head() ?? 0;
+    const seen = await waitFor(() => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 100 USDC in block ([\d,]+), confirming 1\/3/), 'the chain sighting on the card');
+    // No block was mined after the transfer: the card shows it within that block.
+    expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
+    await sandbox.chain?.node?.mine(1);
+    await waitFor(() => latest(chat.chatId).includes('confirming 2/3'), 'the second confirmation from the chain head');
+  }, 60_000);
+
+  it('shows a native deposit too', async () => {
+    const { chat, address } = await followedSwap('ETH', 0.05);
+    await wallet().sendTransaction({ to: address, value: parseUnits('0.05', 18) });
+    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 0.05 ETH in block'), 'the native sighting on the card');
+  }, 60_000);
+
+  it('tells a transfer of the wrong token at once, with what to do', async () => {
+    const { chat, address } = await followedSwap('USDC', 100);
+    await sendToken(USDT0, address, '100');
+    await waitFor(() => latest(chat.chatId).includes('A transfer of 100 USDT0 reached the deposit address on Arbitrum One'), 'the wrong token on the card');
+    expect(latest(chat.chatId)).toContain('but this swap expects 100 USDC');
+    expect(latest(chat.chatId)).toContain('contact Layerswap support with the transaction hash');
+  }, 60_000);
+
+  it('tells a transfer of a different amount at once, as an under-payment', async () => {
+    const { chat, address } = await followedSwap('USDC', 100);
+    await sendToken(USDC, address, '50');
+    await waitFor(() => latest(chat.chatId).includes('A transfer of 50 USDC reached the deposit address'), 'the wrong amount on the card');
+    expect(latest(chat.chatId)).toContain('Under-payment');
+  }, 60_000);
+
+  it('falls back to polling the API when the RPC dies mid-swap, and loses nothing', async () => {
+    const { id, chat, address } = await followedSwap('USDC', 100);
+    await rpc.close({ force: true });
+    // The deposit lands while the bot's RPC is gone; the sandbox (the service) sees it on chain.
+    await sendToken(USDC, address, '100');
+    await sandbox.chain?.node?.mine(3);
+    await tracking.service.pollNow(id);
+    await waitFor(async () => (await tracking.swapState(id))?.status === 'ls_transfer_pending', 'the service status through API polls');
+    clock.advance(60_000);
+    await tracking.service.pollNow(id);
+    await waitFor(async () => (await tracking.swapState(id))?.status === 'completed', 'completion through API polls');
+    await waitFor(() => latest(chat.chatId).includes('Completed') || latest(chat.chatId).includes('completed'), 'the completed card');
+  }, 60_000);
+});
