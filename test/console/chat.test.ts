@@ -83,7 +83,8 @@ describe('terminal chat', () => {
   test('on a terminal the deposit QR is drawn as characters', async () => {
     const c = pipeChat({ isTTY: true });
     // Lines are answered in order, each after the replies to the one before, so a script can run ahead.
-    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#1', '2', '1']) c.type(l);
+    // Buttons are numbered on from card to card: Skip is #2 (Cancel was #1), No refuel 5, Confirm 7.
+    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#2', '5', '7']) c.type(l);
     const out = await c.waitFor(/Deposit for swap[\s\S]*\[image: QR code[^\n]*\n[^\n]*[▄▀█]{6}/);
     expect(out).toMatch(/\[\d+\] Copy address/);
     c.end();
