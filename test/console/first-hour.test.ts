@@ -68,6 +68,14 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
     const skip = c.numberOf('Skip (no refund address)');
     expect(skip).toMatch(/^#\d+$/);
     expect(refund).toContain(`(A plain number here is your answer. To press a button, type # and its number, e.g. ${skip}.)`);
+    // A pushed card arriving meanwhile leaves the question open: a plain number is still an answer.
+    await c.chat.messenger.send({ platform: 'console', chatId: 'x', chatKind: 'private' }, { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' });
+    const history = c.numberOf('History');
+    expect(history).toMatch(/^#\d+$/);
+    at = c.text.length;
+    c.type(history.slice(1));
+    const answered = await c.waitFor('› Refund address on Arbitrum One', at);
+    expect(answered).not.toContain('No swaps yet');
     at = c.text.length;
     c.type(skip);
     await c.waitFor('No refuel', at);

@@ -47,10 +47,11 @@ export class ConsoleScreen {
   }
 
   /** Prints a reply; resolves with its message id once written. */
-  print(reply: Reply, opts: { updated?: boolean; messageId?: string; header?: string } = {}): Promise<string> {
+  /** `pushed`: a tracking update, which leaves an open question open (a plain number stays its answer). */
+  print(reply: Reply, opts: { updated?: boolean; messageId?: string; header?: string; pushed?: boolean } = {}): Promise<string> {
     const id = opts.messageId ?? String(++this.messageId);
     const run = this.chain.then(async () => {
-      const hashed = reply.prompt !== undefined;
+      const hashed = reply.prompt !== undefined || (opts.pushed === true && this.promptOpen);
       const payload = reply.image && this.isTTY ? qrPayload(reply.image) : undefined;
       const imageArt = payload ? await terminalQr(payload).catch(() => undefined) : undefined;
       const savedTo = reply.attachment ? await saveAttachment(reply.attachment).catch(() => undefined) : undefined;
@@ -62,7 +63,7 @@ export class ConsoleScreen {
       const rendered = renderReply(reply, { updated: opts.updated, hashed, firstNumber, imageArt, ...(promptHint ? { promptHint } : {}), ...(savedTo ? { savedTo } : {}) });
       this.output.write(`\n${opts.header ? `${opts.header}\n` : ''}${rendered.text}\n`);
       for (const button of rendered.buttons) this.remember({ button, messageId: id });
-      this.promptOpen = hashed;
+      if (!opts.pushed) this.promptOpen = hashed;
     });
     this.chain = run.catch(() => undefined);
     return run.then(() => id);
