@@ -46,8 +46,10 @@ export class ConsoleScreen {
     return first.done ? undefined : { from: first.value, to: this.lastNumber };
   }
 
-  /** Prints a reply; resolves with its message id once written. */
-  /** `pushed`: a tracking update, which leaves an open question open (a plain number stays its answer). */
+  /**
+   * Prints a reply; resolves with its message id once written. `pushed`: a tracking update, which
+   * leaves an open question open (a plain number stays its answer; its buttons print as [#n]).
+   */
   print(reply: Reply, opts: { updated?: boolean; messageId?: string; header?: string; pushed?: boolean } = {}): Promise<string> {
     const id = opts.messageId ?? String(++this.messageId);
     const run = this.chain.then(async () => {
