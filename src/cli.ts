@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
       if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
       // Ctrl-C (or SIGTERM) ends the chat at once; the runtime then drains as usual.
       await Promise.race([
-        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, ...(locale ? { locale } : {}), startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }) }),
+        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, ...(locale ? { locale, localeExplicit: values.lang !== undefined } : {}), startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }) }),
         stop.stopped,
       ]);
       await rt.close();

@@ -2,6 +2,8 @@ import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
 import { startConsoleChat } from '../platforms/console/index.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Runtime } from './runtime.js';
+import { knownLocale, LOCALE_NAMES, LOCALES, resolveLocale, t, type Locale } from '../i18n/index.js';
+import { LanguageStore } from '../i18n/store.js';
 
 export interface ConsoleRun {
   input: NodeJS.ReadableStream;
@@ -15,6 +17,11 @@ export interface ConsoleRun {
   checkEveryMs?: number;
   /** The user's language tag (--lang, else LANG). */
   locale?: string;
+  /**
+   * The tag came from --lang: an explicit choice, so it beats a language saved earlier with
+   * /language, and is saved as the choice (pushed updates read the saved one).
+   */
+  localeExplicit?: boolean;
 }
 
 const USER_ID = 'console-user';
@@ -26,16 +33,18 @@ const USER_ID = 'console-user';
  */
 export async function runConsole(rt: Runtime, run: ConsoleRun): Promise<void> {
   const out = run.output;
-  if (rt.sandbox) {
-    out.write(
-      `swapbot terminal chat, against the local SANDBOX of the Layerswap API at ${rt.sandbox.url}\n` +
-        'Nothing here is real: deposits arrive by themselves after a few seconds. Set LAYERSWAP_API_KEY to use the real service.\n' +
-        'Try: /quote 100 USDC arbitrum base   (type a button number to press it, /help for more)\n\n',
-    );
-  } else {
-    out.write(`swapbot terminal chat against ${rt.config.LAYERSWAP_API_URL}. Type /help to begin.\n\n`);
-  }
-  const chat = startConsoleChat({ core: rt.core, input: run.input, output: out, userId: USER_ID, userName: 'You', isTTY: run.isTTY, ...(run.locale ? { locale: run.locale } : {}) });
+  const languages = new LanguageStore(rt.redis, rt.config.REDIS_PREFIX);
+  const explicit = run.localeExplicit ? knownLocale(run.locale) : undefined;
+  if (explicit) await languages.set('user', 'console', USER_ID, explicit);
+  // The terminal's own words follow the replies: the saved choice, else the tag (LANG).
+  const language = async (): Promise<Locale> => (await languages.get('user', 'console', USER_ID)) ?? resolveLocale(run.locale, 'en');
+  const locale = await language();
+  const lines = rt.sandbox
+    ? [t(locale, 'console.banner.sandbox', { url: rt.sandbox.url }), t(locale, 'console.banner.notReal'), t(locale, 'console.banner.try')]
+    : [t(locale, 'console.banner.real', { url: rt.config.LAYERSWAP_API_URL })];
+  if (run.localeExplicit && !explicit) lines.push(t(locale, 'console.unknownLang', { tag: String(run.locale).slice(0, 20), name: locale === 'pseudo' ? 'pseudo' : LOCALE_NAMES[locale], list: LOCALES.join(', ') }));
+  out.write(`${lines.join('\n')}\n\n`);
+  const chat = startConsoleChat({ core: rt.core, input: run.input, output: out, userId: USER_ID, userName: 'You', isTTY: run.isTTY, language, ...(run.locale ? { locale: run.locale } : {}) });
   await run.startWorkers(chat.messenger);
   await chat.done;
 

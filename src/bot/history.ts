@@ -1,13 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { Platform } from '../contracts/incoming.js';
 import { CoreKeys } from '../contracts/keys.js';
+import type { Route } from './route/route.js';
 
 /** One swap a user created through the bot. */
 export interface HistoryEntry {
   swapId: string;
   createdAt: number;
-  /** "100 USDC Arbitrum One → Base" */
+  /** "100 USDC on Arbitrum One → USDC on Base", in the language of the chat that created it. */
   summary: string;
+  /** The route itself, so /history words it in the reader's language (entries before it: summary). */
+  route?: Route;
 }
 
 const KEEP = 200;

@@ -81,6 +81,31 @@ export function resolveLocale(tag: string | undefined | null, fallback: Locale =
   }
 }
 
+/** A language tag we speak (as resolveLocale reads it), else undefined: never a fallback. */
+export function knownLocale(tag: string | undefined | null): Locale | undefined {
+  const none = Symbol('none') as unknown as Locale;
+  const l = resolveLocale(tag, none);
+  return l === none ? undefined : l;
+}
+
+/** Names a person may type for a language: its code, its name in itself, its English name. */
+const LANGUAGE_NAMES: Readonly<Record<(typeof LOCALES)[number], readonly string[]>> = {
+  en: ['english', 'английский', '英语', 'inglés', 'ingles', 'inglês'],
+  ru: ['russian', 'русский', 'russkiy', '俄语', 'ruso', 'russo'],
+  es: ['spanish', 'español', 'espanol', 'испанский', '西班牙语', 'espanhol'],
+  'zh-CN': ['chinese', '中文', '简体中文', '汉语', 'китайский', 'chino', 'chinês', 'chines'],
+  'pt-BR': ['portuguese', 'português', 'portugues', 'português (brasil)', 'brazilian', 'португальский', '葡萄牙语', 'portugués'],
+};
+
+/** A language a person typed (/language ru, /language Русский, /language chinese), else undefined. */
+export function localeFromName(input: string): Locale | undefined {
+  const key = input.trim().toLowerCase();
+  if (key === '') return undefined;
+  for (const l of LOCALES) if (LOCALE_NAMES[l].toLowerCase() === key || LANGUAGE_NAMES[l].includes(key)) return l;
+  const l = knownLocale(key);
+  return l === 'pseudo' ? undefined : l;
+}
+
 /** One catalog string in a locale, with {{vars}} filled in. A missing key shows the English one. */
 export function t(locale: Locale, key: string, vars?: Vars): string {
   if (locale === 'pseudo') return `⟦${instance.t(key, { ...vars, lng: 'en' })}⟧`;

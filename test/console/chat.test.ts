@@ -1,35 +1,12 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, test, vi } from 'vitest';
-import { ConsoleMessenger, startConsoleChat } from '../../src/platforms/console/index.js';
+import { describe, expect, test } from 'vitest';
+import { ConsoleMessenger } from '../../src/platforms/console/index.js';
 import { useHarness } from '../bot/support/conversation.js';
+import { startPipeChat, type PipeChatOptions } from './pipe-chat.js';
 
 const h = useHarness();
 
-/** A console chat over pipes, with a way to wait until some output has appeared. */
-function pipeChat(opts: { isTTY?: boolean; userId?: string } = {}) {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let text = '';
-  output.on('data', (d: Buffer) => {
-    text += d.toString();
-  });
-  let ended = false;
-  const chat = startConsoleChat({ core: h.core, input, output, userId: opts.userId ?? `con-${Math.random()}`, isTTY: opts.isTTY, onEnd: () => { ended = true; } });
-  return {
-    chat,
-    type: (line: string) => input.write(`${line}\n`),
-    end: () => input.end(),
-    get text() { return text; },
-    get ended() { return ended; },
-    /** Waits until the output after the given offset contains the pattern; returns that output. */
-    waitFor: (pattern: string | RegExp, from = 0): Promise<string> =>
-      vi.waitFor(() => {
-        const tail = text.slice(from);
-        if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
-        throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
-      }, { timeout: 10_000, interval: 20 }),
-  };
-}
+const pipeChat = (opts: PipeChatOptions = {}) => startPipeChat(h, opts);
 
 describe('terminal chat', () => {
   test('/quote prints a card with numbered buttons; typing "1" presses Swap this; on to the deposit card', async () => {
@@ -44,22 +21,23 @@ describe('terminal chat', () => {
     at = c.text.length;
     c.type('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
     // A prompt is open: its buttons are [#n] and a plain number would be an answer.
-    await c.waitFor('[#1] Skip (no refund address)', at);
+    // A prompt is open: buttons are numbered on from the cards above ([#3] Cancel was the address question's).
+    await c.waitFor('[#4] Skip (no refund address)', at);
     at = c.text.length;
-    c.type('#1');
-    await c.waitFor('[1] Yes, refuel  [2] No refuel', at);
+    c.type('#4');
+    await c.waitFor('[6] Yes, refuel  [7] No refuel', at);
     at = c.text.length;
-    c.type('2');
-    await c.waitFor('[1] Confirm  [2] Cancel', at);
+    c.type('7');
+    await c.waitFor('[9] Confirm  [10] Cancel', at);
     at = c.text.length;
-    c.type('1');
-    const deposit = await c.waitFor('[3] Status  [4] Track', at);
+    c.type('9');
+    const deposit = await c.waitFor('[13] Status  [14] Track', at);
     expect(deposit).toContain('Send exactly 100 USDC on Arbitrum One');
     // A payment request (EIP-681 for ERC-20), so a wallet fills in token and amount.
     expect(deposit).toContain('[image: QR code of a payment request for 100 USDC to the deposit address]');
-    expect(deposit).toContain('[1] Copy address ⧉  [2] Copy amount ⧉');
+    expect(deposit).toContain('[11] Copy address ⧉  [12] Copy amount ⧉');
     at = c.text.length;
-    c.type('1');
+    c.type('11');
     expect(await c.waitFor(/copied: 0x[0-9a-fA-F]{40}/, at)).toBeTruthy();
     c.end();
     await c.chat.done;
@@ -71,16 +49,16 @@ describe('terminal chat', () => {
     c.type('/quote');
     await c.waitFor('Which network do you send from?');
     let at = c.text.length;
-    c.type('99');
-    await c.waitFor('There is no button 99: pick 1 to', at);
+    c.type('999');
+    await c.waitFor(/There is no button 999: the buttons on screen are numbered 1 to \d+\./, at);
     at = c.text.length;
-    c.type('2'); // Arbitrum One
+    c.press('Arbitrum One');
     await c.waitFor('Which token do you send from Arbitrum One?', at);
     at = c.text.length;
-    c.type('2'); // USDC
+    c.press('USDC');
     await c.waitFor('Where should the USDC go?', at);
     at = c.text.length;
-    c.type('1'); // Ethereum
+    c.press('Ethereum');
     await c.waitFor('› Amount of USDC', at);
     at = c.text.length;
     c.type('2'); // an answer, not a button: below the route's minimum
@@ -105,9 +83,10 @@ describe('terminal chat', () => {
   test('on a terminal the deposit QR is drawn as characters', async () => {
     const c = pipeChat({ isTTY: true });
     // Lines are answered in order, each after the replies to the one before, so a script can run ahead.
-    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#1', '2', '1']) c.type(l);
+    // Buttons are numbered on from card to card: Skip is #2 (Cancel was #1), No refuel 5, Confirm 7.
+    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#2', '5', '7']) c.type(l);
     const out = await c.waitFor(/Deposit for swap[\s\S]*\[image: QR code[^\n]*\n[^\n]*[▄▀█]{6}/);
-    expect(out).toContain('[1] Copy address');
+    expect(out).toMatch(/\[\d+\] Copy address/);
     c.end();
     await c.chat.done;
   });
@@ -135,8 +114,9 @@ describe('ConsoleMessenger', () => {
     c.type('/quote 100 USDC arbitrum base');
     await c.waitFor('[1] Swap this');
     await c.chat.messenger.send({ platform: 'console', chatId: 'push-user', chatKind: 'private' }, { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' });
+    expect(c.text).toContain('[3] History');
     const at = c.text.length;
-    c.type('1');
+    c.type('3');
     await c.waitFor('No swaps yet', at);
     c.end();
     await c.chat.done;

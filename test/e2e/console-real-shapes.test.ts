@@ -63,9 +63,9 @@ describe('the terminal chat against answers shaped like the real service', () =>
     const script = [
       '/swap 100 USDC from arbitrum to base',
       '0x1111111111111111111111111111111111111111', // destination address
-      '#1', // skip the refund address
-      '2', // no refuel
-      '1', // Confirm
+      '#2', // skip the refund address (buttons are numbered on: Cancel is #1)
+      '5', // no refuel
+      '7', // Confirm
       '/history',
     ].join('\n');
     const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, {

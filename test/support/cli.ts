@@ -6,15 +6,16 @@ const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /**
  * Lines that take the terminal chat from a quote to a created swap: Swap this, destination
- * address, no refund address, no refuel, Confirm.
+ * address, no refund address, no refuel, Confirm. Buttons are numbered by a running counter
+ * (quote card 1-2, address question's Cancel 3, Skip 4 and Cancel 5, refuel 6-8, Confirm 9).
  */
 export const CONSOLE_SWAP_SCRIPT = [
   '/quote 100 USDC from arbitrum to base',
   '1', // Swap this
   '0x1111111111111111111111111111111111111111', // destination address
-  '#1', // skip the refund address
-  '2', // no refuel
-  '1', // Confirm
+  '#4', // skip the refund address (a question is open: # presses)
+  '7', // no refuel
+  '9', // Confirm
 ].join('\n');
 
 /** Runs `swapbot <args>` with lines on stdin, as `printf ... | swapbot console` would. */

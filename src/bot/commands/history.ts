@@ -3,7 +3,7 @@ import { swapRoute, swapStatusLabel } from '../cards/swap-list.js';
 import { isPublic, type Ctx } from '../context.js';
 import { swapsCsv } from '../history-csv.js';
 import type { HistoryEntry } from '../history.js';
-import type { SwapDetails } from '../../layerswap/schemas.js';
+import type { Network, SwapDetails } from '../../layerswap/schemas.js';
 import { asError } from '../../log.js';
 import { pageArg, pageButtons, pageLine } from '../paging.js';
 import { actionButton, code, deeplinkButton, line, type Line, type Reply } from '../../contracts/reply.js';
@@ -11,6 +11,7 @@ import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
 import { inlineAction } from '../actions.js';
 import type { Command } from '../command.js';
+import { routeSummary } from '../route/summary.js';
 
 const PAGE = 8;
 /** The /start payload that opens /history in the private chat (the group fallback's button). */
@@ -65,12 +66,20 @@ async function addressRows(ctx: Ctx): Promise<Row[]> {
   });
 }
 
-const entryRow = (e: HistoryEntry): Row => ({ swapId: e.swapId, createdAt: e.createdAt, text: e.summary });
+/** A swap created here, its route worded in the reader's language (older entries kept only the words). */
+const rowOf = (ctx: Ctx, networks: readonly Network[]) => (e: HistoryEntry): Row => ({
+  swapId: e.swapId,
+  createdAt: e.createdAt,
+  text: e.route ? routeSummary(e.route, networks, ctx.locale, { source: ctx.catalog.peekExchanges('source') ?? [], destination: ctx.catalog.peekExchanges('destination') ?? [] }) : e.summary,
+});
 
 /** /history: the swaps this user created through the bot (and, toggled on, those to their addresses), newest first, paged. */
 async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[]> {
   let rows: Row[];
   let total: number;
+  // Network names for the rows' routes (cached; without the list, the rows show the API names).
+  const networks = await ctx.catalog.networks().catch(() => ctx.catalog.peekNetworks() ?? []);
+  const entryRow = rowOf(ctx, networks);
   if (scope === 'o') {
     const p = await ctx.history.page(ctx.incoming.platform, ctx.incoming.userId, page, PAGE);
     rows = p.entries.map(entryRow);

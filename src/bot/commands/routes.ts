@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { activeTokens } from '../route/check.js';
 import { limitsRange, routeLimits } from '../route/limits.js';
+import { typedNetwork } from '../route/summary.js';
 import { networkLabel, resolveNetwork } from '../parse/network.js';
 import { resolveToken, tokenList } from '../parse/token.js';
 import { pageArg, pageButtons, pageLine, pageOf } from '../paging.js';
@@ -39,7 +40,8 @@ async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: 
     return line(bold(networkLabel(d)), `: ${say(ctx.locale, tokenList(activeTokens(d), 10))}`, ...(l ? [` · ${limitsRange(ctx.locale, l)}`] : []));
   });
   if (destinations.length === 0) lines.push(line(ctx.t('routes.none')));
-  else lines.push(line(ctx.t('routes.quoteOne', { command: `/quote <amount> ${tokenSymbol ?? '<token>'} ${n.network.name} <to>` })));
+  // What a person would type (the parser reads it back as this network), not the API name.
+  else lines.push(line(ctx.t('routes.quoteOne', { command: `/quote <amount> ${tokenSymbol ?? '<token>'} ${typedNetwork(n.network, networks)} <to>` })));
   if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.routesPage, [n.network.name, tokenSymbol ?? ''], p.page, p.pages);
   return [{ title: ctx.t('routes.title', { from, n: destinations.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];

@@ -6,16 +6,18 @@ import { SWAP_LOOKUP, type Command } from '../command.js';
 import { answerLookup } from '../lookup/answer.js';
 import { adminsOnly, followSwap, mayManageTracking } from '../lookup/follow.js';
 import { parseLookup } from '../lookup/shape.js';
+import { VERBS } from '../verbs.js';
 
 /**
  * /track <swap id | deposit transaction hash | wallet address>: a swap id or a hash follows that
- * swap in this chat; an address lists its swaps, each with a Follow button. Groups: admins only.
+ * swap in this chat; an address lists its swaps, each with a Follow button; a short id ("13a8b6b4")
+ * is one of the swaps the user or chat knows. Groups: admins only.
  */
 async function track(ctx: Ctx, args: string): Promise<Reply[]> {
   const input = parseLookup(args.split(/\s+/)[0]);
   if (!input.ok) return [problemReply(ctx.locale, input, ctx.t('lookup.whichSwap'))];
   if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
-  return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found !== undefined));
+  return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found !== undefined), VERBS.track);
 }
 
 /** tr <swap id>: the Track and Follow buttons. */

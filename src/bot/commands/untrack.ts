@@ -1,17 +1,29 @@
 import type { Ctx } from '../context.js';
-import { parseSwapId } from '../parse/swap-id.js';
+import { parseSwapId, parseSwapIdPrefix } from '../parse/swap-id.js';
 import { line, type Reply } from '../../contracts/reply.js';
 import { problemReply } from '../problem.js';
 import { notice } from '../replies.js';
 import { SWAP_ID, type Command } from '../command.js';
 import { adminsOnly, chatTarget, mayManageTracking } from '../lookup/follow.js';
+import { shortIdReplies } from '../lookup/short-id.js';
+import { VERBS } from '../verbs.js';
 
-/** /untrack <swap id>: stop following a swap in this chat. */
+/**
+ * /untrack <swap id>: stop following a swap in this chat. A short id ("13a8b6b4", as cards show
+ * it) is one of the swaps this chat follows; when several start so, a Stop button each.
+ */
 async function untrack(ctx: Ctx, args: string): Promise<Reply[]> {
-  const id = parseSwapId(args.split(/\s+/)[0]);
-  if (!id.ok) return [problemReply(ctx.locale, id, ctx.t('lookup.whichSwap'))];
+  const raw = args.split(/\s+/)[0];
+  const id = parseSwapId(raw);
+  const prefix = id.ok ? undefined : parseSwapIdPrefix(raw);
+  if (!id.ok && !prefix) return [problemReply(ctx.locale, id, ctx.t('lookup.whichSwap'))];
   if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
-  const removed = await ctx.tracking.unfollow(id.value, chatTarget(ctx));
+  if (id.ok) return stop(ctx, id.value);
+  return shortIdReplies(ctx, prefix ?? '', { verb: VERBS.stop, known: 'followed' }, (swapId) => stop(ctx, swapId));
+}
+
+async function stop(ctx: Ctx, swapId: string): Promise<Reply[]> {
+  const removed = await ctx.tracking.unfollow(swapId, chatTarget(ctx));
   return [removed
     ? notice(ctx.t('untrack.stopped.title'), [line(ctx.t('untrack.stopped.text'))], 'success')
     : notice(ctx.t('untrack.notFollowing.title'), [line(ctx.t('untrack.notFollowing.text'))])];

@@ -9,6 +9,7 @@ import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
 import { swapByHash, swapsOfAddress } from './find.js';
 import { parseLookup, type LookupInput } from './shape.js';
+import { shortIdReplies } from './short-id.js';
 
 /**
  * What /track, /status and "Where is my swap?" do with a swap id, a deposit transaction hash or a
@@ -18,16 +19,22 @@ import { parseLookup, type LookupInput } from './shape.js';
  */
 export type OnSwap = (swapId: string, found?: SwapDetails) => Promise<Reply[]>;
 
-export async function lookupReplies(ctx: Ctx, raw: string | undefined, onSwap: OnSwap): Promise<Reply[]> {
+/**
+ * `pickVerb`: the button verb (taking a whole swap id) that answers for one swap when a short id
+ * names several the asker knows: the status card unless the command says otherwise.
+ */
+export async function lookupReplies(ctx: Ctx, raw: string | undefined, onSwap: OnSwap, pickVerb: string = VERBS.refreshStatus): Promise<Reply[]> {
   const parsed = parseLookup(raw);
   if (!parsed.ok) return [problemReply(ctx.locale, parsed, ctx.t('lookup.whichSwap'))];
-  return answerLookup(ctx, parsed.value, onSwap);
+  return answerLookup(ctx, parsed.value, onSwap, pickVerb);
 }
 
-export async function answerLookup(ctx: Ctx, input: LookupInput, onSwap: OnSwap): Promise<Reply[]> {
+export async function answerLookup(ctx: Ctx, input: LookupInput, onSwap: OnSwap, pickVerb: string = VERBS.refreshStatus): Promise<Reply[]> {
   switch (input.kind) {
     case 'swap':
       return onSwap(input.id);
+    case 'short':
+      return shortIdReplies(ctx, input.prefix, { verb: pickVerb, known: 'mine' }, (id) => onSwap(id));
     case 'transaction': {
       const found = await swapByHash(ctx, input.hash);
       if (!found) return [await transactionNotFound(ctx, input.hash, input.orAddress === true)];

@@ -4,7 +4,7 @@ import { checkEvmAddress } from '../address/evm.js';
 import { checkSolanaAddress } from '../address/solana.js';
 import { checkTonAddress } from '../address/ton.js';
 import { checkTronAddress } from '../address/tron.js';
-import { parseSwapId } from '../parse/swap-id.js';
+import { parseSwapId, parseSwapIdPrefix } from '../parse/swap-id.js';
 import { fail, msg, ok, type Result } from '../problem.js';
 
 /**
@@ -15,6 +15,8 @@ import { fail, msg, ok, type Result } from '../problem.js';
  */
 export type LookupInput =
   | { kind: 'swap'; id: string }
+  /** The start of a swap id ("13a8b6b4", as cards show it): found among the swaps the asker knows. */
+  | { kind: 'short'; prefix: string }
   | { kind: 'transaction'; hash: string; families: string[]; orAddress?: boolean }
   | { kind: 'address'; address: string; families: string[] };
 
@@ -35,6 +37,8 @@ export function parseLookup(raw: string | undefined): Result<LookupInput> {
 
   const id = parseSwapId(input);
   if (id.ok) return ok({ kind: 'swap', id: id.value });
+  const prefix = parseSwapIdPrefix(input);
+  if (prefix) return ok({ kind: 'short', prefix });
   if (UUIDISH.test(input)) return fail(id.id, id.reason, id.hint);
 
   if (/^0x/i.test(input)) {

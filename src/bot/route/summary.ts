@@ -2,7 +2,8 @@ import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { RouteLabels } from '../cards/quote.js';
 import { t, type Locale, type Vars } from '../../i18n/index.js';
 import { exchangeLabel } from '../parse/exchange.js';
-import { networkLabel } from '../parse/network.js';
+import { networkLabel, resolveNetwork } from '../parse/network.js';
+import { NETWORK_ALIASES, networkStem } from '../parse/aliases.js';
 import type { Route, RouteExchanges } from './route.js';
 
 /** An exchange's display name from the catalogue, or its API name when the list is not at hand. */
@@ -48,4 +49,23 @@ export function routeLabels(route: Route, networks: readonly Network[], locale: 
     destinationNetwork: via(route.destinationExchange, route.destinationNetwork),
     destinationToken: route.destinationToken ?? '?',
   };
+}
+
+/**
+ * One word a person would type for a network in a command ("arbitrum", "base", "zksync"): its
+ * display name when that is one word, else its name's stem, else an alias, else the display name
+ * run together; only a word the network parser reads back as this very network (else its API name).
+ */
+export function typedNetwork(n: Network, networks: readonly Network[]): string {
+  const stem = networkStem(n.name);
+  const candidates = [
+    ...(/^\S+$/.test(networkLabel(n)) ? [networkLabel(n)] : []),
+    stem,
+    ...Object.entries(NETWORK_ALIASES).filter(([, s]) => s === stem).map(([alias]) => alias),
+    networkLabel(n).replace(/\s+/g, ''),
+  ].map((w) => w.toLowerCase());
+  return candidates.find((w) => {
+    const found = resolveNetwork(w, networks);
+    return found.ok && found.network.name === n.name;
+  }) ?? n.name;
 }

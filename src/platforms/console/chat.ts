@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import type { Button } from '../../contracts/reply.js';
+import { resolveLocale, t, type Locale } from '../../i18n/index.js';
 import { ConsoleMessenger } from './messenger.js';
 import { safe } from './render.js';
 import { ConsoleScreen } from './screen.js';
@@ -14,6 +15,11 @@ export interface ConsoleChatOptions {
   userName?: string;
   /** The user's language tag (--lang, else LANG): the core resolves it. */
   locale?: string;
+  /**
+   * The language of the chat's own words (the prompt's hint, "there is no button"), asked before
+   * each line is answered so a /language choice shows at once; default: `locale` resolved.
+   */
+  language?: () => Promise<Locale>;
   /** Draw QR codes as characters (only on a real terminal). */
   isTTY?: boolean;
   /** Called once input has ended and every line has been answered. */
@@ -33,14 +39,16 @@ export interface ConsoleChat {
 
 /**
  * A private chat with the bot over a terminal or a pipe: each input line is a message from one
- * user; replies print as text with numbered buttons; typing a number presses that button of the
- * last reply that had buttons (when a reply asks for free text, its buttons are [#1] and a plain
- * number is the answer). Copy buttons print their text, link buttons their URL.
+ * user; replies print as text with buttons numbered by a running counter (screen.ts), and typing a
+ * number presses the button printed with it, on any card still on screen, pushed updates
+ * included. When a reply asks for free text a plain number is the answer: its buttons print as
+ * [#7], the prompt says so, and "#7" presses. Copy buttons print their text, link buttons their URL.
  */
 export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   const userId = opts.userId ?? 'console-user';
   const userName = opts.userName ?? 'You';
   const screen = new ConsoleScreen(opts.output, opts.isTTY ?? false);
+  screen.locale = resolveLocale(opts.locale, 'en');
   const messenger = new ConsoleMessenger(screen);
   const base = { platform: 'console' as const, userId, userName, chatId: userId, chatKind: 'private' as const, ...(opts.locale ? { locale: opts.locale } : {}) };
   let queue: Promise<void> = Promise.resolve();
@@ -70,12 +78,14 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   async function handleLine(raw: string): Promise<void> {
     const text = raw.trim();
     if (text === '') return;
-    const m = /^(#)?(\d{1,2})$/.exec(text);
-    const last = screen.lastButtons;
-    if (m && last && (m[1] === '#' || !screen.promptOpen)) {
-      const b = last.buttons[Number(m[2]) - 1];
-      if (b) return press(b, last.messageId);
-      screen.write(`There is no button ${m[2]}: pick 1 to ${last.buttons.length}.`);
+    if (opts.language) screen.locale = await opts.language().catch(() => screen.locale);
+    const m = /^(#)?(\d{1,6})$/.exec(text);
+    const range = screen.range();
+    if (m && range && (m[1] === '#' || !screen.promptOpen)) {
+      const n = Number(m[2]);
+      const b = screen.button(n);
+      if (b) return press(b.button, b.messageId);
+      screen.write(t(screen.locale, 'console.noButton', { n, from: range.from, to: range.to }));
       return screen.flush();
     }
     return deliver({ ...base, text });

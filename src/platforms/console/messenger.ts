@@ -17,7 +17,7 @@ export class ConsoleMessenger implements Messenger {
   }
 
   async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
-    const messageId = await this.screen.print(reply, { header: '── update ──' });
+    const messageId = await this.screen.print(reply, { header: '── update ──', pushed: true });
     this.shown.set(messageId, replyText(reply));
     return { platform: 'console', chatId: target.chatId, messageId };
   }
@@ -26,7 +26,7 @@ export class ConsoleMessenger implements Messenger {
     const text = replyText(reply);
     if (this.shown.get(ref.messageId) === text) return ref;
     this.shown.set(ref.messageId, text);
-    await this.screen.print(reply, { updated: true, messageId: ref.messageId, header: '── update ──' });
+    await this.screen.print(reply, { updated: true, messageId: ref.messageId, header: '── update ──', pushed: true });
     return ref;
   }
 }

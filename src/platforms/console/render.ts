@@ -36,9 +36,13 @@ function buttonLabel(b: Button): string {
 
 /**
  * `hashed`: number buttons as [#1] (a prompt is open, so a plain number is an answer).
+ * `firstNumber`: the number of the reply's first button (the screen numbers every button it
+ * prints apart, so a later card never takes over an earlier card's numbers); default 1.
+ * `promptHint`: printed under the prompt (how to press a button while text is asked for).
  * `imageArt`: the image drawn as characters (a terminal QR), printed below its note.
  */
-export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean; imageArt?: string; savedTo?: string } = {}): Rendered {
+export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean; firstNumber?: number; promptHint?: string; imageArt?: string; savedTo?: string } = {}): Rendered {
+  const first = opts.firstNumber ?? 1;
   const out: string[] = [];
   const title = r.title ? `${r.tone ? `${TONE[r.tone]} ` : ''}${safe(r.title)}` : undefined;
   if (title) out.push(opts.updated ? `updated: ${title}` : title);
@@ -53,10 +57,11 @@ export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolea
     // The terminal has no inline mode to share through.
     const parts = row.filter((b) => b.kind !== 'share').map((b) => {
       buttons.push(b);
-      return `[${opts.hashed ? '#' : ''}${buttons.length}] ${buttonLabel(b)}`;
+      return `[${opts.hashed ? '#' : ''}${first + buttons.length - 1}] ${buttonLabel(b)}`;
     });
     if (parts.length > 0) out.push(parts.join('  '));
   }
+  if (r.prompt && opts.promptHint) out.push(opts.promptHint);
   if (r.prompt) out.push(`› ${safe(r.prompt.label)}${r.prompt.placeholder ? ` (${safe(r.prompt.placeholder)})` : ''}:`);
   return { text: out.join('\n'), buttons };
 }

@@ -3,41 +3,77 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Attachment, Button, Reply } from '../../contracts/reply.js';
 import { qrPayload, terminalQr } from '../../bot/cards/qr.js';
+import { t, type Locale } from '../../i18n/index.js';
 import { renderReply } from './render.js';
+
+/** How many printed buttons stay pressable by number (the oldest are forgotten past this). */
+const KEEP_BUTTONS = 500;
+
+export interface NumberedButton {
+  button: Button;
+  messageId: string;
+}
 
 /**
  * The terminal both the chat and the messenger write to: prints replies one at a time (in
- * order, even when a QR code takes a moment to draw) and remembers the buttons of the last reply
- * that had some, so typing their number presses them.
+ * order, even when a QR code takes a moment to draw) and numbers every button it prints with a
+ * running counter, so a pushed update never takes over the numbers of a card above it: every
+ * number on screen keeps pressing the button it is printed beside.
  */
 export class ConsoleScreen {
   private chain: Promise<void> = Promise.resolve();
   private messageId = 0;
-  /** Buttons of the last printed reply that had any, with the id of that message. */
-  lastButtons: { buttons: Button[]; messageId: string } | undefined;
+  private lastNumber = 0;
+  private readonly numbered = new Map<number, NumberedButton>();
   /** Whether the last reply asked for free text (then plain numbers are answers). */
   promptOpen = false;
+  /** The language of the terminal's own words (the prompt's hint, "there is no button"). */
+  locale: Locale = 'en';
 
   constructor(
     readonly output: NodeJS.WritableStream,
     readonly isTTY = false,
   ) {}
 
-  /** Prints a reply; resolves with its message id once written. */
-  print(reply: Reply, opts: { updated?: boolean; messageId?: string; header?: string } = {}): Promise<string> {
+  /** The button printed with this number, while it is remembered. */
+  button(n: number): NumberedButton | undefined {
+    return this.numbered.get(n);
+  }
+
+  /** The numbers that press something now (lowest, highest), or undefined before any button. */
+  range(): { from: number; to: number } | undefined {
+    const first = this.numbered.keys().next();
+    return first.done ? undefined : { from: first.value, to: this.lastNumber };
+  }
+
+  /**
+   * Prints a reply; resolves with its message id once written. `pushed`: a tracking update, which
+   * leaves an open question open (a plain number stays its answer; its buttons print as [#n]).
+   */
+  print(reply: Reply, opts: { updated?: boolean; messageId?: string; header?: string; pushed?: boolean } = {}): Promise<string> {
     const id = opts.messageId ?? String(++this.messageId);
     const run = this.chain.then(async () => {
-      const hashed = reply.prompt !== undefined;
+      const hashed = reply.prompt !== undefined || (opts.pushed === true && this.promptOpen);
       const payload = reply.image && this.isTTY ? qrPayload(reply.image) : undefined;
       const imageArt = payload ? await terminalQr(payload).catch(() => undefined) : undefined;
       const savedTo = reply.attachment ? await saveAttachment(reply.attachment).catch(() => undefined) : undefined;
-      const rendered = renderReply(reply, { updated: opts.updated, hashed, imageArt, ...(savedTo ? { savedTo } : {}) });
+      const firstNumber = this.lastNumber + 1;
+      const pressable = (reply.buttons ?? []).some((row) => row.some((b) => b.kind !== 'share'));
+      // At a text step a plain number is an answer: say how to press a button instead.
+      const example = pressable ? firstNumber : this.numbered.size > 0 ? this.lastNumber : undefined;
+      const promptHint = hashed && example !== undefined ? t(this.locale, 'console.pressHint', { n: example }) : undefined;
+      const rendered = renderReply(reply, { updated: opts.updated, hashed, firstNumber, imageArt, ...(promptHint ? { promptHint } : {}), ...(savedTo ? { savedTo } : {}) });
       this.output.write(`\n${opts.header ? `${opts.header}\n` : ''}${rendered.text}\n`);
-      if (rendered.buttons.length > 0) this.lastButtons = { buttons: rendered.buttons, messageId: id };
-      this.promptOpen = hashed;
+      for (const button of rendered.buttons) this.remember({ button, messageId: id });
+      if (!opts.pushed) this.promptOpen = hashed;
     });
     this.chain = run.catch(() => undefined);
     return run.then(() => id);
+  }
+
+  private remember(b: NumberedButton): void {
+    this.numbered.set(++this.lastNumber, b);
+    if (this.numbered.size > KEEP_BUTTONS) this.numbered.delete(this.numbered.keys().next().value as number);
   }
 
   write(text: string): void {

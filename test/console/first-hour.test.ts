@@ -1,0 +1,181 @@
+import { describe, expect, test } from 'vitest';
+import { HistoryStore } from '../../src/bot/history.js';
+import type { Locale } from '../../src/i18n/index.js';
+import { LanguageStore } from '../../src/i18n/store.js';
+import { useHarness } from '../bot/support/conversation.js';
+import { startPipeChat, type PipeChatOptions } from './pipe-chat.js';
+
+/**
+ * Issue 22 ("The first hour"), as a person meets it in the terminal chat (the real core, the
+ * sandbox, real Redis): button numbers that stay valid when a pushed card arrives, the short id on
+ * every card, and languages at the edges.
+ */
+const h = useHarness();
+const pipeChat = (opts: PipeChatOptions = {}) => startPipeChat(h, { userId: `fh-${Math.random()}`, ...opts });
+const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+
+type Chat = ReturnType<typeof pipeChat>;
+
+/** Creates a swap by pressing the buttons a person reads off the screen; returns its id. */
+async function createSwap(c: Chat): Promise<string> {
+  let at = c.text.length;
+  c.type('/swap 100 USDC arbitrum base');
+  await c.waitFor('› Your address on Base', at);
+  at = c.text.length;
+  c.type(DEST);
+  await c.waitFor('Skip (no refund address)', at);
+  at = c.text.length;
+  c.press('Skip (no refund address)');
+  await c.waitFor('No refuel', at);
+  at = c.text.length;
+  c.press('No refuel');
+  await c.waitFor('Confirm', at);
+  at = c.text.length;
+  c.press('Confirm');
+  const deposit = await c.waitFor(/Swap id: [0-9a-f-]{36}[\s\S]*I've sent it/, at);
+  return /Swap id: ([0-9a-f-]{36})/.exec(deposit)?.[1] as string;
+}
+
+describe('terminal chat: button numbers (issue 22, item 4)', () => {
+  test('a pushed card does not take over the numbers: "I\'ve sent it" on the deposit card still presses', async () => {
+    const c = pipeChat();
+    const id = await createSwap(c);
+    const sent = c.numberOf("I've sent it");
+    // Tracking pushes the swap's status card below the deposit card, with buttons of its own.
+    await c.chat.messenger.send({ platform: 'console', chatId: 'x', chatKind: 'private' }, { title: `Swap ${id.slice(0, 8)}: Waiting for your deposit`, lines: [], buttons: [[{ kind: 'action', label: 'Refresh', action: `st:${id}` }]], target: 'here' });
+    const refresh = c.numberOf('Refresh');
+    expect(refresh).not.toBe(sent);
+    const at = c.text.length;
+    c.type(sent);
+    const out = await c.waitFor('› Deposit transaction hash', at);
+    expect(out).not.toContain('There is no button');
+    // The pushed card's own number presses its own button.
+    const at2 = c.text.length;
+    c.type(`#${refresh}`);
+    await c.waitFor(`Swap ${id.slice(0, 8)}: Waiting for your deposit`, at2);
+    c.end();
+    await c.chat.done;
+  });
+
+  test('at a text step the prompt says how to press a button, and "#n" presses it while a plain number is an answer', async () => {
+    const c = pipeChat();
+    let at = c.text.length;
+    c.type('/swap 100 USDC arbitrum base');
+    await c.waitFor('› Your address on Base', at);
+    at = c.text.length;
+    c.type(DEST);
+    const refund = await c.waitFor('› Refund address on Arbitrum One', at);
+    const skip = c.numberOf('Skip (no refund address)');
+    expect(skip).toMatch(/^#\d+$/);
+    expect(refund).toContain(`(A plain number here is your answer. To press a button, type # and its number, e.g. ${skip}.)`);
+    // A pushed card arriving meanwhile leaves the question open: a plain number is still an answer.
+    await c.chat.messenger.send({ platform: 'console', chatId: 'x', chatKind: 'private' }, { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' });
+    const history = c.numberOf('History');
+    expect(history).toMatch(/^#\d+$/);
+    at = c.text.length;
+    c.type(history.slice(1));
+    const answered = await c.waitFor('› Refund address on Arbitrum One', at);
+    expect(answered).not.toContain('No swaps yet');
+    at = c.text.length;
+    c.type(skip);
+    await c.waitFor('No refuel', at);
+    c.end();
+    await c.chat.done;
+  });
+
+  test('a number no button has says which numbers there are, in the chat\'s language', async () => {
+    const c = pipeChat({ locale: 'ru' });
+    c.type('/quote 100 USDC arbitrum base');
+    await c.waitFor('[1] Обменять  [2] Обновить');
+    const at = c.text.length;
+    c.type('77');
+    await c.waitFor('Кнопки 77 нет: кнопки на экране пронумерованы от 1 до 2.', at);
+    c.end();
+    await c.chat.done;
+  });
+});
+
+describe('terminal chat: the short id on every card (issue 22, item 5)', () => {
+  test('/status, /track and /untrack take the 8-character id the cards show; several matches ask; unknown ones say what to send', async () => {
+    const c = pipeChat();
+    const id = await createSwap(c);
+    const short = id.slice(0, 8);
+    let at = c.text.length;
+    c.type(`/status ${short}`);
+    const status = await c.waitFor(`Swap ${short}: `, at);
+    expect(status).not.toContain('That is not a swap id');
+
+    // The creator's private chat follows it: /untrack by the short id stops that.
+    at = c.text.length;
+    c.type(`/untrack ${short}`);
+    await c.waitFor('Stopped following', at);
+    at = c.text.length;
+    c.type(`/untrack ${short}`);
+    await c.waitFor(`This chat follows no swap starting with ${short}.`, at);
+    at = c.text.length;
+    c.type(`/track ${short}`);
+    await c.waitFor('Following this swap', at);
+
+    // Another swap of this user's starting the same way: the short id asks which, a button each.
+    const twin = `${short}-0000-4000-8000-000000000000`;
+    await new HistoryStore(h.redis, h.prefix).add('console', c.userId, { swapId: twin, createdAt: h.clock.now(), summary: 'x' });
+    at = c.text.length;
+    c.type(`/status ${short}`);
+    const choice = await c.waitFor(twin, at);
+    expect(choice).toContain('Several swaps you know start with this; pick one:');
+    expect(choice).toContain(`] ${id}`);
+    at = c.text.length;
+    c.press(id);
+    await c.waitFor(`Swap ${short}: `, at);
+
+    // A short id nobody here has seen.
+    const unknown = short.startsWith('f') ? '0a0a0a0a' : 'fafafafa';
+    at = c.text.length;
+    c.type(`/status ${unknown}`);
+    const none = await c.waitFor('/history', at);
+    expect(none).toContain(`None of your swaps, the swaps you follow or this chat's starts with ${unknown}.`);
+    expect(none).toContain('Send the whole swap id');
+    c.end();
+    await c.chat.done;
+  });
+});
+
+describe('terminal chat: languages at the edges (issue 22, item 6)', () => {
+  test('/language takes a code or a language\'s name; an unknown one says so and offers the buttons', async () => {
+    const c = pipeChat();
+    let at = c.text.length;
+    c.type('/language ru');
+    await c.waitFor('Язык сохранён', at);
+    at = c.text.length;
+    c.type('/help');
+    await c.waitFor('Что я умею', at);
+    at = c.text.length;
+    c.type('/language Español');
+    await c.waitFor('Idioma guardado', at);
+    at = c.text.length;
+    c.type('/language klingon');
+    const unknown = await c.waitFor('简体中文', at);
+    expect(unknown).toContain('No conozco el idioma «klingon».');
+    at = c.text.length;
+    c.type('/language english');
+    await c.waitFor('Language saved', at);
+    c.end();
+    await c.chat.done;
+  });
+
+  test.each([
+    ['ru', '100 USDC в сети Arbitrum One → USDC в сети Base'],
+    ['zh-CN', 'Arbitrum One 上的 100 USDC → Base 上的 USDC'],
+  ])('/history words a swap made in English in the reader\'s language (%s)', async (lang, route) => {
+    const c = pipeChat();
+    await createSwap(c);
+    // The reader chose another language since (as /language does).
+    await new LanguageStore(h.redis, h.prefix).set('user', 'console', c.userId, lang as Locale);
+    const at = c.text.length;
+    c.type('/history');
+    const list = await c.waitFor(route, at);
+    expect(list).not.toContain(' on Arbitrum One');
+    c.end();
+    await c.chat.done;
+  });
+});

@@ -1,0 +1,50 @@
+import { PassThrough } from 'node:stream';
+import { vi } from 'vitest';
+import { startConsoleChat } from '../../src/platforms/console/index.js';
+import type { Harness } from '../bot/support/conversation.js';
+
+export interface PipeChatOptions {
+  isTTY?: boolean;
+  userId?: string;
+  /** The user's language tag, as --lang or LANG gives it. */
+  locale?: string;
+}
+
+/** A console chat over pipes, with a way to wait until some output has appeared. */
+export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (d: Buffer) => {
+    text += d.toString();
+  });
+  let ended = false;
+  const userId = opts.userId ?? `con-${Math.random()}`;
+  const chat = startConsoleChat({ core: h.core, input, output, userId, isTTY: opts.isTTY, ...(opts.locale ? { locale: opts.locale } : {}), onEnd: () => { ended = true; } });
+  /** The number printed beside the last button with this label ("#7" while a question was open). */
+  const numberOf = (label: string): string => {
+    const all = [...text.matchAll(new RegExp(`\\[(#?\\d+)\\] ${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=  |\\n|$)`, 'g'))];
+    const n = all.at(-1)?.[1];
+    if (!n) throw new Error(`no button ${label} in:\n${text}`);
+    return n;
+  };
+  return {
+    chat,
+    userId,
+    numberOf,
+    type: (line: string) => input.write(`${line}\n`),
+    /** Types the number of the last button with this label, as a user reading the screen would. */
+    press: (label: string) => input.write(`${numberOf(label)}\n`),
+    end: () => input.end(),
+    get text() { return text; },
+    get ended() { return ended; },
+    /** Waits until the output after the given offset contains the pattern; returns that output. */
+    waitFor: (pattern: string | RegExp, from = 0): Promise<string> =>
+      vi.waitFor(() => {
+        const tail = text.slice(from);
+        if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
+        throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
+      }, { timeout: 10_000, interval: 20 }),
+  };
+}
+
