@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { HistoryStore } from '../../src/bot/history.js';
 import type { Locale } from '../../src/i18n/index.js';
 import { LanguageStore } from '../../src/i18n/store.js';
-import { useHarness } from '../bot/support/conversation.js';
+import { ChatUser, card, useHarness } from '../bot/support/conversation.js';
 import { startPipeChat, type PipeChatOptions } from './pipe-chat.js';
 
 /**
@@ -137,6 +137,20 @@ describe('terminal chat: the short id on every card (issue 22, item 5)', () => {
     expect(none).toContain('Send the whole swap id');
     c.end();
     await c.chat.done;
+  });
+});
+
+describe('short ids in a group', () => {
+  test('a short id that matches several of my own swaps asks privately, never listing my swaps in the group', async () => {
+    const userId = `fh-g-${Math.random()}`;
+    const a = '5eed5eed-0000-4000-8000-00000000000a';
+    const b = '5eed5eed-0000-4000-8000-00000000000b';
+    const history = new HistoryStore(h.redis, h.prefix);
+    for (const swapId of [a, b]) await history.add('console', userId, { swapId, createdAt: h.clock.now(), summary: 'x' });
+    const member = new ChatUser(h, { userId, chatId: `group-${userId}`, chatKind: 'group' });
+    const choice = card(await member.says('/status 5eed5eed'), { contains: ['5eed5eed'] });
+    expect(choice.target).not.toBe('here');
+    expect(choice.buttons?.flat().map((x) => x.label)).toEqual(expect.arrayContaining([a, b]));
   });
 });
 

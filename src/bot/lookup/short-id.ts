@@ -45,5 +45,7 @@ export async function shortIdReplies(ctx: Ctx, prefix: string, opts: { verb: str
   return [{
     ...notice(ctx.t('lookup.whichSwap'), [line(ctx.t('lookup.prefixChoice'), ' ', code(shown)), ...(ids.length > CHOICES ? [line(ctx.t('lookup.prefixLonger'))] : [])], 'warning'),
     buttons,
+    // In a group the choice may list the asker's own private swaps: only they see it.
+    ...(opts.known === 'mine' && isPublic(ctx) ? { target: 'ephemeral' as const } : {}),
   }];
 }
