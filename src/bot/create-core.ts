@@ -107,6 +107,14 @@ export function createCore(deps: CoreDeps): BotCore {
   return {
     handle,
     inlineQuote: inline,
+    async chatMoved(platform, fromChatId, toChatId) {
+      try {
+        const moved = (await deps.tracking.moveChat?.(platform, fromChatId, toChatId)) ?? 0;
+        logger.info({ platform, moved }, 'chat upgraded (new id): its follows, settings and language moved');
+      } catch (err) {
+        logger.error({ platform, err: asError(err) }, 'could not move an upgraded chat\'s follows');
+      }
+    },
     suggest: (field, partial, context) => {
       try {
         return Promise.resolve(suggest(deps.catalog, field, typeof partial === 'string' ? partial : '', context));
