@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
  * - past either cap, the oldest idle connection (of that address, or anyone's) makes room, and
  *   the new one is refused only when every connection is busy with a request.
  */
-export interface ConnectionCaps {
+interface ConnectionCaps {
   max: number;
   perAddress: number;
   idleMs: number;
