@@ -19,8 +19,19 @@ export const AWAY_MAX_SWAPS = 25;
 /** How long the record of a block is kept. */
 export const AWAY_TTL_SECONDS = 30 * 86_400;
 
-/** The party hash's field of the per-chat cap counter (subscriptions.ts). */
+/** The party hash's fields of the per-chat and per-user cap counters (subscriptions.ts). */
 const CHAT_SLOTS = 'c';
+const USER_SLOTS = 'u';
+
+/** The user a stored follower entry names (a group's entries always do). */
+function followerUser(entry: string | undefined): string | undefined {
+  try {
+    const u = (JSON.parse(entry ?? '') as { u?: unknown }).u;
+    return typeof u === 'string' ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export class ChatMoves {
   private readonly run: ScriptRunner;
@@ -44,19 +55,23 @@ export class ChatMoves {
     const newParty = this.keys.party(to);
     const fields = await this.redis.hgetall(oldParty);
     const moved: string[] = [];
-    let slots = Number(fields[CHAT_SLOTS] ?? 0);
     for (const [field, since] of Object.entries(fields)) {
       if (!field.startsWith('s:')) continue;
       const swapId = field.slice(2);
-      const res = (await this.run('moveChat', [this.keys.swap(swapId)], [from, to])) as [number, string?];
-      // Already followed in the new chat: that follow holds its own slot.
-      if (res[0] === 2 && res[1] === '1') slots -= 1;
-      if (res[0] === 1) moved.push(swapId);
+      // Each follow moves once (the script is atomic), so a slot is carried over once even when
+      // the service message and a refused send move the chat at the same time.
+      const res = (await this.run('moveChat', [this.keys.swap(swapId)], [from, to])) as [number, string?, string?];
+      if (res[0] === 1) {
+        moved.push(swapId);
+        if (res[1] === '1') await this.redis.hincrby(newParty, CHAT_SLOTS, 1);
+      }
+      // Already followed in the new chat: the old follow is gone; its user's slot is given back.
+      const userId = res[0] === 2 && res[1] === '1' ? followerUser(res[2]) : undefined;
+      if (userId) await this.run('releaseSlot', [this.keys.party(targetKey({ platform, chatId: userId }))], [USER_SLOTS]);
       await this.redis.hsetnx(newParty, field, since);
     }
-    // Settings (field o) go along unless the new chat has its own; the cap counter adds up.
+    // Settings (field o) go along unless the new chat has its own.
     if (fields.o !== undefined) await this.redis.hsetnx(newParty, 'o', fields.o);
-    if (slots > 0) await this.redis.hincrby(newParty, CHAT_SLOTS, slots);
     await this.redis.del(oldParty);
     await this.languages.move('chat', platform, fromChatId, toChatId);
     return moved;

@@ -66,6 +66,22 @@ describe('a chat moving to a new id', () => {
     expect(await t.service.moveChat?.('telegram', '-4001', '-1009001')).toBe(0);
     expect((await t.subs.counts('telegram', '7', newGroup)).chat).toBe(2);
   });
+
+  it('drops a follow the new chat already has, giving its slots back', async () => {
+    const t = setup();
+    const [a, b] = [randomUUID(), randomUUID()];
+    const from: ChatTarget = { platform: 'telegram', chatId: '-4002', chatKind: 'group' };
+    const to: ChatTarget = { platform: 'telegram', chatId: '-1009002', chatKind: 'group' };
+    await t.service.follow(a, from, { userId: '8' });
+    await t.service.follow(b, from, { userId: '8' });
+    await t.service.follow(a, to, { userId: '9' });
+    expect(await t.service.moveChat?.('telegram', '-4002', '-1009002')).toBe(1);
+    expect((await t.service.listFollowed(to)).map((f) => f.swapId).sort()).toEqual([a, b].sort());
+    expect((await t.store.followers(a)).map((f) => `${f.chatId}/${f.userId}`)).toEqual(['-1009002/9']);
+    expect((await t.subs.counts('telegram', '8', to)).chat).toBe(2);
+    // User 8 now holds only the follow of b (moved); the duplicate of a gave its slot back.
+    expect((await t.subs.counts('telegram', '8', to)).user).toBe(1);
+  });
 });
 
 describe('what a block dropped', () => {

@@ -3,19 +3,20 @@
 -- told tracking stopped; the card ref is dropped (the old chat's messages cannot be edited from
 -- the new one) and the card version reset, so the next notify sends a fresh card there.
 -- KEYS[1] swap hash. ARGV: old targetKey, new targetKey.
--- Returns {0} when the old chat did not follow; {1} moved; {2, held} when the new chat already
--- followed it (the old follow is dropped; held '1': it held cap slots to give back).
+-- Returns {0} when the old chat did not follow; {1, held} moved; {2, held, follower JSON} when
+-- the new chat already followed it (the old follow is dropped). held '1': the follow holds cap
+-- slots (the swap has not ended), to carry over or give back.
 local key = KEYS[1]
 local from, to = ARGV[1], ARGV[2]
 local entry = redis.call('HGET', key, 'f:' .. from)
 if not entry then return {0} end
 local record = redis.call('HGET', key, 'r:' .. from)
 redis.call('HDEL', key, 'f:' .. from, 'r:' .. from)
+local held = '1'
+if redis.call('HEXISTS', key, 'z') == 1 then held = '' end
 if redis.call('HEXISTS', key, 'f:' .. to) == 1 then
   redis.call('HINCRBY', key, 'n', -1)
-  local held = '1'
-  if redis.call('HEXISTS', key, 'z') == 1 then held = '' end
-  return {2, held}
+  return {2, held, entry}
 end
 redis.call('HSET', key, 'f:' .. to, entry)
 if record then
@@ -26,4 +27,4 @@ if record then
     redis.call('HSET', key, 'r:' .. to, cjson.encode(moved))
   end
 end
-return {1}
+return {1, held}
