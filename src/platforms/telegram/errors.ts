@@ -91,5 +91,5 @@ export function toDeliveryError(err: unknown, token?: string): DeliveryError {
   const { failure, retryAfterMs, movedTo } = classifyFailure(err);
   // No `cause`: a wrapped HttpError may quote the request URL (and the token in it), and a
   // GrammyError carries the whole payload (message text, deposit details) into every log line.
-  return new DeliveryError('telegram', failure, describeError(err, token), retryAfterMs !== undefined || movedTo !== undefined ? { ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(movedTo !== undefined ? { movedTo } : {}) } : undefined);
+  return new DeliveryError('telegram', failure, describeError(err, token), { ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(movedTo !== undefined ? { movedTo } : {}) });
 }
