@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { CLOSE_CONNECTION, declaredTooLarge, listen } from '../http.js';
 import { metricsPage } from '../metrics.js';
+import { guardConnections } from './connection-guard.js';
 
 /**
  * The one HTTP server of the web process (and the worker's, without routes): /health for the
@@ -26,8 +27,12 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection closes after this (ms). */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; more are refused at once. */
+  /** A connection with no request in flight closes after this (ms), one that never sent a byte too. */
+  idleTimeoutMs: number;
+  /** Open connections at most; past it the oldest idle one makes room, or the new one is refused. */
   maxConnections: number;
+  /** Open connections from one address at most (Telegram opens up to 100 to a webhook). */
+  maxConnectionsPerAddress: number;
   /** A declared body above this gets 413 before it is read (handlers cap streamed bodies too). */
   maxBodyBytes: number;
   /** How often Node checks the timeouts above (ms). */
@@ -35,10 +40,12 @@ export interface HttpLimits {
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000,
+  headersTimeoutMs: 5_000,
   requestTimeoutMs: 15_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 2_000,
+  idleTimeoutMs: 2_000,
   maxConnections: 512,
+  maxConnectionsPerAddress: 128,
   maxBodyBytes: 1_048_576,
   checkIntervalMs: 1_000,
 };
@@ -88,7 +95,7 @@ export async function serveHttp(
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"ok":false,"error":"not found"}');
     },
   );
-  server.maxConnections = limits.maxConnections;
+  guardConnections(server, { max: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, idleMs: limits.idleTimeoutMs, checkIntervalMs: limits.checkIntervalMs });
   const listening = await listen(server, { port: opts.port, ...(opts.host ? { host: opts.host } : {}) });
   return { port: listening.port, close: () => listening.close() };
 }

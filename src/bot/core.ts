@@ -19,6 +19,11 @@ export interface BotCore {
    * reading of the query, or a how-to and common routes. Never deposit details. Never throws.
    */
   inlineQuote(query: InlineQuery): Promise<InlineAnswer>;
+  /**
+   * The chat now has another id (a Telegram group upgraded to a supergroup): what it followed,
+   * its settings and language go with it. Never throws.
+   */
+  chatMoved?(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
 }
 
 export interface InlineQuery {

@@ -1,5 +1,6 @@
 import { asError, silentLogger } from '../log.js';
 import { ActionCodec } from './actions.js';
+import { welcomeBack } from './away.js';
 import type { CoreDeps, Ctx } from './context.js';
 import type { BotCore } from './core.js';
 import { DraftStore } from './wizard/drafts.js';
@@ -93,6 +94,9 @@ export function createCore(deps: CoreDeps): BotCore {
       } else {
         const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
         replies = await route(ctx);
+        // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
+        const back = await welcomeBack(ctx).catch((err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'));
+        if (back) replies = [back, ...replies];
       }
     } catch (err) {
       const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };
@@ -107,6 +111,14 @@ export function createCore(deps: CoreDeps): BotCore {
   return {
     handle,
     inlineQuote: inline,
+    async chatMoved(platform, fromChatId, toChatId) {
+      try {
+        const moved = (await deps.tracking.moveChat?.(platform, fromChatId, toChatId)) ?? 0;
+        logger.info({ platform, moved }, 'chat upgraded (new id): its follows, settings and language moved');
+      } catch (err) {
+        logger.error({ platform, err: asError(err) }, 'could not move an upgraded chat\'s follows');
+      }
+    },
     suggest: (field, partial, context) => {
       try {
         return Promise.resolve(suggest(deps.catalog, field, typeof partial === 'string' ? partial : '', context));

@@ -1,4 +1,5 @@
 import { line, type Reply } from '../contracts/reply.js';
+import { followAgainButton } from './away.js';
 import type { ActionHandler, CommandHandler } from './command.js';
 import { COMMANDS, UNLISTED_COMMANDS } from './command-list.js';
 import { cancelButtonAction } from './commands/cancel.js';
@@ -29,7 +30,7 @@ const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
   refreshStatus, track: trackButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline,
   pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
   networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage, setLanguage,
-  mute: muteButton, unmute: unmuteButton, stop: stopButton, refollow: refollowButton, settings: settingsButton,
+  mute: muteButton, unmute: unmuteButton, stop: stopButton, refollow: refollowButton, followAgain: followAgainButton, settings: settingsButton,
 };
 
 export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler> = new Map(

@@ -13,6 +13,8 @@ export const VERBS = {
   unmute: 'um',
   stop: 'sp',
   refollow: 'ru',
+  // Back after blocking the bot: follow again every swap dropped meanwhile.
+  followAgain: 'fa',
   // /settings buttons.
   settings: 'se',
   // Track anything (lookup/): "I've sent it", "Where is my swap?", an address's swaps.

@@ -61,11 +61,17 @@ export class DeliveryError extends Error {
   /** For rate_limited: 'chat' unless the platform said the limit is global. */
   readonly scope: RateLimitScope;
   readonly platform: Platform;
-  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown }) {
+  /**
+   * With 'gone': the chat lives on under this id (a Telegram group upgraded to a supergroup):
+   * move its follows there instead of dropping them.
+   */
+  readonly movedTo: string | undefined;
+  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown; movedTo?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.platform = platform;
     this.failure = failure;
     this.retryAfterMs = options?.retryAfterMs;
     this.scope = options?.scope ?? 'chat';
+    this.movedTo = options?.movedTo;
   }
 }

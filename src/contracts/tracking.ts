@@ -42,6 +42,19 @@ export interface TrackingService {
   mute(swapId: string, target: ChatTarget, muted: boolean): Promise<boolean>;
   /** Whether this chat muted this swap (undefined: not following). */
   isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined>;
+  /**
+   * The chat now lives under another id (a Telegram group upgraded to a supergroup): its follows,
+   * settings and language move there, and each followed swap's card is sent there. Returns how
+   * many swaps moved. Idempotent.
+   */
+  moveChat?(platform: ChatTarget['platform'], fromChatId: string, toChatId: string): Promise<number>;
+  /**
+   * A private chat back after blocking the bot: the swaps it stopped following meanwhile, once
+   * (the next call gives none), with their last status.
+   */
+  droppedWhileAway?(target: ChatTarget): Promise<FollowedSwap[]>;
+  /** Follows again every swap dropped while away (Follow again); returns how many are followed. */
+  followAgain?(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number>;
   /** The chat's notification settings (defaults when never set). */
   settings(target: ChatTarget): Promise<ChatSettings>;
   saveSettings(target: ChatTarget, settings: ChatSettings): Promise<void>;

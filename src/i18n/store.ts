@@ -27,6 +27,14 @@ export class LanguageStore {
     await this.redis.set(this.key(scope, platform, id), locale);
   }
 
+  /** A chat's choice follows it to a new id (a Telegram group upgraded to a supergroup); one already there wins. */
+  async move(scope: LanguageScope, platform: Platform, from: string, to: string): Promise<void> {
+    const saved = await this.redis.get(this.key(scope, platform, from));
+    if (saved === null) return;
+    await this.redis.set(this.key(scope, platform, to), saved, 'NX');
+    await this.redis.del(this.key(scope, platform, from));
+  }
+
   /** The scope a /language choice in this chat applies to. */
   static scopeOf(chatKind: ChatKind): LanguageScope {
     return chatKind === 'private' ? 'user' : 'chat';

@@ -15,6 +15,7 @@ import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
 import { createPollProcessor, type PollJobData } from './poll-job.js';
 import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
+import { ChatMoves } from './chat-moves.js';
 import { Subscriptions } from './subscriptions.js';
 import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
@@ -122,7 +123,8 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
   const now = deps.now ?? Date.now;
   const chatSettings = new SettingsStore(redis, keys);
-  const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings);
+  const moves = new ChatMoves(redis, keys, new LanguageStore(redis, deps.prefix));
+  const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings, moves);
   const workers: Worker[] = [];
   let reconcileTimer: NodeJS.Timeout | undefined;
   let chainWatch: ChainWatch | undefined;
@@ -269,6 +271,8 @@ export function createTracking(deps: TrackingDeps): Tracking {
             languages,
             pacer,
             rateLimit: (ms) => queue.rateLimit(ms),
+            onChatMoved: (from, toChatId) => service.moveChat(from.platform, from.chatId, toChatId),
+            onBlocked: (target, swapIds) => moves.rememberAway(target, swapIds),
             logger,
             ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
           });

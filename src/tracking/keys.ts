@@ -48,6 +48,13 @@ export class TrackingKeys {
   party(tk: string): string {
     return `${this.prefix}:trk:party:{${tk}}`;
   }
+  /**
+   * string (JSON) with TTL: the swaps a private chat stopped following because its user blocked
+   * the bot, and whether they were told on their return (chat-moves.ts).
+   */
+  away(tk: string): string {
+    return `${this.prefix}:trk:away:{${tk}}`;
+  }
   /** set of swapIds with at least one follower and no final status: reconciled into poll jobs. */
   get activeSwaps(): string {
     return `${this.prefix}:trk:active-swaps`;

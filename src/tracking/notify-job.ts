@@ -65,11 +65,15 @@ export interface NotifyDeps {
   logger: Logger;
   /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
   afterSend?: (what: SendingWhat) => void | Promise<void>;
+  /** The chat lives on under a new id (a group upgraded to a supergroup): move its follows there. */
+  onChatMoved?: (from: ChatTarget, toChatId: string) => Promise<number>;
+  /** A private chat blocked the bot: remember the swaps it stopped following, to tell on return. */
+  onBlocked?: (target: ChatTarget, swapIds: string[]) => Promise<void>;
 }
 
 type SendingWhat = NonNullable<Delivery['sending']>['what'];
 
-export type NotifyOutcome = 'not_following' | 'no_state' | 'up_to_date' | 'delivered' | 'gone';
+export type NotifyOutcome = 'not_following' | 'no_state' | 'up_to_date' | 'delivered' | 'gone' | 'moved';
 
 /** The chat stopped following mid-job: nothing more to deliver. */
 class NotFollowing extends Error {}
@@ -248,9 +252,17 @@ export function createNotifyProcessor(deps: NotifyDeps) {
         await job.moveToDelayed(Date.now() + ms, token);
         throw new DelayedError();
       }
+      if (err.failure === 'gone' && err.movedTo && deps.onChatMoved) {
+        // Not gone: upgraded to a supergroup. This delivery is retried there with the rest.
+        const moved = await deps.onChatMoved(target, err.movedTo);
+        log().info({ movedTo: err.movedTo, moved }, 'group upgraded to a supergroup: its follows moved to the new chat');
+        return 'moved';
+      }
       if (err.failure === 'gone') {
+        const blocked = target.chatKind === 'private' && deps.onBlocked ? (await subs.listForChat(target)).map((e) => e.swapId) : [];
         // This swap first, whatever the chat's listing says (a follow may be half done).
         const n = Number(await subs.unfollow(swapId, target)) + (await subs.removeTarget(target));
+        if (target.chatKind === 'private') await deps.onBlocked?.(target, [swapId, ...blocked.filter((id) => id !== swapId)]);
         log().info({ ...fail, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
         return 'gone';
       }

@@ -1,5 +1,7 @@
 import type { ChatTarget } from '../contracts/incoming.js';
 import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
+import type { Locale } from '../i18n/index.js';
+import type { ChatMoves } from './chat-moves.js';
 import { pollJobId, targetKey } from './keys.js';
 import type { SettingsStore } from './settings.js';
 import type { TrackingQueues } from './queues.js';
@@ -22,7 +24,37 @@ export class RedisTrackingService implements TrackingService {
     private readonly limits: SubscriptionLimits,
     private readonly now: () => number,
     private readonly chatSettings: SettingsStore,
+    private readonly moves?: ChatMoves,
   ) {}
+
+  async moveChat(platform: ChatTarget['platform'], fromChatId: string, toChatId: string): Promise<number> {
+    if (!this.moves) return 0;
+    const moved = await this.moves.move(platform, fromChatId, toChatId);
+    // Each swap's card in the new chat now (the old chat's cards stay behind, no longer edited).
+    for (const swapId of moved) {
+      const state = await this.store.load(swapId);
+      if (state) await this.queues.enqueueNotify({ swapId, platform, chatId: toChatId, version: state.version });
+    }
+    return moved.length;
+  }
+
+  async droppedWhileAway(target: ChatTarget): Promise<FollowedSwap[]> {
+    const ids = (await this.moves?.tellAway(target)) ?? [];
+    const states = await this.store.loadMany(ids);
+    return ids.map((swapId, i) => {
+      const status = states[i]?.history.at(-1)?.status;
+      return { swapId, since: 0, ...(status ? { status } : {}) };
+    });
+  }
+
+  async followAgain(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number> {
+    let n = 0;
+    for (const swapId of (await this.moves?.takeAway(target)) ?? []) {
+      const r = await this.follow(swapId, target, { userId: by.userId, ...(by.locale ? { locale: by.locale } : {}) }).catch(() => undefined);
+      if (r?.ok) n++;
+    }
+    return n;
+  }
 
   async follow(swapId: string, target: ChatTarget, by: Parameters<TrackingService['follow']>[2]): Promise<FollowResult> {
     if (!isSwapId(swapId)) throw new Error(`"${swapId.slice(0, 80)}" is not a swap id (a UUID such as 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd)`);

@@ -4,7 +4,7 @@
  */
 
 /** Telegram's Bot API envelope. */
-export type TelegramResult = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number } };
+export type TelegramResult = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
 
 export const ok = (result: unknown): TelegramResult => ({ ok: true, result });
 

@@ -112,7 +112,9 @@ export async function registerDiscordCommands(opts: { rest: REST; applicationId:
   const list = opts.guildId ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId) : Routes.applicationCommands(opts.applicationId);
   const one = (id: string) => (opts.guildId ? Routes.applicationGuildCommand(opts.applicationId, opts.guildId, id) : Routes.applicationCommand(opts.applicationId, id));
   const wanted = discordCommandDefinitions(opts.commands, scope);
-  const existing = (await opts.rest.get(list)) as Array<Record<string, unknown>>;
+  // Without with_localizations Discord leaves description_localizations out, and every command
+  // would compare as changed: a PATCH each, counted against the daily command-write limit.
+  const existing = (await opts.rest.get(list, { query: new URLSearchParams({ with_localizations: 'true' }) })) as Array<Record<string, unknown>>;
   const result: RegisterResult = { scope, created: [], updated: [], deleted: [], unchanged: [] };
 
   if (existing.length === 0) {

@@ -13,6 +13,7 @@ import { SORRY } from './deliver.js';
 import { telegramError } from './errors.js';
 import { inlineMode } from './inline.js';
 import { textMessages } from './messages.js';
+import { chatMigrations } from './migrations.js';
 import { TelegramMessenger } from './messenger.js';
 import { createWebhookHandler, type WebhookHandler } from './webhook.js';
 
@@ -105,6 +106,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
   bot.use(ledger.middleware);
   bot.use(sequentialize(chatOf));
   bot.use(textMessages(deps));
+  bot.use(chatMigrations(deps));
   bot.use(buttonPresses(deps));
   bot.use(inlineMode(deps));
 

@@ -25,7 +25,7 @@ export function isKindMismatch(err: unknown): boolean {
   return err instanceof GrammyError && err.error_code === 400 && /there is no (text|caption) in the message to edit/i.test(err.description);
 }
 
-export function classifyFailure(err: unknown): { failure: DeliveryFailure; retryAfterMs?: number } {
+export function classifyFailure(err: unknown): { failure: DeliveryFailure; retryAfterMs?: number; movedTo?: string } {
   if (err instanceof GrammyError) {
     const code = err.error_code;
     const desc = err.description;
@@ -39,6 +39,9 @@ export function classifyFailure(err: unknown): { failure: DeliveryFailure; retry
     if (code === 403) return { failure: 'gone' };
     if (code === 400) {
       if (isEditImpossible(err)) return { failure: 'message_gone' };
+      // A group upgraded to a supergroup: gone here, alive under the new id (tracking moves there).
+      const movedTo = err.parameters.migrate_to_chat_id;
+      if (typeof movedTo === 'number') return { failure: 'gone', movedTo: String(movedTo) };
       // Gone for good: deleted chat, upgraded group (migrate_to_chat_id), lost rights to post.
       if (/chat not found|group chat was upgraded|not enough rights|have no rights|need administrator rights|CHAT_WRITE_FORBIDDEN|CHANNEL_PRIVATE|user is deactivated/i.test(desc))
         return { failure: 'gone' };
@@ -85,8 +88,8 @@ export function telegramError(err: unknown, token?: string): Error {
 
 export function toDeliveryError(err: unknown, token?: string): DeliveryError {
   if (err instanceof DeliveryError) return err;
-  const { failure, retryAfterMs } = classifyFailure(err);
+  const { failure, retryAfterMs, movedTo } = classifyFailure(err);
   // No `cause`: a wrapped HttpError may quote the request URL (and the token in it), and a
   // GrammyError carries the whole payload (message text, deposit details) into every log line.
-  return new DeliveryError('telegram', failure, describeError(err, token), retryAfterMs !== undefined ? { retryAfterMs } : undefined);
+  return new DeliveryError('telegram', failure, describeError(err, token), { ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(movedTo !== undefined ? { movedTo } : {}) });
 }

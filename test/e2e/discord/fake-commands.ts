@@ -37,9 +37,17 @@ function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
   };
 }
 
-export function listCommands(w: World, app: string, scope: string): HttpAnswer {
+/** Without `with_localizations=true` Discord leaves the localization maps out of a listing (on options too). */
+function withoutLocalizations(c: Json): Json {
+  const { name_localizations: _n, description_localizations: _d, ...rest } = c;
+  return Array.isArray(c.options) ? { ...rest, options: (c.options as Json[]).map(withoutLocalizations) } : rest;
+}
+
+export function listCommands(w: World, r: RouteRequest, app: string, scope: string): HttpAnswer {
   const store = commandStore(w, app, scope);
-  return store instanceof Map ? ok([...store.values()]) : store;
+  if (!(store instanceof Map)) return store;
+  const all = [...store.values()];
+  return ok(r.query.get('with_localizations') === 'true' ? all : all.map(withoutLocalizations));
 }
 
 export function putCommands(w: World, r: RouteRequest, app: string, scope: string): HttpAnswer {

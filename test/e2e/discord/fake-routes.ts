@@ -27,8 +27,8 @@ const routes: Array<[string, RegExp, Handler]> = [
   ['GET', /^\/gateway\/bot$/, () => ok(undefined)], // answered by FakeDiscord (it knows its URL)
   ['GET', /^\/users\/@me$/, (w) => ok(w.apiUser(w.bot))],
   ['POST', /^\/users\/@me\/channels$/, createDm],
-  ['GET', /^\/applications\/(\d+)\/commands$/, (w, r, p) => listCommands(w, p[0], 'global')],
-  ['GET', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, (w, r, p) => listCommands(w, p[0], p[1])],
+  ['GET', /^\/applications\/(\d+)\/commands$/, (w, r, p) => listCommands(w, r, p[0], 'global')],
+  ['GET', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, (w, r, p) => listCommands(w, r, p[0], p[1])],
   ['PUT', /^\/applications\/(\d+)\/commands$/, (w, r, p) => putCommands(w, r, p[0], 'global')],
   ['PUT', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, (w, r, p) => putCommands(w, r, p[0], p[1])],
   ['POST', /^\/applications\/(\d+)\/commands$/, (w, r, p) => postCommand(w, r, p[0], 'global')],

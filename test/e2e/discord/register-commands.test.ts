@@ -58,7 +58,11 @@ describe.each([
     }
   });
 
-  it('writes nothing when nothing changed', async () => {
+  it('writes nothing when nothing changed (the second run of two)', async () => {
+    // Like Discord, the fake lists commands without their localizations unless asked for them.
+    const list = inGuild ? `/applications/${applicationId}/guilds/${guild.id}/commands` : `/applications/${applicationId}/commands`;
+    const plain = (await rest.get(list as `/${string}`)) as Json[];
+    expect(plain.find((c) => c.name === 'quote')).not.toHaveProperty('description_localizations');
     const n = fake.requests.length;
     const result = await registerDiscordCommands(target());
     expect(writesSince(n)).toEqual([]);

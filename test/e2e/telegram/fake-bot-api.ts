@@ -61,6 +61,9 @@ export class FakeBotApi {
   private readonly store: MessageStore;
   private readonly dmOpen = new Set<number>();
   private readonly blocked = new Set<number>();
+  /** Groups upgraded to supergroups: old id -> new id. */
+  private readonly migrated = new Map<number, number>();
+  private nextSupergroup = -1009000000001;
   private readonly members = new Map<string, string>();
   /** Forum topics by chat: message_thread_id -> name. */
   private readonly topics = new Map<number, Map<number, string>>();
@@ -136,6 +139,8 @@ export class FakeBotApi {
     if (opts.threadId !== undefined && !this.topics.get(chat.id)?.has(opts.threadId)) throw new Error(`fake: no topic ${opts.threadId} in chat ${chat.id}`);
     if (from) this.chat({ id: from.id, type: 'private', first_name: from.first_name });
     if (from && chat.type === 'private') this.dmOpen.add(from.id);
+    // Writing to the bot again means the user unblocked it (Telegram's Restart sends /start).
+    if (from && chat.type === 'private') this.blocked.delete(from.id);
     const reply = opts.replyTo !== undefined ? this.store.get(chat.id, opts.replyTo) : undefined;
     const msg = {
       message_id: this.store.newId(chat.id),
@@ -215,6 +220,25 @@ export class FakeBotApi {
     this.blocked.add(userId);
   }
 
+  /**
+   * A group becomes a supergroup with a new id, as Telegram does: sends to the old id get 400
+   * "group chat was upgraded to a supergroup chat" with parameters.migrate_to_chat_id, members
+   * keep their status, and (with `announce`) the service messages arrive: migrate_to_chat_id in
+   * the old group, migrate_from_chat_id in the new supergroup. Returns the supergroup.
+   */
+  upgradeGroup(group: Chat, by: User, opts: { announce: boolean }): Chat {
+    if (group.type !== 'group') throw new Error(`fake: chat ${group.id} is not a basic group`);
+    const supergroup = this.chat({ id: this.nextSupergroup--, type: 'supergroup', title: (group as { title: string }).title } as Chat);
+    this.migrated.set(group.id, supergroup.id);
+    for (const [key, status] of [...this.members]) if (key.startsWith(`${group.id}:`)) this.members.set(`${supergroup.id}:${key.split(':')[1]}`, status);
+    if (opts.announce) {
+      const date = Math.floor(Date.now() / 1000);
+      this.pushUpdate({ message: { message_id: this.store.newId(group.id), date, chat: group, from: by, migrate_to_chat_id: supergroup.id } } as Json);
+      this.pushUpdate({ message: { message_id: this.store.newId(supergroup.id), date, chat: supergroup, from: by, migrate_from_chat_id: group.id } } as Json);
+    }
+    return supergroup;
+  }
+
   /** From now on, matching requests hang (no answer until the connection closes). */
   hold(rule: HoldRule = {}): void {
     this.holds.push(rule);
@@ -274,6 +298,9 @@ export class FakeBotApi {
   }
 
   private dispatch(method: string, p: Json, files: Record<string, Uint8Array>, res: ServerResponse): TelegramResult | 'held' {
+    // An upgraded group takes nothing more, edits and reactions included (members are still read).
+    const movedTo = p.chat_id !== undefined && method !== 'getChatMember' ? this.migrated.get(Number(p.chat_id)) : undefined;
+    if (movedTo !== undefined) return { ok: false, error_code: 400, description: 'Bad Request: group chat was upgraded to a supergroup chat', parameters: { migrate_to_chat_id: movedTo } };
     switch (method) {
       case 'getMe':
         return ok(this.bot);
