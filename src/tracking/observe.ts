@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lastEntered, type Moment, type MomentKind } from '../contracts/tracking.js';
-import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
-import { swapPhase } from '../layerswap/phase.js';
+import { FINAL_SWAP_STATUSES, type SwapDetails, type SwapPoll } from '../layerswap/schemas.js';
+import { PHASE_RANK, swapPhase } from '../layerswap/phase.js';
 import { blockTimeMs, depositConfirmations, isStuck, parseTimeSpan } from './cadence.js';
 import { paceWindow, recordConfirmationPoll, type ConfirmationPolls } from './confirmation-pace.js';
 
@@ -107,10 +107,16 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   const seen = depositSeen(status, transactions);
 
   if (!prev) {
-    // First sight: the card shows everything; no key moment is announced for what already was.
+    // First sight: the card shows everything. Version 1 is what a new swap's deposit card shows
+    // (the creator's record starts there): a swap already past it is version 2, so everyone who
+    // has seen nothing of it is behind, and an outcome reached before any poll (a worker down, a
+    // paused queue, a 404 streak) is announced once, by its final key moment.
+    const phase = swapPhase({ status, failReason, transactions });
+    const outcome: MomentKind | undefined = phase.kind === 'delivered' ? 'completed' : FINAL_SWAP_STATUSES.has(status) ? STATUS_MOMENTS[status] : undefined;
+    const version = PHASE_RANK[phase.kind] > 0 ? 2 : 1;
     const state: SwapState = {
       swapId: details.swap.id,
-      version: 1,
+      version,
       status,
       failReason,
       transactions,
@@ -122,7 +128,7 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
       ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
       ...(details.swap.source_network ? { blockMs: blockTimeMs(details.swap.source_network) } : {}),
     };
-    return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: [] };
+    return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: outcome ? [{ kind: outcome, version, at: now }] : [] };
   }
 
   const kinds: MomentKind[] = [];
