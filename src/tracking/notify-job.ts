@@ -161,7 +161,8 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           await step(
             'card',
             async () => {
-              const card = deps.render.card(live.details, target, { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}) }, locale);
+              const view = { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}), ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}) };
+              const card = deps.render.card(live.details, target, view, locale);
               const cardHash = hashReply(card);
               if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version, statuses });
               // The chat chose to see status changes only: a confirmation more waits for the next one.

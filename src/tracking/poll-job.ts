@@ -3,7 +3,7 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import { jobLogger, type Logger } from '../log.js';
-import { polls } from '../metrics.js';
+import { backwardAnswers, polls } from '../metrics.js';
 import { depositConfirmations, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
 import { swapOfPollJob } from './keys.js';
 import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
@@ -162,7 +162,14 @@ export function createPollProcessor(deps: PollDeps) {
       if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
       throw err;
     }
-    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed, ...(details ? { details } : {}), moments: obs.moments });
+    if (obs.backward) {
+      // A stale answer (replica lag, a cache, a proxy) is logged and counted, never shown.
+      backwardAnswers.labels(obs.backward).inc();
+      const fields = { status: poll.swap.status, was: prev?.status, depositSeen: prev?.depositSeenAt !== undefined, polls: obs.state.backward?.polls };
+      if (obs.backward === 'ignored') log().warn(fields, 'an answer that would move the swap back: not shown');
+      else log().warn(fields, 'the swap service confirmed a move back: shown');
+    }
+    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed || obs.save === true, ...(details ? { details } : {}), moments: obs.moments });
     if (commit.saved) {
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
       for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);

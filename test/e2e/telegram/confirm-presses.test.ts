@@ -24,10 +24,10 @@ describe('Confirm pressed six times at once', () => {
     u.says(EVM, { replyTo: prompt.message_id });
     await u.sees('for refunds');
     await u.presses('Skip (no refund address)');
-    let confirm = await u.sees(/Confirm your swap|Refuel/);
-    if (!/Confirm your swap/.test(confirm.text ?? '')) {
+    const asked = await u.sees(/Confirm your swap|Refuel/);
+    if (!/Confirm your swap/.test(asked.text ?? '')) {
       await u.presses('No refuel');
-      confirm = await u.sees('Confirm your swap');
+      await u.sees('Confirm your swap');
     }
     const before = world.sandbox.requestCount('createSwap');
     const { message, button } = u.button('Confirm');
