@@ -87,11 +87,15 @@ const STATUS_RANK: Readonly<Record<string, number>> = {
   cancelled: 3,
 };
 
-/** An answer that would take the swap back: an earlier status, or no deposit after one was seen. */
-function movesBack(prev: SwapState, status: string, seen: boolean): boolean {
+/**
+ * An answer that would take the swap back: an earlier status, no completed payout after one was
+ * listed, or no deposit after one was seen.
+ */
+function movesBack(prev: SwapState, status: string, seen: boolean, delivered: boolean): boolean {
   const was = STATUS_RANK[prev.status];
   const now = STATUS_RANK[status];
   if (was !== undefined && now !== undefined && now < was) return true;
+  if (!delivered && swapPhase(prev).kind === 'delivered') return true;
   // The state's own deposit, not depositSeenAt: after an accepted regression the next answers are
   // judged against it, and a deposit seen once is remembered for the card's words.
   return depositSeen(prev.status, prev.transactions) && !seen;
@@ -178,7 +182,7 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   // Statuses only move forward: an answer that would move the swap back is not shown until
   // BACKWARD_CONFIRMATIONS answers in a row agree (then it is a real regression).
   let backward: Observation['backward'];
-  if (movesBack(prev, status, seen)) {
+  if (movesBack(prev, status, seen, swapPhase({ status, failReason, transactions }).kind === 'delivered')) {
     const polls = prev.backward?.status === status ? prev.backward.polls + 1 : 1;
     if (polls < BACKWARD_CONFIRMATIONS) return { state: { ...prev, lastPolledAt: now, backward: { status, polls } }, changed: false, moments: [], backward: 'ignored', save: true };
     backward = 'confirmed';
