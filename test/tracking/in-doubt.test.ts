@@ -73,6 +73,28 @@ describe('a send with no answer', () => {
     expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Swap completed'))).toHaveLength(1);
   }, 60_000);
 
+  it('a status card whose send timed out is sent again (at least once): the chat keeps a live card', async () => {
+    const user = newUser('CardTimeout');
+    fake.openDm(user);
+    const chat: ChatTarget = { platform: 'telegram', chatId: String(user.id), chatKind: 'private' };
+    const id = await h.createSwap();
+    fake.loseAnswers({ method: 'sendMessage', chatId: user.id });
+    // Not the creator: the first poll sends this chat its card at once (and loses the answer).
+    await h.tracking.service.follow(id, chat, { userId: chat.chatId });
+    await h.settle([id]);
+    const cards = () => fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Status card'));
+    // Telegram cannot say whether the first one arrived (no id came back): one more, never a third.
+    expect(cards().length).toBeGreaterThanOrEqual(1);
+    expect(cards().length).toBeLessThanOrEqual(2);
+
+    h.clock.advance(1_000);
+    h.sandbox.deposit(id);
+    await h.settle([id]);
+    // The card the record knows is the one kept current.
+    expect(cards().at(-1)?.text).toContain('input pending');
+    expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Deposit received'))).toHaveLength(1);
+  }, 30_000);
+
   it('tells "never reached Telegram" (safe to retry) from "no answer" (in doubt)', async () => {
     const user = newUser('Classify');
     fake.openDm(user);
