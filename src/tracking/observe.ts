@@ -91,11 +91,11 @@ const STATUS_RANK: Readonly<Record<string, number>> = {
  * An answer that would take the swap back: an earlier status, no completed payout after one was
  * listed, or no deposit after one was seen.
  */
-function movesBack(prev: SwapState, status: string, seen: boolean, delivered: boolean): boolean {
+function movesBack(prev: SwapState, status: string, seen: boolean, delivered: { was: boolean; now: boolean }): boolean {
   const was = STATUS_RANK[prev.status];
   const now = STATUS_RANK[status];
   if (was !== undefined && now !== undefined && now < was) return true;
-  if (!delivered && swapPhase(prev).kind === 'delivered') return true;
+  if (delivered.was && !delivered.now) return true;
   // The state's own deposit, not depositSeenAt: after an accepted regression the next answers are
   // judged against it, and a deposit seen once is remembered for the card's words.
   return depositSeen(prev.status, prev.transactions) && !seen;
@@ -182,7 +182,9 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   // Statuses only move forward: an answer that would move the swap back is not shown until
   // BACKWARD_CONFIRMATIONS answers in a row agree (then it is a real regression).
   let backward: Observation['backward'];
-  if (movesBack(prev, status, seen, swapPhase({ status, failReason, transactions }).kind === 'delivered')) {
+  const phase = swapPhase({ status, failReason, transactions });
+  const prevPhase = swapPhase({ status: prev.status, failReason: prev.failReason, transactions: prev.transactions });
+  if (movesBack(prev, status, seen, { was: prevPhase.kind === 'delivered', now: phase.kind === 'delivered' })) {
     const polls = prev.backward?.status === status ? prev.backward.polls + 1 : 1;
     if (polls < BACKWARD_CONFIRMATIONS) return { state: { ...prev, lastPolledAt: now, backward: { status, polls } }, changed: false, moments: [], backward: 'ignored', save: true };
     backward = 'confirmed';
@@ -191,8 +193,6 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
 
   const kinds: MomentKind[] = [];
   const statusChanged = status !== prev.status;
-  const phase = swapPhase({ status, failReason, transactions });
-  const prevPhase = swapPhase({ status: prev.status, failReason: prev.failReason, transactions: prev.transactions });
   const txChanged = transactions.map(txKey).join(',') !== prev.transactions.map(txKey).join(',');
   const changed = statusChanged || txChanged || failReason !== prev.failReason;
 
