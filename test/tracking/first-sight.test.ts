@@ -3,6 +3,7 @@ import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
 import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * A swap whose first successful poll comes late (workers restarting or deployed, the poll queue
@@ -46,5 +47,19 @@ describe('the first poll comes after the swap ended', () => {
     expect(replyText(h.messengers.console.forChat(done.chatId)[0]!.reply)).toContain('status completed');
     expect(titles(lapsed)).toEqual([CARD_TITLE, MOMENT_TITLES.expired]);
     expect(titles(waiting)).toEqual([]);
+  }, 30_000);
+
+  it('after a "not found" streak right after creation, during which the swap completed', async () => {
+    const c: ChatTarget = { platform: 'console', chatId: 'creator-404', chatKind: 'private' };
+    const id = await h.createSwap();
+    h.sandbox.injectFault({ status: 404, count: 3, pathPrefix: `/api/v2/swaps/${id}` });
+    await h.tracking.service.follow(id, c, { userId: 'u-404', creator: true });
+    h.sandbox.deposit(id);
+    for (let k = 0; k < 40; k++) h.clock.advance(10_000);
+    await waitFor(() => h.api.polls.filter((p) => p.swapId === id && p.status === 404).length === 3, 'three "not found" answers');
+    await h.settle([id]);
+
+    expect((await h.tracking.swapState(id))?.status).toBe('completed');
+    expect(h.messengers.console.forChat(c.chatId).map((r) => r.reply.title)).toEqual([CARD_TITLE, MOMENT_TITLES.completed]);
   }, 30_000);
 });
