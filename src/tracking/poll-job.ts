@@ -7,7 +7,7 @@ import { backwardAnswers, polls } from '../metrics.js';
 import { depositConfirmations, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
 import { swapOfPollJob } from './keys.js';
 import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
-import { observe } from './observe.js';
+import { BACKWARD_CONFIRMATIONS, observe } from './observe.js';
 import type { Subscriptions } from './subscriptions.js';
 import type { Follower, SwapStore } from './swap-store.js';
 
@@ -165,7 +165,7 @@ export function createPollProcessor(deps: PollDeps) {
     if (obs.backward) {
       // A stale answer (replica lag, a cache, a proxy) is logged and counted, never shown.
       backwardAnswers.labels(obs.backward).inc();
-      const fields = { status: poll.swap.status, was: prev?.status, depositSeen: prev?.depositSeenAt !== undefined, polls: obs.state.backward?.polls };
+      const fields = { status: poll.swap.status, was: prev?.status, depositSeen: prev?.depositSeenAt !== undefined, polls: obs.state.backward?.polls ?? BACKWARD_CONFIRMATIONS };
       if (obs.backward === 'ignored') log().warn(fields, 'an answer that would move the swap back: not shown');
       else log().warn(fields, 'the swap service confirmed a move back: shown');
     }
