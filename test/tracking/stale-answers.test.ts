@@ -8,6 +8,7 @@ import type { LayerswapApi } from '../../src/layerswap/api.js';
 import type { SwapDetails, SwapPoll } from '../../src/layerswap/schemas.js';
 import { metricsPage } from '../../src/metrics.js';
 import { BACKWARD_CONFIRMATIONS } from '../../src/tracking/observe.js';
+import { memoryLogger } from '../support/log.js';
 import { startHarness, type Harness } from './support/harness.js';
 
 /**
@@ -58,8 +59,9 @@ async function backwardCount(outcome: string): Promise<number> {
 describe('answers that would move a swap back', () => {
   let h: Harness;
   const cache = new StaleCache(() => h.client);
+  const log = memoryLogger();
   beforeAll(async () => {
-    h = await startHarness({ tracking: { api: cache.asApi() } });
+    h = await startHarness({ tracking: { api: cache.asApi(), logger: log.logger } });
     await h.startWorkers({ render: trackingRenderer });
   });
   afterAll(async () => {
@@ -102,6 +104,9 @@ describe('answers that would move a swap back', () => {
     expect(labels(card(c))).not.toContain("I've sent it");
     expect(card(c).title).toBe(before.title);
     expect(await backwardCount('ignored')).toBe(ignored + 1);
+    const logged = log.lines.filter((l) => l.includes(id) && l.includes('would move the swap back'));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0] ?? '{}')).toMatchObject({ status: 'user_transfer_pending', was: 'user_transfer_pending', depositSeen: true, polls: 1 });
     // The swap goes on as if the stale answer never came.
     await h.settleUntilCompleted(id, 12);
     await h.settle([id]);
