@@ -40,6 +40,14 @@ export const polls = new Counter({
   registers: [registry],
 });
 
+/** Swap answers that would have moved a swap back through its lifecycle (stale replicas, caches). */
+export const backwardAnswers = new Counter({
+  name: 'swapbot_backward_swap_answers_total',
+  help: 'Polled swap answers whose status would move the swap back (an earlier status, or no deposit after one was seen), by outcome: ignored (a stale answer, not shown), confirmed (answers in a row agreed: shown as a regression)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 export const webhookHints = new Counter({
   name: 'swapbot_webhook_hints_total',
   help: 'Layerswap webhook calls, by result (accepted, replayed, rejected: bad signature or headers, ignored: no swap id, failed: could not schedule the check)',

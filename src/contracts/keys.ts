@@ -29,6 +29,10 @@ export class CoreKeys {
   draftDone(draftId: string): string {
     return `${this.prefix}:draft-done:${keyPart(draftId)}`;
   }
+  /** Claimed by the one Confirm press that sends a swap's deposit card to a chat (once per swap and chat). */
+  depositCard(swapId: string, platform: Platform, chatId: string): string {
+    return `${this.prefix}:dep-card:${platform}:${keyPart(chatId)}:${keyPart(swapId)}`;
+  }
   /** A user's command rate window. */
   rate(platform: Platform, userId: string): string {
     return this.user('rate', platform, userId);

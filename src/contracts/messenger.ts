@@ -66,12 +66,39 @@ export class DeliveryError extends Error {
    * move its follows there instead of dropping them.
    */
   readonly movedTo: string | undefined;
-  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown; movedTo?: string }) {
+  /**
+   * For transient: the request may have reached the platform (a timeout or a reset after it was
+   * written, a gateway error), so a send may have been delivered. False when it never left
+   * (connection refused, no DNS answer): a retry cannot make a second message.
+   */
+  readonly inDoubt: boolean;
+  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown; movedTo?: string; inDoubt?: boolean }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.platform = platform;
     this.failure = failure;
     this.retryAfterMs = options?.retryAfterMs;
     this.scope = options?.scope ?? 'chat';
     this.movedTo = options?.movedTo;
+    this.inDoubt = options?.inDoubt === true;
   }
+}
+
+/** Network errors raised before a request was written: nothing reached the platform. */
+const NEVER_SENT: ReadonlySet<string> = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * True when a failed request certainly never reached the platform: a connection that could not be
+ * made (refused, no route, no DNS answer, a failed TLS handshake), found anywhere in the error's
+ * chain (`cause`, grammY's `error`, AggregateError's `errors`). A timeout or a reset is not: the
+ * request may have been written and acted on.
+ */
+export function neverSent(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 5) return false;
+  const e = err as { code?: unknown; cause?: unknown; error?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && NEVER_SENT.has(e.code)) return true;
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => neverSent(x, depth + 1))) return true;
+  return neverSent(e.cause, depth + 1) || neverSent(e.error, depth + 1);
 }

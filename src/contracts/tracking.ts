@@ -88,6 +88,11 @@ export interface ChatSettings {
 export interface CardView {
   muted?: boolean;
   hideAmounts?: boolean;
+  /**
+   * Tracking saw this swap's deposit before: if the service now says it waits for one (a
+   * regression it confirmed), the card must not ask for the money again.
+   */
+  depositSeen?: boolean;
 }
 
 /** The key moments of a swap that get a message of their own (edits of the status card notify nobody). */

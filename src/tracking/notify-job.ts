@@ -19,7 +19,8 @@ import type { Delivery, SwapStore } from './swap-store.js';
  * the latest from Redis, so a repeated job is a no-op and a chat that is behind gets only the
  * newest card (coalescing). Progress is recorded after each message, so a retry resumes.
  *
- * A crash between a platform call and its record leaves the outcome unknown. Every new message
+ * A crash between a platform call and its record, or a send that timed out or was cut after it
+ * was written (DeliveryError.inDoubt), leaves the outcome unknown. Every new message
  * is announced in the delivery record first (`sending`), so the next run knows it is in doubt:
  * - where the platform deduplicates sends (Messenger.idempotentSends: Discord's nonce) the run
  *   sends it again with the same key: exactly once;
@@ -131,8 +132,11 @@ export function createNotifyProcessor(deps: NotifyDeps) {
       try {
         ref = await messenger.send(target, reply, { idempotencyKey: key, ...(silent ? { silent } : {}) });
       } catch (err) {
-        // The platform answered with an error (or never got it): not delivered, not in doubt.
-        if (err instanceof DeliveryError) await save(withoutSending(d));
+        // The platform refused it, or it never left: not delivered. A timeout or a reset after
+        // the request was written leaves it in doubt: the mark stays, so the retry treats it as
+        // a crash would (a key moment is not sent twice; a card is sent again).
+        if (err instanceof DeliveryError && !err.inDoubt) await save(withoutSending(d));
+        if (err instanceof DeliveryError && err.inDoubt) log().warn({ what, err }, 'no answer to a send: it may have been delivered');
         throw err;
       }
       await deps.afterSend?.(what);
@@ -161,7 +165,8 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           await step(
             'card',
             async () => {
-              const card = deps.render.card(live.details, target, { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}) }, locale);
+              const view = { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}), ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}) };
+              const card = deps.render.card(live.details, target, view, locale);
               const cardHash = hashReply(card);
               if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version, statuses });
               // The chat chose to see status changes only: a confirmation more waits for the next one.
@@ -196,7 +201,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           if (!moment) break;
           const next = (): Delivery => withoutSending({ ...d, moments: d.moments + 1 });
           if (inDoubt('moment')) {
-            log().warn({ moment: moment.kind }, 'a crash hit after sending this key message: not sending it twice');
+            log().warn({ moment: moment.kind }, 'this key message may have been delivered (a crash, or no answer to its send): not sending it twice');
             await save(next());
             continue;
           }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lastEntered, type Moment, type MomentKind } from '../contracts/tracking.js';
-import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
-import { swapPhase } from '../layerswap/phase.js';
+import { FINAL_SWAP_STATUSES, type SwapDetails, type SwapPoll } from '../layerswap/schemas.js';
+import { PHASE_RANK, swapPhase } from '../layerswap/phase.js';
 import { blockTimeMs, depositConfirmations, isStuck, parseTimeSpan } from './cadence.js';
 import { paceWindow, recordConfirmationPoll, type ConfirmationPolls } from './confirmation-pace.js';
 
@@ -44,6 +44,11 @@ export interface SwapState {
   confirmationPolls?: ConfirmationPolls;
   /** Polling stopped without a final status (the deposit window passed long ago). */
   abandoned?: boolean;
+  /**
+   * Answers that would move the swap back (stale: replica lag, a cache): their status and how many
+   * came in a row. Not shown until BACKWARD_CONFIRMATIONS of them agree; any other answer clears it.
+   */
+  backward?: { status: string; polls: number };
 }
 
 export interface Observation {
@@ -51,6 +56,49 @@ export interface Observation {
   /** Something a chat would see changed (always true on the first observation). */
   changed: boolean;
   moments: Moment[];
+  /**
+   * Set when the answer would move the swap back: 'ignored' (not shown, state kept) or 'confirmed'
+   * (BACKWARD_CONFIRMATIONS answers in a row agree: shown as a real regression).
+   */
+  backward?: 'ignored' | 'confirmed';
+  /** The state must be stored though no chat sees a change (a backward streak grew or ended). */
+  save?: boolean;
+}
+
+/** How many backward answers in a row make a real regression rather than a stale answer. */
+export const BACKWARD_CONFIRMATIONS = 3;
+
+/**
+ * Where a status stands in the lifecycle the service documents (reference section 4): created in
+ * user_transfer_pending, then ls_transfer_pending once the deposit is confirmed (failed and
+ * expired end things there, though a failed or expired swap may still be refunded), then
+ * pending_refund, then completed or refunded. Unknown statuses have no rank (never judged).
+ */
+const STATUS_RANK: Readonly<Record<string, number>> = {
+  created: 0,
+  user_transfer_pending: 0,
+  user_transfer_delayed: 0,
+  ls_transfer_pending: 1,
+  failed: 1,
+  expired: 1,
+  pending_refund: 2,
+  completed: 3,
+  refunded: 3,
+  cancelled: 3,
+};
+
+/**
+ * An answer that would take the swap back: an earlier status, no completed payout after one was
+ * listed, or no deposit after one was seen.
+ */
+function movesBack(prev: SwapState, status: string, seen: boolean, delivered: { was: boolean; now: boolean }): boolean {
+  const was = STATUS_RANK[prev.status];
+  const now = STATUS_RANK[status];
+  if (was !== undefined && now !== undefined && now < was) return true;
+  if (delivered.was && !delivered.now) return true;
+  // The state's own deposit, not depositSeenAt: after an accepted regression the next answers are
+  // judged against it, and a deposit seen once is remembered for the card's words.
+  return depositSeen(prev.status, prev.transactions) && !seen;
 }
 
 /**
@@ -107,10 +155,16 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   const seen = depositSeen(status, transactions);
 
   if (!prev) {
-    // First sight: the card shows everything; no key moment is announced for what already was.
+    // First sight: the card shows everything. Version 1 is what a new swap's deposit card shows
+    // (the creator's record starts there): a swap already past it is version 2, so everyone who
+    // has seen nothing of it is behind, and an outcome reached before any poll (a worker down, a
+    // paused queue, a 404 streak) is announced once, by its final key moment.
+    const phase = swapPhase({ status, failReason, transactions });
+    const outcome: MomentKind | undefined = phase.kind === 'delivered' ? 'completed' : FINAL_SWAP_STATUSES.has(status) ? STATUS_MOMENTS[status] : undefined;
+    const version = PHASE_RANK[phase.kind] > 0 ? 2 : 1;
     const state: SwapState = {
       swapId: details.swap.id,
-      version: 1,
+      version,
       status,
       failReason,
       transactions,
@@ -122,13 +176,23 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
       ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
       ...(details.swap.source_network ? { blockMs: blockTimeMs(details.swap.source_network) } : {}),
     };
-    return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: [] };
+    return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: outcome ? [{ kind: outcome, version, at: now }] : [] };
   }
+
+  // Statuses only move forward: an answer that would move the swap back is not shown until
+  // BACKWARD_CONFIRMATIONS answers in a row agree (then it is a real regression).
+  let backward: Observation['backward'];
+  const phase = swapPhase({ status, failReason, transactions });
+  const prevPhase = swapPhase({ status: prev.status, failReason: prev.failReason, transactions: prev.transactions });
+  if (movesBack(prev, status, seen, { was: prevPhase.kind === 'delivered', now: phase.kind === 'delivered' })) {
+    const polls = prev.backward?.status === status ? prev.backward.polls + 1 : 1;
+    if (polls < BACKWARD_CONFIRMATIONS) return { state: { ...prev, lastPolledAt: now, backward: { status, polls } }, changed: false, moments: [], backward: 'ignored', save: true };
+    backward = 'confirmed';
+  }
+  const endsStreak = prev.backward !== undefined;
 
   const kinds: MomentKind[] = [];
   const statusChanged = status !== prev.status;
-  const phase = swapPhase({ status, failReason, transactions });
-  const prevPhase = swapPhase({ status: prev.status, failReason: prev.failReason, transactions: prev.transactions });
   const txChanged = transactions.map(txKey).join(',') !== prev.transactions.map(txKey).join(',');
   const changed = statusChanged || txChanged || failReason !== prev.failReason;
 
@@ -153,8 +217,9 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
 
   const bump = changed || kinds.length > 0;
   const version = bump ? prev.version + 1 : prev.version;
+  const { backward: _streak, ...before } = prev;
   const state: SwapState = {
-    ...prev,
+    ...before,
     version,
     status,
     failReason,
@@ -166,7 +231,13 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
     ...(newlySeen ? { depositSeenAt: now } : {}),
     ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
   };
-  return { state: withConfirmationEvidence(state, prev, now), changed: bump, moments: kinds.map((kind) => ({ kind, version, at: now })) };
+  return {
+    state: withConfirmationEvidence(state, prev, now),
+    changed: bump,
+    moments: kinds.map((kind) => ({ kind, version, at: now })),
+    ...(backward ? { backward } : {}),
+    ...(endsStreak && !bump ? { save: true } : {}),
+  };
 }
 
 /**

@@ -3,11 +3,11 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import { jobLogger, type Logger } from '../log.js';
-import { polls } from '../metrics.js';
+import { backwardAnswers, polls } from '../metrics.js';
 import { depositConfirmations, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
 import { swapOfPollJob } from './keys.js';
 import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
-import { observe } from './observe.js';
+import { BACKWARD_CONFIRMATIONS, observe } from './observe.js';
 import type { Subscriptions } from './subscriptions.js';
 import type { Follower, SwapStore } from './swap-store.js';
 import type { ChainWatch } from './chain-watch.js';
@@ -165,10 +165,17 @@ export function createPollProcessor(deps: PollDeps) {
       if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
       throw err;
     }
+    if (obs.backward) {
+      // A stale answer (replica lag, a cache, a proxy) is logged and counted, never shown.
+      backwardAnswers.labels(obs.backward).inc();
+      const fields = { status: poll.swap.status, was: prev?.status, depositSeen: prev?.depositSeenAt !== undefined, polls: obs.state.backward?.polls ?? BACKWARD_CONFIRMATIONS };
+      if (obs.backward === 'ignored') log().warn(fields, 'an answer that would move the swap back: not shown');
+      else log().warn(fields, 'the swap service confirmed a move back: shown');
+    }
     // What the chain shows goes on the card beside the service's answer (chain-watch.ts).
     const merged = deps.chain ? await deps.chain.merge(swapId, obs, poll, details) : undefined;
     if (merged) ({ obs, details } = merged);
-    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed, ...(details ? { details } : {}), moments: obs.moments });
+    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed || obs.save === true, ...(details ? { details } : {}), moments: obs.moments });
     if (commit.saved && merged) await deps.chain?.applied(swapId, merged.applied);
     if (deps.chain) await deps.chain.afterPoll(swapId, obs.state.status, details ?? (start.prev ? undefined : poll.details()));
     if (commit.saved) {

@@ -131,17 +131,18 @@ describe('/status and deposit details (issue 10)', () => {
 });
 
 describe('Confirm is idempotent and only for its creator (issue 11)', () => {
-  test('a repeated Confirm re-sends the deposit card privately and creates nothing', async () => {
+  test('a repeated Confirm creates nothing and sends no second deposit card: the creator is told where it is (issue 23)', async () => {
     const u = new ChatUser(h, { userId: 'rep1' });
     const confirm = await toConfirm(u);
     const id = swapIdOf(await u.presses('Confirm', confirm));
     const creates = h.sandbox.requestCount('createSwap');
     const again = await u.presses('Confirm', confirm);
-    card(again, { title: 'Deposit for swap', contains: [`Swap id: ${id}`, await depositAddressOf(id)], target: 'dm' });
+    expect(again.filter((r) => r.title?.startsWith('Deposit'))).toEqual([]);
+    card(again, { title: /already created/, contains: [`/status ${id}`], target: 'ephemeral' });
     expect(h.sandbox.requestCount('createSwap')).toBe(creates);
   });
 
-  test('in a group, a repeated Confirm re-sends the card privately, with a deep link (not the details) as the fallback', async () => {
+  test('in a group, a repeated Confirm sends no second card: the presser alone gets the note, the group nothing', async () => {
     const g = new ChatUser(h, { userId: 'rep2', chatId: 'grp-rep', chatKind: 'group' });
     const confirm = await toConfirm(g);
     const first = await g.presses('Confirm', confirm);
@@ -151,11 +152,13 @@ describe('Confirm is idempotent and only for its creator (issue 11)', () => {
       expect(replyText(r)).not.toContain(id);
       expect(replyText(r)).not.toContain('sent to you privately');
     }
-    const again = await g.presses('Confirm', confirm);
-    const deposit = card(again, { title: 'Deposit for swap', contains: [await depositAddressOf(id)], target: 'dm' });
+    const deposit = card(first, { title: 'Deposit for swap', contains: [await depositAddressOf(id)], target: 'dm' });
     expect(replyButtons(deposit.dmFallback as Reply).map((b) => b.kind)).toEqual(['deeplink']);
     expect(replyText(deposit.dmFallback as Reply)).not.toContain(id);
-    for (const r of shownHere(again)) expect(replyText(r)).not.toContain(id);
+    const again = await g.presses('Confirm', confirm);
+    expect(again.filter((r) => r.title?.startsWith('Deposit'))).toEqual([]);
+    expect(again.map((r) => r.target)).toEqual(['ephemeral']);
+    expect(shownHere(again)).toEqual([]);
   });
 
   test("another member's press on a Confirm, live or stale, gets an alert only: no swap id, no edit", async () => {

@@ -61,6 +61,47 @@ describe('observing a swap', () => {
     expect(o.state.history.map((h) => h.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']);
   });
 
+  it('an answer that would move the swap back is not shown until 3 in a row agree; forward moves are never held', () => {
+    const seen = observe(observe(undefined, details('user_transfer_pending'), 0, 4).state, details('user_transfer_pending', [input(1)]), 1000, 4).state;
+    // A stale "waiting, no deposit": ignored, the state stays, and any other answer ends the streak.
+    let o = observe(seen, details('user_transfer_pending'), 2000, 4);
+    expect(o).toMatchObject({ changed: false, backward: 'ignored', save: true, state: { version: seen.version, status: 'user_transfer_pending', backward: { polls: 1 } } });
+    expect(o.state.transactions).toEqual(seen.transactions);
+    o = observe(o.state, details('user_transfer_pending', [input(1)]), 3000, 4);
+    expect(o).toMatchObject({ changed: false, save: true });
+    expect(o.state.backward).toBeUndefined();
+    // Three in a row: a real regression, shown (the deposit stays remembered for the card's words).
+    let s = o.state;
+    for (let k = 1; k <= 3; k++) {
+      o = observe(s, details('user_transfer_pending'), 3000 + k * 1000, 4);
+      s = o.state;
+    }
+    expect(o).toMatchObject({ changed: true, backward: 'confirmed', moments: [] });
+    expect(o.state.transactions).toEqual([]);
+    expect(o.state.depositSeenAt).toBe(1000);
+    // From there the deposit reappearing is a move forward, without a second "Deposit received".
+    o = observe(o.state, details('user_transfer_pending', [input(2)]), 8000, 4);
+    expect(o).toMatchObject({ changed: true, moments: [] });
+    expect(o.backward).toBeUndefined();
+
+    const processing = observe(seen, details('ls_transfer_pending', [input(3, 'completed')]), 2000, 4).state;
+    expect(observe(processing, details('user_transfer_pending', [input(2)]), 3000, 4).backward).toBe('ignored');
+    const delivered = observe(processing, details('ls_transfer_pending', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout' }]), 3000, 4).state;
+    expect(observe(delivered, details('ls_transfer_pending', [input(3, 'completed')]), 4000, 4).backward).toBe('ignored');
+    // The documented order: pending_refund after a failed execution, refunded after it.
+    const refunding = observe(processing, details('pending_refund', [input(3, 'completed')]), 3000, 4);
+    expect(refunding.backward).toBeUndefined();
+    expect(observe(refunding.state, details('refunded', [input(3, 'completed')]), 4000, 4).moments.map((m) => m.kind)).toEqual(['refunded']);
+    expect(observe(refunding.state, details('ls_transfer_pending', [input(3, 'completed')]), 4000, 4).backward).toBe('ignored');
+  });
+
+  it('first sight past the deposit card: version 2, and the outcome of a swap that already ended', () => {
+    expect(observe(undefined, details('user_transfer_pending', [input(1)]), 0, 4)).toMatchObject({ moments: [], state: { version: 2 } });
+    const failed = observe(undefined, details('failed', [input(3, 'completed')], { fail_reason: 'received_less_than_valid_range' }), 0, 4);
+    expect(failed).toMatchObject({ state: { version: 2 }, moments: [{ kind: 'failed', version: 2 }] });
+    expect(observe(undefined, details('refunded', [input(3, 'completed')]), 0, 4).moments.map((m) => m.kind)).toEqual(['refunded']);
+  });
+
   it('a poll that misses the in-between status announces only where the swap is now, never an older moment after it', () => {
     const s = observe(undefined, details('user_transfer_pending'), 0, 4).state;
     const refunded = observe(s, details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefund' }]), 1000, 4);

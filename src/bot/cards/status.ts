@@ -100,7 +100,12 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const tr = (key: string, vars?: Vars) => t(locale, key, vars);
   const { swap } = details;
   const phase = phaseOfSwap(details);
-  const words = phaseWords(phase, swap.status, swap.fail_reason, locale);
+  // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
+  // answer): never ask for the money again.
+  const regressed = opts.followed?.depositSeen === true && (phase.kind === 'waiting' || phase.kind === 'delayed');
+  const words = regressed
+    ? { label: tr('swapPhase.regressed.label'), meaning: tr('swapPhase.regressed.meaning'), next: tr('swapPhase.regressed.next'), tone: 'warning' as const }
+    : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
   const from = amountOn(hide ? undefined : swap.requested_amount ?? details.quote?.requested_amount, swap.source_token, swap.source_network, locale);
@@ -117,12 +122,12 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   } else {
     lines.push(line(bold(tr('statusCard.next')), ' ', words.next));
   }
-  const expected = expectedLine(details, now, locale);
+  const expected = regressed ? undefined : expectedLine(details, now, locale);
   if (expected) lines.push(expected);
   lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
 
   const fields: Field[] = [];
-  if (from) fields.push({ name: tr('statusCard.field.send'), value: line(from), inline: true });
+  if (from) fields.push({ name: tr(regressed ? 'transaction.input' : 'statusCard.field.send'), value: line(from), inline: true });
   if (to) fields.push({ name: tr(output ? 'statusCard.field.received' : 'statusCard.field.receiveQuoted'), value: line(to), inline: true });
   const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
   if (swap.destination_address) fields.push({ name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'), value: [showAddress(swap.destination_address)] });
@@ -138,7 +143,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const buttons = [actionButton(tr('statusCard.button.refresh'), statusActions.refresh(swap.id))];
   if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton(tr('statusCard.button.track'), statusActions.track(swap.id)));
   // Only in private chats: their answers are free text, which groups do not send the bot.
-  if (opts.audience === 'private' && (phase.kind === 'waiting' || phase.kind === 'delayed')) buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
+  if (opts.audience === 'private' && !regressed && (phase.kind === 'waiting' || phase.kind === 'delayed')) buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
   if (opts.audience === 'private' && phase.kind === 'expired') buttons.push(actionButton(tr('statusCard.button.where'), statusActions.where()));
   // Fitted here too: the tracking worker sends this card straight to a Messenger.
   return fitReply({

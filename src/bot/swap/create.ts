@@ -28,7 +28,8 @@ function exchangeParams(route: Route): { source_exchange?: string; destination_e
  * Confirm: creates the swap exactly once however often the button is pressed (a Redis lock per
  * draft, kept after an unconfirmed create). The created swap id is recorded against the draft
  * before anything else, then the swap goes into the creator's history and is followed in their
- * private chat, and the deposit card goes to them privately. A repeated Confirm re-sends that card.
+ * private chat, and the deposit card goes to them privately, once per swap and chat (a Redis claim):
+ * a repeated Confirm, however many race, gets a short private note instead (/status shows the card).
  */
 export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> {
   if (!(await ctx.drafts.lock(draft.id))) {
@@ -72,7 +73,7 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
       ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
       return undefined;
     });
-  replies.push(...(await depositReplies(ctx, swapId, details)));
+  replies.push(...(await depositCardOnce(ctx, swapId, details)));
   if (ctx.incoming.chatKind !== 'private') {
     // Only the short id here, and no claim about a private message that may not have arrived.
     replies.push(notice(ctx.t('create.created.title', { id: shortId(swapId) }), [line(ctx.t('create.created.text'))], 'success'));
@@ -84,12 +85,22 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
 }
 
 /**
- * Confirm of a draft that already created its swap: the creator gets the deposit card again,
- * privately; anyone else only a private "expired". Undefined while nothing was created (yet).
+ * The creator's deposit card, unless this swap's card already went to their private chat: then a
+ * private note saying where it is (concurrent Confirm presses send one card, not one each).
+ */
+async function depositCardOnce(ctx: Ctx, swapId: string, details?: Parameters<typeof depositReplies>[2]): Promise<Reply[]> {
+  if (await ctx.drafts.claimDepositCard(swapId, ctx.incoming.platform, ctx.incoming.userId)) return depositReplies(ctx, swapId, details);
+  return [{ ...notice(ctx.t('create.alreadySent.title', { id: shortId(swapId) }), [line(ctx.t('create.alreadySent.text')), line(code(`/status ${swapId}`))], 'info'), target: 'ephemeral' }];
+}
+
+/**
+ * Confirm of a draft that already created its swap: the creator is pointed to the deposit card
+ * sent before (depositCardOnce); anyone else only a private "expired". Undefined while nothing
+ * was created (yet).
  */
 export async function repeatedConfirm(ctx: Ctx, draftId: string): Promise<Reply[] | undefined> {
   const created = await ctx.drafts.createdSwap(draftId);
   if (!created) return undefined;
   if (created.platform !== ctx.incoming.platform || created.userId !== ctx.incoming.userId) return [expired(ctx)];
-  return depositReplies(ctx, created.swapId);
+  return depositCardOnce(ctx, created.swapId);
 }

@@ -89,6 +89,14 @@ export class DraftStore {
     await this.redis.set(new CoreKeys(this.prefix).draftDone(draftId), JSON.stringify(created), 'EX', 86_400);
   }
 
+  /**
+   * Claims the sending of a swap's deposit card to one chat: true for exactly one caller, however
+   * many Confirm presses race (across processes). /status and the Deposit details button still show it on request.
+   */
+  async claimDepositCard(swapId: string, platform: Platform, chatId: string): Promise<boolean> {
+    return (await this.redis.set(new CoreKeys(this.prefix).depositCard(swapId, platform, chatId), '1', 'EX', 7 * 86_400, 'NX')) === 'OK';
+  }
+
   async createdSwap(draftId: string): Promise<CreatedByDraft | undefined> {
     const raw = await this.redis.get(new CoreKeys(this.prefix).draftDone(draftId));
     if (raw === null) return undefined;

@@ -1,5 +1,5 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-import { DeliveryError } from '../../contracts/messenger.js';
+import { DeliveryError, neverSent } from '../../contracts/messenger.js';
 
 /** Discord JSON error codes the adapter acts on (discord-api-docs topics/opcodes-and-status-codes). */
 const DiscordCode = {
@@ -38,14 +38,16 @@ export function toDeliveryError(error: unknown): DeliveryError {
     if (GONE.has(code)) return new DeliveryError('discord', 'gone', what, { cause: error });
     if (code === DiscordCode.UnknownMessage) return new DeliveryError('discord', 'message_gone', what, { cause: error });
     if (error.status === 429) return new DeliveryError('discord', 'rate_limited', what, { retryAfterMs: 1000, scope: isGlobal429(error.rawError) ? 'global' : 'chat', cause: error });
-    if (error.status >= 500) return new DeliveryError('discord', 'transient', what, { cause: error });
+    if (error.status >= 500) return new DeliveryError('discord', 'transient', what, { cause: error, inDoubt: true });
     return new DeliveryError('discord', 'rejected', what, { cause: error });
   }
   if (error instanceof HTTPError) {
-    return new DeliveryError('discord', error.status >= 500 || error.status === 408 ? 'transient' : 'rejected', `Discord HTTP ${error.status} on ${error.method}`, { cause: error });
+    const transient = error.status >= 500 || error.status === 408;
+    return new DeliveryError('discord', transient ? 'transient' : 'rejected', `Discord HTTP ${error.status} on ${error.method}`, { cause: error, ...(transient ? { inDoubt: true } : {}) });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new DeliveryError('discord', 'transient', `Discord unreachable: ${message}`, { cause: error });
+  // A timeout (AbortError) or a reset may come after Discord got the request: in doubt, unless it never connected.
+  return new DeliveryError('discord', 'transient', `Discord unreachable: ${message}`, { cause: error, ...(neverSent(error) ? {} : { inDoubt: true }) });
 }
 
 /** Discord's 429 body says `global: true` when the bot-wide limit was hit. */

@@ -1,5 +1,5 @@
 import { GrammyError, HttpError } from 'grammy';
-import { DeliveryError, type DeliveryFailure } from '../../contracts/messenger.js';
+import { DeliveryError, neverSent, type DeliveryFailure } from '../../contracts/messenger.js';
 
 /**
  * Telegram's answers, normalised. The Bot API speaks in error codes plus English descriptions; the
@@ -25,7 +25,7 @@ export function isKindMismatch(err: unknown): boolean {
   return err instanceof GrammyError && err.error_code === 400 && /there is no (text|caption) in the message to edit/i.test(err.description);
 }
 
-export function classifyFailure(err: unknown): { failure: DeliveryFailure; retryAfterMs?: number; movedTo?: string } {
+export function classifyFailure(err: unknown): { failure: DeliveryFailure; retryAfterMs?: number; movedTo?: string; inDoubt?: boolean } {
   if (err instanceof GrammyError) {
     const code = err.error_code;
     const desc = err.description;
@@ -35,7 +35,8 @@ export function classifyFailure(err: unknown): { failure: DeliveryFailure; retry
       const seconds = err.parameters.retry_after;
       return { failure: 'rate_limited', retryAfterMs: (typeof seconds === 'number' && seconds > 0 ? seconds : 1) * 1000 };
     }
-    if (code >= 500) return { failure: 'transient' };
+    // A gateway error (502, 504) may come after Telegram acted on the request.
+    if (code >= 500) return { failure: 'transient', inDoubt: true };
     if (code === 403) return { failure: 'gone' };
     if (code === 400) {
       if (isEditImpossible(err)) return { failure: 'message_gone' };
@@ -50,8 +51,10 @@ export function classifyFailure(err: unknown): { failure: DeliveryFailure; retry
     // 401 (bad token), 404, 409...: retrying will not help.
     return { failure: 'rejected' };
   }
-  if (err instanceof DeliveryError) return { failure: err.failure, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}) };
-  // HttpError (network, timeouts) and anything unexpected: worth another try later.
+  if (err instanceof DeliveryError) return { failure: err.failure, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}), ...(err.inDoubt ? { inDoubt: true } : {}) };
+  // HttpError (network, timeouts) and anything unexpected: worth another try later. A request that
+  // left (a timeout, a reset) may have been delivered: in doubt, unless it never connected.
+  if (err instanceof HttpError) return { failure: 'transient', ...(neverSent(err.error) ? {} : { inDoubt: true }) };
   return { failure: 'transient' };
 }
 
@@ -88,8 +91,12 @@ export function telegramError(err: unknown, token?: string): Error {
 
 export function toDeliveryError(err: unknown, token?: string): DeliveryError {
   if (err instanceof DeliveryError) return err;
-  const { failure, retryAfterMs, movedTo } = classifyFailure(err);
+  const { failure, retryAfterMs, movedTo, inDoubt } = classifyFailure(err);
   // No `cause`: a wrapped HttpError may quote the request URL (and the token in it), and a
   // GrammyError carries the whole payload (message text, deposit details) into every log line.
-  return new DeliveryError('telegram', failure, describeError(err, token), { ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(movedTo !== undefined ? { movedTo } : {}) });
+  return new DeliveryError('telegram', failure, describeError(err, token), {
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(movedTo !== undefined ? { movedTo } : {}),
+    ...(inDoubt ? { inDoubt } : {}),
+  });
 }

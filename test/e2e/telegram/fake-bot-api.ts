@@ -75,6 +75,7 @@ export class FakeBotApi {
   readonly inlineMessages = new Map<string, { text: string; html: string; markup?: Json; versions: number }>();
   private scripted: Array<ScriptedError & { left: number }> = [];
   private holds: HoldRule[] = [];
+  private lost: Array<HoldRule & { left: number }> = [];
   /** Delay before answering every method but getUpdates (Telegram's round trip). */
   latencyMs = 0;
   private nextQuery = 1;
@@ -244,6 +245,14 @@ export class FakeBotApi {
     this.holds.push(rule);
   }
 
+  /**
+   * The next `times` matching requests are carried out (a message is sent) but their answers are
+   * lost: the connection stays open with no reply, as when Telegram's answer never comes back.
+   */
+  loseAnswers(rule: HoldRule & { times?: number } = {}): void {
+    this.lost.push({ ...rule, left: rule.times ?? 1 });
+  }
+
   /** Answers again from now on (requests already held stay unanswered). */
   releaseHolds(): void {
     this.holds = [];
@@ -286,6 +295,12 @@ export class FakeBotApi {
     const result = this.scriptedFor(method, payload) ?? this.dispatch(method, payload, files, res);
     if (result === 'held') return;
     if (!result.ok) Object.assign(call, { ok: false, errorCode: result.error_code, description: result.description });
+    const lose = this.lost.find((l) => l.left > 0 && (l.method === undefined || l.method === method) && (l.chatId === undefined || Number(payload.chat_id) === l.chatId));
+    if (lose) {
+      lose.left -= 1;
+      call.held = true;
+      return;
+    }
     send(res, result);
     call.doneAt = Date.now();
   }
