@@ -5,6 +5,7 @@ import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
 import type { Logger } from '../../log.js';
 import { telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
+import { isForceReply, renderReply } from './render.js';
 
 /**
  * Puts the core's Replies where they belong for one update: here, privately to the user (with a
@@ -67,7 +68,8 @@ export class ReplyDelivery {
 
   async deliverAll(replies: Reply[]): Promise<void> {
     const alert = this.origin.callbackQueryId ? alertText(replies) : undefined;
-    if (alert !== undefined) return this.answer(alert, true);
+    // In a group an ephemeral message comes first (it can hold buttons); the alert is its fallback.
+    if (alert !== undefined && !this.mayBeEphemeral()) return this.answer(alert, true);
     let failed = false;
     for (const reply of replies) {
       try {
@@ -97,7 +99,19 @@ export class ReplyDelivery {
     await this.answer();
   }
 
+  /** Telegram shows ephemeral messages in groups, to a real user, and not through inline mode. */
+  private mayBeEphemeral(): boolean {
+    return this.origin.chatKind === 'group' && this.origin.inline !== true && this.origin.dmUserId !== undefined;
+  }
+
   private async deliver(reply: Reply): Promise<void> {
+    if (reply.target === 'ephemeral' && this.mayBeEphemeral()) {
+      if (await this.sendEphemeral(reply)) return;
+      // Refused: what the bot did before ephemeral messages, never the group for anything private.
+      if (reply.ephemeralFallback === 'here') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
+      const alert = this.origin.callbackQueryId && !this.answered ? alertText([reply]) : undefined;
+      if (alert !== undefined) return this.answer(alert, true);
+    }
     const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group') || (this.origin.inline === true && reply.mode !== 'edit');
     if (!privately || this.origin.chatKind === 'private') return this.show(this.origin.chatId, this.origin.chatKind, reply);
     if (this.origin.dmUserId === undefined) return this.fallback(reply);
@@ -107,6 +121,33 @@ export class ReplyDelivery {
       // 403 "bot can't initiate conversation with a user" (or blocked): say so in the group.
       if (err instanceof DeliveryError && err.failure === 'gone') return this.fallback(reply);
       throw err;
+    }
+  }
+
+  /**
+   * The reply as an ephemeral message (Bot API 10.3 ephemeral_message_parameters): seen by the
+   * sender alone, tied to their button press when one caused it. Text and inline buttons only: a
+   * reply to an ephemeral message must itself be ephemeral, so a ForceReply prompt is left out (the
+   * wizard's "Continue privately" button carries on). False when Telegram refuses it.
+   */
+  private async sendEphemeral(reply: Reply): Promise<boolean> {
+    const { prompt: _prompt, ...rest } = reply;
+    const rendered = renderReply({ ...rest, mode: 'new' }, { botUsername: this.deps.botUsername });
+    const [m] = rendered.messages;
+    if (!m || m.kind !== 'text' || rendered.messages.length !== 1 || this.origin.dmUserId === undefined) return false;
+    const markup = m.markup && !isForceReply(m.markup) ? m.markup : undefined;
+    try {
+      await this.deps.api.sendMessage(this.origin.chatId, m.html, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(markup ? { reply_markup: markup } : {}),
+        ...(this.origin.threadId ? { message_thread_id: Number(this.origin.threadId) } : {}),
+        ephemeral_message_parameters: { receiver_user_id: this.origin.dmUserId, ...(this.origin.callbackQueryId ? { callback_query_id: this.origin.callbackQueryId } : {}) },
+      });
+      return true;
+    } catch (err) {
+      this.deps.logger.info({ err: telegramError(err, this.deps.token) }, 'telegram: ephemeral message refused; falling back');
+      return false;
     }
   }
 
@@ -130,7 +171,7 @@ export class ReplyDelivery {
   }
 
   /**
-   * No DM possible. Telegram has no ephemeral messages, so what was meant for one person is never
+   * No DM possible (and no ephemeral message), so what was meant for one person is never
    * shown to the group: the reply's own public fallback if it has one, else a pointer to the
    * private chat, as an alert to a button press or as a message here.
    */

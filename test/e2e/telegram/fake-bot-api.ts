@@ -3,6 +3,7 @@ import type { CallbackQuery, Chat, Message, Update, User, UserFromGetMe } from '
 import { err, ok, type TelegramResult } from '../../fakes/answers.js';
 import { telegramPayload, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
+import { EphemeralStore } from './fake-ephemeral.js';
 import { MessageStore } from './fake-messages.js';
 import { checkMarkup, TELEGRAM_REACTIONS, type StoredMessage } from './fake-rules.js';
 import { parseTelegramHtml } from './telegram-html.js';
@@ -65,6 +66,10 @@ export class FakeBotApi {
   /** Forum topics by chat: message_thread_id -> name. */
   private readonly topics = new Map<number, Map<number, string>>();
   private readonly openQueries = new Set<string>();
+  /** Who pressed each open callback query. */
+  private readonly queryFrom = new Map<string, number>();
+  /** Ephemeral messages (ephemeral_message_parameters), apart from the chats' messages. */
+  readonly ephemeral = new EphemeralStore();
   /** Inline queries asked and not yet answered; answers by query id. */
   private readonly openInline = new Map<string, { from: User; query: string }>();
   readonly inlineAnswers = new Map<string, { results: Json[]; cache_time?: number; is_personal?: boolean }>();
@@ -159,6 +164,7 @@ export class FakeBotApi {
     if (!stored) throw new Error(`no message ${messageId} in chat ${chatId}`);
     const id = `q${this.nextQuery++}`;
     this.openQueries.add(id);
+    this.queryFrom.set(id, from.id);
     const query: CallbackQuery = { id, from, chat_instance: `ci${chatId}`, data, message: this.store.asMessage(stored) } as CallbackQuery;
     this.pushUpdate({ callback_query: query });
     return id;
@@ -298,6 +304,7 @@ export class FakeBotApi {
         if ('ok' in chat) return chat;
         // message_thread_id: only a topic of a forum supergroup.
         if (p.message_thread_id !== undefined && !this.topics.get(chat.id)?.has(Number(p.message_thread_id))) return err(400, 'Bad Request: message thread not found');
+        if (p.ephemeral_message_parameters !== undefined) return this.ephemeral.send(chat, p, (q) => (this.openQueries.has(q) ? this.queryFrom.get(q) : undefined));
         return this.store.send(chat, method, p, files);
       }
       case 'setMessageReaction':
