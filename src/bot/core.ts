@@ -19,6 +19,18 @@ export interface BotCore {
    * reading of the query, or a how-to and common routes. Never deposit details. Never throws.
    */
   inlineQuote(query: InlineQuery): Promise<InlineAnswer>;
+  /**
+   * A mention in a chat the bot is not in (Telegram guest mode): exactly one result, public like
+   * an inline one: a swap id, hash or address becomes that swap's masked card, anything else a
+   * quote or a how-to. Rate limited with inline queries. Never throws.
+   */
+  guestQuery?(query: InlineQuery): Promise<InlineResult>;
+  /**
+   * A message someone pointed the bot at (Discord's "Track this swap"): the masked card of the
+   * swap it names with the next actions, for that person only; a helpful note when it names none.
+   * Never throws.
+   */
+  trackThis?(incoming: Incoming, text: string): Promise<Reply[]>;
 }
 
 export interface InlineQuery {
@@ -35,7 +47,7 @@ export interface InlineQuery {
 export interface InlineResult {
   /** Unique within the answer, <= 64 bytes; starts with the kind ("quote:", "fix:", "help"...). */
   id: string;
-  kind: 'quote' | 'fix' | 'route' | 'help' | 'problem' | 'slow';
+  kind: 'quote' | 'fix' | 'route' | 'help' | 'problem' | 'slow' | 'status';
   title: string;
   description: string;
   /** Sent into the chat as is: public, so nothing in it is private to anyone. */

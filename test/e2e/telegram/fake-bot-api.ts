@@ -4,6 +4,7 @@ import { err, ok, type TelegramResult } from '../../fakes/answers.js';
 import { telegramPayload, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
 import { EphemeralStore } from './fake-ephemeral.js';
+import { GuestQueries } from './fake-guest.js';
 import { MessageStore } from './fake-messages.js';
 import { checkMarkup, TELEGRAM_REACTIONS, type StoredMessage } from './fake-rules.js';
 import { parseTelegramHtml } from './telegram-html.js';
@@ -70,6 +71,10 @@ export class FakeBotApi {
   private readonly queryFrom = new Map<string, number>();
   /** Ephemeral messages (ephemeral_message_parameters), apart from the chats' messages. */
   readonly ephemeral = new EphemeralStore();
+  /** Guest mode: mentions in chats the bot is not in, and their answers by guest_query_id. */
+  readonly guest = new GuestQueries();
+  /** allowed_updates of the last getUpdates that named them: Telegram delivers only those. */
+  private allowedUpdates: string[] | undefined;
   /** Inline queries asked and not yet answered; answers by query id. */
   private readonly openInline = new Map<string, { from: User; query: string }>();
   readonly inlineAnswers = new Map<string, { results: Json[]; cache_time?: number; is_personal?: boolean }>();
@@ -205,12 +210,28 @@ export class FakeBotApi {
     return id;
   }
 
+  /**
+   * A user mentions the bot in a chat it is not a member of (guest mode). Returns the
+   * guest_query_id, answered through fake.guest.answers.
+   */
+  guestMention(from: User, chat: Chat, text: string): string {
+    const id = this.guest.newQuery();
+    const message = { message_id: 700 + Number(id.slice(2)), date: Math.floor(Date.now() / 1000), chat, from, text, guest_query_id: id };
+    this.pushUpdate({ guest_message: message } as Json);
+    return id;
+  }
+
   /** Queues an update; returns its update_id. `update_id` given: a redelivery. */
   pushUpdate(body: Json & { update_id?: number }): number {
     const update = { ...body, update_id: body.update_id ?? this.nextUpdateId++ } as Update;
-    this.pending.push(update);
+    if (this.deliverable(update)) this.pending.push(update);
     if (this.poller) this.finishPoll();
     return update.update_id;
+  }
+
+  private deliverable(u: Update): boolean {
+    const kind = Object.keys(u).find((k) => k !== 'update_id');
+    return this.allowedUpdates === undefined || (kind !== undefined && this.allowedUpdates.includes(kind));
   }
 
   setMember(chatId: number, userId: number, status: 'creator' | 'administrator' | 'member' | 'left'): void {
@@ -314,6 +335,8 @@ export class FakeBotApi {
         return this.store.edit(method, p);
       case 'answerInlineQuery':
         return this.answerInline(p);
+      case 'answerGuestQuery':
+        return this.guest.answer(p);
       case 'editMessageCaption':
       case 'editMessageReplyMarkup':
         return this.store.edit(method, p);
@@ -387,6 +410,10 @@ export class FakeBotApi {
     const limit = Number(p.limit ?? 100);
     const timeout = Number(p.timeout ?? 0);
     if (offset) this.pending = this.pending.filter((u) => u.update_id >= offset);
+    // Telegram keeps the last allowed_updates and drops the kinds it does not list.
+    const allowed = typeof p.allowed_updates === 'string' ? (JSON.parse(p.allowed_updates) as unknown) : p.allowed_updates;
+    if (Array.isArray(allowed) && allowed.length > 0) this.allowedUpdates = allowed.map(String);
+    this.pending = this.pending.filter((u) => this.deliverable(u));
     // A newer poller ends the one waiting, as Telegram does.
     if (this.poller) {
       const old = this.poller;
