@@ -45,7 +45,7 @@ async function swapOf(ctx: Ctx, input: LookupInput): Promise<SwapDetails | Reply
         return await ctx.api.getSwap(input.id, { exclude_deposit_actions: true });
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        return problemReply(ctx.locale, problemOf('lookup.not_found', msg('problem.lookup.txNotFound')), ctx.t('lookup.noSwap'));
+        return problemReply(ctx.locale, problemOf('lookup.not_found', msg('error.notFound.reason'), { hint: msg('error.notFound.hint') }), ctx.t('lookup.noSwap'));
       }
     case 'transaction':
       return (await swapByHash(ctx, input.hash)) ?? problemReply(ctx.locale, problemOf('lookup.tx_not_found', msg('problem.lookup.txNotFound'), { hint: msg('problem.lookup.txNotFoundHint') }), ctx.t('lookup.noSwap'));
