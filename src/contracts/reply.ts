@@ -89,6 +89,11 @@ export interface Reply {
    * absent: privately, as for 'dm' (or an alert to a button press).
    */
   ephemeralFallback?: 'here';
+  /**
+   * 'card': one self-contained card (a swap's status card, its deposit card) that platforms with a
+   * richer layout show as one (Discord Components V2); others ignore it.
+   */
+  layout?: 'card';
   /** 'edit' replaces the message the pressed button belongs to (the wizard edits in place). */
   mode?: 'new' | 'edit';
   /**

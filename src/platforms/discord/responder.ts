@@ -185,8 +185,8 @@ export class InteractionResponder {
 }
 
 function holdsCopyButtons(message: Message): boolean {
-  return message.components.some((row) => {
-    const json = row.toJSON() as { components?: Array<{ custom_id?: string }> };
-    return (json.components ?? []).some((c) => typeof c.custom_id === 'string' && parseOwnId(c.custom_id)?.kind === 'copy');
-  });
+  // Rows, or a Components V2 card whose rows sit inside its container: searched at any depth.
+  type Node = { custom_id?: string; components?: Node[] };
+  const copies = (n: Node): boolean => (typeof n.custom_id === 'string' && parseOwnId(n.custom_id)?.kind === 'copy') || (n.components ?? []).some(copies);
+  return message.components.some((c) => copies(c.toJSON() as Node));
 }

@@ -239,7 +239,9 @@ export class FakeDiscord {
 
   private component(where: Where, message: StoredMessage, customId: string, data: Json): InteractionState {
     if (message.deleted) throw new Error('fake: that message was deleted');
-    const found = ((message.body.components ?? []) as Json[]).some((row) => ((row.components ?? []) as Json[]).some((c) => c.custom_id === customId));
+    // Rows, or a Components V2 tree (rows inside a container, buttons as a section's accessory).
+    const has = (c: Json): boolean => c.custom_id === customId || ((c.components ?? []) as Json[]).some(has) || (c.accessory !== undefined && has(c.accessory as Json));
+    const found = ((message.body.components ?? []) as Json[]).some(has);
     if (!found) throw new Error(`fake: no component ${customId} on message ${message.id}`);
     const { state, payload } = this.base(3, { ...where, channelId: message.channelId });
     state.componentMessageId = message.id;
