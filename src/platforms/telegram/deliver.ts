@@ -3,7 +3,8 @@ import type { ChatKind, MessageRef } from '../../contracts/incoming.js';
 import { DeliveryError } from '../../contracts/messenger.js';
 import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
 import type { Logger } from '../../log.js';
-import { telegramError } from './errors.js';
+import type { InlineKeyboardMarkup } from 'grammy/types';
+import { isNotModified, telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
 import { isForceReply, renderReply } from './render.js';
 
@@ -34,6 +35,11 @@ export interface Origin {
   /** The message carrying the pressed button. */
   buttonMessage?: { ref: MessageRef; isPhoto: boolean };
   callbackQueryId?: string;
+  /**
+   * The pressed message is an ephemeral one (seen by the presser alone): the answers stay with
+   * them, and an edit changes that message (editEphemeralMessageText).
+   */
+  ephemeralMessageId?: number;
   /**
    * A press on a message sent through inline mode: it sits in a chat the bot may not be in, so
    * only that message can be edited; anything else goes privately or as an alert.
@@ -104,8 +110,11 @@ export class ReplyDelivery {
     return this.origin.chatKind === 'group' && this.origin.inline !== true && this.origin.dmUserId !== undefined;
   }
 
-  private async deliver(reply: Reply): Promise<void> {
+  private async deliver(given: Reply): Promise<void> {
+    // Pressed on an ephemeral message: the exchange belongs to the presser; what it says stays with them.
+    const reply: Reply = this.origin.ephemeralMessageId !== undefined && given.target === 'here' ? { ...given, target: 'ephemeral' } : given;
     if (reply.target === 'ephemeral' && this.mayBeEphemeral()) {
+      if (reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
       if (await this.sendEphemeral(reply)) return;
       // Refused: what the bot did before ephemeral messages, never the group for anything private.
       if (reply.ephemeralFallback === 'here') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
@@ -130,12 +139,37 @@ export class ReplyDelivery {
    * reply to an ephemeral message must itself be ephemeral, so a ForceReply prompt is left out (the
    * wizard's "Continue privately" button carries on). False when Telegram refuses it.
    */
-  private async sendEphemeral(reply: Reply): Promise<boolean> {
+  /** The reply as one ephemeral text message (no ForceReply), or undefined when it cannot be one. */
+  private ephemeralText(reply: Reply): { html: string; markup?: InlineKeyboardMarkup } | undefined {
     const { prompt: _prompt, ...rest } = reply;
     const rendered = renderReply({ ...rest, mode: 'new' }, { botUsername: this.deps.botUsername });
     const [m] = rendered.messages;
-    if (!m || m.kind !== 'text' || rendered.messages.length !== 1 || this.origin.dmUserId === undefined) return false;
-    const markup = m.markup && !isForceReply(m.markup) ? m.markup : undefined;
+    if (!m || m.kind !== 'text' || rendered.messages.length !== 1) return undefined;
+    return { html: m.html, ...(m.markup && !isForceReply(m.markup) ? { markup: m.markup } : {}) };
+  }
+
+  /** Replaces the pressed ephemeral message in place; false when Telegram refuses (then a new one). */
+  private async editEphemeral(reply: Reply): Promise<boolean> {
+    const m = this.ephemeralText(reply);
+    if (!m || this.origin.ephemeralMessageId === undefined || this.origin.dmUserId === undefined) return false;
+    try {
+      await this.deps.api.editEphemeralMessageText(this.origin.chatId, this.origin.dmUserId, this.origin.ephemeralMessageId, m.html, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(m.markup ? { reply_markup: m.markup } : {}),
+      });
+      return true;
+    } catch (err) {
+      if (isNotModified(err)) return true;
+      this.deps.logger.info({ err: telegramError(err, this.deps.token) }, 'telegram: ephemeral edit refused; sending anew');
+      return false;
+    }
+  }
+
+  private async sendEphemeral(reply: Reply): Promise<boolean> {
+    const m = this.ephemeralText(reply);
+    if (!m || this.origin.dmUserId === undefined) return false;
+    const markup = m.markup;
     try {
       await this.deps.api.sendMessage(this.origin.chatId, m.html, {
         parse_mode: 'HTML',

@@ -76,9 +76,20 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(String(go?.url)).toMatch(/^https:\/\/t\.me\/swap_test_bot\?start=d_/);
     expect(JSON.stringify(ask.markup)).not.toContain('force_reply');
     expect(ivy.messages()).toHaveLength(publicBefore);
-    // The link resumes Joe's draft privately.
+    // Cancel on it changes that ephemeral message in place; the group still sees nothing.
+    const cancel = buttons(ask).find((b) => b.text === 'Cancel');
+    const cancelled = world.fake.pressEphemeral(ask, String(cancel?.callback_data));
+    await waitFor(() => (ask.versions.length > 0 ? true : undefined), 'the ephemeral question edited');
+    expect(ask.text).not.toContain('address on Base');
+    await waitFor(() => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === cancelled), 'the Cancel press answered');
+    expect(ivy.messages()).toHaveLength(publicBefore);
+    // Swap this again; the link resumes Joe's new draft privately.
+    const again = world.fake.press(joe.user, group.id, message.message_id, String(button.callback_data));
+    const ask2 = await waitFor(() => world.fake.ephemeral.to(group.id, joe.user.id).find((m) => m.callbackQueryId === again), 'the second question');
+    const go2 = buttons(ask2).find((b) => b.text === 'Continue privately');
     const dm = new TgUser(world.fake, joe.user, world.fake.privateChat(joe.user));
-    dm.says(`/start ${String(go?.url).split('start=')[1]}`);
+    expect(String(go2?.url)).not.toBe(String(go?.url));
+    dm.says(`/start ${String(go2?.url).split('start=')[1]}`);
     await dm.sees('Continuing where you left off');
   }, 30_000);
 

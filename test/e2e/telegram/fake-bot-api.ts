@@ -3,7 +3,7 @@ import type { CallbackQuery, Chat, Message, Update, User, UserFromGetMe } from '
 import { err, ok, type TelegramResult } from '../../fakes/answers.js';
 import { telegramPayload, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
-import { EphemeralStore } from './fake-ephemeral.js';
+import { EphemeralStore, type EphemeralMessage } from './fake-ephemeral.js';
 import { GuestQueries } from './fake-guest.js';
 import { MessageStore } from './fake-messages.js';
 import { checkMarkup, TELEGRAM_REACTIONS, type StoredMessage } from './fake-rules.js';
@@ -175,6 +175,19 @@ export class FakeBotApi {
     return id;
   }
 
+  /** The receiver presses a button on an ephemeral message (message_id 0, its ephemeral id). Returns the query id. */
+  pressEphemeral(m: EphemeralMessage, data: string): string {
+    const chat = this.chats.get(m.chatId);
+    if (!chat) throw new Error(`fake: no chat ${m.chatId}`);
+    const id = `q${this.nextQuery++}`;
+    this.openQueries.add(id);
+    this.queryFrom.set(id, m.receiverId);
+    const from = { id: m.receiverId, is_bot: false, first_name: 'user' };
+    const message = { message_id: 0, ephemeral_message_id: m.ephemeralId, receiver_user: from, date: Math.floor(Date.now() / 1000), chat, from: this.bot, text: m.text, ...(m.markup ? { reply_markup: m.markup } : {}) };
+    this.pushUpdate({ callback_query: { id, from, chat_instance: `ci${m.chatId}`, data, message } } as Json);
+    return id;
+  }
+
   /** A user types `@bot <query>` in some chat. Returns the inline query id. */
   inlineQuery(from: User, query: string): string {
     const id = `iq${this.nextQuery++}`;
@@ -335,6 +348,8 @@ export class FakeBotApi {
         return this.store.edit(method, p);
       case 'answerInlineQuery':
         return this.answerInline(p);
+      case 'editEphemeralMessageText':
+        return this.ephemeral.edit(p);
       case 'answerGuestQuery':
         return this.guest.answer(p);
       case 'editMessageCaption':

@@ -19,6 +19,8 @@ export interface EphemeralMessage {
   markup?: Json;
   callbackQueryId?: string;
   threadId?: number;
+  /** Earlier HTML, one entry per edit. */
+  versions: string[];
 }
 
 export class EphemeralStore {
@@ -54,9 +56,31 @@ export class EphemeralStore {
       ...(markup ? { markup } : {}),
       ...(query ? { callbackQueryId: query } : {}),
       ...(p.message_thread_id !== undefined ? { threadId: Number(p.message_thread_id) } : {}),
+      versions: [],
     };
     this.sent.push(stored);
     return ok({ message_id: 0, ephemeral_message_id: stored.ephemeralId, date: Math.floor(Date.now() / 1000), chat, receiver_user: { id: receiver, is_bot: false, first_name: 'user' }, text: parsed.text, ...(markup ? { reply_markup: markup } : {}) });
+  }
+
+  /** editEphemeralMessageText: only the receiver's own ephemeral message in that chat, text and inline keyboard. */
+  edit(p: Json): TelegramResult {
+    const m = this.sent.find((e) => e.chatId === Number(p.chat_id) && e.receiverId === Number(p.receiver_user_id) && e.ephemeralId === Number(p.ephemeral_message_id));
+    if (!m) return err(400, 'Bad Request: ephemeral message not found');
+    const html = String(p.text ?? '');
+    const parsed = p.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html };
+    if (!parsed.ok) return err(400, parsed.error);
+    if (parsed.text.trim() === '' || parsed.text.length > 4096) return err(400, 'Bad Request: message text is empty or too long');
+    const markup = p.reply_markup as Json | undefined;
+    if (markup && 'force_reply' in markup) return err(400, 'Bad Request: inline keyboard expected');
+    if (((markup?.inline_keyboard ?? []) as Json[][]).flat().some((b) => 'login_url' in b)) return err(400, 'Bad Request: login_url buttons are not supported in ephemeral messages');
+    const markupError = checkMarkup(markup);
+    if (markupError) return err(400, markupError);
+    if (html === m.html && JSON.stringify(markup ?? null) === JSON.stringify(m.markup ?? null)) return err(400, 'Bad Request: message is not modified');
+    m.versions.push(m.html);
+    Object.assign(m, { html, text: parsed.text });
+    if (markup) m.markup = markup;
+    else delete m.markup;
+    return ok(true);
   }
 
   /** What one user was shown, ephemerally, in one chat. */
