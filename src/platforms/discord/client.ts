@@ -157,10 +157,13 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   };
 }
 
-/** What a pointed-at message says: its text and its cards' text (a bot's card may hold the id). */
+/** What a pointed-at message says: its text and its cards' text (embeds, Components V2 text displays). */
 function messageText(m: Message): string {
   const parts = [m.content];
   for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', ...e.fields.map((f) => `${f.name} ${f.value}`));
+  type Node = { type?: number; content?: string; components?: Node[] };
+  const texts = (n: Node): string[] => [...(n.type === 10 && typeof n.content === 'string' ? [n.content] : []), ...(n.components ?? []).flatMap(texts)];
+  for (const c of m.components) parts.push(...texts(c.toJSON() as Node));
   return parts.join('\n');
 }
 

@@ -216,14 +216,14 @@ export class FakeDiscord {
    * A message command (context menu, type 3) on a message `author` wrote here: data carries
    * target_id and resolved.messages, as Discord sends them.
    */
-  messageCommand(where: Where, name: string, target: { author: FakeUser; content: string }): InteractionState {
+  messageCommand(where: Where, name: string, target: { author: FakeUser; content: string; components?: Json[]; flags?: number }): InteractionState {
     const command = this.registered(where, name);
     if (command.type !== 3) throw new Error(`fake: "${name}" is not a message command`);
     const { state, payload } = this.base(2, where);
     const id = this.world.snowflake();
     const message = {
-      id, type: 0, channel_id: payload.channel_id, author: this.world.apiUser(target.author), content: target.content, embeds: [], components: [], attachments: [],
-      mentions: [], mention_roles: [], mention_everyone: false, pinned: false, tts: false, timestamp: new Date().toISOString(), edited_timestamp: null, flags: 0,
+      id, type: 0, channel_id: payload.channel_id, author: this.world.apiUser(target.author), content: target.content, embeds: [], components: target.components ?? [], attachments: [],
+      mentions: [], mention_roles: [], mention_everyone: false, pinned: false, tts: false, timestamp: new Date().toISOString(), edited_timestamp: null, flags: target.flags ?? 0,
     };
     return this.send(state, { ...payload, data: { id: command.id, name, type: 3, target_id: id, resolved: { messages: { [id]: message } }, ...(where.guild ? { guild_id: where.guild.id } : {}) } });
   }

@@ -54,6 +54,12 @@ describe('Discord "Track this swap"', () => {
     expect(unescape(embedText(byAddress))).not.toContain(DEST);
   }, 30_000);
 
+  it('on the bot\'s own Components V2 card, the id in its text displays finds the swap', async () => {
+    const card = await answerOf(h.fake, h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: '', flags: 1 << 15, components: [{ type: 17, components: [{ type: 10, content: `### Swap ${swapId.slice(0, 8)}\n**Swap id:** \`${swapId}\`` }] }] }));
+    expect(unescape(embedText(card))).toContain(swapId.slice(0, 8));
+    expect(buttonLabels(card)).toContain('Follow privately');
+  }, 30_000);
+
   it('nothing recognisable: a helpful note, only to the member', async () => {
     const note = await answerOf(h.fake, h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: 'gm everyone, how do fees work?' }));
     expect(note.ephemeral).toBe(true);
