@@ -113,12 +113,15 @@ export class ReplyDelivery {
   private async deliver(given: Reply): Promise<void> {
     // Pressed on an ephemeral message: the exchange belongs to the presser; what it says stays with them.
     const reply: Reply = this.origin.ephemeralMessageId !== undefined && given.target === 'here' ? { ...given, target: 'ephemeral' } : given;
-    if (reply.target === 'ephemeral' && this.mayBeEphemeral()) {
-      if (reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
-      if (await this.sendEphemeral(reply)) return;
-      // Refused: what the bot did before ephemeral messages, never the group for anything private.
+    if (reply.target === 'ephemeral' && this.origin.chatKind === 'group' && this.origin.inline !== true) {
+      if (this.mayBeEphemeral()) {
+        if (reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
+        if (await this.sendEphemeral(reply)) return;
+      }
+      // Refused, or no user to show it to (an anonymous admin): what the bot did before ephemeral
+      // messages, never the group for anything private.
       if (reply.ephemeralFallback === 'here') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
-      const alert = this.origin.callbackQueryId && !this.answered ? alertText([reply]) : undefined;
+      const alert = this.mayBeEphemeral() && this.origin.callbackQueryId && !this.answered ? alertText([reply]) : undefined;
       if (alert !== undefined) return this.answer(alert, true);
     }
     const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group') || (this.origin.inline === true && reply.mode !== 'edit');

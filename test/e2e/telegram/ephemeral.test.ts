@@ -45,6 +45,13 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(fay.messages()).toHaveLength(0);
   }, 30_000);
 
+  it('an anonymous admin (no user to show it to) gets the input error in the group, as before', async () => {
+    const group = world.fake.chat(newGroup('Anonymous'));
+    world.fake.sendText(group, newUser('GroupAnonymousBot'), '/track not-a-swap', { senderChat: group });
+    const error = await waitFor(() => world.fake.botMessages(group.id)[0], 'the input error in the group');
+    expect(error.text).toMatch(/swap id|transaction|address/i);
+  }, 30_000);
+
   it('a press on someone else\'s button: an ephemeral answer tied to that press; the pressed message is untouched', async () => {
     const group = newGroup('Buttons');
     const gil = new TgUser(world.fake, newUser('Gil'), group);
