@@ -24,6 +24,18 @@ export interface BotCore {
    * its settings and language go with it. Never throws.
    */
   chatMoved?(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
+  /**
+   * A mention in a chat the bot is not in (Telegram guest mode): exactly one result, public like
+   * an inline one: a swap id, hash or address becomes that swap's masked card, anything else a
+   * quote or a how-to. Rate limited with inline queries. Never throws.
+   */
+  guestQuery?(query: InlineQuery): Promise<InlineResult>;
+  /**
+   * A message someone pointed the bot at (Discord's "Track this swap"): the masked card of the
+   * swap it names with the next actions, for that person only; a helpful note when it names none.
+   * Never throws.
+   */
+  trackThis?(incoming: Incoming, text: string): Promise<Reply[]>;
 }
 
 export interface InlineQuery {
@@ -40,7 +52,7 @@ export interface InlineQuery {
 export interface InlineResult {
   /** Unique within the answer, <= 64 bytes; starts with the kind ("quote:", "fix:", "help"...). */
   id: string;
-  kind: 'quote' | 'fix' | 'route' | 'help' | 'problem' | 'slow';
+  kind: 'quote' | 'fix' | 'route' | 'help' | 'problem' | 'slow' | 'status';
   title: string;
   description: string;
   /** Sent into the chat as is: public, so nothing in it is private to anyone. */

@@ -15,7 +15,10 @@ import { notice } from './replies.js';
 import { commandName, route } from './router.js';
 import { suggest } from './suggest.js';
 import { inlineQuote } from './quote/inline.js';
-import type { InlineAnswer, InlineQuery } from './core.js';
+import { findLookup, guestGlance, trackThis } from './lookup/glance.js';
+import { shortId } from './cards/format.js';
+import { replyText } from '../contracts/reply.js';
+import type { InlineAnswer, InlineQuery, InlineResult } from './core.js';
 import { defaultLocale, formatDuration, resolveLocale, translator } from '../i18n/index.js';
 import { chooseLocale, LanguageStore } from '../i18n/store.js';
 
@@ -74,6 +77,59 @@ export function createCore(deps: CoreDeps): BotCore {
     }
   }
 
+  /** Guest mode: one result for a mention; the same bucket as inline queries. */
+  async function guest(q: InlineQuery): Promise<InlineResult> {
+    let locale = defaultLocale();
+    try {
+      if (typeof q !== 'object' || q === null || !PLATFORMS.has(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) throw new Error('invalid guest query');
+      locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
+      const t = translator(locale);
+      const decision = await inlineLimiter.take(q.platform, q.userId, now());
+      if (!decision.allowed) {
+        const wait = t('core.slowInline', { wait: formatDuration(locale, decision.retryAfterMs) });
+        return { id: 'slow', kind: 'slow', title: t('core.slowTitle'), description: wait, reply: notice(t('core.slowTitle'), [line(wait)], 'warning') };
+      }
+      // The answer lands in a chat the bot is not in: built as for a public one.
+      const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
+      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      const text = typeof q.text === 'string' ? q.text.slice(0, 1024) : '';
+      if (findLookup(text)) {
+        const g = await guestGlance(ctx, text);
+        const reply = fitReply(g.reply);
+        const [, ...rest] = replyText(reply).split('\n');
+        return { id: g.swap ? `status:${shortId(g.swap.swap.id)}` : 'status:none', kind: g.swap ? 'status' : 'problem', title: reply.title ?? t('lookup.noSwap'), description: rest.join(' ').slice(0, 200), reply };
+      }
+      const answer = await inlineQuote(ctx, text);
+      const order: InlineResult['kind'][] = ['quote', 'fix', 'problem', 'help', 'route'];
+      const best = order.map((k) => answer.results.find((r) => r.kind === k)).find((r) => r !== undefined) ?? answer.results[0];
+      if (!best) throw new Error('no inline result');
+      return { ...best, reply: fitReply(best.reply) };
+    } catch (err) {
+      if (isServiceError(err)) logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering a guest query');
+      else logger.error({ platform: q?.platform, err: asError(err) }, 'guest query failed');
+      const r = errorReply(err, locale);
+      return { id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r) };
+    }
+  }
+
+  /** "Track this swap" on a message: rate limited like a command. */
+  async function trackThisMessage(incoming: Incoming, text: string): Promise<Reply[]> {
+    let locale = defaultLocale();
+    try {
+      if (!validIncoming(incoming)) return [];
+      locale = await chooseLocale(languages, incoming);
+      const t = translator(locale);
+      const decision = await limiter.take(incoming.platform, incoming.userId, now());
+      if (!decision.allowed) return [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
+      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map(fitReply);
+    } catch (err) {
+      if (isServiceError(err)) logger.warn({ platform: incoming?.platform, err: asError(err) }, 'swap service error on Track this swap');
+      else logger.error({ platform: incoming?.platform, err: asError(err) }, 'Track this swap failed');
+      return [{ ...fitReply(errorReply(err, locale)), target: 'ephemeral' }];
+    }
+  }
+
   async function handle(incoming: Incoming): Promise<Reply[]> {
     let replies: Reply[];
     let locale = defaultLocale();
@@ -119,6 +175,8 @@ export function createCore(deps: CoreDeps): BotCore {
         logger.error({ platform, err: asError(err) }, 'could not move an upgraded chat\'s follows');
       }
     },
+    guestQuery: guest,
+    trackThis: trackThisMessage,
     suggest: (field, partial, context) => {
       try {
         return Promise.resolve(suggest(deps.catalog, field, typeof partial === 'string' ? partial : '', context));

@@ -77,7 +77,8 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
       dmFallback: privateLink(ctx, swapId),
     }];
   }
-  return depositCards(details, ctx.now(), actions, ctx.locale);
+  // One self-contained card (with its QR) where the platform can show one (Discord Components V2).
+  return (await depositCards(details, ctx.now(), actions, ctx.locale)).map((r) => ({ ...r, layout: 'card' as const }));
 }
 
 /** What a group sees when the private message cannot be delivered: a way to the private chat, nothing more. */

@@ -7,6 +7,8 @@ export const VERBS = {
   // Status and deposit cards (also sent by tracking).
   refreshStatus: 'st',
   track: 'tr',
+  /** "Track this swap": follow in the presser's private chat. */
+  followPrivately: 'fp',
   depositDetails: 'dp',
   // Followed status cards (tracking): Mute / Unmute / Stop, and Undo after Stop.
   mute: 'mu',

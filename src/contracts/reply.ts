@@ -82,6 +82,18 @@ export interface Reply {
    * groups, 'here' in private chats).
    */
   target: 'here' | 'dm' | 'ephemeral';
+  /**
+   * For target 'ephemeral' in a group, when the platform refuses to show it to this person only
+   * (Telegram: chat type, old client): 'here' posts it in the chat instead (nothing private in it:
+   * an admin-only refusal, an input error, a wizard question, as before ephemeral messages);
+   * absent: privately, as for 'dm' (or an alert to a button press).
+   */
+  ephemeralFallback?: 'here';
+  /**
+   * 'card': one self-contained card (a swap's status card, its deposit card) that platforms with a
+   * richer layout show as one (Discord Components V2); others ignore it.
+   */
+  layout?: 'card';
   /** 'edit' replaces the message the pressed button belongs to (the wizard edits in place). */
   mode?: 'new' | 'edit';
   /**

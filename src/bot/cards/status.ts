@@ -153,5 +153,6 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     fields,
     buttons: opts.followed ? [buttons, followButtons(swap.id, opts.followed.muted === true, locale)] : [buttons],
     target: 'here',
+    layout: 'card',
   });
 }

@@ -3,7 +3,7 @@ import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../command.js';
 import type { Ctx } from '../context.js';
 import { problemReply } from '../problem.js';
 import { quoteNow } from '../quote/quote.js';
-import { expired } from '../replies.js';
+import { expired, forSender } from '../replies.js';
 import { routeFromLine } from '../route/check.js';
 import { routeFromButton } from '../route/codec.js';
 import { isComplete } from '../route/route.js';
@@ -34,7 +34,9 @@ export async function refreshQuote(ctx: Ctx, args: string[]): Promise<Reply[]> {
 export async function swapThis(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const route = await routeFromButton(ctx, args);
   if (!route) return [expired(ctx)];
-  return (await startWizard(ctx, 'swap', route)).map((r) => ({ ...r, mode: 'new' as const }));
+  // In a group the question goes to the presser alone (with "Continue privately"); a platform that
+  // refuses an ephemeral message asks in the group as before.
+  return (await startWizard(ctx, 'swap', route)).map((r) => forSender(ctx, { ...r, mode: 'new' as const }));
 }
 
 export const quoteCommand: Command = {

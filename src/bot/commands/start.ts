@@ -8,6 +8,10 @@ import { history, HISTORY_PAYLOAD } from './history.js';
 import { SWAP_LINK_PREFIX } from '../quote/inline.js';
 import { VERBS } from '../verbs.js';
 import { swapThis } from './quote.js';
+import { statusCommand } from './status.js';
+import { STATUS_LINK_PREFIX } from '../lookup/glance.js';
+
+const dashed = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 const PAYLOAD = /^[A-Za-z0-9_-]{1,64}$/;
 const expiredLink = (ctx: Ctx): Reply => notice(ctx.t('start.expired.title'), [line(ctx.t('start.expired.text'))], 'warning');
@@ -36,6 +40,9 @@ async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<R
     if (!decoded.ok || decoded.action.verb !== VERBS.swapThis) return [expiredLink(ctx)];
     return swapThis(ctx, decoded.action.args);
   }
+  // st_<hex>: "Open the full card" on a guest answer; the card is unmasked only for its creator.
+  const st = new RegExp(`^${STATUS_LINK_PREFIX}([0-9a-f]{32})$`).exec(payload);
+  if (st && !isPublic(ctx)) return statusCommand.run(ctx, dashed(st[1] as string));
   const dep = /^dep_([0-9a-f]{32})$/.exec(payload);
   if (dep && !isPublic(ctx)) {
     const hex = dep[1] as string;

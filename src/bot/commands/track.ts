@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { parseSwapId } from '../parse/swap-id.js';
 import type { Reply } from '../../contracts/reply.js';
 import { problemReply } from '../problem.js';
+import { forSender } from '../replies.js';
 import { SWAP_LOOKUP, type Command } from '../command.js';
 import { answerLookup } from '../lookup/answer.js';
 import { adminsOnly, followSwap, mayManageTracking } from '../lookup/follow.js';
@@ -15,7 +16,7 @@ import { VERBS } from '../verbs.js';
  */
 async function track(ctx: Ctx, args: string): Promise<Reply[]> {
   const input = parseLookup(args.split(/\s+/)[0]);
-  if (!input.ok) return [problemReply(ctx.locale, input, ctx.t('lookup.whichSwap'))];
+  if (!input.ok) return [forSender(ctx, problemReply(ctx.locale, input, ctx.t('lookup.whichSwap')))];
   if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
   return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found !== undefined), VERBS.track);
 }

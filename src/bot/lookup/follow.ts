@@ -2,7 +2,7 @@ import type { ChatTarget } from '../../contracts/incoming.js';
 import { bold, line, type Reply } from '../../contracts/reply.js';
 import { statusReply } from '../commands/status.js';
 import { isPublic, type Ctx } from '../context.js';
-import { notice } from '../replies.js';
+import { forSender, notice } from '../replies.js';
 
 /** This chat, with the forum topic the message came from (tracking posts the cards there). */
 export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind, ...(ctx.incoming.threadId ? { threadId: ctx.incoming.threadId } : {}) });
@@ -18,7 +18,7 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
 }
 
 /** Why a non-admin cannot change what a group follows, in the chat's language. */
-export const adminsOnly = (ctx: Ctx): Reply => notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning');
+export const adminsOnly = (ctx: Ctx): Reply => forSender(ctx, notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning'));
 
 /**
  * Follows a swap in this chat (live updates come from the tracking worker). `known`: the swap was

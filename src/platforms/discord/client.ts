@@ -1,10 +1,11 @@
-import type { BaseInteraction, ChatInputCommandInteraction, RESTOptions } from 'discord.js';
+import type { BaseInteraction, ChatInputCommandInteraction, Message, RESTOptions } from 'discord.js';
 import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import { line, urlButton, type Reply } from '../../contracts/reply.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { answerAutocomplete } from './autocomplete.js';
+import { TRACK_THIS_NAME } from './commands.js';
 import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
 import { loggableError } from './delivery-errors.js';
 import { codeSpan } from './markdown.js';
@@ -70,6 +71,12 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text }, ilog);
       return void (await i.reply(notice('This command is no longer available. Type / to see the current ones.')));
     }
+    if (i.isMessageContextMenuCommand()) {
+      if (i.commandName !== TRACK_THIS_NAME || !opts.core.trackThis) return void (await i.reply(notice('This command is no longer available.')));
+      const incoming = incomingBasis(i, opts.trackRole);
+      const text = messageText(i.targetMessage);
+      return run(i, incoming, ilog, () => opts.core.trackThis!(incoming, text));
+    }
     if (i.isButton() || i.isStringSelectMenu()) {
       const own = parseOwnId(i.customId);
       if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt)));
@@ -87,10 +94,10 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     }
   }
 
-  async function run(i: RepliableInteraction, incoming: Incoming, ilog: Logger): Promise<void> {
+  async function run(i: RepliableInteraction, incoming: Incoming, ilog: Logger, answer: () => Promise<Reply[]> = () => opts.core.handle(incoming)): Promise<void> {
     const responder = new InteractionResponder(i);
     try {
-      const work = opts.core.handle(incoming);
+      const work = answer();
       let replies: readonly Reply[] | typeof TIMED_OUT = await within(work, ackBudgetMs);
       if (replies === TIMED_OUT) {
         await responder.ack();
@@ -148,6 +155,16 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       await client.destroy();
     },
   };
+}
+
+/** What a pointed-at message says: its text and its cards' text (embeds, Components V2 text displays). */
+function messageText(m: Message): string {
+  const parts = [m.content];
+  for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', ...e.fields.map((f) => `${f.name} ${f.value}`));
+  type Node = { type?: number; content?: string; components?: Node[] };
+  const texts = (n: Node): string[] => [...(n.type === 10 && typeof n.content === 'string' ? [n.content] : []), ...(n.components ?? []).flatMap(texts)];
+  for (const c of m.components) parts.push(...texts(c.toJSON() as Node));
+  return parts.join('\n');
 }
 
 function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {

@@ -1,4 +1,4 @@
-import type { APIApplicationCommandOption, REST, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import type { APIApplicationCommandOption, REST, RESTPostAPIChatInputApplicationCommandsJSONBody, RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
 import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, Routes } from 'discord.js';
 import { COMMANDS, type CommandOption, type CommandSpec } from '../../bot/command-list.js';
 import { DISCORD_LOCALES, menuText } from '../../i18n/index.js';
@@ -55,6 +55,28 @@ export function commandBody(spec: CommandSpec, scope: 'guild' | 'global' = 'glob
   };
 }
 
+/** The "Track this swap" message command (context menu, type 3): English name, localized names, no description. */
+export const TRACK_THIS_NAME = 'Track this swap';
+
+function nameLocalizations(key: string, english: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [locale, names] of Object.entries(DISCORD_LOCALES)) {
+    const text = menuText(locale as keyof typeof DISCORD_LOCALES, key, english).slice(0, 32);
+    if (text !== english) for (const n of names) out[n] = text;
+  }
+  return out;
+}
+
+export type MessageCommandBody = RESTPostAPIContextMenuApplicationCommandsJSONBody;
+
+/** Message commands must have an empty description and no options (Discord's rule). */
+export function trackThisCommandBody(scope: 'guild' | 'global' = 'global'): MessageCommandBody {
+  const body: MessageCommandBody = { type: ApplicationCommandType.Message, name: TRACK_THIS_NAME, name_localizations: nameLocalizations('command.trackThis.name', TRACK_THIS_NAME) };
+  if (scope === 'guild') return body;
+  // Anyone may look a swap up anywhere; following stays with the core's admin rule.
+  return { ...body, integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall], contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel] };
+}
+
 export function discordCommandDefinitions(commands: readonly CommandSpec[] = COMMANDS, scope: 'guild' | 'global' = 'global'): CommandBody[] {
   return commands.map((c) => commandBody(c, scope));
 }
@@ -71,7 +93,8 @@ export function normalizeCommand(c: Record<string, unknown>, scope: 'guild' | 'g
   const out: Record<string, unknown> = {
     type: c.type ?? ApplicationCommandType.ChatInput,
     name: c.name,
-    description: c.description,
+    name_localizations: sameLocalizations(c.name_localizations),
+    description: c.description ?? '',
     description_localizations: sameLocalizations(c.description_localizations),
     default_member_permissions: c.default_member_permissions ?? null,
     nsfw: c.nsfw ?? false,
@@ -111,9 +134,9 @@ export async function registerDiscordCommands(opts: { rest: REST; applicationId:
   const scope = opts.guildId ? 'guild' : 'global';
   const list = opts.guildId ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId) : Routes.applicationCommands(opts.applicationId);
   const one = (id: string) => (opts.guildId ? Routes.applicationGuildCommand(opts.applicationId, opts.guildId, id) : Routes.applicationCommand(opts.applicationId, id));
-  const wanted = discordCommandDefinitions(opts.commands, scope);
-  // Without with_localizations Discord leaves description_localizations out, and every command
-  // would compare as changed: a PATCH each, counted against the daily command-write limit.
+  const wanted: Array<CommandBody | MessageCommandBody> = [...discordCommandDefinitions(opts.commands, scope), trackThisCommandBody(scope)];
+  // Without with_localizations Discord leaves the localizations out, and every command would
+  // compare as changed: a PATCH each, counted against the daily command-write limit.
   const existing = (await opts.rest.get(list, { query: new URLSearchParams({ with_localizations: 'true' }) })) as Array<Record<string, unknown>>;
   const result: RegisterResult = { scope, created: [], updated: [], deleted: [], unchanged: [] };
 
@@ -122,10 +145,12 @@ export async function registerDiscordCommands(opts: { rest: REST; applicationId:
     result.created = wanted.map((c) => c.name);
     return result;
   }
-  const byName = new Map(existing.filter((c) => (c.type ?? 1) === ApplicationCommandType.ChatInput).map((c) => [String(c.name), c]));
+  // Slash and message commands may share a name: each is known by its type and name.
+  const keyOf = (c: { type?: unknown; name?: unknown }) => `${Number(c.type ?? ApplicationCommandType.ChatInput)}:${String(c.name)}`;
+  const byName = new Map(existing.map((c) => [keyOf(c), c]));
   for (const body of wanted) {
-    const current = byName.get(body.name);
-    byName.delete(body.name);
+    const current = byName.get(keyOf(body));
+    byName.delete(keyOf(body));
     if (!current) {
       await opts.rest.post(list, { body });
       result.created.push(body.name);
@@ -134,9 +159,9 @@ export async function registerDiscordCommands(opts: { rest: REST; applicationId:
       result.updated.push(body.name);
     } else result.unchanged.push(body.name);
   }
-  for (const [name, stale] of byName) {
+  for (const stale of byName.values()) {
     await opts.rest.delete(one(String(stale.id)));
-    result.deleted.push(name);
+    result.deleted.push(String(stale.name));
   }
   return result;
 }

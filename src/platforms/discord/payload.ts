@@ -10,18 +10,24 @@ import type { RenderedMessage } from './render.js';
  */
 
 export interface InteractionMessageOptions {
-  embeds: RenderedMessage['embeds'];
-  components: RenderedMessage['components'];
+  /** Absent on a Components V2 message (Discord refuses embeds with the flag). */
+  embeds?: RenderedMessage['embeds'];
+  components: RenderedMessage['components'] | NonNullable<RenderedMessage['v2']>;
   files: Array<{ attachment: Buffer; name: string; description?: string }>;
   attachments: never[];
   allowedMentions: { parse: [] };
+  /** IS_COMPONENTS_V2 (and Ephemeral on a first reply or follow-up). */
+  flags?: number;
 }
 
-/** For edits, updates and DMs: no flags (visibility cannot change after the first response). */
+/**
+ * For edits, updates and DMs: visibility cannot change after the first response; a Components V2
+ * card carries its flag on every write (an edit cannot remove it) and no embeds.
+ */
 export function interactionOptions(m: RenderedMessage): InteractionMessageOptions {
   return {
-    embeds: m.embeds,
-    components: m.components,
+    ...(m.flags ? { flags: m.flags } : { embeds: m.embeds }),
+    components: m.v2 ?? m.components,
     files: m.files.map((f) => ({ attachment: f.data, name: f.name, ...(f.description ? { description: f.description } : {}) })),
     attachments: [],
     allowedMentions: { parse: [] },
@@ -29,14 +35,16 @@ export function interactionOptions(m: RenderedMessage): InteractionMessageOption
 }
 
 /** For a first reply or a follow-up, which choose their visibility. */
-export function replyOptions(m: RenderedMessage, ephemeral: boolean): InteractionMessageOptions & { flags?: MessageFlags.Ephemeral } {
-  return { ...interactionOptions(m), ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) };
+export function replyOptions(m: RenderedMessage, ephemeral: boolean): InteractionMessageOptions {
+  const flags = (m.flags ?? 0) | (ephemeral ? MessageFlags.Ephemeral : 0);
+  return { ...interactionOptions(m), ...(flags ? { flags } : {}) };
 }
 
 export interface RestMessage {
   body: {
-    embeds: RenderedMessage['embeds'];
-    components: RenderedMessage['components'];
+    embeds?: RenderedMessage['embeds'];
+    flags?: number;
+    components: RenderedMessage['components'] | NonNullable<RenderedMessage['v2']>;
     allowed_mentions: { parse: [] };
     attachments: Array<{ id: string; filename: string; description?: string }>;
   };
@@ -46,8 +54,8 @@ export interface RestMessage {
 export function restMessage(m: RenderedMessage): RestMessage {
   return {
     body: {
-      embeds: m.embeds,
-      components: m.components,
+      ...(m.flags ? { flags: m.flags } : { embeds: m.embeds }),
+      components: m.v2 ?? m.components,
       allowed_mentions: { parse: [] },
       attachments: m.files.map((f, i) => ({ id: String(i), filename: f.name, ...(f.description ? { description: f.description } : {}) })),
     },

@@ -1,8 +1,9 @@
-import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField, APIStringSelectComponent } from 'discord.js';
+import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField, APIMessageTopLevelComponent, APIStringSelectComponent } from 'discord.js';
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { bold, code, type Button, type Line, type Reply, type Tone } from '../../contracts/reply.js';
 import { copyButtonId, CUSTOM_ID_MAX, promptButtonId, selectId } from './custom-ids.js';
 import { plain, renderLine, renderLines } from './markdown.js';
+import { IS_COMPONENTS_V2, renderCardV2 } from './render-v2.js';
 
 /**
  * Reply -> Discord message: one embed (title, description from the lines, fields, colour by
@@ -40,15 +41,22 @@ export interface RenderedFile {
 export type MessageRow = APIActionRowComponent<APIComponentInMessageActionRow>;
 
 export interface RenderedMessage {
+  /** Empty for a Components V2 message. */
   embeds: APIEmbed[];
+  /** Action rows (empty for a Components V2 message). */
   components: MessageRow[];
   files: RenderedFile[];
   allowedMentions: { parse: [] };
+  /** A card as Components V2: its top-level components, sent with the flag instead of embeds and rows. */
+  v2?: APIMessageTopLevelComponent[];
+  /** IS_COMPONENTS_V2 with `v2`: no content and no embeds with it, and every edit keeps it. */
+  flags?: number;
 }
 
 const EMPTY = '\u200b';
 
 export function renderReply(reply: Reply): RenderedMessage {
+  if (reply.layout === 'card') return renderCard(reply);
   const overflow: Line[] = [];
   const components = renderComponents(reply, overflow);
   const files: RenderedFile[] = [];
@@ -83,6 +91,18 @@ export function renderReply(reply: Reply): RenderedMessage {
   if (reply.attachment) files.push({ name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file', data: Buffer.from(reply.attachment.data), contentType: reply.attachment.mimeType });
   if (!embed.title && !embed.description && !embed.fields && !embed.image) embed.description = EMPTY;
   return { embeds: [embed], components, files, allowedMentions: { parse: [] } };
+}
+
+/** A card as Components V2 (render-v2.ts), with the same buttons and files as its embed would have. */
+function renderCard(reply: Reply): RenderedMessage {
+  const overflow: Line[] = [];
+  const rows = renderComponents(reply, overflow);
+  const files: RenderedFile[] = [];
+  const name = reply.image ? imageName(reply.image.filename) : undefined;
+  if (reply.image && name) files.push({ name, data: Buffer.from(reply.image.png), description: plain(reply.image.alt, 1024) || undefined });
+  if (reply.attachment) files.push({ name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file', data: Buffer.from(reply.attachment.data), contentType: reply.attachment.mimeType });
+  const components = renderCardV2({ reply, rows, overflow, colour: reply.tone ? TONE_COLOURS[reply.tone] : undefined, ...(name ? { imageName: name } : {}) });
+  return { embeds: [], components: [], v2: components, files, allowedMentions: { parse: [] }, flags: IS_COMPONENTS_V2 };
 }
 
 function imageName(filename: string | undefined): string {

@@ -1,4 +1,4 @@
-import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
+import type { ButtonInteraction, ChatInputCommandInteraction, Message, MessageContextMenuCommandInteraction, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
 import { InteractionContextType, MessageFlags } from 'discord.js';
 import { italic, line, type Reply } from '../../contracts/reply.js';
 import { parseOwnId } from './custom-ids.js';
@@ -8,7 +8,7 @@ import { interactionOptions, replyOptions } from './payload.js';
 import { renderReply } from './render.js';
 import { interactionOnly, USER_INSTALL_FOLLOWUPS } from './user-install.js';
 
-export type RepliableInteraction = ChatInputCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
+export type RepliableInteraction = ChatInputCommandInteraction | MessageContextMenuCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
 export const DM_CLOSED_NOTE =
   'I could not send this to your direct messages (they are closed for this server), so it is shown here, only to you. It will not be kept: Discord drops it when you dismiss it or reload, so copy what you need now.';
@@ -185,8 +185,8 @@ export class InteractionResponder {
 }
 
 function holdsCopyButtons(message: Message): boolean {
-  return message.components.some((row) => {
-    const json = row.toJSON() as { components?: Array<{ custom_id?: string }> };
-    return (json.components ?? []).some((c) => typeof c.custom_id === 'string' && parseOwnId(c.custom_id)?.kind === 'copy');
-  });
+  // Rows, or a Components V2 card whose rows sit inside its container: searched at any depth.
+  type Node = { custom_id?: string; components?: Node[] };
+  const copies = (n: Node): boolean => (typeof n.custom_id === 'string' && parseOwnId(n.custom_id)?.kind === 'copy') || (n.components ?? []).some(copies);
+  return message.components.some((c) => copies(c.toJSON() as Node));
 }

@@ -11,6 +11,7 @@ import { connectBot, pause, retrying } from './connect.js';
 import { createUpdateLedger, DEFAULT_UPDATE_LEASE, type UpdateLeaseOptions } from './dedup.js';
 import { SORRY } from './deliver.js';
 import { telegramError } from './errors.js';
+import { guestMode } from './guest.js';
 import { inlineMode } from './inline.js';
 import { textMessages } from './messages.js';
 import { chatMigrations } from './migrations.js';
@@ -61,7 +62,7 @@ export interface TelegramBot {
   setWebhook(url: string, secret: string): Promise<void>;
 }
 
-const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result'] as const;
+const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result', 'guest_message'] as const;
 /** Interactive replies: wait out short 429s only; 3 tries for 5xx. */
 const INTERACTIVE_RETRY = { maxDelaySeconds: 5, maxRetryAttempts: 3, rethrowHttpErrors: true } as const;
 const CONFLICT_RETRY_MS = 5_000;
@@ -109,6 +110,7 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
   bot.use(chatMigrations(deps));
   bot.use(buttonPresses(deps));
   bot.use(inlineMode(deps));
+  bot.use(guestMode(deps));
 
   bot.catch(async (err) => {
     // Never the error object itself: a wrapped network error may quote the URL with the token.
@@ -117,6 +119,8 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     try {
       if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: SORRY, show_alert: true });
       else if (ctx.inlineQuery) await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
+      // A guest mention comes from a chat the bot is not in: nothing can be sent there.
+      else if (ctx.update.guest_message) return;
       else if (ctx.chat) await ctx.api.sendMessage(ctx.chat.id, SORRY);
     } catch {
       // Telegram itself is failing: the log line above is all we can do.

@@ -22,13 +22,15 @@ export function buttonPresses(shared: HandlerDeps): Composer<Context> {
     if (q.inline_message_id !== undefined && q.data) return inlinePress(deps, ctx.me.username, q.from, q.id, q.inline_message_id, q.chat_instance, q.data);
     const msg = q.message;
     const threadId = msg ? topicOf(msg) : undefined;
+    // An ephemeral message (Bot API 10.3) has message_id 0: it is changed by its ephemeral id only.
+    const ephemeralId = msg && 'ephemeral_message_id' in msg && typeof msg.ephemeral_message_id === 'number' ? msg.ephemeral_message_id : undefined;
     const origin: Origin = {
       chatId: String(msg?.chat.id ?? q.from.id),
       chatKind: msg ? chatKind(msg.chat) : 'private',
       ...(threadId ? { threadId } : {}),
       dmUserId: q.from.id,
       callbackQueryId: q.id,
-      ...(msg ? { buttonMessage: { ref: messageRef(msg), isPhoto: 'photo' in msg && Array.isArray(msg.photo) } } : {}),
+      ...(ephemeralId !== undefined ? { ephemeralMessageId: ephemeralId } : msg ? { buttonMessage: { ref: messageRef(msg), isPhoto: 'photo' in msg && Array.isArray(msg.photo) } } : {}),
     };
     if (!msg || !q.data) {
       const delivery = new ReplyDelivery({ api: deps.api, messenger: deps.messenger, logger: deps.logger, token: deps.token, botUsername: ctx.me.username }, origin);

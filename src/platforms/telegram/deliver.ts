@@ -3,8 +3,10 @@ import type { ChatKind, MessageRef } from '../../contracts/incoming.js';
 import { DeliveryError } from '../../contracts/messenger.js';
 import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
 import type { Logger } from '../../log.js';
-import { telegramError } from './errors.js';
+import type { InlineKeyboardMarkup } from 'grammy/types';
+import { isNotModified, telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
+import { isForceReply, renderReply } from './render.js';
 
 /**
  * Puts the core's Replies where they belong for one update: here, privately to the user (with a
@@ -33,6 +35,11 @@ export interface Origin {
   /** The message carrying the pressed button. */
   buttonMessage?: { ref: MessageRef; isPhoto: boolean };
   callbackQueryId?: string;
+  /**
+   * The pressed message is an ephemeral one (seen by the presser alone): the answers stay with
+   * them, and an edit changes that message (editEphemeralMessageText).
+   */
+  ephemeralMessageId?: number;
   /**
    * A press on a message sent through inline mode: it sits in a chat the bot may not be in, so
    * only that message can be edited; anything else goes privately or as an alert.
@@ -67,7 +74,8 @@ export class ReplyDelivery {
 
   async deliverAll(replies: Reply[]): Promise<void> {
     const alert = this.origin.callbackQueryId ? alertText(replies) : undefined;
-    if (alert !== undefined) return this.answer(alert, true);
+    // In a group an ephemeral message comes first (it can hold buttons); the alert is its fallback.
+    if (alert !== undefined && !this.mayBeEphemeral()) return this.answer(alert, true);
     let failed = false;
     for (const reply of replies) {
       try {
@@ -97,7 +105,25 @@ export class ReplyDelivery {
     await this.answer();
   }
 
-  private async deliver(reply: Reply): Promise<void> {
+  /** Telegram shows ephemeral messages in groups, to a real user, and not through inline mode. */
+  private mayBeEphemeral(): boolean {
+    return this.origin.chatKind === 'group' && this.origin.inline !== true && this.origin.dmUserId !== undefined;
+  }
+
+  private async deliver(given: Reply): Promise<void> {
+    // Pressed on an ephemeral message: the exchange belongs to the presser; what it says stays with them.
+    const reply: Reply = this.origin.ephemeralMessageId !== undefined && given.target === 'here' ? { ...given, target: 'ephemeral' } : given;
+    if (reply.target === 'ephemeral' && this.origin.chatKind === 'group' && this.origin.inline !== true) {
+      if (this.mayBeEphemeral()) {
+        if (reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
+        if (await this.sendEphemeral(reply)) return;
+      }
+      // Refused, or no user to show it to (an anonymous admin): what the bot did before ephemeral
+      // messages, never the group for anything private.
+      if (reply.ephemeralFallback === 'here') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
+      const alert = this.mayBeEphemeral() && this.origin.callbackQueryId && !this.answered ? alertText([reply]) : undefined;
+      if (alert !== undefined) return this.answer(alert, true);
+    }
     const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group') || (this.origin.inline === true && reply.mode !== 'edit');
     if (!privately || this.origin.chatKind === 'private') return this.show(this.origin.chatId, this.origin.chatKind, reply);
     if (this.origin.dmUserId === undefined) return this.fallback(reply);
@@ -107,6 +133,58 @@ export class ReplyDelivery {
       // 403 "bot can't initiate conversation with a user" (or blocked): say so in the group.
       if (err instanceof DeliveryError && err.failure === 'gone') return this.fallback(reply);
       throw err;
+    }
+  }
+
+  /**
+   * The reply as an ephemeral message (Bot API 10.3 ephemeral_message_parameters): seen by the
+   * sender alone, tied to their button press when one caused it. Text and inline buttons only: a
+   * reply to an ephemeral message must itself be ephemeral, so a ForceReply prompt is left out (the
+   * wizard's "Continue privately" button carries on). False when Telegram refuses it.
+   */
+  /** The reply as one ephemeral text message (no ForceReply), or undefined when it cannot be one. */
+  private ephemeralText(reply: Reply): { html: string; markup?: InlineKeyboardMarkup } | undefined {
+    const { prompt: _prompt, ...rest } = reply;
+    const rendered = renderReply({ ...rest, mode: 'new' }, { botUsername: this.deps.botUsername });
+    const [m] = rendered.messages;
+    if (!m || m.kind !== 'text' || rendered.messages.length !== 1) return undefined;
+    return { html: m.html, ...(m.markup && !isForceReply(m.markup) ? { markup: m.markup } : {}) };
+  }
+
+  /** Replaces the pressed ephemeral message in place; false when Telegram refuses (then a new one). */
+  private async editEphemeral(reply: Reply): Promise<boolean> {
+    const m = this.ephemeralText(reply);
+    if (!m || this.origin.ephemeralMessageId === undefined || this.origin.dmUserId === undefined) return false;
+    try {
+      await this.deps.api.editEphemeralMessageText(this.origin.chatId, this.origin.dmUserId, this.origin.ephemeralMessageId, m.html, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(m.markup ? { reply_markup: m.markup } : {}),
+      });
+      return true;
+    } catch (err) {
+      if (isNotModified(err)) return true;
+      this.deps.logger.info({ err: telegramError(err, this.deps.token) }, 'telegram: ephemeral edit refused; sending anew');
+      return false;
+    }
+  }
+
+  private async sendEphemeral(reply: Reply): Promise<boolean> {
+    const m = this.ephemeralText(reply);
+    if (!m || this.origin.dmUserId === undefined) return false;
+    const markup = m.markup;
+    try {
+      await this.deps.api.sendMessage(this.origin.chatId, m.html, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(markup ? { reply_markup: markup } : {}),
+        ...(this.origin.threadId ? { message_thread_id: Number(this.origin.threadId) } : {}),
+        ephemeral_message_parameters: { receiver_user_id: this.origin.dmUserId, ...(this.origin.callbackQueryId ? { callback_query_id: this.origin.callbackQueryId } : {}) },
+      });
+      return true;
+    } catch (err) {
+      this.deps.logger.info({ err: telegramError(err, this.deps.token) }, 'telegram: ephemeral message refused; falling back');
+      return false;
     }
   }
 
@@ -130,7 +208,7 @@ export class ReplyDelivery {
   }
 
   /**
-   * No DM possible. Telegram has no ephemeral messages, so what was meant for one person is never
+   * No DM possible (and no ephemeral message), so what was meant for one person is never
    * shown to the group: the reply's own public fallback if it has one, else a pointer to the
    * private chat, as an alert to a button press or as a message here.
    */

@@ -16,7 +16,7 @@ const MAX_RESULTS = 50;
 const DESCRIPTION_LIMIT = 256;
 
 /** A result as Telegram's article; undefined when it cannot be shown as one (logged by the caller). */
-function articleOf(r: InlineResult, botUsername: string): { article?: InlineQueryResultArticle; problems: string[] } {
+export function articleOf(r: InlineResult, botUsername: string): { article?: InlineQueryResultArticle; problems: string[] } {
   const rendered = renderReply({ ...r.reply, target: 'here', mode: 'new' }, { botUsername });
   const main = rendered.messages[rendered.main];
   if (!main || main.kind !== 'text' || rendered.messages.length !== 1) return { problems: [...rendered.problems, `inline result ${r.id}: not a single text message`] };

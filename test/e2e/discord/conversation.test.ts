@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DM_CLOSED_NOTE } from '../../../src/platforms/discord/responder.js';
 import type { Where } from './fake-discord.js';
 import type { StoredMessage } from './fake-world.js';
-import { afterPress, answerOf, buttonId, buttonLabels, embedOf, embedText, titleOf, unescape, useLiveDiscord } from './harness.js';
+import type { Json } from '../../fakes/bodies.js';
+import { afterPress, answerOf, buttonId, buttonLabels, componentsOf, embedOf, embedText, isV2, titleOf, unescape, useLiveDiscord } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -80,16 +81,19 @@ describe('a whole swap on Discord', () => {
     depositCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
     await waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
 
-    // The deposit card: an embed with the address as code, the QR as an attached PNG it shows.
-    const dm = embedOf(depositCard);
-    expect(String(dm.description)).toMatch(/`[^`]{20,}`/);
-    const withImage = h.fake.messagesIn(dmChannel).find((m) => m.attachments.length > 0);
-    expect(withImage).toBeDefined();
-    const png = withImage?.attachments[0];
+    // The deposit card: a Components V2 card (no embeds), a container coloured as pending, the
+    // address as code in a section whose thumbnail is the QR, an attached PNG.
+    expect(isV2(depositCard)).toBe(true);
+    expect(depositCard.body.embeds).toBeUndefined();
+    const container = (depositCard.body.components as Json[])[0] as Json;
+    expect(container).toMatchObject({ type: 17, accent_color: 0xf0b232 });
+    const section = componentsOf(depositCard).find((c) => c.type === 9 && (c.accessory as Json | undefined)?.type === 11) as Json;
+    expect(String(((section.components as Json[])[0] as Json).content)).toMatch(/`0x[0-9a-fA-F]{40}`/);
+    const png = depositCard.attachments[0];
     expect(png?.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(String((embedOf(withImage as StoredMessage).image as { url: string }).url)).toBe(`attachment://${png?.filename}`);
+    expect(((section.accessory as Json).media as Json).url).toBe(`attachment://${png?.filename}`);
     expect(buttonLabels(depositCard)).toEqual(expect.arrayContaining(['Copy address', 'Status', 'Track']));
-    swapId = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(String(dm.description)))?.[1] ?? '';
+    swapId = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(embedText(depositCard)))?.[1] ?? '';
     expect(swapId).toMatch(/^[0-9a-f-]{36}$/);
 
     // In the server, only a notice to Alice: nothing of the swap for the channel to see.
@@ -109,12 +113,23 @@ describe('a whole swap on Discord', () => {
     h.live.sandbox.deposit(swapId);
     const liveCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
     const versionsBefore = liveCard.history.length;
+    expect(isV2(liveCard)).toBe(true);
     await driveToCompletion(h.live, swapId);
     const done = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
     expect(embedOf(done).color).toBe(0x57f287);
-    // The same card was edited in place as the swap moved, and now says completed.
+    // The same V2 card was edited in place as the swap moved (every version keeps the flag and
+    // no embeds), its container recoloured by phase, and now says completed.
     await waitFor(() => /complet/i.test(unescape(embedText(liveCard))), 'the live card to show completion');
     expect(liveCard.history.length).toBeGreaterThan(versionsBefore + 1);
+    for (const version of liveCard.history) {
+      expect(Number(version.flags) & (1 << 15)).toBe(1 << 15);
+      expect(version.embeds ?? []).toEqual([]);
+    }
+    const colours = new Set(liveCard.history.map((v) => ((v.components as Json[])[0] as Json).accent_color));
+    expect(colours.size).toBeGreaterThan(1);
+    expect(((liveCard.body.components as Json[])[0] as Json).accent_color).toBe(0x57f287);
+    // The explorer links are sections with a link button beside the transaction line.
+    expect(componentsOf(liveCard).some((c) => c.type === 9 && (c.accessory as Json | undefined)?.style === 5)).toBe(true);
     expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);
   });
 
@@ -149,13 +164,13 @@ describe('a whole swap on Discord', () => {
     const press = h.fake.pressButton(h.bob, confirm, buttonId(confirm, 'Confirm'));
     const shown = await waitFor(() => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))), 'the ephemeral deposit card');
     expect(shown.ephemeral).toBe(true);
-    expect(unescape(String(embedOf(shown).description))).toContain(DM_CLOSED_NOTE);
+    expect(unescape(embedText(shown))).toContain(DM_CLOSED_NOTE);
     // Nothing reached Bob's DM channel: Discord refused it.
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
     expect(h.fake.messagesIn(bobDm)).toHaveLength(0);
     expect(h.fake.requests.some((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403)).toBe(true);
     // The tracking worker meets the same refusal (50007) at the swap's first change and stops following for that DM.
-    const bobSwap = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(String(embedOf(shown).description)))?.[1] ?? '';
+    const bobSwap = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(embedText(shown)))?.[1] ?? '';
     expect(bobSwap).toMatch(/^[0-9a-f-]{36}$/);
     h.live.sandbox.deposit(bobSwap);
     const bobChat = { platform: 'discord' as const, chatId: h.bob.user.id, chatKind: 'private' as const };

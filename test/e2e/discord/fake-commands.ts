@@ -15,6 +15,26 @@ function commandStore(w: World, app: string, scope: string): Map<string, Json> |
   return store;
 }
 
+/**
+ * Discord's rules for a command body that this bot could break: names 1-32 characters (lowercase
+ * without spaces for slash commands), message and user commands with an empty description and no
+ * options, at most 5 message commands per scope. The error as Discord words it, or undefined.
+ */
+function invalid(body: Json, store: Map<string, Json>): HttpAnswer | undefined {
+  const type = Number(body.type ?? 1);
+  const name = String(body.name ?? '');
+  const formError = (what: string) => apiError(400, 50035, `Invalid Form Body (${what})`);
+  if (name.length < 1 || name.length > 32) return formError('name: Must be between 1 and 32 in length.');
+  if (type === 1 && !/^[-_\p{L}\p{N}]{1,32}$/u.test(name)) return formError('name: Command name is invalid');
+  if (type === 3 || type === 2) {
+    if (body.description !== undefined && body.description !== '') return formError('description: Context menu commands cannot have description');
+    if (Array.isArray(body.options) && body.options.length > 0) return formError('options: Context menu commands cannot have options');
+    for (const [, v] of Object.entries((body.name_localizations ?? {}) as Json)) if (String(v).length < 1 || String(v).length > 32) return formError('name_localizations: Must be between 1 and 32 in length.');
+  }
+  if (type === 3 && [...store.values()].filter((c) => c.type === 3 && c.name !== name).length >= 5) return apiError(400, 30032, 'Maximum number of application commands reached (5 message commands)');
+  return undefined;
+}
+
 /** A command as Discord stores and returns it: ids added, false flags dropped, localizations as sent or null. */
 function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
   const options = ((body.options ?? []) as Json[]).map((o) => {
@@ -31,6 +51,7 @@ function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
     default_member_permissions: body.default_member_permissions ?? null,
     dm_permission: true,
     nsfw: false,
+    description: body.description ?? '',
     name_localizations: body.name_localizations ?? null,
     description_localizations: body.description_localizations ?? null,
     ...(scope === 'global' ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] } : { guild_id: scope, contexts: null, integration_types: [0] }),
@@ -54,6 +75,10 @@ export function putCommands(w: World, r: RouteRequest, app: string, scope: strin
   const store = commandStore(w, app, scope);
   if (!(store instanceof Map)) return store;
   const previous = new Map([...store.values()].map((c) => [String(c.name), String(c.id)]));
+  for (const body of (r.body ?? []) as Json[]) {
+    const bad = invalid(body, new Map());
+    if (bad) return bad;
+  }
   store.clear();
   for (const body of (r.body ?? []) as Json[]) {
     const c = stored(w, scope, body, previous.get(String(body.name)));
@@ -66,7 +91,9 @@ export function postCommand(w: World, r: RouteRequest, app: string, scope: strin
   const store = commandStore(w, app, scope);
   if (!(store instanceof Map)) return store;
   const body = r.body as Json;
-  const existing = [...store.values()].find((c) => c.name === body.name);
+  const bad = invalid(body, store);
+  if (bad) return bad;
+  const existing = [...store.values()].find((c) => c.name === body.name && Number(c.type ?? 1) === Number(body.type ?? 1));
   const c = stored(w, scope, body, existing ? String(existing.id) : undefined);
   store.set(String(c.id), c);
   return { status: existing ? 200 : 201, body: c };
@@ -77,6 +104,8 @@ export function patchCommand(w: World, r: RouteRequest, app: string, scope: stri
   if (!(store instanceof Map)) return store;
   const current = store.get(id);
   if (!current) return apiError(404, 10063, 'Unknown application command');
+  const bad = invalid({ ...current, ...(r.body as Json) }, store);
+  if (bad) return bad;
   const c = stored(w, scope, { ...current, ...(r.body as Json) }, id);
   store.set(id, c);
   return ok(c);

@@ -212,6 +212,22 @@ export class FakeDiscord {
     return this.send(state, { ...payload, data: this.commandData(where, name, values) });
   }
 
+  /**
+   * A message command (context menu, type 3) on a message `author` wrote here: data carries
+   * target_id and resolved.messages, as Discord sends them.
+   */
+  messageCommand(where: Where, name: string, target: { author: FakeUser; content: string; components?: Json[]; flags?: number }): InteractionState {
+    const command = this.registered(where, name);
+    if (command.type !== 3) throw new Error(`fake: "${name}" is not a message command`);
+    const { state, payload } = this.base(2, where);
+    const id = this.world.snowflake();
+    const message = {
+      id, type: 0, channel_id: payload.channel_id, author: this.world.apiUser(target.author), content: target.content, embeds: [], components: target.components ?? [], attachments: [],
+      mentions: [], mention_roles: [], mention_everyone: false, pinned: false, tts: false, timestamp: new Date().toISOString(), edited_timestamp: null, flags: target.flags ?? 0,
+    };
+    return this.send(state, { ...payload, data: { id: command.id, name, type: 3, target_id: id, resolved: { messages: { [id]: message } }, ...(where.guild ? { guild_id: where.guild.id } : {}) } });
+  }
+
   /** Types into an autocomplete option; resolves with the choices the bot answered. */
   async autocomplete(where: Where, name: string, values: Record<string, string | number>, focused: string): Promise<Json[]> {
     if (!(focused in values)) throw new Error(`fake: the focused option ${focused} needs the partial text typed so far`);
@@ -223,7 +239,9 @@ export class FakeDiscord {
 
   private component(where: Where, message: StoredMessage, customId: string, data: Json): InteractionState {
     if (message.deleted) throw new Error('fake: that message was deleted');
-    const found = ((message.body.components ?? []) as Json[]).some((row) => ((row.components ?? []) as Json[]).some((c) => c.custom_id === customId));
+    // Rows, or a Components V2 tree (rows inside a container, buttons as a section's accessory).
+    const has = (c: Json): boolean => c.custom_id === customId || ((c.components ?? []) as Json[]).some(has) || (c.accessory !== undefined && has(c.accessory as Json));
+    const found = ((message.body.components ?? []) as Json[]).some(has);
     if (!found) throw new Error(`fake: no component ${customId} on message ${message.id}`);
     const { state, payload } = this.base(3, { ...where, channelId: message.channelId });
     state.componentMessageId = message.id;

@@ -2,7 +2,7 @@ import type { HttpAnswer } from '../../fakes/answers.js';
 import type { FileRecord, Json } from '../../fakes/bodies.js';
 import { apiError, type RouteRequest } from './fake-http.js';
 import { deleteCommand, listCommands, patchCommand, postCommand, putCommands } from './fake-commands.js';
-import { validateChoices, validateMessage, validateModal } from './fake-validate.js';
+import { IS_COMPONENTS_V2, validateChoices, validateMessage, validateModal } from './fake-validate.js';
 import type { InteractionState, StoredMessage, World } from './fake-world.js';
 
 /**
@@ -92,6 +92,8 @@ function invalid(body: Json, files: FileRecord[], m?: StoredMessage): HttpAnswer
   const names = [...files.map((f) => f.filename), ...(m?.attachments.map((a) => a.filename) ?? [])];
   const merged = m ? { ...m.body, ...body } : body;
   const problems = validateMessage(merged, names);
+  // Discord: once sent with IS_COMPONENTS_V2 a message keeps it; an edit cannot remove the flag.
+  if (m && (Number(m.body.flags ?? 0) & IS_COMPONENTS_V2) !== 0 && body.flags !== undefined && (Number(body.flags) & IS_COMPONENTS_V2) === 0) problems.push('flags: IS_COMPONENTS_V2 cannot be removed from a message');
   return problems.length ? apiError(400, 50035, 'Invalid Form Body', problems) : undefined;
 }
 

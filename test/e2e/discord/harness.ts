@@ -146,16 +146,31 @@ export async function afterPress(fake: FakeDiscord, it: InteractionState, messag
   }, 'the wizard to move on');
 }
 
+/** Every component of a message, depth first: action rows, or a Components V2 tree. */
+export function componentsOf(message: StoredMessage): Json[] {
+  const out: Json[] = [];
+  const walk = (c: Json) => {
+    out.push(c);
+    for (const k of (c.components ?? []) as Json[]) walk(k);
+    if (c.accessory) walk(c.accessory as Json);
+  };
+  for (const c of (message.body.components ?? []) as Json[]) walk(c);
+  return out;
+}
+
+/** Whether the message is a Components V2 card. */
+export const isV2 = (message: StoredMessage): boolean => (Number(message.body.flags ?? 0) & (1 << 15)) !== 0;
+
 /** The custom_id of the button with this label on a stored message. */
 export function buttonId(message: StoredMessage, label: string): string {
-  for (const row of (message.body.components ?? []) as Json[])
-    for (const c of (row.components ?? []) as Json[]) if (c.label === label && typeof c.custom_id === 'string') return c.custom_id;
+  for (const c of componentsOf(message)) if (c.label === label && typeof c.custom_id === 'string') return c.custom_id;
   throw new Error(`no button "${label}" on message ${message.id}: ${JSON.stringify(message.body.components)}`);
 }
 
-/** Button labels of a stored message, row by row. */
+/** Button labels (and select placeholders) of a stored message in reading order; link buttons of V2 sections excluded. */
 export function buttonLabels(message: StoredMessage): string[] {
-  return ((message.body.components ?? []) as Json[]).flatMap((row) => ((row.components ?? []) as Json[]).map((c) => String(c.label ?? c.placeholder ?? '')));
+  const rows = componentsOf(message).filter((c) => c.type === 1);
+  return rows.flatMap((row) => ((row.components ?? []) as Json[]).map((c) => String(c.label ?? c.placeholder ?? '')));
 }
 
 /** The first embed of a stored message. */
@@ -165,13 +180,15 @@ export function embedOf(message: StoredMessage): Json {
   return e;
 }
 
-/** The first embed's title, '' when there is none. */
+/** The title: the first embed's, or a V2 card's heading; '' when there is none. */
 export function titleOf(message: StoredMessage): string {
+  if (isV2(message)) return /^### (.*)$/m.exec(embedText(message))?.[1] ?? '';
   return String(((message.body.embeds ?? []) as Json[])[0]?.title ?? '');
 }
 
-/** Title + description + fields of the first embed, as one string (escapes kept). */
+/** Title + description + fields of the first embed (or a V2 card's text displays), as one string (escapes kept). */
 export function embedText(message: StoredMessage): string {
+  if (isV2(message)) return componentsOf(message).filter((c) => c.type === 10).map((c) => String(c.content)).join('\n');
   const e = ((message.body.embeds ?? []) as Json[])[0] ?? {};
   const fields = ((e.fields ?? []) as Json[]).map((f) => `${String(f.name)}: ${String(f.value)}`);
   return [e.title, e.description, ...fields].filter(Boolean).join('\n');

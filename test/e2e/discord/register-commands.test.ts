@@ -2,7 +2,7 @@ import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandSpec } from '../../../src/bot/command-list.js';
 import { loadConfig } from '../../../src/config.js';
-import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
+import { registerDiscordCommands, TRACK_THIS_NAME } from '../../../src/platforms/discord/commands.js';
 import { registerDiscordCommandsFromConfig } from '../../../src/platforms/discord/from-config.js';
 import { FakeDiscord } from './fake-discord.js';
 import type { Json } from '../../fakes/bodies.js';
@@ -34,7 +34,9 @@ describe.each([
   it('creates every command with typed options on the first run', async () => {
     const n = fake.requests.length;
     const result = await registerDiscordCommands(target());
-    expect(result.created.sort()).toEqual(COMMANDS.map((c) => c.name).sort());
+    expect(result.created.sort()).toEqual([...COMMANDS.map((c) => c.name), TRACK_THIS_NAME].sort());
+    // "Track this swap": a message command (type 3), no description, its name localized.
+    expect(registered().find((c) => c.name === TRACK_THIS_NAME)).toMatchObject({ type: 3, description: '', name_localizations: { ru: 'Отслеживать обмен', 'es-ES': 'Seguir este intercambio', 'zh-CN': '跟踪此兑换', 'pt-BR': 'Acompanhar esta troca' } });
     expect(writesSince(n)).toHaveLength(1); // one bulk PUT
     const quote = registered().find((c) => c.name === 'quote') as Json;
     const options = quote.options as Json[];
@@ -50,7 +52,7 @@ describe.each([
     if (!inGuild) expect(registered().find((c) => c.name === 'quote')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
     // contexts and integration_types are documented as global-only: a server registration leaves them out.
     const bodies = fake.requests.slice(n).filter((r) => r.method === 'PUT').flatMap((r) => r.body as Json[]);
-    expect(bodies).toHaveLength(COMMANDS.length);
+    expect(bodies).toHaveLength(COMMANDS.length + 1);
     for (const body of bodies) {
       if (!inGuild) expect(body.integration_types, `${String(body.name)} integration_types`).toEqual([0, 1]);
       expect('contexts' in body, `${String(body.name)} contexts`).toBe(!inGuild);
@@ -66,7 +68,17 @@ describe.each([
     const n = fake.requests.length;
     const result = await registerDiscordCommands(target());
     expect(writesSince(n)).toEqual([]);
-    expect(result.unchanged).toHaveLength(COMMANDS.length);
+    expect(result.unchanged).toHaveLength(COMMANDS.length + 1);
+  });
+
+  it('writes the message command alone when only its localized name changed', async () => {
+    const current = registered().find((c) => c.name === TRACK_THIS_NAME) as Json;
+    current.name_localizations = { ru: 'Старое имя' };
+    const n = fake.requests.length;
+    const result = await registerDiscordCommands(target());
+    expect(result.updated).toEqual([TRACK_THIS_NAME]);
+    expect(writesSince(n)).toHaveLength(1);
+    expect((registered().find((c) => c.name === TRACK_THIS_NAME) as Json).name_localizations).toMatchObject({ ru: 'Отслеживать обмен' });
   });
 
   it('patches a changed command, posts a new one and deletes a dropped one, nothing else', async () => {
@@ -95,8 +107,8 @@ describe('swapbot register-commands', () => {
       const dev = other.world.addGuild({ name: 'Dev', ownerId: owner.id, channels: ['general'] });
       const config = loadConfig({ DISCORD_TOKEN: 'MTEw.config.token', DISCORD_APPLICATION_ID: '1100000000000000008', DISCORD_GUILD_ID: dev.id, DISCORD_API_URL: other.apiUrl });
       expect((await registerDiscordCommandsFromConfig(config)).scope).toBe('guild');
-      expect(other.world.commands.get(dev.id)?.size).toBe(COMMANDS.length);
-      expect((await registerDiscordCommandsFromConfig(config)).unchanged).toHaveLength(COMMANDS.length);
+      expect(other.world.commands.get(dev.id)?.size).toBe(COMMANDS.length + 1);
+      expect((await registerDiscordCommandsFromConfig(config)).unchanged).toHaveLength(COMMANDS.length + 1);
       await expect(registerDiscordCommandsFromConfig(loadConfig({ DISCORD_API_URL: other.apiUrl }))).rejects.toThrow(/DISCORD_TOKEN/);
     } finally {
       await other.close();

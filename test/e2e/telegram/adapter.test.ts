@@ -156,6 +156,13 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
   it('in a group, a reply meant for one person never lands in the group, even when no DM is possible', async () => {
     const group = newGroup();
     const stranger = newUser('Stranger');
+    // Telegram shows it to the stranger alone (an ephemeral message): nothing in the group.
+    h.fake.sendText(group, stranger, '/mine');
+    await waitFor(() => h.fake.ephemeral.to(group.id, stranger.id)[0], 'the ephemeral answer');
+    expect(h.fake.botMessages(group.id)).toHaveLength(0);
+    // Where Telegram refuses ephemeral messages (old clients), a DM, else a pointer to the private chat.
+    const refuse = () => h.fake.failNext({ method: 'sendMessage', chatId: group.id, code: 400, description: 'Bad Request: ephemeral messages are not available' });
+    refuse();
     h.fake.sendText(group, stranger, '/mine');
     const notice = await waitFor(() => h.fake.botMessages(group.id)[0], 'the pointer to the private chat');
     expect(notice.text).toMatch(/only send this privately/);
@@ -164,6 +171,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     // A button press: too long for an alert, no DM: an alert points to the private chat.
     h.fake.sendText(group, stranger, '/swap');
     const card = await waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
+    refuse();
     const q = h.fake.press(stranger, group.id, card.message_id, 'mine');
     const alert = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
     expect(alert.payload).toMatchObject({ show_alert: true });
@@ -173,6 +181,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
 
     // With the private chat open, the long answer to the press goes there.
     h.fake.openDm(stranger);
+    refuse();
     h.fake.press(stranger, group.id, card.message_id, 'mine');
     const dm = await waitFor(() => h.fake.botMessages(stranger.id)[0], 'the private answer');
     expect(dm.text).toContain('0xfeed');

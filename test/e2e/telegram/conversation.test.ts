@@ -138,7 +138,9 @@ describe('in a group', () => {
     const group = newGroup('Trackers');
     const member = new TgUser(world.fake, newUser('Eve'), group);
     member.says(`/track ${aliceSwap}`);
-    await member.sees('Only admins can do that here');
+    // The refusal is for the member alone: an ephemeral message, nothing in the group.
+    await waitFor(() => world.fake.ephemeral.to(group.id, member.user.id).find((m) => m.text.includes('Only admins can do that here')), 'the ephemeral refusal');
+    expect(member.messages()).toHaveLength(0);
     const admin = new TgUser(world.fake, newUser('Frank'), group);
     world.fake.setMember(group.id, admin.user.id, 'administrator');
     admin.says(`/track ${aliceSwap}`);

@@ -3,6 +3,8 @@ import type { CallbackQuery, Chat, Message, Update, User, UserFromGetMe } from '
 import { err, ok, type TelegramResult } from '../../fakes/answers.js';
 import { telegramPayload, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, sendJson, type Listening } from '../../fakes/http.js';
+import { EphemeralStore, type EphemeralMessage } from './fake-ephemeral.js';
+import { GuestQueries } from './fake-guest.js';
 import { MessageStore } from './fake-messages.js';
 import { checkMarkup, TELEGRAM_REACTIONS, type StoredMessage } from './fake-rules.js';
 import { parseTelegramHtml } from './telegram-html.js';
@@ -68,6 +70,14 @@ export class FakeBotApi {
   /** Forum topics by chat: message_thread_id -> name. */
   private readonly topics = new Map<number, Map<number, string>>();
   private readonly openQueries = new Set<string>();
+  /** Who pressed each open callback query. */
+  private readonly queryFrom = new Map<string, number>();
+  /** Ephemeral messages (ephemeral_message_parameters), apart from the chats' messages. */
+  readonly ephemeral = new EphemeralStore();
+  /** Guest mode: mentions in chats the bot is not in, and their answers by guest_query_id. */
+  readonly guest = new GuestQueries();
+  /** allowed_updates of the last getUpdates that named them: Telegram delivers only those. */
+  private allowedUpdates: string[] | undefined;
   /** Inline queries asked and not yet answered; answers by query id. */
   private readonly openInline = new Map<string, { from: User; query: string }>();
   readonly inlineAnswers = new Map<string, { results: Json[]; cache_time?: number; is_personal?: boolean }>();
@@ -165,8 +175,22 @@ export class FakeBotApi {
     if (!stored) throw new Error(`no message ${messageId} in chat ${chatId}`);
     const id = `q${this.nextQuery++}`;
     this.openQueries.add(id);
+    this.queryFrom.set(id, from.id);
     const query: CallbackQuery = { id, from, chat_instance: `ci${chatId}`, data, message: this.store.asMessage(stored) } as CallbackQuery;
     this.pushUpdate({ callback_query: query });
+    return id;
+  }
+
+  /** The receiver presses a button on an ephemeral message (message_id 0, its ephemeral id). Returns the query id. */
+  pressEphemeral(m: EphemeralMessage, data: string): string {
+    const chat = this.chats.get(m.chatId);
+    if (!chat) throw new Error(`fake: no chat ${m.chatId}`);
+    const id = `q${this.nextQuery++}`;
+    this.openQueries.add(id);
+    this.queryFrom.set(id, m.receiverId);
+    const from = { id: m.receiverId, is_bot: false, first_name: 'user' };
+    const message = { message_id: 0, ephemeral_message_id: m.ephemeralId, receiver_user: from, date: Math.floor(Date.now() / 1000), chat, from: this.bot, text: m.text, ...(m.markup ? { reply_markup: m.markup } : {}) };
+    this.pushUpdate({ callback_query: { id, from, chat_instance: `ci${m.chatId}`, data, message } } as Json);
     return id;
   }
 
@@ -205,12 +229,28 @@ export class FakeBotApi {
     return id;
   }
 
+  /**
+   * A user mentions the bot in a chat it is not a member of (guest mode). Returns the
+   * guest_query_id, answered through fake.guest.answers.
+   */
+  guestMention(from: User, chat: Chat, text: string): string {
+    const id = this.guest.newQuery();
+    const message = { message_id: 700 + Number(id.slice(2)), date: Math.floor(Date.now() / 1000), chat, from, text, guest_query_id: id };
+    this.pushUpdate({ guest_message: message } as Json);
+    return id;
+  }
+
   /** Queues an update; returns its update_id. `update_id` given: a redelivery. */
   pushUpdate(body: Json & { update_id?: number }): number {
     const update = { ...body, update_id: body.update_id ?? this.nextUpdateId++ } as Update;
-    this.pending.push(update);
+    if (this.deliverable(update)) this.pending.push(update);
     if (this.poller) this.finishPoll();
     return update.update_id;
+  }
+
+  private deliverable(u: Update): boolean {
+    const kind = Object.keys(u).find((k) => k !== 'update_id');
+    return this.allowedUpdates === undefined || (kind !== undefined && this.allowedUpdates.includes(kind));
   }
 
   setMember(chatId: number, userId: number, status: 'creator' | 'administrator' | 'member' | 'left'): void {
@@ -340,6 +380,7 @@ export class FakeBotApi {
         if ('ok' in chat) return chat;
         // message_thread_id: only a topic of a forum supergroup.
         if (p.message_thread_id !== undefined && !this.topics.get(chat.id)?.has(Number(p.message_thread_id))) return err(400, 'Bad Request: message thread not found');
+        if (p.ephemeral_message_parameters !== undefined) return this.ephemeral.send(chat, p, (q) => (this.openQueries.has(q) ? this.queryFrom.get(q) : undefined));
         return this.store.send(chat, method, p, files);
       }
       case 'setMessageReaction':
@@ -349,6 +390,10 @@ export class FakeBotApi {
         return this.store.edit(method, p);
       case 'answerInlineQuery':
         return this.answerInline(p);
+      case 'editEphemeralMessageText':
+        return this.ephemeral.edit(p);
+      case 'answerGuestQuery':
+        return this.guest.answer(p);
       case 'editMessageCaption':
       case 'editMessageReplyMarkup':
         return this.store.edit(method, p);
@@ -422,6 +467,10 @@ export class FakeBotApi {
     const limit = Number(p.limit ?? 100);
     const timeout = Number(p.timeout ?? 0);
     if (offset) this.pending = this.pending.filter((u) => u.update_id >= offset);
+    // Telegram keeps the last allowed_updates and drops the kinds it does not list.
+    const allowed = typeof p.allowed_updates === 'string' ? (JSON.parse(p.allowed_updates) as unknown) : p.allowed_updates;
+    if (Array.isArray(allowed) && allowed.length > 0) this.allowedUpdates = allowed.map(String);
+    this.pending = this.pending.filter((u) => this.deliverable(u));
     // A newer poller ends the one waiting, as Telegram does.
     if (this.poller) {
       const old = this.poller;

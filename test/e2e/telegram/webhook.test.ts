@@ -59,7 +59,7 @@ describe('Telegram webhook mode', () => {
   it('sets the webhook with its secret and registers the command menu', () => {
     expect(running.mode).toBe('webhook');
     expect(fake.webhook).toEqual({ url: 'https://bot.example.com/telegram/hook', secret: SECRET });
-    expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual(['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result']);
+    expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual(['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result', 'guest_message']);
   });
 
   it('registers the command menu for both scopes in English (default) and in ru, es, zh and pt', () => {
