@@ -52,7 +52,9 @@ async function swapOf(ctx: Ctx, input: LookupInput): Promise<SwapDetails | Reply
     case 'address': {
       const { swaps } = await swapsOfAddress(ctx, input.address, 0, false);
       return swaps[0] ?? problemReply(ctx.locale, problemOf('lookup.address_empty', msg('problem.lookup.noSwaps'), { hint: msg('problem.lookup.expiredHidden') }), ctx.t('lookup.noSwapsFound'));
-    }
+    }    // A short id names a swap only among the asker's own (short-id.ts); findLookup skips words that short.
+    case 'short':
+      return nothingToTrack(ctx);
   }
 }
 
