@@ -203,8 +203,9 @@ describe('status card: one phase, words for every status and reason', () => {
 
   test.each([
     ['created', 'Waiting for your deposit', 'set up'],
-    ['user_transfer_delayed', 'Deposit delayed', 'check the swap page on layerswap.io before sending'],
-    ['cancelled', 'Cancelled', 'Do not send funds to it'],
+    // Retired in Sept 2026 (layerswapapp #2170): still parsed, read as pending rather than an alarm.
+    ['user_transfer_delayed', 'Waiting for your deposit', 'Send the exact amount'],
+    ['cancelled', 'Cancelled', 'Do not send anything to its deposit address'],
     ['failed', 'Failed', 'gave no reason'],
   ])('%s: %s', (status, title, words) => {
     const c = statusCard(details(status), { audience: 'private', now: NOW });
@@ -235,7 +236,7 @@ describe('status card: one phase, words for every status and reason', () => {
       expect(c.title).toBe('Swap 3f2b8c1e: Deposit seen, confirming 4/12');
       expect(replyText(c)).not.toMatch(/Send the exact amount|Waiting for your deposit/);
     }
-    expect(statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Deposit received, sending');
+    expect(statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Deposit confirmed, sending');
   });
 
   test('a completed payout while the status still says ls_transfer_pending is delivered', () => {

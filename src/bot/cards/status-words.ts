@@ -58,8 +58,6 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
   switch (phase.kind) {
     case 'waiting':
       return status === 'created' ? { ...of('user_transfer_pending'), meaning: t(locale, 'swapStatus.created.meaning') } : of('user_transfer_pending');
-    case 'delayed':
-      return of('user_transfer_delayed');
     case 'confirming': {
       const c = phase.confirmations;
       return {
