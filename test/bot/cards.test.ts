@@ -32,7 +32,8 @@ describe('statusCard', () => {
     expect(card.title).toMatch(/^Swap 3f2b8c1e: [A-Z]/);
     expect(card.title).not.toContain(status);
     expect(text).toMatch(/Next: \S/);
-    expect(text).toContain('Send: 100 USDC on Arbitrum One');
+    // "Send" only while a deposit is still wanted; past that, the amount is what was asked.
+    expect(text).toContain(['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(status) ? 'Send: 100 USDC on Arbitrum One' : 'Asked: 100 USDC on Arbitrum One');
     expect(replyButtons(card).map((b) => b.label)[0]).toBe('Refresh');
   });
 

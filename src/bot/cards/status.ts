@@ -1,4 +1,4 @@
-import { FINAL_SWAP_STATUSES, TRANSACTION_STATUSES, type NetworkRef, type SwapDetails, type Token, type Transaction } from '../../layerswap/schemas.js';
+import { FINAL_SWAP_STATUSES, TRANSACTION_STATUSES, type SwapDetails, type Transaction } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
 import { VERBS } from '../verbs.js';

@@ -92,11 +92,15 @@ export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; p
   if (kind === 'expired' && opts.private) lines.push(line(t(locale, m.deposited ? 'money.expired.deposited' : 'money.expired.alreadySent')));
   if (kind === 'waiting' && m.sourceExchange && opts.private) lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
   if (m.late) lines.push(line(italic(t(locale, 'money.late'))));
-  if (m.refund?.amount && m.deposited && m.refund.amount.token.symbol === m.deposited.token.symbol) {
-    const kept = m.deposited.units - m.refund.amount.units;
-    if (kept > 0n) lines.push(line(t(locale, 'money.refundFee', { refunded: moneyText(m.refund.amount), deposited: moneyText(m.deposited), fee: `${unitsText(kept, m.source.decimals)} ${m.source.symbol}` })));
-  }
+  lines.push(...refundFeeLines(m, locale));
   return lines;
+}
+
+/** A refund smaller than the deposit: how much came back and what sending it cost (never "minus fees" then the whole amount). */
+export function refundFeeLines(m: SwapMoney, locale: Locale): Line[] {
+  if (!m.refund?.amount || !m.deposited || m.refund.amount.token.symbol !== m.deposited.token.symbol) return [];
+  const kept = m.deposited.units - m.refund.amount.units;
+  return kept > 0n ? [line(t(locale, 'money.refundFee', { refunded: moneyText(m.refund.amount), deposited: moneyText(m.deposited), fee: `${unitsText(kept, m.source.decimals)} ${m.source.symbol}` }))] : [];
 }
 
 /** One deduction's label. */
