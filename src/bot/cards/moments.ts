@@ -7,6 +7,7 @@ import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
 import { maskAddress, networkName, txExplorer } from './format.js';
 import { statusCard } from './status.js';
+import { depositCardAfter } from './deposit-lifecycle.js';
 import { failReasonWords, phaseWords } from './status-words.js';
 import { decimalText } from './units.js';
 import { moneyText, swapMoney } from '../money/model.js';
@@ -23,6 +24,7 @@ export const trackingRenderer: TrackingRenderer = {
   card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
+  depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
 };
 
 /** Each moment's title in the default locale (tests compare titles; cards use momentTitle). */
