@@ -1,5 +1,5 @@
 import { phaseOfSwap, type SwapPhase } from '../../layerswap/phase.js';
-import type { SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
+import type { QuoteResponse, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { decimalsOf, rescale, toUnits, unitsText, unitsValue } from './units.js';
 
@@ -268,3 +268,25 @@ export const moneyUsd = (m: Money): number | undefined => (m.token.usd !== undef
 
 /** The amount the user sent (the deposit once seen, else the amount asked). */
 export const sentOf = (m: SwapMoney): Money | undefined => m.deposited ?? m.asked;
+
+/**
+ * The same model for a quote, before any swap exists (the confirm card): sent = the amount asked,
+ * expected = the quote's receive amount, deductions as quoted. So the confirm card and the
+ * receipt reconcile the same way.
+ */
+export function quoteMoney(q: QuoteResponse, amount: number, labels: { sourceToken: string; destinationToken: string }): SwapMoney {
+  const quote = q.quote;
+  const details: SwapDetails = {
+    swap: {
+      id: '',
+      status: 'user_transfer_pending',
+      source_token: quote.source_token ?? { symbol: labels.sourceToken },
+      destination_token: quote.destination_token ?? { symbol: labels.destinationToken },
+      requested_amount: quote.requested_amount ?? amount,
+      transactions: [],
+    },
+    quote,
+    ...(q.refuel !== undefined ? { refuel: q.refuel } : {}),
+  };
+  return swapMoney(details, 0);
+}
