@@ -251,7 +251,7 @@ export function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean; r
     case 'refunded': return 'nothing';
     case 'on_hold': return 'wait_review';
     case 'failed': return facts.deposited ? 'contact_support' : 'new_swap';
-    case 'expired': return 'new_swap';
+    case 'expired': return facts.deposited ? 'contact_support' : 'new_swap';
     case 'cancelled': return 'new_swap';
     case 'unknown': return 'check_later';
   }
