@@ -6,7 +6,7 @@ import { renderMoment } from '../../src/bot/cards/moments.js';
 import { statusCard } from '../../src/bot/cards/status.js';
 import { swapsCsv } from '../../src/bot/history-csv.js';
 import { moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
-import { toUnits, unitsText } from '../../src/bot/money/units.js';
+import { unitsText } from '../../src/bot/money/units.js';
 import { breakdownLines, reconcile } from '../../src/bot/money/words.js';
 import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
