@@ -166,4 +166,11 @@ describe('what the bot tells you about your money', () => {
     await h.settleUntilCompleted(id, 10);
     expect(momentText(u.who.userId, id, 'Swap completed')).toMatch(/− Refuel \(0\.000\d+ ETH for gas\): [\d.]+ USDC/);
   }, 60_000);
+
+  it('the retired statuses (cancelled, user_transfer_delayed) are not offered in /settings any more', async () => {
+    const u = new ChatUser(stack(), { userId: 'm-settings' });
+    const labels = (await u.says('/settings')).flatMap(replyButtons).map((b) => b.label);
+    expect(labels.some((l) => l.includes('Completed'))).toBe(true);
+    expect(labels.filter((l) => /Cancelled|delayed/i.test(l))).toEqual([]);
+  });
 });
