@@ -1,6 +1,8 @@
 import { fc, test as prop } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
+import { depositCards } from '../../src/bot/cards/deposit.js';
 import { depositCardAfter } from '../../src/bot/cards/deposit-lifecycle.js';
+import { qrPayload } from '../../src/bot/cards/qr.js';
 import { depositPlan } from '../../src/bot/cards/deposit-plan.js';
 import { renderMoment } from '../../src/bot/cards/moments.js';
 import { statusCard } from '../../src/bot/cards/status.js';
@@ -105,6 +107,17 @@ describe('the money model', () => {
     expect(text).toContain('199.5 USDC of your 200 USDC came back; 0.5 USDC paid for sending it.');
     expect(text).not.toContain('Receive (quoted)');
     expect(text).not.toMatch(/below|above/);
+  });
+
+  test('a withdrawal from an exchange gets the bare address as its QR (never an EIP-681 request), and the waiting card says the exchange may hold it', async () => {
+    const fromCoinbase = details('user_transfer_pending', [], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } }, QUOTE, {
+      deposit_actions: [{ type: 'manual_transfer', to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C', amount: 100, amount_in_base_units: '100000000', call_data: null, order: 0, network: arb, token: usdc }],
+    });
+    const cards = await depositCards(fromCoinbase, NOW);
+    const image = cards.find((c) => c.image)?.image;
+    expect(image && qrPayload(image)).toBe('0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C');
+    expect(replyText(cards[0]!)).toContain('Withdraw exactly 100 USDC');
+    expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain('Exchanges can hold a withdrawal for checks before it leaves');
   });
 
   test('a time that passed is said as passed, not frozen', () => {
