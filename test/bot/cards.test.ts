@@ -243,7 +243,7 @@ describe('status card: one phase, words for every status and reason', () => {
   test('a completed payout while the status still says ls_transfer_pending is delivered', () => {
     const output = { type: 'output', status: 'completed', amount: 99.4, transaction_hash: '0xout', network: base, token: usdc };
     const c = statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed'), output] }), { audience: 'private', now: NOW });
-    expect(c.title).toBe('Swap 3f2b8c1e: Delivered');
+    expect(c.title).toBe('Swap 3f2b8c1e: Completed');
     expect(c.tone).toBe('success');
     expect(replyText(c)).toContain('Received: 99.4 USDC on Base');
   });

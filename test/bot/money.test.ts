@@ -101,7 +101,7 @@ describe('the money model', () => {
   test('refund without a refund address promises no refund; with one, the amount refunded and its sending fee are plain', () => {
     const stuck = swapMoney(details('ls_transfer_pending', [input(100)]), NOW);
     expect(stuck.next).toBe('wait_payout');
-    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW }))).toContain('No refund address was given');
+    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }))).toContain('No refund address was given');
     const refunded = details('refunded', [input(200), refund(199.5)], { refund_address: DEST, requested_amount: 200 });
     const text = replyText(statusCard(refunded, { audience: 'private', now: NOW }));
     expect(text).toContain('199.5 USDC of your 200 USDC came back; 0.5 USDC paid for sending it.');

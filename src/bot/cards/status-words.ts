@@ -68,7 +68,8 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
     case 'processing':
       return of('ls_transfer_pending');
     case 'delivered':
-      return status === 'completed' ? of('completed') : group(locale, 'swapPhase.delivered', 'success');
+      // One name per phase: the payout is complete, whatever the lagging status says.
+      return status === 'completed' ? of('completed') : { ...group(locale, 'swapPhase.delivered', 'success'), label: of('completed').label };
     case 'on_hold':
       return { label: t(locale, 'swapPhase.onHold.label'), ...failReasonWords('received_more_than_valid_range', locale), tone: 'warning' };
     case 'failed':

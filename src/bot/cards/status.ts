@@ -109,7 +109,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const expected = expectedLine(details, money, now, locale);
   if (expected) lines.push(expected);
   // "Later than usual" is the expected line's own when it has one.
-  lines.push(...badDayLines({ ...money, late: money.late && !expected }, locale, { now, private: opts.audience === 'private' }));
+  lines.push(...badDayLines(money, locale, { now, private: opts.audience === 'private', lateLine: !expected }));
 
   const on = { ...(swap.source_network ? { source: networkName(swap.source_network) } : {}), ...(swap.destination_network ? { destination: networkName(swap.destination_network) } : {}) };
   const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);

@@ -85,13 +85,14 @@ export function nextWords(m: SwapMoney, locale: Locale): string {
  * Lines for bad days: a refund promised only where a refund address exists, a path for a deposit
  * sent to an expired swap, an exchange holding a withdrawal, and times past said as passed.
  */
-export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; private: boolean }): Line[] {
+export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; private: boolean; lateLine?: boolean }): Line[] {
   const lines: Line[] = [];
   const kind = m.phase.kind;
-  if ((kind === 'processing' || kind === 'refunding' || kind === 'failed') && !m.refundAddress && m.deposited) lines.push(line(t(locale, 'money.noRefundAddress')));
+  // Said when it matters (late, or the swap stopped), not on every healthy card.
+  if (((kind === 'processing' && m.late) || kind === 'refunding' || kind === 'failed') && !m.refundAddress && m.deposited) lines.push(line(t(locale, 'money.noRefundAddress')));
   if (kind === 'expired' && opts.private) lines.push(line(t(locale, m.deposited ? 'money.expired.deposited' : 'money.expired.alreadySent')));
   if (kind === 'waiting' && m.sourceExchange && opts.private) lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
-  if (m.late) lines.push(line(italic(t(locale, 'money.late'))));
+  if (m.late && opts.lateLine !== false) lines.push(line(italic(t(locale, 'money.late'))));
   lines.push(...refundFeeLines(m, locale));
   return lines;
 }
