@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { depositCards } from '../../src/bot/cards/deposit.js';
 import { depositCardAfter } from '../../src/bot/cards/deposit-lifecycle.js';
 import { qrPayload } from '../../src/bot/cards/qr.js';
+import { readableLimit } from '../../src/bot/route/limits.js';
 import { depositPlan } from '../../src/bot/cards/deposit-plan.js';
 import { renderMoment } from '../../src/bot/cards/moments.js';
 import { statusCard } from '../../src/bot/cards/status.js';
@@ -118,6 +119,13 @@ describe('the money model', () => {
     expect(image && qrPayload(image)).toBe('0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C');
     expect(replyText(cards[0]!)).toContain('Withdraw exactly 100 USDC');
     expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain('Exchanges can hold a withdrawal for checks before it leaves');
+  });
+
+  test('limits are rounded for reading, inside the allowed range (exact where copied)', () => {
+    expect(readableLimit('en', 5.001171, 'min', 6)).toBe('5.01');
+    expect(readableLimit('en', 500117.027384, 'max', 6)).toBe('500,117');
+    expect(readableLimit('en', 0.00037312, 'min', 18)).toBe('0.000374');
+    expect(readableLimit('en', 10, 'min', 6)).toBe('10');
   });
 
   test('a time that passed is said as passed, not frozen', () => {
