@@ -131,8 +131,8 @@ export function swapMoney(details: SwapDetails, now: number): SwapMoney {
   const input = lastOf(s.transactions, 'input', true);
   const output = lastOf(s.transactions, 'output');
   const refundTx = lastOf(s.transactions, 'refund');
-  const source = tokenOf(s.source_token, 'source token', input?.usd_price);
-  const destination = tokenOf(s.destination_token, 'destination token', output?.usd_price);
+  const source = tokenOf(s.source_token, '?', input?.usd_price);
+  const destination = tokenOf(s.destination_token, '?', output?.usd_price);
   const sameAsset = sameAssetOf(details);
 
   const askedN = s.requested_amount ?? q?.requested_amount;

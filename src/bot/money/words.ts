@@ -137,10 +137,10 @@ export function breakdownLines(m: SwapMoney, locale: Locale, final: boolean): Li
   if (!sent || !outcome) return [];
   const lines: Line[] = [line(t(locale, final ? 'money.receipt.sent' : 'quote.field.send'), ': ', bold(withUsd(locale, sent)))];
   for (const d of m.deductions) {
-    lines.push(line(`− ${deductionLabel(d, locale)}: `, text(withUsd(locale, d.amount))));
+    lines.push(line(`${t(locale, 'money.receipt.minus', { what: deductionLabel(d, locale) })}: `, text(withUsd(locale, d.amount))));
   }
   const worth = r && !m.sameAsset ? ` ${t(locale, 'money.receipt.worth', { amount: moneyText(r.net) })}` : '';
-  lines.push(line(`= ${t(locale, final ? 'money.receipt.received' : 'quote.field.receive')}: `, bold(withUsd(locale, outcome)), worth));
+  lines.push(line(`${t(locale, 'money.receipt.equals', { what: t(locale, final ? 'money.receipt.received' : 'quote.field.receive') })}: `, bold(withUsd(locale, outcome)), worth));
   if (!r) lines.push(line(italic(t(locale, 'money.receipt.noRate'))));
   return lines;
 }
