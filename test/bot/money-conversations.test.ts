@@ -81,6 +81,8 @@ describe('what the bot tells you about your money', () => {
     const end = await everything(u, id);
     expect(end).toContain(`Received: ${received} USDC on Base`);
     expect(end).not.toMatch(/Received: 100|Send: 100/);
+    // /history says the same: what was sent and what arrived.
+    expect(allText(await u.says('/history'))).toContain(`80 USDC Arbitrum One → ${received} USDC Base`);
   }, 60_000);
 
   it('over-payment: 120 of 100 is said with what it means; /status after the deposit never re-posts the deposit card', async () => {
