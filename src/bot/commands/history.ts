@@ -67,13 +67,25 @@ async function addressRows(ctx: Ctx): Promise<Row[]> {
 
 const entryRow = (e: HistoryEntry): Row => ({ swapId: e.swapId, createdAt: e.createdAt, text: e.summary });
 
+/**
+ * A page of own swaps with their figures from the money model (what was sent and what arrived,
+ * the phase's one name), as every other message says them; a swap that cannot be loaded now
+ * keeps its recorded summary.
+ */
+async function liveRows(ctx: Ctx, entries: readonly HistoryEntry[]): Promise<Row[]> {
+  return Promise.all(entries.map(async (e) => {
+    const d = await ctx.api.getSwap(e.swapId, { exclude_deposit_actions: true }).catch(() => undefined);
+    return d ? { ...entryRow(e), text: `${swapRoute(d)} · ${swapStatusLabel(d, ctx.locale)}` } : entryRow(e);
+  }));
+}
+
 /** /history: the swaps this user created through the bot (and, toggled on, those to their addresses), newest first, paged. */
 async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[]> {
   let rows: Row[];
   let total: number;
   if (scope === 'o') {
     const p = await ctx.history.page(ctx.incoming.platform, ctx.incoming.userId, page, PAGE);
-    rows = p.entries.map(entryRow);
+    rows = await liveRows(ctx, p.entries);
     total = p.total;
   } else {
     const [own, others] = await Promise.all([ctx.history.all(ctx.incoming.platform, ctx.incoming.userId), addressRows(ctx)]);
