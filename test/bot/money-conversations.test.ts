@@ -82,7 +82,7 @@ describe('what the bot tells you about your money', () => {
     expect(end).toContain(`Received: ${received} USDC on Base`);
     expect(end).not.toMatch(/Received: 100|Send: 100/);
     // /history says the same: what was sent and what arrived.
-    expect(allText(await u.says('/history'))).toContain(`80 USDC Arbitrum One → ${received} USDC Base`);
+    expect(allText(await u.says('/history'))).toContain(`80 USDC on Arbitrum One → ${received} USDC on Base`);
   }, 60_000);
 
   it('over-payment: 120 of 100 is said with what it means; /status after the deposit never re-posts the deposit card', async () => {

@@ -19,6 +19,17 @@ export function swapRoute(details: SwapDetails): string {
   return `${from} → ${to}`;
 }
 
+/** The same in the reader's words: "80 USDC on Arbitrum One → 79.157021 USDC on Base" (/history). */
+export function swapRouteIn(details: SwapDetails, locale: Locale): string {
+  const s = details.swap;
+  const m = swapMoney(details, Date.now());
+  const sent = sentOf(m);
+  const side = (what: string, network: Parameters<typeof networkName>[0]) => (network ? t(locale, 'route.onNetwork', { what, where: networkName(network) }) : what);
+  const from = s.source_token ? side(sent ? moneyText(sent) : s.source_token.symbol, s.source_network) : '?';
+  const to = s.destination_token ? side(m.received ? moneyText(m.received) : s.destination_token.symbol, s.destination_network) : '?';
+  return `${from} → ${to}`;
+}
+
 /** The swap's status in words, as its card's title says it. */
 export const swapStatusLabel = (details: SwapDetails, locale: Locale): string => phaseWords(phaseOfSwap(details), details.swap.status, details.swap.fail_reason, locale).label;
 

@@ -1,5 +1,5 @@
 import { formatTime } from '../cards/format.js';
-import { swapRoute, swapStatusLabel } from '../cards/swap-list.js';
+import { swapRoute, swapRouteIn, swapStatusLabel } from '../cards/swap-list.js';
 import { isPublic, type Ctx } from '../context.js';
 import { swapsCsv } from '../history-csv.js';
 import type { HistoryEntry } from '../history.js';
@@ -75,7 +75,7 @@ const entryRow = (e: HistoryEntry): Row => ({ swapId: e.swapId, createdAt: e.cre
 async function liveRows(ctx: Ctx, entries: readonly HistoryEntry[]): Promise<Row[]> {
   return Promise.all(entries.map(async (e) => {
     const d = await ctx.api.getSwap(e.swapId, { exclude_deposit_actions: true }).catch(() => undefined);
-    return d ? { ...entryRow(e), text: `${swapRoute(d)} · ${swapStatusLabel(d, ctx.locale)}` } : entryRow(e);
+    return d ? { ...entryRow(e), text: `${swapRouteIn(d, ctx.locale)} · ${swapStatusLabel(d, ctx.locale)}` } : entryRow(e);
   }));
 }
 
