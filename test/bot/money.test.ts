@@ -88,6 +88,10 @@ describe('the money model', () => {
     const [header, row] = swapsCsv([{ entry: { swapId: ID, createdAt: NOW, summary: '' }, details: done }]).split('\r\n');
     const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
     expect(cells).toMatchObject({ amount_sent: '100', amount_received: '98.152027', refuel: '1.000234', refuel_received: '0.0003', refuel_received_token: 'ETH', service_fee: '0.2', network_fee: '0.647739' });
+    // The exchange a withdrawal came from is kept.
+    const fromCoinbase = details('completed', [input(100), output(99.152261)], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } });
+    const [h2, r2] = swapsCsv([{ entry: { swapId: ID, createdAt: NOW, summary: '' }, details: fromCoinbase }]).split('\r\n');
+    expect(Object.fromEntries(h2!.split(',').map((h, i) => [h, r2!.split(',')[i]]))).toMatchObject({ source_exchange: 'Coinbase', amount_asked: '100', amount_received: '99.152261' });
   });
 
   test('amounts never show more decimals than the token: a deposit of 1.1234567 USDC asks for 1.123457', () => {
