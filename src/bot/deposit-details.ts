@@ -1,6 +1,7 @@
 import { loadDepositActions } from '../layerswap/deposit-actions.js';
 import type { DepositAction, SwapDetails } from '../layerswap/schemas.js';
 import { depositCards, depositPayload } from './cards/deposit.js';
+import { depositCardAfter } from './cards/deposit-lifecycle.js';
 import { shortId } from './cards/format.js';
 import { phaseOfSwap } from '../layerswap/phase.js';
 import { inlineAction } from './actions.js';
@@ -59,7 +60,9 @@ async function load(ctx: Ctx, swapId: string, known: SwapDetails | undefined): P
 export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetails): Promise<Reply[]> {
   const { details, actions } = await load(ctx, swapId, known);
   if (details && !waitsForDeposit(details)) {
-    return [{
+    // The deposit card in its later state (seen, confirmed, closed): never the address again.
+    const after = depositCardAfter(details, ctx.now(), ctx.locale);
+    return [after ? { ...after, dmFallback: privateLink(ctx, swapId) } : {
       ...notice(ctx.t('deposit.seen.title', { id: shortId(swapId) }), [line(ctx.t('deposit.seen.text')), line(ctx.t('deposit.seen.status'), ' ', code(`/status ${swapId}`))]),
       target: 'dm',
       dmFallback: privateLink(ctx, swapId),

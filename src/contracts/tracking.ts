@@ -145,6 +145,12 @@ export interface TrackingRenderer {
   card(details: SwapDetails, target: ChatTarget, view: CardView | undefined, locale: Locale): Reply;
   moment(moment: Moment, ctx: { details: SwapDetails; state: TrackedTimes; target: ChatTarget; locale: Locale }): Reply;
   stopped(reason: StopReason, swapId: string, locale: Locale): Reply;
+  /**
+   * The creator's deposit card once the swap no longer waits for a deposit (seen, confirmed,
+   * completed, expired, refunded), edited in place over the card that gave the address; undefined
+   * while it still waits (the original card stands). Optional: a renderer without it leaves the card.
+   */
+  depositCard?(details: SwapDetails, locale: Locale): Reply | undefined;
 }
 
 /** A chat that never chose: every key moment, minor edits, no quiet hours, no minimum. */

@@ -10,7 +10,6 @@ import type { SwapDetails } from './schemas.js';
 
 export type PhaseKind =
   | 'waiting'
-  | 'delayed'
   | 'confirming'
   | 'processing'
   | 'delivered'
@@ -44,7 +43,6 @@ export interface PhaseInput {
 /** How far along each phase is: a key moment of a lower rank than the swap's phase is stale. */
 export const PHASE_RANK: Readonly<Record<PhaseKind, number>> = {
   waiting: 0,
-  delayed: 0,
   unknown: 0,
   confirming: 1,
   processing: 2,
@@ -83,7 +81,8 @@ export function swapPhase(input: PhaseInput): SwapPhase {
     return { kind: 'processing' };
   }
   if (status === 'ls_transfer_pending') return { kind: 'processing' };
-  return { kind: status === 'user_transfer_delayed' ? 'delayed' : 'waiting' };
+  // user_transfer_delayed was retired (Sept 2026): an old swap that still says so is pending, not an alarm.
+  return { kind: 'waiting' };
 }
 
 /** The newest deposit transaction that did not fail (a failed one moved no funds). */

@@ -21,7 +21,7 @@ import type { DepositOutcome, SandboxTimings } from './types.js';
  *   outcome 'fail' -> failed at the payout time, with the given fail_reason (or none)
  *   outcome 'input_failed' -> the input tx 'failed' at once; failed one interval later
  *   outcome 'fail_execution' -> pending_refund -> refunded (with a refund address), else ls_transfer_pending
- *   no deposit within expiryMs -> expired
+ *   no deposit within expiryMs -> expired (a deposit sent after that is listed; the swap stays expired)
  *   a status pinned by hand (created, user_transfer_delayed, cancelled, failed...) wins from its time
  */
 
@@ -100,6 +100,7 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
   const interval = t.confirmationIntervalMs;
   const climbed = d.chain ? d.chain.head() - d.chain.block + 1 : interval > 0 ? Math.floor((now - d.at) / interval) : max;
   const inputFailed = d.outcome === 'input_failed';
+  const expiresAt = rec.createdAt + t.expiryMs;
   const confirmations = inputFailed ? 0 : Math.min(max, climbed);
   const input = tx({
     type: 'input', status: inputFailed ? 'failed' : confirmations >= max ? 'completed' : 'pending', hash: inputTxHash(rec, d), at: d.at,
@@ -108,6 +109,8 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
     confirmations, maxConfirmations: max,
   });
 
+  // A deposit after the swap expired is listed, and the swap stays expired (support returns it).
+  if (d.at >= expiresAt) return { status: 'expired', failReason: null, transactions: [input] };
   if (inputFailed) {
     return { status: now >= d.at + interval ? 'failed' : 'user_transfer_pending', failReason: null, transactions: [input] };
   }

@@ -112,11 +112,12 @@ export class SwapStore {
   }
 
   /** Simulates the user's deposit now. Defaults: the requested amount, outcome 'complete'. */
-  deposit(id: string, options: { amount?: unknown; outcome?: unknown; failReason?: unknown } = {}): SwapRecord {
+  deposit(id: string, options: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean } = {}): SwapRecord {
     const rec = this.find(id);
     const now = this.clock.now();
     const status = swapStateAt(rec, now, this.timings).status;
-    if (status === 'expired') throw new SandboxHttpError('CONFLICT', `Swap ${id} has expired; it no longer accepts a deposit.`);
+    // `late`: funds sent to an expired swap's address anyway; the swap stays expired and lists them.
+    if (status === 'expired' && options.late !== true) throw new SandboxHttpError('CONFLICT', `Swap ${id} has expired; it no longer accepts a deposit.`);
     const existing = effectiveDeposit(rec, this.timings);
     if (existing && existing.at <= now) throw new SandboxHttpError('CONFLICT', `Swap ${id} has already received its deposit.`);
     let amount = rec.request.amount;
@@ -225,6 +226,8 @@ export class SwapStore {
       requested_amount: amount.value,
       destination_address: rec.destinationAddress,
       ...(rec.sourceAddress ? { source_address: rec.sourceAddress } : {}),
+      // As the app's swap type carries it: only when one was given.
+      ...(rec.refundAddress ? { refund_address: rec.refundAddress } : {}),
       status: state.status,
       fail_reason: state.failReason,
       use_deposit_address: useDepositAddress,

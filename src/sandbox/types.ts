@@ -59,6 +59,8 @@ export interface DepositOptions {
   outcome?: DepositOutcome;
   /** For outcome 'fail': one of SANDBOX_FAIL_REASONS, or null for a failure without a reason. */
   failReason?: string | null;
+  /** Sent to an expired swap's address anyway: listed, and the swap stays expired. */
+  late?: boolean;
 }
 
 /** A swap created "from another app" (not through this bot), for tracking by hash or address. */

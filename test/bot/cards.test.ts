@@ -32,7 +32,8 @@ describe('statusCard', () => {
     expect(card.title).toMatch(/^Swap 3f2b8c1e: [A-Z]/);
     expect(card.title).not.toContain(status);
     expect(text).toMatch(/Next: \S/);
-    expect(text).toContain('Send: 100 USDC on Arbitrum One');
+    // "Send" only while a deposit is still wanted; past that, the amount is what was asked.
+    expect(text).toContain(['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(status) ? 'Send: 100 USDC on Arbitrum One' : 'Asked: 100 USDC on Arbitrum One');
     expect(replyButtons(card).map((b) => b.label)[0]).toBe('Refresh');
   });
 
@@ -203,8 +204,9 @@ describe('status card: one phase, words for every status and reason', () => {
 
   test.each([
     ['created', 'Waiting for your deposit', 'set up'],
-    ['user_transfer_delayed', 'Deposit delayed', 'check the swap page on layerswap.io before sending'],
-    ['cancelled', 'Cancelled', 'Do not send funds to it'],
+    // Retired in Sept 2026 (layerswapapp #2170): still parsed, read as pending rather than an alarm.
+    ['user_transfer_delayed', 'Waiting for your deposit', 'Send the exact amount'],
+    ['cancelled', 'Cancelled', 'Do not send anything to its deposit address'],
     ['failed', 'Failed', 'gave no reason'],
   ])('%s: %s', (status, title, words) => {
     const c = statusCard(details(status), { audience: 'private', now: NOW });
@@ -235,13 +237,13 @@ describe('status card: one phase, words for every status and reason', () => {
       expect(c.title).toBe('Swap 3f2b8c1e: Deposit seen, confirming 4/12');
       expect(replyText(c)).not.toMatch(/Send the exact amount|Waiting for your deposit/);
     }
-    expect(statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Deposit received, sending');
+    expect(statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Deposit confirmed, sending');
   });
 
   test('a completed payout while the status still says ls_transfer_pending is delivered', () => {
     const output = { type: 'output', status: 'completed', amount: 99.4, transaction_hash: '0xout', network: base, token: usdc };
     const c = statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed'), output] }), { audience: 'private', now: NOW });
-    expect(c.title).toBe('Swap 3f2b8c1e: Delivered');
+    expect(c.title).toBe('Swap 3f2b8c1e: Completed');
     expect(c.tone).toBe('success');
     expect(replyText(c)).toContain('Received: 99.4 USDC on Base');
   });

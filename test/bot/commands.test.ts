@@ -40,7 +40,7 @@ describe('listing commands', () => {
     const u = new ChatUser(h, { userId: 'c4' });
     card(await u.says('/history'), { title: 'No swaps yet' });
     for (let i = 0; i < 9; i++) await u.createsSwap(`/swap ${10 + i} USDC arbitrum base`, EVM);
-    const first = card(await u.says('/history'), { title: 'Your swaps (9)', contains: ['18 USDC on Arbitrum One', 'Page 1 of 2'], buttons: ['Next ›'] });
+    const first = card(await u.says('/history'), { title: 'Your swaps (9)', contains: ['18 USDC on Arbitrum One → USDC on Base · Waiting for your deposit', 'Page 1 of 2'], buttons: ['Next ›'] });
     expect(allText([first])).not.toContain('· 10 USDC');
     card(await u.presses('Next ›'), { title: 'Your swaps (9)', contains: ['10 USDC on Arbitrum One', 'Page 2 of 2'], buttons: ['‹ Prev'] });
   });

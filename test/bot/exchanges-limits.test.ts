@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('amount limits', () => {
   test('the amount step shows min and max before a number is typed; outside them names the limit', async () => {
     const u = new ChatUser(h, { userId: 'l1' });
-    card(await u.says('/quote USDC arbitrum base'), { contains: ['How much USDC', 'You can send between 5.001171 USDC and 500117.027384 USDC.'] });
+    card(await u.says('/quote USDC arbitrum base'), { contains: ['How much USDC', 'You can send between 5.01 USDC and 500,117 USDC.'] });
     card(await u.says('4'), { title: 'New quote', contains: ['4 USDC is below the minimum of 5.001171 USDC for this route.', 'How much USDC'] });
     card(await u.says('600000'), { contains: ['600000 USDC is above the maximum of 500117.027384 USDC for this route.'] });
     card(await u.says('25'), { title: 'Quote: USDC Arbitrum One → USDC Base', contains: ['You send: 25 USDC on Arbitrum One'] });
@@ -58,7 +58,7 @@ describe('amount limits', () => {
 
   test('a one-line amount below the minimum is asked again, naming the minimum, before any quote', async () => {
     const u = new ChatUser(h, { userId: 'l2' });
-    const r = card(await u.says('/quote 4 USDC arbitrum base'), { title: 'New quote', contains: ['below the minimum of 5.001171 USDC', 'You can send between 5.001171 USDC and 500117.027384 USDC.'] });
+    const r = card(await u.says('/quote 4 USDC arbitrum base'), { title: 'New quote', contains: ['below the minimum of 5.001171 USDC', 'You can send between 5.01 USDC and 500,117 USDC.'] });
     expect(allText([r])).not.toContain('Quote:');
   });
 
@@ -74,7 +74,7 @@ describe('amount limits', () => {
 
   test('/routes with a token shows each route’s limits', async () => {
     const u = new ChatUser(h, { userId: 'l4' });
-    card(await u.says('/routes arbitrum USDC'), { contains: [/Base: .*USDC.* · 5\.001171–500117\.027384 USDC/] });
+    card(await u.says('/routes arbitrum USDC'), { contains: [/Base: .*USDC.* · 5\.01–500,117 USDC/] });
   });
 });
 

@@ -127,7 +127,7 @@ describe('track anything through the terminal chat (built CLI, sandbox over HTTP
     expect(codeB, b.err).toBe(0);
     for (const c of [a, b]) expect(c.out).toMatch(/Swap completed/);
     // Confirmations were shown before the swap's status moved on.
-    expect(a.out.indexOf('We see your transaction: 2/3')).toBeLessThan(a.out.search(/Deposit received, sending|Swap completed/));
+    expect(a.out.indexOf('We see your transaction: 2/3')).toBeLessThan(a.out.search(/Deposit confirmed, sending|Swap completed/));
     expect(a.err + b.err).not.toMatch(/error/i);
   }, 120_000);
 });

@@ -10,8 +10,8 @@ import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
  */
 /** Key moments the tracking worker pushes as the sandbox swap moves to completion. */
 const PUSHED: Record<string, string[]> = {
-  ru: ['Депозит получен', 'Обмен завершён'],
-  'zh-CN': ['已收到充值', '兑换已完成'],
+  ru: ['Депозит обнаружен', 'Обмен завершён'],
+  'zh-CN': ['已检测到充值', '兑换已完成'],
 };
 /** The completion's amount line: the number and names as the service gives them, the words translated. */
 const RECEIVED: Record<string, RegExp> = { ru: /Получено \d+(\.\d+)? USDC в сети Base/, 'zh-CN': /已在 Base 上收到 \d+(\.\d+)? USDC/ };
@@ -58,7 +58,7 @@ describe('the terminal chat in other languages', () => {
     const pushed = stdout.slice(stdout.indexOf(lang === 'ru' ? 'Отправьте ровно' : '请准确发送'));
     for (const s of PUSHED[lang] ?? []) expect(pushed).toContain(s);
     expect(pushed).toMatch(RECEIVED[lang] ?? /never/);
-    for (const s of ['Deposit received', 'Swap completed', 'Received ']) expect(pushed).not.toContain(s);
+    for (const s of ['Deposit seen', 'Swap completed', 'Received ']) expect(pushed).not.toContain(s);
     // What this bot says in English in these steps must not leak through.
     for (const s of ['Send the address on', 'Confirm your swap', 'Skip (no refund address)', 'Send only over the', 'You send', 'Swap this', 'Deposit for swap']) expect(stdout).not.toContain(s);
     expect(stdout).toMatch(/0x[0-9a-fA-F]{40}/); // the deposit address itself, untouched

@@ -73,8 +73,8 @@ describe('replies in the user\'s language', () => {
   }
 
   it.each([
-    ['ru', 'Котировка: USDC Arbitrum One → USDC Base', ['Вы отправляете', 'Вы получаете', 'Минимум к получению', 'Комиссии', 'Курс', 'Ожидаемое время', 'Маршрут'], ['Обменять', 'Обновить', 'Поделиться'], '100 USDC в сети Arbitrum One', /^примерно \d+ секунд/],
-    ['zh-CN', '报价：USDC Arbitrum One → USDC Base', ['您发送', '您收到', '最少到账', '费用', '汇率', '预计时间', '路径'], ['兑换', '刷新', '分享'], 'Arbitrum One 上的 100 USDC', /^约 ?\d+ ?秒/],
+    ['ru', 'Котировка: USDC Arbitrum One → USDC Base', ['Вы отправляете', 'Вы получаете', 'Минимум к получению', 'Комиссии', 'Ожидаемое время', 'Маршрут'], ['Обменять', 'Обновить', 'Поделиться'], '100 USDC в сети Arbitrum One', /^примерно \d+ секунд/],
+    ['zh-CN', '报价：USDC Arbitrum One → USDC Base', ['您发送', '您收到', '最少到账', '费用', '预计时间', '路径'], ['兑换', '刷新', '分享'], 'Arbitrum One 上的 100 USDC', /^约 ?\d+ ?秒/],
   ] as const)('/quote in %s: the words translated, every amount, token and network as in English', async (locale, title, names, buttons, send, time) => {
     const [en] = await say({ userId: `q-en-${locale}`, locale: 'en', text: '/quote 100 USDC arbitrum base' });
     const [card] = await say({ userId: `q-${locale}`, locale, text: '/quote 100 USDC arbitrum base' });

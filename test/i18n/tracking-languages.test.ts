@@ -99,10 +99,11 @@ describe('pushed updates in the follower\'s language', () => {
     expect(replyButtons(enCard).map((b) => b.label)).toEqual(expect.arrayContaining(['Refresh', 'Mute', 'Stop']));
 
     await complete(id);
-    expect(delivered(ru.userId, id).messages.map((r) => r.title)).toEqual(['Депозит получен', 'Обмен завершён']);
-    expect(delivered(en.userId, id).messages.map((r) => r.title)).toEqual(['Deposit received', 'Swap completed']);
+    expect(delivered(ru.userId, id).messages.map((r) => r.title)).toEqual(['Депозит обнаружен', 'Обмен завершён']);
+    expect(delivered(en.userId, id).messages.map((r) => r.title)).toEqual(['Deposit seen', 'Swap completed']);
     const ruDone = delivered(ru.userId, id);
-    expect(replyText(ruDone.messages[1]!)).toMatch(/Получено [\d.]+ USDC в сети Base\nНа адрес 0x\w+\nТранзакция выплаты: 0x/);
+    // The receipt (Чек) sits between where the funds went and the payout transaction.
+    expect(replyText(ruDone.messages[1]!)).toMatch(/Получено [\d.]+ USDC в сети Base\nНа адрес 0x\w+\nЧек\nОтправлено: 100 USDC[^]*\nТранзакция выплаты: 0x/);
     expect(ruDone.cards.at(-1)!.title).toBe(`Обмен ${short}: Завершён`);
     expect(delivered(en.userId, id).cards.at(-1)!.title).toBe(`Swap ${short}: Completed`);
   });
@@ -128,7 +129,7 @@ describe('pushed updates in the follower\'s language', () => {
     }
     await complete(id);
     for (const chat of ['grp-es', 'guild-es']) {
-      expect(delivered(chat, id).messages.map((r) => r.title), chat).toEqual(['Depósito recibido', 'Intercambio completado']);
+      expect(delivered(chat, id).messages.map((r) => r.title), chat).toEqual(['Depósito detectado', 'Intercambio completado']);
     }
   });
 
@@ -143,7 +144,7 @@ describe('pushed updates in the follower\'s language', () => {
     await presses(user, await says(user, '/language'), '简体中文');
     await complete(id);
     const after = delivered(user.userId, id);
-    expect(after.messages.map((r) => r.title)).toEqual(['已收到充值', '兑换已完成']);
+    expect(after.messages.map((r) => r.title)).toEqual(['已检测到充值', '兑换已完成']);
     expect(after.cards.at(-1)!.title).toBe(`兑换 ${short}：已完成`);
     // The same card, edited in place: a new language is one more edit, not a second card.
     expect(h.messengers.console.forChat(user.userId).filter((r) => r.op === 'send' && replyButtons(r.reply).some((b) => b.kind === 'action' && b.action === statusActions.refresh(id)))).toHaveLength(1);

@@ -1,5 +1,6 @@
 import type { DepositAction, NetworkRef, SwapDetails, Token } from '../../layerswap/schemas.js';
 import { decimalText, fromBaseUnits, isPositive } from './units.js';
+import { sendableFromText } from '../money/units.js';
 
 /**
  * Which deposit the bot may tell a person to make by hand, and with what. Following the official
@@ -83,10 +84,11 @@ function amountOf(details: SwapDetails, action: DepositAction, decimals: number 
     const exact = fromBaseUnits(base, decimals);
     if (exact) return exact;
   }
+  // Never more decimals than the token has: rounded up, so at least what was asked arrives.
   const own = decimalText(action.amount);
-  if (isPositive(own)) return own;
+  if (own && isPositive(own)) return sendableFromText(own, decimals);
   const requested = decimalText(details.swap.requested_amount);
-  return isPositive(requested) ? requested : undefined;
+  return requested && isPositive(requested) ? sendableFromText(requested, decimals) : undefined;
 }
 
 export function depositPlan(details: SwapDetails, actions: readonly DepositAction[] | null | undefined = details.deposit_actions): DepositPlan {

@@ -1,6 +1,8 @@
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
 import { isNative } from '../parse/token.js';
-import { actionButton, bold, code, copyButton, deeplinkButton, line, text, urlButton, type Button, type Line, type Reply } from '../../contracts/reply.js';
+import { actionButton, bold, code, copyButton, deeplinkButton, line, link, text, urlButton, type Button, type Line, type Reply } from '../../contracts/reply.js';
+import { DEPOSIT_WINDOW_MS, swapMoney } from '../money/model.js';
+import { expectedText } from '../money/words.js';
 import { replySize, LIMITS } from '../fit.js';
 import { depositPlan, type DepositPlan } from './deposit-plan.js';
 import { formatTime, networkName, shortId, swapPageUrl } from './format.js';
@@ -12,9 +14,6 @@ import { defaultLocale, t as tr, tSpans, type Locale } from '../../i18n/index.js
 
 export { depositMemo } from './deposit-plan.js';
 export { fromBaseUnits } from './units.js';
-
-/** How long the service waits for a deposit before the swap expires (reference section 4). */
-const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
 
 /** The deep-link payload that re-opens a swap's deposit card in a private chat. */
 export const depositPayload = (swapId: string): string => `dep_${swapId.replace(/-/g, '')}`;
@@ -71,13 +70,22 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   const created = swap.created_date ? Date.parse(swap.created_date) : Number.NaN;
   const expires = Number.isNaN(created) ? undefined : created + DEPOSIT_WINDOW_MS;
   lines.push(line(expires ? t('deposit.sendBefore', { time: formatTime(expires, now, locale) }) : t('deposit.sendWithin')));
+  // What arrives and where, from the same money model as every other card (private: full address).
+  const money = swapMoney(details, now);
+  const receive = expectedText(money, locale);
+  if (receive && swap.destination_address && !destination) {
+    lines.push(line(t('money.deposit.receive', { amount: receive, network: swap.destination_network ? networkName(swap.destination_network) : '' })), line(code(swap.destination_address)));
+  }
   lines.push(line(t('deposit.swapId'), ' ', code(swap.id)));
   lines.push(line(text(t('deposit.onlyFromNetwork', { network: networkName(network) }))));
+  lines.push(line(link(t('money.deposit.check'), page)));
 
   const copies: Button[] = [copyButton(t('deposit.copyAddress'), address), copyButton(t('deposit.copyAmount'), amount)];
   if (memo) copies.push(copyButton(t(`deposit.copyMemo.${memo.kind}`), memo.value));
   const card: Reply = { ...common, tone: 'pending', lines, buttons: [copies, statusRow] };
-  const uri = paymentUri({ family: network?.type ?? '', chainId: network?.chain_id, nativeSymbol: network?.token?.symbol, address, amount, token, memo });
+  // A withdrawal form of an exchange takes an address, not a payment request: a scanner there may
+  // read an EIP-681 token contract as the address (funds lost). The official app shows the bare address.
+  const uri = source ? address : paymentUri({ family: network?.type ?? '', chainId: network?.chain_id, nativeSymbol: network?.token?.symbol, address, amount, token, memo });
   const image = await qrImage(uri, uri === address ? t('deposit.qr.addressAlt', { id: shortId(swap.id) }) : t('deposit.qr.paymentAlt', { amount, symbol: token.symbol }));
   if (replySize(card) <= LIMITS.caption) return [{ ...card, image }];
   // Too long for a caption: the QR follows as its own private message.

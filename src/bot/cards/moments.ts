@@ -5,10 +5,13 @@ import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
-import { maskAddress, networkName, tokenAmount, txExplorer } from './format.js';
+import { maskAddress, networkName, txExplorer } from './format.js';
 import { statusCard } from './status.js';
+import { depositCardAfter } from './deposit-lifecycle.js';
 import { failReasonWords, phaseWords } from './status-words.js';
 import { decimalText } from './units.js';
+import { moneyText, swapMoney } from '../money/model.js';
+import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '../money/words.js';
 
 /**
  * What tracking sends besides the status card: the new messages at key moments (edits of the
@@ -21,6 +24,7 @@ export const trackingRenderer: TrackingRenderer = {
   card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
+  depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
 };
 
 /** Each moment's title in the default locale (tests compare titles; cards use momentTitle). */
@@ -81,6 +85,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
   const tx = (type: TxKind) => lastTx(s.transactions, type);
+  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
   const txLine = (type: TxKind, x: Transaction | undefined) => {
     if (!x?.transaction_hash) return;
     const url = txExplorer(details, x);
@@ -103,21 +108,27 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       if (isPublic) {
         lines.push(line(...now, tr('moment.depositSeen.public')));
       } else {
-        const sent = input?.amount != null ? tokenAmount(input.amount, input.token ?? s.source_token) : requested ? `${requested} ${s.source_token?.symbol ?? ''}`.trim() : '';
+        const sent = money.deposited ? moneyText(money.deposited) : '';
         const saw = sent ? tr('moment.depositSeen.sawAmount', { amount: sent }) : tr('moment.depositSeen.saw');
         lines.push(line(...now, saw, ' ', tr(phase.kind === 'processing' ? 'moment.depositSeen.sending' : 'moment.depositSeen.wait')));
+        // Under- or over-payment is said at once, with what it means for the payout.
+        lines.push(...differenceLines(money, locale));
         txLine('input', input);
       }
       break;
     }
     case 'completed': {
       const output = tx('output');
-      const received = output?.amount ?? details.quote?.receive_amount;
-      if (received != null) {
-        const what = bold(tokenAmount(received, output?.token ?? s.destination_token));
+      const received = money.received ?? money.expected;
+      if (received) {
+        const what = bold(moneyText(received));
         lines.push(s.destination_network ? sentence('moment.completed.receivedOn', { amount: what, network: networkName(s.destination_network) }) : sentence('moment.completed.received', { amount: what }));
       }
       if (s.destination_address) lines.push(sentence('moment.completed.to', { address: addr(s.destination_address) }));
+      // The receipt (private chats: amounts sent are deposit details): sent − deductions = received.
+      const receipt = isPublic ? [] : breakdownLines(money, locale, true);
+      if (receipt.length > 0) lines.push(line(bold(tr('money.receipt.title'))), ...receipt);
+      if (!isPublic) txLine('input', tx('input'));
       txLine('output', output);
       break;
     }
@@ -129,11 +140,15 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       }
       lines.push(line(s.fail_reason ? failReasonWords(s.fail_reason, locale).meaning : tr('moment.failed.noReason')));
       lines.push(sentence('moment.contactSupport', { id }));
+      buttons.push([supportButton(locale)]);
       break;
     }
     case 'expired':
       lines.push(line(tr('moment.expired.text')));
-      if (!isPublic) lines.push(sentence('moment.expired.doNotSend', { id }));
+      if (!isPublic) {
+        lines.push(sentence('moment.expired.doNotSend', { id }));
+        buttons.push([supportButton(locale)]);
+      }
       break;
     case 'cancelled':
       lines.push(sentence('moment.cancelled.text', { id }));
@@ -143,7 +158,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       break;
     case 'refunded': {
       const refund = tx('refund');
-      lines.push(refundLine('moment.refunded', refund?.amount != null ? tokenAmount(refund.amount, refund.token ?? s.source_token) : undefined));
+      lines.push(refundLine('moment.refunded', money.refund?.amount ? moneyText(money.refund.amount) : undefined));
+      if (!isPublic) lines.push(...refundFeeLines(money, locale));
       txLine('refund', refund);
       break;
     }
@@ -162,13 +178,14 @@ function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined
   const lines: Line[] = [
     ...(route ? [route] : []),
     line(t(locale, 'moment.stuck.sending', { status: 'ls_transfer_pending', expected: formatDuration(locale, expected, { about: true }), elapsed: formatDuration(locale, state.lastPolledAt - since) })),
-    line(t(locale, 'moment.stuck.notLost')),
+    // A refund is promised only where a refund address exists.
+    line(t(locale, details.swap.refund_address ? 'moment.stuck.notLost' : 'moment.stuck.notLostNoRefund')),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');
   // Telegram copy buttons hold at most 256 characters; the code lines above copy cleanly anyway.
-  const buttons = text.length <= 256 ? [[copyButton(t(locale, 'support.copySummary'), text)]] : undefined;
-  return { title: momentTitle('stuck', locale), tone: TONES.stuck, lines, ...(buttons ? { buttons } : {}), target: 'here' };
+  const buttons = [...(text.length <= 256 ? [[copyButton(t(locale, 'support.copySummary'), text)]] : []), [supportButton(locale)]];
+  return { title: momentTitle('stuck', locale), tone: TONES.stuck, lines, buttons, target: 'here' };
 }
 
 function lastTx(txs: readonly Transaction[], type: string): Transaction | undefined {

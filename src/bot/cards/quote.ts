@@ -3,6 +3,8 @@ import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { actionButton, line, text, type Field, type Reply } from '../../contracts/reply.js';
 import { formatDuration, formatNumber, t, type Locale, type Vars } from '../../i18n/index.js';
 import { formatAmount, formatUsd, networkName, tokenAmount } from './format.js';
+import { moneyText, quoteMoney } from '../money/model.js';
+import { toUnits } from '../money/units.js';
 
 /** Names to fall back on when the service sent cut-down network or token objects. */
 export interface RouteLabels {
@@ -28,15 +30,18 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
   const dst = quote.destination_token ?? { symbol: labels.destinationToken, decimals: 8 };
   const srcNet = quote.source_network ? networkName(quote.source_network) : labels.sourceNetwork;
   const dstNet = quote.destination_network ? networkName(quote.destination_network) : labels.destinationNetwork;
-  const sent = tokenAmount(quote.requested_amount ?? amount, src);
-  const received = tokenAmount(quote.receive_amount, dst);
+  // The same model as every card after it: amounts with the token's own decimals, never more.
+  const m = quoteMoney(q, amount, labels);
+  const sent = m.asked ? moneyText(m.asked) : tokenAmount(quote.requested_amount ?? amount, src);
+  const received = m.expected ? moneyText(m.expected) : tokenAmount(quote.receive_amount, dst);
   const fields: Field[] = [
     field('send', tr('route.onNetwork', { what: sent, where: srcNet }), true),
     field('receive', tr('route.onNetwork', { what: received, where: dstNet }), true),
   ];
-  if (typeof quote.min_receive_amount === 'number') fields.push(field('minReceive', tokenAmount(quote.min_receive_amount, dst), true));
-  if (typeof quote.total_fee === 'number') fields.push(field('fees', withUsd(tokenAmount(quote.total_fee, src), formatUsd(quote.total_fee_in_usd)), true));
-  if (typeof quote.rate === 'number') fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
+  if (m.minimum) fields.push(field('minReceive', tr('money.quote.minMeans', { amount: moneyText(m.minimum) }), true));
+  if (typeof quote.total_fee === 'number') fields.push(field('fees', withUsd(moneyText({ units: toUnits(quote.total_fee, m.source.decimals) ?? 0n, token: m.source }), formatUsd(quote.total_fee_in_usd)), true));
+  // A same-asset route has no rate worth reading (1 USDC = 1 USDC).
+  if (typeof quote.rate === 'number' && !m.sameAsset) fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
   const ms = parseTimeSpan(quote.avg_completion_time);
   if (ms !== undefined) fields.push(field('time', formatDuration(locale, ms, { about: true, standalone: true }), true));
   if (q.refuel && typeof q.refuel.amount === 'number' && q.refuel.amount > 0) {

@@ -58,8 +58,6 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
   switch (phase.kind) {
     case 'waiting':
       return status === 'created' ? { ...of('user_transfer_pending'), meaning: t(locale, 'swapStatus.created.meaning') } : of('user_transfer_pending');
-    case 'delayed':
-      return of('user_transfer_delayed');
     case 'confirming': {
       const c = phase.confirmations;
       return {
@@ -70,7 +68,8 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
     case 'processing':
       return of('ls_transfer_pending');
     case 'delivered':
-      return status === 'completed' ? of('completed') : group(locale, 'swapPhase.delivered', 'success');
+      // One name per phase: the payout is complete, whatever the lagging status says.
+      return status === 'completed' ? of('completed') : { ...group(locale, 'swapPhase.delivered', 'success'), label: of('completed').label };
     case 'on_hold':
       return { label: t(locale, 'swapPhase.onHold.label'), ...failReasonWords('received_more_than_valid_range', locale), tone: 'warning' };
     case 'failed':

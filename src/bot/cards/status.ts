@@ -1,4 +1,4 @@
-import { FINAL_SWAP_STATUSES, TRANSACTION_STATUSES, type NetworkRef, type SwapDetails, type Token, type Transaction } from '../../layerswap/schemas.js';
+import { FINAL_SWAP_STATUSES, TRANSACTION_STATUSES, type SwapDetails, type Transaction } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../actions.js';
 import { VERBS } from '../verbs.js';
@@ -10,6 +10,8 @@ import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer,
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
 import { chainSightingLines } from './chain-sighting.js';
+import { swapMoney, type SwapMoney } from '../money/model.js';
+import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } from '../money/words.js';
 
 /** Button actions of a status card (see router). */
 export const statusActions = {
@@ -60,31 +62,19 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
 
 const TX_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES);
 
-function expectedLine(details: SwapDetails, now: number, locale: Locale): Line | undefined {
-  const swap = details.swap;
+function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: Locale): Line | undefined {
   const avg = parseTimeSpan(details.quote?.avg_completion_time);
   if (avg === undefined) return undefined;
   const about = (ms: number) => formatDuration(locale, ms, { about: true });
-  const phase = phaseOfSwap(details).kind;
-  if (phase === 'waiting' || phase === 'delayed') return line(italic(t(locale, 'statusCard.usuallyDone', { duration: about(avg) })));
-  if (phase !== 'confirming' && phase !== 'processing') return undefined;
-  const input = swap.transactions.find((x) => x.type === 'input');
-  const started = Date.parse(input?.timestamp ?? input?.created_date ?? swap.created_date ?? '');
-  if (Number.isNaN(started)) return undefined;
-  const due = started + avg;
+  const phase = m.phase.kind;
+  if (phase === 'waiting' && !m.deposited) return line(italic(t(locale, 'statusCard.usuallyDone', { duration: about(avg) })));
+  const due = m.deadlines.expectedBy;
+  if (due === undefined) return undefined;
   const by = formatTime(due, now, locale);
-  // Relative to the reader's now where the platform keeps it true without edits.
+  // Relative to the reader's now where the platform keeps it true without edits; once passed, said as passed.
   return due > now
     ? tSpans(locale, 'statusCard.expectedBy', { time: by, relative: time(due, t(locale, 'statusCard.fromNow', { duration: about(due - now) })) }).map((p) => (typeof p === 'string' ? italic(p) : p))
     : line(italic(t(locale, 'statusCard.late', { time: by })));
-}
-
-/** "100 USDC on Arbitrum One" from what is known; undefined when neither amount nor token is. */
-function amountOn(amount: number | null | undefined, token: Pick<Token, 'symbol' | 'decimals'> | null | undefined, network: NetworkRef | null | undefined, locale: Locale): string | undefined {
-  const known = typeof amount === 'number' && Number.isFinite(amount);
-  if (!known && !token) return undefined;
-  const what = known ? tokenAmount(amount, token) : token!.symbol;
-  return network ? t(locale, 'statusCard.amountOn', { amount: what, network: networkName(network) }) : what;
 }
 
 /**
@@ -102,15 +92,13 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const phase = phaseOfSwap(details);
   // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
   // answer): never ask for the money again.
-  const regressed = opts.followed?.depositSeen === true && (phase.kind === 'waiting' || phase.kind === 'delayed');
+  const regressed = opts.followed?.depositSeen === true && phase.kind === 'waiting';
   const words = regressed
     ? { label: tr('swapPhase.regressed.label'), meaning: tr('swapPhase.regressed.meaning'), next: tr('swapPhase.regressed.next'), tone: 'warning' as const }
     : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
-  const from = amountOn(hide ? undefined : swap.requested_amount ?? details.quote?.requested_amount, swap.source_token, swap.source_network, locale);
-  const output = swap.transactions.find((x) => x.type === 'output');
-  const to = amountOn(hide ? undefined : output?.amount ?? details.quote?.receive_amount, output?.token ?? swap.destination_token, swap.destination_network, locale);
+  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true });
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
@@ -120,15 +108,18 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     const why = failReasonWords(swap.fail_reason, locale);
     lines.push(line(bold(tr('statusCard.why')), ' ', why.meaning), line(bold(tr('statusCard.next')), ' ', why.next));
   } else {
-    lines.push(line(bold(tr('statusCard.next')), ' ', words.next));
+    // The money model's next step: one per phase, never "send" once a deposit is seen.
+    lines.push(line(bold(tr('statusCard.next')), ' ', regressed ? words.next : nextWords(money, locale)));
   }
-  const expected = regressed ? undefined : expectedLine(details, now, locale);
+  if (!hide) lines.push(...differenceLines(money, locale));
+  const expected = regressed ? undefined : expectedLine(details, money, now, locale);
   if (expected) lines.push(expected);
   lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
+  // "Later than usual" is the expected line's own when it has one.
+  lines.push(...badDayLines(money, locale, { now, private: opts.audience === 'private', lateLine: !expected }));
 
-  const fields: Field[] = [];
-  if (from) fields.push({ name: tr(regressed ? 'transaction.input' : 'statusCard.field.send'), value: line(from), inline: true });
-  if (to) fields.push({ name: tr(output ? 'statusCard.field.received' : 'statusCard.field.receiveQuoted'), value: line(to), inline: true });
+  const on = { ...(swap.source_network ? { source: networkName(swap.source_network) } : {}), ...(swap.destination_network ? { destination: networkName(swap.destination_network) } : {}) };
+  const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);
   const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
   if (swap.destination_address) fields.push({ name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'), value: [showAddress(swap.destination_address)] });
   if (swap.refund_address) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(swap.refund_address)] });
@@ -143,7 +134,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const buttons = [actionButton(tr('statusCard.button.refresh'), statusActions.refresh(swap.id))];
   if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton(tr('statusCard.button.track'), statusActions.track(swap.id)));
   // Only in private chats: their answers are free text, which groups do not send the bot.
-  if (opts.audience === 'private' && !regressed && (phase.kind === 'waiting' || phase.kind === 'delayed')) buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
+  if (opts.audience === 'private' && money.next === 'send') buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
   if (opts.audience === 'private' && phase.kind === 'expired') buttons.push(actionButton(tr('statusCard.button.where'), statusActions.where()));
   // Fitted here too: the tracking worker sends this card straight to a Messenger.
   return fitReply({
@@ -151,8 +142,17 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     tone: words.tone,
     lines,
     fields,
-    buttons: opts.followed ? [buttons, followButtons(swap.id, opts.followed.muted === true, locale)] : [buttons],
+    buttons: [buttons, ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []), ...(money.next === 'contact_support' ? [[supportButton(locale)]] : [])],
     target: 'here',
     layout: 'card',
   });
+}
+
+/** A group that hides amounts still sees the route: tokens and networks without numbers. */
+function hiddenAmountFields(m: SwapMoney, on: { source?: string; destination?: string }, locale: Locale): Field[] {
+  const what = (symbol: string, network?: string) => line(network ? t(locale, 'statusCard.amountOn', { amount: symbol, network }) : symbol);
+  return [
+    { name: t(locale, 'statusCard.field.send'), value: what(m.source.symbol, on.source), inline: true },
+    { name: t(locale, m.received ? 'statusCard.field.received' : 'statusCard.field.receiveQuoted'), value: what(m.destination.symbol, on.destination), inline: true },
+  ];
 }

@@ -3,16 +3,30 @@ import { phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
 import { t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
-import { formatTime, maskAddress, networkName, shortId, tokenAmount } from './format.js';
+import { formatTime, maskAddress, networkName, shortId } from './format.js';
+import { moneyText, sentOf, swapMoney } from '../money/model.js';
 import { statusActions } from './status.js';
 import { phaseWords } from './status-words.js';
 
 /** "100 USDC Arbitrum One → USDC Base" from what the swap names (a cut-down swap names less). */
 export function swapRoute(details: SwapDetails): string {
   const s = details.swap;
-  const amount = s.requested_amount ?? details.quote?.requested_amount;
-  const from = s.source_token ? `${typeof amount === 'number' ? tokenAmount(amount, s.source_token) : s.source_token.symbol} ${networkName(s.source_network)}` : '?';
-  const to = s.destination_token ? `${s.destination_token.symbol} ${networkName(s.destination_network)}` : '?';
+  // The money model's figures: what was sent (the deposit once seen) and what arrived.
+  const m = swapMoney(details, Date.now());
+  const sent = sentOf(m);
+  const from = s.source_token ? `${sent ? moneyText(sent) : s.source_token.symbol} ${networkName(s.source_network)}` : '?';
+  const to = s.destination_token ? `${m.received ? moneyText(m.received) : s.destination_token.symbol} ${networkName(s.destination_network)}` : '?';
+  return `${from} → ${to}`;
+}
+
+/** The same in the reader's words: "80 USDC on Arbitrum One → 79.157021 USDC on Base" (/history). */
+export function swapRouteIn(details: SwapDetails, locale: Locale): string {
+  const s = details.swap;
+  const m = swapMoney(details, Date.now());
+  const sent = sentOf(m);
+  const side = (what: string, network: Parameters<typeof networkName>[0]) => (network ? t(locale, 'route.onNetwork', { what, where: networkName(network) }) : what);
+  const from = s.source_token ? side(sent ? moneyText(sent) : s.source_token.symbol, s.source_network) : '?';
+  const to = s.destination_token ? side(m.received ? moneyText(m.received) : s.destination_token.symbol, s.destination_network) : '?';
   return `${from} → ${to}`;
 }
 

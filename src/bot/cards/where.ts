@@ -19,7 +19,6 @@ export function whereCard(details: SwapDetails, opts: { audience: 'private' | 'p
   let support = false;
   switch (phase.kind) {
     case 'waiting':
-    case 'delayed':
       todo = opts.audience === 'private' ? tr('where.todo.waitingPrivate', { sent: tr('statusCard.button.sent') }) : tr('where.todo.waiting');
       break;
     case 'confirming':

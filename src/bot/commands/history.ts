@@ -1,5 +1,5 @@
 import { formatTime } from '../cards/format.js';
-import { swapRoute, swapStatusLabel } from '../cards/swap-list.js';
+import { swapRoute, swapRouteIn, swapStatusLabel } from '../cards/swap-list.js';
 import { isPublic, type Ctx } from '../context.js';
 import { swapsCsv } from '../history-csv.js';
 import type { HistoryEntry } from '../history.js';
@@ -73,6 +73,18 @@ const rowOf = (ctx: Ctx, networks: readonly Network[]) => (e: HistoryEntry): Row
   text: e.route ? routeSummary(e.route, networks, ctx.locale, { source: ctx.catalog.peekExchanges('source') ?? [], destination: ctx.catalog.peekExchanges('destination') ?? [] }) : e.summary,
 });
 
+/**
+ * A page of own swaps with their figures from the money model (what was sent and what arrived,
+ * the phase's one name), as every other message says them; a swap that cannot be loaded now
+ * keeps its recorded summary.
+ */
+async function liveRows(ctx: Ctx, entries: readonly HistoryEntry[], entryRow: (e: HistoryEntry) => Row): Promise<Row[]> {
+  return Promise.all(entries.map(async (e) => {
+    const d = await ctx.api.getSwap(e.swapId, { exclude_deposit_actions: true }).catch(() => undefined);
+    return d ? { ...entryRow(e), text: `${swapRouteIn(d, ctx.locale)} · ${swapStatusLabel(d, ctx.locale)}` } : entryRow(e);
+  }));
+}
+
 /** /history: the swaps this user created through the bot (and, toggled on, those to their addresses), newest first, paged. */
 async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[]> {
   let rows: Row[];
@@ -82,7 +94,7 @@ async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[
   const entryRow = rowOf(ctx, networks);
   if (scope === 'o') {
     const p = await ctx.history.page(ctx.incoming.platform, ctx.incoming.userId, page, PAGE);
-    rows = p.entries.map(entryRow);
+    rows = await liveRows(ctx, p.entries, entryRow);
     total = p.total;
   } else {
     const [own, others] = await Promise.all([ctx.history.all(ctx.incoming.platform, ctx.incoming.userId), addressRows(ctx)]);

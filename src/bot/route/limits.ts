@@ -3,7 +3,7 @@ import type { Network } from '../../layerswap/schemas.js';
 import { exactAmount } from '../cards/format.js';
 import type { Ctx } from '../context.js';
 import { line, type Line } from '../../contracts/reply.js';
-import { t, type Locale } from '../../i18n/index.js';
+import { formatNumber, t, type Locale } from '../../i18n/index.js';
 import { msg, type Problem } from '../problem.js';
 import type { Route } from './route.js';
 
@@ -41,17 +41,35 @@ export async function routeLimits(ctx: Ctx, route: Route, networks: readonly Net
 
 const amountText = (n: number, l: KnownLimits): string => `${exactAmount(n, l.decimals)} ${l.symbol}`;
 
-/** "You can send between 10 USDC and 500000 USDC." for the amount question. */
-export function limitsLine(locale: Locale, l: KnownLimits): Line {
-  if (l.min !== undefined && l.max !== undefined) return line(t(locale, 'limits.between', { min: amountText(l.min, l), max: amountText(l.max, l) }));
-  if (l.min !== undefined) return line(t(locale, 'limits.atLeast', { min: amountText(l.min, l) }));
-  return line(t(locale, 'limits.atMost', { max: amountText(l.max ?? 0, l) }));
+/**
+ * A limit for reading ("5.01", "500,117" in the reader's way): about three significant figures,
+ * the minimum rounded up and the maximum down so the rounded range is still allowed. Problems
+ * about an amount keep the exact limit (amountText), which is what gets copied.
+ */
+export function readableLimit(locale: Locale, n: number, side: 'min' | 'max', decimals: number): string {
+  const digits = Math.min(decimals, n >= 100 ? 0 : n >= 1 ? 2 : Math.max(2, Math.ceil(-Math.log10(n)) + 2));
+  const f = 10 ** digits;
+  const scaled = n * f;
+  // A hair of tolerance, so 5.01 stored as 5.0099999 is not pushed to 5.02.
+  const v = (side === 'min' ? Math.ceil(scaled - 1e-9) : Math.floor(scaled + 1e-9)) / f;
+  return formatNumber(locale, v, { maximumFractionDigits: digits });
 }
 
-/** "10–500000 USDC" (or "min 10 USDC", "max 500000 USDC") for a list line. */
+const readable = (locale: Locale, l: KnownLimits, side: 'min' | 'max'): string => readableLimit(locale, side === 'min' ? l.min ?? 0 : l.max ?? 0, side, l.decimals);
+
+/** "You can send between 5.01 USDC and 500,117 USDC." for the amount question. */
+export function limitsLine(locale: Locale, l: KnownLimits): Line {
+  const min = `${readable(locale, l, 'min')} ${l.symbol}`;
+  const max = `${readable(locale, l, 'max')} ${l.symbol}`;
+  if (l.min !== undefined && l.max !== undefined) return line(t(locale, 'limits.between', { min, max }));
+  if (l.min !== undefined) return line(t(locale, 'limits.atLeast', { min }));
+  return line(t(locale, 'limits.atMost', { max }));
+}
+
+/** "5.01–500,117 USDC" (or "min 5.01 USDC", "max 500,117 USDC") for a list line. */
 export function limitsRange(locale: Locale, l: KnownLimits): string {
-  if (l.min !== undefined && l.max !== undefined) return `${exactAmount(l.min, l.decimals)}–${amountText(l.max, l)}`;
-  return l.min !== undefined ? t(locale, 'limits.min', { min: amountText(l.min, l) }) : t(locale, 'limits.max', { max: amountText(l.max ?? 0, l) });
+  if (l.min !== undefined && l.max !== undefined) return `${readable(locale, l, 'min')}–${readable(locale, l, 'max')} ${l.symbol}`;
+  return l.min !== undefined ? t(locale, 'limits.min', { min: `${readable(locale, l, 'min')} ${l.symbol}` }) : t(locale, 'limits.max', { max: `${readable(locale, l, 'max')} ${l.symbol}` });
 }
 
 /** An amount outside the limits, as a problem naming the limit; undefined when it fits. */

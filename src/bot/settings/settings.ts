@@ -50,7 +50,9 @@ function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
   lines.push(line(ctx.t('settings.typed'), ' ', code('/settings quiet 22-7 Europe/Berlin'), group ? ' · ' : '', ...(group ? [code('/settings min 250')] : [])));
 
   // At most 5 rows of at most 5 buttons: what every platform shows (bot/fit.ts cuts the rest).
-  const momentButtons: Button[] = MOMENT_KINDS.map((k, i) => actionButton(`${s.moments.includes(k) ? '🔔' : '🔕'} ${ctx.t(MOMENT_KEYS[k])}`, act('m', String(i))));
+  // 'cancelled' was retired by Layerswap (Sept 2026, layerswapapp #2170): still parsed and still
+  // announced for an old swap, no longer offered as a choice. Indexes stay those of MOMENT_KINDS.
+  const momentButtons: Button[] = MOMENT_KINDS.flatMap((k, i) => (k === 'cancelled' ? [] : [actionButton(`${s.moments.includes(k) ? '🔔' : '🔕'} ${ctx.t(MOMENT_KEYS[k])}`, act('m', String(i)))]));
   const rows: Button[][] = [momentButtons.slice(0, 4), momentButtons.slice(4)];
   rows.push([
     actionButton(ctx.t('settings.button.minorEdits', { state: onOff(ctx, s.minorEdits) }), act('e')),

@@ -1,5 +1,7 @@
 import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
-import { actionButton, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
+import { actionButton, bold, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
+import { quoteMoney } from '../money/model.js';
+import { breakdownLines } from '../money/words.js';
 import { quoteFields } from '../cards/quote.js';
 import type { Ctx } from '../context.js';
 import { quoteParams } from '../quote/quote.js';
@@ -24,6 +26,9 @@ export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Netw
   // With refuel on, the quote's own Refuel field shows what arrives.
   if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken)) fields.push({ name: ctx.t('confirm.refuel'), value: line(ctx.t('confirm.no')), inline: true });
   const lines = headLines(ctx, draft, networks, opts);
+  // How it adds up: the amount sent − each deduction = what arrives, as the receipt will say.
+  const breakdown = breakdownLines(quoteMoney(q, Number(draft.route.amount), routeLabels(draft.route, networks, ctx.locale)), ctx.locale, false);
+  if (breakdown.length > 0) lines.push(line(bold(ctx.t('money.quote.breakdown'))), ...breakdown);
   lines.push(line(ctx.t('confirm.check')));
   lines.push(line(italic(ctx.t('confirm.figures'))));
   const [confirm, cancel] = await Promise.all([

@@ -83,7 +83,7 @@ describe('a swap from quote to completion, in a private chat', () => {
     expect(cardMsg.message_id).toBeGreaterThan(deposit.message_id);
 
     // ...and edits it in place as the sandbox swap moves; key moments come as new messages.
-    await a.sees('Deposit received');
+    await a.sees('Deposit seen');
     await driveToCompletion(world, swapId);
     const done = await waitFor(() => a.messages().find((m) => (m.text ?? '').startsWith('Swap completed')), 'the completion message');
     const card = world.fake.message(a.chat.id, cardMsg.message_id)!;

@@ -70,7 +70,7 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
 
     // Tracking pushes the key moments in the language the chat was answered in.
     world.sandbox.deposit(swapId);
-    await u.sees('Depósito recibido');
+    await u.sees('Depósito detectado');
     await driveToCompletion(world, swapId);
     const done = await u.sees('Intercambio completado');
     const received = (await world.api.getSwap(swapId)).swap.transactions.find((x) => x.type === 'output');
@@ -78,7 +78,7 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
     expect(done.text).toContain(`${received?.amount} USDC`);
     // The status card, edited in place by tracking, speaks Spanish too.
     await u.sees('Los fondos se entregaron en la dirección de destino.');
-    const pushedEnglish = u.messages().filter((m) => /^(Deposit received|Swap completed)/.test(m.text ?? ''));
+    const pushedEnglish = u.messages().filter((m) => /^(Deposit seen|Swap completed)/.test(m.text ?? ''));
     expect(pushedEnglish).toEqual([]);
   }, 60_000);
 });

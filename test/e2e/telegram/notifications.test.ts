@@ -46,7 +46,7 @@ describe('a forum topic with quiet hours and quiet mode', () => {
     expect(statusCard.silent).toBe(true);
 
     world.sandbox.deposit(id);
-    const deposit = await admin.sees('Deposit received');
+    const deposit = await admin.sees('Deposit seen');
     expect(deposit.threadId).toBe(topic);
     expect(deposit.silent).toBe(true);
 

@@ -1,0 +1,296 @@
+import { phaseOfSwap, type SwapPhase } from '../../layerswap/phase.js';
+import type { QuoteResponse, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
+import { parseTimeSpan } from '../../layerswap/timespan.js';
+import { decimalsOf, rescale, toUnits, unitsText, unitsValue } from './units.js';
+
+/**
+ * One model of the user's money in a swap, derived from the service's answer alone (pure), which
+ * every message renders: deposit card, status card, key moments, /status, /history, the CSV and
+ * the receipt. Amounts are in smallest units (units.ts), so what is shown adds up to the token's
+ * precision. Where the answer is silent this follows the official app: the deposit that arrived
+ * (input transaction) is what the swap runs on, not the amount asked.
+ */
+
+export interface MoneyToken {
+  symbol: string;
+  decimals: number;
+  /** USD per token, when known (transaction usd_price, else the token's price_in_usd). */
+  usd?: number;
+}
+
+/** An amount in one token. */
+export interface Money {
+  units: bigint;
+  token: MoneyToken;
+}
+
+export type DeductionKind = 'service_fee' | 'network_fee' | 'refuel' | 'price_difference';
+
+export interface Deduction {
+  kind: DeductionKind;
+  /** In the source token (may be negative for a price difference in the user's favour). */
+  amount: Money;
+  /** What a refuel delivers on the destination network (its native token). */
+  delivers?: { amount: number; symbol: string; usd?: number };
+}
+
+/** The next thing for the user, one per phase (deposit seen → never 'send'). */
+export type NextStep =
+  | 'send'
+  | 'wait_confirmations'
+  | 'wait_payout'
+  | 'wait_refund'
+  | 'wait_review'
+  | 'contact_support'
+  | 'new_swap'
+  | 'nothing'
+  | 'check_later';
+
+/** How the amount to receive now is known. */
+export type ExpectedBasis = 'quote' | 'updated_quote' | 'estimate';
+
+export interface SwapMoney {
+  swapId: string;
+  phase: SwapPhase;
+  next: NextStep;
+  source: MoneyToken;
+  destination: MoneyToken;
+  sameAsset: boolean;
+  /** The amount the swap was created for. */
+  asked?: Money;
+  /** The deposit that arrived (the newest input transaction that did not fail). */
+  deposited?: Money & { tx?: string; at?: number };
+  /** deposited − asked, when they differ by at least one smallest unit. */
+  difference?: { kind: 'under' | 'over'; amount: Money };
+  /** What the user receives, now: the payout once made, else the quote (re-derived for the deposit). */
+  expected?: Money & { basis: ExpectedBasis };
+  /** The minimum the quote guarantees for the amount asked (only while nothing differs). */
+  minimum?: Money;
+  received?: Money & { tx?: string };
+  /** Each deduction between the amount sent and the amount received, in the source token. */
+  deductions: Deduction[];
+  /** Whether `deductions` reconcile sent − received exactly (a rate was known for different assets). */
+  reconciled: boolean;
+  refund?: { amount?: Money; address?: string; tx?: string };
+  /** The refund address given at creation (a refund is only promised where there is one). */
+  refundAddress?: string;
+  /** The swap went through exchanges: withdrawal from / payout to. */
+  sourceExchange?: string;
+  destinationExchange?: string;
+  deadlines: {
+    /** The deposit window closes (created + 6 h), while waiting. */
+    depositBy?: number;
+    /** When the payout is usually done, once the deposit is in. */
+    expectedBy?: number;
+  };
+  /** expectedBy has passed and the swap is not done: "later than usual". */
+  late: boolean;
+}
+
+/** How long the service waits for a deposit before the swap expires (reference section 4). */
+export const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
+
+const tokenOf = (t: Pick<Token, 'symbol' | 'decimals' | 'price_in_usd'> | null | undefined, fallback: string, usd?: number | null): MoneyToken => {
+  const price = typeof usd === 'number' && usd > 0 ? usd : typeof t?.price_in_usd === 'number' && t.price_in_usd > 0 ? t.price_in_usd : undefined;
+  return { symbol: t?.symbol ?? fallback, decimals: decimalsOf(t?.decimals), ...(price !== undefined ? { usd: price } : {}) };
+};
+
+const money = (n: number | null | undefined, token: MoneyToken, mode: 'round' | 'ceil' = 'round'): Money | undefined => {
+  const units = toUnits(n, token.decimals, mode);
+  return units === undefined ? undefined : { units, token };
+};
+
+function lastOf(txs: readonly Transaction[], type: string, live = false): Transaction | undefined {
+  for (let i = txs.length - 1; i >= 0; i--) {
+    const t = txs[i];
+    if (t?.type === type && (!live || t.status !== 'failed')) return t;
+  }
+  return undefined;
+}
+
+const exchangeName = (e: { name: string; display_name?: string | null } | null | undefined) => (e ? e.display_name || e.name : undefined);
+
+const timeOf = (tx: Transaction | undefined) => {
+  const ms = Date.parse(tx?.timestamp ?? tx?.created_date ?? '');
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+/** Same asset on both sides (USDC → USDC): no rate to speak of, amounts compare directly. */
+function sameAssetOf(details: SwapDetails): boolean {
+  const a = details.swap.source_token?.symbol;
+  const b = details.swap.destination_token?.symbol;
+  if (!a || !b) return false;
+  const norm = (s: string) => s.toUpperCase().replace(/\.E$/, '');
+  return norm(a) === norm(b);
+}
+
+/**
+ * `depositSeen`: tracking saw this swap's deposit before (the service's answer may have moved back
+ * since): the next step is never 'send' again.
+ */
+export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen?: boolean } = {}): SwapMoney {
+  const s = details.swap;
+  const q = details.quote ?? undefined;
+  const phase = phaseOfSwap(details);
+  const input = lastOf(s.transactions, 'input', true);
+  const output = lastOf(s.transactions, 'output');
+  const refundTx = lastOf(s.transactions, 'refund');
+  const source = tokenOf(s.source_token, '?', input?.usd_price);
+  const destination = tokenOf(s.destination_token, '?', output?.usd_price);
+  const sameAsset = sameAssetOf(details);
+
+  const askedN = s.requested_amount ?? q?.requested_amount;
+  const asked = money(askedN, source);
+  const depositedM = input && typeof input.amount === 'number' ? money(input.amount, source) : undefined;
+  const deposited = depositedM ? { ...depositedM, ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}), ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}) } : undefined;
+  const difference = asked && deposited && asked.units !== deposited.units
+    ? { kind: deposited.units < asked.units ? 'under' as const : 'over' as const, amount: { units: deposited.units > asked.units ? deposited.units - asked.units : asked.units - deposited.units, token: source } }
+    : undefined;
+
+  // Fees as quoted, in source units (reference section 5: total = blockchain + service).
+  const serviceFee = money(q?.service_fee, source);
+  const networkFee = money(q?.blockchain_fee, source) ?? (serviceFee === undefined ? money(q?.total_fee, source) : undefined);
+  const refuelIn = money(q?.refuel_in_source, source);
+  const feesUnits = (serviceFee?.units ?? 0n) + (networkFee?.units ?? 0n) + (refuelIn?.units ?? 0n);
+  // Destination per source, from the quote's own figures when it gives no rate.
+  const quoteNet = q && typeof q.requested_amount === 'number' ? q.requested_amount - unitsValue(feesUnits, source.decimals) : undefined;
+  const rate = typeof q?.rate === 'number' && q.rate > 0 ? q.rate
+    : sameAsset ? 1
+      : q && quoteNet && quoteNet > 0 ? q.receive_amount / quoteNet : undefined;
+
+  // What to receive now.
+  const received = output && typeof output.amount === 'number' && output.status !== 'failed'
+    ? { ...money(output.amount, destination)!, ...(output.transaction_hash ? { tx: output.transaction_hash } : {}) }
+    : undefined;
+  let expected: SwapMoney['expected'];
+  const quoted = q ? money(q.receive_amount, destination) : undefined;
+  if (received) expected = { ...received, basis: 'quote' };
+  else if (deposited && difference) {
+    const quoteFor = q && typeof q.requested_amount === 'number' ? toUnits(q.requested_amount, source.decimals) : undefined;
+    if (quoted && quoteFor === deposited.units) expected = { ...quoted, basis: 'updated_quote' };
+    else if (rate !== undefined) {
+      const net = deposited.units - feesUnits;
+      const value = net > 0n ? unitsValue(net, source.decimals) * rate : 0;
+      const est = money(value, destination);
+      if (est) expected = { ...est, basis: 'estimate' };
+    }
+  } else if (quoted) expected = { ...quoted, basis: 'quote' };
+  const minimum = !difference && !received && q ? money(q.min_receive_amount, destination) : undefined;
+
+  // Deductions: sent − received, each by kind; the price difference is what the fees leave unexplained.
+  const sent = deposited ?? asked;
+  const deductions: Deduction[] = [];
+  if (serviceFee && serviceFee.units !== 0n) deductions.push({ kind: 'service_fee', amount: serviceFee });
+  if (networkFee && networkFee.units !== 0n) deductions.push({ kind: 'network_fee', amount: networkFee });
+  if (refuelIn && refuelIn.units !== 0n) {
+    const r = details.refuel;
+    const delivers = r && typeof r.amount === 'number' && r.amount > 0
+      ? { amount: r.amount, symbol: r.token?.symbol ?? '', ...(typeof r.amount_in_usd === 'number' ? { usd: r.amount_in_usd } : {}) }
+      : undefined;
+    deductions.push({ kind: 'refuel', amount: refuelIn, ...(delivers ? { delivers } : {}) });
+  }
+  let reconciled = false;
+  const outcome = received ?? expected;
+  if (sent && outcome && rate !== undefined) {
+    // The payout in source units: same asset rescaled exactly, else through the rate.
+    const inSource = sameAsset && rate === 1
+      ? rescale(outcome.units, destination.decimals, source.decimals)
+      : toUnits(unitsValue(outcome.units, destination.decimals) / rate, source.decimals);
+    if (inSource !== undefined) {
+      const diff = sent.units - feesUnits - inSource;
+      if (diff !== 0n) deductions.push({ kind: 'price_difference', amount: { units: diff, token: source } });
+      reconciled = true;
+    }
+  }
+
+  const refundAddress = s.refund_address ?? undefined;
+  const refund = phase.kind === 'refunding' || phase.kind === 'refunded' || refundTx
+    ? {
+      ...(refundTx && typeof refundTx.amount === 'number' ? { amount: money(refundTx.amount, tokenOf(refundTx.token ?? s.source_token, source.symbol, refundTx.usd_price))! } : {}),
+      ...(refundAddress ? { address: refundAddress } : {}),
+      ...(refundTx?.transaction_hash ? { tx: refundTx.transaction_hash } : {}),
+    }
+    : undefined;
+
+  const created = Date.parse(s.created_date ?? '');
+  const avg = parseTimeSpan(q?.avg_completion_time);
+  const started = timeOf(input);
+  const deadlines: SwapMoney['deadlines'] = {};
+  if (phase.kind === 'waiting' && !Number.isNaN(created)) deadlines.depositBy = created + DEPOSIT_WINDOW_MS;
+  if ((phase.kind === 'confirming' || phase.kind === 'processing') && avg !== undefined && started !== undefined) deadlines.expectedBy = started + avg;
+  const late = deadlines.expectedBy !== undefined && now > deadlines.expectedBy;
+
+  return {
+    swapId: s.id,
+    phase,
+    next: nextStep(phase.kind, { deposited: !!deposited || opts.depositSeen === true, refundAddress: !!refundAddress }),
+    source,
+    destination,
+    sameAsset,
+    ...(asked ? { asked } : {}),
+    ...(deposited ? { deposited } : {}),
+    ...(difference ? { difference } : {}),
+    ...(expected ? { expected } : {}),
+    ...(minimum ? { minimum } : {}),
+    ...(received ? { received } : {}),
+    deductions,
+    reconciled,
+    ...(refund ? { refund } : {}),
+    ...(refundAddress ? { refundAddress } : {}),
+    ...(exchangeName(s.source_exchange) ? { sourceExchange: exchangeName(s.source_exchange)! } : {}),
+    ...(exchangeName(s.destination_exchange) ? { destinationExchange: exchangeName(s.destination_exchange)! } : {}),
+    deadlines,
+    late,
+  };
+}
+
+/** The one next step of each phase. */
+export function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean; refundAddress: boolean }): NextStep {
+  switch (kind) {
+    case 'waiting': return facts.deposited ? 'wait_confirmations' : 'send';
+    case 'confirming': return 'wait_confirmations';
+    case 'processing': return 'wait_payout';
+    case 'delivered': return 'nothing';
+    case 'refunding': return facts.refundAddress ? 'wait_refund' : 'contact_support';
+    case 'refunded': return 'nothing';
+    case 'on_hold': return 'wait_review';
+    case 'failed': return facts.deposited ? 'contact_support' : 'new_swap';
+    case 'expired': return facts.deposited ? 'contact_support' : 'new_swap';
+    case 'cancelled': return 'new_swap';
+    case 'unknown': return 'check_later';
+  }
+}
+
+/** Text of an amount with never more decimals than its token has ("79.157021 USDC"). */
+export const moneyText = (m: Money): string => `${unitsText(m.units, m.token.decimals)} ${m.token.symbol}`;
+
+/** Plain number text of an amount ("79.157021"). */
+export const moneyNumber = (m: Money): string => unitsText(m.units, m.token.decimals);
+
+/** The USD value of an amount, when the token's price is known. */
+export const moneyUsd = (m: Money): number | undefined => (m.token.usd !== undefined ? unitsValue(m.units, m.token.decimals) * m.token.usd : undefined);
+
+/** The amount the user sent (the deposit once seen, else the amount asked). */
+export const sentOf = (m: SwapMoney): Money | undefined => m.deposited ?? m.asked;
+
+/**
+ * The same model for a quote, before any swap exists (the confirm card): sent = the amount asked,
+ * expected = the quote's receive amount, deductions as quoted. So the confirm card and the
+ * receipt reconcile the same way.
+ */
+export function quoteMoney(q: QuoteResponse, amount: number, labels: { sourceToken: string; destinationToken: string }): SwapMoney {
+  const quote = q.quote;
+  const details: SwapDetails = {
+    swap: {
+      id: '',
+      status: 'user_transfer_pending',
+      source_token: quote.source_token ?? { symbol: labels.sourceToken },
+      destination_token: quote.destination_token ?? { symbol: labels.destinationToken },
+      requested_amount: quote.requested_amount ?? amount,
+      transactions: [],
+    },
+    quote,
+    ...(q.refuel !== undefined ? { refuel: q.refuel } : {}),
+  };
+  return swapMoney(details, 0);
+}

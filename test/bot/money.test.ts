@@ -1,0 +1,254 @@
+import { fc, test as prop } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
+import { depositCards } from '../../src/bot/cards/deposit.js';
+import { depositCardAfter } from '../../src/bot/cards/deposit-lifecycle.js';
+import { qrPayload } from '../../src/bot/cards/qr.js';
+import { readableLimit } from '../../src/bot/route/limits.js';
+import { depositPlan } from '../../src/bot/cards/deposit-plan.js';
+import { renderMoment } from '../../src/bot/cards/moments.js';
+import { statusCard } from '../../src/bot/cards/status.js';
+import { swapsCsv } from '../../src/bot/history-csv.js';
+import { moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
+import { unitsText } from '../../src/bot/money/units.js';
+import { breakdownLines, reconcile } from '../../src/bot/money/words.js';
+import { replyText, type Reply } from '../../src/contracts/reply.js';
+import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
+import { QuoteResponseSchema, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
+import { fixtureData, fixtureNames } from '../support/fixtures.js';
+
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+const arb = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', chain_id: '42161', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' };
+const base = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', chain_id: '8453', transaction_explorer_template: 'https://basescan.org/tx/{0}' };
+const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', price_in_usd: 1 };
+const hash = (c: string) => `0x${c.repeat(64)}`;
+/** The issue's figures: 100 USDC asked, fees 0.847739, quoted 99.152261. */
+const QUOTE = { requested_amount: 100, receive_amount: 99.152261, min_receive_amount: 98.90438, service_fee: 0.2, blockchain_fee: 0.647739, total_fee: 0.847739, total_fee_in_usd: 0.85, rate: 1, avg_completion_time: '00:00:35' };
+
+function details(status: string, txs: unknown[] = [], extra: Record<string, unknown> = {}, quote: Record<string, unknown> = QUOTE, more: Record<string, unknown> = {}): SwapDetails {
+  return SwapDetailsSchema.parse({
+    swap: {
+      id: ID, created_date: '2026-01-01T11:58:00+00:00', status, source_network: arb, source_token: usdc, destination_network: base,
+      destination_token: usdc, destination_address: DEST, requested_amount: 100, transactions: txs, ...extra,
+    },
+    quote,
+    ...more,
+  });
+}
+const input = (amount: number, status = 'completed', confirmations = 3) => ({ type: 'input', status, amount, confirmations, max_confirmations: 3, transaction_hash: hash('a'), timestamp: '2026-01-01T11:59:00+00:00', network: arb, token: usdc });
+const output = (amount: number) => ({ type: 'output', status: 'completed', amount, confirmations: 1, max_confirmations: 1, transaction_hash: hash('b'), network: base, token: usdc });
+const refund = (amount: number) => ({ type: 'refund', status: 'completed', amount, transaction_hash: hash('c'), network: arb, token: usdc });
+
+describe('the money model', () => {
+  test('under-payment: 80 of 100 arrives; it is said at once, the expected amount is re-derived and labelled an estimate, the receipt reconciles', () => {
+    const seen = details('user_transfer_pending', [input(80, 'pending', 1)]);
+    const m = swapMoney(seen, NOW);
+    expect(m.difference).toEqual({ kind: 'under', amount: { units: 20_000_000n, token: m.source } });
+    expect(m.expected?.basis).toBe('estimate');
+    expect(moneyText(m.expected!)).toBe('79.152261 USDC');
+    expect(m.next).toBe('wait_confirmations');
+    const moment = replyText(renderMoment({ kind: 'deposit_seen', version: 1, at: NOW }, { details: seen, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: { platform: 'console', chatId: 'u', chatKind: 'private' } }));
+    expect(moment).toContain('You sent 80 USDC: 20 USDC less than the 100 USDC asked.');
+    expect(moment).toContain('you now receive about 79.152261 USDC (estimate)');
+    const card = replyText(statusCard(seen, { audience: 'private', now: NOW }));
+    expect(card).toContain('Deposited: 80 USDC on Arbitrum One');
+    expect(card).toContain('Asked: 100 USDC');
+    expect(card).toContain('Receive (estimate): about 79.152261 USDC (estimate) on Base');
+    expect(card).not.toContain('Receive (quoted)');
+
+    const done = details('completed', [input(80), output(79.157021)]);
+    const r = reconcile(swapMoney(done, NOW));
+    expect(r && moneyText(r.net)).toBe('79.157021 USDC');
+    const receipt = replyText(renderMoment({ kind: 'completed', version: 2, at: NOW }, { details: done, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: { platform: 'console', chatId: 'u', chatKind: 'private' } }));
+    expect(receipt).toContain('Sent: 80 USDC ($80.00)');
+    expect(receipt).toContain('− Service fee: 0.2 USDC ($0.20)');
+    expect(receipt).toContain('− Network fee: 0.647739 USDC ($0.65)');
+    // 80 − 0.847739 − 79.157021 = −0.00476: the payout came out a little above the estimate.
+    expect(receipt).toContain('− Price difference: -0.00476 USDC');
+    expect(receipt).toContain('= Received: 79.157021 USDC');
+  });
+
+  test('over-payment: said with the review rule above the maximum; the service\'s updated quote is used when it has one', () => {
+    const m = swapMoney(details('user_transfer_pending', [input(120, 'pending', 0)], {}, { ...QUOTE, requested_amount: 120, receive_amount: 119.15 }), NOW);
+    expect(m.difference?.kind).toBe('over');
+    expect(m.expected?.basis).toBe('updated_quote');
+    const card = replyText(statusCard(details('user_transfer_pending', [input(120, 'pending', 0)]), { audience: 'private', now: NOW }));
+    expect(card).toContain('You sent 120 USDC: 20 USDC more than the 100 USDC asked.');
+    expect(card).toContain('Above the route\'s maximum a deposit is held for review');
+  });
+
+  test('refuel: 100 − 0.847739 − 1.000234 = 98.152027, the refuel a listed deduction with what it delivers', () => {
+    const q = { ...QUOTE, refuel_in_source: 1.000234, receive_amount: 98.152027 };
+    const done = details('completed', [input(100), output(98.152027)], {}, q, { refuel: { amount: 0.0003, amount_in_usd: 1.0, token: { symbol: 'ETH', decimals: 18 } } });
+    const m = swapMoney(done, NOW);
+    expect(m.deductions.map((d) => [d.kind, moneyText(d.amount)])).toEqual([['service_fee', '0.2 USDC'], ['network_fee', '0.647739 USDC'], ['refuel', '1.000234 USDC']]);
+    const text = breakdownLines(m, 'en', true).map((l) => l.map((s) => s.text).join('')).join('\n');
+    expect(text).toContain('− Refuel (0.0003 ETH for gas): 1.000234 USDC');
+    const [header, row] = swapsCsv([{ entry: { swapId: ID, createdAt: NOW, summary: '' }, details: done }]).split('\r\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
+    expect(cells).toMatchObject({ amount_sent: '100', amount_received: '98.152027', refuel: '1.000234', refuel_received: '0.0003', refuel_received_token: 'ETH', service_fee: '0.2', network_fee: '0.647739' });
+    // The exchange a withdrawal came from is kept.
+    const fromCoinbase = details('completed', [input(100), output(99.152261)], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } });
+    const [h2, r2] = swapsCsv([{ entry: { swapId: ID, createdAt: NOW, summary: '' }, details: fromCoinbase }]).split('\r\n');
+    expect(Object.fromEntries(h2!.split(',').map((h, i) => [h, r2!.split(',')[i]]))).toMatchObject({ source_exchange: 'Coinbase', amount_asked: '100', amount_received: '99.152261' });
+  });
+
+  test('amounts never show more decimals than the token: a deposit of 1.1234567 USDC asks for 1.123457', () => {
+    const d = details('user_transfer_pending', [], { requested_amount: 1.1234567 }, { ...QUOTE, requested_amount: 1.1234567 }, {
+      deposit_actions: [{ type: 'manual_transfer', to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C', amount: 1.1234567, call_data: null, order: 0, network: arb, token: usdc }],
+    });
+    const plan = depositPlan(d);
+    expect(plan.kind === 'manual' && plan.amount).toBe('1.123457');
+    expect(moneyText(swapMoney(d, NOW).asked!)).toBe('1.123457 USDC');
+  });
+
+  test('refund without a refund address promises no refund; with one, the amount refunded and its sending fee are plain', () => {
+    const stuck = swapMoney(details('ls_transfer_pending', [input(100)]), NOW);
+    expect(stuck.next).toBe('wait_payout');
+    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }))).toContain('No refund address was given');
+    const refunded = details('refunded', [input(200), refund(199.5)], { refund_address: DEST, requested_amount: 200 });
+    const text = replyText(statusCard(refunded, { audience: 'private', now: NOW }));
+    expect(text).toContain('199.5 USDC of your 200 USDC came back; 0.5 USDC paid for sending it.');
+    expect(text).not.toContain('Receive (quoted)');
+    expect(text).not.toMatch(/below|above/);
+  });
+
+  test('a withdrawal from an exchange gets the bare address as its QR (never an EIP-681 request), and the waiting card says the exchange may hold it', async () => {
+    const fromCoinbase = details('user_transfer_pending', [], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } }, QUOTE, {
+      deposit_actions: [{ type: 'manual_transfer', to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C', amount: 100, amount_in_base_units: '100000000', call_data: null, order: 0, network: arb, token: usdc }],
+    });
+    const cards = await depositCards(fromCoinbase, NOW);
+    const image = cards.find((c) => c.image)?.image;
+    expect(image && qrPayload(image)).toBe('0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C');
+    expect(replyText(cards[0]!)).toContain('Withdraw exactly 100 USDC');
+    expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain('Exchanges can hold a withdrawal for checks before it leaves');
+  });
+
+  test('limits are rounded for reading, inside the allowed range (exact where copied)', () => {
+    expect(readableLimit('en', 5.001171, 'min', 6)).toBe('5.01');
+    expect(readableLimit('en', 500117.027384, 'max', 6)).toBe('500,117');
+    expect(readableLimit('en', 0.00037312, 'min', 18)).toBe('0.000374');
+    expect(readableLimit('en', 10, 'min', 6)).toBe('10');
+  });
+
+  test('a time that passed is said as passed, not frozen', () => {
+    const late = replyText(statusCard(details('ls_transfer_pending', [input(100)], { refund_address: DEST }), { audience: 'private', now: NOW + 3_600_000 }));
+    expect(late).toContain('taking longer than usual');
+    expect(late).not.toMatch(/from now/);
+  });
+});
+
+// --- every fixture and lifecycle through every view: no two disagree ---
+
+const SEND = /Send exactly|Send the exact amount|Send it before|Withdraw exactly/;
+const PRIVATE = { platform: 'console' as const, chatId: 'u', chatKind: 'private' as const };
+
+function views(d: SwapDetails): Array<[string, Reply]> {
+  const out: Array<[string, Reply]> = [['status', statusCard(d, { audience: 'private', now: NOW })], ['public status', statusCard(d, { audience: 'public', now: NOW })]];
+  const after = depositCardAfter(d, NOW, 'en');
+  if (after) out.push(['deposit card', after]);
+  for (const kind of MOMENT_KINDS) out.push([`moment ${kind}`, renderMoment({ kind: kind as MomentKind, version: 1, at: NOW }, { details: d, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: PRIVATE })]);
+  return out;
+}
+
+function lifecycle(): Array<[string, SwapDetails]> {
+  return [
+    ['waiting', details('user_transfer_pending')],
+    ['seen (status lags)', details('user_transfer_pending', [input(100, 'pending', 1)])],
+    ['under-paid', details('user_transfer_pending', [input(80, 'pending', 1)])],
+    ['over-paid', details('ls_transfer_pending', [input(120)])],
+    ['confirmed', details('ls_transfer_pending', [input(100)])],
+    ['delivered, status lags', details('ls_transfer_pending', [input(100), output(99.152261)])],
+    ['completed', details('completed', [input(100), output(99.152261)])],
+    ['completed under-paid', details('completed', [input(80), output(79.157021)])],
+    ['expired', details('expired')],
+    ['expired, late deposit', details('expired', [input(100)])],
+    ['refunding', details('pending_refund', [input(100)], { refund_address: DEST })],
+    ['refunded', details('refunded', [input(100), refund(99.9)], { refund_address: DEST })],
+    ['too little', details('failed', [input(1)], { fail_reason: 'received_less_than_valid_range' })],
+    ['on hold', details('failed', [input(600000)], { fail_reason: 'received_more_than_valid_range' })],
+    ['from an exchange', details('user_transfer_pending', [], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } })],
+    ['to an exchange', details('completed', [input(100), output(99.152261)], { destination_exchange: { name: 'BINANCE', display_name: 'Binance' } })],
+  ];
+}
+
+function fixtureSwaps(): Array<[string, SwapDetails]> {
+  const out: Array<[string, SwapDetails]> = [];
+  for (const name of fixtureNames()) {
+    const parsed = SwapDetailsSchema.safeParse(fixtureData(name));
+    if (parsed.success) out.push([name, parsed.data]);
+  }
+  return out;
+}
+
+describe('every view of a swap agrees with its money model', () => {
+  test.each([...lifecycle(), ...fixtureSwaps()])('%s', (_name, d) => {
+    const m = swapMoney(d, NOW);
+    const all = views(d);
+    for (const [view, reply] of all) {
+      const text = replyText(reply);
+      // After a deposit is seen, nothing anywhere says to send money for this swap.
+      if (m.deposited || m.next !== 'send') expect(text, view).not.toMatch(SEND);
+      // Figures come from the model: a deposit is shown as the model says, never with more decimals.
+      if (m.deposited && text.includes(`${m.source.symbol}`) && /deposit/i.test(text) && view === 'status') expect(text, view).toContain(moneyText(m.deposited));
+    }
+    const status = replyText(all[0]![1]);
+    // The status card's next step is the model's.
+    expect(status).toContain(replyNext(m.next));
+    // The deposit card after the deposit says the same next step as the status card.
+    const dep = all.find(([v]) => v === 'deposit card');
+    if (dep) expect(replyText(dep[1])).toContain(replyNext(m.next));
+    // A receipt, when the swap is delivered, reconciles to the smallest unit.
+    if (m.received && m.reconciled) {
+      const r = reconcile(m)!;
+      expect(r.net.units).toBe(toUnitsOfReceived(m));
+    }
+  });
+});
+
+const NEXT_WORDS: Record<string, string> = {
+  send: 'Send the exact amount', wait_confirmations: 'do not send it again', wait_payout: 'the payout is on its way', wait_refund: 'the refund goes to your refund address',
+  wait_review: 'approves them in up to 2 hours', contact_support: 'Contact Layerswap support', new_swap: 'start a new one with /swap', nothing: 'Nothing more to do', check_later: 'Check again',
+};
+const replyNext = (next: string) => NEXT_WORDS[next] ?? next;
+const toUnitsOfReceived = (m: ReturnType<typeof swapMoney>) => (m.sameAsset ? m.received!.units * 10n ** BigInt(m.source.decimals - m.received!.token.decimals) : reconcile(m)!.net.units);
+
+// --- the receipt and the confirm card reconcile, whatever the figures ---
+
+describe('reconciliation over random figures', () => {
+  const units = (max: number) => fc.integer({ min: 0, max });
+  prop.prop([fc.integer({ min: 0, max: 18 }), units(10_000_000), units(1_000_000), units(1_000_000), units(1_000_000), units(2_000_000), fc.boolean()])(
+    'sent − listed deductions = received, to the token\'s precision, in the receipt and the confirm card',
+    (decimals, sentU, serviceU, networkU, refuelU, receivedU, withRefuel) => {
+      const scale = 10 ** Math.min(decimals, 6);
+      const n = (u: number) => u / scale;
+      const token = { symbol: 'TKN', decimals, price_in_usd: 2 };
+      const q = { requested_amount: n(sentU), receive_amount: n(receivedU), service_fee: n(serviceU), blockchain_fee: n(networkU), total_fee: n(serviceU + networkU), rate: 1, ...(withRefuel ? { refuel_in_source: n(refuelU) } : {}) };
+      const d = SwapDetailsSchema.parse({
+        swap: { id: ID, status: 'completed', source_token: token, destination_token: token, requested_amount: n(sentU), transactions: [{ type: 'input', status: 'completed', amount: n(sentU), token }, { type: 'output', status: 'completed', amount: n(receivedU), token }] },
+        quote: q,
+      });
+      for (const m of [swapMoney(d, NOW), quoteMoney(QuoteResponseSchema.parse({ quote: { ...q, source_token: token, destination_token: token } }), n(sentU), { sourceToken: 'TKN', destinationToken: 'TKN' })]) {
+        const r = reconcile(m);
+        expect(r).toBeDefined();
+        // What is shown: each figure's text, summed back exactly.
+        const shown = (u: bigint) => parseUnits(unitsText(u, decimals), decimals);
+        const deducted = r!.deductions.reduce((a, x) => a + shown(x.amount.units), 0n);
+        const outcome = m.received ?? m.expected!;
+        expect(shown(r!.sent.units) - deducted).toBe(shown(outcome.units));
+        // Never more decimals than the token has.
+        for (const x of [r!.sent, outcome, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(decimals);
+      }
+    },
+  );
+});
+
+/** Decimal text back to smallest units, exactly (what a reader adding the figures does). */
+function parseUnits(text: string, decimals: number): bigint {
+  const negative = text.startsWith('-');
+  const [int = '0', frac = ''] = text.replace('-', '').split('.');
+  expect(frac.length).toBeLessThanOrEqual(decimals);
+  const u = BigInt(int + frac.padEnd(decimals, '0'));
+  return negative ? -u : u;
+}
