@@ -60,7 +60,7 @@ describe('a send with no answer', () => {
     h.clock.advance(1_000);
     h.sandbox.deposit(id);
     await h.settle([id]);
-    expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Deposit received'))).toHaveLength(1);
+    expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Deposit seen'))).toHaveLength(1);
 
     // The next new message (the card is edited in place) is "Swap completed": Telegram posts it,
     // and its answer is lost.
@@ -92,7 +92,7 @@ describe('a send with no answer', () => {
     await h.settle([id]);
     // The card the record knows is the one kept current.
     expect(cards().at(-1)?.text).toContain('input pending');
-    expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Deposit received'))).toHaveLength(1);
+    expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Deposit seen'))).toHaveLength(1);
   }, 30_000);
 
   it('tells "never reached Telegram" (safe to retry) from "no answer" (in doubt)', async () => {

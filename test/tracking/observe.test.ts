@@ -79,7 +79,7 @@ describe('observing a swap', () => {
     expect(o).toMatchObject({ changed: true, backward: 'confirmed', moments: [] });
     expect(o.state.transactions).toEqual([]);
     expect(o.state.depositSeenAt).toBe(1000);
-    // From there the deposit reappearing is a move forward, without a second "Deposit received".
+    // From there the deposit reappearing is a move forward, without a second "Deposit seen".
     o = observe(o.state, details('user_transfer_pending', [input(2)]), 8000, 4);
     expect(o).toMatchObject({ changed: true, moments: [] });
     expect(o.backward).toBeUndefined();

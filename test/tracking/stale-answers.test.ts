@@ -14,7 +14,7 @@ import { startHarness, type Harness } from './support/harness.js';
 /**
  * A swap's status only moves forward through the lifecycle the service documents. An answer that
  * would move it back (a lagging replica, a cache or proxy in front of the API) is logged, counted
- * and not shown: the card never goes from "Deposit received" back to "Send the exact amount". A
+ * and not shown: the card never goes from "Deposit seen" back to "Send the exact amount". A
  * real regression (the same backward answer on BACKWARD_CONFIRMATIONS polls in a row) is shown,
  * with words that never ask for the money again. The cards are the core's (the real renderer).
  */
@@ -89,7 +89,7 @@ describe('answers that would move a swap back', () => {
     return id;
   }
 
-  it('one stale "waiting for your deposit" after "Deposit received" is not shown, and is counted', async () => {
+  it('one stale "waiting for your deposit" after "Deposit seen" is not shown, and is counted', async () => {
     const c = chat('stale-once');
     const id = await depositSeen(c);
     const before = card(c);

@@ -35,7 +35,7 @@ describe('a Discord channel in quiet mode with quiet hours', () => {
     const card = await waitFor(() => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
 
     h.live.sandbox.deposit(id);
-    const deposit = await waitFor(() => byWorker().find((m) => /Deposit seen/.test(unescape(titleOf(m)))), 'the deposit message');
+    const deposit = await waitFor(() => byWorker().find((m) => /^Deposit seen/.test(unescape(titleOf(m)))), 'the deposit message');
     await driveToCompletion(h.live, id);
     await waitFor(() => card.reactions.length > 0, 'the reaction on the card');
     expect(card.reactions).toEqual(['✅']);

@@ -38,7 +38,7 @@ async function expectMoved(admin: TgUser, supergroup: Chat, id: string): Promise
   const there = new TgUser(world.fake, admin.user, supergroup);
   await waitFor(() => there.messages().find(isStatusCard), 'the status card in the supergroup');
   world.sandbox.deposit(id);
-  await there.sees('Deposit received');
+  await there.sees('Deposit seen');
   there.says('/tracking');
   await there.sees(id.slice(0, 8));
   there.says('/settings');
@@ -58,7 +58,7 @@ describe('a group upgraded to a supergroup', () => {
     const supergroup = world.fake.upgradeGroup(group, admin.user, { announce: false });
     world.sandbox.deposit(id);
     const there = new TgUser(world.fake, admin.user, supergroup);
-    await there.sees('Deposit received');
+    await there.sees('Deposit seen');
     expect(world.fake.calls.some((c) => Number(c.payload.chat_id) === group.id && c.description?.includes('upgraded to a supergroup'))).toBe(true);
     await waitFor(() => there.messages().find(isStatusCard), 'the status card in the supergroup');
     there.says('/tracking');
