@@ -3,8 +3,7 @@ import { actionButton, code, line, type Reply } from '../contracts/reply.js';
 import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
 import { inlineAction } from './actions.js';
 import { statusWords } from './cards/status-words.js';
-import type { Ctx } from './context.js';
-import { chatTarget } from './lookup/follow.js';
+import { chatTarget, type Ctx } from './context.js';
 import { notice } from './replies.js';
 import { VERBS } from './verbs.js';
 

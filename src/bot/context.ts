@@ -7,7 +7,7 @@ import type { ActionCodec } from './actions.js';
 import type { DraftStore } from './wizard/drafts.js';
 import type { HistoryStore } from './history.js';
 import type { AskStore } from './lookup/asks.js';
-import type { Incoming } from '../contracts/incoming.js';
+import type { ChatTarget, Incoming } from '../contracts/incoming.js';
 import type { Locale, Translate } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
 
@@ -50,3 +50,6 @@ export interface Ctx {
 
 /** Whether replies in this chat must treat it as public (groups and channels). */
 export const isPublic = (ctx: Ctx): boolean => ctx.incoming.chatKind !== 'private';
+
+/** This chat, with the forum topic the message came from (tracking posts the cards there). */
+export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind, ...(ctx.incoming.threadId ? { threadId: ctx.incoming.threadId } : {}) });

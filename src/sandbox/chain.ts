@@ -115,4 +115,3 @@ export async function startSandboxChain(opts: SandboxChainOptions, onDeposit: (s
 }
 
 /** Stops watching a swap's address once its deposit arrived (the watcher is the chain's). */
-export type { WatchEntry };

@@ -1,12 +1,11 @@
 import { statusWords } from '../cards/status-words.js';
 import { formatTime } from '../cards/format.js';
-import type { Ctx } from '../context.js';
+import { chatTarget, type Ctx } from '../context.js';
 import { pageArg, pageButtons, pageLine, pageOf } from '../paging.js';
 import { code, line, type Line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';
 import type { Command } from '../command.js';
-import { chatTarget } from '../lookup/follow.js';
 
 const PAGE = 10;
 

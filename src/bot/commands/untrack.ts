@@ -1,10 +1,10 @@
-import type { Ctx } from '../context.js';
+import { chatTarget, type Ctx } from '../context.js';
 import { parseSwapId, parseSwapIdPrefix } from '../parse/swap-id.js';
 import { line, type Reply } from '../../contracts/reply.js';
 import { problemReply } from '../problem.js';
 import { forSender, notice } from '../replies.js';
 import { SWAP_ID, type Command } from '../command.js';
-import { adminsOnly, chatTarget, mayManageTracking } from '../lookup/follow.js';
+import { adminsOnly, mayManageTracking } from '../lookup/follow.js';
 import { shortIdReplies } from '../lookup/short-id.js';
 import { VERBS } from '../verbs.js';
 

@@ -1,11 +1,8 @@
-import type { ChatTarget } from '../../contracts/incoming.js';
 import { bold, line, type Reply } from '../../contracts/reply.js';
 import { statusReply } from '../commands/status.js';
-import { isPublic, type Ctx } from '../context.js';
+import { chatTarget, isPublic, type Ctx } from '../context.js';
 import { forSender, notice } from '../replies.js';
 
-/** This chat, with the forum topic the message came from (tracking posts the cards there). */
-export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind, ...(ctx.incoming.threadId ? { threadId: ctx.incoming.threadId } : {}) });
 
 /** In groups and channels only the chat's admins may change what the chat follows. */
 export async function mayManageTracking(ctx: Ctx): Promise<boolean> {

@@ -59,7 +59,7 @@ async function swapOf(ctx: Ctx, input: LookupInput): Promise<SwapDetails | Reply
 }
 
 /** Nothing recognisable: what the bot looks for, never an error. */
-export const nothingToTrack = (ctx: Ctx): Reply =>
+const nothingToTrack = (ctx: Ctx): Reply =>
   notice(ctx.t('lookup.glance.none.title'), [line(ctx.t('lookup.glance.none.text')), line(ctx.t('lookup.glance.none.hint'))], 'info');
 
 export interface Glance {
@@ -69,7 +69,7 @@ export interface Glance {
 }
 
 /** The masked card of the swap in `text` (no buttons: the caller adds the next actions). */
-export async function glance(ctx: Ctx, text: string): Promise<Glance> {
+async function glance(ctx: Ctx, text: string): Promise<Glance> {
   const input = findLookup(text);
   if (!input) return { reply: nothingToTrack(ctx) };
   const found = await swapOf(ctx, input);

@@ -1,8 +1,7 @@
 import { actionButton, code, line, type Reply } from '../../contracts/reply.js';
-import { isPublic, type Ctx } from '../context.js';
+import { chatTarget, isPublic, type Ctx } from '../context.js';
 import { msg, problemOf, problemReply } from '../problem.js';
 import { notice } from '../replies.js';
-import { chatTarget } from './follow.js';
 
 /**
  * A short swap id ("13a8b6b4", as every card shows it) made whole, among the swaps the asker
@@ -26,7 +25,7 @@ async function knownIds(ctx: Ctx, known: Known): Promise<string[]> {
 }
 
 /** The known swap ids that start with these digits (dashes aside). */
-export async function matchShortId(ctx: Ctx, prefix: string, known: Known): Promise<string[]> {
+async function matchShortId(ctx: Ctx, prefix: string, known: Known): Promise<string[]> {
   return (await knownIds(ctx, known)).filter((id) => id.replace(/-/g, '').startsWith(prefix));
 }
 

@@ -245,7 +245,7 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
 }
 
 /** The one next step of each phase. */
-export function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean; refundAddress: boolean }): NextStep {
+function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean; refundAddress: boolean }): NextStep {
   switch (kind) {
     case 'waiting': return facts.deposited ? 'wait_confirmations' : 'send';
     case 'confirming': return 'wait_confirmations';

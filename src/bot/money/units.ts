@@ -7,7 +7,7 @@ import { decimalText } from '../cards/units.js';
  */
 
 /** Decimals used when the service did not say (cut-down tokens): enough for any common token. */
-export const UNKNOWN_DECIMALS = 8;
+const UNKNOWN_DECIMALS = 8;
 
 /** Valid decimals of a token, else the fallback. */
 export const decimalsOf = (d: number | null | undefined): number => (typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 30 ? d : UNKNOWN_DECIMALS);
@@ -50,7 +50,7 @@ export function rescale(units: bigint, from: number, to: number): bigint {
 }
 
 /** "1.1234567" for USDC (6) → "1.123457": an amount to send, rounded up so at least what was asked arrives. */
-export function sendableText(n: number | null | undefined, decimals: number | null | undefined): string | undefined {
+function sendableText(n: number | null | undefined, decimals: number | null | undefined): string | undefined {
   const d = decimalsOf(decimals);
   const u = toUnits(n, d, 'ceil');
   return u === undefined || u <= 0n ? undefined : unitsText(u, d);

@@ -1,7 +1,7 @@
 import { bold, italic, line, text, urlButton, type Button, type Field, type Line } from '../../contracts/reply.js';
 import { t, type Locale, type Vars } from '../../i18n/index.js';
 import { formatUsd } from '../cards/format.js';
-import { unitsText, unitsValue } from './units.js';
+import { unitsText } from './units.js';
 import { moneyText, moneyUsd, sentOf, type Deduction, type Money, type SwapMoney } from './model.js';
 
 /**
@@ -10,7 +10,7 @@ import { moneyText, moneyUsd, sentOf, type Deduction, type Money, type SwapMoney
  */
 
 /** Where Layerswap support answers (reference section 14: Intercom on the site, and this chat). */
-export const SUPPORT_URL = 'https://t.me/layerswap_io';
+const SUPPORT_URL = 'https://t.me/layerswap_io';
 
 export const supportButton = (locale: Locale): Button => urlButton(t(locale, 'money.supportButton'), SUPPORT_URL);
 
@@ -144,15 +144,3 @@ export function breakdownLines(m: SwapMoney, locale: Locale, final: boolean): Li
   if (!r) lines.push(line(italic(t(locale, 'money.receipt.noRate'))));
   return lines;
 }
-
-/** USD of a deduction or amount for the CSV (plain number, 2 decimals), when a price is known. */
-export const usdNumber = (m: Money): number | undefined => {
-  const v = moneyUsd(m);
-  return v === undefined ? undefined : Math.round(v * 100) / 100;
-};
-
-/** A deduction's amount as a plain number for the CSV. */
-export const deductionNumber = (m: SwapMoney, kind: Deduction['kind']): number | undefined => {
-  const d = m.deductions.find((x) => x.kind === kind);
-  return d ? unitsValue(d.amount.units, d.amount.token.decimals) : undefined;
-};

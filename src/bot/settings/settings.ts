@@ -1,8 +1,8 @@
 import { DEFAULT_SETTINGS, MOMENT_KINDS, type ChatSettings, type MomentKind } from '../../contracts/tracking.js';
 import { actionButton, bold, code, line, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import type { Command } from '../command.js';
-import { isPublic, type Ctx } from '../context.js';
-import { chatTarget, mayManageTracking } from '../lookup/follow.js';
+import { chatTarget, isPublic, type Ctx } from '../context.js';
+import { mayManageTracking } from '../lookup/follow.js';
 import { fail, msg, ok, problemReply, type Result } from '../problem.js';
 import { notice } from '../replies.js';
 import { VERBS } from '../verbs.js';

@@ -70,7 +70,7 @@ function nameLocalizations(key: string, english: string): Record<string, string>
 export type MessageCommandBody = RESTPostAPIContextMenuApplicationCommandsJSONBody;
 
 /** Message commands must have an empty description and no options (Discord's rule). */
-export function trackThisCommandBody(scope: 'guild' | 'global' = 'global'): MessageCommandBody {
+function trackThisCommandBody(scope: 'guild' | 'global' = 'global'): MessageCommandBody {
   const body: MessageCommandBody = { type: ApplicationCommandType.Message, name: TRACK_THIS_NAME, name_localizations: nameLocalizations('command.trackThis.name', TRACK_THIS_NAME) };
   if (scope === 'guild') return body;
   // Anyone may look a swap up anywhere; following stays with the core's admin rule.
