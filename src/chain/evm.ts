@@ -65,7 +65,9 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     if (!url) return undefined;
     l = {
       name,
-      client: createPublicClient({ transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
+      // cacheTime 0: viem otherwise answers getBlockNumber from a 4 s cache, and every new
+      // block (a deposit, a confirmation) would reach the card up to 4 s late.
+      client: createPublicClient({ cacheTime: 0, transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
       entries: new Map(),
       fresh: new Map(),
       failures: 0,

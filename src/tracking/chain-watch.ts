@@ -187,13 +187,18 @@ export class ChainWatch {
       await this.deps.pollNow(swapId);
       return;
     }
-    const [state, details] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId)]);
-    if (!state || !details) return;
-    const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
-    const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
-    if (!commit.saved) return; // a poll stored first: the next head tries again
-    await this.applied(swapId, c);
-    for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
+    // A poll may commit between the read and this commit (then read again): one that read field c
+    // before it was set would otherwise leave the card a confirmation behind until the next block.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [state, details, fields] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId), this.deps.store.chainFields(swapId)]);
+      if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
+      const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
+      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
+      if (!commit.saved) continue;
+      await this.applied(swapId, c);
+      for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
+      return;
+    }
   }
 
   onHealth(network: string, up: boolean): void {
