@@ -98,7 +98,8 @@ export class ChainWatch {
     this.watched.set(swapId, {
       entry,
       display: details?.swap.source_network?.display_name || entry.network,
-      required: net?.required ?? 1,
+      // 0 (unknown) until the service's input transaction tells its count: never a made-up 1/1.
+      required: net?.required ?? 0,
       expected,
       expectedBase: safeUnits(expected, entry.token.decimals),
       expired: false,
@@ -121,9 +122,24 @@ export class ChainWatch {
    */
   async merge(swapId: string, obs: Observation, poll: SwapPoll, details: SwapDetails | undefined): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string }> {
     if (!this.active) return { obs, details };
-    const { c, ca } = await this.deps.store.chainFields(swapId);
+    const fields = await this.deps.store.chainFields(swapId);
+    const { ca } = fields;
+    let { c } = fields;
     if (!c) return { obs, details };
-    const chain = JSON.parse(c) as ChainSighting;
+    let chain = JSON.parse(c) as ChainSighting;
+    // The service's own count (its input transaction's max_confirmations) beats the catalogue's,
+    // which often has none (then 1 was assumed): the card never says 1/1 beside the service's 1/3.
+    const required = poll.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
+    if (typeof required === 'number' && required > 0 && required !== chain.required) {
+      const head = this.heads.get(this.watched.get(swapId)?.entry.network ?? '') ?? chain.block + chain.confirmations - 1;
+      chain = { ...chain, required, confirmations: Math.max(1, Math.min(required, head - chain.block + 1)) };
+      c = JSON.stringify(chain);
+      await this.deps.store.setChainField(swapId, 'c', c);
+      const w = this.watched.get(swapId);
+      if (w) w.required = required;
+      const mem = this.sightings.get(swapId);
+      if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
+    }
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
     return { obs: { ...obs, state, changed: true }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
@@ -155,7 +171,7 @@ export class ChainWatch {
       block: t.block,
       symbol: token?.symbol ?? (t.contract ? `${t.contract.slice(0, 6)}…${t.contract.slice(-4)}` : 'native'),
       amount: formatUnits(t.value, decimals),
-      confirmations: Math.min(w.required, head - t.block + 1),
+      confirmations: capped(w.required, head - t.block + 1),
       required: w.required,
       verdict,
       ...(verdict === 'ok' ? {} : { expected: { symbol: entry.token.symbol, amount: w.expected } }),
@@ -169,8 +185,8 @@ export class ChainWatch {
   onHead(network: string, head: number): void {
     this.heads.set(network, head);
     for (const [swapId, s] of this.sightings) {
-      if (s.networkName !== network || s.verdict !== 'ok' || s.confirmations >= s.required) continue;
-      const confirmations = Math.min(s.required, head - s.block + 1);
+      if (s.networkName !== network || s.verdict !== 'ok' || (s.required > 0 && s.confirmations >= s.required)) continue;
+      const confirmations = capped(s.required, head - s.block + 1);
       if (confirmations <= s.confirmations) continue;
       const next = { ...s, confirmations };
       this.sightings.set(swapId, next);
@@ -183,7 +199,7 @@ export class ChainWatch {
     const { networkName: _n, ...sighting } = s;
     const c = JSON.stringify(sighting);
     await this.deps.store.setChainField(swapId, 'c', c);
-    if (s.confirmations >= s.required) {
+    if (s.required > 0 && s.confirmations >= s.required) {
       await this.deps.pollNow(swapId);
       return;
     }
@@ -224,6 +240,11 @@ function entryOf(details: SwapDetails): WatchEntry | undefined {
     address: action.to_address,
     token: { symbol: token.symbol, contract: token.contract ?? null, decimals: token.decimals },
   };
+}
+
+/** Confirmations up to the required count (when known). */
+function capped(required: number, confirmations: number): number {
+  return required > 0 ? Math.min(required, confirmations) : confirmations;
 }
 
 function decimalText(n: number): string {
