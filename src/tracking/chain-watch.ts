@@ -94,18 +94,38 @@ export class ChainWatch {
     const amount = details?.swap.requested_amount ?? details?.quote?.requested_amount;
     const stored = (await this.deps.store.chainFields(swapId)).c;
     if (stored) this.sightings.set(swapId, { ...(JSON.parse(stored) as ChainSighting), networkName: entry.network });
-    const expected = typeof amount === 'number' ? decimalText(amount) : (entry as WatchEntry & { amount?: string }).amount ?? '0';
+    const kept = entry as WatchEntry & { amount?: string; display?: string };
+    const expected = typeof amount === 'number' ? decimalText(amount) : kept.amount ?? '0';
+    const display = details?.swap.source_network?.display_name || kept.display || entry.network;
     this.watched.set(swapId, {
       entry,
-      display: details?.swap.source_network?.display_name || entry.network,
+      display,
       // 0 (unknown) until the service's input transaction tells its count: never a made-up 1/1.
       required: net?.required ?? 0,
       expected,
       expectedBase: safeUnits(expected, entry.token.decimals),
       expired: false,
     });
-    if (typeof amount === 'number') await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected }));
+    // What a restarted worker needs to watch it again without the details (restore).
+    if (typeof amount === 'number') await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected, display }));
     watcher.watch(entry);
+  }
+
+  /**
+   * A worker's start: watches live in memory, so every followed swap still waiting for its deposit
+   * is watched again now from its stored entry, not at its next poll (spaced out while watched).
+   */
+  async restore(swapIds: readonly string[]): Promise<number> {
+    if (!this.active) return 0;
+    const states = await this.deps.store.loadMany(swapIds);
+    let n = 0;
+    await Promise.all(swapIds.map(async (id, i) => {
+      const st = states[i];
+      if (this.watched.has(id) || !st || !WAITING.has(st.status)) return;
+      await this.afterPoll(id, st.status, undefined);
+      if (this.watched.has(id)) n++;
+    }));
+    return n;
   }
 
   private drop(swapId: string) {
