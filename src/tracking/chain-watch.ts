@@ -75,6 +75,8 @@ export class ChainWatch {
       if (status === 'expired' && w && !w.expired) {
         w.expired = true;
         this.expiredAt.set(swapId, this.deps.now());
+        // An expired swap is polled no more: the watch ends by itself after the grace.
+        setTimeout(() => { if (this.watched.get(swapId) === w) this.drop(swapId); }, LATE_GRACE_MS).unref();
         return;
       }
       if (w && (!w.expired || this.deps.now() - (this.expiredAt.get(swapId) ?? 0) > LATE_GRACE_MS)) this.drop(swapId);
@@ -198,6 +200,8 @@ export class ChainWatch {
     };
     this.sightings.set(entry.swapId, { ...s, networkName: entry.network });
     await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(s));
+    // Polling stopped at expiry: the late transfer goes on the card without a poll.
+    if (verdict === 'late') return this.commitChain(entry.swapId, JSON.stringify(s), s);
     // Something changed: the service is asked at once (it may have matched the deposit already).
     await this.deps.pollNow(entry.swapId);
   }
@@ -223,6 +227,11 @@ export class ChainWatch {
       await this.deps.pollNow(swapId);
       return;
     }
+    await this.commitChain(swapId, c, sighting);
+  }
+
+  /** Puts the stored sighting `c` on the card without asking the API (a chain-only commit). */
+  private async commitChain(swapId: string, c: string, sighting: ChainSighting): Promise<void> {
     // A poll may commit between the read and this commit (then read again): one that read field c
     // before it was set would otherwise leave the card a confirmation behind until the next block.
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -92,4 +92,26 @@ describe('a worker restart while swaps wait for their deposits', () => {
       await waitFor(() => messenger.log.some((r) => r.chatId === s.chat.chatId && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC in block')), `the sighting on ${s.chat.chatId}'s card after the restart`);
     }
   }, 90_000);
+
+  it('tells a transfer that lands after the swap expired, though the swap is polled no more', async () => {
+    const tracking = running.at(-1) as Tracking;
+    const messenger = new RecordingMessenger('console');
+    const late = await worker(messenger);
+    await tracking.close();
+    const details = await client.createSwap({
+      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
+      destination_address: `0x${'d'.repeat(40)}`, amount: 100, use_deposit_address: true,
+    });
+    const id = details.swap.id;
+    const chat: ChatTarget = { platform: 'console', chatId: 'late', chatKind: 'private' };
+    await late.service.follow(id, chat, { userId: 'u-late', creator: true });
+    await waitFor(() => late.swapState(id), 'the first poll');
+    clock.advance(3_600_001);
+    await late.service.pollNow(id);
+    await waitFor(async () => (await late.swapState(id))?.status === 'expired', 'the expired status');
+    const url = sandbox.chain?.url ?? '';
+    const wallet = createWalletClient({ account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'), chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
+    await wallet.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: 'transfer', args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)] });
+    await waitFor(() => messenger.log.some((r) => r.chatId === 'late' && JSON.stringify(r.reply).includes('It arrived after the swap expired')), 'the late transfer on the card');
+  }, 90_000);
 });
