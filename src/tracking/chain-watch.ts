@@ -200,8 +200,6 @@ export class ChainWatch {
     };
     this.sightings.set(entry.swapId, { ...s, networkName: entry.network });
     await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(s));
-    // Polling stopped at expiry: the late transfer goes on the card without a poll.
-    if (verdict === 'late') return this.commitChain(entry.swapId, JSON.stringify(s), s);
     // Something changed: the service is asked at once (it may have matched the deposit already).
     await this.deps.pollNow(entry.swapId);
   }
