@@ -199,8 +199,11 @@ export class ChainWatch {
       ...(verdict === 'ok' ? {} : { expected: { symbol: entry.token.symbol, amount: w.expected } }),
     };
     this.sightings.set(entry.swapId, { ...s, networkName: entry.network });
-    await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(s));
-    // Something changed: the service is asked at once (it may have matched the deposit already).
+    const c = JSON.stringify(s);
+    await this.deps.store.setChainField(entry.swapId, 'c', c);
+    // On the card at once, without waiting for an API answer; then the service is asked (it may
+    // have matched the deposit already), and that poll's card carries the sighting too.
+    await this.commitChain(entry.swapId, c, s);
     await this.deps.pollNow(entry.swapId);
   }
 

@@ -124,6 +124,14 @@ describe('chain watcher on a real local EVM node', () => {
     await waitFor(() => latest(chat.chatId).includes('confirming 2/3'), 'the second confirmation from the chain head');
   }, 60_000);
 
+  it('shows the deposit seen on chain while the API is failing (the card does not wait for an API answer)', async () => {
+    const { id, chat, address } = await followedSwap('USDC', 100);
+    // This swap's polls fail from now on (the faults only match its path).
+    sandbox.injectFault({ status: 502, count: 1000, pathPrefix: `/api/v2/swaps/${id}` });
+    await sendToken(USDC, address, '100');
+    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'), 'the sighting on the card with the API failing');
+  }, 60_000);
+
   it('shows a native deposit too', async () => {
     const { chat, address } = await followedSwap('ETH', 0.05);
     await wallet().sendTransaction({ to: address, value: parseUnits('0.05', 18) });
