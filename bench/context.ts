@@ -9,7 +9,7 @@ import { ChildHandle } from './ipc.js';
 import { startDiscordSink, type DiscordSink } from './sinks/discord-sink.js';
 import { startTelegramSink, type TelegramSink } from './sinks/telegram-sink.js';
 import type { ScaledTime } from './clock.js';
-import type { SandboxStart } from './sandbox-child.js';
+import type { ChainReadings, SandboxStart } from './sandbox-child.js';
 import type { WorkerConfig } from './worker-child.js';
 
 /**
@@ -46,13 +46,18 @@ export class SandboxHandle {
     readonly child: ChildHandle,
     readonly url: string,
     readonly apiKey: string,
+    /** The chain row's RPC for the bot (counted), when the sandbox runs on a chain. */
+    readonly rpcUrl?: string,
   ) {}
 
   static async start(options: Omit<SandboxStart, 'apiKey'> = { timings: SANDBOX_TIMINGS }, name = 'sandbox'): Promise<SandboxHandle> {
     const child = ChildHandle.start(name, 'sandbox-child.js');
     const apiKey = 'bench-sandbox-key';
-    const { url } = await child.call<{ url: string }>('start', { apiKey, ...options } satisfies SandboxStart);
-    return new SandboxHandle(child, url, apiKey);
+    const { url, rpcUrl } = await child.call<{ url: string; rpcUrl?: string }>('start', { apiKey, ...options } satisfies SandboxStart);
+    return new SandboxHandle(child, url, apiKey, rpcUrl);
+  }
+  chainReadings(): Promise<ChainReadings> {
+    return this.child.call('chainReadings');
   }
 
   /** Moves the sandbox clock: every deposited swap moves on by this much sandbox time. */

@@ -19,6 +19,7 @@ import type { SinkEvent } from './sinks/sink-event.js';
 import { TELEGRAM_LIMITS } from './sinks/telegram-sink.js';
 import { fmt, progress, sleep, spread, waitFor } from './stats.js';
 import type { WorkerConfig } from './worker-child.js';
+import { chainRows, type ChainPhase } from './economy-chain.js';
 
 /**
  * 5. API economy, end to end: GET /swaps/{id} requests per swap over a lifecycle, for the real
@@ -36,6 +37,8 @@ export interface EconomyOptions {
   /** Sandbox ms per real ms: the typical lifecycle (cards are timed), the abandoned one (requests only). */
   typicalSpeed: number;
   abandonedSpeed: number;
+  /** The chain row (webhooks + the chain watcher on a local EDR node): on unless false. */
+  chain?: boolean;
 }
 
 const DEFAULTS: EconomyOptions = { swaps: 40, typicalSpeed: 10, abandonedSpeed: 120 };
@@ -87,8 +90,10 @@ async function freePort(): Promise<number> {
 
 /** The deposit's confirmations a card shows ("3/12 ▓▓▓░..."), or -1 when it shows no deposit. */
 function shownConfirmations(text: string): number {
-  const m = /(\d+)\/(\d+) [▓░]/.exec(text);
-  return m ? Number(m[1]) : -1;
+  // The transaction line ("3/12 ▓▓▓░"), or the chain watcher's sighting ("confirming 3/12", "12/12 confirmations").
+  // Every match: the title's "confirming 3/12" (the service's) may stand before the chain's newer count.
+  const found = [/(\d+)\/(\d+) [▓░]/g, /confirming (\d+)\/\d+/g, /(\d+)\/\d+ confirmations/g, /confirmations so far: (\d+)/g].flatMap((re) => [...text.matchAll(re)].map((m) => Number(m[1])));
+  return found.length ? Math.max(...found) : -1;
 }
 
 interface Swap {
@@ -166,10 +171,14 @@ class Rig {
     public time: ScaledTime,
   ) {}
 
-  static async start(b: Bench, time: ScaledTime): Promise<Rig> {
+  /** chain: the sandbox's EVM networks on a local EDR node (a block every confirmation interval), the webhooks worker watching it. */
+  static async start(b: Bench, time: ScaledTime, chain = false): Promise<Rig> {
     const port = await freePort();
-    const prefix = { webhooks: `${b.redis.prefix}-eco-wh`, polling: `${b.redis.prefix}-eco-poll` };
-    const sandbox = await SandboxHandle.start({ timings: TIMINGS, scaled: time, webhook: { url: `http://127.0.0.1:${port}/webhooks/layerswap`, secret: BENCH_SECRET, pollMs: 20 } }, 'sandbox-economy');
+    const prefix = { webhooks: `${b.redis.prefix}-eco-${chain ? 'chain' : 'wh'}`, polling: `${b.redis.prefix}-eco-poll` };
+    const sandbox = await SandboxHandle.start({
+      timings: TIMINGS, scaled: time, webhook: { url: `http://127.0.0.1:${port}/webhooks/layerswap`, secret: BENCH_SECRET, pollMs: 20 },
+      ...(chain ? { chain: { blockMs: TIMINGS.confirmationIntervalMs / time.speed } } : {}),
+    }, 'sandbox-economy');
     const web = ChildHandle.start('web', 'web-child.js');
     try {
       await web.call('start', {
@@ -203,10 +212,9 @@ class Rig {
    * One lifecycle for every policy at once: swaps made and followed now, each deposited after
    * `waitMs` (give or take PHASE_MS / 2) or never, until every swap reached a final status.
    */
-  async phase(tag: string, n: number, waitMs: number | null, fixed: readonly number[]): Promise<PhaseResult> {
+  async phase(tag: string, n: number, waitMs: number | null, fixed: readonly number[], policies: readonly Policy[] = ['webhooks', 'polling']): Promise<PhaseResult> {
     const { b, time } = this;
     const now = scaledNow(time);
-    const policies: Policy[] = ['webhooks', 'polling'];
     const workers = new Map<Policy, ChildHandle>();
     const ctls = new Map<Policy, Tracking>();
     const timers: NodeJS.Timeout[] = [];
@@ -233,6 +241,8 @@ class Rig {
       for (const p of policies) {
         const platformRates = { telegram: { max: tg.max, duration: Math.max(1, Math.round(tg.duration / time.speed)) } };
         const config: WorkerConfig = { ...b.workerConfig(this.prefix[p], { cadence: cadence(p), platformRates }), sandboxUrl: this.sandbox.url, apiKey: this.sandbox.apiKey, time };
+        // The chain watcher's default head read (2 s) compressed like the clock.
+        if (this.sandbox.rpcUrl) config.chain = { rpc: this.sandbox.rpcUrl, pollMs: Math.max(20, 2000 / time.speed) };
         delete config.discord;
         workers.set(p, (await b.startWorker(`worker-${p}`, config)).handle);
         ctls.set(p, b.controller(this.prefix[p], cadence(p), undefined, { api: this.api, now }));
@@ -281,7 +291,7 @@ class Rig {
         return (await ctl.pendingNotifications()) === 0;
       };
       // Past the lifecycle, a final status can wait for one safety poll (webhooks) or slow poll.
-      const ok = await waitFor(async () => (await final('webhooks')) && (await final('polling')) && fixedRequests.size === fixed.length * n, endMs + (CONFIG_DEFAULTS.POLL_SAFETY_MS * 1.2) / time.speed + 60_000, 200);
+      const ok = await waitFor(async () => (await Promise.all(policies.map(final))).every(Boolean) && fixedRequests.size === fixed.length * n, endMs + (CONFIG_DEFAULTS.POLL_SAFETY_MS * 1.2) / time.speed + 60_000, 200);
       if (!ok) throw new Error(`${tag}: not every swap reached a final status in time`);
       await Promise.all(done);
       const requests: PhaseResult['requests'] = {};
@@ -328,6 +338,24 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
     webhooks = await rig.sandbox.webhookStats();
   } finally {
     await rig.close();
+  }
+  let chained: ChainPhase | undefined;
+  if (o.chain !== false) {
+    const chainRig = await Rig.start(b, { base: Date.UTC(2026, 0, 1), realBase: Date.now(), speed: o.typicalSpeed }, true);
+    try {
+      const r = await chainRig.phase('typical lifecycle, webhooks + chain watcher', o.swaps, TYPICAL_WAIT_MS, [], ['webhooks']);
+      chained = {
+        swaps: r.swaps.webhooks ?? [],
+        requests: (r.requests.webhooks ?? []).map((x) => x.length),
+        cards: r.cards,
+        readings: await chainRig.sandbox.chainReadings(),
+        confirmations: CONFIRMATIONS,
+        blockMs: TIMINGS.confirmationIntervalMs,
+        speed: o.typicalSpeed,
+      };
+    } finally {
+      await chainRig.close();
+    }
   }
 
   const reqOf = (r: PhaseResult, g: string) => (r.requests[g] ?? []).map((times) => times.length);
@@ -461,5 +489,6 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
     `requests counted by each worker's client per swap and by the pollers; the sandbox served ${typical.sandboxGetSwap + abandoned.sandboxGetSwap} GET /swaps/{id} in all (the same sum). ` +
       `Webhooks: the sandbox signed and sent ${webhooks.attempted}, ${webhooks.delivered} accepted by the web process (swapbot web, POST /webhooks/layerswap), ${webhooks.failed} given up. Telegram's limits and the engine's Telegram rate run x${o.typicalSpeed} like the clock (each policy a bot of its own): the fake refused ${typical.limited} card sends or edits with 429 in the typical run.`,
   );
+  if (chained) chainRows(section, chained);
   return section;
 }

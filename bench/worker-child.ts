@@ -6,6 +6,7 @@ import { createLogger } from '../src/log.js';
 import { DiscordMessenger } from '../src/platforms/discord/messenger.js';
 import { TelegramMessenger } from '../src/platforms/telegram/messenger.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../src/tracking/engine.js';
+import { NETWORKS } from '../src/sandbox/catalog.js';
 import type { RateLimit } from '../src/tracking/queues.js';
 import { trackingRenderer } from '../src/bot/cards/moments.js';
 import { CountingMessenger } from './cards.js';
@@ -44,6 +45,8 @@ export interface WorkerConfig {
    */
   discordGlobalPerSecond?: number;
   limits: { maxPerChat: number; maxPerUser: number };
+  /** The chain watcher (part 5's chain row): every sandbox EVM network read at this RPC, its head every pollMs (real ms). */
+  chain?: { rpc: string; pollMs: number };
 }
 
 let tracking: Tracking | undefined;
@@ -89,6 +92,7 @@ serve(
         apiRate: c.apiRate,
         ...(c.platformRates ? { platformRates: c.platformRates } : {}),
         workers: { ...(c.notifyConcurrency ? { notifyConcurrency: c.notifyConcurrency } : {}) },
+        ...(c.chain ? { chain: chainOptions(c.chain) } : {}),
       });
       await tracking.startWorkers({ messengers, render: trackingRenderer, poll: c.poll, notify: c.notify, concurrency: c.concurrency });
       return { startMs: performance.now() - t0 };
@@ -109,3 +113,16 @@ serve(
     await tracking?.close();
   },
 );
+
+/** The sandbox's EVM networks on its one chain, with their confirmation counts and tokens. */
+function chainOptions(c: NonNullable<WorkerConfig['chain']>): NonNullable<TrackingDeps['chain']> {
+  const evm = NETWORKS.filter((n) => n.type === 'evm');
+  return {
+    evmRpcs: new Map(evm.map((n) => [n.name, c.rpc])),
+    pollMs: c.pollMs,
+    network: async (name) => {
+      const n = evm.find((x) => x.name === name);
+      return n ? { required: n.max_confirmations, tokens: n.tokens } : undefined;
+    },
+  };
+}

@@ -22,7 +22,7 @@ Commands:
   worker                tracking only (poll and notify queues; /health and /metrics on PORT)
   console [--linger S] [--lang L]
                         the terminal chat, with tracking in-process
-  sandbox [--port N] [--api-key KEY] [--speed X]
+  sandbox [--port N] [--api-key KEY] [--speed X] [--chain [RPC_URL]]
                         a local stand-in of the Layerswap API
   register-commands     Telegram command menus and Discord slash commands (only what changed)
 

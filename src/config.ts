@@ -57,7 +57,16 @@ const schema = z.object({
   CHAIN_WATCH: z.enum(['auto', 'off'], { message: "must be 'auto' (watch deposit addresses on chain) or 'off'" }).default('auto'),
   CHAIN_RPC_URLS: z
     .string()
-    .refine((v) => v.split(',').every((p) => /^[A-Z0-9_]+=https?:\/\/\S+$/.test(p.trim())), 'must be NETWORK_NAME=url pairs separated by commas, such as ARBITRUM_MAINNET=https://arb1.example/rpc')
+    .superRefine((v, ctx) => {
+      // Names the bad entries by position and network, never by URL (it may carry a provider key).
+      const bad = v.split(',').flatMap((p, i) => {
+        const entry = p.trim();
+        if (/^[A-Z0-9_]+=https?:\/\/[^\s,]+$/.test(entry) && URL.canParse(entry.slice(entry.indexOf('=') + 1))) return [];
+        const name = /^([A-Z0-9_]+)=/.exec(entry)?.[1];
+        return [name ? `entry ${i + 1} (${name}: not an http(s) URL)` : `entry ${i + 1} (no NETWORK_NAME= before the URL)`];
+      });
+      if (bad.length) ctx.addIssue({ code: 'custom', message: `${bad.join(', ')}: must be NETWORK_NAME=url pairs separated by commas, such as ARBITRUM_MAINNET=https://arb1.example/rpc` });
+    })
     .optional(),
   TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... as given by @BotFather').optional(),
   TELEGRAM_API_ROOT: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.telegram.org').default('https://api.telegram.org'),
@@ -173,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
     const v = raw[k];
     if (typeof v !== 'string' || !v) return [];
     if (k === 'REDIS_URL') return redisPassword(v);
-    if (k === 'CHAIN_RPC_URLS') return v.split(',').map((p) => p.slice(p.indexOf('=') + 1).trim());
+    if (k === 'CHAIN_RPC_URLS') return v.split(',').flatMap((p) => rpcSecrets(p.slice(p.indexOf('=') + 1).trim()));
     if (k === 'REDIS_CLUSTER_NODES') return v.split(',').flatMap((entry) => redisPassword(entry.trim()));
     return [v];
   });
@@ -185,6 +194,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
     secretValues: Object.freeze(secretValues),
     setVariables: Object.freeze(Object.keys(input)),
   });
+}
+
+/** An RPC URL and the parts of it that carry a provider key (its password, a long path or query). */
+function rpcSecrets(url: string): string[] {
+  const u = URL.parse(url);
+  if (!u) return [url];
+  const rest = `${u.pathname}${u.search}`;
+  return [url, ...(u.password ? [decodeURIComponent(u.password)] : []), ...(rest.length >= 16 ? [rest] : [])];
 }
 
 /** Values that are fine alone but not together. `set` holds what the environment set, valid or not. */

@@ -37,6 +37,8 @@ interface NetworkLoop {
   name: string;
   client: PublicClient;
   entries: Map<string, WatchEntry>;
+  /** Entries added after the loop started: their lookback (the blocks already scanned) is read once. */
+  fresh: Map<string, WatchEntry>;
   /** The last block fully scanned. */
   scanned?: number;
   failures: number;
@@ -63,8 +65,11 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     if (!url) return undefined;
     l = {
       name,
-      client: createPublicClient({ transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
+      // cacheTime 0: viem otherwise answers getBlockNumber from a 4 s cache, and every new
+      // block (a deposit, a confirmation) would reach the card up to 4 s late.
+      client: createPublicClient({ cacheTime: 0, transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
       entries: new Map(),
+      fresh: new Map(),
       failures: 0,
       up: true,
       running: false,
@@ -94,6 +99,13 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     try {
       await gap(l);
       const head = Number(await l.client.getBlockNumber());
+      if (l.fresh.size > 0 && l.scanned !== undefined) {
+        // A swap watched late (a restart, a first poll after its deposit) on a running loop: the
+        // blocks already scanned without it, back to the lookback, are read for it alone.
+        const fresh = [...l.fresh.values()];
+        await scan(l, Math.max(0, l.scanned - lookback) + 1, l.scanned, fresh);
+        for (const e of fresh) if (l.fresh.get(e.swapId) === e) l.fresh.delete(e.swapId);
+      }
       const from = (l.scanned ?? Math.max(0, head - lookback)) + 1;
       const to = Math.min(head, from + MAX_RANGE - 1);
       if (from <= to) await scan(l, from, to);
@@ -122,9 +134,11 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     }
   };
 
-  const scan = async (l: NetworkLoop, from: number, to: number) => {
+  const scan = async (l: NetworkLoop, from: number, to: number, only?: readonly WatchEntry[]) => {
+    if (from > to) return;
+    const entries = only ?? [...l.entries.values()];
     const byAddress = new Map<string, WatchEntry[]>();
-    for (const e of l.entries.values()) {
+    for (const e of entries) {
       const k = e.address.toLowerCase();
       byAddress.set(k, [...(byAddress.get(k) ?? []), e]);
     }
@@ -146,7 +160,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       }
     }
     // Native transfers leave no log: read the blocks, only when someone expects the native coin.
-    if ([...l.entries.values()].some((e) => e.token.contract === null)) {
+    if (entries.some((e) => e.token.contract === null)) {
       for (let b = from; b <= to; b++) {
         await gap(l);
         const block = await l.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
@@ -173,6 +187,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       if (!l || closed) return;
       const had = l.entries.size;
       l.entries.set(entry.swapId, entry);
+      if (l.scanned !== undefined) l.fresh.set(entry.swapId, entry);
       bySwap.set(entry.swapId, entry.network);
       if (had === 0) schedule(l, 0);
     },
@@ -182,7 +197,12 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       bySwap.delete(swapId);
       const l = loops.get(network);
       l?.entries.delete(swapId);
-      if (l && l.entries.size === 0) clearTimeout(l.timer);
+      l?.fresh.delete(swapId);
+      if (l && l.entries.size === 0) {
+        clearTimeout(l.timer);
+        // Idle: the next watch starts from the head's lookback, not a catch-up over every block since.
+        l.scanned = undefined;
+      }
     },
     async close() {
       closed = true;

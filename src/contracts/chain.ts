@@ -17,7 +17,7 @@ export interface ChainSighting {
   amount: string;
   /** Counted from the chain head (head - block + 1). */
   confirmations: number;
-  /** The service's required count for the network (max_confirmations). */
+  /** The service's required count for the network (max_confirmations); 0 while not known. */
   required: number;
   verdict: SightingVerdict;
   /** What the swap expects, for a wrong deposit. */

@@ -15,6 +15,7 @@ import { depositActions } from './deposit-actions.js';
 import { WebhookSender } from './webhooks.js';
 import { startSandboxChain, type SandboxChain } from './chain.js';
 import { formatUnits } from 'viem';
+import type { SwapRecord } from './lifecycle.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -150,8 +151,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     {
       name: 'sandboxDeposit', method: 'POST', path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`), auth: true,
-      run: (c) => {
-        const rec = store.deposit(c.params[0] ?? '', { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason });
+      run: async (c) => {
+        const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason };
+        // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
+        // (the swap shows it when the sandbox's chain watch sees it, as the service would).
+        const sent = onChain(c.params[0] ?? '', opts);
+        if (sent) return store.details(await sent, true);
+        const rec = store.deposit(c.params[0] ?? '', opts);
         webhooks?.scan();
         return store.details(rec, true);
       },
@@ -207,7 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       if (op.auth) checkKey(req.headers['x-ls-apikey']);
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
-      const data = op.run({ url, params, body });
+      const data = await op.run({ url, params, body });
       send(res, 200, { data, error: null });
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
@@ -241,7 +247,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     apiKey,
     clock,
     deposit(id, depositOptions) {
-      direct('deposit', () => store.deposit(id, depositOptions ?? {}));
+      const sent = direct('deposit', () => onChain(id, depositOptions ?? {}));
+      if (sent) void sent.catch(() => undefined);
+      else direct('deposit', () => store.deposit(id, depositOptions ?? {}));
     },
     setStatus(id, status, failReason = null) {
       direct('setStatus', () => store.pin(id, status, failReason));
@@ -256,6 +264,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await listening.close({ force: true });
     },
   };
+
+  /**
+   * On the sandbox's chain, a deposit that completes is sent as a real transfer from the funded
+   * account (same checks first); undefined when it is simulated as before (no chain, a non-EVM or
+   * shared-address swap, a failing outcome).
+   */
+  function onChain(id: string, opts: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean }): Promise<SwapRecord> | undefined {
+    if (!chain) return undefined;
+    const { rec, deposit } = store.checkDeposit(id, opts);
+    if (rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
+    return chain.sendDeposit(rec, deposit.amount.text).then(() => rec);
+  }
 
   /** The programmatic controls: same checks as over HTTP, plain errors, and webhooks looked at at once. */
   function direct<T>(what: string, run: () => T): T {

@@ -113,6 +113,13 @@ export class SwapStore {
 
   /** Simulates the user's deposit now. Defaults: the requested amount, outcome 'complete'. */
   deposit(id: string, options: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean } = {}): SwapRecord {
+    const { rec, deposit } = this.checkDeposit(id, options);
+    rec.deposit = deposit;
+    return rec;
+  }
+
+  /** deposit()'s checks, and the deposit it would record (the chain sends it as a real transfer instead). */
+  checkDeposit(id: string, options: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean } = {}): { rec: SwapRecord; deposit: NonNullable<SwapRecord['deposit']> } {
     const rec = this.find(id);
     const now = this.clock.now();
     const status = swapStateAt(rec, now, this.timings).status;
@@ -131,8 +138,7 @@ export class SwapStore {
     if (failReason !== null && !(SANDBOX_FAIL_REASONS as readonly unknown[]).includes(failReason)) {
       throw validation(`failReason must be null or one of ${SANDBOX_FAIL_REASONS.join(', ')}.`);
     }
-    rec.deposit = { at: now, amount, outcome: outcome as DepositOutcome, failReason: failReason as string | null };
-    return rec;
+    return { rec, deposit: { at: now, amount, outcome: outcome as DepositOutcome, failReason: failReason as string | null } };
   }
 
   /** Pins a status from now on, e.g. user_transfer_delayed or cancelled (POST /sandbox/swaps/{id}/status). */

@@ -75,6 +75,8 @@ export class ChainWatch {
       if (status === 'expired' && w && !w.expired) {
         w.expired = true;
         this.expiredAt.set(swapId, this.deps.now());
+        // An expired swap is polled no more: the watch ends by itself after the grace.
+        setTimeout(() => { if (this.watched.get(swapId) === w) this.drop(swapId); }, LATE_GRACE_MS).unref();
         return;
       }
       if (w && (!w.expired || this.deps.now() - (this.expiredAt.get(swapId) ?? 0) > LATE_GRACE_MS)) this.drop(swapId);
@@ -94,17 +96,38 @@ export class ChainWatch {
     const amount = details?.swap.requested_amount ?? details?.quote?.requested_amount;
     const stored = (await this.deps.store.chainFields(swapId)).c;
     if (stored) this.sightings.set(swapId, { ...(JSON.parse(stored) as ChainSighting), networkName: entry.network });
-    const expected = typeof amount === 'number' ? decimalText(amount) : (entry as WatchEntry & { amount?: string }).amount ?? '0';
+    const kept = entry as WatchEntry & { amount?: string; display?: string };
+    const expected = typeof amount === 'number' ? decimalText(amount) : kept.amount ?? '0';
+    const display = details?.swap.source_network?.display_name || kept.display || entry.network;
     this.watched.set(swapId, {
       entry,
-      display: details?.swap.source_network?.display_name || entry.network,
-      required: net?.required ?? 1,
+      display,
+      // 0 (unknown) until the service's input transaction tells its count: never a made-up 1/1.
+      required: net?.required ?? 0,
       expected,
       expectedBase: safeUnits(expected, entry.token.decimals),
       expired: false,
     });
-    if (typeof amount === 'number') await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected }));
+    // What a restarted worker needs to watch it again without the details (restore).
+    if (typeof amount === 'number') await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected, display }));
     watcher.watch(entry);
+  }
+
+  /**
+   * A worker's start: watches live in memory, so every followed swap still waiting for its deposit
+   * is watched again now from its stored entry, not at its next poll (spaced out while watched).
+   */
+  async restore(swapIds: readonly string[]): Promise<number> {
+    if (!this.active) return 0;
+    const states = await this.deps.store.loadMany(swapIds);
+    let n = 0;
+    await Promise.all(swapIds.map(async (id, i) => {
+      const st = states[i];
+      if (this.watched.has(id) || !st || !WAITING.has(st.status)) return;
+      await this.afterPoll(id, st.status, undefined);
+      if (this.watched.has(id)) n++;
+    }));
+    return n;
   }
 
   private drop(swapId: string) {
@@ -121,9 +144,24 @@ export class ChainWatch {
    */
   async merge(swapId: string, obs: Observation, poll: SwapPoll, details: SwapDetails | undefined): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string }> {
     if (!this.active) return { obs, details };
-    const { c, ca } = await this.deps.store.chainFields(swapId);
+    const fields = await this.deps.store.chainFields(swapId);
+    const { ca } = fields;
+    let { c } = fields;
     if (!c) return { obs, details };
-    const chain = JSON.parse(c) as ChainSighting;
+    let chain = JSON.parse(c) as ChainSighting;
+    // The service's own count (its input transaction's max_confirmations) beats the catalogue's,
+    // which often has none (then 1 was assumed): the card never says 1/1 beside the service's 1/3.
+    const required = poll.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
+    if (typeof required === 'number' && required > 0 && required !== chain.required) {
+      const head = this.heads.get(this.watched.get(swapId)?.entry.network ?? '') ?? chain.block + chain.confirmations - 1;
+      chain = { ...chain, required, confirmations: Math.max(1, Math.min(required, head - chain.block + 1)) };
+      c = JSON.stringify(chain);
+      await this.deps.store.setChainField(swapId, 'c', c);
+      const w = this.watched.get(swapId);
+      if (w) w.required = required;
+      const mem = this.sightings.get(swapId);
+      if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
+    }
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
     return { obs: { ...obs, state, changed: true }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
@@ -155,22 +193,25 @@ export class ChainWatch {
       block: t.block,
       symbol: token?.symbol ?? (t.contract ? `${t.contract.slice(0, 6)}…${t.contract.slice(-4)}` : 'native'),
       amount: formatUnits(t.value, decimals),
-      confirmations: Math.min(w.required, head - t.block + 1),
+      confirmations: capped(w.required, head - t.block + 1),
       required: w.required,
       verdict,
       ...(verdict === 'ok' ? {} : { expected: { symbol: entry.token.symbol, amount: w.expected } }),
     };
     this.sightings.set(entry.swapId, { ...s, networkName: entry.network });
-    await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(s));
-    // Something changed: the service is asked at once (it may have matched the deposit already).
+    const c = JSON.stringify(s);
+    await this.deps.store.setChainField(entry.swapId, 'c', c);
+    // On the card at once, without waiting for an API answer; then the service is asked (it may
+    // have matched the deposit already), and that poll's card carries the sighting too.
+    await this.commitChain(entry.swapId, c, s);
     await this.deps.pollNow(entry.swapId);
   }
 
   onHead(network: string, head: number): void {
     this.heads.set(network, head);
     for (const [swapId, s] of this.sightings) {
-      if (s.networkName !== network || s.verdict !== 'ok' || s.confirmations >= s.required) continue;
-      const confirmations = Math.min(s.required, head - s.block + 1);
+      if (s.networkName !== network || s.verdict !== 'ok' || (s.required > 0 && s.confirmations >= s.required)) continue;
+      const confirmations = capped(s.required, head - s.block + 1);
       if (confirmations <= s.confirmations) continue;
       const next = { ...s, confirmations };
       this.sightings.set(swapId, next);
@@ -183,17 +224,27 @@ export class ChainWatch {
     const { networkName: _n, ...sighting } = s;
     const c = JSON.stringify(sighting);
     await this.deps.store.setChainField(swapId, 'c', c);
-    if (s.confirmations >= s.required) {
+    if (s.required > 0 && s.confirmations >= s.required) {
       await this.deps.pollNow(swapId);
       return;
     }
-    const [state, details] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId)]);
-    if (!state || !details) return;
-    const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
-    const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
-    if (!commit.saved) return; // a poll stored first: the next head tries again
-    await this.applied(swapId, c);
-    for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
+    await this.commitChain(swapId, c, sighting);
+  }
+
+  /** Puts the stored sighting `c` on the card without asking the API (a chain-only commit). */
+  private async commitChain(swapId: string, c: string, sighting: ChainSighting): Promise<void> {
+    // A poll may commit between the read and this commit (then read again): one that read field c
+    // before it was set would otherwise leave the card a confirmation behind until the next block.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [state, details, fields] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId), this.deps.store.chainFields(swapId)]);
+      if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
+      const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
+      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
+      if (!commit.saved) continue;
+      await this.applied(swapId, c);
+      for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
+      return;
+    }
   }
 
   onHealth(network: string, up: boolean): void {
@@ -219,6 +270,11 @@ function entryOf(details: SwapDetails): WatchEntry | undefined {
     address: action.to_address,
     token: { symbol: token.symbol, contract: token.contract ?? null, decimals: token.decimals },
   };
+}
+
+/** Confirmations up to the required count (when known). */
+function capped(required: number, confirmations: number): number {
+  return required > 0 ? Math.min(required, confirmations) : confirmations;
 }
 
 function decimalText(n: number): string {

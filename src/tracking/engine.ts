@@ -244,6 +244,12 @@ export function createTracking(deps: TrackingDeps): Tracking {
           maxStalledCount: 100,
         }));
         await reconcile();
+        if (chainWatch) {
+          // Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll.
+          let restored = 0;
+          for await (const ids of subs.eachActiveSwap()) restored += await chainWatch.restore(ids);
+          if (restored > 0) logger.info({ restored }, 'deposit addresses watched on chain again');
+        }
         const every = w.reconcileIntervalMs ?? 5 * 60_000;
         reconcileTimer = setInterval(() => void reconcile().catch((e: unknown) => logger.warn({ err: clean(e) }, 'reconcile failed')), every);
         reconcileTimer.unref();

@@ -87,6 +87,10 @@ export function createPollProcessor(deps: PollDeps) {
   const later = async (job: Job<PollJobData>, token: string | undefined, startedAt: number, ms: number, outcome: PollAgain): Promise<never> => {
     polls.labels(outcome).inc();
     await job.moveToDelayed(Math.max(Date.now(), startedAt + realDelay(ms)), token);
+    // A hint set after this run's commit read it found the job active, not delayed (pollNow then
+    // only marks it): answered now, else it waits for the next poll (a chain sighting, a webhook).
+    const swapId = ms > 0 ? swapOfPollJob(job.id) : undefined;
+    if (swapId && (await store.hinted(swapId))) await job.promote().catch(() => undefined);
     throw DELAYED;
   };
 

@@ -205,6 +205,11 @@ export class SwapStore {
     };
   }
 
+  /** Whether a hint waits for the next run (set after this run's commit). */
+  async hinted(swapId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.swap(swapId), 'h')) === 1;
+  }
+
   /** A webhook hint; returns how many chats follow the swap (nothing is written when none). */
   async hint(swapId: string): Promise<number> {
     return Number(await this.run('hint', [this.keys.swap(swapId)], []));

@@ -103,7 +103,9 @@ describe('chain watcher on a real local EVM node', () => {
     return { id: details.swap.id, chat, address };
   }
   const cards = (chatId: string) => messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => JSON.stringify(r.reply));
-  const latest = (chatId: string) => cards(chatId).at(-1) ?? '';
+  // The status card as it stands: the deposit card ("Deposit received") is a message of its own,
+  // sent from the same poll in either order, so "the last message" is not the status card.
+  const latest = (chatId: string) => cards(chatId).filter((c) => c.startsWith('{"title":"Swap ')).at(-1) ?? '';
 
   const sendToken = async (contract: string, to: Hex, amount: string) => {
     const w = wallet();
@@ -120,6 +122,14 @@ describe('chain watcher on a real local EVM node', () => {
     expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
     await sandbox.chain?.node?.mine(1);
     await waitFor(() => latest(chat.chatId).includes('confirming 2/3'), 'the second confirmation from the chain head');
+  }, 60_000);
+
+  it('shows the deposit seen on chain while the API is failing (the card does not wait for an API answer)', async () => {
+    const { id, chat, address } = await followedSwap('USDC', 100);
+    // This swap's polls fail from now on (the faults only match its path).
+    sandbox.injectFault({ status: 502, count: 1000, pathPrefix: `/api/v2/swaps/${id}` });
+    await sendToken(USDC, address, '100');
+    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'), 'the sighting on the card with the API failing');
   }, 60_000);
 
   it('shows a native deposit too', async () => {
@@ -149,11 +159,13 @@ describe('chain watcher on a real local EVM node', () => {
     // The deposit lands while the bot's RPC is gone; the sandbox (the service) sees it on chain.
     await sendToken(USDC, address, '100');
     await sandbox.chain?.node?.mine(3);
+    // The service saw it on its own chain watch (the poll below stands for the API poll coming due).
+    await waitFor(async () => (await client.getSwap(id)).swap.transactions.some((x) => x.type === 'input'), 'the service seeing the deposit');
     await tracking.service.pollNow(id);
     await waitFor(async () => (await tracking.swapState(id))?.status === 'ls_transfer_pending', 'the service status through API polls');
     clock.advance(60_000);
     await tracking.service.pollNow(id);
     await waitFor(async () => (await tracking.swapState(id))?.status === 'completed', 'completion through API polls');
-    await waitFor(() => latest(chat.chatId).includes('Completed') || latest(chat.chatId).includes('completed'), 'the completed card');
+    await waitFor(() => cards(chat.chatId).some((c) => /completed/i.test(c)), 'the completed card');
   }, 60_000);
 });

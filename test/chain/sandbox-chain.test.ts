@@ -1,0 +1,78 @@
+import { createPublicClient, http, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_ABI } from '../../src/chain/local-node.js';
+import { LayerswapClient } from '../../src/layerswap/client.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { SandboxServer } from '../../src/sandbox/types.js';
+import { CONSOLE_SWAP_SCRIPT, runCli } from '../support/cli.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { raw } from '../sandbox/support.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * The sandbox on a real chain as a developer drives it: its deposit endpoint sends a real ERC-20
+ * transfer to the swap's deposit address, and `SANDBOX_CHAIN=1 swapbot console` (the built CLI,
+ * piped input) shows the simulated deposit, a real transfer, seen on chain, then completion.
+ */
+
+const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+
+describe('the sandbox on a real local chain', () => {
+  let sandbox: SandboxServer;
+  let client: LayerswapClient;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ timings: { depositDelayMs: 'off' }, chain: { blockMs: 0, pollMs: 50 } });
+    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await sandbox?.close();
+  });
+
+  it('POST /sandbox/swaps/{id}/deposit sends a real transfer, which the swap then shows', async () => {
+    const details = await client.createSwap({
+      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
+      destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true,
+    });
+    const id = details.swap.id;
+    const address = details.deposit_actions?.[0]?.to_address as Hex;
+    const res = await raw(sandbox.url, `/sandbox/swaps/${id}/deposit`, { key: sandbox.apiKey, method: 'POST', body: {} });
+    expect(res.status).toBe(200);
+    const pub = createPublicClient({ cacheTime: 0, transport: http(sandbox.chain?.url ?? '') });
+    const balance = await pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [address] });
+    expect(balance).toBe(100_000_000n);
+    const input = await waitFor(async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input'), 'the swap showing the deposit');
+    const tx = await pub.getTransactionReceipt({ hash: input.transaction_hash as Hex });
+    expect(tx.to?.toLowerCase()).toBe(USDC);
+    // A deposit the swap cannot take is refused as before, with nothing sent.
+    const again = await raw(sandbox.url, `/sandbox/swaps/${id}/deposit`, { key: sandbox.apiKey, method: 'POST', body: {} });
+    expect(again.status).toBe(409);
+    expect(await pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [address] })).toBe(100_000_000n);
+  }, 60_000);
+});
+
+describe('SANDBOX_CHAIN=1 swapbot console', () => {
+  const prefix = uniquePrefix('console-chain');
+  testRedis(prefix);
+
+  it('shows the simulated deposit as a real transfer seen on chain, with its block, then completion', async () => {
+    const { code, stdout, stderr } = await runCli(['console'], `${CONSOLE_SWAP_SCRIPT}\n`, {
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      SANDBOX_CHAIN: '1',
+      SANDBOX_DEPOSIT_DELAY_MS: '300',
+      SANDBOX_SPEED: '4',
+    }, 120_000);
+    expect(stderr).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^chain rpc: http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(stdout).toMatch(/^chain funded key: 0x[0-9a-f]{64}$/m);
+    const deposit = stdout.indexOf('Send exactly 100 USDC on Arbitrum One');
+    const seen = /Deposit seen on Arbitrum One: 100 USDC in block [\d,]+, (confirming \d\/3|3\/3 confirmations|confirmations so far: \d+)\./.exec(stdout);
+    // The catalogue has no confirmation count: none is made up (it was "1/1 confirmations").
+    expect(stdout).not.toMatch(/Deposit seen on [^\n]*1\/1 confirmations/);
+    expect(seen, stdout).not.toBeNull();
+    expect(seen?.index).toBeGreaterThan(deposit);
+    expect(stdout.indexOf('Swap completed', seen?.index)).toBeGreaterThan(0);
+  }, 150_000);
+});
