@@ -10,6 +10,7 @@ import type { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
 import type { Locale, Translate } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
+import type { RouteTimes } from '../contracts/route-times.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;
@@ -45,6 +46,8 @@ export interface Ctx {
   /** A catalog string in `locale`: ctx.t('key', { vars }). */
   readonly t: Translate;
   readonly languages: LanguageStore;
+  /** A route's observed arrival times (contracts/route-times.ts); absent: the service's estimate only. */
+  readonly routeTimes?: (routeId: string) => Promise<RouteTimes>;
   now(): number;
 }
 

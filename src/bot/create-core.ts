@@ -18,6 +18,7 @@ import { inlineQuote } from './quote/inline.js';
 import type { InlineAnswer, InlineQuery } from './core.js';
 import { defaultLocale, formatDuration, resolveLocale, translator } from '../i18n/index.js';
 import { chooseLocale, LanguageStore } from '../i18n/store.js';
+import { readRouteTimes } from '../contracts/route-times.js';
 
 export type { CoreDeps } from './context.js';
 
@@ -44,6 +45,7 @@ export function createCore(deps: CoreDeps): BotCore {
   const history = new HistoryStore(deps.redis, deps.keyPrefix);
   const asks = new AskStore(deps.redis, deps.keyPrefix);
   const languages = new LanguageStore(deps.redis, deps.keyPrefix);
+  const routeTimes = (id: string) => readRouteTimes(deps.redis, deps.keyPrefix, id, now());
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
   // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
   // one query does not use up the commands the user sends next.
@@ -63,7 +65,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       // No chat yet: the card may land in any chat, so it is built as for a public one.
       const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
-      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages, routeTimes };
       const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
       return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply) })) };
     } catch (err) {
@@ -92,7 +94,7 @@ export function createCore(deps: CoreDeps): BotCore {
       if (!decision.allowed) {
         replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
       } else {
-        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages, routeTimes };
         replies = await route(ctx);
         // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
         const back = await welcomeBack(ctx).catch((err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'));

@@ -93,6 +93,10 @@ export interface CardView {
    * regression it confirmed), the card must not ask for the money again.
    */
   depositSeen?: boolean;
+  /** The route's observed times (at least 5 swaps behind them): the expected time is their p50 and p90. */
+  routeTimes?: { p50Ms: number; p90Ms: number; count: number };
+  /** Past the route's p90 while funds move: "slower than usual on this route". */
+  slower?: boolean;
 }
 
 /** The key moments of a swap that get a message of their own (edits of the status card notify nobody). */

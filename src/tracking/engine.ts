@@ -23,6 +23,7 @@ import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { createEvmWatcher } from '../chain/evm.js';
+import { RouteTimesStore } from './route-times.js';
 
 /**
  * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
@@ -118,6 +119,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const redis: Redis = createRedis(connectionOptions, { logger, name: 'tracking' });
   const keys = new TrackingKeys(deps.prefix);
   const store = new SwapStore(redis, keys);
+  const routeTimes = new RouteTimesStore(redis, deps.prefix);
   const subs = new Subscriptions(redis, keys, store, deps.limits, deps.retentionSeconds);
   const w = deps.workers ?? {};
   const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
@@ -233,6 +235,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
           rateLimit: (ms) => queues.poll.rateLimit(ms),
           logger,
           ...(chainWatch ? { chain: chainWatch } : {}),
+          routeTimes,
         });
         watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
           ...workerBase,
@@ -273,6 +276,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
             rateLimit: (ms) => queue.rateLimit(ms),
             onChatMoved: (from, toChatId) => service.moveChat(from.platform, from.chatId, toChatId),
             onBlocked: (target, swapIds) => moves.rememberAway(target, swapIds),
+            routeTimes,
             logger,
             ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
           });

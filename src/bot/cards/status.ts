@@ -60,9 +60,10 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
 
 const TX_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES);
 
-function expectedLine(details: SwapDetails, now: number, locale: Locale): Line | undefined {
+function expectedLine(details: SwapDetails, now: number, locale: Locale, route?: CardView['routeTimes']): Line | undefined {
   const swap = details.swap;
-  const avg = parseTimeSpan(details.quote?.avg_completion_time);
+  // The route's observed median when enough swaps are behind it, else the service's estimate.
+  const avg = route?.p50Ms ?? parseTimeSpan(details.quote?.avg_completion_time);
   if (avg === undefined) return undefined;
   const about = (ms: number) => formatDuration(locale, ms, { about: true });
   const phase = phaseOfSwap(details).kind;
@@ -77,6 +78,16 @@ function expectedLine(details: SwapDetails, now: number, locale: Locale): Line |
   return due > now
     ? tSpans(locale, 'statusCard.expectedBy', { time: by, relative: time(due, t(locale, 'statusCard.fromNow', { duration: about(due - now) })) }).map((p) => (typeof p === 'string' ? italic(p) : p))
     : line(italic(t(locale, 'statusCard.late', { time: by })));
+}
+
+/** The route's observed p50 and p90 while the swap is under way, and "slower than usual" past its p90. */
+function routeTimeLines(view: CardView | undefined, phase: string, locale: Locale): Line[] {
+  const route = view?.routeTimes;
+  if (!route || !['waiting', 'delayed', 'confirming', 'processing'].includes(phase)) return [];
+  const within = (ms: number) => formatDuration(locale, ms);
+  const out = [line(italic(t(locale, 'statusCard.routeTimes', { p50: within(route.p50Ms), p90: within(route.p90Ms), total: route.count })))];
+  if (view.slower && (phase === 'confirming' || phase === 'processing')) out.push(line(bold(t(locale, 'statusCard.slower', { p90: within(route.p90Ms) }))));
+  return out;
 }
 
 /** "100 USDC on Arbitrum One" from what is known; undefined when neither amount nor token is. */
@@ -122,8 +133,9 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   } else {
     lines.push(line(bold(tr('statusCard.next')), ' ', words.next));
   }
-  const expected = regressed ? undefined : expectedLine(details, now, locale);
+  const expected = regressed ? undefined : expectedLine(details, now, locale, opts.followed?.routeTimes);
   if (expected) lines.push(expected);
+  if (!regressed) lines.push(...routeTimeLines(opts.followed, phase.kind, locale));
   lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
 
   const fields: Field[] = [];
