@@ -13,6 +13,7 @@ import { trackingPage } from './commands/tracking.js';
 import { setLanguage } from './commands/language.js';
 import { muteButton, refollowButton, stopButton, unmuteButton } from './settings/follow-buttons.js';
 import { settingsButton } from './settings/settings.js';
+import { swapAgain } from './swap/again.js';
 import type { Ctx } from './context.js';
 import { addressPageButton } from './lookup/answer.js';
 import { answerSent, sentButton } from './lookup/sent.js';
@@ -27,7 +28,7 @@ export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map([..
 
 /** One handler per button verb: typed over VERBS, so neither can lack the other. */
 const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
-  refreshStatus, track: trackButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline,
+  refreshStatus, track: trackButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline, swapAgain,
   pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
   networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage, setLanguage,
   mute: muteButton, unmute: unmuteButton, stop: stopButton, refollow: refollowButton, followAgain: followAgainButton, settings: settingsButton,

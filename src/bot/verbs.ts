@@ -24,6 +24,8 @@ export const VERBS = {
   // Quote card.
   swapThis: 'qs',
   refreshQuote: 'qr',
+  // Completion message and /history rows: a new swap like a finished one (swap/again.ts).
+  swapAgain: 'sa',
   // Inline quote card (sent through Telegram inline mode).
   refreshInline: 'qi',
   // Wizard questions.

@@ -7,6 +7,7 @@ import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
 import { maskAddress, networkName, tokenAmount, txExplorer } from './format.js';
 import { statusCard } from './status.js';
+import { swapAgainButton } from '../swap/again-button.js';
 import { failReasonWords, phaseWords } from './status-words.js';
 import { decimalText } from './units.js';
 
@@ -119,6 +120,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       }
       if (s.destination_address) lines.push(sentence('moment.completed.to', { address: addr(s.destination_address) }));
       txLine('output', output);
+      // The same route, amount and destination again: private chats only (the destination is private).
+      if (!isPublic) buttons.push([swapAgainButton(s.id, locale)]);
       break;
     }
     case 'failed': {
