@@ -6,6 +6,7 @@ import type { TrackingService } from '../contracts/tracking.js';
 import type { ActionCodec } from './actions.js';
 import type { DraftStore } from './wizard/drafts.js';
 import type { HistoryStore } from './history.js';
+import type { AddressBook } from './address-book.js';
 import type { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
 import type { Locale, Translate } from '../i18n/index.js';
@@ -38,6 +39,8 @@ export interface Ctx {
   readonly codec: ActionCodec;
   readonly drafts: DraftStore;
   readonly history: HistoryStore;
+  /** Saved destination addresses (private chats only). */
+  readonly addressBook: AddressBook;
   /** The free-text question a lookup button asked (the next plain message answers it). */
   readonly asks: AskStore;
   readonly logger: Logger;

@@ -7,6 +7,7 @@ import { DraftStore } from './wizard/drafts.js';
 import { errorReply, isServiceError } from './errors-text.js';
 import { fitReply } from './fit.js';
 import { HistoryStore } from './history.js';
+import { AddressBook } from './address-book.js';
 import { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
 import { RateLimiter } from './rate-limit.js';
@@ -44,6 +45,7 @@ export function createCore(deps: CoreDeps): BotCore {
   const drafts = new DraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds);
   const history = new HistoryStore(deps.redis, deps.keyPrefix);
   const asks = new AskStore(deps.redis, deps.keyPrefix);
+  const addressBook = new AddressBook(deps.redis, deps.keyPrefix);
   const languages = new LanguageStore(deps.redis, deps.keyPrefix);
   const routeTimes = (id: string) => readRouteTimes(deps.redis, deps.keyPrefix, id, now());
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
@@ -65,7 +67,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       // No chat yet: the card may land in any chat, so it is built as for a public one.
       const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
-      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages, routeTimes };
+      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, addressBook, logger, now, locale, t, languages, routeTimes };
       const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
       return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply) })) };
     } catch (err) {
@@ -94,7 +96,7 @@ export function createCore(deps: CoreDeps): BotCore {
       if (!decision.allowed) {
         replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
       } else {
-        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages, routeTimes };
+        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, addressBook, logger, now, locale, t, languages, routeTimes };
         replies = await route(ctx);
         // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
         const back = await welcomeBack(ctx).catch((err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'));

@@ -34,6 +34,9 @@ export const VERBS = {
   skipRefund: 'sk',
   refuel: 'rf',
   confirm: 'cf',
+  // A saved address at the address step; Remove on the /addresses list.
+  useAddress: 'ua',
+  removeAddress: 'ar',
   cancel: 'cx',
   resume: 'rs',
   // List pages.
