@@ -5,6 +5,7 @@ import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
 import { isStaleMoment, MOMENT_TITLES, ON_HOLD_TITLE, renderMoment } from '../../src/bot/cards/moments.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
 import { maskAddress } from '../../src/bot/cards/format.js';
+import { routeTimesId } from '../../src/contracts/route-times.js';
 
 /** The pure part of the poller: what counts as a change, which key moments happened, what they say. */
 
@@ -159,7 +160,7 @@ describe('observing a swap', () => {
   it('with the route\'s own distribution, stuck only past both its p99 and the service\'s estimate', () => {
     const pending = () => details('ls_transfer_pending', [input(3, 'completed')]);
     const s = observe(undefined, pending(), 0, 4).state;
-    expect(s.route).toBe('ARBITRUM_MAINNET/USDC>BASE_MAINNET/USDC');
+    expect(s.route).toBe(routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' }));
     // The route's p99 is 20 minutes: 9 minutes (past 4 x the 2-minute estimate) is not stuck on this route.
     expect(observe(s, pending(), 9 * 60_000, 4, { stuckAfterMs: 20 * 60_000 }).moments).toEqual([]);
     expect(observe(s, pending(), 20 * 60_000 + 1, 4, { stuckAfterMs: 20 * 60_000 }).moments.map((m) => m.kind)).toEqual(['stuck']);

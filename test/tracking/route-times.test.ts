@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_BOUNDS_S, readRouteTimes, routeTimesKey, WEEK_MS } from '../../src/contracts/route-times.js';
+import { BUCKET_BOUNDS_S, readRouteTimes, routeTimesId, routeTimesKey, WEEK_MS } from '../../src/contracts/route-times.js';
 import { RouteTimesStore } from '../../src/tracking/route-times.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 
@@ -11,7 +11,7 @@ const redis = testRedis(prefix);
 describe('route times in Redis', () => {
   it('a busy route: at most 2 KB, whatever the number of swaps and their durations', async () => {
     const store = new RouteTimesStore(redis, prefix);
-    const route = 'ARBITRUM_MAINNET/USDC>BASE_MAINNET/USDC';
+    const route = routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' });
     const start = 100 * WEEK_MS;
     // 4 weeks of swaps, thousands each, in every bucket.
     for (let week = 0; week < 4; week++) {
@@ -30,7 +30,7 @@ describe('route times in Redis', () => {
 
   it('weeks past the window are dropped on the next write, and ignored on reading before it', async () => {
     const store = new RouteTimesStore(redis, prefix, 0);
-    const route = 'OPTIMISM_MAINNET/ETH>BASE_MAINNET/ETH';
+    const route = routeTimesId({ sourceNetwork: 'OPTIMISM_MAINNET', sourceToken: 'ETH', destinationNetwork: 'BASE_MAINNET', destinationToken: 'ETH' });
     const old = 200 * WEEK_MS;
     for (let i = 0; i < 6; i++) await store.recordCompleted(route, { depositSeenAt: old - 600_000, history: [] }, old);
     expect((await store.read(route, old)).seen?.count).toBe(6);
