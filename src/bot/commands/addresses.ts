@@ -65,7 +65,8 @@ export const addressesCommand: Command = {
   name: 'addresses',
   description: 'Your saved destination addresses: list, rename, remove',
   inGroups: false,
-  options: [],
+  // Discord passes the rest of the line as this option.
+  options: [{ name: 'edit', description: 'Optional: rename 2 My wallet, or remove 2', type: 'string', required: false }],
   usage: USAGE,
   run: addresses,
 };
