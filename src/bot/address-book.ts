@@ -21,6 +21,8 @@ export interface SavedAddress {
   family: string;
   label?: string;
   usedAt: number;
+  /** New swaps to or from it are followed in the user's private chat (tracking/address-watch.ts). */
+  watched?: boolean;
 }
 
 const ID = /^[A-Za-z0-9_-]{6}$/;
@@ -73,6 +75,16 @@ export class AddressBook {
     const clean = cleanLabel(label);
     if (clean) found.label = clean;
     else delete found.label;
+    await this.save(platform, userId, list);
+    return true;
+  }
+
+  async setWatched(platform: Platform, userId: string, id: string, on: boolean): Promise<boolean> {
+    const list = await this.list(platform, userId);
+    const found = list.find((e) => e.id === id);
+    if (!found) return false;
+    if (on) found.watched = true;
+    else delete found.watched;
     await this.save(platform, userId, list);
     return true;
   }

@@ -55,6 +55,11 @@ export interface TrackingService {
   droppedWhileAway?(target: ChatTarget): Promise<FollowedSwap[]>;
   /** Follows again every swap dropped while away (Follow again); returns how many are followed. */
   followAgain?(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number>;
+  /**
+   * Watches (on) or stops watching (off) an address for a user: new swaps to or from it, made in
+   * any app, are followed in their private chat `target`. Absent: watching is not offered.
+   */
+  watchAddress?(address: string, target: ChatTarget, by: { userId: string; locale?: Locale }, on: boolean): Promise<void>;
   /** The chat's notification settings (defaults when never set). */
   settings(target: ChatTarget): Promise<ChatSettings>;
   saveSettings(target: ChatTarget, settings: ChatSettings): Promise<void>;
