@@ -11,7 +11,7 @@ import { CoreKeys } from '../contracts/keys.js';
  */
 
 export const MAX_SAVED = 20;
-export const MAX_LABEL = 32;
+const MAX_LABEL = 32;
 const TTL_SECONDS = 365 * 86_400;
 
 export interface SavedAddress {
@@ -29,7 +29,7 @@ const ID = /^[A-Za-z0-9_-]{6}$/;
 export const isSavedId = (s: string | undefined): s is string => s !== undefined && ID.test(s);
 
 /** A label as typed: control characters and extra spaces out, cut to MAX_LABEL characters. */
-export function cleanLabel(raw: string): string {
+function cleanLabel(raw: string): string {
   return [...raw.replace(/\p{C}+/gu, ' ').replace(/\s+/g, ' ').trim()].slice(0, MAX_LABEL).join('');
 }
 

@@ -25,7 +25,7 @@ export const BUCKET_COUNT = BUCKET_BOUNDS_S.length + 1;
 export const ROUTE_TIMES_WEEKS = 4;
 export const WEEK_MS = 7 * 24 * 3_600_000;
 /** Fewer completed swaps than this behind a figure: the service's own estimate is shown instead. */
-export const MIN_ROUTE_SAMPLES = 5;
+const MIN_ROUTE_SAMPLES = 5;
 /** The stuck alert uses the route's p99 only with at least this many swaps behind it. */
 export const MIN_STUCK_SAMPLES = 20;
 
@@ -68,7 +68,7 @@ export function bucketOf(ms: number): number {
 }
 
 /** A bucket's upper bound in ms (the open last bucket: its lower bound). */
-export const bucketBoundMs = (i: number): number => (BUCKET_BOUNDS_S[Math.min(i, BUCKET_BOUNDS_S.length - 1)] as number) * 1000;
+const bucketBoundMs = (i: number): number => (BUCKET_BOUNDS_S[Math.min(i, BUCKET_BOUNDS_S.length - 1)] as number) * 1000;
 
 /** One kind of duration on one route, over the kept weeks. */
 export interface Distribution {
@@ -90,7 +90,7 @@ export interface RouteTimes {
 }
 
 /** Quantiles of bucket counts; undefined when empty. */
-export function distribution(counts: readonly number[]): Distribution | undefined {
+function distribution(counts: readonly number[]): Distribution | undefined {
   const count = counts.reduce((a, b) => a + b, 0);
   if (count === 0) return undefined;
   const at = (q: number) => {
@@ -106,7 +106,7 @@ export function distribution(counts: readonly number[]): Distribution | undefine
 }
 
 /** The hash's fields summed over the kept weeks (older slots are ignored even before a write prunes them). */
-export function summarizeRouteTimes(fields: Record<string, string>, now: number): RouteTimes {
+function summarizeRouteTimes(fields: Record<string, string>, now: number): RouteTimes {
   const oldest = Math.floor(now / WEEK_MS) - ROUTE_TIMES_WEEKS + 1;
   const sums: Record<RouteTimeKind, number[]> = { s: new Array<number>(BUCKET_COUNT).fill(0), c: new Array<number>(BUCKET_COUNT).fill(0) };
   for (const [field, value] of Object.entries(fields)) {
