@@ -201,9 +201,10 @@ export function createPollProcessor(deps: PollDeps) {
     if (commit.saved && merged) await deps.chain?.applied(swapId, merged.applied);
     if (deps.chain) await deps.chain.afterPoll(swapId, obs.state.status, details ?? (start.prev ? undefined : poll.details()));
     if (commit.saved) {
+      // Before the chats hear of a completion, so a quote asked right after counts it.
+      await recordTimes(prev, obs, details, now, log);
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
       for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
-      await recordTimes(prev, obs, details, now, log);
     } else log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');
 
     const st = obs.state;

@@ -4,7 +4,7 @@ import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
-import { routeTimesId } from '../../src/contracts/route-times.js';
+import { readRouteTimes, routeTimesId } from '../../src/contracts/route-times.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { RouteTimesStore } from '../../src/tracking/route-times.js';
 import { testRedis } from '../support/redis.js';
@@ -21,7 +21,9 @@ let h: TrackingHarness;
 let core: BotCore;
 
 beforeAll(async () => {
-  h = await startTracking({ tracking: { pacing: () => undefined } });
+  // Polls only when pulled (pollNow, as a webhook hint does): none is in flight when the test
+  // moves the clock, so each duration is exactly the clock moves between two polls.
+  h = await startTracking({ fastMs: 600_000, slowMs: 600_000, tracking: { pacing: () => undefined } });
   await h.startWorkers({ render: trackingRenderer });
   const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
   // The production layout: the core and tracking share one prefix.
@@ -33,19 +35,29 @@ afterAll(async () => {
 
 const chat = (chatId: string): ChatTarget => ({ platform: 'console', chatId, chatKind: 'private' });
 
+/** Moves the clock, then polls these swaps once and waits until every chat has what they saw. */
+async function step(ids: string[], ms: number): Promise<void> {
+  h.clock.advance(ms);
+  for (const id of ids) await h.tracking.pollNow(id);
+  await h.settle(ids);
+}
+
 /** Swaps followed and polled once, then deposited and seen; then `ms` of sandbox time until each is seen completed. */
 async function completeAfter(ids: string[], ms: number): Promise<void> {
   for (const id of ids) await h.tracking.service.follow(id, chat('watcher'), { userId: 'watcher' });
-  h.clock.advance(1_000);
-  await h.settle(ids);
+  await step(ids, 1_000);
   for (const id of ids) h.sandbox.deposit(id);
-  h.clock.advance(1_000);
-  await h.settle(ids);
+  await step(ids, 1_000);
   for (const id of ids) expect((await h.tracking.swapState(id))?.depositSeenAt, 'deposit seen').toBeDefined();
-  h.clock.advance(ms);
-  await h.settle(ids);
+  await step(ids, ms);
   for (const id of ids) expect((await h.tracking.swapState(id))?.status).toBe('completed');
+  // The chats may hear of a completion a moment before the poller has recorded its duration.
+  recorded += ids.length;
+  await waitFor(async () => (await readRouteTimes(reader, h.prefix, ARB_BASE, h.clock.now())).seen?.count === recorded, `${recorded} durations recorded`, 10_000);
 }
+let recorded = 0;
+const reader = testRedis();
+const ARB_BASE = routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' });
 
 const timeField = async (u: ChatUser) => {
   const quote = card(await u.says('/quote 100 USDC arbitrum base'), { title: 'Quote' });
@@ -83,18 +95,15 @@ describe('the status card and the route\'s distribution', () => {
     });
     const id = created.swap.id;
     await h.tracking.service.follow(id, chat('slow'), { userId: 'slow' });
-    h.clock.advance(1_000);
-    await h.settle([id]);
+    await step([id], 1_000);
     h.sandbox.deposit(id);
-    h.clock.advance(1_000);
-    await h.settle([id]);
+    await step([id], 1_000);
     const lastCard = () => replyText(h.messengers.console.forChat('slow').filter((r) => (r.reply.title ?? '').startsWith(`Swap ${id.slice(0, 8)}`)).at(-1)!.reply);
     expect(lastCard()).toContain('On this route half the swaps arrive within 20 seconds, 9 in 10 within 20 seconds (5 recent swaps).');
     expect(lastCard()).not.toContain('Slower than usual');
 
     // 25 s after the deposit was seen, still confirming (3 confirmations 10 s apart): past the route's p90.
-    h.clock.advance(25_000);
-    await h.settle([id]);
+    await step([id], 25_000);
     expect((await h.tracking.swapState(id))?.status).toBe('user_transfer_pending');
     await waitFor(async () => lastCard().includes('Slower than usual on this route: 9 in 10 swaps arrived within 20 seconds.'), 'the slower note on the card', 10_000);
   }, 60_000);
