@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { addressesCommand } from './commands/addresses.js';
 import { cancelCommand } from './commands/cancel.js';
 import { helpCommand } from './commands/help.js';
 import { historyCommand } from './commands/history.js';
@@ -24,7 +25,7 @@ const help = helpCommand(() => COMMANDS);
  */
 export const COMMANDS: readonly Command[] = [
   quoteCommand, swapCommand, statusCommand, trackCommand, untrackCommand, trackingCommand,
-  historyCommand, networksCommand, routesCommand, cancelCommand, settingsCommandSpec, languageCommand, help,
+  historyCommand, addressesCommand, networksCommand, routesCommand, cancelCommand, settingsCommandSpec, languageCommand, help,
 ];
 
 /** Commands the router takes that no menu lists (platforms send /start themselves). */

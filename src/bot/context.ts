@@ -6,10 +6,12 @@ import type { TrackingService } from '../contracts/tracking.js';
 import type { ActionCodec } from './actions.js';
 import type { DraftStore } from './wizard/drafts.js';
 import type { HistoryStore } from './history.js';
+import type { AddressBook } from './address-book.js';
 import type { AskStore } from './lookup/asks.js';
 import type { ChatTarget, Incoming } from '../contracts/incoming.js';
 import type { Locale, Translate } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
+import type { RouteTimes } from '../contracts/route-times.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;
@@ -37,6 +39,8 @@ export interface Ctx {
   readonly codec: ActionCodec;
   readonly drafts: DraftStore;
   readonly history: HistoryStore;
+  /** Saved destination addresses (private chats only). */
+  readonly addressBook: AddressBook;
   /** The free-text question a lookup button asked (the next plain message answers it). */
   readonly asks: AskStore;
   readonly logger: Logger;
@@ -45,6 +49,8 @@ export interface Ctx {
   /** A catalog string in `locale`: ctx.t('key', { vars }). */
   readonly t: Translate;
   readonly languages: LanguageStore;
+  /** A route's observed arrival times (contracts/route-times.ts); absent: the service's estimate only. */
+  readonly routeTimes?: (routeId: string) => Promise<RouteTimes>;
   now(): number;
 }
 

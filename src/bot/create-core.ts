@@ -7,6 +7,7 @@ import { DraftStore } from './wizard/drafts.js';
 import { errorReply, isServiceError } from './errors-text.js';
 import { fitReply } from './fit.js';
 import { HistoryStore } from './history.js';
+import { AddressBook } from './address-book.js';
 import { AskStore } from './lookup/asks.js';
 import type { Incoming } from '../contracts/incoming.js';
 import { RateLimiter } from './rate-limit.js';
@@ -19,8 +20,9 @@ import { findLookup, guestGlance, trackThis } from './lookup/glance.js';
 import { shortId } from './cards/format.js';
 import { replyText } from '../contracts/reply.js';
 import type { InlineAnswer, InlineQuery, InlineResult } from './core.js';
-import { defaultLocale, formatDuration, resolveLocale, translator } from '../i18n/index.js';
+import { defaultLocale, formatDuration, resolveLocale, translator, type Locale, type Translate } from '../i18n/index.js';
 import { chooseLocale, LanguageStore } from '../i18n/store.js';
+import { readRouteTimes } from '../contracts/route-times.js';
 
 export type { CoreDeps } from './context.js';
 
@@ -46,7 +48,13 @@ export function createCore(deps: CoreDeps): BotCore {
   const drafts = new DraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds);
   const history = new HistoryStore(deps.redis, deps.keyPrefix);
   const asks = new AskStore(deps.redis, deps.keyPrefix);
+  const addressBook = new AddressBook(deps.redis, deps.keyPrefix);
   const languages = new LanguageStore(deps.redis, deps.keyPrefix);
+  const routeTimes = (id: string) => readRouteTimes(deps.redis, deps.keyPrefix, id, now());
+  /** One request's context: the stores and services every handler may use, in the reader's language. */
+  const contextFor = (incoming: Incoming, locale: Locale, t: Translate): Ctx => ({
+    incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, addressBook, logger, now, locale, t, languages, routeTimes,
+  });
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
   // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
   // one query does not use up the commands the user sends next.
@@ -66,7 +74,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       // No chat yet: the card may land in any chat, so it is built as for a public one.
       const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
-      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      const ctx = contextFor(incoming, locale, t);
       const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
       return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply) })) };
     } catch (err) {
@@ -91,7 +99,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       // The answer lands in a chat the bot is not in: built as for a public one.
       const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
-      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      const ctx = contextFor(incoming, locale, t);
       const text = typeof q.text === 'string' ? q.text.slice(0, 1024) : '';
       if (findLookup(text)) {
         const g = await guestGlance(ctx, text);
@@ -121,7 +129,7 @@ export function createCore(deps: CoreDeps): BotCore {
       const t = translator(locale);
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
       if (!decision.allowed) return [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
-      const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+      const ctx = contextFor(incoming, locale, t);
       return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map(fitReply);
     } catch (err) {
       if (isServiceError(err)) logger.warn({ platform: incoming?.platform, err: asError(err) }, 'swap service error on Track this swap');
@@ -148,7 +156,7 @@ export function createCore(deps: CoreDeps): BotCore {
       if (!decision.allowed) {
         replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
       } else {
-        const ctx: Ctx = { incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, logger, now, locale, t, languages };
+        const ctx = contextFor(incoming, locale, t);
         replies = await route(ctx);
         // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
         const back = await welcomeBack(ctx).catch((err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'));

@@ -13,6 +13,7 @@ import { trackingPage } from './commands/tracking.js';
 import { setLanguage } from './commands/language.js';
 import { muteButton, refollowButton, stopButton, unmuteButton } from './settings/follow-buttons.js';
 import { settingsButton } from './settings/settings.js';
+import { swapAgain } from './swap/again.js';
 import type { Ctx } from './context.js';
 import { addressPageButton } from './lookup/answer.js';
 import { followPrivatelyButton } from './lookup/glance.js';
@@ -21,14 +22,15 @@ import { answerWhere, whereButton } from './lookup/where.js';
 import { expired, notice } from './replies.js';
 import { refreshInline } from './quote/inline.js';
 import { VERBS, type VerbName } from './verbs.js';
-import { answerText, confirm, pageChoices, pick, refuel, resume, skip } from './wizard/answer.js';
+import { answerText, confirm, pageChoices, pick, refuel, resume, skip, useAddress } from './wizard/answer.js';
+import { removeAddressButton } from './commands/addresses.js';
 
 /** Every command's handler, from the declarations (command-list.ts). */
 export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map([...COMMANDS, ...UNLISTED_COMMANDS].map((c) => [c.name, c.run]));
 
 /** One handler per button verb: typed over VERBS, so neither can lack the other. */
 const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
-  refreshStatus, track: trackButton, followPrivately: followPrivatelyButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline,
+  refreshStatus, track: trackButton, followPrivately: followPrivatelyButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline, swapAgain, useAddress, removeAddress: removeAddressButton,
   pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
   networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage, setLanguage,
   mute: muteButton, unmute: unmuteButton, stop: stopButton, refollow: refollowButton, followAgain: followAgainButton, settings: settingsButton,

@@ -26,6 +26,8 @@ export const VERBS = {
   // Quote card.
   swapThis: 'qs',
   refreshQuote: 'qr',
+  // Completion message and /history rows: a new swap like a finished one (swap/again.ts).
+  swapAgain: 'sa',
   // Inline quote card (sent through Telegram inline mode).
   refreshInline: 'qi',
   // Wizard questions.
@@ -34,6 +36,9 @@ export const VERBS = {
   skipRefund: 'sk',
   refuel: 'rf',
   confirm: 'cf',
+  // A saved address at the address step; Remove on the /addresses list.
+  useAddress: 'ua',
+  removeAddress: 'ar',
   cancel: 'cx',
   resume: 'rs',
   // List pages.

@@ -45,6 +45,10 @@ export class CoreKeys {
   history(platform: Platform, userId: string): string {
     return this.user('history', platform, userId);
   }
+  /** The destination addresses a user saved (bot/address-book.ts). */
+  addressBook(platform: Platform, userId: string): string {
+    return this.user('addr-book', platform, userId);
+  }
   /**
    * The language a user chose with /language (scope 'user'), or admins chose for a group or
    * channel (scope 'chat'): read by the core for replies and by tracking for pushed updates.

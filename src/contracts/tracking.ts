@@ -55,6 +55,11 @@ export interface TrackingService {
   droppedWhileAway?(target: ChatTarget): Promise<FollowedSwap[]>;
   /** Follows again every swap dropped while away (Follow again); returns how many are followed. */
   followAgain?(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number>;
+  /**
+   * Watches (on) or stops watching (off) an address for a user: new swaps to or from it, made in
+   * any app, are followed in their private chat `target`. Absent: watching is not offered.
+   */
+  watchAddress?(address: string, target: ChatTarget, by: { userId: string; locale?: Locale }, on: boolean): Promise<void>;
   /** The chat's notification settings (defaults when never set). */
   settings(target: ChatTarget): Promise<ChatSettings>;
   saveSettings(target: ChatTarget, settings: ChatSettings): Promise<void>;
@@ -93,6 +98,10 @@ export interface CardView {
    * regression it confirmed), the card must not ask for the money again.
    */
   depositSeen?: boolean;
+  /** The route's observed times (at least 5 swaps behind them): the expected time is their p50 and p90. */
+  routeTimes?: { p50Ms: number; p90Ms: number; count: number };
+  /** Past the route's p90 while funds move: "slower than usual on this route". */
+  slower?: boolean;
 }
 
 /** The key moments of a swap that get a message of their own (edits of the status card notify nobody). */

@@ -23,6 +23,8 @@ import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { createEvmWatcher } from '../chain/evm.js';
+import { RouteTimesStore } from './route-times.js';
+import { AddressWatch, DEFAULT_WATCH, type WatchSettings } from './address-watch.js';
 
 /**
  * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
@@ -59,6 +61,8 @@ export interface TrackingDeps {
   pacing?: (target: ChatTarget) => PaceRule | undefined;
   /** How long finished swaps stay listed, in seconds (default 7 days). */
   retentionSeconds?: number;
+  /** Watched addresses: check schedule and share of the API budget (defaults: address-watch.ts DEFAULT_WATCH). */
+  watch?: Partial<Omit<WatchSettings, 'apiPerSecond'>>;
   /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
   faults?: { afterSend?: NotifyDeps['afterSend'] };
   /** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
@@ -118,15 +122,20 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const redis: Redis = createRedis(connectionOptions, { logger, name: 'tracking' });
   const keys = new TrackingKeys(deps.prefix);
   const store = new SwapStore(redis, keys);
+  const routeTimes = new RouteTimesStore(redis, deps.prefix);
   const subs = new Subscriptions(redis, keys, store, deps.limits, deps.retentionSeconds);
   const w = deps.workers ?? {};
   const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
   const now = deps.now ?? Date.now;
   const chatSettings = new SettingsStore(redis, keys);
   const moves = new ChatMoves(redis, keys, new LanguageStore(redis, deps.prefix));
-  const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings, moves);
+  const apiRate = deps.apiRate ?? DEFAULT_API_RATE;
+  const watches = new AddressWatch(redis, keys, now, { ...DEFAULT_WATCH, ...deps.watch, apiPerSecond: (apiRate.max * 1000) / apiRate.duration });
+  const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings, moves, watches);
   const workers: Worker[] = [];
   let reconcileTimer: NodeJS.Timeout | undefined;
+  let watchTimer: NodeJS.Timeout | undefined;
+  let watching: Promise<unknown> | undefined;
   let chainWatch: ChainWatch | undefined;
   let closing: Promise<void> | undefined;
   const clean = (e: unknown) => scrub(e instanceof Error ? e.message : String(e), secrets);
@@ -233,12 +242,13 @@ export function createTracking(deps: TrackingDeps): Tracking {
           rateLimit: (ms) => queues.poll.rateLimit(ms),
           logger,
           ...(chainWatch ? { chain: chainWatch } : {}),
+          routeTimes,
         });
         watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
           ...workerBase,
           connection: workerConnection('tracking-poll'),
           concurrency: opts.concurrency ?? 20,
-          limiter: deps.apiRate ?? DEFAULT_API_RATE,
+          limiter: apiRate,
           ...POLL_WORKER_REMOVAL,
           // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
           maxStalledCount: 100,
@@ -253,6 +263,11 @@ export function createTracking(deps: TrackingDeps): Tracking {
         const every = w.reconcileIntervalMs ?? 5 * 60_000;
         reconcileTimer = setInterval(() => void reconcile().catch((e: unknown) => logger.warn({ err: clean(e) }, 'reconcile failed')), every);
         reconcileTimer.unref();
+        // Watched addresses: one tick at a time, each within its share of the API budget.
+        watchTimer = setInterval(() => {
+          watching ??= watches.tick(deps.api, service, logger).catch((e: unknown) => logger.warn({ err: clean(e) }, 'address watch tick failed')).finally(() => { watching = undefined; });
+        }, deps.watch?.tickMs ?? DEFAULT_WATCH.tickMs);
+        watchTimer.unref();
       }
       if (opts.notify !== false) {
         // The same platform rates as the queue limiters, counted in messages rather than jobs.
@@ -279,6 +294,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
             rateLimit: (ms) => queue.rateLimit(ms),
             onChatMoved: (from, toChatId) => service.moveChat(from.platform, from.chatId, toChatId),
             onBlocked: (target, swapIds) => moves.rememberAway(target, swapIds),
+            routeTimes,
             logger,
             ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
           });
@@ -300,6 +316,8 @@ export function createTracking(deps: TrackingDeps): Tracking {
     close() {
       closing ??= (async () => {
         if (reconcileTimer) clearInterval(reconcileTimer);
+        if (watchTimer) clearInterval(watchTimer);
+        await watching;
         await chainWatch?.close();
         await Promise.all(workers.map((wk) => wk.close()));
         await queues.close();

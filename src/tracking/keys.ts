@@ -59,6 +59,14 @@ export class TrackingKeys {
   get activeSwaps(): string {
     return `${this.prefix}:trk:active-swaps`;
   }
+  /** zset: watched addresses (`<targetKey>|<address>`) by the time of their next check (address-watch.ts). */
+  get watchDue(): string {
+    return `${this.prefix}:trk:watch-due`;
+  }
+  /** hash: each watched address's state (its user, interval and the swaps already seen), by the same member. */
+  get watchState(): string {
+    return `${this.prefix}:trk:watch-state`;
+  }
   /** Consecutive failed API polls (all swaps): drives the outage back-off. */
   get outage(): string {
     return `${this.prefix}:trk:outage`;

@@ -3,7 +3,10 @@ import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
 import { DeliveryError, type Messenger } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
-import type { TrackingRenderer } from '../contracts/tracking.js';
+import type { CardView, TrackingRenderer } from '../contracts/tracking.js';
+import { shownDistribution, type RouteTimes } from '../contracts/route-times.js';
+import type { RouteTimesStore } from './route-times.js';
+import type { SwapState } from './observe.js';
 import { jobLogger, type Logger } from '../log.js';
 import { defaultLocale } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
@@ -70,6 +73,15 @@ export interface NotifyDeps {
   onChatMoved?: (from: ChatTarget, toChatId: string) => Promise<number>;
   /** A private chat blocked the bot: remember the swaps it stopped following, to tell on return. */
   onBlocked?: (target: ChatTarget, swapIds: string[]) => Promise<void>;
+  /** Observed times per route, for the card's expected time. */
+  routeTimes?: Pick<RouteTimesStore, 'read'>;
+}
+
+/** The card's view of the swap's route: its p50 and p90 once enough swaps are behind them, and "slower". */
+async function routeViewOf(deps: NotifyDeps, state: SwapState, now: number): Promise<Pick<CardView, 'routeTimes' | 'slower'>> {
+  if (!state.route || !deps.routeTimes) return {};
+  const seen = shownDistribution((await deps.routeTimes.read(state.route, now).catch(() => ({}) as RouteTimes)).seen);
+  return { ...(seen ? { routeTimes: { p50Ms: seen.p50Ms, p90Ms: seen.p90Ms, count: seen.count } } : {}), ...(state.slower ? { slower: true } : {}) };
 }
 
 type SendingWhat = NonNullable<Delivery['sending']>['what'];
@@ -165,7 +177,7 @@ export function createNotifyProcessor(deps: NotifyDeps) {
           await step(
             'card',
             async () => {
-              const view = { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}), ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}) };
+              const view: CardView = { muted, ...(isPublic && settings.hideAmounts ? { hideAmounts: true } : {}), ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}), ...(await routeViewOf(deps, live.state, (deps.now ?? Date.now)())) };
               const card = deps.render.card(live.details, target, view, locale);
               const cardHash = hashReply(card);
               if (d.ref && d.cardHash === cardHash && !d.sending) return save({ ...d, version, statuses });

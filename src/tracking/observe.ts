@@ -4,6 +4,7 @@ import { FINAL_SWAP_STATUSES, type SwapDetails, type SwapPoll } from '../layersw
 import { PHASE_RANK, swapPhase } from '../layerswap/phase.js';
 import { blockTimeMs, depositConfirmations, isStuck, parseTimeSpan } from './cadence.js';
 import { paceWindow, recordConfirmationPoll, type ConfirmationPolls } from './confirmation-pace.js';
+import { routeOfSwap } from '../contracts/route-times.js';
 
 /**
  * What the poller remembers about a swap, and the pure comparison of a fresh GET /swaps/{id}
@@ -35,6 +36,10 @@ export interface SwapState {
   stuckNotified?: boolean;
   /** From quote.avg_completion_time. */
   expectedCompletionMs?: number;
+  /** The swap's route (contracts/route-times.ts routeOfSwap): its observed times. */
+  route?: string;
+  /** Past the route's p90 (RouteLimits.slowAfterMs) while funds were moving: the card says so. */
+  slower?: boolean;
   /**
    * The source network's block time, for pacing confirmation polls (cadence.ts): the table's at
    * first sight, then learned from the swap's own confirmations (confirmation-pace.ts).
@@ -63,6 +68,17 @@ export interface Observation {
   backward?: 'ignored' | 'confirmed';
   /** The state must be stored though no chat sees a change (a backward streak grew or ended). */
   save?: boolean;
+}
+
+/** From the route's observed times, when enough swaps are behind them. */
+export interface RouteLimits {
+  /**
+   * p99 from confirmation to completion: the stuck alert waits past both it and the service's
+   * estimate instead of a fixed factor of the estimate.
+   */
+  stuckAfterMs?: number;
+  /** p90 from deposit seen to completion: past it, the card says "slower than usual" (once: a card edit). */
+  slowAfterMs?: number;
 }
 
 /** How many backward answers in a row make a real regression rather than a stale answer. */
@@ -146,8 +162,12 @@ function depositSeen(status: string, txs: readonly TxSnapshot[]): boolean {
   return AFTER_DEPOSIT.has(status) || txs.some((t) => t.type === 'input');
 }
 
-/** Compares a fresh fetch with the stored state. `now` is the poller's clock (ms). */
-export function observe(prev: SwapState | undefined, details: ObservedSwap, now: number, stuckFactor: number): Observation {
+/**
+ * Compares a fresh fetch with the stored state. `now` is the poller's clock (ms). `route`: what
+ * the route's observed times say (poll-job.ts reads them; contracts/route-times.ts).
+ */
+export function observe(prev: SwapState | undefined, details: ObservedSwap, now: number, stuckFactor: number, route: RouteLimits = {}): Observation {
+  const routeP99Ms = route.stuckAfterMs;
   const status = details.swap.status;
   const failReason = details.swap.fail_reason ?? null;
   const transactions = snapshotTransactions(details);
@@ -162,6 +182,7 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
     const phase = swapPhase({ status, failReason, transactions });
     const outcome: MomentKind | undefined = phase.kind === 'delivered' ? 'completed' : FINAL_SWAP_STATUSES.has(status) ? STATUS_MOMENTS[status] : undefined;
     const version = PHASE_RANK[phase.kind] > 0 ? 2 : 1;
+    const route = routeOfSwap(details.swap);
     const state: SwapState = {
       swapId: details.swap.id,
       version,
@@ -174,6 +195,7 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
       lastChangeAt: now,
       ...(seen ? { depositSeenAt: now } : {}),
       ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
+      ...(route ? { route } : {}),
       ...(details.swap.source_network ? { blockMs: blockTimeMs(details.swap.source_network) } : {}),
     };
     return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: outcome ? [{ kind: outcome, version, at: now }] : [] };
@@ -209,13 +231,17 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   let stuckNotified = prev.stuckNotified ?? false;
   if (phase.kind === 'processing' && !stuckNotified) {
     const since = lastEntered(history, 'ls_transfer_pending') ?? now;
-    if (isStuck(now - since, expectedCompletionMs, stuckFactor)) {
+    const pendingFor = now - since;
+    const stuck = routeP99Ms !== undefined ? pendingFor > Math.max(routeP99Ms, expectedCompletionMs ?? 0, 60_000) : isStuck(pendingFor, expectedCompletionMs, stuckFactor);
+    if (stuck) {
       kinds.push('stuck');
       stuckNotified = true;
     }
   }
 
-  const bump = changed || kinds.length > 0;
+  // Past the route's p90 while still moving: a card edit ("slower than usual"), no message.
+  const slower = prev.slower === true || (route.slowAfterMs !== undefined && prev.depositSeenAt !== undefined && (phase.kind === 'confirming' || phase.kind === 'processing') && now - prev.depositSeenAt > route.slowAfterMs);
+  const bump = changed || kinds.length > 0 || slower !== (prev.slower === true);
   const version = bump ? prev.version + 1 : prev.version;
   const { backward: _streak, ...before } = prev;
   const state: SwapState = {
@@ -228,6 +254,7 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
     lastPolledAt: now,
     lastChangeAt: bump ? now : prev.lastChangeAt,
     stuckNotified,
+    ...(slower ? { slower } : {}),
     ...(newlySeen ? { depositSeenAt: now } : {}),
     ...(expectedCompletionMs !== undefined ? { expectedCompletionMs } : {}),
   };

@@ -4,13 +4,15 @@ import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, Tim
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import { jobLogger, type Logger } from '../log.js';
 import { backwardAnswers, polls } from '../metrics.js';
-import { depositConfirmations, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
+import { depositConfirmations, isFinalStatus, nextPollDelay, notFoundDelay, outageDelay, type WebhookCadence } from './cadence.js';
 import { swapOfPollJob } from './keys.js';
 import { lastEntered, NOT_FOUND_GIVE_UP_MS } from '../contracts/tracking.js';
-import { BACKWARD_CONFIRMATIONS, observe } from './observe.js';
+import { BACKWARD_CONFIRMATIONS, observe, type Observation, type RouteLimits, type SwapState } from './observe.js';
 import type { Subscriptions } from './subscriptions.js';
 import type { Follower, SwapStore } from './swap-store.js';
 import type { ChainWatch } from './chain-watch.js';
+import type { RouteTimesStore } from './route-times.js';
+import { MIN_STUCK_SAMPLES, routeOfSwap, shownDistribution, type RouteTimes } from '../contracts/route-times.js';
 
 /**
  * The poll step-job: one per followed swap, whatever the number of followers. Each run fetches
@@ -64,6 +66,8 @@ export interface PollDeps {
   random?: () => number;
   /** The chain watchers (CHAIN_WATCH): deposits seen on chain, confirmations from the chain head. */
   chain?: ChainWatch;
+  /** Observed times per route: fed at each completion, read for the stuck alert. */
+  routeTimes?: RouteTimesStore;
 }
 
 export type PollOutcome = 'unfollowed' | 'final' | 'abandoned' | 'not_found';
@@ -106,6 +110,23 @@ export function createPollProcessor(deps: PollDeps) {
   const unreadable = (job: Job<PollJobData>, token: string | undefined, startedAt: number, log: Logger, err: ResponseShapeError): Promise<never> => {
     log.error({ err }, 'unreadable swap data; will try again later');
     return later(job, token, startedAt, settings.slowMs * 6, 'unreadable');
+  };
+
+  /** What the route's observed times say of a swap whose funds move (nothing read for the others). */
+  const routeLimits = async (prev: SwapState | undefined, now: number): Promise<RouteLimits> => {
+    if (!deps.routeTimes || !prev?.route || prev.depositSeenAt === undefined || isFinalStatus(prev.status)) return {};
+    const times = await deps.routeTimes.read(prev.route, now).catch(() => ({}) as RouteTimes);
+    const slow = shownDistribution(times.seen);
+    const c = times.confirmed;
+    return { ...(slow ? { slowAfterMs: slow.p90Ms } : {}), ...(c && c.count >= MIN_STUCK_SAMPLES ? { stuckAfterMs: c.p99Ms } : {}) };
+  };
+
+  /** A swap seen before its completion adds its durations to its route's (never one first seen done). */
+  const recordTimes = async (prev: SwapState | undefined, obs: Observation, details: SwapDetails | undefined, now: number, log: () => Logger) => {
+    if (!deps.routeTimes || !prev || !obs.moments.some((m) => m.kind === 'completed')) return;
+    const route = obs.state.route ?? (details ? routeOfSwap(details.swap) : undefined);
+    if (!route) return;
+    await deps.routeTimes.recordCompleted(route, obs.state, now).catch((err: unknown) => log().warn({ err }, 'could not record the route\'s arrival time'));
   };
 
   const run = async (job: Job<PollJobData>, token?: string): Promise<PollOutcome> => {
@@ -160,9 +181,10 @@ export function createPollProcessor(deps: PollDeps) {
     const { prev } = start;
     let obs: ReturnType<typeof observe>;
     let details: SwapDetails | undefined;
+    const limits = await routeLimits(prev, now);
     try {
       // First sight reads the source network (its block time) from the whole answer.
-      obs = observe(prev, prev ? poll : poll.details(), now, settings.stuckFactor);
+      obs = observe(prev, prev ? poll : poll.details(), now, settings.stuckFactor, limits);
       // The cards need the whole answer only when something changed.
       if (obs.changed) details = poll.details();
     } catch (err) {
@@ -183,6 +205,8 @@ export function createPollProcessor(deps: PollDeps) {
     if (commit.saved && merged) await deps.chain?.applied(swapId, merged.applied);
     if (deps.chain) await deps.chain.afterPoll(swapId, obs.state.status, details ?? (start.prev ? undefined : poll.details()));
     if (commit.saved) {
+      // Before the chats hear of a completion, so a quote asked right after counts it.
+      await recordTimes(prev, obs, details, now, log);
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
       for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
     } else log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');

@@ -351,6 +351,9 @@ interface StoredState {
   /** confirmationPolls, times relative to `c` (shorter numbers). */
   cp?: Array<[number, number, number]>;
   ab?: 1;
+  /** route (contracts/route-times.ts). */
+  r?: string;
+  sl?: 1;
   /** backward: the status of answers that would move the swap back, and how many in a row. */
   bk?: [string, number];
 }
@@ -369,6 +372,8 @@ function encodeState(s: SwapState): string {
   if (s.blockMs !== undefined) o.b = s.blockMs;
   if (s.confirmationPolls) o.cp = s.confirmationPolls.map(([n, first, last]) => [n, first - s.lastChangeAt, last - s.lastChangeAt]);
   if (s.abandoned) o.ab = 1;
+  if (s.route) o.r = s.route;
+  if (s.slower) o.sl = 1;
   if (s.backward) o.bk = [s.backward.status, s.backward.polls];
   return JSON.stringify(o);
 }
@@ -394,6 +399,8 @@ function decodeState(swapId: string, version: string, raw: string, polledAt: str
   if (o.b !== undefined) state.blockMs = o.b;
   if (o.cp) state.confirmationPolls = o.cp.map(([n, first, last]) => [n, first + o.c, last + o.c] as const);
   if (o.ab) state.abandoned = true;
+  if (o.r) state.route = o.r;
+  if (o.sl) state.slower = true;
   if (o.bk) state.backward = { status: o.bk[0], polls: o.bk[1] };
   return state;
 }

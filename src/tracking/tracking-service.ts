@@ -2,6 +2,7 @@ import type { ChatTarget } from '../contracts/incoming.js';
 import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { Locale } from '../i18n/index.js';
 import type { ChatMoves } from './chat-moves.js';
+import type { AddressWatch } from './address-watch.js';
 import { pollJobId, targetKey } from './keys.js';
 import type { SettingsStore } from './settings.js';
 import type { TrackingQueues } from './queues.js';
@@ -25,7 +26,13 @@ export class RedisTrackingService implements TrackingService {
     private readonly now: () => number,
     private readonly chatSettings: SettingsStore,
     private readonly moves?: ChatMoves,
+    private readonly watches?: AddressWatch,
   ) {}
+
+  async watchAddress(address: string, target: ChatTarget, by: { userId: string; locale?: Locale }, on: boolean): Promise<void> {
+    if (!this.watches) throw new Error('address watching is not configured');
+    await this.watches.set(address, target, by, on);
+  }
 
   async moveChat(platform: ChatTarget['platform'], fromChatId: string, toChatId: string): Promise<number> {
     if (!this.moves) return 0;

@@ -50,7 +50,8 @@ describe('the terminal chat in other languages', () => {
       '请仅通过 Arbitrum One 网络发送：通过其他任何网络发送的资金都将丢失',
     ]],
   ])('%s: quote, swap, the deposit card and the pushed updates, in that language', async (lang, expected) => {
-    const { code, stdout, stderr } = await runCli(['console', '--lang', lang], `${script}\n`, env);
+    // A prefix per language: the same terminal user, a fresh one (no saved address from the other run).
+    const { code, stdout, stderr } = await runCli(['console', '--lang', lang], `${script}\n`, { ...env, REDIS_PREFIX: `${prefix}-${lang}` });
     expect(stderr).not.toMatch(/error/i);
     expect(code).toBe(0);
     for (const s of expected) expect(stdout).toContain(s);

@@ -120,7 +120,8 @@ describe('replies in the user\'s language', () => {
     expect(list!.title).toBe(title);
     const row = list!.lines.map(lineText).find((l) => l.includes(id));
     expect(row).toContain(route);
-    expect(replyButtons(list!).map((b) => b.label)).toEqual(buttons);
+    // Swap again on the row, then the list's own buttons.
+    expect(replyButtons(list!).map((b) => b.label)).toEqual([t(locale, 'swapAgain.row', { id: id.slice(0, 8) }), ...buttons]);
     const [csv] = await press([list!], buttons[1], who);
     expect(csv!.title).toBe(exportTitle);
     // The file stays a machine format: English column names, the id as is.

@@ -5,6 +5,7 @@ import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
 import { isStaleMoment, MOMENT_TITLES, ON_HOLD_TITLE, renderMoment } from '../../src/bot/cards/moments.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
 import { maskAddress } from '../../src/bot/cards/format.js';
+import { routeTimesId } from '../../src/contracts/route-times.js';
 
 /** The pure part of the poller: what counts as a change, which key moments happened, what they say. */
 
@@ -154,6 +155,30 @@ describe('observing a swap', () => {
     expect(o.changed).toBe(true);
     o = observe(o.state, details('ls_transfer_pending', [input(3, 'completed')]), 60 * 60_000, 4);
     expect(o.moments).toEqual([]);
+  });
+
+  it('with the route\'s own distribution, stuck only past both its p99 and the service\'s estimate', () => {
+    const pending = () => details('ls_transfer_pending', [input(3, 'completed')]);
+    const s = observe(undefined, pending(), 0, 4).state;
+    expect(s.route).toBe(routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' }));
+    // The route's p99 is 20 minutes: 9 minutes (past 4 x the 2-minute estimate) is not stuck on this route.
+    expect(observe(s, pending(), 9 * 60_000, 4, { stuckAfterMs: 20 * 60_000 }).moments).toEqual([]);
+    expect(observe(s, pending(), 20 * 60_000 + 1, 4, { stuckAfterMs: 20 * 60_000 }).moments.map((m) => m.kind)).toEqual(['stuck']);
+    // A fast route (p99 30 s): still not before the service's own estimate of 2 minutes.
+    expect(observe(s, pending(), 90_000, 4, { stuckAfterMs: 30_000 }).moments).toEqual([]);
+    expect(observe(s, pending(), 2 * 60_000 + 1, 4, { stuckAfterMs: 30_000 }).moments.map((m) => m.kind)).toEqual(['stuck']);
+  });
+
+  it('past the route\'s p90 while moving: one card edit marks it slower (no message)', () => {
+    const confirming = (n: number) => details('user_transfer_pending', [input(n)]);
+    const s = observe(undefined, confirming(1), 0, 4).state;
+    const early = observe(s, confirming(1), 10_000, 4, { slowAfterMs: 20_000 });
+    expect(early.changed).toBe(false);
+    const late = observe(early.state, confirming(1), 21_000, 4, { slowAfterMs: 20_000 });
+    expect(late.changed).toBe(true);
+    expect(late.moments).toEqual([]);
+    expect(late.state.slower).toBe(true);
+    expect(observe(late.state, confirming(1), 30_000, 4, { slowAfterMs: 20_000 }).changed).toBe(false);
   });
 });
 

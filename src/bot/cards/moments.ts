@@ -8,6 +8,7 @@ import { fitReply } from '../fit.js';
 import { maskAddress, networkName, txExplorer } from './format.js';
 import { statusCard } from './status.js';
 import { depositCardAfter } from './deposit-lifecycle.js';
+import { swapAgainButton } from '../swap/again-button.js';
 import { failReasonWords, phaseWords } from './status-words.js';
 import { decimalText } from './units.js';
 import { moneyText, swapMoney } from '../money/model.js';
@@ -130,6 +131,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       if (receipt.length > 0) lines.push(line(bold(tr('money.receipt.title'))), ...receipt);
       if (!isPublic) txLine('input', tx('input'));
       txLine('output', output);
+      // The same route, amount and destination again: private chats only (the destination is private).
+      if (!isPublic) buttons.push([swapAgainButton(s.id, locale)]);
       break;
     }
     case 'failed': {

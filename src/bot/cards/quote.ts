@@ -2,6 +2,7 @@ import type { QuoteResponse } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { actionButton, line, text, type Field, type Reply } from '../../contracts/reply.js';
 import { formatDuration, formatNumber, t, type Locale, type Vars } from '../../i18n/index.js';
+import type { Distribution } from '../../contracts/route-times.js';
 import { formatAmount, formatUsd, networkName, tokenAmount } from './format.js';
 import { moneyText, quoteMoney } from '../money/model.js';
 import { toUnits } from '../money/units.js';
@@ -21,7 +22,7 @@ export type QuoteFieldId = 'highFees' | 'send' | 'receive' | 'minReceive' | 'fee
  * The figures of a quote as card fields: send, receive, minimum, fees, rate, time, extras, path.
  * Amounts, token and network names stay as the service gives them; only the words around them are translated.
  */
-export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: number, locale: Locale): Field[] {
+export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: number, locale: Locale, observed?: Distribution): Field[] {
   const tr = (key: string, vars?: Vars): string => t(locale, key, vars);
   const field = (id: QuoteFieldId, value: string, inline?: boolean): Field => ({ id, name: tr(`quote.field.${id}`), value: line(value), ...(inline ? { inline } : {}) });
   const withUsd = (text: string, usd: string | undefined): string => (usd ? tr('quote.withUsd', { text, usd }) : text);
@@ -43,7 +44,9 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
   // A same-asset route has no rate worth reading (1 USDC = 1 USDC).
   if (typeof quote.rate === 'number' && !m.sameAsset) fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
   const ms = parseTimeSpan(quote.avg_completion_time);
-  if (ms !== undefined) fields.push(field('time', formatDuration(locale, ms, { about: true, standalone: true }), true));
+  // What the tracker saw on this route (at least 5 swaps: quote.ts observedTimes), else the service's estimate.
+  if (observed) fields.push(field('time', tr('quote.observed', { within: observed.within, total: observed.count, duration: formatDuration(locale, observed.withinMs) })));
+  else if (ms !== undefined) fields.push(field('time', formatDuration(locale, ms, { about: true, standalone: true }), true));
   if (q.refuel && typeof q.refuel.amount === 'number' && q.refuel.amount > 0) {
     const gas = tokenAmount(q.refuel.amount, q.refuel.token);
     const what = q.refuel.network ? tr('route.onNetwork', { what: gas, where: networkName(q.refuel.network) }) : gas;
@@ -84,12 +87,12 @@ function feeShare(q: QuoteResponse, amount: number): number | undefined {
 const formatPercent = (locale: Locale, share: number): string => formatNumber(locale, Math.min(share, 1), { style: 'percent', maximumFractionDigits: 1 });
 
 /** The quote card with its Swap this and Refresh buttons (actions made by the caller). */
-export function quoteCard(q: QuoteResponse, labels: RouteLabels, amount: number, actions: { swap: string; refresh: string }, locale: Locale): Reply {
+export function quoteCard(q: QuoteResponse, labels: RouteLabels, amount: number, actions: { swap: string; refresh: string }, locale: Locale, observed?: Distribution): Reply {
   return {
     title: t(locale, 'quote.title', { route: `${labels.sourceToken} ${labels.sourceNetwork} → ${labels.destinationToken} ${labels.destinationNetwork}` }),
     tone: 'info',
     lines: [line(text(t(locale, 'quote.pricesMove')))],
-    fields: quoteFields(q, labels, amount, locale),
+    fields: quoteFields(q, labels, amount, locale, observed),
     buttons: [[actionButton(t(locale, 'quote.swapThis'), actions.swap), actionButton(t(locale, 'quote.refresh'), actions.refresh)]],
     target: 'here',
   };

@@ -62,8 +62,9 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
 
 const TX_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES);
 
-function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: Locale): Line | undefined {
-  const avg = parseTimeSpan(details.quote?.avg_completion_time);
+function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: Locale, route?: CardView['routeTimes']): Line | undefined {
+  // The route's observed median when enough swaps are behind it, else the service's estimate.
+  const avg = route?.p50Ms ?? parseTimeSpan(details.quote?.avg_completion_time);
   if (avg === undefined) return undefined;
   const about = (ms: number) => formatDuration(locale, ms, { about: true });
   const phase = m.phase.kind;
@@ -75,6 +76,16 @@ function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: L
   return due > now
     ? tSpans(locale, 'statusCard.expectedBy', { time: by, relative: time(due, t(locale, 'statusCard.fromNow', { duration: about(due - now) })) }).map((p) => (typeof p === 'string' ? italic(p) : p))
     : line(italic(t(locale, 'statusCard.late', { time: by })));
+}
+
+/** The route's observed p50 and p90 while the swap is under way, and "slower than usual" past its p90. */
+function routeTimeLines(view: CardView | undefined, phase: string, locale: Locale): Line[] {
+  const route = view?.routeTimes;
+  if (!route || !['waiting', 'confirming', 'processing'].includes(phase)) return [];
+  const within = (ms: number) => formatDuration(locale, ms);
+  const out = [line(italic(t(locale, 'statusCard.routeTimes', { p50: within(route.p50Ms), p90: within(route.p90Ms), total: route.count })))];
+  if (view.slower && (phase === 'confirming' || phase === 'processing')) out.push(line(bold(t(locale, 'statusCard.slower', { p90: within(route.p90Ms) }))));
+  return out;
 }
 
 /**
@@ -98,7 +109,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
-  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true });
+  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}) });
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
@@ -112,8 +123,9 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     lines.push(line(bold(tr('statusCard.next')), ' ', regressed ? words.next : nextWords(money, locale)));
   }
   if (!hide) lines.push(...differenceLines(money, locale));
-  const expected = regressed ? undefined : expectedLine(details, money, now, locale);
+  const expected = regressed ? undefined : expectedLine(details, money, now, locale, opts.followed?.routeTimes);
   if (expected) lines.push(expected);
+  if (!regressed) lines.push(...routeTimeLines(opts.followed, phase.kind, locale));
   lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
   // "Later than usual" is the expected line's own when it has one.
   lines.push(...badDayLines(money, locale, { now, private: opts.audience === 'private', lateLine: !expected }));

@@ -1,4 +1,5 @@
-import { formatTime } from '../cards/format.js';
+import { formatTime, shortId } from '../cards/format.js';
+import { swapAgainButton } from '../swap/again-button.js';
 import { swapRoute, swapRouteIn, swapStatusLabel } from '../cards/swap-list.js';
 import { isPublic, type Ctx } from '../context.js';
 import { swapsCsv } from '../history-csv.js';
@@ -48,6 +49,8 @@ interface Row {
   swapId: string;
   createdAt: number;
   text: string;
+  /** Created here by this user: Swap again is offered. */
+  own?: boolean;
 }
 
 /**
@@ -69,6 +72,7 @@ async function addressRows(ctx: Ctx): Promise<Row[]> {
 /** A swap created here, its route worded in the reader's language (older entries kept only the words). */
 const rowOf = (ctx: Ctx, networks: readonly Network[]) => (e: HistoryEntry): Row => ({
   swapId: e.swapId,
+  own: true,
   createdAt: e.createdAt,
   text: e.route ? routeSummary(e.route, networks, ctx.locale, { source: ctx.catalog.peekExchanges('source') ?? [], destination: ctx.catalog.peekExchanges('destination') ?? [] }) : e.summary,
 });
@@ -114,7 +118,10 @@ async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[
   if (rows.length === 0) lines.push(line(ctx.t('history.emptyPage')));
   lines.push(line(ctx.t('history.checkOne')));
   if (pages > 1) lines.push(pageLine(ctx, p, pages));
-  const buttons = [...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)), [toggle, actionButton(ctx.t('history.exportButton'), inlineAction(VERBS.historyExport))]];
+  // One Swap again per row created here, two to a row of buttons (the list is always private).
+  const again = rows.filter((r) => r.own).map((r) => swapAgainButton(r.swapId, ctx.locale, ctx.t('swapAgain.row', { id: shortId(r.swapId) })));
+  const againRows = again.map((_, i) => again.slice(i, i + 2)).filter((_, i) => i % 2 === 0);
+  const buttons = [...againRows, ...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)), [toggle, actionButton(ctx.t('history.exportButton'), inlineAction(VERBS.historyExport))]];
   return [privately(ctx, { title: ctx.t(scope === 'o' ? 'history.title' : 'history.titleAll', { total }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' })];
 }
 

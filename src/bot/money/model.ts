@@ -126,9 +126,10 @@ function sameAssetOf(details: SwapDetails): boolean {
 
 /**
  * `depositSeen`: tracking saw this swap's deposit before (the service's answer may have moved back
- * since): the next step is never 'send' again.
+ * since): the next step is never 'send' again. `typicalMs`: how long this route's recent swaps took
+ * (observed by tracking), used instead of the service's average for when to expect the payout.
  */
-export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen?: boolean } = {}): SwapMoney {
+export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen?: boolean; typicalMs?: number } = {}): SwapMoney {
   const s = details.swap;
   const q = details.quote ?? undefined;
   const phase = phaseOfSwap(details);
@@ -213,7 +214,7 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
     : undefined;
 
   const created = Date.parse(s.created_date ?? '');
-  const avg = parseTimeSpan(q?.avg_completion_time);
+  const avg = opts.typicalMs ?? parseTimeSpan(q?.avg_completion_time);
   const started = timeOf(input);
   const deadlines: SwapMoney['deadlines'] = {};
   if (phase.kind === 'waiting' && !Number.isNaN(created)) deadlines.depositBy = created + DEPOSIT_WINDOW_MS;

@@ -12,6 +12,7 @@ import { routeArgs } from '../route/codec.js';
 import { amountProblem, routeLimits } from '../route/limits.js';
 import { clearField, isComplete, type Route, type RouteField } from '../route/route.js';
 import { routeLabels } from '../route/summary.js';
+import { routeTimesId, shownDistribution, type Distribution, type RouteTimes } from '../../contracts/route-times.js';
 
 /** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */
 export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
@@ -25,6 +26,15 @@ export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
   };
   if (refuel) params.refuel = true;
   return params;
+}
+
+/** The route's observed arrival times worth showing (at least 5 swaps behind them), else undefined. */
+export async function observedTimes(ctx: Ctx, route: Route): Promise<Distribution | undefined> {
+  if (!ctx.routeTimes) return undefined;
+  const p = quoteParams(route);
+  const id = routeTimesId({ sourceNetwork: p.source_network, sourceToken: p.source_token, destinationNetwork: p.destination_network, destinationToken: p.destination_token });
+  // A figure, not a step of the swap: a failed read shows the service's estimate.
+  return shownDistribution((await ctx.routeTimes(id).catch(() => ({}) as RouteTimes)).seen);
 }
 
 /** The field a quote (or create) refusal can be fixed on; undefined when answering again cannot fix it. */
@@ -76,7 +86,7 @@ export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Netw
   const q = fetched ?? await ctx.api.getQuote(quoteParams(route));
   const args = routeArgs(route);
   const [swap, refresh] = await Promise.all([ctx.codec.encode({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshQuote, args })]);
-  const card = quoteCard(q, routeLabels(route, networks, ctx.locale), Number(route.amount), { swap, refresh }, ctx.locale);
+  const card = quoteCard(q, routeLabels(route, networks, ctx.locale), Number(route.amount), { swap, refresh }, ctx.locale, await observedTimes(ctx, route));
   if (ctx.incoming.chatKind === 'channel') return card;
   return { ...card, buttons: [...(card.buttons ?? []), [shareButton(ctx.t('quote.share'), routeLine(route))]] };
 }

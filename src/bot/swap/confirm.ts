@@ -4,7 +4,7 @@ import { quoteMoney } from '../money/model.js';
 import { breakdownLines } from '../money/words.js';
 import { quoteFields } from '../cards/quote.js';
 import type { Ctx } from '../context.js';
-import { quoteParams } from '../quote/quote.js';
+import { observedTimes, quoteParams } from '../quote/quote.js';
 import { offersRefuel, type RouteCheck } from '../route/check.js';
 import { routeLabels } from '../route/summary.js';
 import { VERBS } from '../verbs.js';
@@ -20,7 +20,7 @@ export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Netw
   const q = fetched ?? await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
   draft.awaiting = 'confirm';
   await ctx.drafts.save(draft);
-  const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks, ctx.locale), Number(draft.route.amount), ctx.locale);
+  const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks, ctx.locale), Number(draft.route.amount), ctx.locale, await observedTimes(ctx, draft.route));
   fields.push({ name: ctx.t('confirm.toAddress'), value: [code(draft.destinationAddress ?? '')] });
   fields.push({ name: ctx.t('confirm.refundAddress'), value: draft.refundAddress ? [code(draft.refundAddress)] : line(ctx.t('confirm.noRefund')) });
   // With refuel on, the quote's own Refuel field shows what arrives.

@@ -65,6 +65,9 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   await ctx.drafts.delete(draft.platform, draft.userId);
   await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks, ctx.locale), route: draft.route });
   await ctx.history.addAddresses(ctx.incoming.platform, ctx.incoming.userId, [draft.destinationAddress, draft.refundAddress]);
+  // Offered again at the next address step of this family (/addresses manages them).
+  const family = networks.find((n) => n.name === draft.route.destinationNetwork)?.type;
+  if (draft.destinationAddress && family) await ctx.addressBook.remember(ctx.incoming.platform, ctx.incoming.userId, family, draft.destinationAddress, ctx.now());
 
   const replies: Reply[] = [];
   const follow = await ctx.tracking

@@ -9,6 +9,7 @@ import { createFromDraft, repeatedConfirm } from '../swap/create.js';
 import { advance } from './advance.js';
 import { fieldOfCode } from './choices.js';
 import { isDraftId, type Draft } from './drafts.js';
+import { isSavedId } from '../address-book.js';
 
 /**
  * Answers to the wizard's questions, typed or pressed. Each button carries its draft's id: a
@@ -116,4 +117,13 @@ export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ownDraft(ctx, id);
   if (!draft || draft.awaiting !== 'confirm') return (isDraftId(id) ? await repeatedConfirm(ctx, id) : undefined) ?? [expired(ctx)];
   return createFromDraft(ctx, draft);
+}
+
+/** ua <draft> <saved id>: a saved address at the destination address step, checked like a typed one. */
+export async function useAddress(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const draft = await ownDraft(ctx, args[0]);
+  if (!draft || draft.awaiting !== 'destination_address' || !isSavedId(args[1])) return [expired(ctx)];
+  const saved = (await ctx.addressBook.list(ctx.incoming.platform, ctx.incoming.userId)).find((e) => e.id === args[1]);
+  if (!saved) return [expired(ctx)];
+  return answerText(ctx, draft, saved.address);
 }

@@ -5,6 +5,8 @@ import { problemLine, type Problem } from '../problem.js';
 import type { RouteExchanges } from '../route/route.js';
 import { exchangeName, labelOf, routeSummary } from '../route/summary.js';
 import { VERBS } from '../verbs.js';
+import { inlineAction } from '../actions.js';
+import { savedLabel } from '../address-book.js';
 import type { Draft } from './drafts.js';
 
 /** How the next question is shown: what was wrong with the last answer, a note, a page of choices. */
@@ -50,6 +52,19 @@ function placeholder(ctx: Ctx, type: string | undefined): string {
   }
 }
 
+/**
+ * The user's saved addresses of this network family as buttons (two to a row, at most 8), only in
+ * a private chat: a group never sees them. The button carries the entry's id, never the address.
+ */
+async function savedAddressRows(ctx: Ctx, draft: Draft, family: string | undefined): Promise<Button[][]> {
+  if (ctx.incoming.chatKind !== 'private' || !family) return [];
+  const saved = (await ctx.addressBook.list(ctx.incoming.platform, ctx.incoming.userId)).filter((e) => e.family === family.toLowerCase()).slice(0, 8);
+  const buttons = saved.map((e) => actionButton(savedLabel(e), inlineAction(VERBS.useAddress, draft.id, e.id)));
+  const rows: Button[][] = [];
+  for (let i = 0; i < buttons.length; i += 2) rows.push(buttons.slice(i, i + 2));
+  return rows;
+}
+
 /** Asks for the destination address, or the optional refund address (with Skip, and what skipping means). */
 export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_address' | 'refund_address', networks: readonly Network[], opts: AskOptions): Promise<Reply[]> {
   draft.awaiting = step;
@@ -65,10 +80,12 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
     lines.push(line(r.destinationExchange
       ? ctx.t('wizard.askExchangeAddress', { exchange: exchangeName(undefined, r.destinationExchange), token: r.destinationToken ?? '', network: where })
       : ctx.t('wizard.askAddress', { token: r.destinationToken ?? '', network: where })));
+    const saved = await savedAddressRows(ctx, draft, type);
+    if (saved.length > 0) lines.push(line(ctx.t('addresses.orPick')));
     return [{
       title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
       prompt: { label: ctx.t('wizard.yourAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128 },
-      buttons: [[cancel, ...privateButton(ctx, draft)]],
+      buttons: [...saved, [cancel, ...privateButton(ctx, draft)]],
     }];
   }
   lines.push(

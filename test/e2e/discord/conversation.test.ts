@@ -133,6 +133,23 @@ describe('a whole swap on Discord', () => {
     expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);
   });
 
+  it('Swap again on the completion message: the confirmation with the same destination; /addresses lists it and removes it', async () => {
+    const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
+    const done = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
+    const confirm = await press(h.aliceDm, done, 'Swap again');
+    expect(unescape(titleOf(confirm))).toBe('Confirm your swap');
+    expect(unescape(embedText(confirm))).toContain(ADDRESS);
+    expect(buttonLabels(confirm)).toContain('Confirm');
+
+    const list = await answerOf(h.fake, h.fake.slashCommand(h.aliceDm, 'addresses'));
+    expect(unescape(embedText(list))).toContain(`1. EVM · `);
+    expect(unescape(embedText(list))).toContain(ADDRESS);
+    const renamed = await answerOf(h.fake, h.fake.slashCommand(h.aliceDm, 'addresses', { edit: 'rename 1 Alice main' }));
+    expect(unescape(embedText(renamed))).toContain('1. Alice main · EVM');
+    const removed = await press(h.aliceDm, renamed, 'Remove 1: Alice main');
+    expect(unescape(embedText(removed))).toContain('No saved addresses yet.');
+  });
+
   it('answers Status on the deposit card with a new card and leaves the deposit card as it was', async () => {
     const deposit = depositCard as StoredMessage;
     const before = { versions: deposit.history.length, body: JSON.stringify(deposit.body), attachments: deposit.attachments.length };

@@ -41,6 +41,7 @@ async function confirmSwap(u: TgUser): Promise<{ question: StoredMessage; confir
 }
 
 let aliceSwap = '';
+let aliceChat: TgUser | undefined;
 
 describe('a swap from quote to completion, in a private chat', () => {
   it('quote, Swap this, address, Confirm, deposit card with QR, status card edited as the swap moves', async () => {
@@ -73,6 +74,7 @@ describe('a swap from quote to completion, in a private chat', () => {
     expect(copies.find((b) => b.text === 'Copy amount')!.copy_text).toEqual({ text: '100' });
     const swapId = swapIdOf(deposit);
     aliceSwap = swapId;
+    aliceChat = a;
 
     // The creator's chat follows the swap. The deposit card already says where things stand, so
     // the worker posts its one status card at the swap's first change: the deposit arriving...
@@ -94,6 +96,23 @@ describe('a swap from quote to completion, in a private chat', () => {
     expect(done.message_id).toBeGreaterThan(cardMsg.message_id);
     expect(world.logLines.join('')).not.toContain(world.fake.token.split(':')[1]!);
   }, 60_000);
+});
+
+describe('Swap again and saved addresses, in a private chat', () => {
+  it('Swap again on the completion message reaches the confirmation with the same destination; the address is offered next time', async () => {
+    const a = aliceChat!;
+    // Its callback data fits Telegram's 64 bytes (the swap id travels, not the route).
+    expect(Buffer.byteLength(String(a.button('Swap again').button.callback_data))).toBeLessThanOrEqual(64);
+    await a.presses('Swap again');
+    const confirm = await a.sees('Confirm your swap');
+    expect(confirm.text).toContain(EVM);
+    expect(confirm.text).toContain('100 USDC on Arbitrum One');
+
+    a.says('/swap 10 USDC arbitrum optimism');
+    await a.sees('Or pick one you used before:');
+    await a.presses('0xd8dA…6045');
+    await a.sees('for refunds');
+  }, 30_000);
 });
 
 describe('in a group', () => {

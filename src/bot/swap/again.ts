@@ -1,0 +1,50 @@
+import { line, type Reply } from '../../contracts/reply.js';
+import type { SwapDetails } from '../../layerswap/schemas.js';
+import { isPublic, type Ctx } from '../context.js';
+import { expired, notice } from '../replies.js';
+import { routeArgs, routeFromButton } from '../route/codec.js';
+import type { Route } from '../route/route.js';
+import { startWizard } from '../wizard/start.js';
+import { parseSwapId } from '../parse/swap-id.js';
+
+/**
+ * "Swap again": a finished swap's route, amount and destination (and its refund address and
+ * refuel choice) in a new swap draft, straight at the confirmation with a fresh quote: the old
+ * figures are never reused, and every name is checked again against today's catalogue. The
+ * button (again-button.ts) carries only the swap id (`sa:<id>`, inline, under 64 bytes); what the swap was
+ * is read from the service when pressed. Private chats only: the destination is private.
+ */
+
+/** The route of a swap's details as a button would carry it (names; checked again by routeFromButton). */
+function routeOf(details: SwapDetails): Route | undefined {
+  const s = details.swap;
+  const amount = s.requested_amount ?? details.quote?.requested_amount;
+  if (typeof amount !== 'number' || !(amount > 0) || !s.source_network?.name || !s.source_token?.symbol || !s.destination_network?.name || !s.destination_token?.symbol) return undefined;
+  return {
+    amount: String(amount),
+    sourceNetwork: s.source_network.name,
+    sourceToken: s.source_token.symbol,
+    destinationNetwork: s.destination_network.name,
+    destinationToken: s.destination_token.symbol,
+    ...(s.source_exchange?.name ? { sourceExchange: s.source_exchange.name } : {}),
+    ...(s.destination_exchange?.name ? { destinationExchange: s.destination_exchange.name } : {}),
+  };
+}
+
+/** sa <swap id>: a new swap like that one, at its confirmation. */
+export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const id = parseSwapId(args[0]);
+  if (args.length !== 1 || !id.ok) return [expired(ctx)];
+  const swapId = id.value;
+  if (isPublic(ctx)) return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.privateOnly'))], 'warning'), target: 'ephemeral' }];
+  const details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
+  const raw = routeOf(details);
+  const route = raw ? await routeFromButton(ctx, routeArgs(raw)) : undefined;
+  const address = details.swap.destination_address;
+  if (!route || !address) return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.cannot'))], 'warning'), target: 'here' }];
+  route.pendingDestinationAddress = address;
+  const refund = details.swap.refund_address;
+  const refuel = typeof details.refuel?.amount === 'number' && details.refuel.amount > 0;
+  const replies = await startWizard(ctx, 'swap', route, undefined, { refuel, ...(refund ? { refundAddress: refund } : { refundSkipped: true }) });
+  return replies.map((r) => ({ ...r, mode: 'new' as const }));
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackingRenderer } from '../../src/bot/cards/moments.js';
+import { createCore } from '../../src/bot/create-core.js';
+import type { BotCore } from '../../src/bot/core.js';
+import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
+import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
+import { MAX_ACTION_BYTES, utf8Length } from '../../src/bot/actions.js';
+import { testRedis } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
+import { card, ChatUser } from './support/conversation.js';
+
+/**
+ * Swap again, as a user sees it: a swap made in the chat, followed by the real tracker to its
+ * completion message, whose Swap again (and /history's) opens a new swap at its confirmation
+ * with the same route, amount and destination, quoted afresh.
+ */
+let h: TrackingHarness;
+let core: BotCore;
+/** Quotes the core asked for. */
+let quotes = 0;
+
+beforeAll(async () => {
+  h = await startTracking({ tracking: { pacing: () => undefined } });
+  await h.startWorkers({ render: trackingRenderer });
+  const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
+  const client = h.client;
+  const api: typeof client = Object.assign(Object.create(client) as typeof client, {
+    getQuote: (...a: Parameters<typeof client.getQuote>) => {
+      quotes++;
+      return client.getQuote(...a);
+    },
+  });
+  core = createCore({ api, catalog, redis: testRedis(h.prefix), keyPrefix: h.prefix, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const DEST = '0x2222222222222222222222222222222222222222';
+
+describe('Swap again', () => {
+  it('from the completion message and from /history: the confirmation with the same route, amount and destination, a fresh quote', async () => {
+    const u = new ChatUser({ core }, { userId: 'u-again' });
+    const { id } = await u.createsSwap('/swap 25 USDC arbitrum base', DEST);
+    h.clock.advance(1_000);
+    await h.settle([id]);
+    h.sandbox.deposit(id);
+    await h.settleUntilCompleted(id, 10);
+    let done: Reply | undefined;
+    await waitFor(async () => {
+      done = h.messengers.console.forChat('u-again').map((r) => r.reply).find((r) => r.title === 'Swap completed');
+      return done !== undefined;
+    }, 'the completion message', 10_000);
+    const again = replyButtons(done!).find((b) => b.label === 'Swap again');
+    expect(again?.kind === 'action' ? utf8Length(again.action) : Infinity).toBeLessThanOrEqual(MAX_ACTION_BYTES);
+
+    const quotesBefore = quotes;
+    const confirm = card(await u.presses('Swap again', [done!]), { title: 'Confirm your swap', contains: [DEST, '25 USDC', 'Arbitrum One', 'Base'], buttons: ['Confirm'] });
+    expect(replyText(confirm)).not.toContain('refund address');
+    // The card's figures are from a quote asked for now, not the old swap's.
+    expect(quotes).toBeGreaterThan(quotesBefore);
+
+    const list = card(await u.says('/history'), { title: 'Your swaps' });
+    const row = replyButtons(list).find((b) => b.label === `Again: ${id.slice(0, 8)}`);
+    expect(row, 'a Swap again button on the row').toBeDefined();
+    card(await u.presses(`Again: ${id.slice(0, 8)}`, [list]), { title: 'Confirm your swap', contains: [DEST, '25 USDC'] });
+  }, 60_000);
+
+  it('in a group, the button answers only the presser and opens nothing there', async () => {
+    const u = new ChatUser({ core }, { userId: 'u-grp', chatId: 'g-1', chatKind: 'group' });
+    const r = await u.sendsAction(`sa:${'3f2c1a9e-8b7d-4c6e-9f01-23456789abcd'}`);
+    expect(r).toHaveLength(1);
+    expect(r[0]?.target).toBe('ephemeral');
+    expect(replyText(r[0]!)).toContain('private chat');
+  });
+});

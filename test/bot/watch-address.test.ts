@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trackingRenderer } from '../../src/bot/cards/moments.js';
+import { createCore } from '../../src/bot/create-core.js';
+import type { BotCore } from '../../src/bot/core.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
+import { AddressWatch } from '../../src/tracking/address-watch.js';
+import { TrackingKeys } from '../../src/tracking/keys.js';
+import { testRedis } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
+import { card, ChatUser } from './support/conversation.js';
+
+/**
+ * A watched address: a swap made outside the chat (the sandbox's inject endpoint, as another app
+ * would) to a saved address is followed in its user's private chat by the real tracker.
+ */
+let h: TrackingHarness;
+let core: BotCore;
+
+beforeAll(async () => {
+  h = await startTracking({ tracking: { pacing: () => undefined, watch: { tickMs: 50, minMs: 1_000, maxMs: 8_000 } } });
+  await h.startWorkers({ render: trackingRenderer });
+  const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
+  core = createCore({ api: h.client, catalog, redis: testRedis(h.prefix), keyPrefix: h.prefix, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const DEST = '0x3333333333333333333333333333333333333333';
+const me: ChatTarget = { platform: 'console', chatId: 'u-watch', chatKind: 'private' };
+
+describe('watched addresses', () => {
+  it('a swap made in another app to a watched address is followed in the private chat; unwatch stops it', async () => {
+    const u = new ChatUser({ core }, { userId: 'u-watch' });
+    const { id: own } = await u.createsSwap('/swap 30 USDC arbitrum base', DEST);
+    const lists = () => h.sandbox.requestCount('listSwaps');
+    const before = lists();
+    card(await u.says('/addresses watch 1'), { contains: ['Watching it', `1. EVM · ${DEST} · watched`] });
+    // The first check notes what exists (the swap made here) and follows nothing new.
+    await waitFor(() => lists() > before, 'the first check of the address', 10_000);
+
+    const outside = h.sandbox.injectSwap({ source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 40 });
+    h.clock.advance(2_500);
+    await waitFor(async () => (await h.tracking.service.listFollowed(me)).some((f) => f.swapId === outside), 'the outside swap followed', 10_000);
+    expect((await h.tracking.service.listFollowed(me)).map((f) => f.swapId).sort()).toEqual([own, outside].sort());
+    // Its status card comes to the private chat like any followed swap's.
+    h.clock.advance(1_000);
+    await waitFor(() => h.messengers.console.forChat('u-watch').some((r) => (r.reply.title ?? '').startsWith(`Swap ${outside.slice(0, 8)}`)), 'the outside swap\'s card', 10_000);
+
+    card(await u.says('/addresses unwatch 1'), { contains: ['No longer watched.'] });
+    const keys = new TrackingKeys(h.prefix);
+    const redis = testRedis();
+    expect(await redis.zcard(keys.watchDue)).toBe(0);
+  }, 60_000);
+
+  it('each tick checks at most its share of the API budget', () => {
+    const w = new AddressWatch(testRedis(), new TrackingKeys('x'), Date.now, { minMs: 60_000, maxMs: 900_000, share: 0.1, apiPerSecond: 50, tickMs: 5_000 });
+    // 50 requests/s over 5 s is 250; a tenth of it.
+    expect(w.perTick).toBe(25);
+  });
+});
