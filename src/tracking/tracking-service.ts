@@ -1,4 +1,4 @@
-import type { ChatTarget } from '../contracts/incoming.js';
+import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { Locale } from '../i18n/index.js';
 import type { ChatMoves } from './chat-moves.js';
@@ -72,6 +72,21 @@ export class RedisTrackingService implements TrackingService {
       if (state) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version: state.version });
     }
     return { ok: true, alreadyFollowing: outcome === 'already' };
+  }
+
+  async depositCardSent(swapId: string, target: ChatTarget, ref: MessageRef): Promise<void> {
+    if (!isSwapId(swapId)) return;
+    const id = swapId.toLowerCase();
+    const version = await this.store.setDepositCard(id, targetKey(target), ref);
+    // Not polled yet: the first poll's notify job sends the status card (the record is behind it).
+    if (version) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version });
+  }
+
+  async hasCard(swapId: string, target: ChatTarget): Promise<boolean> {
+    if (!isSwapId(swapId)) return false;
+    const d = (await this.store.deliveries(swapId.toLowerCase())).get(targetKey(target));
+    // Sent, or due: a record behind the swap (version 0) gets its card at the next notify job.
+    return d !== undefined && (d.ref !== undefined || d.version === 0);
   }
 
   async pollNow(swapId: string): Promise<void> {
