@@ -397,6 +397,8 @@ export class FakeBotApi {
       case 'editMessageCaption':
       case 'editMessageReplyMarkup':
         return this.store.edit(method, p);
+      case 'editMessageMedia':
+        return this.store.editMedia(p, files);
       case 'answerCallbackQuery':
         if (!this.openQueries.delete(String(p.callback_query_id))) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
         return ok(true);
