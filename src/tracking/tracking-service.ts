@@ -62,8 +62,8 @@ export class RedisTrackingService implements TrackingService {
     const outcome = await this.subs.follow(id, target, by, this.now());
     if (outcome === 'chat_limit') return { ok: false, reason: 'chat_limit', limit: this.limits.maxPerChat };
     if (outcome === 'user_limit') return { ok: false, reason: 'user_limit', limit: this.limits.maxPerUser };
-    // The creator's first status card waits for the first change (see scripts/follow-1.lua): the
-    // deposit card the core is handing them stands for the new swap, and stays above it.
+    // The creator's first status card waits (see scripts/follow-1.lua) until the adapter reports
+    // the deposit card it delivered (depositCardSent: then at once, below it), else the first change.
     await this.queues.ensurePoll(id);
     if (outcome === 'followed') {
       // The swap is already known (another chat follows it): this chat gets its card now

@@ -72,6 +72,19 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     expect(a.messages().filter((m) => m.photoSize !== undefined).map((m) => m.message_id)).toEqual([deposit.message_id]);
   }, 60_000);
 
+  it('a deposit card the user deleted is left deleted: no second deposit card, the status card still moves', async () => {
+    const carol = newUser('Carol');
+    const c = new TgUser(world.fake, carol, world.fake.privateChat(carol));
+    const { deposit, swapId } = await createSwap(c);
+    const card = await waitFor(() => c.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)), 'the status card');
+    world.fake.userDeletes(c.chat.id, deposit.message_id);
+    world.sandbox.deposit(swapId, { amount: 100 });
+    await waitFor(() => /Deposit seen|confirm/i.test(c.messages().find((m) => m.message_id === card.message_id)?.text ?? '') || undefined, 'the status card at the deposit');
+    await waitFor(() => world.logLines.some((l) => l.includes('the deposit card could not be edited')) || undefined, 'the refused edit logged');
+    expect(c.messages().filter((m) => m.photoSize !== undefined)).toHaveLength(0);
+    expect(c.messages().map((m) => m.text ?? m.caption ?? '').join('\n')).not.toMatch(/Send exactly/);
+  }, 60_000);
+
   it('expiry closes the deposit card with the path for someone who already sent', async () => {
     const bob = newUser('Bob');
     const b = new TgUser(world.fake, bob, world.fake.privateChat(bob));

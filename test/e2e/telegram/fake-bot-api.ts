@@ -313,6 +313,11 @@ export class FakeBotApi {
     return [...this.store.all.values()].filter((m) => m.chat.id === chatId && m.fromBot === true).sort((a, b) => a.message_id - b.message_id);
   }
 
+  /** The user deletes a message in their chat: editing it is then "message to edit not found". */
+  userDeletes(chatId: number, messageId: number): void {
+    this.store.all.delete(`${chatId}:${messageId}`);
+  }
+
   message(chatId: number, messageId: number): StoredMessage | undefined {
     return this.store.get(chatId, messageId);
   }
