@@ -80,6 +80,8 @@ export class RedisTrackingService implements TrackingService {
     const version = await this.store.setDepositCard(id, targetKey(target), ref);
     // Not polled yet: the first poll's notify job sends the status card (the record is behind it).
     if (version) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version });
+    // A look now, so the card soon shows what the service knows (a deposit made at once).
+    await this.pollNow(id);
   }
 
   async hasCard(swapId: string, target: ChatTarget): Promise<boolean> {
