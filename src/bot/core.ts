@@ -1,4 +1,4 @@
-import type { Incoming, Platform } from '../contracts/incoming.js';
+import type { ChatTarget, Incoming, MessageRef, Platform } from '../contracts/incoming.js';
 import type { Reply } from '../contracts/reply.js';
 
 /**
@@ -36,6 +36,12 @@ export interface BotCore {
    * Never throws.
    */
   trackThis?(incoming: Incoming, text: string): Promise<Reply[]>;
+  /**
+   * A reply marked `depositCardOf` reached this private chat as `ref`: tracking keeps the ref to
+   * edit the card in place as the swap moves on, and the creator's live status card follows
+   * below it. Never throws.
+   */
+  depositCardSent?(swapId: string, chat: ChatTarget, ref: MessageRef): Promise<void>;
 }
 
 export interface InlineQuery {

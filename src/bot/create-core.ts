@@ -185,6 +185,15 @@ export function createCore(deps: CoreDeps): BotCore {
     },
     guestQuery: guest,
     trackThis: trackThisMessage,
+    async depositCardSent(swapId, chat, ref) {
+      try {
+        if (chat.chatKind !== 'private') return;
+        await deps.tracking.depositCardSent?.(swapId, chat, ref);
+      } catch (err) {
+        // The card stays as sent; the status card then comes with the swap's first change.
+        logger.warn({ platform: chat.platform, swapId, err: asError(err) }, 'could not keep the deposit card\'s message for tracking');
+      }
+    },
     suggest: (field, partial, context) => {
       try {
         return Promise.resolve(suggest(deps.catalog, field, typeof partial === 'string' ? partial : '', context));

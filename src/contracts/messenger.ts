@@ -22,6 +22,13 @@ export interface Messenger {
    */
   edit(ref: MessageRef, reply: Reply): Promise<MessageRef>;
   /**
+   * Edits a message in place and never sends a new one (the creator's deposit card: a second
+   * card with an address would invite a second payment). A picture message given a reply without
+   * a picture keeps its place, its picture replaced by a neutral one (Telegram editMessageMedia).
+   * Absent where edit() never sends anew.
+   */
+  editInPlace?(ref: MessageRef, reply: Reply): Promise<void>;
+  /**
    * Puts a reaction (an emoji such as '✅') on a message, in place of a new message: Telegram
    * setMessageReaction, a Discord reaction. Idempotent. Absent where the platform has none.
    */

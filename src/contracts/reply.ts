@@ -106,6 +106,11 @@ export interface Reply {
    * delivered (the user never opened a chat with the bot). Usually holds a deeplink button.
    */
   dmFallback?: Reply;
+  /**
+   * This is the creator's deposit card of this swap: the adapter that delivers it to the private
+   * chat reports where it landed (BotCore.depositCardSent), so tracking edits it as the swap moves on.
+   */
+  depositCardOf?: string;
 }
 
 // ---- builders, so handlers read as prose ----

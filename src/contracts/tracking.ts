@@ -1,5 +1,5 @@
 import type { SwapDetails } from '../layerswap/schemas.js';
-import type { ChatTarget } from './incoming.js';
+import type { ChatTarget, MessageRef } from './incoming.js';
 import type { Reply } from './reply.js';
 import type { Locale } from '../i18n/index.js';
 
@@ -31,6 +31,17 @@ export interface TrackingService {
    * sent it"), and no webhook announces a deposit that is only seen. Nothing when nobody follows it.
    */
   pollNow(swapId: string): Promise<void>;
+  /**
+   * The creator's deposit card of this swap is `ref` in this (private) chat: kept with the chat's
+   * delivery record, edited by tracking as the swap moves on (never sent again), and the chat's
+   * status card is sent below it now rather than at the first change. Nothing when not following.
+   */
+  depositCardSent?(swapId: string, target: ChatTarget, ref: MessageRef): Promise<void>;
+  /**
+   * Whether this chat has a live status card of this swap (sent, or about to be: tracking has
+   * it to send), so words may point at it. Undefined where tracking cannot tell.
+   */
+  hasCard?(swapId: string, target: ChatTarget): Promise<boolean>;
   /** Stops following; returns false when the chat was not following it. */
   unfollow(swapId: string, target: ChatTarget): Promise<boolean>;
   /** What this chat follows, newest first. */

@@ -2,6 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
 import { DeliveryError, type Messenger } from '../contracts/messenger.js';
+import type { Reply } from '../contracts/reply.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
 import { notifyDeliveries, rateLimited } from '../metrics.js';
@@ -346,6 +347,7 @@ function counted(messenger: Messenger): Messenger {
     ...(messenger.idempotentSends !== undefined ? { idempotentSends: messenger.idempotentSends } : {}),
     send: (target, reply, options) => count(messenger.send(target, reply, options)),
     edit: (ref, reply) => count(messenger.edit(ref, reply)),
+    ...(messenger.editInPlace ? { editInPlace: (ref: MessageRef, reply: Reply) => count((messenger.editInPlace as NonNullable<Messenger['editInPlace']>).call(messenger, ref, reply)) } : {}),
     ...(messenger.react ? { react: (ref: MessageRef, emoji: string) => count((messenger.react as NonNullable<Messenger['react']>).call(messenger, ref, emoji)) } : {}),
   };
 }

@@ -7,6 +7,7 @@ import type { CardView, TrackingRenderer } from '../contracts/tracking.js';
 import { shownDistribution, type RouteTimes } from '../contracts/route-times.js';
 import type { RouteTimesStore } from './route-times.js';
 import type { SwapState } from './observe.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
 import { jobLogger, type Logger } from '../log.js';
 import { defaultLocale } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
@@ -168,9 +169,31 @@ export function createNotifyProcessor(deps: NotifyDeps) {
       }
     };
 
+    /**
+     * The creator's deposit card follows the swap (seen, confirmed, closed): edited in place, never
+     * sent again. A card that is gone or refused stays as it is (the status card says the rest).
+     */
+    const editDepositCard = async (details: SwapDetails) => {
+      const ref = d.depositRef;
+      const reply = ref ? deps.render.depositCard?.(details, locale) : undefined;
+      if (!ref || !reply) return;
+      const depositHash = hashReply(reply);
+      if (d.depositHash === depositHash) return;
+      await pace();
+      try {
+        if (messenger.editInPlace) await messenger.editInPlace(ref, reply);
+        else await messenger.edit(ref, reply);
+      } catch (err) {
+        if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
+        log().info({ err }, 'the deposit card could not be edited (deleted or refused); left as it is');
+      }
+      await save({ ...d, depositHash });
+    };
+
     try {
       if (live) {
         const cardSeen = d.version;
+        await editDepositCard(live.details);
         if (d.version < live.state.version) {
           const version = live.state.version;
           const statuses = live.state.history.length;

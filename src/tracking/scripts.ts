@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
  * in a source checkout the files in src/ are read.
  */
 
-export type ScriptName = 'follow' | 'routeTime' | 'unfollow' | 'retire' | 'pollStart' | 'pollCommit' | 'setDelivery' | 'hint' | 'reserveSlot' | 'releaseSlot' | 'takePace' | 'mute' | 'chainSet' | 'moveChat';
+export type ScriptName = 'follow' | 'routeTime' | 'unfollow' | 'retire' | 'pollStart' | 'pollCommit' | 'setDelivery' | 'hint' | 'reserveSlot' | 'releaseSlot' | 'takePace' | 'mute' | 'chainSet' | 'moveChat' | 'depositCard';
 
 type Arg = string | number | Buffer;
 export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: readonly Arg[]) => Promise<unknown>;

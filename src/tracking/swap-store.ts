@@ -57,6 +57,10 @@ export interface Delivery {
   stopped?: boolean;
   /** How many statuses (history entries) the card showed: a newer state with as many is a minor change. */
   statuses?: number;
+  /** The creator's deposit card (private chat), reported by the adapter that sent it: edited, never sent. */
+  depositRef?: MessageRef;
+  /** Hash of what the deposit card was last edited to (unset: as sent). */
+  depositHash?: string;
 }
 
 export type DeliveryWrite = 'saved' | 'not_following' | 'conflict';
@@ -246,6 +250,16 @@ export class SwapStore {
     return { result: res === 1 ? 'saved' : res === -1 ? 'conflict' : 'not_following', raw };
   }
 
+  /**
+   * Keeps the creator's deposit card in the chat's delivery record and makes its status card due.
+   * Returns the swap's state version (0: not polled yet), or undefined when the chat does not follow.
+   */
+  async setDepositCard(swapId: string, tk: string, ref: MessageRef): Promise<number | undefined> {
+    const chatId = parseTargetKey(tk)?.chatId;
+    const v = Number(await this.run('depositCard', [this.keys.swap(swapId)], [tk, ref.messageId, ref.chatId === chatId ? '' : ref.chatId]));
+    return v < 0 ? undefined : v;
+  }
+
   /** Every chat's delivery record (tests, operators). */
   async deliveries(swapId: string): Promise<Map<string, Delivery>> {
     const all = await this.redis.hgetall(this.keys.swap(swapId));
@@ -305,6 +319,9 @@ interface StoredDelivery {
   s?: [NonNullable<Delivery['sending']>['what'], string];
   x?: 1;
   n?: number;
+  di?: string;
+  dh?: string;
+  dc?: string;
 }
 
 function encodeDelivery(d: Delivery, tk: string): string {
@@ -317,6 +334,11 @@ function encodeDelivery(d: Delivery, tk: string): string {
   if (d.sending) o.s = [d.sending.what, d.sending.key];
   if (d.stopped) o.x = 1;
   if (d.statuses) o.n = d.statuses;
+  if (d.depositRef) {
+    o.di = d.depositRef.messageId;
+    if (d.depositRef.chatId !== parseTargetKey(tk)?.chatId) o.dh = d.depositRef.chatId;
+  }
+  if (d.depositHash) o.dc = d.depositHash;
   return JSON.stringify(o);
 }
 
@@ -330,6 +352,8 @@ function decodeDelivery(raw: string, tk: string): Delivery | undefined {
     if (Array.isArray(o.s) && typeof o.s[1] === 'string') d.sending = { what: o.s[0], key: o.s[1] };
     if (o.x) d.stopped = true;
     if (typeof o.n === 'number') d.statuses = o.n;
+    if (typeof o.di === 'string' && chat) d.depositRef = { platform: chat.platform, chatId: typeof o.dh === 'string' ? o.dh : chat.chatId, messageId: o.di };
+    if (typeof o.dc === 'string') d.depositHash = o.dc;
     return d;
   } catch {
     return undefined;

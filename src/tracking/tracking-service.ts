@@ -1,4 +1,4 @@
-import type { ChatTarget } from '../contracts/incoming.js';
+import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { Locale } from '../i18n/index.js';
 import type { ChatMoves } from './chat-moves.js';
@@ -69,8 +69,8 @@ export class RedisTrackingService implements TrackingService {
     const outcome = await this.subs.follow(id, target, by, this.now());
     if (outcome === 'chat_limit') return { ok: false, reason: 'chat_limit', limit: this.limits.maxPerChat };
     if (outcome === 'user_limit') return { ok: false, reason: 'user_limit', limit: this.limits.maxPerUser };
-    // The creator's first status card waits for the first change (see scripts/follow-1.lua): the
-    // deposit card the core is handing them stands for the new swap, and stays above it.
+    // The creator's first status card waits (see scripts/follow-1.lua) until the adapter reports
+    // the deposit card it delivered (depositCardSent: then at once, below it), else the first change.
     await this.queues.ensurePoll(id);
     if (outcome === 'followed') {
       // The swap is already known (another chat follows it): this chat gets its card now
@@ -79,6 +79,23 @@ export class RedisTrackingService implements TrackingService {
       if (state) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version: state.version });
     }
     return { ok: true, alreadyFollowing: outcome === 'already' };
+  }
+
+  async depositCardSent(swapId: string, target: ChatTarget, ref: MessageRef): Promise<void> {
+    if (!isSwapId(swapId)) return;
+    const id = swapId.toLowerCase();
+    const version = await this.store.setDepositCard(id, targetKey(target), ref);
+    // Not polled yet: the first poll's notify job sends the status card (the record is behind it).
+    if (version) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version });
+    // A look now, so the card soon shows what the service knows (a deposit made at once).
+    await this.pollNow(id);
+  }
+
+  async hasCard(swapId: string, target: ChatTarget): Promise<boolean> {
+    if (!isSwapId(swapId)) return false;
+    const d = (await this.store.deliveries(swapId.toLowerCase())).get(targetKey(target));
+    // Sent, or due: a record behind the swap (version 0) gets its card at the next notify job.
+    return d !== undefined && (d.ref !== undefined || d.version === 0);
   }
 
   async pollNow(swapId: string): Promise<void> {

@@ -114,6 +114,24 @@ describe("I've sent it", () => {
     expect(answered.some((r) => r.tone === 'error')).toBe(false);
   });
 
+  test('the words point at the status card only when the chat has one', async () => {
+    const { id, deposit } = await createSwap('ts4');
+    const u = new ChatUser(h, { userId: 'ts4' });
+    const hash = `0x${'ab'.repeat(32)}`;
+    // No status card in this chat yet: none is claimed, the words say when it comes.
+    await u.presses("I've sent it", deposit);
+    const before = allText(await u.says(hash));
+    expect(before).toContain('A live status card for the swap is posted in this chat once Layerswap sees the deposit.');
+    expect(before).toContain("its live status card is posted here at the swap's next change");
+    expect(before).not.toMatch(/status card in this chat updates|status card is in this chat/);
+    // With the card there, they point at it.
+    h.tracking.cards.add(`console:private:ts4|${id}`);
+    await u.presses("I've sent it", deposit);
+    const after = allText(await u.says(hash));
+    expect(after).toContain("The swap's status card in this chat updates once Layerswap sees the deposit.");
+    expect(after).toContain('its live status card is in this chat and keeps updating');
+  });
+
   test('a command drops the question', async () => {
     const { deposit } = await createSwap('ts3');
     const u = new ChatUser(h, { userId: 'ts3' });

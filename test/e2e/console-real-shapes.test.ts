@@ -97,7 +97,9 @@ describe('the terminal chat against answers shaped like the real service', () =>
     expect(stdout).not.toMatch(/undefined|NaN|\[object Object\]/);
 
     // Once the deposit is seen (status still user_transfer_pending), nothing says to send.
-    const seen = stdout.indexOf('Deposit seen');
+    // The creator's status card is there from the start ("Waiting for your deposit"); once tracking
+    // has seen the deposit (the deposit card or the status card updated to it), nothing says send.
+    const seen = stdout.search(/updated: \S* ?Swap [0-9a-f]{8}: (deposit seen|Deposit seen)/);
     expect(seen).toBeGreaterThan(0);
     expect(stdout.slice(seen)).not.toMatch(/send exactly|send the (exact )?amount|waiting for your deposit/i);
     expect(stdout).toMatch(/Swap [0-9a-f]{8}: Completed/);

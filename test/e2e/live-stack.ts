@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { trackingRenderer } from '../../src/bot/cards/moments.js';
+import { depositCardAfter } from '../../src/bot/cards/deposit-lifecycle.js';
 import { statusCard } from '../../src/bot/cards/status.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { createCore } from '../../src/bot/create-core.js';
@@ -59,7 +60,7 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
   await tracking.startWorkers({
     messengers,
     // The production renderer, with the card's "now" read from the sandbox clock.
-    render: { ...trackingRenderer, card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) },
+    render: { ...trackingRenderer, depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale), card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) },
   });
   const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
   return {

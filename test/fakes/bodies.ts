@@ -47,8 +47,10 @@ export function telegramPayload(body: Buffer, contentType = ''): { payload: Json
   }
   const files: Record<string, Uint8Array> = {};
   for (const [k, v] of Object.entries(payload)) {
-    if (typeof v === 'string' && v.startsWith('attach://')) {
-      const blob = blobs[v.slice('attach://'.length)];
+    // editMessageMedia: the file is named inside the media object ({"media": "attach://…"}).
+    const ref = typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as Json).media === 'string' ? ((v as Json).media as string) : undefined;
+    if (ref?.startsWith('attach://')) {
+      const blob = blobs[ref.slice('attach://'.length)];
       if (blob) files[k] = blob;
     }
   }

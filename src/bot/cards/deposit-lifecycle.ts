@@ -20,7 +20,7 @@ export function depositCardAfter(details: SwapDetails, now: number, locale: Loca
   const kind = m.phase.kind;
   if (kind === 'waiting' && !m.deposited) return undefined;
   const lines: Line[] = [];
-  const buttons: Button[] = [actionButton(tr('deposit.statusButton'), statusActions.refresh(id))];
+  const buttons: Button[] = [actionButton(tr('deposit.statusButton'), statusActions.show(id))];
   let title: string;
   const seenLine = () => {
     if (!m.deposited) return;
@@ -51,5 +51,6 @@ export function depositCardAfter(details: SwapDetails, now: number, locale: Loca
     }
   }
   lines.push(line(tr('deposit.swapId'), ' ', code(id)));
-  return fitReply({ title, tone: kind === 'delivered' ? 'success' : kind === 'expired' || kind === 'failed' ? 'warning' : 'pending', lines, buttons: [buttons], target: 'dm' });
+  // One self-contained card like the deposit card it replaces (Discord cannot edit a Components V2 message back to an embed).
+  return fitReply({ layout: 'card', title, tone: kind === 'delivered' ? 'success' : kind === 'expired' || kind === 'failed' ? 'warning' : 'pending', lines, buttons: [buttons], target: 'dm' });
 }

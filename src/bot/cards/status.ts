@@ -16,6 +16,8 @@ import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } f
 /** Button actions of a status card (see router). */
 export const statusActions = {
   refresh: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId),
+  /** Status as a new card, the pressed message left as it is (the deposit card in its later state). */
+  show: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId, 'n'),
   track: (swapId: string): string => inlineAction(VERBS.track, swapId),
   /** "I've sent it": asks for the deposit hash, speeds up matching, shows confirmations. */
   sent: (swapId: string): string => inlineAction(VERBS.sent, swapId),

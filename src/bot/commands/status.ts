@@ -43,8 +43,9 @@ async function status(ctx: Ctx, args: string): Promise<Reply[]> {
 /** Refresh (and Status) buttons: the card again, in place when the platform can edit. */
 export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
-  if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
-  return [{ ...(await statusReply(ctx, id.value)), mode: modeOf(ctx) }];
+  const asNew = args.length === 2 && args[1] === 'n';
+  if (!id.ok || (args.length !== 1 && !asNew)) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
+  return [{ ...(await statusReply(ctx, id.value)), mode: asNew ? 'new' : modeOf(ctx) }];
 }
 
 /** dp <swap id>: the Deposit details button, for the swap's creator only. */

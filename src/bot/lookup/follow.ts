@@ -32,7 +32,16 @@ export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Pro
   }
   // No card here: the tracking worker posts this chat's one live status card (and edits it as the
   // swap moves), so a snapshot now would leave two cards, one of them going stale.
+  // Already following: point at the card only if the chat has one (a creator's comes with the first change when it could not come at once).
+  const cardSoon = result.alreadyFollowing && !(await hasStatusCard(ctx, swapId));
+  const text = result.alreadyFollowing ? (cardSoon ? 'follow.already.cardSoon' : 'follow.already.text') : 'follow.started.text';
   return [notice(ctx.t(result.alreadyFollowing ? 'follow.already.title' : 'follow.started.title'), [
-    line(ctx.t(result.alreadyFollowing ? 'follow.already.text' : 'follow.started.text'), ' ', bold('/untrack'), ' ', ctx.t('follow.untrackStops')),
+    line(ctx.t(text), ' ', bold('/untrack'), ' ', ctx.t('follow.untrackStops')),
   ], 'success')];
+}
+
+/** Whether this chat has the swap's live status card (sent or due); true where tracking cannot tell. */
+export async function hasStatusCard(ctx: Ctx, swapId: string): Promise<boolean> {
+  if (!ctx.tracking.hasCard) return true;
+  return ctx.tracking.hasCard(swapId, chatTarget(ctx)).catch(() => true);
 }

@@ -7,7 +7,7 @@ import { isPublic, type Ctx } from '../context.js';
 import { parseSwapId } from '../parse/swap-id.js';
 import { msg, problemReply } from '../problem.js';
 import { notice } from '../replies.js';
-import { followSwap } from './follow.js';
+import { followSwap, hasStatusCard } from './follow.js';
 import { parseLookup } from './shape.js';
 
 /**
@@ -54,8 +54,8 @@ export async function answerSent(ctx: Ctx, swapId: string, text: string): Promis
   const details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
   const lines: Line[] = [];
   if (hash) {
-    const [, seen] = await Promise.all([speedUp(ctx, swapId, hash), transactionStatus(ctx, details, hash)]);
-    lines.push(...seenLines(ctx, seen, details));
+    const [, seen, card] = await Promise.all([speedUp(ctx, swapId, hash), transactionStatus(ctx, details, hash), hasStatusCard(ctx, swapId)]);
+    lines.push(...seenLines(ctx, seen, details, card));
   } else {
     lines.push(line(ctx.t('sent.thanks')));
   }
@@ -82,17 +82,19 @@ async function transactionStatus(ctx: Ctx, details: SwapDetails, hash: string): 
   });
 }
 
-function seenLines(ctx: Ctx, seen: TransactionStatus | undefined, details: SwapDetails): Line[] {
+/** `card`: the chat has the swap's live status card; without one the words say it is posted later. */
+function seenLines(ctx: Ctx, seen: TransactionStatus | undefined, details: SwapDetails, card: boolean): Line[] {
   const where = details.swap.source_network?.display_name || details.swap.source_network?.name || ctx.t('sent.sourceNetwork');
-  if (!seen) return [line(ctx.t('sent.couldNotCheck'), ' ', ctx.t('sent.cardUpdates'))];
+  const updates = ctx.t(card ? 'sent.cardUpdates' : 'sent.cardComes');
+  if (!seen) return [line(ctx.t('sent.couldNotCheck'), ' ', updates)];
   if (!seen.is_found) {
-    return [line(ctx.t('sent.notVisible', { network: where })), line(ctx.t('sent.cardUpdates'))];
+    return [line(ctx.t('sent.notVisible', { network: where })), line(updates)];
   }
   const max = seen.max_confirmations ?? 0;
   const done = seen.confirmations ?? 0;
-  if (seen.is_completed) return [line(bold(ctx.t('sent.seenConfirmed')), max > 0 ? ` (${ctx.t('sent.confirmations', { done, max })}).` : '.'), line(ctx.t('sent.picksUp'))];
+  if (seen.is_completed) return [line(bold(ctx.t('sent.seenConfirmed')), max > 0 ? ` (${ctx.t('sent.confirmations', { done, max })}).` : '.'), line(ctx.t(card ? 'sent.picksUp' : 'sent.picksUpNoCard'))];
   return [
     line(bold(max > 0 ? ctx.t('sent.seenCount', { done, max }) : ctx.t('sent.seenConfirming')), max > 0 ? ` ${confirmationBar(done, max).split(' ')[1] ?? ''}` : ''),
-    line(ctx.t('sent.nothingMore')),
+    line(ctx.t(card ? 'sent.nothingMore' : 'sent.nothingMoreNoCard')),
   ];
 }

@@ -92,7 +92,10 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
  * private note saying where it is (concurrent Confirm presses send one card, not one each).
  */
 async function depositCardOnce(ctx: Ctx, swapId: string, details?: Parameters<typeof depositReplies>[2]): Promise<Reply[]> {
-  if (await ctx.drafts.claimDepositCard(swapId, ctx.incoming.platform, ctx.incoming.userId)) return depositReplies(ctx, swapId, details);
+  if (await ctx.drafts.claimDepositCard(swapId, ctx.incoming.platform, ctx.incoming.userId)) {
+    // The first card is the one tracking edits later (the adapter reports where it landed).
+    return (await depositReplies(ctx, swapId, details)).map((r, i) => (i === 0 && r.target === 'dm' ? { ...r, depositCardOf: swapId } : r));
+  }
   return [{ ...notice(ctx.t('create.alreadySent.title', { id: shortId(swapId) }), [line(ctx.t('create.alreadySent.text')), line(code(`/status ${swapId}`))], 'info'), target: 'ephemeral' }];
 }
 

@@ -55,7 +55,11 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
 
   async function deliver(incoming: Incoming): Promise<void> {
     const replies = await opts.core.handle(incoming);
-    for (const r of replies) await screen.print(r, { updated: r.mode === 'edit' });
+    for (const r of replies) {
+      const messageId = await screen.print(r, { updated: r.mode === 'edit' });
+      // The deposit card: tracking reprints it as the swap moves on.
+      if (r.depositCardOf) await opts.core.depositCardSent?.(r.depositCardOf, { platform: 'console', chatId: userId, chatKind: 'private' }, { platform: 'console', chatId: userId, messageId });
+    }
   }
 
   async function press(b: Button, messageId: string): Promise<void> {

@@ -95,7 +95,8 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   }
 
   async function run(i: RepliableInteraction, incoming: Incoming, ilog: Logger, answer: () => Promise<Reply[]> = () => opts.core.handle(incoming)): Promise<void> {
-    const responder = new InteractionResponder(i);
+    const core = opts.core;
+    const responder = new InteractionResponder(i, core.depositCardSent ? core.depositCardSent.bind(core) : undefined);
     try {
       const work = answer();
       let replies: readonly Reply[] | typeof TIMED_OUT = await within(work, ackBudgetMs);

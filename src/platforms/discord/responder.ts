@@ -1,5 +1,6 @@
 import type { ButtonInteraction, ChatInputCommandInteraction, Message, MessageContextMenuCommandInteraction, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
 import { InteractionContextType, MessageFlags } from 'discord.js';
+import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { italic, line, type Reply } from '../../contracts/reply.js';
 import { parseOwnId } from './custom-ids.js';
 import { isDmClosed } from './delivery-errors.js';
@@ -42,7 +43,11 @@ export class InteractionResponder {
   /** Follow-ups left where the bot can only answer the interaction (user install); unbounded elsewhere. */
   private followUpsLeft: number;
 
-  constructor(private readonly i: RepliableInteraction) {
+  constructor(
+    private readonly i: RepliableInteraction,
+    /** Where the creator's deposit card landed (BotCore.depositCardSent): tracking edits it later. */
+    private readonly onDepositCard?: (swapId: string, chat: ChatTarget, ref: MessageRef) => Promise<void>,
+  ) {
     // A group DM or a DM between two people (user install) is read by others: not the bot DM.
     this.inDm = !i.inGuild() && i.context !== InteractionContextType.PrivateChannel;
     this.followUpsLeft = interactionOnly(i) ? USER_INSTALL_FOLLOWUPS : Number.POSITIVE_INFINITY;
@@ -102,13 +107,15 @@ export class InteractionResponder {
     for (const [index, reply] of replies.entries()) {
       if (where[index] !== 'dm') {
         const ephemeral = where[index] === 'ephemeral';
-        await this.show(reply, ephemeral, this.mayEdit(reply, ephemeral));
+        const shown = await this.show(reply, ephemeral, this.mayEdit(reply, ephemeral));
+        if (this.inDm && shown) await this.depositCardAt(reply, shown);
         continue;
       }
       if (!this.acked) await this.ack(!where.slice(index + 1).includes('public'));
       try {
-        await this.i.user.send(interactionOptions(renderReply(reply)));
+        const sent = await this.i.user.send(interactionOptions(renderReply(reply)));
         this.dmSent = true;
+        await this.depositCardAt(reply, sent);
       } catch (error) {
         if (!isDmClosed(error)) throw error;
         await this.show({ ...reply, lines: [line(italic(DM_CLOSED_NOTE)), ...reply.lines] }, true, false);
@@ -130,7 +137,14 @@ export class InteractionResponder {
     }
   }
 
-  private async show(reply: Reply, ephemeral: boolean, edit: boolean): Promise<void> {
+  /** The creator's deposit card reached their DMs as `message`: tracking keeps it to edit later. */
+  private async depositCardAt(reply: Reply, message: { id: string; channelId: string }): Promise<void> {
+    if (!reply.depositCardOf || !this.onDepositCard) return;
+    await this.onDepositCard(reply.depositCardOf, { platform: 'discord', chatId: this.i.user.id, chatKind: 'private' }, { platform: 'discord', chatId: message.channelId, messageId: message.id });
+  }
+
+  /** Shows a reply; returns the message it became when Discord says (a deposit card is fetched). */
+  private async show(reply: Reply, ephemeral: boolean, edit: boolean): Promise<{ id: string; channelId: string } | undefined> {
     const rendered = renderReply(reply);
     const options = replyOptions(rendered, ephemeral);
     if (!this.acked) {
@@ -141,26 +155,26 @@ export class InteractionResponder {
       } else {
         await this.i.reply(options);
         this.original = 'own-message';
+        if (reply.depositCardOf) return this.i.fetchReply();
       }
-      return;
+      return undefined;
     }
     if (this.original === 'loading-ephemeral' || (this.original === 'loading-public' && !ephemeral)) {
-      await this.i.editReply(interactionOptions(rendered));
+      const message = await this.i.editReply(interactionOptions(rendered));
       this.original = 'own-message';
-      return;
+      return message;
     }
     if (this.original === 'loading-public') {
       await this.i.deleteReply();
       this.original = 'none';
     }
     if (edit && this.original === 'component-message') {
-      await this.i.editReply(interactionOptions(rendered));
-      return;
+      return this.i.editReply(interactionOptions(rendered));
     }
     // Past Discord's follow-up limit the rest is left out rather than failing the whole answer.
-    if (this.followUpsLeft <= 0) return;
+    if (this.followUpsLeft <= 0) return undefined;
     this.followUpsLeft -= 1;
-    await this.i.followUp(options);
+    return this.i.followUp(options);
   }
 
   private async updateOriginal(reply: Reply): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Api } from 'grammy';
-import type { ChatKind, MessageRef } from '../../contracts/incoming.js';
+import type { ChatKind, ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { DeliveryError } from '../../contracts/messenger.js';
 import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
 import type { Logger } from '../../log.js';
@@ -20,6 +20,8 @@ export interface DeliveryDeps {
   logger: Logger;
   token: string;
   botUsername: string;
+  /** Where the creator's deposit card landed (BotCore.depositCardSent): tracking edits it later. */
+  depositCardSent?: (swapId: string, chat: ChatTarget, ref: MessageRef) => Promise<void>;
 }
 
 /** Where the update came from. */
@@ -204,7 +206,9 @@ export class ReplyDelivery {
     }
     if (this.origin.inline && here) throw new Error('telegram: nothing can be sent to the chat of an inline message');
     const threadId = here ? this.origin.threadId : undefined;
-    await messenger.send({ platform: 'telegram', chatId, chatKind, ...(threadId ? { threadId } : {}) }, reply, options);
+    const target: ChatTarget = { platform: 'telegram', chatId, chatKind, ...(threadId ? { threadId } : {}) };
+    const ref = await messenger.send(target, reply, options);
+    if (reply.depositCardOf && chatKind === 'private') await this.deps.depositCardSent?.(reply.depositCardOf, target, ref);
   }
 
   /**

@@ -30,7 +30,9 @@ export function forUpdate(deps: HandlerDeps, ctx: Context): HandlerDeps {
  * user input; if it throws anyway (Redis down, a bug), the user still gets a polite answer.
  */
 export async function runTurn(deps: HandlerDeps, botUsername: string, incoming: Incoming, origin: Origin): Promise<void> {
-  const delivery = new ReplyDelivery({ api: deps.api, messenger: deps.messenger, logger: deps.logger, token: deps.token, botUsername }, origin);
+  const core = deps.core;
+  const depositCardSent = core.depositCardSent ? core.depositCardSent.bind(core) : undefined;
+  const delivery = new ReplyDelivery({ api: deps.api, messenger: deps.messenger, logger: deps.logger, token: deps.token, botUsername, ...(depositCardSent ? { depositCardSent } : {}) }, origin);
   let replies;
   try {
     replies = await deps.core.handle(incoming);

@@ -4,6 +4,7 @@ import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import type { Messenger, SendOptions as MessengerSendOptions } from '../../contracts/messenger.js';
 import type { Reply } from '../../contracts/reply.js';
 import { isKindMismatch, isNotModified, toDeliveryError } from './errors.js';
+import { plainPicture } from './plain-picture.js';
 import { isForceReply, renderReply, type RenderedReply, type TelegramMessage } from './render.js';
 
 /**
@@ -94,6 +95,36 @@ export class TelegramMessenger implements Messenger {
     }
     for (const msg of rest) await this.sendOne(ref.chatId, msg, options);
     return ref;
+  }
+
+  /**
+   * Edits in place, never sending anew (the deposit card): a photo message given a reply without a
+   * picture keeps its place with a plain picture instead of the old one (editMessageMedia), so a
+   * QR that no longer applies is gone; a text message is edited as text.
+   */
+  async editInPlace(ref: MessageRef, reply: Reply): Promise<void> {
+    const rendered = await this.render(reply);
+    const main = rendered.messages[rendered.main];
+    if (!main || isInlineRef(ref)) throw toDeliveryError(new Error('only a message in a chat can be edited in place'), this.token);
+    const keyboard = main.markup && !isForceReply(main.markup) ? main.markup : { inline_keyboard: [] };
+    const chatId = ref.chatId;
+    const messageId = Number(ref.messageId);
+    const picture = main.kind === 'photo' && main.photo ? main.photo : { png: plainPicture(), filename: 'closed.png' };
+    const asMedia = () => this.api.editMessageMedia(chatId, messageId, { type: 'photo', media: new InputFile(picture.png, picture.filename ?? 'image.png'), caption: main.html, parse_mode: 'HTML' }, { reply_markup: keyboard });
+    try {
+      if (main.kind === 'photo') await asMedia();
+      else {
+        try {
+          await this.api.editMessageText(chatId, messageId, main.html, { parse_mode: 'HTML', reply_markup: keyboard, link_preview_options: { is_disabled: true } });
+        } catch (err) {
+          // A photo (the card with its QR): the picture goes with the text.
+          if (!isKindMismatch(err)) throw err;
+          await asMedia();
+        }
+      }
+    } catch (err) {
+      if (!isNotModified(err)) throw toDeliveryError(err, this.token);
+    }
   }
 
   /** An inline message: its text and buttons only (no photo, no prompt: nothing else can go there). */

@@ -13,8 +13,9 @@ if redis.call('HEXISTS', key, r) == 0 then
   local moments = 0
   if m then moments = #cjson.decode(m) end
   local version = 0
-  -- The creator was just handed the deposit card, which shows the new swap: their first status
-  -- card comes with the first change, so it can only ever appear below the deposit card.
+  -- The creator is being handed the deposit card: their first status card waits until the
+  -- adapter reports it (depositCard-1.lua makes the card due), else for the first change, so it
+  -- can only ever appear below the deposit card.
   if ARGV[3] == '1' and not redis.call('HGET', key, 'v') then version = 1 end
   redis.call('HSET', key, r, cjson.encode({v = version, m = moments}))
 end

@@ -22,6 +22,13 @@ export class MemoryTracking implements TrackingService {
     return { ok: true, alreadyFollowing: false };
   }
 
+  /** `chat|swapId` of chats that have the swap's live status card (tests say when one was sent). */
+  readonly cards = new Set<string>();
+
+  async hasCard(swapId: string, target: ChatTarget): Promise<boolean> {
+    return this.cards.has(`${this.key(target)}|${swapId}`);
+  }
+
   /** Swaps asked to be polled at once, in order. */
   readonly polledNow: string[] = [];
 

@@ -108,11 +108,18 @@ describe('a whole swap on Discord', () => {
     expect(copied.ephemeral).toBe(true);
     expect(String(copied.body.content)).toMatch(/^`[^`]+`$/);
 
-    // The tracking worker posts the live status card to the DM through REST alone, at the swap's
-    // first change (the deposit card already says it waits for the deposit).
-    h.live.sandbox.deposit(swapId);
+    // The tracking worker posts the live status card to the DM through REST alone, as soon as the
+    // swap exists (below the deposit card, which the adapter reported): before any deposit.
     const liveCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
+    expect(unescape(titleOf(liveCard))).toMatch(/Waiting for your deposit/);
     const versionsBefore = liveCard.history.length;
+    h.live.sandbox.deposit(swapId);
+    // The deposit card itself is edited in place (the same DM message): seen, nothing left to copy or scan.
+    const dep = depositCard;
+    await waitFor(() => /Deposit seen: 100 USDC at .*Do not send again/.test(unescape(embedText(dep))), 'the deposit card edited to "Deposit seen"');
+    expect(buttonLabels(dep)).not.toContain('Copy address');
+    expect(buttonLabels(dep)).not.toContain("I've sent it");
+    expect(unescape(embedText(dep))).not.toMatch(/Send exactly/);
     expect(isV2(liveCard)).toBe(true);
     await driveToCompletion(h.live, swapId);
     const done = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
@@ -128,6 +135,8 @@ describe('a whole swap on Discord', () => {
     const colours = new Set(liveCard.history.map((v) => ((v.components as Json[])[0] as Json).accent_color));
     expect(colours.size).toBeGreaterThan(1);
     expect(((liveCard.body.components as Json[])[0] as Json).accent_color).toBe(0x57f287);
+    await waitFor(() => /deposit closed/.test(unescape(embedText(dep))), 'the deposit card closed');
+    expect(h.fake.messagesIn(dmChannel).filter((m) => unescape(titleOf(m)).startsWith('Deposit for swap'))).toHaveLength(0);
     // The explorer links are sections with a link button beside the transaction line.
     expect(componentsOf(liveCard).some((c) => c.type === 9 && (c.accessory as Json | undefined)?.style === 5)).toBe(true);
     expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);

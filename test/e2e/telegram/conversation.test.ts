@@ -76,13 +76,13 @@ describe('a swap from quote to completion, in a private chat', () => {
     aliceSwap = swapId;
     aliceChat = a;
 
-    // The creator's chat follows the swap. The deposit card already says where things stand, so
-    // the worker posts its one status card at the swap's first change: the deposit arriving...
-    expect(a.messages().filter(isStatusCard)).toHaveLength(0);
-    world.sandbox.deposit(swapId);
+    // The creator's chat follows the swap: the worker posts its one status card as soon as the
+    // swap exists, below the deposit card, before any deposit...
     const cardMsg = await waitFor(() => a.messages().find(isStatusCard), 'the status card');
     const first = cardMsg.text!;
+    expect(first).toMatch(/Waiting for your deposit/);
     expect(cardMsg.message_id).toBeGreaterThan(deposit.message_id);
+    world.sandbox.deposit(swapId);
 
     // ...and edits it in place as the sandbox swap moves; key moments come as new messages.
     await a.sees('Deposit seen');

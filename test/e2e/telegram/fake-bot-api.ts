@@ -313,6 +313,11 @@ export class FakeBotApi {
     return [...this.store.all.values()].filter((m) => m.chat.id === chatId && m.fromBot === true).sort((a, b) => a.message_id - b.message_id);
   }
 
+  /** The user deletes a message in their chat: editing it is then "message to edit not found". */
+  userDeletes(chatId: number, messageId: number): void {
+    this.store.all.delete(`${chatId}:${messageId}`);
+  }
+
   message(chatId: number, messageId: number): StoredMessage | undefined {
     return this.store.get(chatId, messageId);
   }
@@ -397,6 +402,8 @@ export class FakeBotApi {
       case 'editMessageCaption':
       case 'editMessageReplyMarkup':
         return this.store.edit(method, p);
+      case 'editMessageMedia':
+        return this.store.editMedia(p, files);
       case 'answerCallbackQuery':
         if (!this.openQueries.delete(String(p.callback_query_id))) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
         return ok(true);

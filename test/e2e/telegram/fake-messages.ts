@@ -38,7 +38,7 @@ export class MessageStore {
       from: null,
       fromBot: true,
       html,
-      ...(isPhoto ? { caption: parsed.text, photoSize: files.photo!.length } : { text: parsed.text }),
+      ...(isPhoto ? { caption: parsed.text, photoSize: files.photo!.length, photoBytes: files.photo! } : { text: parsed.text }),
       ...(p.reply_markup ? { markup: p.reply_markup as Json } : {}),
       ...(p.reply_parameters ? { replyTo: Number((p.reply_parameters as Json).message_id) } : {}),
       ...(p.message_thread_id !== undefined ? { threadId: Number(p.message_thread_id) } : {}),
@@ -70,6 +70,32 @@ export class MessageStore {
     stored.html = html;
     if (stored.photoSize !== undefined) stored.caption = parsed.text;
     else stored.text = parsed.text;
+    if (markup) stored.markup = markup;
+    else delete stored.markup;
+    return ok(this.asMessage(stored));
+  }
+
+  /** editMessageMedia: a photo message gets a new photo, caption and buttons (a text message has no media to edit). */
+  editMedia(p: Json, files: Record<string, Uint8Array>): TelegramResult {
+    const stored = this.get(Number(p.chat_id), Number(p.message_id));
+    if (!stored || !stored.fromBot) return err(400, 'Bad Request: message to edit not found');
+    const media = p.media as Json | undefined;
+    if (!media || typeof media !== 'object' || media.type !== 'photo') return err(400, "Bad Request: can't parse InputMedia: media type must be one of: animation, audio, document, photo, video");
+    const photo = files.media;
+    if (!photo?.length) return err(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+    if (stored.photoSize === undefined) return err(400, 'Bad Request: there is no media in the message to edit');
+    const markup = p.reply_markup as Json | undefined;
+    const markupError = checkMarkup(markup);
+    if (markupError) return err(400, markupError);
+    const html = String(media.caption ?? '');
+    const parsed = media.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
+    if (!parsed.ok) return err(400, parsed.error);
+    if (parsed.text.length > 1024) return err(400, 'Bad Request: message caption is too long');
+    stored.versions.push({ html: stored.html ?? '', markup: stored.markup });
+    stored.html = html;
+    stored.caption = parsed.text;
+    stored.photoSize = photo.length;
+    stored.photoBytes = photo;
     if (markup) stored.markup = markup;
     else delete stored.markup;
     return ok(this.asMessage(stored));

@@ -17,6 +17,8 @@ export interface StoredMessage {
   html?: string;
   /** Bytes of the uploaded photo. */
   photoSize?: number;
+  /** The uploaded photo itself (the latest, after editMessageMedia). */
+  photoBytes?: Uint8Array;
   markup?: Json;
   /** The message this one replies to. */
   replyTo?: number;
