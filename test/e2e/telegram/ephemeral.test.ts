@@ -16,7 +16,7 @@ const world = useWorld('tg-ephemeral');
 const privately = (u: TgUser, match: string | RegExp): Promise<EphemeralMessage> =>
   waitFor(() => world.fake.ephemeral.to(u.chat.id, u.user.id).find((m) => (typeof match === 'string' ? m.text.includes(match) : match.test(m.text))), `an ephemeral "${String(match)}" for ${u.user.first_name}`);
 const buttons = (m: { markup?: Json }): Json[] => ((m.markup?.inline_keyboard ?? []) as Json[][]).flat();
-const REFUSED = { method: 'sendMessage', code: 400, description: 'Bad Request: ephemeral messages are not available in this chat' } as const;
+const REFUSED = { method: 'sendMessage', ephemeral: true, code: 400, description: 'Bad Request: ephemeral messages are not available in this chat' } as const;
 
 describe('Telegram ephemeral messages in a group', () => {
   it('/track, /untrack and /settings by a member: the refusal goes to that member only', async () => {

@@ -42,6 +42,8 @@ export interface ScriptedError {
   method: string;
   /** Only calls for this chat id. */
   chatId?: number;
+  /** Only calls that ask for an ephemeral message (a refusal of those must not hit an ordinary send). */
+  ephemeral?: boolean;
   /** How many matching calls get it (default 1). */
   times?: number;
   code: number;
@@ -351,7 +353,7 @@ export class FakeBotApi {
   }
 
   private scriptedFor(method: string, p: Json): TelegramResult | undefined {
-    const s = this.scripted.find((e) => e.left > 0 && e.method === method && (e.chatId === undefined || Number(p.chat_id) === e.chatId));
+    const s = this.scripted.find((e) => e.left > 0 && e.method === method && (e.chatId === undefined || Number(p.chat_id) === e.chatId) && (e.ephemeral !== true || p.ephemeral_message_parameters !== undefined));
     if (!s) return undefined;
     s.left -= 1;
     return err(s.code, s.description, s.retryAfter);
