@@ -135,7 +135,7 @@ describe('a whole swap on Discord', () => {
     const colours = new Set(liveCard.history.map((v) => ((v.components as Json[])[0] as Json).accent_color));
     expect(colours.size).toBeGreaterThan(1);
     expect(((liveCard.body.components as Json[])[0] as Json).accent_color).toBe(0x57f287);
-    await waitFor(() => /deposit closed/.test(unescape(embedText(dep))), 'the deposit card closed');
+    await waitFor(() => /Deposit closed/.test(unescape(embedText(dep))), 'the deposit card closed');
     expect(h.fake.messagesIn(dmChannel).filter((m) => unescape(titleOf(m)).startsWith('Deposit for swap'))).toHaveLength(0);
     // The explorer links are sections with a link button beside the transaction line.
     expect(componentsOf(liveCard).some((c) => c.type === 9 && (c.accessory as Json | undefined)?.style === 5)).toBe(true);

@@ -64,7 +64,7 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     await driveToCompletion(world, swapId);
     const closed = await waitFor(() => {
       const m = now(a, deposit);
-      return /deposit closed/.test(m.caption ?? '') ? m : undefined;
+      return /Deposit closed/.test(m.caption ?? '') ? m : undefined;
     }, 'the deposit card closed');
     expect(closed.caption).toMatch(/Received: 7\d\.\d+ USDC/);
     expect(closed.caption).toContain('This deposit address is no longer for this swap. Do not send to it.');
@@ -93,7 +93,7 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     world.clock.advance(3 * 3_600_000);
     const closed = await waitFor(() => {
       const m = now(b, deposit);
-      return /deposit closed/.test(m.caption ?? '') ? m : undefined;
+      return /Deposit closed/.test(m.caption ?? '') ? m : undefined;
     }, 'the deposit card closed at expiry');
     expect(closed.caption).toContain('Already sent funds to it? They are not lost: contact Layerswap support with the swap id and your transaction hash.');
     expect(closed.caption).not.toMatch(/Send exactly|Send it before/);
