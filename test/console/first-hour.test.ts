@@ -18,21 +18,11 @@ type Chat = ReturnType<typeof pipeChat>;
 
 /** Creates a swap by pressing the buttons a person reads off the screen; returns its id. */
 async function createSwap(c: Chat): Promise<string> {
-  let at = c.text.length;
-  c.type('/swap 100 USDC arbitrum base');
-  await c.waitFor('› Your address on Base', at);
-  at = c.text.length;
-  c.type(DEST);
-  await c.waitFor('Skip (no refund address)', at);
-  at = c.text.length;
-  c.press('Skip (no refund address)');
-  await c.waitFor('No refuel', at);
-  at = c.text.length;
-  c.press('No refuel');
-  await c.waitFor('Confirm', at);
-  at = c.text.length;
-  c.press('Confirm');
-  const deposit = await c.waitFor(/Swap id: [0-9a-f-]{36}[\s\S]*I've sent it/, at);
+  await c.says('/swap 100 USDC arbitrum base', '› Your address on Base');
+  await c.says(DEST, 'Skip (no refund address)');
+  await c.presses('Skip (no refund address)', 'No refuel');
+  await c.presses('No refuel', 'Confirm');
+  const deposit = await c.presses('Confirm', /Swap id: [0-9a-f-]{36}[\s\S]*I've sent it/);
   return /Swap id: ([0-9a-f-]{36})/.exec(deposit)?.[1] as string;
 }
 

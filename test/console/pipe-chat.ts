@@ -28,6 +28,19 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
     if (!n) throw new Error(`no button ${label} in:\n${text}`);
     return n;
   };
+  /** Waits until the output after `from` contains the pattern; returns that output. */
+  const waitFor = (pattern: string | RegExp, from = 0): Promise<string> =>
+    vi.waitFor(() => {
+      const tail = text.slice(from);
+      if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
+      throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
+    }, { timeout: 10_000, interval: 20 });
+  /** Does `act`, then waits for the pattern in what is printed after it; returns that output. */
+  const step = (act: () => unknown, until: string | RegExp): Promise<string> => {
+    const at = text.length;
+    act();
+    return waitFor(until, at);
+  };
   return {
     chat,
     userId,
@@ -38,13 +51,11 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
     end: () => input.end(),
     get text() { return text; },
     get ended() { return ended; },
-    /** Waits until the output after the given offset contains the pattern; returns that output. */
-    waitFor: (pattern: string | RegExp, from = 0): Promise<string> =>
-      vi.waitFor(() => {
-        const tail = text.slice(from);
-        if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
-        throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
-      }, { timeout: 10_000, interval: 20 }),
+    waitFor,
+    /** Types a line, then waits for the pattern in the answer. */
+    says: (line: string, until: string | RegExp) => step(() => input.write(`${line}\n`), until),
+    /** Presses the last button with this label, then waits for the pattern in the answer. */
+    presses: (label: string, until: string | RegExp) => step(() => input.write(`${numberOf(label)}\n`), until),
   };
 }
 

@@ -29,43 +29,24 @@ describe('terminal chat: observed times, Swap again, saved addresses', () => {
 
   test('a saved address is offered at the next address step, Swap again from /history reaches the confirmation, and /addresses removes it', async () => {
     const c = startPipeChat(h);
-    c.type(`/swap 20 USDC arbitrum base ${EVM}`);
-    let at = c.text.length;
-    await c.waitFor('Skip (no refund address)');
-    c.press('Skip (no refund address)');
-    await c.waitFor('No refuel', at);
-    at = c.text.length;
-    c.press('No refuel');
-    await c.waitFor('Confirm your swap', at);
-    at = c.text.length;
-    c.press('Confirm');
-    const deposit = await c.waitFor(/Swap id: ([0-9a-f-]{36})/, at);
+    await c.says(`/swap 20 USDC arbitrum base ${EVM}`, 'Skip (no refund address)');
+    await c.presses('Skip (no refund address)', 'No refuel');
+    await c.presses('No refuel', 'Confirm your swap');
+    const deposit = await c.presses('Confirm', /Swap id: ([0-9a-f-]{36})/);
     const id = /Swap id: ([0-9a-f-]{36})/.exec(deposit)?.[1] ?? '';
 
     // The address step of another EVM swap offers it.
-    at = c.text.length;
-    c.type('/swap 20 USDC arbitrum optimism');
-    await c.waitFor('Or pick one you used before:', at);
-    at = c.text.length;
-    c.press('0xd8dA…6045');
-    await c.waitFor('Skip (no refund address)', at);
+    await c.says('/swap 20 USDC arbitrum optimism', 'Or pick one you used before:');
+    await c.presses('0xd8dA…6045', 'Skip (no refund address)');
 
     // Swap again from /history: the same route, amount and destination, at the confirmation.
-    at = c.text.length;
-    c.type('/history');
-    await c.waitFor(`Again: ${id.slice(0, 8)}`, at);
-    at = c.text.length;
-    c.press(`Again: ${id.slice(0, 8)}`);
-    const again = await c.waitFor('Confirm your swap', at);
+    await c.says('/history', `Again: ${id.slice(0, 8)}`);
+    const again = await c.presses(`Again: ${id.slice(0, 8)}`, 'Confirm your swap');
     expect(again).toContain(EVM);
     expect(again).toContain('20 USDC on Arbitrum One');
 
-    at = c.text.length;
-    c.type('/addresses');
-    expect(await c.waitFor('Remove 1: 0xd8dA…6045', at)).toContain(`1. EVM · ${EVM}`);
-    at = c.text.length;
-    c.press('Remove 1: 0xd8dA…6045');
-    await c.waitFor('No saved addresses yet.', at);
+    expect(await c.says('/addresses', 'Remove 1: 0xd8dA…6045')).toContain(`1. EVM · ${EVM}`);
+    await c.presses('Remove 1: 0xd8dA…6045', 'No saved addresses yet.');
     c.end();
     await c.chat.done;
   });
