@@ -1,4 +1,4 @@
-import { trackingRenderer } from '../bot/cards/moments.js';
+import { trackingRenderer } from '../bot/status/moments.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';

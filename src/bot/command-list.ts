@@ -1,21 +1,21 @@
-import type { Command } from './command.js';
-import { addressesCommand } from './commands/addresses.js';
-import { cancelCommand } from './commands/cancel.js';
-import { helpCommand } from './commands/help.js';
-import { historyCommand } from './commands/history.js';
-import { languageCommand } from './commands/language.js';
-import { networksCommand } from './commands/networks.js';
-import { quoteCommand } from './commands/quote.js';
-import { routesCommand } from './commands/routes.js';
-import { startCommand } from './commands/start.js';
-import { statusCommand } from './commands/status.js';
-import { swapCommand } from './commands/swap.js';
-import { trackCommand } from './commands/track.js';
-import { trackingCommand } from './commands/tracking.js';
-import { untrackCommand } from './commands/untrack.js';
-import { settingsCommandSpec } from './settings/settings.js';
+import type { Command } from './kernel/command.js';
+import { addressesCommand } from './addresses/command.js';
+import { cancelCommand } from './swap/cancel.js';
+import { helpCommand } from './help/command.js';
+import { historyCommand } from './history/command.js';
+import { languageCommand } from './language/command.js';
+import { networksCommand } from './catalog/networks.js';
+import { quoteCommand } from './quote/command.js';
+import { routesCommand } from './catalog/routes.js';
+import { startCommand } from './start.js';
+import { statusCommand } from './status/command.js';
+import { swapCommand } from './swap/command.js';
+import { trackCommand } from './follow/track.js';
+import { trackingCommand } from './follow/tracking.js';
+import { untrackCommand } from './follow/untrack.js';
+import { settingsCommandSpec } from './follow/settings.js';
 
-export type { CommandOption, CommandSpec } from './command.js';
+export type { CommandOption, CommandSpec } from './kernel/command.js';
 
 const help = helpCommand(() => COMMANDS);
 

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { ActionCodec, decodeInline, encodeInline, MAX_ACTION_BYTES, utf8Length } from '../../src/bot/actions.js';
+import { ActionCodec, decodeInline, encodeInline, MAX_ACTION_BYTES, utf8Length } from '../../src/bot/kernel/actions.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 
 const prefix = uniquePrefix('actions');

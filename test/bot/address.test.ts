@@ -1,8 +1,8 @@
-import { problemText } from '../../src/bot/problem.js';
+import { problemText } from '../../src/bot/kernel/problem.js';
 import { bech32 } from '@scure/base';
 import { describe, expect, test } from 'vitest';
-import { checkAddress, type AddressNetwork } from '../../src/bot/address/index.js';
-import { toChecksumAddress } from '../../src/bot/address/evm.js';
+import { checkAddress, type AddressNetwork } from '../../src/bot/swap/address/index.js';
+import { toChecksumAddress } from '../../src/bot/swap/address/evm.js';
 
 /** Real addresses of each family (contracts, well-known accounts, BIP test vectors), and corruptions. */
 const NET: Record<string, AddressNetwork> = {

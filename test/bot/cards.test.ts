@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { depositCards, depositMemo, fromBaseUnits } from '../../src/bot/cards/deposit.js';
-import { qrPayload } from '../../src/bot/cards/qr.js';
-import { maskAddress } from '../../src/bot/cards/format.js';
-import { confirmationBar, statusCard } from '../../src/bot/cards/status.js';
-import { replySize } from '../../src/bot/fit.js';
+import { depositCards, depositMemo, fromBaseUnits } from '../../src/bot/deposit/card.js';
+import { qrPayload } from '../../src/bot/deposit/qr.js';
+import { maskAddress } from '../../src/bot/kernel/format.js';
+import { confirmationBar, statusCard } from '../../src/bot/status/card.js';
+import { replySize } from '../../src/bot/kernel/fit.js';
 import { replyButtons, replyText } from '../../src/contracts/reply.js';
 import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { ActionCodec } from '../../src/bot/actions.js';
+import { ActionCodec } from '../../src/bot/kernel/actions.js';
 import { COMMANDS, UNLISTED_COMMANDS } from '../../src/bot/command-list.js';
-import { ACTION_HANDLERS, COMMAND_HANDLERS } from '../../src/bot/router.js';
-import { VERBS } from '../../src/bot/verbs.js';
+import { ACTION_HANDLERS, COMMAND_HANDLERS } from '../../src/bot/dispatch.js';
+import { VERBS } from '../../src/bot/kernel/verbs.js';
 import { replyButtons, type Reply } from '../../src/contracts/reply.js';
 import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { errorReply, notAnswering } from '../../src/bot/errors-text.js';
+import { errorReply, notAnswering } from '../../src/bot/kernel/errors-text.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { API_ERROR_CODES, ApiError, ConnectionError, ResponseShapeError, TimeoutError, UnconfirmedCreateError } from '../../src/layerswap/errors.js';
 

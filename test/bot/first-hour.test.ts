@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { resolveNetwork } from '../../src/bot/parse/network.js';
+import { resolveNetwork } from '../../src/bot/catalog/parse-network.js';
 import { LOCALES, t } from '../../src/i18n/index.js';
 import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { utf8Length } from '../../src/bot/actions.js';
-import { fitReply, LIMITS, lineSize, replySize } from '../../src/bot/fit.js';
+import { utf8Length } from '../../src/bot/kernel/actions.js';
+import { fitReply, LIMITS, lineSize, replySize } from '../../src/bot/kernel/fit.js';
 import type { Button, Field, Line, Reply, Span } from '../../src/contracts/reply.js';
 
 const str = (max: number) => fc.string({ unit: 'binary', maxLength: max });

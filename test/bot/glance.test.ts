@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findLookup } from '../../src/bot/lookup/glance.js';
+import { findLookup } from '../../src/bot/follow/lookup/glance.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { useHarness } from './support/conversation.js';
 

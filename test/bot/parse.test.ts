@@ -1,12 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { applyRouteWords, missingField } from '../../src/bot/route/route.js';
-import { parseAmount } from '../../src/bot/parse/amount.js';
-import { resolveNetwork } from '../../src/bot/parse/network.js';
-import { splitRouteWords } from '../../src/bot/route/words.js';
-import { parseSwapId } from '../../src/bot/parse/swap-id.js';
+import { applyRouteWords, missingField } from '../../src/bot/quote/route.js';
+import { parseAmount } from '../../src/bot/quote/amount.js';
+import { resolveNetwork } from '../../src/bot/catalog/parse-network.js';
+import { splitRouteWords } from '../../src/bot/quote/line.js';
+import { parseSwapId } from '../../src/bot/kernel/swap-id.js';
 import { NETWORKS } from './support/catalog-fixture.js';
-import { say, type Msg } from '../../src/bot/problem.js';
+import { say, type Msg } from '../../src/bot/kernel/problem.js';
 
 /** A problem's words in English, as a user reads them. */
 const en = (m: Msg | undefined): string => (m ? say('en', m) : '');

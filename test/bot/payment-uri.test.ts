@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { paymentUri, type PaymentRequest } from '../../src/bot/cards/payment-uri.js';
-import { decimalText, toBaseUnits } from '../../src/bot/cards/units.js';
+import { paymentUri, type PaymentRequest } from '../../src/bot/deposit/payment-uri.js';
+import { decimalText, toBaseUnits } from '../../src/bot/money/base-units.js';
 
 /** Each payment request checked against its standard; anything missing gives the bare address. */
 

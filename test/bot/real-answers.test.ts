@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { depositCards } from '../../src/bot/cards/deposit.js';
-import { qrPayload } from '../../src/bot/cards/qr.js';
-import { quoteCard, quoteFields } from '../../src/bot/cards/quote.js';
-import { statusCard } from '../../src/bot/cards/status.js';
+import { depositCards } from '../../src/bot/deposit/card.js';
+import { qrPayload } from '../../src/bot/deposit/qr.js';
+import { quoteCard, quoteFields } from '../../src/bot/quote/card.js';
+import { statusCard } from '../../src/bot/status/card.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { DepositActionListSchema, DepositActionSchema, QuoteResponseSchema, SwapDetailsSchema, type DepositAction, type SwapDetails } from '../../src/layerswap/schemas.js';
 import { MOMENT_KINDS } from '../../src/contracts/tracking.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
-import { renderMoment } from '../../src/bot/cards/moments.js';
+import { renderMoment } from '../../src/bot/status/moments.js';
 import { fixtureData, fixtureNames } from '../support/fixtures.js';
 
 /**

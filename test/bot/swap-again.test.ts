@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trackingRenderer } from '../../src/bot/cards/moments.js';
+import { trackingRenderer } from '../../src/bot/status/moments.js';
 import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
-import { MAX_ACTION_BYTES, utf8Length } from '../../src/bot/actions.js';
+import { MAX_ACTION_BYTES, utf8Length } from '../../src/bot/kernel/actions.js';
 import { testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { replyText, type Reply } from '../../src/contracts/reply.js';
-import { parseLookup } from '../../src/bot/lookup/shape.js';
-import { say } from '../../src/bot/problem.js';
-import { csvCell } from '../../src/bot/history-csv.js';
+import { parseLookup } from '../../src/bot/follow/lookup/shape.js';
+import { say } from '../../src/bot/kernel/problem.js';
+import { csvCell } from '../../src/bot/history/csv.js';
 import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';

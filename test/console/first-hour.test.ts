@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { HistoryStore } from '../../src/bot/history.js';
+import { HistoryStore } from '../../src/bot/history/store.js';
 import type { Locale } from '../../src/i18n/index.js';
 import { LanguageStore } from '../../src/i18n/store.js';
 import { ChatUser, card, useHarness } from '../bot/support/conversation.js';

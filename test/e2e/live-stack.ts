@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { trackingRenderer } from '../../src/bot/cards/moments.js';
-import { depositCardAfter } from '../../src/bot/cards/deposit-lifecycle.js';
-import { statusCard } from '../../src/bot/cards/status.js';
+import { trackingRenderer } from '../../src/bot/status/moments.js';
+import { depositCardAfter } from '../../src/bot/deposit/lifecycle.js';
+import { statusCard } from '../../src/bot/status/card.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { createCore } from '../../src/bot/create-core.js';
 import type { WorkerOptions } from '../../src/tracking/engine.js';

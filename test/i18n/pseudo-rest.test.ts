@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Incoming } from '../../src/contracts/incoming.js';
 import { replyButtons, type Reply } from '../../src/contracts/reply.js';
-import { errorReply } from '../../src/bot/errors-text.js';
+import { errorReply } from '../../src/bot/kernel/errors-text.js';
 import { t } from '../../src/i18n/index.js';
 import { InvalidRequestError } from '../../src/layerswap/errors.js';
 import { startHarness, type Harness } from '../bot/support/conversation.js';

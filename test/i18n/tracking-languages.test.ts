@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trackingRenderer } from '../../src/bot/cards/moments.js';
-import { statusActions } from '../../src/bot/cards/status.js';
+import { trackingRenderer } from '../../src/bot/status/moments.js';
+import { statusActions } from '../../src/bot/status/card.js';
 import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatKind, Incoming } from '../../src/contracts/incoming.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
-import { renderMoment, supportSummary, trackingRenderer } from '../../src/bot/cards/moments.js';
-import { statusCard } from '../../src/bot/cards/status.js';
+import { renderMoment, supportSummary, trackingRenderer } from '../../src/bot/status/moments.js';
+import { statusCard } from '../../src/bot/status/card.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { lineText, replyButtons, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS } from '../../src/contracts/tracking.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { outageDelay } from '../../src/tracking/cadence.js';
-import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { waitFor } from '../support/wait.js';
 

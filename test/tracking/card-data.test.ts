@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusCard } from '../../src/bot/cards/status.js';
+import { statusCard } from '../../src/bot/status/card.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { decodeDetails, encodeDetails, slimDetails } from '../../src/tracking/card-data.js';
-import { renderMoment } from '../../src/bot/cards/moments.js';
+import { renderMoment } from '../../src/bot/status/moments.js';
 import { MOMENT_KINDS } from '../../src/contracts/tracking.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
 

@@ -4,7 +4,7 @@ import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { isFinalStatus } from '../../src/tracking/cadence.js';
 import { POLL_QUEUE } from '../../src/tracking/keys.js';
-import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import type { MomentKind } from '../../src/contracts/tracking.js';
 import { CARD_TITLE, startHarness, testCard, type Harness } from './support/harness.js';

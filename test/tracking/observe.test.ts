@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText } from '../../src/contracts/reply.js';
 import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
-import { isStaleMoment, MOMENT_TITLES, ON_HOLD_TITLE, renderMoment } from '../../src/bot/cards/moments.js';
+import { isStaleMoment, MOMENT_TITLES, ON_HOLD_TITLE, renderMoment } from '../../src/bot/status/moments.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
-import { maskAddress } from '../../src/bot/cards/format.js';
+import { maskAddress } from '../../src/bot/kernel/format.js';
 import { routeTimesId } from '../../src/contracts/route-times.js';
 
 /** The pure part of the poller: what counts as a change, which key moments happened, what they say. */

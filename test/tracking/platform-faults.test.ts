@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
-import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
 import { waitFor } from '../support/wait.js';
 

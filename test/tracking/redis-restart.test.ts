@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { createRedis, redisOptionsFromUrl, startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis.js';
 import { POLL_QUEUE } from '../../src/tracking/keys.js';
-import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { memoryLogger } from '../support/log.js';
 import { waitFor } from '../support/wait.js';

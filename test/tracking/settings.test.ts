@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { DEFAULT_SETTINGS, type ChatSettings } from '../../src/contracts/tracking.js';
-import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { hourIn } from '../../src/tracking/settings.js';
 import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
 import type { RecordingMessenger } from './support/recording-messenger.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusCard } from '../../src/bot/cards/status.js';
-import { MOMENT_TITLES, trackingRenderer } from '../../src/bot/cards/moments.js';
+import { statusCard } from '../../src/bot/status/card.js';
+import { MOMENT_TITLES, trackingRenderer } from '../../src/bot/status/moments.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { LOCALES, t } from '../../src/i18n/index.js';

@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
-import { MOMENT_TITLES } from '../../src/bot/cards/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { testRedisUrl } from '../support/redis.js';
 import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
 import { DeliverySink } from './support/sink.js';

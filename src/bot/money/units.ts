@@ -1,4 +1,4 @@
-import { decimalText } from '../cards/units.js';
+import { decimalText } from './base-units.js';
 
 /**
  * Money arithmetic in a token's smallest units (BigInt), so figures that are shown add up exactly

@@ -1,6 +1,6 @@
 import { bold, italic, line, text, urlButton, type Button, type Field, type Line } from '../../contracts/reply.js';
 import { t, type Locale, type Vars } from '../../i18n/index.js';
-import { formatUsd } from '../cards/format.js';
+import { formatUsd } from '../kernel/format.js';
 import { unitsText } from './units.js';
 import { moneyText, moneyUsd, sentOf, type Deduction, type Money, type SwapMoney } from './model.js';
 

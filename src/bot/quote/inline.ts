@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, deeplinkButton, line, lineText, shareButton, type Reply } from '../../contracts/reply.js';
-import { quoteFields, type QuoteFieldId } from '../cards/quote.js';
-import type { Ctx } from '../context.js';
+import { quoteFields, type QuoteFieldId } from './card.js';
+import type { Ctx } from '../kernel/context.js';
 import type { InlineAnswer, InlineResult } from '../core.js';
-import { errorReply, isServiceError } from '../errors-text.js';
-import { resolveNetwork } from '../parse/network.js';
-import { msg, problemOf, problemReply, say, type Problem } from '../problem.js';
+import { errorReply, isServiceError } from '../kernel/errors-text.js';
+import { resolveNetwork } from '../catalog/parse-network.js';
+import { msg, problemOf, problemReply, say, type Problem } from '../kernel/problem.js';
 import { t, type Locale } from '../../i18n/index.js';
-import { expired, notice } from '../replies.js';
-import { checkRoute, loadExchanges } from '../route/check.js';
-import { routeArgs, routeFromButton } from '../route/codec.js';
-import { amountProblem, routeLimits } from '../route/limits.js';
-import { applyRouteWords, isComplete, type Route } from '../route/route.js';
-import { routeLabels, routeSummary } from '../route/summary.js';
-import { splitRouteWords, type RouteWords } from '../route/words.js';
-import { VERBS } from '../verbs.js';
+import { expired, notice } from '../kernel/replies.js';
+import { checkRoute, loadExchanges } from './route-check.js';
+import { routeArgs, routeFromButton } from './route-button.js';
+import { amountProblem, routeLimits } from '../catalog/limits.js';
+import { applyRouteWords, isComplete, type Route } from './route.js';
+import { routeLabels, routeSummary } from './summary.js';
+import { splitRouteWords, type RouteWords } from './line.js';
+import { VERBS } from '../kernel/verbs.js';
 import { quoteParams, recoverQuote, routeLine } from './quote.js';
 
 /**

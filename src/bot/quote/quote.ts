@@ -1,17 +1,17 @@
 import { ApiError } from '../../layerswap/errors.js';
 import type { Network, QuoteParams, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, lineText, shareButton, type Reply } from '../../contracts/reply.js';
-import { quoteCard } from '../cards/quote.js';
-import type { Ctx } from '../context.js';
-import { apiErrorLines, errorReply, isServiceError } from '../errors-text.js';
-import { msg, problemOf, type Problem } from '../problem.js';
+import { quoteCard } from './card.js';
+import type { Ctx } from '../kernel/context.js';
+import { apiErrorLines, errorReply, isServiceError } from '../kernel/errors-text.js';
+import { msg, problemOf, type Problem } from '../kernel/problem.js';
 import type { Locale } from '../../i18n/index.js';
-import { VERBS } from '../verbs.js';
-import { checkRoute } from '../route/check.js';
-import { routeArgs } from '../route/codec.js';
-import { amountProblem, routeLimits } from '../route/limits.js';
-import { clearField, isComplete, type Route, type RouteField } from '../route/route.js';
-import { routeLabels } from '../route/summary.js';
+import { VERBS } from '../kernel/verbs.js';
+import { checkRoute } from './route-check.js';
+import { routeArgs } from './route-button.js';
+import { amountProblem, routeLimits } from '../catalog/limits.js';
+import { clearField, isComplete, type Route, type RouteField } from './route.js';
+import { routeLabels } from './summary.js';
 import { routeTimesId, shownDistribution, type Distribution, type RouteTimes } from '../../contracts/route-times.js';
 
 /** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */

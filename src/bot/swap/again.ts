@@ -1,11 +1,11 @@
 import { line, type Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
-import { isPublic, type Ctx } from '../context.js';
-import { expired, notice } from '../replies.js';
-import { routeArgs, routeFromButton } from '../route/codec.js';
-import type { Route } from '../route/route.js';
-import { startWizard } from '../wizard/start.js';
-import { parseSwapId } from '../parse/swap-id.js';
+import { isPublic, type Ctx } from '../kernel/context.js';
+import { expired, notice } from '../kernel/replies.js';
+import { routeArgs, routeFromButton } from '../quote/route-button.js';
+import type { Route } from '../quote/route.js';
+import { startWizard } from './start.js';
+import { parseSwapId } from '../kernel/swap-id.js';
 
 /**
  * "Swap again": a finished swap's route, amount and destination (and its refund address and

@@ -2,14 +2,14 @@ import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, bold, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
 import { quoteMoney } from '../money/model.js';
 import { breakdownLines } from '../money/words.js';
-import { quoteFields } from '../cards/quote.js';
-import type { Ctx } from '../context.js';
+import { quoteFields } from '../quote/card.js';
+import type { Ctx } from '../kernel/context.js';
 import { observedTimes, quoteParams } from '../quote/quote.js';
-import { offersRefuel, type RouteCheck } from '../route/check.js';
-import { routeLabels } from '../route/summary.js';
-import { VERBS } from '../verbs.js';
-import { headLines, modeOf, type AskOptions } from '../wizard/ask.js';
-import type { Draft } from '../wizard/drafts.js';
+import { offersRefuel, type RouteCheck } from '../quote/route-check.js';
+import { routeLabels } from '../quote/summary.js';
+import { VERBS } from '../kernel/verbs.js';
+import { headLines, modeOf, type AskOptions } from './ask.js';
+import type { Draft } from './drafts.js';
 
 /**
  * The last look before creating the swap: amounts, fees, addresses, refund and refuel choices,

@@ -1,16 +1,16 @@
 import { UnconfirmedCreateError } from '../../layerswap/errors.js';
 import type { CreateSwapParams } from '../../layerswap/schemas.js';
 import { code, line, type Reply } from '../../contracts/reply.js';
-import { shortId } from '../cards/format.js';
-import type { Ctx } from '../context.js';
-import { depositReplies } from '../deposit-details.js';
-import { errorReply } from '../errors-text.js';
+import { shortId } from '../kernel/format.js';
+import type { Ctx } from '../kernel/context.js';
+import { depositReplies } from '../deposit/details.js';
+import { errorReply } from '../kernel/errors-text.js';
 import { quoteParams, recoverQuote } from '../quote/quote.js';
-import { expired, notice } from '../replies.js';
-import type { Route } from '../route/route.js';
-import { routeSummary } from '../route/summary.js';
-import { advance } from '../wizard/advance.js';
-import type { Draft } from '../wizard/drafts.js';
+import { expired, notice } from '../kernel/replies.js';
+import type { Route } from '../quote/route.js';
+import { routeSummary } from '../quote/summary.js';
+import { advance } from './advance.js';
+import type { Draft } from './drafts.js';
 import { asError } from '../../log.js';
 
 /**

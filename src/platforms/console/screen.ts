@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Attachment, Button, Reply } from '../../contracts/reply.js';
-import { qrPayload, terminalQr } from '../../bot/cards/qr.js';
+import { qrPayload, terminalQr } from '../../bot/deposit/qr.js';
 import { t, type Locale } from '../../i18n/index.js';
 import { renderReply } from './render.js';
 

@@ -1,0 +1,99 @@
+import { loadDepositActions } from '../../layerswap/deposit-actions.js';
+import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
+import { depositCards, depositPayload } from './card.js';
+import { depositCardAfter } from './lifecycle.js';
+import { shortId } from '../kernel/format.js';
+import { phaseOfSwap } from '../../layerswap/phase.js';
+import { inlineAction } from '../kernel/actions.js';
+import { VERBS } from '../kernel/verbs.js';
+import type { Ctx } from '../kernel/context.js';
+import { actionButton, code, deeplinkButton, line, type Reply } from '../../contracts/reply.js';
+import { notice } from '../kernel/replies.js';
+import { asError } from '../../log.js';
+
+/**
+ * A swap's deposit details for its creator, wherever they are asked for (after Confirm, a repeated
+ * Confirm, /status, the dep_ deep link, the Deposit details button). What the create answer lacked
+ * is loaded: the swap from GET /swaps/{id}, the deposit actions from GET /swaps/{id}/deposit_actions
+ * (the official app's main source). Callers check that the asker created the swap; every reply
+ * here goes privately ('dm'), so none can land in a group.
+ */
+
+/** The Deposit details button: re-sends the card to the swap's creator. */
+const depositAction = (swapId: string): string => inlineAction(VERBS.depositDetails, swapId);
+
+/**
+ * Whether the swap still waits for its deposit (created / user_transfer_pending, no deposit
+ * transaction listed): the only time its deposit details are shown. Once a deposit is seen the
+ * card says so instead, whatever the lagging status says (cards/phase.ts).
+ */
+export const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(details).kind === 'waiting';
+
+/** The swap has what a deposit card needs to name: the source network and token. */
+const hasRoute = (d: SwapDetails): boolean => Boolean(d.swap.source_network && d.swap.source_token);
+
+/** Loads what is missing; undefined parts could not be loaded. Never throws. */
+async function load(ctx: Ctx, swapId: string, known: SwapDetails | undefined): Promise<{ details?: SwapDetails; actions?: DepositAction[] }> {
+  let details = known && hasRoute(known) ? known : undefined;
+  if (!details) {
+    details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
+      ctx.logger.warn({ err: asError(err), swapId }, 'could not load a swap for its deposit details');
+      return undefined;
+    });
+  }
+  const given = known?.deposit_actions ?? undefined;
+  if (given && given.length > 0) return { ...(details ? { details } : {}), actions: given };
+  // Only worth asking while the swap waits for a deposit (or when we do not know).
+  if (details && !waitsForDeposit(details)) return { details };
+  const actions = await loadDepositActions(ctx.api, swapId).catch((err: unknown) => {
+    ctx.logger.warn({ err: asError(err), swapId }, 'could not load deposit actions');
+    return undefined;
+  });
+  return { ...(details ? { details } : {}), ...(actions && actions.length > 0 ? { actions } : {}) };
+}
+
+/**
+ * The creator's deposit card, or a private note that says why there is none: the deposit was
+ * already seen, or the details could not be loaded (with the swap id and a button to try again,
+ * and never a guessed address).
+ */
+export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetails): Promise<Reply[]> {
+  const { details, actions } = await load(ctx, swapId, known);
+  if (details && !waitsForDeposit(details)) {
+    // The deposit card in its later state (seen, confirmed, closed): never the address again.
+    const after = depositCardAfter(details, ctx.now(), ctx.locale);
+    return [after ? { ...after, dmFallback: privateLink(ctx, swapId) } : {
+      ...notice(ctx.t('deposit.seen.title', { id: shortId(swapId) }), [line(ctx.t('deposit.seen.text')), line(ctx.t('deposit.seen.status'), ' ', code(`/status ${swapId}`))]),
+      target: 'dm',
+      dmFallback: privateLink(ctx, swapId),
+    }];
+  }
+  if (!details || !actions) {
+    return [{
+      ...notice(ctx.t('deposit.notLoaded.title', { id: shortId(swapId) }), [
+        line(ctx.t('deposit.swapId'), ' ', code(swapId)),
+        line(ctx.t('deposit.notLoaded.text')),
+        line(ctx.t('deposit.notLoaded.retry', { button: ctx.t('deposit.detailsButton') }), ' ', code(`/status ${swapId}`)),
+      ], 'warning'),
+      buttons: [[actionButton(ctx.t('deposit.detailsButton'), depositAction(swapId))]],
+      target: 'dm',
+      dmFallback: privateLink(ctx, swapId),
+    }];
+  }
+  // One self-contained card (with its QR) where the platform can show one (Discord Components V2).
+  return (await depositCards(details, ctx.now(), actions, ctx.locale)).map((r) => ({ ...r, layout: 'card' as const }));
+}
+
+/** What a group sees when the private message cannot be delivered: a way to the private chat, nothing more. */
+function privateLink(ctx: Ctx, swapId: string): Reply {
+  return {
+    title: ctx.t('sent.private.title'),
+    tone: 'warning',
+    lines: [line(ctx.t('deposit.private.text'))],
+    buttons: [[deeplinkButton(ctx.t('deposit.getDetails'), depositPayload(swapId))]],
+    target: 'here',
+  };
+}
+
+/** Whether this user created the swap (history knows the creators of swaps made through the bot). */
+export const isCreator = (ctx: Ctx, swapId: string): Promise<boolean> => ctx.history.has(ctx.incoming.platform, ctx.incoming.userId, swapId);

@@ -1,0 +1,37 @@
+import type { FollowedSwap } from '../../contracts/tracking.js';
+import { actionButton, code, line, type Reply } from '../../contracts/reply.js';
+import { FINAL_SWAP_STATUSES } from '../../layerswap/schemas.js';
+import { inlineAction } from '../kernel/actions.js';
+import { statusWords } from '../status/words.js';
+import { chatTarget, type Ctx } from '../kernel/context.js';
+import { notice } from '../kernel/replies.js';
+import { VERBS } from '../kernel/verbs.js';
+
+/**
+ * A user who blocked the bot was unsubscribed from everything (a private chat that refuses
+ * messages is gone for tracking). When they write again, they hear once which swaps stopped being
+ * followed meanwhile, with the outcome of those that finished, and one button follows them all again.
+ */
+
+/** The notice for a private chat back from a block; undefined when nothing was dropped. */
+export async function welcomeBack(ctx: Ctx): Promise<Reply | undefined> {
+  if (ctx.incoming.chatKind !== 'private' || !ctx.tracking.droppedWhileAway) return undefined;
+  const swaps = await ctx.tracking.droppedWhileAway(chatTarget(ctx));
+  if (swaps.length === 0) return undefined;
+  return {
+    ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.text', { count: swaps.length })), ...swaps.map((s) => line('• ', code(s.swapId), ': ', outcome(ctx, s)))]),
+    buttons: [[actionButton(ctx.t('notify.away.button'), inlineAction(VERBS.followAgain))]],
+  };
+}
+
+function outcome(ctx: Ctx, s: FollowedSwap): string {
+  return s.status && FINAL_SWAP_STATUSES.has(s.status) ? statusWords(s.status, ctx.locale).label : ctx.t('notify.away.unfinished');
+}
+
+/** Follow again: every swap dropped while away, followed here again (the caps apply, as for /track). */
+export async function followAgainButton(ctx: Ctx): Promise<Reply[]> {
+  const n = ctx.tracking.followAgain ? await ctx.tracking.followAgain(chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale }) : 0;
+  // The notice with the button becomes the answer, so it cannot be pressed twice.
+  if (n === 0) return [{ ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.nothing'))], 'warning'), mode: 'edit' }];
+  return [{ ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.followed', { count: n }))], 'success'), mode: 'edit' }];
+}

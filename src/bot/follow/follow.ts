@@ -1,0 +1,47 @@
+import { bold, line, type Reply } from '../../contracts/reply.js';
+import { statusReply } from '../status/command.js';
+import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
+import { forSender, notice } from '../kernel/replies.js';
+
+
+/** In groups and channels only the chat's admins may change what the chat follows. */
+export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
+  if (!isPublic(ctx)) return true;
+  try {
+    return (await ctx.incoming.isChatAdmin?.()) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why a non-admin cannot change what a group follows, in the chat's language. */
+export const adminsOnly = (ctx: Ctx): Reply => forSender(ctx, notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning'));
+
+/**
+ * Follows a swap in this chat (live updates come from the tracking worker). `known`: the swap was
+ * just loaded (found by its transaction), so it exists; otherwise it is loaded first to prove it.
+ * The caller has checked the admin rule.
+ */
+export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Promise<Reply[]> {
+  if (!known) await statusReply(ctx, swapId); // errors become replies upstream
+  // ctx.locale is the chat's language (a group's, not the presser's): pushed updates use it.
+  const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale });
+  if (!result.ok) {
+    const limit = ctx.t(result.reason === 'chat_limit' ? 'follow.limitChat' : 'follow.limitUser', { count: result.limit });
+    return [notice(ctx.t('follow.limit.title'), [line(limit), line(ctx.t('follow.limit.hint'))], 'warning')];
+  }
+  // No card here: the tracking worker posts this chat's one live status card (and edits it as the
+  // swap moves), so a snapshot now would leave two cards, one of them going stale.
+  // Already following: point at the card only if the chat has one (a creator's comes with the first change when it could not come at once).
+  const cardSoon = result.alreadyFollowing && !(await hasStatusCard(ctx, swapId));
+  const text = result.alreadyFollowing ? (cardSoon ? 'follow.already.cardSoon' : 'follow.already.text') : 'follow.started.text';
+  return [notice(ctx.t(result.alreadyFollowing ? 'follow.already.title' : 'follow.started.title'), [
+    line(ctx.t(text), ' ', bold('/untrack'), ' ', ctx.t('follow.untrackStops')),
+  ], 'success')];
+}
+
+/** Whether this chat has the swap's live status card (sent or due); true where tracking cannot tell. */
+export async function hasStatusCard(ctx: Ctx, swapId: string): Promise<boolean> {
+  if (!ctx.tracking.hasCard) return true;
+  return ctx.tracking.hasCard(swapId, chatTarget(ctx)).catch(() => true);
+}

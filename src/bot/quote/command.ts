@@ -1,0 +1,49 @@
+import type { Reply } from '../../contracts/reply.js';
+import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../kernel/command.js';
+import type { Ctx } from '../kernel/context.js';
+import { problemReply } from '../kernel/problem.js';
+import { quoteNow } from './quote.js';
+import { expired, forSender } from '../kernel/replies.js';
+import { routeFromLine } from './route-check.js';
+import { routeFromButton } from './route-button.js';
+import { isComplete } from './route.js';
+import { modeOf } from '../swap/ask.js';
+import { startWizard } from '../swap/start.js';
+
+/**
+ * /quote <amount> <token> <from> <to> [<to-token>], in words, or step by step. A complete line is
+ * quoted at once without a draft; anything missing or wrong is asked by the wizard.
+ */
+async function quote(ctx: Ctx, args: string): Promise<Reply[]> {
+  const read = await routeFromLine(ctx, args);
+  if (!read.route) return [problemReply(ctx.locale, read.problem, ctx.t('route.unreadable'))];
+  if (read.problem || !isComplete(read.route)) return startWizard(ctx, 'quote', read.route, read.problem);
+  const outcome = await quoteNow(ctx, read.route, 'new');
+  return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
+}
+
+/** qr: Refresh on a quote card: the same route quoted again, replacing the card. */
+export async function refreshQuote(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const route = await routeFromButton(ctx, args);
+  if (!route) return [expired(ctx)];
+  const outcome = await quoteNow(ctx, route, modeOf(ctx));
+  return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
+}
+
+/** qs: Swap this on a quote card: a swap draft with the card's route, asking for the addresses next. */
+export async function swapThis(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const route = await routeFromButton(ctx, args);
+  if (!route) return [expired(ctx)];
+  // In a group the question goes to the presser alone (with "Continue privately"); a platform that
+  // refuses an ephemeral message asks in the group as before.
+  return (await startWizard(ctx, 'swap', route)).map((r) => forSender(ctx, { ...r, mode: 'new' as const }));
+}
+
+export const quoteCommand: Command = {
+  name: 'quote',
+  description: 'Quote a swap: fees, amount received, time',
+  inGroups: true,
+  options: [AMOUNT, TOKEN, FROM, TO, TO_TOKEN],
+  usage: '/quote <amount> <token> <from> <to> [<to-token>]',
+  run: quote,
+};

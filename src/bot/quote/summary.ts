@@ -1,0 +1,71 @@
+import type { Exchange, Network } from '../../layerswap/schemas.js';
+import type { RouteLabels } from './card.js';
+import { t, type Locale, type Vars } from '../../i18n/index.js';
+import { exchangeLabel } from '../catalog/parse-exchange.js';
+import { networkLabel, resolveNetwork } from '../catalog/parse-network.js';
+import { NETWORK_ALIASES, networkStem } from '../catalog/aliases.js';
+import type { Route, RouteExchanges } from './route.js';
+
+/** An exchange's display name from the catalogue, or its API name when the list is not at hand. */
+export const exchangeName = (list: readonly Exchange[] | undefined, name: string): string => {
+  const e = list?.find((x) => x.name === name);
+  return e ? exchangeLabel(e) : name.charAt(0) + name.slice(1).toLowerCase();
+};
+
+export const labelOf = (networks: readonly Network[], name: string | undefined): string => {
+  if (!name) return '?';
+  const n = networks.find((x) => x.name === name);
+  return n ? networkLabel(n) : name;
+};
+
+/**
+ * "100 USDC on Arbitrum One → USDC on Base", naming only what is known so far, in the reader's
+ * language (amounts, tokens, networks and exchanges stay as they are).
+ */
+export function routeSummary(route: Route, networks: readonly Network[], locale: Locale, exchanges?: Partial<RouteExchanges>): string {
+  const tr = (key: string, vars: Vars): string => t(locale, key, vars);
+  const srcToken = route.sourceToken ?? route.pendingSourceToken;
+  const dstToken = route.destinationToken ?? route.pendingDestinationToken;
+  const send = [route.amount, srcToken].filter(Boolean).join(' ');
+  // An exchange side reads "from Coinbase via Base": the exchange, then the network it uses.
+  const srcEx = route.sourceExchange ? exchangeName(exchanges?.source, route.sourceExchange) : undefined;
+  const srcWhere = route.sourceNetwork ? labelOf(networks, route.sourceNetwork) : undefined;
+  const srcPlace = srcEx ? (srcWhere ? tr('route.via', { exchange: srcEx, network: srcWhere }) : srcEx) : srcWhere;
+  const from = srcPlace ? (send ? tr(srcEx ? 'route.fromExchange' : 'route.onNetwork', { what: send, where: srcPlace }) : tr('route.fromOnly', { where: srcPlace })) : send;
+  const dstEx = route.destinationExchange ? exchangeName(exchanges?.destination, route.destinationExchange) : undefined;
+  const dstWhere = route.destinationNetwork ? labelOf(networks, route.destinationNetwork) : undefined;
+  const dstPlace = dstEx ? (dstWhere ? tr('route.via', { exchange: dstEx, network: dstWhere }) : dstEx) : dstWhere;
+  const to = dstPlace ? (dstToken ? tr(dstEx ? 'route.toExchange' : 'route.onNetwork', { what: dstToken, where: dstPlace }) : dstPlace) : '';
+  return to ? `${from || '?'} → ${to}` : from;
+}
+
+/** The route's names for a card ("Coinbase via Base" for an exchange side). */
+export function routeLabels(route: Route, networks: readonly Network[], locale: Locale): RouteLabels {
+  const via = (exchange: string | undefined, network: string | undefined): string =>
+    (exchange ? t(locale, 'route.via', { exchange: exchangeName(undefined, exchange), network: labelOf(networks, network) }) : labelOf(networks, network));
+  return {
+    sourceNetwork: via(route.sourceExchange, route.sourceNetwork),
+    sourceToken: route.sourceToken ?? '?',
+    destinationNetwork: via(route.destinationExchange, route.destinationNetwork),
+    destinationToken: route.destinationToken ?? '?',
+  };
+}
+
+/**
+ * One word a person would type for a network in a command ("arbitrum", "base", "zksync"): its
+ * display name when that is one word, else its name's stem, else an alias, else the display name
+ * run together; only a word the network parser reads back as this very network (else its API name).
+ */
+export function typedNetwork(n: Network, networks: readonly Network[]): string {
+  const stem = networkStem(n.name);
+  const candidates = [
+    ...(/^\S+$/.test(networkLabel(n)) ? [networkLabel(n)] : []),
+    stem,
+    ...Object.entries(NETWORK_ALIASES).filter(([, s]) => s === stem).map(([alias]) => alias),
+    networkLabel(n).replace(/\s+/g, ''),
+  ].map((w) => w.toLowerCase());
+  return candidates.find((w) => {
+    const found = resolveNetwork(w, networks);
+    return found.ok && found.network.name === n.name;
+  }) ?? n.name;
+}

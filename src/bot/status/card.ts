@@ -1,0 +1,172 @@
+import { FINAL_SWAP_STATUSES, TRANSACTION_STATUSES, type SwapDetails, type Transaction } from '../../layerswap/schemas.js';
+import { parseTimeSpan } from '../../layerswap/timespan.js';
+import { inlineAction } from '../kernel/actions.js';
+import { VERBS } from '../kernel/verbs.js';
+import { fitReply } from '../kernel/fit.js';
+import { actionButton, bold, code, italic, line, link, text, time, type Button, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
+import type { CardView } from '../../contracts/tracking.js';
+import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer, txOnSource } from '../kernel/format.js';
+import { phaseOfSwap } from '../../layerswap/phase.js';
+import { failReasonWords, phaseWords, transactionWord } from './words.js';
+import { chainSightingLines } from './chain-sighting.js';
+import { swapMoney, type SwapMoney } from '../money/model.js';
+import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } from '../money/words.js';
+
+/** Button actions of a status card (see router). */
+export const statusActions = {
+  refresh: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId),
+  /** Status as a new card, the pressed message left as it is (the deposit card in its later state). */
+  show: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId, 'n'),
+  track: (swapId: string): string => inlineAction(VERBS.track, swapId),
+  /** "I've sent it": asks for the deposit hash, speeds up matching, shows confirmations. */
+  sent: (swapId: string): string => inlineAction(VERBS.sent, swapId),
+  /** "Where is my swap?": paste a hash or an address. */
+  where: (): string => inlineAction(VERBS.where),
+  /** Followed cards: no more key-moment messages for this swap here (the card keeps updating). */
+  mute: (swapId: string): string => inlineAction(VERBS.mute, swapId),
+  unmute: (swapId: string): string => inlineAction(VERBS.unmute, swapId),
+  /** Followed cards: unfollow here (undoable). */
+  stop: (swapId: string): string => inlineAction(VERBS.stop, swapId),
+};
+
+/** Mute (or Unmute) and Stop, on every card tracking keeps current. */
+function followButtons(swapId: string, muted: boolean, locale: Locale): Button[] {
+  return [
+    muted ? actionButton(t(locale, 'notify.button.unmute'), statusActions.unmute(swapId)) : actionButton(t(locale, 'notify.button.mute'), statusActions.mute(swapId)),
+    actionButton(t(locale, 'notify.button.stop'), statusActions.stop(swapId)),
+  ];
+}
+
+/** "3/12 ▓▓▓░░░░░░░░░": one cell per confirmation up to 12, scaled beyond. */
+export function confirmationBar(confirmations: number, max: number): string {
+  const total = Math.max(0, Math.floor(max));
+  const done = Math.min(Math.max(0, Math.floor(confirmations)), total);
+  const width = Math.min(total, 12);
+  const filled = total === 0 ? 0 : Math.round((done / total) * width);
+  return `${done}/${total} ${'▓'.repeat(filled)}${'░'.repeat(width - filled)}`;
+}
+
+function transactionLine(tx: Transaction, details: SwapDetails, audience: 'private' | 'public', locale: Locale): Line {
+  const swap = details.swap;
+  const onSource = txOnSource(tx);
+  const token = tx.token ?? (onSource ? swap.source_token : swap.destination_token);
+  const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${tokenAmount(tx.amount, token)}`)];
+  if (tx.status) spans.push(text(` · ${TX_STATUSES.has(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
+  if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
+    spans.push(text(' · '), code(confirmationBar(tx.confirmations ?? 0, tx.max_confirmations)));
+  }
+  const url = txExplorer(details, tx);
+  if (url) spans.push(text(' · '), link(t(locale, 'statusCard.explorer'), url));
+  else if (tx.transaction_hash) spans.push(text(' · '), code(audience === 'public' ? maskAddress(tx.transaction_hash) : tx.transaction_hash));
+  return spans;
+}
+
+const TX_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES);
+
+function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: Locale, route?: CardView['routeTimes']): Line | undefined {
+  // The route's observed median when enough swaps are behind it, else the service's estimate.
+  const avg = route?.p50Ms ?? parseTimeSpan(details.quote?.avg_completion_time);
+  if (avg === undefined) return undefined;
+  const about = (ms: number) => formatDuration(locale, ms, { about: true });
+  const phase = m.phase.kind;
+  if (phase === 'waiting' && !m.deposited) return line(italic(t(locale, 'statusCard.usuallyDone', { duration: about(avg) })));
+  const due = m.deadlines.expectedBy;
+  if (due === undefined) return undefined;
+  const by = formatTime(due, now, locale);
+  // Relative to the reader's now where the platform keeps it true without edits; once passed, said as passed.
+  return due > now
+    ? tSpans(locale, 'statusCard.expectedBy', { time: by, relative: time(due, t(locale, 'statusCard.fromNow', { duration: about(due - now) })) }).map((p) => (typeof p === 'string' ? italic(p) : p))
+    : line(italic(t(locale, 'statusCard.late', { time: by })));
+}
+
+/** The route's observed p50 and p90 while the swap is under way, and "slower than usual" past its p90. */
+function routeTimeLines(view: CardView | undefined, phase: string, locale: Locale): Line[] {
+  const route = view?.routeTimes;
+  if (!route || !['waiting', 'confirming', 'processing'].includes(phase)) return [];
+  const within = (ms: number) => formatDuration(locale, ms);
+  const out = [line(italic(t(locale, 'statusCard.routeTimes', { p50: within(route.p50Ms), p90: within(route.p90Ms), total: route.count })))];
+  if (view.slower && (phase === 'confirming' || phase === 'processing')) out.push(line(bold(t(locale, 'statusCard.slower', { p90: within(route.p90Ms) }))));
+  return out;
+}
+
+/**
+ * The status card: route, amounts, status in plain words (meaning and what happens next), the
+ * failure reason, each transaction with confirmations and an explorer link, and when to expect
+ * completion, in the reader's language (the default locale unless given). 'public' (groups,
+ * channels) masks addresses; no audience ever sees deposit details. Already fitted to every
+ * platform's limits.
+ */
+export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale }): Reply {
+  const now = opts.now ?? Date.now();
+  const locale = opts.locale ?? defaultLocale();
+  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
+  const { swap } = details;
+  const phase = phaseOfSwap(details);
+  // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
+  // answer): never ask for the money again.
+  const regressed = opts.followed?.depositSeen === true && phase.kind === 'waiting';
+  const words = regressed
+    ? { label: tr('swapPhase.regressed.label'), meaning: tr('swapPhase.regressed.meaning'), next: tr('swapPhase.regressed.next'), tone: 'warning' as const }
+    : phaseWords(phase, swap.status, swap.fail_reason, locale);
+  // A group that hides amounts still sees the route: tokens and networks without numbers.
+  const hide = opts.followed?.hideAmounts === true;
+  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}) });
+  const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
+
+  // The title carries the status label; the lines say what it means.
+  const lines: Line[] = [line(words.meaning)];
+  // A reason matters only to a swap that stopped; a stale one beside "Completed" would confuse.
+  if (swap.fail_reason && (phase.kind === 'failed' || phase.kind === 'on_hold')) {
+    const why = failReasonWords(swap.fail_reason, locale);
+    lines.push(line(bold(tr('statusCard.why')), ' ', why.meaning), line(bold(tr('statusCard.next')), ' ', why.next));
+  } else {
+    // The money model's next step: one per phase, never "send" once a deposit is seen.
+    lines.push(line(bold(tr('statusCard.next')), ' ', regressed ? words.next : nextWords(money, locale)));
+  }
+  if (!hide) lines.push(...differenceLines(money, locale));
+  const expected = regressed ? undefined : expectedLine(details, money, now, locale, opts.followed?.routeTimes);
+  if (expected) lines.push(expected);
+  if (!regressed) lines.push(...routeTimeLines(opts.followed, phase.kind, locale));
+  lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
+  // "Later than usual" is the expected line's own when it has one.
+  lines.push(...badDayLines(money, locale, { now, private: opts.audience === 'private', lateLine: !expected }));
+
+  const on = { ...(swap.source_network ? { source: networkName(swap.source_network) } : {}), ...(swap.destination_network ? { destination: networkName(swap.destination_network) } : {}) };
+  const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);
+  const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
+  if (swap.destination_address) fields.push({ name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'), value: [showAddress(swap.destination_address)] });
+  if (swap.refund_address) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(swap.refund_address)] });
+  if (swap.transactions.length > 0) {
+    lines.push(line(bold(tr('statusCard.transactions'))));
+    for (const tx of swap.transactions) lines.push(transactionLine(hide ? { ...tx, amount: null } : tx, details, opts.audience, locale));
+  }
+  fields.push({ name: tr('statusCard.field.swapId'), value: [code(swap.id)] });
+  const created = Date.parse(swap.created_date ?? '');
+  if (!Number.isNaN(created)) fields.push({ name: tr('statusCard.field.created'), value: line(formatTime(created, now, locale)), inline: true });
+
+  const buttons = [actionButton(tr('statusCard.button.refresh'), statusActions.refresh(swap.id))];
+  if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton(tr('statusCard.button.track'), statusActions.track(swap.id)));
+  // Only in private chats: their answers are free text, which groups do not send the bot.
+  if (opts.audience === 'private' && money.next === 'send') buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
+  if (opts.audience === 'private' && phase.kind === 'expired') buttons.push(actionButton(tr('statusCard.button.where'), statusActions.where()));
+  // Fitted here too: the tracking worker sends this card straight to a Messenger.
+  return fitReply({
+    title: tr('statusCard.title', { id: shortId(swap.id), label: words.label }),
+    tone: words.tone,
+    lines,
+    fields,
+    buttons: [buttons, ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []), ...(money.next === 'contact_support' ? [[supportButton(locale)]] : [])],
+    target: 'here',
+    layout: 'card',
+  });
+}
+
+/** A group that hides amounts still sees the route: tokens and networks without numbers. */
+function hiddenAmountFields(m: SwapMoney, on: { source?: string; destination?: string }, locale: Locale): Field[] {
+  const what = (symbol: string, network?: string) => line(network ? t(locale, 'statusCard.amountOn', { amount: symbol, network }) : symbol);
+  return [
+    { name: t(locale, 'statusCard.field.send'), value: what(m.source.symbol, on.source), inline: true },
+    { name: t(locale, m.received ? 'statusCard.field.received' : 'statusCard.field.receiveQuoted'), value: what(m.destination.symbol, on.destination), inline: true },
+  ];
+}

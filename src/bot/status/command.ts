@@ -1,0 +1,59 @@
+import { statusCard } from './card.js';
+import { isPublic, type Ctx } from '../kernel/context.js';
+import { depositReplies, isCreator, waitsForDeposit } from '../deposit/details.js';
+import { parseSwapId } from '../kernel/swap-id.js';
+import type { Reply } from '../../contracts/reply.js';
+import type { SwapDetails } from '../../layerswap/schemas.js';
+import { msg, problemReply } from '../kernel/problem.js';
+import { modeOf } from '../swap/ask.js';
+import { SWAP_LOOKUP, type Command } from '../kernel/command.js';
+import { lookupReplies } from '../follow/lookup/answer.js';
+
+/**
+ * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
+ * creator; groups, channels and anyone else who knows the id get the masked card.
+ */
+async function load(ctx: Ctx, swapId: string): Promise<{ details: SwapDetails; mine: boolean }> {
+  const [details, mine] = await Promise.all([
+    ctx.api.getSwap(swapId, { exclude_deposit_actions: true }),
+    isPublic(ctx) ? Promise.resolve(false) : isCreator(ctx, swapId),
+  ]);
+  return { details, mine };
+}
+
+/** The status card of a swap, masked unless shown privately to its creator. */
+export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
+  const { details, mine } = await load(ctx, swapId);
+  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
+}
+
+/**
+ * /status <swap id | deposit transaction hash | wallet address>: checked by shape before any
+ * request; a hash shows its swap, an address lists its swaps. The creator, in private, also gets
+ * the deposit details while the swap waits for its deposit.
+ */
+async function status(ctx: Ctx, args: string): Promise<Reply[]> {
+  return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
+    const { details, mine } = found ? { details: found, mine: !isPublic(ctx) && (await isCreator(ctx, swapId)) } : await load(ctx, swapId);
+    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
+    return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
+  });
+}
+
+/** Refresh (and Status) buttons: the card again, in place when the platform can edit. */
+export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const id = parseSwapId(args[0]);
+  const asNew = args.length === 2 && args[1] === 'n';
+  if (!id.ok || (args.length !== 1 && !asNew)) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
+  return [{ ...(await statusReply(ctx, id.value)), mode: asNew ? 'new' : modeOf(ctx) }];
+}
+
+/** dp <swap id>: the Deposit details button, for the swap's creator only. */
+export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
+  const id = parseSwapId(args[0]);
+  if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
+  if (!(await isCreator(ctx, id.value))) return [{ ...problemReply(ctx.locale, { reason: msg('status.notYours.text') }, ctx.t('status.notYours.title')), target: 'ephemeral' }];
+  return depositReplies(ctx, id.value);
+}
+
+export const statusCommand: Command = { name: 'status', description: 'Status of a swap: by its id, your deposit transaction or your wallet address', inGroups: true, options: [SWAP_LOOKUP], usage: '/status <swap id | tx hash | address>', run: status };

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ChatKind, Platform } from '../../contracts/incoming.js';
+import type { Route, RouteField } from '../quote/route.js';
+import { CoreKeys } from '../../contracts/keys.js';
+
+/** The step a draft waits on: a route field or one of the swap's own questions. */
+export type Step = RouteField | 'destination_address' | 'refund_address' | 'refuel' | 'confirm';
+
+/**
+ * A /swap (or step-by-step /quote) in progress. Lives in Redis with a TTL, keyed by platform and
+ * user, so any process can continue it and a restart loses nothing. One per user.
+ */
+export interface Draft {
+  /** Short random id carried by the draft's buttons: a stale button names an older draft. */
+  id: string;
+  kind: 'quote' | 'swap';
+  platform: Platform;
+  userId: string;
+  /** The chat the draft is answered in (text answers from other chats are not taken). */
+  chatId: string;
+  chatKind: ChatKind;
+  route: Route;
+  destinationAddress?: string;
+  refundAddress?: string;
+  /** The user chose to skip the refund address (no automatic refund). */
+  refundSkipped?: boolean;
+  /** Refuel answer; undefined while not asked (or not offered). */
+  refuel?: boolean;
+  /** The route and refuel (routeKey) that last got a quote: the service accepted them. */
+  checked?: string;
+  /** What the last question asked, so a typed answer lands in the right field. */
+  awaiting?: Step;
+  createdAt: number;
+}
+
+const DRAFT_ID = /^[A-Za-z0-9_-]{8}$/;
+export const isDraftId = (s: string | undefined): s is string => s !== undefined && DRAFT_ID.test(s);
+export const newDraftId = (): string => randomBytes(6).toString('base64url');
+
+export class DraftStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  private key(platform: Platform, userId: string): string {
+    return new CoreKeys(this.prefix).draft(platform, userId);
+  }
+
+  async get(platform: Platform, userId: string): Promise<Draft | undefined> {
+    const raw = await this.redis.get(this.key(platform, userId));
+    if (raw === null) return undefined;
+    try {
+      const d = JSON.parse(raw) as Draft;
+      return d && typeof d === 'object' && isDraftId(d.id) && d.route && typeof d.route === 'object' ? d : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Saves (and replaces any other draft of this user); the TTL restarts with every answer. */
+  async save(draft: Draft): Promise<void> {
+    await this.redis.set(this.key(draft.platform, draft.userId), JSON.stringify(draft), 'EX', this.ttlSeconds);
+  }
+
+  async delete(platform: Platform, userId: string): Promise<boolean> {
+    return (await this.redis.del(this.key(platform, userId))) > 0;
+  }
+
+  /**
+   * Takes the confirm lock of a draft: true for exactly one caller however often Confirm is
+   * pressed, across processes. Kept after an unconfirmed create so nobody creates twice.
+   */
+  async lock(draftId: string, seconds = 300): Promise<boolean> {
+    return (await this.redis.set(new CoreKeys(this.prefix).draftLock(draftId), '1', 'EX', seconds, 'NX')) === 'OK';
+  }
+
+  async unlock(draftId: string): Promise<void> {
+    await this.redis.del(new CoreKeys(this.prefix).draftLock(draftId));
+  }
+
+  /**
+   * Remembers which swap a confirmed draft created, and for whom, before anything is sent: a
+   * repeated or redelivered Confirm then re-sends the creator's deposit card instead of creating.
+   */
+  async markCreated(draftId: string, created: CreatedByDraft): Promise<void> {
+    await this.redis.set(new CoreKeys(this.prefix).draftDone(draftId), JSON.stringify(created), 'EX', 86_400);
+  }
+
+  /**
+   * Claims the sending of a swap's deposit card to one chat: true for exactly one caller, however
+   * many Confirm presses race (across processes). /status and the Deposit details button still show it on request.
+   */
+  async claimDepositCard(swapId: string, platform: Platform, chatId: string): Promise<boolean> {
+    return (await this.redis.set(new CoreKeys(this.prefix).depositCard(swapId, platform, chatId), '1', 'EX', 7 * 86_400, 'NX')) === 'OK';
+  }
+
+  async createdSwap(draftId: string): Promise<CreatedByDraft | undefined> {
+    const raw = await this.redis.get(new CoreKeys(this.prefix).draftDone(draftId));
+    if (raw === null) return undefined;
+    try {
+      const v = JSON.parse(raw) as CreatedByDraft;
+      return typeof v?.swapId === 'string' && typeof v.userId === 'string' && typeof v.platform === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The swap a confirmed draft created and who created it. */
+export interface CreatedByDraft {
+  swapId: string;
+  platform: Platform;
+  userId: string;
+}
