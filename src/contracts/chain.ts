@@ -1,4 +1,4 @@
-import type { SwapDetails } from '../layerswap/schemas.js';
+import type { SwapData } from './swap.js';
 
 /**
  * What a chain watcher saw arrive at a swap's deposit address, as tracking stores it and the
@@ -25,7 +25,7 @@ export interface ChainSighting {
 }
 
 /** The sighting stored with the card data (tracking annotates the details it stores). */
-export function sightingOf(details: SwapDetails): ChainSighting | undefined {
+export function sightingOf(details: SwapData): ChainSighting | undefined {
   const s = (details as { chain?: unknown }).chain;
   return s && typeof s === 'object' && typeof (s as ChainSighting).txHash === 'string' ? (s as ChainSighting) : undefined;
 }

@@ -36,7 +36,7 @@ export interface Incoming {
   threadId?: string;
   /** A command line ("/quote 100 usdc arb base") or a plain answer to a prompt ("0xabc..."). */
   text?: string;
-  /** The action string of a pressed button (see bot/actions.ts). Untrusted: may be forged. */
+  /** The action string of a pressed button (see bot/kernel/actions.ts). Untrusted: may be forged. */
   action?: string;
   /** The message that carried the pressed button, when the platform knows it. */
   messageRef?: MessageRef;

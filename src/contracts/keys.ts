@@ -45,7 +45,7 @@ export class CoreKeys {
   history(platform: Platform, userId: string): string {
     return this.user('history', platform, userId);
   }
-  /** The destination addresses a user saved (bot/address-book.ts). */
+  /** The destination addresses a user saved (bot/addresses/book.ts). */
   addressBook(platform: Platform, userId: string): string {
     return this.user('addr-book', platform, userId);
   }

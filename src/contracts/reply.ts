@@ -31,7 +31,7 @@ export interface Field {
 }
 
 export type Button =
-  /** Pressing sends `action` back to the core (<= 64 UTF-8 bytes; see actions.ts). */
+  /** Pressing sends `action` back to the core (<= 64 UTF-8 bytes; see bot/kernel/actions.ts). */
   | { kind: 'action'; label: string; action: string }
   | { kind: 'url'; label: string; url: string }
   /** Copies `text` to the clipboard where the platform can (Telegram CopyTextButton). */

@@ -1,7 +1,7 @@
-import type { SwapDetails } from '../layerswap/schemas.js';
+import type { SwapData } from './swap.js';
 import type { ChatTarget, MessageRef } from './incoming.js';
 import type { Reply } from './reply.js';
-import type { Locale } from '../i18n/index.js';
+import type { Locale } from './locale.js';
 
 /**
  * What the command core asks of tracking (/track, /untrack, /tracking, and the creator's private
@@ -160,17 +160,17 @@ export const NOT_FOUND_GIVE_UP_MS = 30 * 60_000;
  * each in the chat's language (`locale`: see the notify job for how it is chosen).
  * Public chats (group, channel) get masked addresses and never deposit details.
  */
-export interface TrackingRenderer {
+export interface TrackingRenderer<Details extends SwapData = SwapData> {
   /** `view` is given for a followed swap: the card then carries Mute and Stop. */
-  card(details: SwapDetails, target: ChatTarget, view: CardView | undefined, locale: Locale): Reply;
-  moment(moment: Moment, ctx: { details: SwapDetails; state: TrackedTimes; target: ChatTarget; locale: Locale }): Reply;
+  card(details: Details, target: ChatTarget, view: CardView | undefined, locale: Locale): Reply;
+  moment(moment: Moment, ctx: { details: Details; state: TrackedTimes; target: ChatTarget; locale: Locale }): Reply;
   stopped(reason: StopReason, swapId: string, locale: Locale): Reply;
   /**
    * The creator's deposit card once the swap no longer waits for a deposit (seen, confirmed,
    * completed, expired, refunded), edited in place over the card that gave the address; undefined
    * while it still waits (the original card stands). Optional: a renderer without it leaves the card.
    */
-  depositCard?(details: SwapDetails, locale: Locale): Reply | undefined;
+  depositCard?(details: Details, locale: Locale): Reply | undefined;
 }
 
 /** A chat that never chose: every key moment, minor edits, no quiet hours, no minimum. */

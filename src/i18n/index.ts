@@ -9,7 +9,7 @@
  * - Plurals: give the count as `count` and write `key_one`/`key_other` (ru also `_few`/`_many`,
  *   zh only `_other`): i18next picks the form with Intl.PluralRules.
  * - Never translate network or token names, addresses, hashes or amounts: pass them as {{vars}}.
- *   Amounts a user may copy back into a command stay plain decimals (cards/format.ts), never
+ *   Amounts a user may copy back into a command stay plain decimals (bot/kernel/format.ts), never
  *   formatNumber(), which groups digits for reading only.
  * - Tests: SWAPBOT_LOCALE=pseudo makes the default locale wrap every catalog string in ⟦…⟧, so a
  *   test can find any user-visible text that bypassed the catalogs.
@@ -23,9 +23,9 @@ import ptBR from './locales/pt-BR.json' with { type: 'json' };
 import ru from './locales/ru.json' with { type: 'json' };
 import zhCN from './locales/zh-CN.json' with { type: 'json' };
 
-export const LOCALES = ['en', 'ru', 'es', 'zh-CN', 'pt-BR'] as const;
-/** 'pseudo' is the test locale: English wrapped in ⟦…⟧. */
-export type Locale = (typeof LOCALES)[number] | 'pseudo';
+import { LOCALES, type Locale } from '../contracts/locale.js';
+
+export { LOCALES, type Locale };
 export type Vars = Record<string, string | number>;
 export type Translate = (key: string, vars?: Vars) => string;
 

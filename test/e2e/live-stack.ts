@@ -4,6 +4,8 @@ import { depositCardAfter } from '../../src/bot/deposit/lifecycle.js';
 import { statusCard } from '../../src/bot/status/card.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { createCore } from '../../src/bot/create-core.js';
+import type { TrackingRenderer } from '../../src/contracts/tracking.js';
+import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import type { WorkerOptions } from '../../src/tracking/engine.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
@@ -57,11 +59,9 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     workers: { notifyBackoffMs: 100 },
     logger,
   });
-  await tracking.startWorkers({
-    messengers,
-    // The production renderer, with the card's "now" read from the sandbox clock.
-    render: { ...trackingRenderer, depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale), card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) },
-  });
+  // The production renderer, with the card's "now" read from the sandbox clock.
+  const render: TrackingRenderer<SwapDetails> = { ...trackingRenderer, depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale), card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) };
+  await tracking.startWorkers({ messengers, render });
   const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
   return {
     clock, sandbox, api, core, tracking, redis, prefix, logger, logLines: lines,

@@ -25,7 +25,7 @@ const depositAction = (swapId: string): string => inlineAction(VERBS.depositDeta
 /**
  * Whether the swap still waits for its deposit (created / user_transfer_pending, no deposit
  * transaction listed): the only time its deposit details are shown. Once a deposit is seen the
- * card says so instead, whatever the lagging status says (cards/phase.ts).
+ * card says so instead, whatever the lagging status says (layerswap/phase.ts).
  */
 export const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(details).kind === 'waiting';
 

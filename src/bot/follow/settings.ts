@@ -49,7 +49,7 @@ function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
   }
   lines.push(line(ctx.t('settings.typed'), ' ', code('/settings quiet 22-7 Europe/Berlin'), group ? ' · ' : '', ...(group ? [code('/settings min 250')] : [])));
 
-  // At most 5 rows of at most 5 buttons: what every platform shows (bot/fit.ts cuts the rest).
+  // At most 5 rows of at most 5 buttons: what every platform shows (bot/kernel/fit.ts cuts the rest).
   // 'cancelled' was retired by Layerswap (Sept 2026, layerswapapp #2170): still parsed and still
   // announced for an old swap, no longer offered as a choice. Indexes stay those of MOMENT_KINDS.
   const momentButtons: Button[] = MOMENT_KINDS.flatMap((k, i) => (k === 'cancelled' ? [] : [actionButton(`${s.moments.includes(k) ? '🔔' : '🔕'} ${ctx.t(MOMENT_KEYS[k])}`, act('m', String(i)))]));

@@ -16,7 +16,7 @@ export function parseSwapId(raw: string | undefined): Result<string> {
 /**
  * The start of a swap id, as cards show it ("Swap 13a8b6b4"): 8 or more of its hex digits (with
  * its dashes or without), short of a whole id. Returns the digits, lower case, without dashes;
- * undefined for anything else. Which swap it names depends on who asks (lookup/short-id.ts).
+ * undefined for anything else. Which swap it names depends on who asks (follow/lookup/short-id.ts).
  */
 export function parseSwapIdPrefix(raw: string | undefined): string | undefined {
   const input = (raw ?? '').trim().toLowerCase();

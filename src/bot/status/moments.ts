@@ -21,7 +21,7 @@ import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '
  * details. `trackingRenderer` is what the tracking engine is given: every reply fitted.
  */
 
-export const trackingRenderer: TrackingRenderer = {
+export const trackingRenderer: TrackingRenderer<SwapDetails> = {
   card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
