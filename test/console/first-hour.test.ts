@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { HistoryStore } from '../../src/bot/history/store.js';
+import { RedisHistoryStore } from '../../src/bot/history/store.js';
 import type { Locale } from '../../src/i18n/index.js';
 import { LanguageStore } from '../../src/i18n/store.js';
 import { ChatUser, card, useHarness } from '../bot/support/conversation.js';
@@ -108,7 +108,7 @@ describe('terminal chat: the short id on every card (issue 22, item 5)', () => {
 
     // Another swap of this user's starting the same way: the short id asks which, a button each.
     const twin = `${short}-0000-4000-8000-000000000000`;
-    await new HistoryStore(h.redis, h.prefix).add('console', c.userId, { swapId: twin, createdAt: h.clock.now(), summary: 'x' });
+    await new RedisHistoryStore(h.redis, h.prefix).add('console', c.userId, { swapId: twin, createdAt: h.clock.now(), summary: 'x' });
     at = c.text.length;
     c.type(`/status ${short}`);
     const choice = await c.waitFor(twin, at);
@@ -135,7 +135,7 @@ describe('short ids in a group', () => {
     const userId = `fh-g-${Math.random()}`;
     const a = '5eed5eed-0000-4000-8000-00000000000a';
     const b = '5eed5eed-0000-4000-8000-00000000000b';
-    const history = new HistoryStore(h.redis, h.prefix);
+    const history = new RedisHistoryStore(h.redis, h.prefix);
     for (const swapId of [a, b]) await history.add('console', userId, { swapId, createdAt: h.clock.now(), summary: 'x' });
     const member = new ChatUser(h, { userId, chatId: `group-${userId}`, chatKind: 'group' });
     const choice = card(await member.says('/status 5eed5eed'), { contains: ['5eed5eed'] });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Platform } from '../../contracts/incoming.js';
 import { CoreKeys } from '../../contracts/keys.js';
+import type { AddressBook, SavedAddress } from '../kernel/stores.js';
 
 /**
  * Saved addresses: the destinations a user has sent swaps to, per network family (evm, solana,
@@ -14,17 +15,6 @@ export const MAX_SAVED = 20;
 const MAX_LABEL = 32;
 const TTL_SECONDS = 365 * 86_400;
 
-export interface SavedAddress {
-  /** Short random id, carried by buttons (the address never is). */
-  id: string;
-  address: string;
-  family: string;
-  label?: string;
-  usedAt: number;
-  /** New swaps to or from it are followed in the user's private chat (tracking/address-watch.ts). */
-  watched?: boolean;
-}
-
 const ID = /^[A-Za-z0-9_-]{6}$/;
 export const isSavedId = (s: string | undefined): s is string => s !== undefined && ID.test(s);
 
@@ -33,7 +23,7 @@ function cleanLabel(raw: string): string {
   return [...raw.replace(/\p{C}+/gu, ' ').replace(/\s+/g, ' ').trim()].slice(0, MAX_LABEL).join('');
 }
 
-export class AddressBook {
+export class RedisAddressBook implements AddressBook {
   private readonly keys: CoreKeys;
   constructor(private readonly redis: Redis, prefix: string) {
     this.keys = new CoreKeys(prefix);

@@ -1,10 +1,11 @@
 import { actionButton, code, line, text, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import { inlineAction } from '../kernel/actions.js';
-import { isSavedId, MAX_SAVED, savedLabel, type SavedAddress } from './book.js';
+import { isSavedId, MAX_SAVED, savedLabel } from './book.js';
 import type { Command } from '../kernel/command.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
 import { notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';
+import type { SavedAddress } from '../kernel/stores.js';
 
 /**
  * /addresses: the destinations this user saved (each swap's destination is saved when it is

@@ -5,7 +5,7 @@ import type { Ctx } from '../kernel/context.js';
 import { line, type Line } from '../../contracts/reply.js';
 import { formatNumber, t, type Locale } from '../../i18n/index.js';
 import { msg, type Problem } from '../kernel/problem.js';
-import type { Route } from '../quote/route.js';
+import type { Route } from '../kernel/route.js';
 
 /**
  * The route's min and max amount (GET /limits, cached briefly), shown before the user types a

@@ -3,7 +3,6 @@ import { swapAgainButton } from '../swap/again-button.js';
 import { swapRoute, swapRouteIn, swapStatusLabel } from '../status/list-card.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
 import { swapsCsv } from './csv.js';
-import type { HistoryEntry } from './store.js';
 import type { Network, SwapDetails } from '../../layerswap/schemas.js';
 import { asError } from '../../log.js';
 import { pageArg, pageButtons, pageLine } from '../kernel/paging.js';
@@ -13,6 +12,7 @@ import { VERBS } from '../kernel/verbs.js';
 import { inlineAction } from '../kernel/actions.js';
 import type { Command } from '../kernel/command.js';
 import { routeSummary } from '../quote/summary.js';
+import type { HistoryEntry } from '../kernel/stores.js';
 
 const PAGE = 8;
 /** The /start payload that opens /history in the private chat (the group fallback's button). */

@@ -1,7 +1,7 @@
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { txExplorer } from '../kernel/format.js';
-import type { HistoryEntry } from './store.js';
 import { moneyNumber, sentOf, swapMoney, type Money } from '../money/model.js';
+import type { HistoryEntry } from '../kernel/stores.js';
 
 /**
  * The CSV export of a user's swaps (for taxes and support): one row per swap, newest first, with

@@ -1,24 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Platform } from '../../contracts/incoming.js';
 import { CoreKeys } from '../../contracts/keys.js';
-import type { Route } from '../quote/route.js';
-
-/** One swap a user created through the bot. */
-export interface HistoryEntry {
-  swapId: string;
-  createdAt: number;
-  /** "100 USDC on Arbitrum One → USDC on Base", in the language of the chat that created it. */
-  summary: string;
-  /** The route itself, so /history words it in the reader's language (entries before it: summary). */
-  route?: Route;
-}
+import type { HistoryEntry, HistoryStore } from '../kernel/stores.js';
 
 const KEEP = 200;
 const ADDRESSES = 5;
 const TTL_SECONDS = 365 * 86_400;
 
 /** Per-user list of created swaps in Redis, newest first, capped. */
-export class HistoryStore {
+export class RedisHistoryStore implements HistoryStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,

@@ -4,14 +4,11 @@ import type { LayerswapApi } from '../../layerswap/api.js';
 import type { Logger } from '../../log.js';
 import type { TrackingService } from '../../contracts/tracking.js';
 import type { ActionCodec } from './actions.js';
-import type { DraftStore } from '../swap/drafts.js';
-import type { HistoryStore } from '../history/store.js';
-import type { AddressBook } from '../addresses/book.js';
-import type { AskStore } from '../follow/lookup/asks.js';
 import type { ChatTarget, Incoming } from '../../contracts/incoming.js';
 import type { Locale, Translate } from '../../i18n/index.js';
 import type { LanguageStore } from '../../i18n/store.js';
 import type { RouteTimes } from '../../contracts/route-times.js';
+import type { AddressBook, AskStore, DraftStore, HistoryStore } from './stores.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;

@@ -12,11 +12,12 @@ import { expired, notice } from '../kernel/replies.js';
 import { checkRoute, loadExchanges } from './route-check.js';
 import { routeArgs, routeFromButton } from './route-button.js';
 import { amountProblem, routeLimits } from '../catalog/limits.js';
-import { applyRouteWords, isComplete, type Route } from './route.js';
+import { applyRouteWords, isComplete } from './route.js';
 import { routeLabels, routeSummary } from './summary.js';
 import { splitRouteWords, type RouteWords } from './line.js';
 import { VERBS } from '../kernel/verbs.js';
 import { quoteParams, recoverQuote, routeLine } from './quote.js';
+import type { Route } from '../kernel/route.js';
 
 /**
  * Quoting in chats the bot is not in (Telegram inline mode). The card it sends is public and

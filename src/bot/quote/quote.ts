@@ -10,9 +10,10 @@ import { VERBS } from '../kernel/verbs.js';
 import { checkRoute } from './route-check.js';
 import { routeArgs } from './route-button.js';
 import { amountProblem, routeLimits } from '../catalog/limits.js';
-import { clearField, isComplete, type Route, type RouteField } from './route.js';
+import { clearField, isComplete } from './route.js';
 import { routeLabels } from './summary.js';
 import { routeTimesId, shownDistribution, type Distribution, type RouteTimes } from '../../contracts/route-times.js';
+import type { Route, RouteField } from '../kernel/route.js';
 
 /** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */
 export function quoteParams(route: Route, refuel?: boolean): QuoteParams {

@@ -1,5 +1,6 @@
 import type { Ctx } from '../kernel/context.js';
-import { setRouteField, type Route, type RouteField } from './route.js';
+import { setRouteField } from './route.js';
+import type { Route, RouteField } from '../kernel/route.js';
 
 /**
  * A complete route as button arguments (Swap this, Refresh on a quote card): names only, so the

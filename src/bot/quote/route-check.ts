@@ -4,8 +4,9 @@ import { exchangeLabel } from '../catalog/parse-exchange.js';
 import { networkLabel } from '../catalog/parse-network.js';
 import { tokenList } from '../catalog/parse-token.js';
 import { msg, type Problem } from '../kernel/problem.js';
-import { applyRouteWords, type Route, type RouteExchanges, type RouteUpdate } from './route.js';
+import { applyRouteWords, type RouteExchanges, type RouteUpdate } from './route.js';
 import { splitRouteWords } from './line.js';
+import type { Route } from '../kernel/route.js';
 
 /** The exchanges a route may name, both sides (cached; empty when the service lists none). */
 export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {

@@ -6,27 +6,7 @@ import { networkKeys, networkLabel, resolveNetwork } from '../catalog/parse-netw
 import { resolveToken } from '../catalog/parse-token.js';
 import { msg, problemOf, type Problem } from '../kernel/problem.js';
 import type { RouteWords } from './line.js';
-
-/** A route as far as it is known: what a draft and the quote buttons carry. Names, not objects. */
-export interface Route {
-  /** Canonical decimal text ("100", "0.5"). */
-  amount?: string;
-  sourceNetwork?: string;
-  sourceToken?: string;
-  destinationNetwork?: string;
-  destinationToken?: string;
-  /** A token typed before its network was known; checked once the network is set. */
-  pendingSourceToken?: string;
-  pendingDestinationToken?: string;
-  /**
-   * An exchange on either side (its API name, e.g. COINBASE): the network of that side is the one
-   * the exchange withdraws on (source) or takes the deposit on (destination).
-   */
-  sourceExchange?: string;
-  destinationExchange?: string;
-  /** An address typed on the command line, checked once the destination network is known. */
-  pendingDestinationAddress?: string;
-}
+import type { Route, RouteField } from '../kernel/route.js';
 
 /** The exchanges a route may name on each side (from the catalogue; empty when none are offered). */
 export interface RouteExchanges {
@@ -34,8 +14,6 @@ export interface RouteExchanges {
   destination: readonly Exchange[];
 }
 const NO_EXCHANGES: RouteExchanges = { source: [], destination: [] };
-
-export type RouteField = 'source_network' | 'source_token' | 'destination_network' | 'destination_token' | 'amount';
 
 export interface RouteUpdate {
   route: Route;

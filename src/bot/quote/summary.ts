@@ -4,7 +4,8 @@ import { t, type Locale, type Vars } from '../../i18n/index.js';
 import { exchangeLabel } from '../catalog/parse-exchange.js';
 import { networkLabel, resolveNetwork } from '../catalog/parse-network.js';
 import { NETWORK_ALIASES, networkStem } from '../catalog/aliases.js';
-import type { Route, RouteExchanges } from './route.js';
+import type { RouteExchanges } from './route.js';
+import type { Route } from '../kernel/route.js';
 
 /** An exchange's display name from the catalogue, or its API name when the list is not at hand. */
 export const exchangeName = (list: readonly Exchange[] | undefined, name: string): string => {

@@ -10,13 +10,14 @@ import { problemFrom } from '../kernel/problem.js';
 import { quoteParams, quoteReply, recoverQuote } from '../quote/quote.js';
 import { activeTokens, checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, takesDepositAddress, type RouteCheck } from '../quote/route-check.js';
 import { amountProblem, limitsLine, routeLimits } from '../catalog/limits.js';
-import { missingField, routeKey, type RouteExchanges, type RouteField } from '../quote/route.js';
+import { missingField, routeKey, type RouteExchanges } from '../quote/route.js';
 import { exchangeName, labelOf } from '../quote/summary.js';
 import { askConfirm } from './confirm.js';
 import { VERBS } from '../kernel/verbs.js';
 import { askAddress, askRefuel, cancelButton, draftTitle, headLines, modeOf, privateButton, type AskOptions } from './ask.js';
 import { choiceRows, type Choice, type ChoiceField } from './choices.js';
-import type { Draft } from './drafts.js';
+import type { RouteField } from '../kernel/route.js';
+import type { Draft } from '../kernel/stores.js';
 
 /** Exchanges offered after the networks, marked so nobody mistakes one for a chain. */
 const exchangeChoices = (list: RouteExchanges['source']): Choice[] => list.map((e) => ({ label: `${exchangeLabel(e)} (exchange)`, value: e.name }));

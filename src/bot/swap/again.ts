@@ -3,9 +3,9 @@ import type { SwapDetails } from '../../layerswap/schemas.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
 import { expired, notice } from '../kernel/replies.js';
 import { routeArgs, routeFromButton } from '../quote/route-button.js';
-import type { Route } from '../quote/route.js';
 import { startWizard } from './start.js';
 import { parseSwapId } from '../kernel/swap-id.js';
+import type { Route } from '../kernel/route.js';
 
 /**
  * "Swap again": a finished swap's route, amount and destination (and its refund address and

@@ -4,12 +4,14 @@ import type { Ctx } from '../kernel/context.js';
 import { msg, problemFrom } from '../kernel/problem.js';
 import { expired, notice } from '../kernel/replies.js';
 import { loadExchanges } from '../quote/route-check.js';
-import { isRouteField, setRouteField, type RouteField } from '../quote/route.js';
+import { isRouteField, setRouteField } from '../quote/route.js';
 import { createFromDraft, repeatedConfirm } from './create.js';
 import { advance } from './advance.js';
 import { fieldOfCode } from './choices.js';
-import { isDraftId, type Draft } from './drafts.js';
+import { isDraftId } from './drafts.js';
 import { isSavedId } from '../addresses/book.js';
+import type { RouteField } from '../kernel/route.js';
+import type { Draft } from '../kernel/stores.js';
 
 /**
  * Answers to the wizard's questions, typed or pressed. Each button carries its draft's id: a

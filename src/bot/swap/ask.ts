@@ -7,7 +7,7 @@ import { exchangeName, labelOf, routeSummary } from '../quote/summary.js';
 import { VERBS } from '../kernel/verbs.js';
 import { inlineAction } from '../kernel/actions.js';
 import { savedLabel } from '../addresses/book.js';
-import type { Draft } from './drafts.js';
+import type { Draft } from '../kernel/stores.js';
 
 /** How the next question is shown: what was wrong with the last answer, a note, a page of choices. */
 export interface AskOptions {

@@ -9,7 +9,7 @@ import { offersRefuel, type RouteCheck } from '../quote/route-check.js';
 import { routeLabels } from '../quote/summary.js';
 import { VERBS } from '../kernel/verbs.js';
 import { headLines, modeOf, type AskOptions } from './ask.js';
-import type { Draft } from './drafts.js';
+import type { Draft } from '../kernel/stores.js';
 
 /**
  * The last look before creating the swap: amounts, fees, addresses, refund and refuel choices,

@@ -7,11 +7,11 @@ import { depositReplies } from '../deposit/details.js';
 import { errorReply } from '../kernel/errors-text.js';
 import { quoteParams, recoverQuote } from '../quote/quote.js';
 import { expired, notice } from '../kernel/replies.js';
-import type { Route } from '../quote/route.js';
 import { routeSummary } from '../quote/summary.js';
 import { advance } from './advance.js';
-import type { Draft } from './drafts.js';
 import { asError } from '../../log.js';
+import type { Route } from '../kernel/route.js';
+import type { Draft } from '../kernel/stores.js';
 
 /**
  * The exchanges of a route as create-swap fields. Quotes and limits are asked for the networks

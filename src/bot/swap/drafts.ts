@@ -1,44 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChatKind, Platform } from '../../contracts/incoming.js';
-import type { Route, RouteField } from '../quote/route.js';
+import type { Platform } from '../../contracts/incoming.js';
 import { CoreKeys } from '../../contracts/keys.js';
-
-/** The step a draft waits on: a route field or one of the swap's own questions. */
-export type Step = RouteField | 'destination_address' | 'refund_address' | 'refuel' | 'confirm';
-
-/**
- * A /swap (or step-by-step /quote) in progress. Lives in Redis with a TTL, keyed by platform and
- * user, so any process can continue it and a restart loses nothing. One per user.
- */
-export interface Draft {
-  /** Short random id carried by the draft's buttons: a stale button names an older draft. */
-  id: string;
-  kind: 'quote' | 'swap';
-  platform: Platform;
-  userId: string;
-  /** The chat the draft is answered in (text answers from other chats are not taken). */
-  chatId: string;
-  chatKind: ChatKind;
-  route: Route;
-  destinationAddress?: string;
-  refundAddress?: string;
-  /** The user chose to skip the refund address (no automatic refund). */
-  refundSkipped?: boolean;
-  /** Refuel answer; undefined while not asked (or not offered). */
-  refuel?: boolean;
-  /** The route and refuel (routeKey) that last got a quote: the service accepted them. */
-  checked?: string;
-  /** What the last question asked, so a typed answer lands in the right field. */
-  awaiting?: Step;
-  createdAt: number;
-}
+import type { CreatedByDraft, Draft, DraftStore } from '../kernel/stores.js';
 
 const DRAFT_ID = /^[A-Za-z0-9_-]{8}$/;
 export const isDraftId = (s: string | undefined): s is string => s !== undefined && DRAFT_ID.test(s);
 export const newDraftId = (): string => randomBytes(6).toString('base64url');
 
-export class DraftStore {
+export class RedisDraftStore implements DraftStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -107,11 +77,4 @@ export class DraftStore {
       return undefined;
     }
   }
-}
-
-/** The swap a confirmed draft created and who created it. */
-export interface CreatedByDraft {
-  swapId: string;
-  platform: Platform;
-  userId: string;
 }

@@ -1,9 +1,10 @@
 import { italic, line, type Line, type Reply } from '../../contracts/reply.js';
 import type { Ctx } from '../kernel/context.js';
 import type { Problem } from '../kernel/problem.js';
-import type { Route } from '../quote/route.js';
 import { advance } from './advance.js';
-import { newDraftId, type Draft } from './drafts.js';
+import { newDraftId } from './drafts.js';
+import type { Route } from '../kernel/route.js';
+import type { Draft } from '../kernel/stores.js';
 
 /**
  * Starts the wizard on a route (what a line or a quote card gave, with what was wrong with it):

@@ -1,19 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Platform } from '../../../contracts/incoming.js';
 import { CoreKeys } from '../../../contracts/keys.js';
-
-/**
- * A free-text question the lookup buttons asked ("your deposit transaction hash", "a hash or an
- * address"), so the next plain message of that user in that chat answers it. One per user, short
- * lived; any command or other button clears it, so a stale question never swallows a wizard answer.
- */
-export type Ask =
-  | { kind: 'sent'; swapId: string; chatId: string }
-  | { kind: 'where'; chatId: string };
+import type { Ask, AskStore } from '../../kernel/stores.js';
 
 const TTL_SECONDS = 15 * 60;
 
-export class AskStore {
+export class RedisAskStore implements AskStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
