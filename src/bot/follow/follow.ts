@@ -1,5 +1,4 @@
 import { bold, line, type Reply } from '../../contracts/reply.js';
-import { statusReply } from '../status/command.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
 import { forSender, notice } from '../kernel/replies.js';
 
@@ -23,7 +22,8 @@ export const adminsOnly = (ctx: Ctx): Reply => forSender(ctx, notice(ctx.t('foll
  * The caller has checked the admin rule.
  */
 export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Promise<Reply[]> {
-  if (!known) await statusReply(ctx, swapId); // errors become replies upstream
+  // Proves the swap exists (a not-found or service error becomes a reply upstream): the load alone, no card.
+  if (!known) await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
   // ctx.locale is the chat's language (a group's, not the presser's): pushed updates use it.
   const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale });
   if (!result.ok) {

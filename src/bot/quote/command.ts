@@ -15,18 +15,20 @@ import { startWizard } from '../swap/start.js';
  * quoted at once without a draft; anything missing or wrong is asked by the wizard.
  */
 async function quote(ctx: Ctx, args: string): Promise<Reply[]> {
-  const read = await routeFromLine(ctx, args);
+  const networks = await ctx.catalog.networks();
+  const read = await routeFromLine(ctx, args, networks);
   if (!read.route) return [problemReply(ctx.locale, read.problem, ctx.t('route.unreadable'))];
   if (read.problem || !isComplete(read.route)) return startWizard(ctx, 'quote', read.route, read.problem);
-  const outcome = await quoteNow(ctx, read.route, 'new');
+  const outcome = await quoteNow(ctx, read.route, 'new', networks);
   return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
 }
 
 /** qr: Refresh on a quote card: the same route quoted again, replacing the card. */
 export async function refreshQuote(ctx: Ctx, args: string[]): Promise<Reply[]> {
-  const route = await routeFromButton(ctx, args);
+  const networks = await ctx.catalog.networks();
+  const route = await routeFromButton(ctx, args, networks);
   if (!route) return [expired(ctx)];
-  const outcome = await quoteNow(ctx, route, modeOf(ctx));
+  const outcome = await quoteNow(ctx, route, modeOf(ctx), networks);
   return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
 }
 

@@ -191,9 +191,9 @@ export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> 
 
 /** qi: Refresh on an inline card: the same route quoted again in place; never the wizard (no chat to ask in). */
 export async function refreshInline(ctx: Ctx, args: string[]): Promise<Reply[]> {
-  const route = await routeFromButton(ctx, args);
-  if (!route) return [expired(ctx)];
   const networks = await ctx.catalog.networks();
+  const route = await routeFromButton(ctx, args, networks);
+  if (!route) return [expired(ctx)];
   const result = await quoteResult(ctx, route, networks, 'quote', routeLine(route));
   if (result.kind === 'problem') return [{ ...notice(ctx.t('inline.cannotRefresh'), [line(result.title), line(result.description)], 'warning'), target: 'ephemeral' }];
   return [{ ...result.reply, mode: 'edit' }];

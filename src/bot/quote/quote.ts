@@ -99,9 +99,9 @@ export type QuoteOutcome = { done: true; replies: Reply[] } | { done: false; rou
  * A route quoted straight away (a complete /quote line, Refresh): checked against the route list
  * and the limits, then quoted. Anything missing or refused comes back for the wizard to ask; a
  * service failure is a reply with Try again (the route is in the button, so nothing is saved).
+ * `networks` is the list the caller read the route with: the network list is read once per /quote.
  */
-export async function quoteNow(ctx: Ctx, route: Route, mode: 'edit' | 'new'): Promise<QuoteOutcome> {
-  const networks = await ctx.catalog.networks();
+export async function quoteNow(ctx: Ctx, route: Route, mode: 'edit' | 'new', networks: readonly Network[]): Promise<QuoteOutcome> {
   const check = await checkRoute(ctx, route, networks, false);
   // The wizard checks the route again (cached) and asks what this check cleared.
   if (check.problem || !isComplete(check.route)) return { done: false, route };

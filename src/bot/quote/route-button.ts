@@ -1,3 +1,4 @@
+import type { Network } from '../../layerswap/schemas.js';
 import type { Ctx } from '../kernel/context.js';
 import { setRouteField } from './route.js';
 import type { Route, RouteField } from '../kernel/route.js';
@@ -20,18 +21,21 @@ function routeFromArgs(args: string[]): Route | undefined {
   return route;
 }
 
-/** The route a button carries, every name re-checked through the catalogue; undefined when forged or stale. */
-export async function routeFromButton(ctx: Ctx, args: string[]): Promise<Route | undefined> {
+/**
+ * The route a button carries, every name re-checked through the catalogue (`networks`: the list the
+ * caller already holds); undefined when forged or stale.
+ */
+export async function routeFromButton(ctx: Ctx, args: string[], networks?: readonly Network[]): Promise<Route | undefined> {
   const raw = routeFromArgs(args);
   if (!raw) return undefined;
-  const networks = await ctx.catalog.networks();
+  const names = networks ?? await ctx.catalog.networks();
   let route: Route = {};
   const order: Array<[RouteField, string | undefined]> = [
     ['source_network', raw.sourceNetwork], ['source_token', raw.sourceToken], ['destination_network', raw.destinationNetwork],
     ['destination_token', raw.destinationToken], ['amount', raw.amount],
   ];
   for (const [field, value] of order) {
-    const u = setRouteField(route, field, value ?? '', networks);
+    const u = setRouteField(route, field, value ?? '', names);
     if (u.problem) return undefined;
     route = u.route;
   }

@@ -18,10 +18,10 @@ export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {
  * A route from one typed line (/quote, /swap): every part that checks out is kept, the first wrong
  * one is the problem. A line that cannot be read at all is a problem without a route.
  */
-export async function routeFromLine(ctx: Ctx, args: string): Promise<RouteUpdate | { route?: undefined; problem: Problem }> {
+export async function routeFromLine(ctx: Ctx, args: string, networks: readonly Network[]): Promise<RouteUpdate | { route?: undefined; problem: Problem }> {
   const words = splitRouteWords(args);
   if (!words.ok) return { problem: words };
-  return applyRouteWords({}, words.value, await ctx.catalog.networks(), await loadExchanges(ctx));
+  return applyRouteWords({}, words.value, networks, await loadExchanges(ctx));
 }
 
 /**

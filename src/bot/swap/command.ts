@@ -7,7 +7,7 @@ import { startWizard } from './start.js';
 
 /** /swap [route]: the route (one line or step by step), addresses, refuel, confirmation. */
 async function swap(ctx: Ctx, args: string): Promise<Reply[]> {
-  const read = await routeFromLine(ctx, args);
+  const read = await routeFromLine(ctx, args, await ctx.catalog.networks());
   if (!read.route) return [problemReply(ctx.locale, read.problem, ctx.t('route.unreadable'))];
   return startWizard(ctx, 'swap', read.route, read.problem);
 }
