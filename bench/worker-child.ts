@@ -8,7 +8,7 @@ import { TelegramMessenger } from '../src/platforms/telegram/messenger.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../src/tracking/engine.js';
 import { NETWORKS } from '../src/sandbox/catalog.js';
 import type { RateLimit } from '../src/tracking/queues.js';
-import { trackingRenderer } from '../src/bot/status/moments.js';
+import { trackingRenderer } from '../src/bot/renderer.js';
 import { CountingMessenger } from './cards.js';
 import { scaledNow, type ScaledTime } from './clock.js';
 import { memoryMb, serve } from './ipc.js';

@@ -1,4 +1,4 @@
-import { trackingRenderer } from '../bot/status/moments.js';
+import { trackingRenderer } from '../bot/renderer.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';

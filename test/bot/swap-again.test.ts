@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trackingRenderer } from '../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
 import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';

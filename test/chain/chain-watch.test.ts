@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TOKEN_ABI } from '../../src/chain/local-node.js';
-import { trackingRenderer } from '../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
 import { listen, type Listening } from '../../src/http.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { NETWORKS } from '../../src/sandbox/catalog.js';

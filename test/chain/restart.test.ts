@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TOKEN_ABI } from '../../src/chain/local-node.js';
-import { trackingRenderer } from '../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { NETWORKS } from '../../src/sandbox/catalog.js';
 import { startSandbox } from '../../src/sandbox/server.js';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { trackingRenderer } from '../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
 import { depositCardAfter } from '../../src/bot/deposit/lifecycle.js';
 import { statusCard } from '../../src/bot/status/card.js';
 import type { BotCore } from '../../src/bot/core.js';

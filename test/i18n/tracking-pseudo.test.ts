@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
-import { renderMoment, supportSummary, trackingRenderer } from '../../src/bot/status/moments.js';
+import { renderMoment, supportSummary } from '../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
 import { statusCard } from '../../src/bot/status/card.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { lineText, replyButtons, type Reply } from '../../src/contracts/reply.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusCard } from '../../src/bot/status/card.js';
-import { MOMENT_TITLES, trackingRenderer } from '../../src/bot/status/moments.js';
+import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
 import { LOCALES, t } from '../../src/i18n/index.js';

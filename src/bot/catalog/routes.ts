@@ -1,7 +1,6 @@
 import type { Ctx } from '../kernel/context.js';
-import { activeTokens } from '../quote/route-check.js';
+import { activeTokens, typedNetwork } from '../quote/index.js';
 import { limitsRange, routeLimits } from './limits.js';
-import { typedNetwork } from '../quote/summary.js';
 import { networkLabel, resolveNetwork } from './parse-network.js';
 import { resolveToken, tokenList } from './parse-token.js';
 import { pageArg, pageButtons, pageLine, pageOf } from '../kernel/paging.js';

@@ -1,5 +1,5 @@
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
-import { isNative } from '../catalog/parse-token.js';
+import { isNative } from '../catalog/index.js';
 import { actionButton, bold, code, copyButton, deeplinkButton, line, link, text, urlButton, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import { DEPOSIT_WINDOW_MS, swapMoney } from '../money/model.js';
 import { expectedText } from '../money/words.js';
@@ -8,7 +8,7 @@ import { depositPlan, type DepositPlan } from './plan.js';
 import { formatTime, networkName, shortId, swapPageUrl } from '../kernel/format.js';
 import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
-import { statusActions } from '../status/card.js';
+import { statusActions } from '../status/index.js';
 import { decimalText } from '../money/base-units.js';
 import { defaultLocale, t as tr, tSpans, type Locale } from '../../i18n/index.js';
 

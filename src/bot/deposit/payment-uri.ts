@@ -1,4 +1,4 @@
-import { isNative } from '../catalog/parse-token.js';
+import { isNative } from '../catalog/index.js';
 import { toBaseUnits } from '../money/base-units.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FollowedSwap } from '../../contracts/tracking.js';
 import { actionButton, code, line, type Reply } from '../../contracts/reply.js';
 import { FINAL_SWAP_STATUSES } from '../../layerswap/schemas.js';
 import { inlineAction } from '../kernel/actions.js';
-import { statusWords } from '../status/words.js';
+import { statusWords } from '../status/index.js';
 import { chatTarget, type Ctx } from '../kernel/context.js';
 import { notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';

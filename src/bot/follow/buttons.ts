@@ -1,7 +1,6 @@
 import { actionButton, line, type Reply } from '../../contracts/reply.js';
-import { trackingRenderer } from '../status/moments.js';
+import { statusActions, statusCard } from '../status/index.js';
 import { shortId } from '../kernel/format.js';
-import { statusActions } from '../status/card.js';
 import { inlineAction } from '../kernel/actions.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
 import { adminsOnly, followSwap, mayManageTracking } from './follow.js';
@@ -33,7 +32,9 @@ async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | 
   try {
     const details = await ctx.api.getSwap(id, { exclude_deposit_actions: true });
     const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
-    const card = trackingRenderer.card(details, target, { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) }, ctx.locale);
+    const view = { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) };
+    // The card tracking keeps (bot/renderer.ts), drawn here for the pressed message.
+    const card = statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale: ctx.locale, followed: view });
     if (followed) return { ...card, mode: 'edit' };
     const stop = statusActions.stop(id);
     const rows = (card.buttons ?? []).filter((row) => !row.some((b) => b.kind === 'action' && b.action === stop));

@@ -1,4 +1,4 @@
-import { statusWords } from '../status/words.js';
+import { statusWords } from '../status/index.js';
 import { formatTime } from '../kernel/format.js';
 import { chatTarget, type Ctx } from '../kernel/context.js';
 import { pageArg, pageButtons, pageLine, pageOf } from '../kernel/paging.js';

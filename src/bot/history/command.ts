@@ -1,6 +1,6 @@
 import { formatTime, shortId } from '../kernel/format.js';
-import { swapAgainButton } from '../swap/again-button.js';
-import { swapRoute, swapRouteIn, swapStatusLabel } from '../status/list-card.js';
+import { swapAgainButton } from '../swap/index.js';
+import { swapRoute, swapRouteIn, swapStatusLabel } from '../status/index.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
 import { swapsCsv } from './csv.js';
 import type { Network, SwapDetails } from '../../layerswap/schemas.js';
@@ -11,7 +11,7 @@ import { notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';
 import { inlineAction } from '../kernel/actions.js';
 import type { Command } from '../kernel/command.js';
-import { routeSummary } from '../quote/summary.js';
+import { routeSummary } from '../quote/index.js';
 import type { HistoryEntry } from '../kernel/stores.js';
 
 const PAGE = 8;

@@ -3,7 +3,7 @@ import { isPublic, type Ctx } from '../kernel/context.js';
 import { actionButton, line, type Reply } from '../../contracts/reply.js';
 import { notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';
-import { mayManageTracking } from '../follow/follow.js';
+import { mayManageTracking } from '../follow/index.js';
 import { LOCALE_NAMES, LOCALES, localeFromName, t, type Locale } from '../../i18n/index.js';
 import { LanguageStore } from '../../i18n/store.js';
 

@@ -7,8 +7,7 @@ import { expired, forSender } from '../kernel/replies.js';
 import { routeFromLine } from './route-check.js';
 import { routeFromButton } from './route-button.js';
 import { isComplete } from './route.js';
-import { modeOf } from '../swap/ask.js';
-import { startWizard } from '../swap/start.js';
+import { modeOf, startWizard } from '../swap/index.js';
 
 /**
  * /quote <amount> <token> <from> <to> [<to-token>], in words, or step by step. A complete line is

@@ -9,7 +9,7 @@ import type { Locale } from '../../i18n/index.js';
 import { VERBS } from '../kernel/verbs.js';
 import { checkRoute } from './route-check.js';
 import { routeArgs } from './route-button.js';
-import { amountProblem, routeLimits } from '../catalog/limits.js';
+import { amountProblem, routeLimits } from '../catalog/index.js';
 import { clearField, isComplete } from './route.js';
 import { routeLabels } from './summary.js';
 import { routeTimesId, shownDistribution, type Distribution, type RouteTimes } from '../../contracts/route-times.js';

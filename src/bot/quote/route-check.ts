@@ -1,8 +1,6 @@
 import type { Destination, Network, RouteToken } from '../../layerswap/schemas.js';
 import type { Ctx } from '../kernel/context.js';
-import { exchangeLabel } from '../catalog/parse-exchange.js';
-import { networkLabel } from '../catalog/parse-network.js';
-import { tokenList } from '../catalog/parse-token.js';
+import { exchangeLabel, networkLabel, tokenList } from '../catalog/index.js';
 import { msg, type Problem } from '../kernel/problem.js';
 import { applyRouteWords, type RouteExchanges, type RouteUpdate } from './route.js';
 import { splitRouteWords } from './line.js';

@@ -1,9 +1,7 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import { parseAmount } from './amount.js';
 import { normalizeName } from '../kernel/edit-distance.js';
-import { exchangeLabel, findExchange, suggestExchanges } from '../catalog/parse-exchange.js';
-import { networkKeys, networkLabel, resolveNetwork } from '../catalog/parse-network.js';
-import { resolveToken } from '../catalog/parse-token.js';
+import { exchangeLabel, findExchange, networkKeys, networkLabel, resolveNetwork, resolveToken, suggestExchanges } from '../catalog/index.js';
 import { msg, problemOf, type Problem } from '../kernel/problem.js';
 import type { RouteWords } from './line.js';
 import type { Route, RouteField } from '../kernel/route.js';

@@ -1,9 +1,7 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { RouteLabels } from './card.js';
 import { t, type Locale, type Vars } from '../../i18n/index.js';
-import { exchangeLabel } from '../catalog/parse-exchange.js';
-import { networkLabel, resolveNetwork } from '../catalog/parse-network.js';
-import { NETWORK_ALIASES, networkStem } from '../catalog/aliases.js';
+import { NETWORK_ALIASES, exchangeLabel, networkLabel, networkStem, resolveNetwork } from '../catalog/index.js';
 import type { RouteExchanges } from './route.js';
 import type { Route } from '../kernel/route.js';
 

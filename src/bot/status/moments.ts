@@ -1,14 +1,11 @@
 import type { ChatTarget } from '../../contracts/incoming.js';
 import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Span, type Tone } from '../../contracts/reply.js';
-import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, MOMENT_KINDS, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes, type TrackingRenderer } from '../../contracts/tracking.js';
+import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, MOMENT_KINDS, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes } from '../../contracts/tracking.js';
 import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
-import { fitReply } from '../kernel/fit.js';
 import { maskAddress, networkName, txExplorer } from '../kernel/format.js';
-import { statusCard } from './card.js';
-import { depositCardAfter } from '../deposit/lifecycle.js';
-import { swapAgainButton } from '../swap/again-button.js';
+import { swapAgainButton } from '../swap/index.js';
 import { failReasonWords, phaseWords } from './words.js';
 import { decimalText } from '../money/base-units.js';
 import { moneyText, swapMoney } from '../money/model.js';
@@ -18,15 +15,8 @@ import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '
  * What tracking sends besides the status card: the new messages at key moments (edits of the
  * card notify nobody), the support summary of a stuck swap, and the notice that tracking stopped.
  * Private chats get full addresses; groups and channels get masked ones and never deposit
- * details. `trackingRenderer` is what the tracking engine is given: every reply fitted.
+ * details. The tracking engine is given them through `bot/renderer.ts`, every reply fitted.
  */
-
-export const trackingRenderer: TrackingRenderer<SwapDetails> = {
-  card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
-  moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
-  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
-  depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
-};
 
 /** Each moment's title in the default locale (tests compare titles; cards use momentTitle). */
 export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = Object.fromEntries(MOMENT_KINDS.map((k) => [k, momentTitle(k, defaultLocale())])) as Record<MomentKind, string>;
@@ -241,7 +231,7 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
  */
 export const STOPPED_TITLE = t(defaultLocale(), 'moment.stopped.title');
 
-function renderTrackingStopped(reason: StopReason, swapId: string, locale: Locale): Reply {
+export function renderTrackingStopped(reason: StopReason, swapId: string, locale: Locale): Reply {
   const why: Record<StopReason, string> = {
     not_found: t(locale, 'moment.stopped.notFound', { duration: formatDuration(locale, NOT_FOUND_GIVE_UP_MS) }),
   };

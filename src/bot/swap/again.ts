@@ -2,7 +2,7 @@ import { line, type Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
 import { expired, notice } from '../kernel/replies.js';
-import { routeArgs, routeFromButton } from '../quote/route-button.js';
+import { routeArgs, routeFromButton } from '../quote/index.js';
 import { startWizard } from './start.js';
 import { parseSwapId } from '../kernel/swap-id.js';
 import type { Route } from '../kernel/route.js';

@@ -3,13 +3,12 @@ import { checkAddress } from './address/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { msg, problemFrom } from '../kernel/problem.js';
 import { expired, notice } from '../kernel/replies.js';
-import { loadExchanges } from '../quote/route-check.js';
-import { isRouteField, setRouteField } from '../quote/route.js';
+import { isRouteField, loadExchanges, setRouteField } from '../quote/index.js';
 import { createFromDraft, repeatedConfirm } from './create.js';
 import { advance } from './advance.js';
 import { fieldOfCode } from './choices.js';
 import { isDraftId } from './drafts.js';
-import { isSavedId } from '../addresses/book.js';
+import { isSavedId } from '../addresses/index.js';
 import type { RouteField } from '../kernel/route.js';
 import type { Draft } from '../kernel/stores.js';
 

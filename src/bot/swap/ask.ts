@@ -2,11 +2,10 @@ import type { Network } from '../../layerswap/schemas.js';
 import { actionButton, bold, deeplinkButton, line, text, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import type { Ctx } from '../kernel/context.js';
 import { problemLine, type Problem } from '../kernel/problem.js';
-import type { RouteExchanges } from '../quote/route.js';
-import { exchangeName, labelOf, routeSummary } from '../quote/summary.js';
+import { exchangeName, labelOf, routeSummary, type RouteExchanges } from '../quote/index.js';
 import { VERBS } from '../kernel/verbs.js';
 import { inlineAction } from '../kernel/actions.js';
-import { savedLabel } from '../addresses/book.js';
+import { savedLabel } from '../addresses/index.js';
 import type { Draft } from '../kernel/stores.js';
 
 /** How the next question is shown: what was wrong with the last answer, a note, a page of choices. */

@@ -2,7 +2,7 @@ import type { Reply } from '../../contracts/reply.js';
 import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../kernel/command.js';
 import type { Ctx } from '../kernel/context.js';
 import { problemReply } from '../kernel/problem.js';
-import { routeFromLine } from '../quote/route-check.js';
+import { routeFromLine } from '../quote/index.js';
 import { startWizard } from './start.js';
 
 /** /swap [route]: the route (one line or step by step), addresses, refuel, confirmation. */

@@ -1,4 +1,4 @@
-import { trackingRenderer } from '../../../src/bot/status/moments.js';
+import { trackingRenderer } from '../../../src/bot/renderer.js';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
 import { line, text, type Reply } from '../../../src/contracts/reply.js';
 import type { TrackingRenderer } from '../../../src/contracts/tracking.js';

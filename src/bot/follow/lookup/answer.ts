@@ -1,7 +1,7 @@
 import { actionButton, code, line, type Reply } from '../../../contracts/reply.js';
 import type { SwapDetails } from '../../../layerswap/schemas.js';
 import { shortId } from '../../kernel/format.js';
-import { swapListCard } from '../../status/list-card.js';
+import { swapListCard } from '../../status/index.js';
 import { isPublic, type Ctx } from '../../kernel/context.js';
 import { pageArg } from '../../kernel/paging.js';
 import { msg, problemOf, problemReply } from '../../kernel/problem.js';

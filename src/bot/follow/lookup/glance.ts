@@ -1,7 +1,7 @@
 import { actionButton, deeplinkButton, line, type Button, type Reply } from '../../../contracts/reply.js';
 import { ApiError } from '../../../layerswap/errors.js';
 import type { SwapDetails } from '../../../layerswap/schemas.js';
-import { statusCard } from '../../status/card.js';
+import { statusCard } from '../../status/index.js';
 import type { Ctx } from '../../kernel/context.js';
 import { parseSwapId } from '../../kernel/swap-id.js';
 import { msg, problemOf, problemReply } from '../../kernel/problem.js';

@@ -2,7 +2,7 @@ import { bold, code, line, type Line, type Reply } from '../../../contracts/repl
 import type { SwapDetails, TransactionStatus } from '../../../layerswap/schemas.js';
 import { asError } from '../../../log.js';
 import { shortId } from '../../kernel/format.js';
-import { confirmationBar } from '../../status/card.js';
+import { confirmationBar } from '../../status/index.js';
 import { isPublic, type Ctx } from '../../kernel/context.js';
 import { parseSwapId } from '../../kernel/swap-id.js';
 import { msg, problemReply } from '../../kernel/problem.js';

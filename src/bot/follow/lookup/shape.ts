@@ -1,9 +1,4 @@
-import { checkBitcoinAddress } from '../../swap/address/bitcoin.js';
-import { checkCosmosAddress } from '../../swap/address/cosmos.js';
-import { checkEvmAddress } from '../../swap/address/evm.js';
-import { checkSolanaAddress } from '../../swap/address/solana.js';
-import { checkTonAddress } from '../../swap/address/ton.js';
-import { checkTronAddress } from '../../swap/address/tron.js';
+import { checkBitcoinAddress, checkCosmosAddress, checkEvmAddress, checkSolanaAddress, checkTonAddress, checkTronAddress } from '../../swap/index.js';
 import { parseSwapId, parseSwapIdPrefix } from '../../kernel/swap-id.js';
 import { fail, msg, ok, type Result } from '../../kernel/problem.js';
 

@@ -3,8 +3,7 @@ import { phaseOfSwap } from '../../../layerswap/phase.js';
 import type { SwapDetails } from '../../../layerswap/schemas.js';
 import { fitReply } from '../../kernel/fit.js';
 import { t, type Locale, type Vars } from '../../../i18n/index.js';
-import { supportSummary } from '../../status/moments.js';
-import { statusCard } from '../../status/card.js';
+import { statusCard, supportSummary } from '../../status/index.js';
 
 /**
  * The "Where is my swap?" answer: the swap's status card with what to do now in plain words, and,

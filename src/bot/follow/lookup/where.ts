@@ -1,7 +1,7 @@
 import { line, type Reply } from '../../../contracts/reply.js';
 import { whereCard } from './where-card.js';
 import { isPublic, type Ctx } from '../../kernel/context.js';
-import { isCreator } from '../../deposit/details.js';
+import { isCreator } from '../../deposit/index.js';
 import { problemReply } from '../../kernel/problem.js';
 import { answerLookup } from './answer.js';
 import { parseLookup } from './shape.js';

@@ -1,0 +1,3 @@
+/** What the other features may use of follow/ (lint: features import each other only through here). */
+export { mayManageTracking } from './follow.js';
+export { lookupReplies } from './lookup/answer.js';

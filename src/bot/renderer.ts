@@ -1,0 +1,17 @@
+import type { TrackingRenderer } from '../contracts/tracking.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
+import { depositCardAfter } from './deposit/index.js';
+import { fitReply } from './kernel/fit.js';
+import { statusCard } from './status/card.js';
+import { renderMoment, renderTrackingStopped } from './status/moments.js';
+
+/**
+ * What the tracking engine is given of the core (its port, as core.ts is the adapters'): the status
+ * card, key moments, "tracking stopped" and the deposit card's later state, every reply fitted.
+ */
+export const trackingRenderer: TrackingRenderer<SwapDetails> = {
+  card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
+  moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
+  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
+  depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
+};
