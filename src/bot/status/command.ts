@@ -22,7 +22,7 @@ async function load(ctx: Ctx, swapId: string): Promise<{ details: SwapDetails; m
 }
 
 /** The status card of a swap, masked unless shown privately to its creator. */
-export async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
+async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
   const { details, mine } = await load(ctx, swapId);
   return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
 }
