@@ -6,7 +6,7 @@ import { quoteNow } from './quote.js';
 import { expired, forSender } from '../kernel/replies.js';
 import { routeFromLine } from './route-check.js';
 import { routeFromButton } from './route-button.js';
-import { isComplete } from './route.js';
+import { isQuotable } from './route.js';
 import { modeOf, startWizard } from '../swap/index.js';
 
 /**
@@ -17,7 +17,9 @@ async function quote(ctx: Ctx, args: string): Promise<Reply[]> {
   const networks = await ctx.catalog.networks();
   const read = await routeFromLine(ctx, args, networks);
   if (!read.route) return [problemReply(ctx.locale, read.problem, ctx.t('route.unreadable'))];
-  if (read.problem || !isComplete(read.route)) return startWizard(ctx, 'quote', read.route, read.problem);
+  // Quoted here when nothing is asked (the token to receive defaults in the route check), so the
+  // line goes down once: no wizard, one read of the network list.
+  if (read.problem || !isQuotable(read.route)) return startWizard(ctx, 'quote', read.route, read.problem);
   const outcome = await quoteNow(ctx, read.route, 'new', networks);
   return outcome.done ? outcome.replies : startWizard(ctx, 'quote', outcome.route, outcome.problem);
 }

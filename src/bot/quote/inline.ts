@@ -11,7 +11,7 @@ import { t, type Locale } from '../../i18n/index.js';
 import { expired, notice } from '../kernel/replies.js';
 import { checkRoute, loadExchanges } from './route-check.js';
 import { routeArgs, routeFromButton } from './route-button.js';
-import { applyRouteWords, isComplete } from './route.js';
+import { applyRouteWords, isComplete, isQuotable } from './route.js';
 import { routeLabels, routeSummary } from './summary.js';
 import { splitRouteWords, type RouteWords } from './line.js';
 import { VERBS } from '../kernel/verbs.js';
@@ -159,8 +159,6 @@ async function commonRoutes(ctx: Ctx, partial: Route, networks: readonly Network
   return results.filter((r): r is InlineResult => r !== undefined && r.kind === 'route');
 }
 
-/** Enough to quote: the token to receive defaults to the same one (checkRoute). */
-const quotable = (r: Route): boolean => Boolean(r.amount && r.sourceNetwork && r.sourceToken && r.destinationNetwork);
 
 /**
  * An inline query: the quote of what was typed, plus a corrected reading when a network was
@@ -174,14 +172,14 @@ export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> 
   if (!words.ok) return { results: [problemResult(ctx.locale, words, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
   const read = applyRouteWords({}, words.value, networks, exchanges);
   const results: InlineResult[] = [];
-  if (!read.problem && quotable(read.route)) results.push(await quoteResult(ctx, read.route, networks, 'quote', query));
+  if (!read.problem && isQuotable(read.route)) results.push(await quoteResult(ctx, read.route, networks, 'quote', query));
   const fixed = correctedWords(words.value, networks);
   if (fixed) {
     const again = applyRouteWords({}, fixed, networks, exchanges);
-    if (!again.problem && quotable(again.route)) results.push(await quoteResult(ctx, again.route, networks, 'fix', query));
+    if (!again.problem && isQuotable(again.route)) results.push(await quoteResult(ctx, again.route, networks, 'fix', query));
   }
   if (results.some((r) => r.kind === 'quote' || r.kind === 'fix')) return { results, personal: true, cacheSeconds: QUOTE_CACHE_SECONDS };
-  if (read.problem && query !== '' && (quotable(read.route) || words.value.to !== undefined || words.value.from !== undefined)) {
+  if (read.problem && query !== '' && (isQuotable(read.route) || words.value.to !== undefined || words.value.from !== undefined)) {
     return { results: [...results, problemResult(ctx.locale, read.problem, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
   }
   const common = await commonRoutes(ctx, read.route, networks, query);

@@ -172,6 +172,9 @@ export function missingField(route: Route): RouteField | undefined {
   return undefined;
 }
 
+/** Enough to quote: the token to receive defaults to the same one (checkRoute). */
+export const isQuotable = (r: Route): boolean => Boolean(r.amount && r.sourceNetwork && r.sourceToken && r.destinationNetwork);
+
 export const isComplete = (route: Route): route is Required<Pick<Route, 'amount' | 'sourceNetwork' | 'sourceToken' | 'destinationNetwork' | 'destinationToken'>> & Route =>
   missingField(route) === undefined;
 
