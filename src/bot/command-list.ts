@@ -21,12 +21,12 @@ const help = helpCommand(() => COMMANDS);
 
 /**
  * The commands the bot offers, each declared beside its handler: the single source for
- * Telegram's setMyCommands, Discord's slash-command definitions, /help and the router.
+ * Telegram's setMyCommands, Discord's slash-command definitions, /help and dispatch.
  */
 export const COMMANDS: readonly Command[] = [
   quoteCommand, swapCommand, statusCommand, trackCommand, untrackCommand, trackingCommand,
   historyCommand, addressesCommand, networksCommand, routesCommand, cancelCommand, settingsCommandSpec, languageCommand, help,
 ];
 
-/** Commands the router takes that no menu lists (platforms send /start themselves). */
+/** Commands dispatch takes that no menu lists (platforms send /start themselves). */
 export const UNLISTED_COMMANDS: readonly Command[] = [startCommand(help.run)];

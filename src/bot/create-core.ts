@@ -13,7 +13,7 @@ import type { Incoming } from '../contracts/incoming.js';
 import { RateLimiter } from './kernel/rate-limit.js';
 import { line, type Reply } from '../contracts/reply.js';
 import { notice } from './kernel/replies.js';
-import { commandName, route } from './dispatch.js';
+import { commandName, dispatch } from './dispatch.js';
 import { suggest } from './catalog/suggest.js';
 import { inlineQuote } from './quote/inline.js';
 import { findLookup, guestGlance, trackThis } from './follow/lookup/glance.js';
@@ -37,7 +37,7 @@ function validIncoming(i: Incoming): boolean {
 }
 
 /**
- * The platform-neutral core: rate limit, route, handle, fit. handle() never throws: service
+ * The platform-neutral core: rate limit, dispatch, handle, fit. handle() never throws: service
  * failures become plain-word replies and anything unexpected is logged (no user text, no
  * secrets) and answered politely. Every reply is cut to the strictest platform's limits.
  */
@@ -157,7 +157,7 @@ export function createCore(deps: CoreDeps): BotCore {
         replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
       } else {
         const ctx = contextFor(incoming, locale, t);
-        replies = await route(ctx);
+        replies = await dispatch(ctx);
         // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
         const back = await welcomeBack(ctx).catch((err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'));
         if (back) replies = [back, ...replies];

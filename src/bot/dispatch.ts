@@ -55,7 +55,7 @@ export function commandName(text: string | undefined): string | undefined {
  * From an Incoming to its handler: a button's action, a command line, or plain text answering the
  * open draft's question. Unknown input gets a pointer to /help (in private chats; groups stay quiet).
  */
-export async function route(ctx: Ctx): Promise<Reply[]> {
+export async function dispatch(ctx: Ctx): Promise<Reply[]> {
   const { incoming } = ctx;
   if (incoming.action !== undefined) {
     const decoded = await ctx.codec.decode(incoming.action);

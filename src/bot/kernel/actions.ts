@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
  * allows 100). An action is a verb and string arguments. Small ones travel inline
  * ("st:<swap id>"); anything longer is stashed in Redis under a short random id ("~<id>") so the
  * limit holds for any input. Actions come back untrusted: decoding never throws, and anything
- * forged, garbled or expired decodes to a failure the router turns into "this button has expired".
+ * forged, garbled or expired decodes to a failure dispatch turns into "this button has expired".
  */
 export interface Action {
   verb: string;

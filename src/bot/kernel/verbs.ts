@@ -1,5 +1,5 @@
 /**
- * Every button verb, once: what encodes a button names it from here, and the router's handler
+ * Every button verb, once: what encodes a button names it from here, and dispatch's handler
  * table is typed over these keys, so a verb without a handler (or a handler without a verb) does
  * not compile. Verbs are short because actions must fit in 64 bytes (actions.ts).
  */

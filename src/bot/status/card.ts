@@ -13,7 +13,7 @@ import { chainSightingLines } from './chain-sighting.js';
 import { swapMoney, type SwapMoney } from '../money/model.js';
 import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } from '../money/words.js';
 
-/** Button actions of a status card (see router). */
+/** Button actions of a status card (see dispatch.ts). */
 export const statusActions = {
   refresh: (swapId: string): string => inlineAction(VERBS.refreshStatus, swapId),
   /** Status as a new card, the pressed message left as it is (the deposit card in its later state). */
