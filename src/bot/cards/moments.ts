@@ -9,6 +9,7 @@ import { maskAddress, networkName, txExplorer } from './format.js';
 import { statusCard } from './status.js';
 import { depositCardAfter } from './deposit-lifecycle.js';
 import { swapAgainButton } from '../swap/again-button.js';
+import { watchLimitReply } from '../address-book.js';
 import { failReasonWords, phaseWords } from './status-words.js';
 import { decimalText } from './units.js';
 import { moneyText, swapMoney } from '../money/model.js';
@@ -26,6 +27,7 @@ export const trackingRenderer: TrackingRenderer = {
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
   depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
+  watchLimit: (notice, locale) => fitReply(watchLimitReply(notice, locale)),
 };
 
 /** Each moment's title in the default locale (tests compare titles; cards use momentTitle). */
