@@ -110,6 +110,11 @@ const schema = z.object({
   STUCK_AFTER_FACTOR: decimal(0, 1_000).refine((v) => v >= 1, 'must be 1-1000: "stuck" means slower than expected').default(4),
   CONSOLE_LINGER_SECONDS: int(0, 86_400).optional(),
   TRACK_POLL_CONCURRENCY: int(1, 1_000).default(20),
+  // Watched addresses (tracking/address-watch.ts): checked every WATCH_MIN_MS after something new,
+  // the interval doubling while nothing is, up to WATCH_MAX_MS; never more than this share of the API budget.
+  WATCH_MIN_MS: int(1_000, 86_400_000, ' (milliseconds)').default(60_000),
+  WATCH_MAX_MS: int(1_000, 86_400_000, ' (milliseconds)').default(900_000),
+  WATCH_API_PERCENT: int(1, 100, ' (percent of LAYERSWAP_RATE_LIMIT)').default(10),
 });
 
 type Raw = z.infer<typeof schema>;
@@ -219,6 +224,8 @@ function combinationProblems(v: Partial<Raw>, set: Record<string, string>): stri
     problems.push('REDIS_URL and REDIS_CLUSTER_NODES are both set: use REDIS_CLUSTER_NODES alone for a Redis Cluster (credentials go in its entries, such as redis://:password@host:6379), or REDIS_URL alone for one Redis');
   if (v.POLL_FAST_MS !== undefined && v.POLL_SLOW_MS !== undefined && v.POLL_FAST_MS > v.POLL_SLOW_MS)
     problems.push(`POLL_FAST_MS (${v.POLL_FAST_MS}) is above POLL_SLOW_MS (${v.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
+  if (v.WATCH_MIN_MS !== undefined && v.WATCH_MAX_MS !== undefined && v.WATCH_MIN_MS > v.WATCH_MAX_MS)
+    problems.push(`WATCH_MIN_MS (${v.WATCH_MIN_MS}) is above WATCH_MAX_MS (${v.WATCH_MAX_MS}): the check interval backs off from the first to the second`);
   return problems;
 }
 

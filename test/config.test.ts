@@ -91,6 +91,22 @@ describe('config', () => {
     expect(problemsOf({ DISCORD_APPLICATION_ID: '1100000000000000001' })).toEqual([expect.stringMatching(/^DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID is set/)]);
   });
 
+  it('watched addresses: the back-off and the share of the API budget, each bad value named with its range', () => {
+    expect(problemsOf({ WATCH_MIN_MS: '500', WATCH_MAX_MS: '1e6', WATCH_API_PERCENT: '0' })).toEqual([
+      'WATCH_MIN_MS="500": must be 1000-86400000 (milliseconds)',
+      'WATCH_MAX_MS="1e6": must be a whole number in plain digits, such as 3000 (no sign, decimal point, 0x or exponent)',
+      'WATCH_API_PERCENT="0": must be 1-100 (percent of LAYERSWAP_RATE_LIMIT)',
+    ]);
+    expect(problemsOf({ WATCH_API_PERCENT: '150' })).toEqual(['WATCH_API_PERCENT="150": must be 1-100 (percent of LAYERSWAP_RATE_LIMIT)']);
+    expect(problemsOf({ WATCH_MIN_MS: '600000', WATCH_MAX_MS: '120000' })).toEqual([
+      'WATCH_MIN_MS (600000) is above WATCH_MAX_MS (120000): the check interval backs off from the first to the second',
+    ]);
+    const d = loadConfig({});
+    expect([d.WATCH_MIN_MS, d.WATCH_MAX_MS, d.WATCH_API_PERCENT]).toEqual([60_000, 900_000, 10]);
+    const c = loadConfig({ WATCH_MIN_MS: '30000', WATCH_MAX_MS: '3600000', WATCH_API_PERCENT: '25' });
+    expect([c.WATCH_MIN_MS, c.WATCH_MAX_MS, c.WATCH_API_PERCENT]).toEqual([30_000, 3_600_000, 25]);
+  });
+
   it('tells a worker without any platform token that it has nothing to deliver to', () => {
     const none = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', LAYERSWAP_API_KEY: 'key' });
     expect(processProblems(none, 'worker')).toEqual([expect.stringMatching(/^swapbot worker has nothing to deliver to: .*TELEGRAM_BOT_TOKEN and\/or DISCORD_TOKEN/)]);

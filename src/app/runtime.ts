@@ -129,6 +129,7 @@ export async function createRuntime(
       limits: { maxPerChat: config.MAX_TRACKED_PER_CHAT, maxPerUser: config.MAX_TRACKED_PER_USER },
       cadence: pollCadence(config, sandbox !== undefined),
       apiRate: { max: config.LAYERSWAP_RATE_LIMIT, duration: 1000 },
+      watch: { minMs: config.WATCH_MIN_MS, maxMs: config.WATCH_MAX_MS, share: config.WATCH_API_PERCENT / 100 },
       logger,
       ...(chainOptions(config, sandbox, catalog) ?? {}),
     });

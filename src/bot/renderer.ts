@@ -1,5 +1,6 @@
 import type { TrackingRenderer } from '../contracts/tracking.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
+import { watchLimitReply } from './addresses/book.js';
 import { depositCardAfter } from './deposit/index.js';
 import { fitReply } from './kernel/fit.js';
 import { statusCard } from './status/card.js';
@@ -7,11 +8,13 @@ import { renderMoment, renderTrackingStopped } from './status/moments.js';
 
 /**
  * What the tracking engine is given of the core (its port, as core.ts is the adapters'): the status
- * card, key moments, "tracking stopped" and the deposit card's later state, every reply fitted.
+ * card, key moments, "tracking stopped", the deposit card's later state and the watch-limit notice,
+ * every reply fitted.
  */
 export const trackingRenderer: TrackingRenderer<SwapDetails> = {
   card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
   depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
+  watchLimit: (notice, locale) => fitReply(watchLimitReply(notice, locale)),
 };

@@ -100,7 +100,13 @@ export interface Reply {
    * The core wants free text next (an address): Discord shows a modal with this label, Telegram
    * a ForceReply, the terminal a prompt. The answer arrives as Incoming.text.
    */
-  prompt?: { label: string; placeholder?: string; maxLength?: number };
+  prompt?: {
+    label: string;
+    placeholder?: string;
+    maxLength?: number;
+    /** Some buttons answer it too (saved addresses): shown first, never skipped for Discord's modal. */
+    buttonsAnswer?: boolean;
+  };
   /**
    * For target 'dm': what to post in the original chat when the private message cannot be
    * delivered (the user never opened a chat with the bot). Usually holds a deeplink button.

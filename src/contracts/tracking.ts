@@ -171,6 +171,17 @@ export interface TrackingRenderer<Details extends SwapData = SwapData> {
    * while it still waits (the original card stands). Optional: a renderer without it leaves the card.
    */
   depositCard?(details: Details, locale: Locale): Reply | undefined;
+  /** Told once to a watched address's user when its new swaps hit the follow limit (tracking/address-watch.ts). */
+  watchLimit?(notice: WatchLimitNotice, locale: Locale): Reply;
+}
+
+/** New swaps of a watched address that could not be followed: the chat or user is at its limit. */
+export interface WatchLimitNotice {
+  address: string;
+  reason: 'chat_limit' | 'user_limit';
+  limit: number;
+  /** The swaps not followed this time (newest first). */
+  swapIds: string[];
 }
 
 /** A chat that never chose: every key moment, minor edits, no quiet hours, no minimum. */

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import type { ChatTarget } from '../contracts/incoming.js';
-import type { TrackingService } from '../contracts/tracking.js';
-import type { Locale } from '../i18n/index.js';
+import type { ChatTarget, Platform } from '../contracts/incoming.js';
+import type { Messenger } from '../contracts/messenger.js';
+import type { TrackingRenderer, TrackingService, WatchLimitNotice } from '../contracts/tracking.js';
+import { defaultLocale, type Locale } from '../i18n/index.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { asError, type Logger } from '../log.js';
 import { parseTargetKey, targetKey, type TrackingKeys } from './keys.js';
@@ -12,6 +13,8 @@ import { parseTargetKey, targetKey, type TrackingKeys } from './keys.js';
  * backed-off schedule: every `minMs` after something new, doubling while nothing is, up to
  * `maxMs`. Each tick checks at most `share` of the API budget's requests for that time, so
  * watching never starves the swaps being followed. The first check only notes what exists.
+ * A new swap refused by the follow limit is told to the user once (`tell`), not dropped in
+ * silence; told again only after a later follow succeeded (they made room, then filled it).
  *
  * Redis: a zset of entries by due time (member `<targetKey>|<address>`), and a hash of each
  * entry's state (the user, the interval, the swap ids already seen, newest 50). Addresses are
@@ -35,6 +38,20 @@ interface EntryState {
   l?: Locale;
   i: number;
   s?: string[];
+  /** Told of the follow limit; cleared by the next follow that succeeds. */
+  t?: 1;
+}
+
+/** Sends a watched address's user the follow-limit notice in their private chat (engine: the platform's messenger). */
+export type TellWatchLimit = (target: ChatTarget, locale: Locale | undefined, notice: WatchLimitNotice) => Promise<void>;
+
+/** Tells through this worker's messenger for the chat's platform, rendered by the core. */
+export function tellByMessenger(messengers: Partial<Record<Platform, Messenger>>, render: Pick<TrackingRenderer, 'watchLimit'>): TellWatchLimit {
+  return async (target, locale, notice) => {
+    const messenger = messengers[target.platform];
+    if (!messenger || !render.watchLimit) throw new Error(`no ${target.platform} messenger in this worker`);
+    await messenger.send(target, render.watchLimit(notice, locale ?? defaultLocale()));
+  };
 }
 
 const SEEN = 50;
@@ -68,7 +85,7 @@ export class AddressWatch {
   }
 
   /** Checks the entries that are due (at most perTick); returns how many were checked. */
-  async tick(api: Pick<LayerswapApi, 'listSwaps'>, tracking: Pick<TrackingService, 'follow'>, logger: Logger): Promise<number> {
+  async tick(api: Pick<LayerswapApi, 'listSwaps'>, tracking: Pick<TrackingService, 'follow'>, logger: Logger, tell?: TellWatchLimit): Promise<number> {
     const now = this.now();
     const due = await this.redis.zrangebyscore(this.keys.watchDue, '-inf', now, 'LIMIT', 0, this.perTick);
     let checked = 0;
@@ -87,7 +104,26 @@ export class AddressWatch {
       try {
         const ids = (await api.listSwaps({ address, page: 1 }, { maxRetries: 0 })).map((d) => d.swap.id);
         const fresh = state.s ? ids.filter((id) => !state.s?.includes(id)) : [];
-        for (const id of fresh) await tracking.follow(id, target, { userId: state.u, ...(state.l ? { locale: state.l } : {}) });
+        const refused: string[] = [];
+        let limit: WatchLimitNotice | undefined;
+        for (const id of fresh) {
+          const r = await tracking.follow(id, target, { userId: state.u, ...(state.l ? { locale: state.l } : {}) });
+          if (r.ok) delete state.t;
+          else {
+            refused.push(id);
+            limit = { address, reason: r.reason, limit: r.limit, swapIds: refused };
+          }
+        }
+        if (limit && !state.t) {
+          try {
+            if (!tell) throw new Error('no messenger for this chat in this worker');
+            await tell(target, state.l, limit);
+            state.t = 1;
+          } catch (err) {
+            // Not marked told: the next refused swap tries again.
+            logger.warn({ err: asError(err), refused: refused.length }, 'could not tell a user that a watched address\'s swap hit the follow limit');
+          }
+        }
         state.s = [...fresh, ...(state.s ?? ids)].slice(0, SEEN);
         state.i = fresh.length > 0 ? this.settings.minMs : Math.min(state.i * 2, this.settings.maxMs);
       } catch (err) {

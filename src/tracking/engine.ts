@@ -25,7 +25,7 @@ import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { createEvmWatcher } from '../chain/evm.js';
 import { RouteTimesStore } from './route-times.js';
-import { AddressWatch, DEFAULT_WATCH, type WatchSettings } from './address-watch.js';
+import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
 
 /**
  * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
@@ -265,8 +265,9 @@ export function createTracking(deps: TrackingDeps): Tracking {
         reconcileTimer = setInterval(() => void reconcile().catch((e: unknown) => logger.warn({ err: clean(e) }, 'reconcile failed')), every);
         reconcileTimer.unref();
         // Watched addresses: one tick at a time, each within its share of the API budget.
+        const tellWatch = tellByMessenger(opts.messengers, opts.render);
         watchTimer = setInterval(() => {
-          watching ??= watches.tick(deps.api, service, logger).catch((e: unknown) => logger.warn({ err: clean(e) }, 'address watch tick failed')).finally(() => { watching = undefined; });
+          watching ??= watches.tick(deps.api, service, logger, tellWatch).catch((e: unknown) => logger.warn({ err: clean(e) }, 'address watch tick failed')).finally(() => { watching = undefined; });
         }, deps.watch?.tickMs ?? DEFAULT_WATCH.tickMs);
         watchTimer.unref();
       }

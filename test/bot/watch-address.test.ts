@@ -3,6 +3,7 @@ import { trackingRenderer } from '../../src/bot/renderer.js';
 import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { AddressWatch } from '../../src/tracking/address-watch.js';
 import { TrackingKeys } from '../../src/tracking/keys.js';
@@ -60,4 +61,72 @@ describe('watched addresses', () => {
     // 50 requests/s over 5 s is 250; a tenth of it.
     expect(w.perTick).toBe(25);
   });
+});
+
+describe('a watched address at the follow limit', () => {
+  let full: TrackingHarness;
+  let fullCore: BotCore;
+  beforeAll(async () => {
+    // Two swaps per user at most.
+    full = await startTracking({ tracking: { pacing: () => undefined, limits: { maxPerChat: 1000, maxPerUser: 2 }, watch: { tickMs: 50, minMs: 1_000, maxMs: 1_000 } } });
+    await full.startWorkers({ render: trackingRenderer });
+    const catalog = new CatalogCache(full.client, { ttlMs: 60_000, now: () => full.clock.now() });
+    fullCore = createCore({ api: full.client, catalog, redis: testRedis(full.prefix), keyPrefix: full.prefix, tracking: full.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => full.clock.now() });
+  });
+  afterAll(async () => {
+    await full?.close();
+  });
+
+  it('the user is told once, in their language, what was not followed and what to do; told again only after making room and filling it', async () => {
+    const chatId = 'u-full';
+    const target: ChatTarget = { platform: 'console', chatId, chatKind: 'private' };
+    const u = new ChatUser({ core: fullCore }, { userId: chatId });
+    const { id: own } = await u.createsSwap('/swap 30 USDC arbitrum base', DEST);
+    // Watched in Spanish: the notice comes in it.
+    await u.says('/language es');
+    const lists = () => full.sandbox.requestCount('listSwaps');
+    const before = lists();
+    await u.says('/addresses watch 1');
+    await waitFor(() => lists() > before, 'the first check of the address', 10_000);
+    const inject = () => full.sandbox.injectSwap({ source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 40 });
+    const followed = async () => (await full.tracking.service.listFollowed(target)).map((f) => f.swapId);
+    const notices = () => full.messengers.console.forChat(chatId).filter((r) => r.reply.title === 'Dirección vigilada: un intercambio sin seguir');
+    /** Moves the clock past the check interval and waits for the check to be made. */
+    const checked = async () => {
+      const n = lists();
+      full.clock.advance(1_500);
+      await waitFor(() => lists() > n, 'a check of the address', 10_000);
+    };
+
+    // The second swap fits (2 of 2); the third does not: one notice, with the swap to /track.
+    const second = inject();
+    await checked();
+    await waitFor(async () => (await followed()).includes(second), 'the second swap followed', 10_000);
+    const third = inject();
+    await checked();
+    await waitFor(() => notices().length === 1, 'the notice', 10_000);
+    const text = replyText(notices()[0]!.reply);
+    expect(text).toContain(DEST);
+    expect(text).toContain('Sigues 2 intercambios, el máximo permitido.');
+    expect(text).toContain(`/track ${third}`);
+    expect(text).toContain('Solo lo digo una vez.');
+    expect(await followed()).not.toContain(third);
+
+    // A fourth refused swap: no second notice.
+    inject();
+    await checked();
+    await checked();
+    expect(notices()).toHaveLength(1);
+
+    // Room made (/untrack), filled by the next swap; the one after it is told again.
+    await u.says(`/untrack ${own}`);
+    expect(await followed()).not.toContain(own);
+    const fifth = inject();
+    await checked();
+    await waitFor(async () => (await followed()).includes(fifth), 'the fifth swap followed', 10_000);
+    const sixth = inject();
+    await checked();
+    await waitFor(() => notices().length === 2, 'the second notice', 10_000);
+    expect(replyText(notices()[1]!.reply)).toContain(`/track ${sixth}`);
+  }, 60_000);
 });

@@ -49,7 +49,9 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
   const rate = { max: 100_000, duration: 1000 };
   const tracking = createTracking({
     redis: testRedisUrl(),
-    prefix: `${prefix}:trk`,
+    // One prefix for the core and tracking, as in production: the quote card reads the route
+    // times tracking records.
+    prefix,
     api,
     limits: { maxPerChat: 100, maxPerUser: 100 },
     cadence: { fastMs: 50, slowMs: 100, stuckFactor: 4 },
@@ -57,6 +59,8 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     apiRate: rate,
     platformRates: { telegram: rate, discord: rate },
     workers: { notifyBackoffMs: 100 },
+    // Watched addresses checked on the sandbox clock: every 1-8 s of it, looked at every 50 real ms.
+    watch: { tickMs: 50, minMs: 1_000, maxMs: 8_000 },
     logger,
   });
   // The production renderer, with the card's "now" read from the sandbox clock.

@@ -3,6 +3,9 @@ import type { Redis } from 'ioredis';
 import type { Platform } from '../../contracts/incoming.js';
 import { CoreKeys } from '../../contracts/keys.js';
 import type { AddressBook, SavedAddress } from '../kernel/stores.js';
+import { code, line, type Reply } from '../../contracts/reply.js';
+import type { WatchLimitNotice } from '../../contracts/tracking.js';
+import { t, tSpans, type Locale } from '../../i18n/index.js';
 
 /**
  * Saved addresses: the destinations a user has sent swaps to, per network family (evm, solana,
@@ -90,3 +93,22 @@ export class RedisAddressBook implements AddressBook {
 
 /** How a saved address reads on a button: its label, else its ends ("0x1234…5678"). */
 export const savedLabel = (e: Pick<SavedAddress, 'address' | 'label'>): string => e.label ?? (e.address.length > 14 ? `${e.address.slice(0, 6)}…${e.address.slice(-4)}` : e.address);
+
+/**
+ * A watched address's new swap hit the follow limit: what happened and what to do, said once (the
+ * watch remembers it was told). Private chat only, so the address is shown whole.
+ */
+export function watchLimitReply(n: WatchLimitNotice, locale: Locale): Reply {
+  const first = n.swapIds[0] ?? '';
+  return {
+    title: t(locale, 'addresses.watchLimit.title'),
+    tone: 'warning',
+    lines: [
+      line(...tSpans(locale, 'addresses.watchLimit.found', { address: code(n.address) })),
+      line(t(locale, n.reason === 'chat_limit' ? 'follow.limitChat' : 'follow.limitUser', { count: n.limit })),
+      line(...tSpans(locale, 'addresses.watchLimit.what', { command: code(`/track ${first}`) })),
+      line(t(locale, 'addresses.watchLimit.once')),
+    ],
+    target: 'here',
+  };
+}

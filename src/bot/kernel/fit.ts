@@ -168,6 +168,7 @@ export function fitReply(r: Reply): Reply {
     out.prompt = { label: ellipsize(r.prompt.label, LIMITS.promptLabel) };
     if (r.prompt.placeholder !== undefined) out.prompt.placeholder = ellipsize(r.prompt.placeholder, LIMITS.placeholder);
     if (r.prompt.maxLength !== undefined) out.prompt.maxLength = Math.max(1, Math.min(LIMITS.promptMaxLength, Math.floor(r.prompt.maxLength)));
+    if (r.prompt.buttonsAnswer) out.prompt.buttonsAnswer = true;
   }
   if (r.dmFallback) {
     const { dmFallback: _nested, ...fallback } = r.dmFallback;

@@ -83,7 +83,7 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
     if (saved.length > 0) lines.push(line(ctx.t('addresses.orPick')));
     return [{
       title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
-      prompt: { label: ctx.t('wizard.yourAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128 },
+      prompt: { label: ctx.t('wizard.yourAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128, ...(saved.length > 0 ? { buttonsAnswer: true } : {}) },
       buttons: [...saved, [cancel, ...privateButton(ctx, draft)]],
     }];
   }
@@ -94,7 +94,8 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
   const skip = actionButton(ctx.t('wizard.skipRefund'), await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }));
   return [{
     title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
-    prompt: { label: ctx.t('wizard.refundAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128 },
+    // Skip answers it too: never hidden behind Discord's modal.
+    prompt: { label: ctx.t('wizard.refundAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128, buttonsAnswer: true },
     buttons: [[skip], [cancel, ...privateButton(ctx, draft)]],
   }];
 }

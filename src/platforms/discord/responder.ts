@@ -98,7 +98,8 @@ export class InteractionResponder {
 
   async deliver(replies: readonly Reply[]): Promise<void> {
     const only = replies.length === 1 ? replies[0] : undefined;
-    if (only?.prompt && !this.acked && !this.i.isModalSubmit()) {
+    // A prompt some buttons also answer (saved addresses) shows as a message: the modal would hide them.
+    if (only?.prompt && !only.prompt.buttonsAnswer && !this.acked && !this.i.isModalSubmit()) {
       this.acked = true;
       await this.i.showModal(buildModal(only.prompt, only));
       return;
