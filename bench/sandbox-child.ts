@@ -73,7 +73,7 @@ serve(
         clock = { now: () => now() };
         setTime = (t) => (now = scaledNow(t));
       }
-      sandbox = await startSandbox({ apiKey: args.apiKey, clock, timings: args.timings, ...(args.port ? { port: args.port } : {}), ...(args.webhook ? { webhook: args.webhook } : {}), ...(args.chain ? { chain: { blockMs: 0, pollMs: 20 } } : {}) });
+      sandbox = await startSandbox({ apiKey: args.apiKey, clock, timings: args.timings, ...(args.port ? { port: args.port } : {}), ...(args.webhook ? { webhook: args.webhook } : {}), ...(args.chain ? { chain: { blockMs: 0 } } : {}) });
       const chain = sandbox.chain;
       if (args.chain && chain?.node) {
         const node = chain.node;
