@@ -164,7 +164,11 @@ export class ChainWatch {
     }
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
-    return { obs: { ...obs, state, changed: true }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
+    // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.
+    const moments = isDeposit(ca) ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
+      : c !== ca && isDeposit(c) && state.depositSeenAt === undefined ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
+        : obs.moments;
+    return { obs: { ...obs, state, changed: true, moments }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
   }
 
   /** After a commit that stored `applied` on the card. */
@@ -239,7 +243,10 @@ export class ChainWatch {
       const [state, details, fields] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId), this.deps.store.chainFields(swapId)]);
       if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
       const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
-      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
+      // The chain saw the deposit before the service: its "Deposit seen" message, with the sighting.
+      const announce = !isDeposit(fields.ca) && isDeposit(c) && state.depositSeenAt === undefined;
+      const moments = announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : [];
+      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments });
       if (!commit.saved) continue;
       await this.applied(swapId, c);
       for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
@@ -256,6 +263,13 @@ export class ChainWatch {
   async close(): Promise<void> {
     await Promise.all(this.deps.watchers.map((w) => w.close()));
   }
+}
+
+/** A stored sighting of the swap's own token (any amount): its deposit, which the money model counts. */
+function isDeposit(c: string | undefined): boolean {
+  if (!c) return false;
+  const v = (JSON.parse(c) as ChainSighting).verdict;
+  return v === 'ok' || v === 'less' || v === 'more';
 }
 
 /** The swap's own deposit address and token, from a manual_transfer deposit action. */
