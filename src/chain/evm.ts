@@ -17,6 +17,8 @@ const TRANSFER = parseAbiItem('event Transfer(address indexed from, address inde
 /** At most this many blocks per eth_getLogs (providers cap ranges); a watcher that fell behind catches up in steps. */
 const MAX_RANGE = 500;
 const MAX_BACKOFF_MS = 30_000;
+/** An RPC that never answered (a catalogue's public node offline, a wrong URL) is tried this seldom. */
+const UNREACHABLE_RETRY_MS = 10 * 60_000;
 
 export interface EvmWatcherOptions {
   /** Network name → JSON-RPC URL. */
@@ -34,6 +36,8 @@ export interface EvmWatcherOptions {
   downAfter?: number;
   /** Request timeout (ms; default 10 s). */
   timeoutMs?: number;
+  /** How often an RPC that has never answered is tried again (ms; default 10 min). */
+  unreachableRetryMs?: number;
   logger?: Logger;
 }
 
@@ -53,12 +57,15 @@ interface NetworkLoop {
   again: boolean;
   /** Its RPC's token bucket (shared by the networks one URL serves). */
   bucket: Bucket;
+  /** Not before this (ms) while failing: a watch added meanwhile does not try at once. */
+  retryAt: number;
 }
 
-/** Requests that may go now, as of `refilled`. */
+/** Requests that may go now, as of `refilled`; whether the RPC ever answered. */
 interface Bucket {
   tokens: number;
   refilled: number;
+  answered: boolean;
 }
 
 export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
@@ -66,6 +73,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   const pollMs = opts.pollMs ?? 2000;
   const minGap = opts.minGapMs ?? 100;
   const burst = Math.max(1, opts.burst ?? 4);
+  const unreachableMs = opts.unreachableRetryMs ?? UNREACHABLE_RETRY_MS;
+  let unreachableTold = false;
   const downAfter = opts.downAfter ?? 2;
   const lookback = opts.lookback ?? 20;
   const loops = new Map<string, NetworkLoop>();
@@ -89,7 +98,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       up: true,
       running: false,
       again: false,
-      bucket: buckets.get(url) ?? { tokens: burst, refilled: Date.now() },
+      retryAt: 0,
+      bucket: buckets.get(url) ?? { tokens: burst, refilled: Date.now(), answered: false },
     };
     buckets.set(url, l.bucket);
     loops.set(name, l);
@@ -131,6 +141,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     try {
       await gap(l);
       const head = Number(await l.client.getBlockNumber());
+      l.bucket.answered = true;
+      l.retryAt = 0;
       if (l.fresh.size > 0 && l.scanned !== undefined) {
         // A swap watched late (a restart, a first poll after its deposit) on a running loop: the
         // blocks already scanned without it, back to the lookback, are read for it alone.
@@ -154,13 +166,22 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       schedule(l, to < head || l.again ? 0 : pollMs);
     } catch (err) {
       l.failures++;
+      const never = !l.bucket.answered;
       if (l.up && l.failures >= downAfter) {
         l.up = false;
         // Once per outage: the RPC's URL may carry a key, so only the network and the error kind.
-        log.warn({ network: l.name, error: err instanceof Error ? err.name : 'error' }, 'chain RPC failing: falling back to polling the API');
+        const fields = { network: l.name, error: err instanceof Error ? err.name : 'error' };
+        if (!never) log.warn(fields, 'chain RPC failing: falling back to polling the API');
+        // Never answered (CHAIN_WATCH=auto with a catalogue whose public nodes are out of reach):
+        // one line for the whole watcher, then the API's polling, and a try now and then.
+        else if (!unreachableTold) log.warn(fields, 'chain RPC unreachable: deposits are followed by polling the API (tried again every few minutes)');
+        else log.debug(fields, 'chain RPC unreachable');
+        if (never) unreachableTold = true;
         opts.events.health(l.name, false);
       }
-      schedule(l, Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.min(l.failures, 10)));
+      const wait = never && !l.up ? unreachableMs : Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.min(l.failures, 10));
+      l.retryAt = Date.now() + wait;
+      schedule(l, wait);
     } finally {
       l.running = false;
     }
@@ -221,7 +242,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       l.entries.set(entry.swapId, entry);
       if (l.scanned !== undefined) l.fresh.set(entry.swapId, entry);
       bySwap.set(entry.swapId, entry.network);
-      if (had === 0) schedule(l, 0);
+      if (had === 0) schedule(l, Math.max(0, l.retryAt - Date.now()));
     },
     unwatch(swapId) {
       const network = bySwap.get(swapId);
