@@ -139,7 +139,10 @@ describe('chain watcher on a real local EVM node', () => {
   it('shows a native deposit too', async () => {
     const { chat, address } = await followedSwap('ETH', 0.05);
     await wallet().sendTransaction({ to: address, value: parseUnits('0.05', 18) });
-    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 0.05 ETH in block'), 'the native sighting on the card');
+    const head = sandbox.chain?.head() ?? 0;
+    const seen = await waitFor(() => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 0\.05 ETH in block ([\d,]+), confirming 1\//), 'the native sighting on the card', 20_000);
+    // No block was mined after the transfer: the card shows it within that block.
+    expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
   }, 60_000);
 
   it('tells a transfer of the wrong token at once, with what to do', async () => {
@@ -172,12 +175,18 @@ describe('chain watcher on a real local EVM node', () => {
 
   it('falls back to polling the API when the RPC dies mid-swap, and loses nothing', async () => {
     const { id, chat, address } = await followedSwap('USDC', 100);
-    await rpc.close({ force: true });
-    // The deposit lands while the bot's RPC is gone; the sandbox (the service) sees it on chain.
     await sendToken(USDC, address, '100');
-    await sandbox.chain?.node?.mine(3);
-    // The service saw it on its own chain watch (the poll below stands for the API poll coming due).
-    await waitFor(async () => (await client.getSwap(id)).swap.transactions.some((x) => x.type === 'input'), 'the service seeing the deposit');
+    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'), 'the sighting before the RPC dies', 20_000);
+    // A confirmation the service sees on its own chain, then the bot's RPC dies.
+    await sandbox.chain?.node?.mine(1);
+    await waitFor(async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2, 'the service at 2 confirmations', 20_000);
+    await rpc.close({ force: true });
+    // The watcher finds it down and hands the swap back to the API at once: a poll no one asked for
+    // (the cadence's next is 30 s away, the chain's at the 3rd confirmation) brings the service's count.
+    const input = async () => (await tracking.swapState(id))?.transactions.find((x) => x.type === 'input');
+    await waitFor(async () => (await input())?.confirmations === 2, 'the API poll after the RPC died', 20_000);
+    await sandbox.chain?.node?.mine(2);
+    // The rest through API polls (the poll below stands for the cadence's next one coming due).
     await tracking.service.pollNow(id);
     await waitFor(async () => (await tracking.swapState(id))?.status === 'ls_transfer_pending', 'the service status through API polls');
     clock.advance(60_000);
