@@ -22,7 +22,7 @@ import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
 import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
-import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
+import { ChainWatch, redisLateList, type ChainWatchDeps } from './chain-watch.js';
 import { createEvmWatcher } from '../chain/evm.js';
 import { RouteTimesStore } from './route-times.js';
 import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
@@ -225,6 +225,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
             now,
             logger,
             network: chainDeps.network,
+            late: redisLateList(redis, keys.chainLate),
             ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
           });
           chainWatch = cw;
@@ -259,6 +260,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
           // Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll.
           let restored = 0;
           for await (const ids of subs.eachActiveSwap()) restored += await chainWatch.restore(ids);
+          restored += await chainWatch.restoreLate();
           if (restored > 0) logger.info({ restored }, 'deposit addresses watched on chain again');
         }
         const every = w.reconcileIntervalMs ?? 5 * 60_000;

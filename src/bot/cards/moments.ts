@@ -8,6 +8,7 @@ import { fitReply } from '../fit.js';
 import { maskAddress, networkName, txExplorer } from './format.js';
 import { statusCard } from './status.js';
 import { depositCardAfter } from './deposit-lifecycle.js';
+import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/again-button.js';
 import { watchLimitReply } from '../address-book.js';
 import { failReasonWords, phaseWords } from './status-words.js';
@@ -114,6 +115,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
         const sent = money.deposited ? moneyText(money.deposited) : '';
         const saw = sent ? tr('moment.depositSeen.sawAmount', { amount: sent }) : tr('moment.depositSeen.saw');
         lines.push(line(...now, saw, ' ', tr(phase.kind === 'processing' ? 'moment.depositSeen.sending' : 'moment.depositSeen.wait')));
+        // Seen on chain first: where, in which block, how confirmed (chain-sighting.ts).
+        if (money.onChain) lines.push(...chainSightingLines(details, locale));
         // Under- or over-payment is said at once, with what it means for the payout.
         lines.push(...differenceLines(money, locale));
         txLine('input', input);

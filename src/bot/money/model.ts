@@ -1,3 +1,4 @@
+import { sightingOf } from '../../contracts/chain.js';
 import { phaseOfSwap, type SwapPhase } from '../../layerswap/phase.js';
 import type { QuoteResponse, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
@@ -58,8 +59,13 @@ export interface SwapMoney {
   sameAsset: boolean;
   /** The amount the swap was created for. */
   asked?: Money;
-  /** The deposit that arrived (the newest input transaction that did not fail). */
+  /**
+   * The deposit that arrived (the newest input transaction that did not fail), else the swap's
+   * token as the chain watcher saw it arrive at the deposit address (then `onChain` says where).
+   */
   deposited?: Money & { tx?: string; at?: number };
+  /** The deposit was seen on chain before the service showed it (contracts/chain.ts). */
+  onChain?: { network: string; block: number; confirmations: number; required: number };
   /** deposited − asked, when they differ by at least one smallest unit. */
   difference?: { kind: 'under' | 'over'; amount: Money };
   /** What the user receives, now: the payout once made, else the quote (re-derived for the deposit). */
@@ -143,7 +149,8 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   const askedN = s.requested_amount ?? q?.requested_amount;
   const asked = money(askedN, source);
   const depositedM = input && typeof input.amount === 'number' ? money(input.amount, source) : undefined;
-  const deposited = depositedM ? { ...depositedM, ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}), ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}) } : undefined;
+  const chain = depositedM ? undefined : chainDeposit(details, source);
+  const deposited = depositedM ? { ...depositedM, ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}), ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}) } : chain?.deposited;
   const difference = asked && deposited && asked.units !== deposited.units
     ? { kind: deposited.units < asked.units ? 'under' as const : 'over' as const, amount: { units: deposited.units > asked.units ? deposited.units - asked.units : asked.units - deposited.units, token: source } }
     : undefined;
@@ -230,6 +237,7 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
     sameAsset,
     ...(asked ? { asked } : {}),
     ...(deposited ? { deposited } : {}),
+    ...(chain ? { onChain: chain.onChain } : {}),
     ...(difference ? { difference } : {}),
     ...(expected ? { expected } : {}),
     ...(minimum ? { minimum } : {}),
@@ -243,6 +251,20 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
     deadlines,
     late,
   };
+}
+
+/**
+ * The swap's own token seen arriving on chain while the service has yet to show it: the same
+ * deposited amount (so an under- or over-payment reads as the service-seen one). Another token,
+ * or a transfer after expiry, is not the swap's deposit (the chain lines tell those).
+ */
+function chainDeposit(details: SwapDetails, source: MoneyToken): { deposited: Money & { tx: string }; onChain: NonNullable<SwapMoney['onChain']> } | undefined {
+  const c = sightingOf(details);
+  if (!c || (c.verdict !== 'ok' && c.verdict !== 'less' && c.verdict !== 'more')) return undefined;
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(c.amount);
+  if (!m || (m[2]?.length ?? 0) > source.decimals) return undefined;
+  const units = BigInt((m[1] ?? '0') + (m[2] ?? '').padEnd(source.decimals, '0'));
+  return { deposited: { units, token: source, tx: c.txHash }, onChain: { network: c.network, block: c.block, confirmations: c.confirmations, required: c.required } };
 }
 
 /** The one next step of each phase. */
