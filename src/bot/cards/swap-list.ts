@@ -2,7 +2,7 @@ import { actionButton, code, line, text, type Button, type Line, type Reply } fr
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
-import { t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId } from './format.js';
 import { moneyText, sentOf, swapMoney } from '../money/model.js';
 import { statusActions } from './status.js';
@@ -55,7 +55,7 @@ export interface SwapListView {
  */
 export function swapListCard(v: SwapListView): Reply {
   const who = v.audience === 'public' ? text(maskAddress(v.address)) : code(v.address);
-  const tr = (key: string, vars?: Vars): string => t(v.locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars): string => t(v.locale, key, vars);
   const lines: Line[] = [line(...tSpans(v.locale, 'swapList.intro', { address: who }))];
   const follow: Button[] = [];
   for (const d of v.swaps) {
