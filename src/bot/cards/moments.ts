@@ -23,8 +23,8 @@ import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '
 
 export const trackingRenderer: TrackingRenderer = {
   card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
-  moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
-  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
+  moment: (moment, ctx) => fitReply(renderMoment(moment, ctx), ctx.locale),
+  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale), locale),
   depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
 };
 

@@ -160,7 +160,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     buttons: [buttons, ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []), ...(money.next === 'contact_support' ? [[supportButton(locale)]] : [])],
     target: 'here',
     layout: 'card',
-  });
+  }, locale);
 }
 
 /** A group that hides amounts still sees the route: tokens and networks without numbers. */

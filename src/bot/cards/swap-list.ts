@@ -69,5 +69,5 @@ export function swapListCard(v: SwapListView): Reply {
   if (v.prev) nav.push(actionButton(tr('list.prev'), v.prev));
   if (v.next) nav.push(actionButton(tr('list.next'), v.next));
   nav.push(actionButton(tr(v.includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), v.toggle));
-  return fitReply({ title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'), tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' });
+  return fitReply({ title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'), tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' }, v.locale);
 }

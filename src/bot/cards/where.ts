@@ -52,5 +52,5 @@ export function whereCard(details: SwapDetails, opts: { audience: 'private' | 'p
     const text = summary.join('\n');
     if (text.length <= 256) buttons.push([copyButton(tr('support.copySummary'), text)]);
   }
-  return fitReply({ ...base, lines, buttons });
+  return fitReply({ ...base, lines, buttons }, opts.locale);
 }

@@ -42,6 +42,7 @@ export function textMessages(shared: HandlerDeps): Composer<Context> {
       ...(threadId ? { threadId } : {}),
       userMessageId: msg.message_id,
       ...(actor.dmUserId !== undefined ? { dmUserId: actor.dmUserId } : {}),
+      ...(actor.locale ? { locale: actor.locale } : {}),
     };
     await runTurn(deps, ctx.me.username, incoming, origin);
   });
