@@ -10,6 +10,7 @@ import { scrapeTracking } from './metrics-source.js';
 import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
+import { LanguageStore } from '../i18n/store.js';
 
 /**
  * The composition root: one place that turns Config into running parts (Redis, the API client or
@@ -130,6 +131,7 @@ export async function createRuntime(
       cadence: pollCadence(config, sandbox !== undefined),
       apiRate: { max: config.LAYERSWAP_RATE_LIMIT, duration: 1000 },
       logger,
+      languages: new LanguageStore(redis, config.REDIS_PREFIX),
       ...(chainOptions(config, sandbox, catalog) ?? {}),
     });
     closers.push({ name: 'tracking', fn: () => tracking.close() });

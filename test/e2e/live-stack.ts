@@ -11,6 +11,7 @@ import type { Logger } from '../../src/log.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
+import { LanguageStore } from '../../src/i18n/store.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
@@ -56,6 +57,7 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     platformRates: { telegram: rate, discord: rate },
     workers: { notifyBackoffMs: 100 },
     logger,
+    languages: new LanguageStore(redis, prefix),
   });
   await tracking.startWorkers({
     messengers,
