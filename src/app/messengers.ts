@@ -2,8 +2,8 @@ import { trackingRenderer } from '../bot/cards/moments.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
-import { discordMessengerFromConfig } from '../platforms/discord/from-config.js';
-import { createTelegramMessenger } from '../platforms/telegram/run.js';
+import { discordMessengerFromConfig } from '../platforms/discord/adapter.js';
+import { createTelegramMessenger } from '../platforms/telegram/adapter.js';
 import type { Runtime } from './runtime.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { registerDiscordCommandsFromConfig } from '../platforms/discord/from-config.js';
-import { registerTelegramCommandsFromConfig } from '../platforms/telegram/run.js';
+import { registerDiscordCommandsFromConfig } from '../platforms/discord/adapter.js';
+import { registerTelegramCommandsFromConfig } from '../platforms/telegram/adapter.js';
 import { StartupError } from './runtime.js';
 
 /** `swapbot register-commands`: command menus on every configured platform, on demand. */

@@ -1,7 +1,7 @@
 import { asError } from '../log.js';
-import { discordBotFromConfig } from '../platforms/discord/from-config.js';
+import { discordBotFromConfig } from '../platforms/discord/adapter.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
-import { telegramFromConfig } from '../platforms/telegram/run.js';
+import { telegramFromConfig } from '../platforms/telegram/adapter.js';
 import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';

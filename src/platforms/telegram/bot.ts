@@ -10,7 +10,7 @@ import { buttonPresses } from './callbacks.js';
 import { connectBot, pause, retrying } from './connect.js';
 import { createUpdateLedger, DEFAULT_UPDATE_LEASE, type UpdateLeaseOptions } from './dedup.js';
 import { adapterWords } from '../words.js';
-import { chatKind } from './updates.js';
+import { chatKind } from './incoming.js';
 import { telegramError } from './errors.js';
 import { guestMode } from './guest.js';
 import { inlineMode } from './inline.js';

@@ -4,7 +4,7 @@ import type { Incoming } from '../../contracts/incoming.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
 import { deliveryDeps, forUpdate, runTurn, type HandlerDeps } from './handle.js';
 import { INLINE_CHAT_PREFIX } from './messenger.js';
-import { chatKind, messageRef, userName, topicOf } from './updates.js';
+import { chatKind, messageRef, userName, topicOf } from './incoming.js';
 
 /**
  * Button presses -> Incoming.action with the message that carried the button. Every press is

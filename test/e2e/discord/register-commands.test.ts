@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandSpec } from '../../../src/bot/command-list.js';
 import { loadConfig } from '../../../src/config.js';
 import { registerDiscordCommands, TRACK_THIS_NAME } from '../../../src/platforms/discord/commands.js';
-import { registerDiscordCommandsFromConfig } from '../../../src/platforms/discord/from-config.js';
+import { registerDiscordCommandsFromConfig } from '../../../src/platforms/discord/adapter.js';
 import { FakeDiscord } from './fake-discord.js';
 import type { Json } from '../../fakes/bodies.js';
 import type { FakeGuild } from './fake-world.js';

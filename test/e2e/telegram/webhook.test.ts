@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { line } from '../../../src/contracts/reply.js';
 import { serveHttp, type RequestHandler, type WebServer } from '../../../src/app/http-server.js';
-import { telegramFromConfig, type TelegramAdapter } from '../../../src/platforms/telegram/run.js';
+import { telegramFromConfig, type TelegramAdapter } from '../../../src/platforms/telegram/adapter.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';
 import { memoryLogger } from '../../support/log.js';

@@ -4,7 +4,7 @@ import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { italic, line, type Reply } from '../../contracts/reply.js';
 import type { Translate } from '../../i18n/index.js';
 import { parseOwnId } from './custom-ids.js';
-import { isDmClosed } from './delivery-errors.js';
+import { isDmClosed } from './errors.js';
 import { buildModal } from './modal.js';
 import { interactionOptions, replyOptions } from './payload.js';
 import { renderReply } from './render.js';

@@ -8,13 +8,13 @@ import { silentLogger, type Logger } from '../../log.js';
 import { answerAutocomplete } from './autocomplete.js';
 import { TRACK_THIS_NAME } from './commands.js';
 import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
-import { loggableError } from './delivery-errors.js';
+import { loggableError } from './errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
-import { incomingBasis, messageRefOf, slashCommandText } from './interaction-incoming.js';
+import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
 import { renderReply } from './render.js';
-import { InteractionResponder, type RepliableInteraction } from './responder.js';
+import { InteractionResponder, type RepliableInteraction } from './deliver.js';
 import { DM_ONLY_WHERE_NOT_MEMBER, interactionOnly } from './user-install.js';
 import { adapterWords } from '../words.js';
 

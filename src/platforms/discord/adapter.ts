@@ -2,7 +2,7 @@ import { REST } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Config } from '../../config.js';
 import { silentLogger, type Logger } from '../../log.js';
-import { createDiscordBot, type DiscordBot } from './client.js';
+import { createDiscordBot, type DiscordBot } from './bot.js';
 import { registerDiscordCommands, type RegisterResult } from './commands.js';
 import { DiscordMessenger } from './messenger.js';
 
