@@ -1,43 +1,50 @@
 import { REST } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
-import type { Config } from '../../config.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { createDiscordBot, type DiscordBot } from './bot.js';
 import { registerDiscordCommands, type RegisterResult } from './commands.js';
 import { DiscordMessenger } from './messenger.js';
 
 /**
- * The Discord pieces from the Config object: DISCORD_TOKEN, DISCORD_APPLICATION_ID,
- * DISCORD_GUILD_ID, DISCORD_API_URL, DISCORD_GATEWAY_URL and DISCORD_TRACK_ROLE.
+ * The Discord side of the `web`/`start` processes, `worker` and `register-commands`, from the
+ * values it needs (the composition reads them from Config: app/platform-settings.ts).
  */
-function credentials(config: Config): { token: string; applicationId: string } {
-  if (!config.DISCORD_TOKEN || !config.DISCORD_APPLICATION_ID)
-    throw new Error('Discord needs DISCORD_TOKEN and DISCORD_APPLICATION_ID (Discord developer portal: Bot, and General Information).');
-  return { token: config.DISCORD_TOKEN, applicationId: config.DISCORD_APPLICATION_ID };
+export interface DiscordSettings {
+  /** DISCORD_TOKEN and DISCORD_APPLICATION_ID. */
+  token: string;
+  applicationId: string;
+  /** DISCORD_GUILD_ID: commands registered to this server only (instant), else globally. */
+  guildId?: string;
+  /** DISCORD_API_URL (default https://discord.com/api). */
+  apiUrl?: string;
+  /** DISCORD_GATEWAY_URL. */
+  gatewayUrl?: string;
+  /** DISCORD_TRACK_ROLE. */
+  trackRole?: string;
 }
 
 /** The gateway bot for the web process (`swapbot web` / `start`). */
-export function discordBotFromConfig(config: Config, core: BotCore, logger?: Logger): DiscordBot {
+export function discordBot(settings: DiscordSettings, core: BotCore, logger?: Logger): DiscordBot {
   return createDiscordBot({
-    ...credentials(config),
+    token: settings.token,
+    applicationId: settings.applicationId,
     core,
-    restApi: config.DISCORD_API_URL,
+    ...(settings.apiUrl ? { restApi: settings.apiUrl } : {}),
     ...(logger ? { logger } : {}),
-    ...(config.DISCORD_GATEWAY_URL ? { gatewayUrl: config.DISCORD_GATEWAY_URL } : {}),
-    ...(config.DISCORD_TRACK_ROLE ? { trackRole: config.DISCORD_TRACK_ROLE } : {}),
+    ...(settings.gatewayUrl ? { gatewayUrl: settings.gatewayUrl } : {}),
+    ...(settings.trackRole ? { trackRole: settings.trackRole } : {}),
   });
 }
 
 /** The Messenger for the tracking worker (REST only). */
-export function discordMessengerFromConfig(config: Config): DiscordMessenger {
-  return new DiscordMessenger({ token: credentials(config).token, api: config.DISCORD_API_URL });
+export function discordMessenger(settings: Pick<DiscordSettings, 'token' | 'apiUrl'>): DiscordMessenger {
+  return new DiscordMessenger({ token: settings.token, ...(settings.apiUrl ? { api: settings.apiUrl } : {}) });
 }
 
-/** `swapbot register-commands`: to DISCORD_GUILD_ID when set (instant), else globally. */
-export async function registerDiscordCommandsFromConfig(config: Config, logger: Logger = silentLogger): Promise<RegisterResult> {
-  const { token, applicationId } = credentials(config);
-  const rest = new REST({ api: config.DISCORD_API_URL }).setToken(token);
-  const result = await registerDiscordCommands({ rest, applicationId, ...(config.DISCORD_GUILD_ID ? { guildId: config.DISCORD_GUILD_ID } : {}) });
+/** `swapbot register-commands`: to the guild when one is given (instant), else globally. */
+export async function registerDiscordMenus(settings: DiscordSettings, logger: Logger = silentLogger): Promise<RegisterResult> {
+  const rest = new REST(settings.apiUrl ? { api: settings.apiUrl } : {}).setToken(settings.token);
+  const result = await registerDiscordCommands({ rest, applicationId: settings.applicationId, ...(settings.guildId ? { guildId: settings.guildId } : {}) });
   logger.info({ scope: result.scope, created: result.created, updated: result.updated, deleted: result.deleted, unchanged: result.unchanged.length }, 'discord commands registered');
   return result;
 }
