@@ -5,7 +5,8 @@
  * - In a handler: `ctx.t('quote.title', { from, to })`; `ctx.locale` is the resolved locale.
  * - In a card or anything without a Ctx: `t(locale, 'key', { vars })`, with the locale passed in.
  * - Add the key to EVERY file in src/i18n/locales/ (test/i18n/catalogs.test.ts checks that each
- *   language has the same keys and the same {{placeholders}}). English is the source of truth.
+ *   language has the same keys and the same {{placeholders}}). English is the source of truth:
+ *   keys are typed from en.json (CatalogKey), and test/i18n/keys.test.ts fails on unused ones.
  * - Plurals: give the count as `count` and write `key_one`/`key_other` (ru also `_few`/`_many`,
  *   zh only `_other`): i18next picks the form with Intl.PluralRules.
  * - Never translate network or token names, addresses, hashes or amounts: pass them as {{vars}}.
