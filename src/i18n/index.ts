@@ -128,7 +128,7 @@ export function t(locale: Locale, key: CatalogKey, vars?: Vars): string {
 export const translator = (locale: Locale): Translate => (key, vars) => t(locale, key, vars);
 
 /** Whether a catalog has the key (English is the reference): for keys built from outside data. */
-export const hasKey = (key: string): key is CatalogKey => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
+const hasKey = (key: string): key is CatalogKey => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
 
 /** The Intl locale for a catalog locale (the pseudo-locale formats like English). */
 export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en' : locale);
