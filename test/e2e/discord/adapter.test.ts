@@ -196,6 +196,12 @@ describe('replies, buttons, modals', () => {
     const forged = await answerOf(h.fake.pressButton(h.alice, quoted, '~dc:zz'));
     expect(forged.ephemeral).toBe(true);
     expect(String(forged.body.content)).toMatch(/no longer valid/);
+    // In the presser's language (their Discord client's locale; a /language choice wins where the core has one).
+    const carlos = { user: h.fake.world.addUser({ id: '2100000000000000077', username: 'carlos', locale: 'es-ES' }), guild: h.alice.guild! };
+    h.fake.world.addMember(carlos.guild, carlos.user.id);
+    const again = await answerOf(h.fake.pressButton(carlos, quoted, '~dc:zz'));
+    expect(again.ephemeral).toBe(true);
+    expect(String(again.body.content)).toBe(t('es', 'platform.discord.buttonGone'));
   });
 });
 

@@ -189,6 +189,18 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     expect(h.fake.botMessages(group.id)).toHaveLength(2);
   });
 
+  it('what the adapter says itself is in the presser\'s language: the pointer to the private chat', async () => {
+    const group = newGroup();
+    const sasha = { ...newUser('Sasha'), language_code: 'ru' };
+    h.fake.sendText(group, sasha, '/swap');
+    const card = await waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
+    h.fake.failNext({ method: 'sendMessage', chatId: group.id, code: 400, description: 'Bad Request: ephemeral messages are not available' });
+    const q = h.fake.press(sasha, group.id, card.message_id, 'mine');
+    const alert = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
+    expect(alert.payload).toMatchObject({ show_alert: true, text: t('ru', 'platform.telegram.privateOnly.alert', { bot: `@${h.fake.bot.username}` }) });
+    expect(String(alert.payload.text)).toMatch(/личном чате/);
+  });
+
   it('group admins pass the admin check, members do not (asked once, then cached)', async () => {
     const group = newGroup();
     const admin = newUser('Ada');
