@@ -87,7 +87,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     }
     if (i.isButton() || i.isStringSelectMenu()) {
       const own = parseOwnId(i.customId);
-      if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt, undefined, (await wordsFor(i)())('platform.discord.yourAnswer'))));
+      if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt, undefined, own.prompt.label.trim() ? undefined : (await wordsFor(i)())('platform.discord.yourAnswer'))));
       if (own?.kind === 'copy') {
         return void (await i.reply({ content: codeSpan(own.text) || '\u200b', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
       }

@@ -98,7 +98,9 @@ export class InteractionResponder {
     const only = replies.length === 1 ? replies[0] : undefined;
     if (only?.prompt && !this.acked && !this.i.isModalSubmit()) {
       this.acked = true;
-      await this.i.showModal(buildModal(only.prompt, only, (await this.words())('platform.discord.yourAnswer')));
+      // The stand-in label is looked up only when needed: a modal must open within Discord's 3 s.
+      const blank = only.prompt.label.trim() ? undefined : (await this.words())('platform.discord.yourAnswer');
+      await this.i.showModal(buildModal(only.prompt, only, blank));
       return;
     }
     const where = replies.map((r) => this.visibility(r));

@@ -120,9 +120,9 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     try {
       const from = ctx.from;
       const userId = String(from?.id ?? ctx.chat?.id ?? '');
+      // An alert is the presser's alone; a message in a group is read by the group.
       const sorry = async (to: 'person' | 'chat') => {
-        const alone = to === 'person' || ctx.chat?.type === 'private' || !ctx.chat;
-        const chat = alone || !ctx.chat ? undefined : ctx.chat;
+        const chat = to === 'chat' && ctx.chat && ctx.chat.type !== 'private' ? ctx.chat : undefined;
         const who = { platform: 'telegram' as const, userId, chatId: chat ? String(chat.id) : userId, chatKind: chat ? chatKind(chat) : ('private' as const), ...(from?.language_code ? { locale: from.language_code } : {}) };
         return (await adapterWords(opts.core.localeOf?.bind(opts.core), who))('error.bug.reason');
       };
