@@ -12,9 +12,8 @@ import { CATALOGS } from '../../src/i18n/index.js';
  * (`error.${kind}.title`). Families built elsewhere are listed in DYNAMIC with where.
  */
 const DYNAMIC: ReadonlyArray<[RegExp, string]> = [
-  // The command and option menus: `command.<name>.description` etc. from COMMANDS (menuText).
-  [/^command\./, 'bot/command-list.ts via menuText'],
-  [/^option\./, 'command options via menuText'],
+  // None today: the menus' `command.${name}.description` and the like are templates with a fixed
+  // head. A family built with no fixed head (`${prefix}.label`) goes here, with where it is built.
 ];
 
 function sources(dir: string): string[] {
