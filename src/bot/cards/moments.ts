@@ -1,7 +1,7 @@
 import type { ChatTarget } from '../../contracts/incoming.js';
 import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Span, type Tone } from '../../contracts/reply.js';
 import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, MOMENT_KINDS, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes, type TrackingRenderer } from '../../contracts/tracking.js';
-import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { fitReply } from '../fit.js';
@@ -25,8 +25,8 @@ import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '
 
 export const trackingRenderer: TrackingRenderer = {
   card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
-  moment: (moment, ctx) => fitReply(renderMoment(moment, ctx)),
-  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale)),
+  moment: (moment, ctx) => fitReply(renderMoment(moment, ctx), ctx.locale),
+  stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale), locale),
   depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
   watchLimit: (notice, locale) => fitReply(watchLimitReply(notice, locale)),
 };
@@ -73,8 +73,8 @@ type TxKind = 'input' | 'output' | 'refund';
 export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const { details, target } = ctx;
   const locale = ctx.locale ?? defaultLocale();
-  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
-  const sentence = (key: string, vars: Readonly<Record<string, string | Span>>) => line(...tSpans(locale, key, vars));
+  const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
+  const sentence = (key: CatalogKey, vars: Readonly<Record<string, string | Span>>) => line(...tSpans(locale, key, vars));
   const s = details.swap;
   const isPublic = target.chatKind !== 'private';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
@@ -96,10 +96,10 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
     lines.push(sentence('moment.txLine', { label: tr(`moment.tx.${type}`), hash: url ? link(shortHash(x.transaction_hash), url) : code(x.transaction_hash) }));
     if (url) buttons.push([urlButton(tr(`moment.view.${type}`), url)]);
   };
-  /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known. */
+  /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known (an amount only once refunded). */
   const refundLine = (key: 'moment.refunding' | 'moment.refunded', refunded?: string) => {
     const to = s.refund_address ? addr(s.refund_address) : undefined;
-    if (refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
+    if (key === 'moment.refunded' && refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
     return to ? sentence(`${key}.to`, { address: to }) : line(tr(`${key}.plain`));
   };
 

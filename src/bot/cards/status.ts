@@ -5,7 +5,7 @@ import { VERBS } from '../verbs.js';
 import { fitReply } from '../fit.js';
 import { actionButton, bold, code, italic, line, link, text, time, type Button, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
 import type { CardView } from '../../contracts/tracking.js';
-import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer, txOnSource } from './format.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
@@ -52,7 +52,7 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
   const onSource = txOnSource(tx);
   const token = tx.token ?? (onSource ? swap.source_token : swap.destination_token);
   const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${tokenAmount(tx.amount, token)}`)];
-  if (tx.status) spans.push(text(` · ${TX_STATUSES.has(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
+  if (tx.status) spans.push(text(` · ${isTxStatus(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
   if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
     spans.push(text(' · '), code(confirmationBar(tx.confirmations ?? 0, tx.max_confirmations)));
   }
@@ -63,6 +63,7 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
 }
 
 const TX_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES);
+const isTxStatus = (s: string): s is (typeof TRANSACTION_STATUSES)[number] => TX_STATUSES.has(s);
 
 function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: Locale, route?: CardView['routeTimes']): Line | undefined {
   // The route's observed median when enough swaps are behind it, else the service's estimate.
@@ -100,7 +101,7 @@ function routeTimeLines(view: CardView | undefined, phase: string, locale: Local
 export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale }): Reply {
   const now = opts.now ?? Date.now();
   const locale = opts.locale ?? defaultLocale();
-  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
   const { swap } = details;
   const phase = phaseOfSwap(details);
   // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
@@ -159,7 +160,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     buttons: [buttons, ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []), ...(money.next === 'contact_support' ? [[supportButton(locale)]] : [])],
     target: 'here',
     layout: 'card',
-  });
+  }, locale);
 }
 
 /** A group that hides amounts still sees the route: tokens and networks without numbers. */

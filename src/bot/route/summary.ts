@@ -1,6 +1,6 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { RouteLabels } from '../cards/quote.js';
-import { t, type Locale, type Vars } from '../../i18n/index.js';
+import { t, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { exchangeLabel } from '../parse/exchange.js';
 import { networkLabel, resolveNetwork } from '../parse/network.js';
 import { NETWORK_ALIASES, networkStem } from '../parse/aliases.js';
@@ -23,7 +23,7 @@ export const labelOf = (networks: readonly Network[], name: string | undefined):
  * language (amounts, tokens, networks and exchanges stay as they are).
  */
 export function routeSummary(route: Route, networks: readonly Network[], locale: Locale, exchanges?: Partial<RouteExchanges>): string {
-  const tr = (key: string, vars: Vars): string => t(locale, key, vars);
+  const tr = (key: CatalogKey, vars: Vars): string => t(locale, key, vars);
   const srcToken = route.sourceToken ?? route.pendingSourceToken;
   const dstToken = route.destinationToken ?? route.pendingDestinationToken;
   const send = [route.amount, srcToken].filter(Boolean).join(' ');
