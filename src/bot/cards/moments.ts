@@ -10,8 +10,7 @@ import { statusCard } from './status.js';
 import { depositCardAfter } from './deposit-lifecycle.js';
 import { swapAgainButton } from '../swap/again-button.js';
 import { failReasonWords, phaseWords } from './status-words.js';
-import { decimalText } from './units.js';
-import { moneyText, swapMoney } from '../money/model.js';
+import { moneyNumber, moneyText, swapMoney } from '../money/model.js';
 import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '../money/words.js';
 
 /**
@@ -76,9 +75,11 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const isPublic = target.chatKind !== 'private';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
   const id = code(s.id);
-  // The amount sent is a deposit detail: private chats only.
-  const requested = decimalText(s.requested_amount);
-  const amount = !isPublic && requested ? `${requested} ` : '';
+  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
+  // The amount sent is a deposit detail: private chats only. Once a deposit is seen it is what
+  // arrived (the model's), never the amount asked beside a different deposit.
+  const sentNow = money.deposited ?? money.asked;
+  const amount = !isPublic && sentNow ? `${moneyNumber(sentNow)} ` : '';
   // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
   const route = s.source_token && s.source_network && s.destination_token && s.destination_network
     ? line(`${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`)
@@ -86,7 +87,6 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
   const tx = (type: TxKind) => lastTx(s.transactions, type);
-  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
   const txLine = (type: TxKind, x: Transaction | undefined) => {
     if (!x?.transaction_hash) return;
     const url = txExplorer(details, x);
