@@ -62,6 +62,9 @@ function consoleSurface(userId: string): MoneySurface {
     async status(swapId: string) {
       await p.says(`/status ${swapId}`, new RegExp(`Swap ${swapId.slice(0, 8)}`));
     },
+    async history() {
+      await p.says('/history', /→/);
+    },
     mark: () => p.text.length,
     since: (mark) => blocks(p.text.slice(mark as number)),
     statusCard(swapId: string) {

@@ -31,6 +31,8 @@ export type Step =
   /** "I've sent it" on the deposit card, before the service sees anything. */
   | { do: 'sentIt' }
   | { do: 'status' }
+  /** /history: the swap's line there uses the same figures. */
+  | { do: 'history' }
   | { do: 'deposit'; amount?: number; outcome?: 'complete' | 'fail_execution'; late?: boolean }
   /** Moves the sandbox clock by `ms`, `times` times, each time waiting for a poll and the chats. */
   | { do: 'advance'; ms: number; times?: number }
@@ -58,14 +60,14 @@ export const MONEY_SCENARIOS: MoneyScenario[] = [
   {
     name: 'under-payment: 80 of 100 arrives',
     create: SWAP,
-    steps: [{ do: 'deposit', amount: 80 }, { do: 'status' }, { do: 'until', status: 'completed' }, { do: 'status' }],
+    steps: [{ do: 'deposit', amount: 80 }, { do: 'status' }, { do: 'until', status: 'completed' }, { do: 'status' }, { do: 'history' }],
     final: 'completed',
-    says: ['You sent 80 USDC: 20 USDC less than the 100 USDC asked.', /you now receive about 7\d\.\d+ USDC \(estimate\)/, 'Sent: 80 USDC'],
+    says: ['You sent 80 USDC: 20 USDC less than the 100 USDC asked.', /you now receive about 7\d\.\d+ USDC \(estimate\)/, 'Sent: 80 USDC', /80 USDC on Arbitrum One → 7\d\.\d+ USDC on Base/],
   },
   {
     name: 'over-payment: 120 of 100 arrives',
     create: SWAP,
-    steps: [{ do: 'deposit', amount: 120 }, { do: 'status' }, { do: 'until', status: 'completed' }],
+    steps: [{ do: 'deposit', amount: 120 }, { do: 'status' }, { do: 'until', status: 'completed' }, { do: 'history' }],
     final: 'completed',
     says: ['You sent 120 USDC: 20 USDC more than the 100 USDC asked.', 'Sent: 120 USDC'],
   },
@@ -164,6 +166,8 @@ export interface MoneySurface {
   sentIt(swapId: string): Promise<void>;
   /** /status <id>, waiting for the answer. */
   status(swapId: string): Promise<void>;
+  /** /history, waiting for the answer. */
+  history(): Promise<void>;
   /** A bookmark in the conversation. */
   mark(): unknown;
   /** Everything shown since the bookmark (new messages and new versions of old ones), in order. */
@@ -216,6 +220,7 @@ export async function runMoneyScenario(surface: MoneySurface, s: MoneyScenario):
     switch (step.do) {
       case 'sentIt': await surface.sentIt(swapId); break;
       case 'status': await surface.status(swapId); break;
+      case 'history': await surface.history(); break;
       case 'deposit':
         await upToDate(live);
         depositMark = surface.mark();

@@ -87,6 +87,9 @@ function discordSurface(): MoneySurface {
     async status(swapId: string) {
       await answerOf(h.fake, h.fake.slashCommand(where, 'status', { swap_id: swapId }));
     },
+    async history() {
+      await answerOf(h.fake, h.fake.slashCommand(where, 'history'));
+    },
     mark: () => new Map(inDm().map((m) => [m.id, m.history.length])),
     since(mark) {
       const seen = mark as Map<string, number>;

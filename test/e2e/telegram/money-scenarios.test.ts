@@ -76,6 +76,11 @@ function telegramSurface(name: string): MoneySurface {
       u.says(`/status ${swapId}`);
       await waitFor(() => u.messages().some((m) => m.message_id > at && (m.text ?? m.caption ?? '').includes(swapId.slice(0, 8))), 'the /status answer');
     },
+    async history() {
+      const at = newest();
+      u.says('/history');
+      await waitFor(() => u.messages().some((m) => m.message_id > at && (m.text ?? '').includes('→')), 'the /history answer');
+    },
     mark: () => ({ newest: newest(), versions: new Map(u.messages().map((m) => [m.message_id, m.versions.length])) }),
     since(mark) {
       const { newest: top, versions } = mark as { newest: number; versions: Map<number, number> };
