@@ -106,7 +106,15 @@ describe('the money model', () => {
   test('refund without a refund address promises no refund; with one, the amount refunded and its sending fee are plain', () => {
     const stuck = swapMoney(details('ls_transfer_pending', [input(100)]), NOW);
     expect(stuck.next).toBe('wait_payout');
-    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }))).toContain('No refund address was given');
+    // "No refund address" only from our record (null: skipped): the service's answer never carries it.
+    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000, refundAddress: null }))).toContain('No refund address was given');
+    const unknown = replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }));
+    expect(unknown).not.toMatch(/No refund address was given|paid out soon or refunded/);
+    expect(unknown).toContain('Without a refund address given when the swap was made');
+    // As the real service answers (docs.get-swap.refunded.json): no refund_address; the refund transaction names where it went.
+    const pending = swapMoney(details('pending_refund', [input(100)]), NOW);
+    expect(pending.next).toBe('wait_refund');
+    expect(swapMoney(details('refunded', [input(100), { ...refund(100), to: DEST }]), NOW).refundAddress).toBe(DEST);
     const refunded = details('refunded', [input(200), refund(199.5)], { refund_address: DEST, requested_amount: 200 });
     const text = replyText(statusCard(refunded, { audience: 'private', now: NOW }));
     expect(text).toContain('199.5 USDC of your 200 USDC came back; 0.5 USDC paid for sending it.');

@@ -62,6 +62,8 @@ export interface MomentContext {
   target: ChatTarget;
   /** The chat's language (the default locale when not given). */
   locale?: Locale;
+  /** Our record of the refund address given at creation (null: none), when the renderer has it. */
+  refundAddress?: string | null;
 }
 
 type TxKind = 'input' | 'output' | 'refund';
@@ -95,7 +97,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   };
   /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known. */
   const refundLine = (key: 'moment.refunding' | 'moment.refunded', refunded?: string) => {
-    const to = s.refund_address ? addr(s.refund_address) : undefined;
+    const to = money.refundAddress ? addr(money.refundAddress) : undefined;
     if (refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
     return to ? sentence(`${key}.to`, { address: to }) : line(tr(`${key}.plain`));
   };
@@ -173,6 +175,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   return { title: momentTitle(moment.kind, locale), tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
 }
 
+const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
+
 function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined): Reply {
   const { details, state, target } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
@@ -181,8 +185,8 @@ function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined
   const lines: Line[] = [
     ...(route ? [route] : []),
     line(t(locale, 'moment.stuck.sending', { status: 'ls_transfer_pending', expected: formatDuration(locale, expected, { about: true }), elapsed: formatDuration(locale, state.lastPolledAt - since) })),
-    // A refund is promised only where a refund address exists.
-    line(t(locale, details.swap.refund_address ? 'moment.stuck.notLost' : 'moment.stuck.notLostNoRefund')),
+    // A refund is promised only where a refund address is known to exist, "none" said only when known.
+    line(t(locale, STUCK_REFUND[swapMoney(details, state.lastPolledAt, ctx.refundAddress !== undefined ? { refundAddress: ctx.refundAddress } : {}).refundKnown])),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');

@@ -97,7 +97,7 @@ function routeTimeLines(view: CardView | undefined, phase: string, locale: Local
  * channels) masks addresses; no audience ever sees deposit details. Already fitted to every
  * platform's limits.
  */
-export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale }): Reply {
+export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale; refundAddress?: string | null }): Reply {
   const now = opts.now ?? Date.now();
   const locale = opts.locale ?? defaultLocale();
   const tr = (key: string, vars?: Vars) => t(locale, key, vars);
@@ -111,7 +111,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
-  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}) });
+  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}), ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}) });
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
@@ -136,7 +136,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);
   const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
   if (swap.destination_address) fields.push({ name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'), value: [showAddress(swap.destination_address)] });
-  if (swap.refund_address) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(swap.refund_address)] });
+  if (money.refundAddress) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(money.refundAddress)] });
   if (swap.transactions.length > 0) {
     lines.push(line(bold(tr('statusCard.transactions'))));
     for (const tx of swap.transactions) lines.push(transactionLine(hide ? { ...tx, amount: null } : tx, details, opts.audience, locale));
