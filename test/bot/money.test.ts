@@ -8,7 +8,9 @@ import { depositPlan } from '../../src/bot/cards/deposit-plan.js';
 import { renderMoment } from '../../src/bot/cards/moments.js';
 import { statusCard } from '../../src/bot/cards/status.js';
 import { swapsCsv } from '../../src/bot/history-csv.js';
-import { moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
+import { moneyNumber, moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
+import { swapRouteIn, swapStatusLabel } from '../../src/bot/cards/swap-list.js';
+import { figuresNotInModel } from '../support/money-scenarios.js';
 import { unitsText } from '../../src/bot/money/units.js';
 import { breakdownLines, reconcile } from '../../src/bot/money/words.js';
 import { replyText, type Reply } from '../../src/contracts/reply.js';
@@ -154,6 +156,8 @@ const PRIVATE = { platform: 'console' as const, chatId: 'u', chatKind: 'private'
 
 function views(d: SwapDetails): Array<[string, Reply]> {
   const out: Array<[string, Reply]> = [['status', statusCard(d, { audience: 'private', now: NOW })], ['public status', statusCard(d, { audience: 'public', now: NOW })]];
+  // /history's row of this swap (route with what was sent and what arrived, the phase's name).
+  out.push(['history', { lines: [[{ kind: 'text', text: `${swapRouteIn(d, 'en')} · ${swapStatusLabel(d, 'en')}` }]] }]);
   const after = depositCardAfter(d, NOW, 'en');
   if (after) out.push(['deposit card', after]);
   for (const kind of MOMENT_KINDS) out.push([`moment ${kind}`, renderMoment({ kind: kind as MomentKind, version: 1, at: NOW }, { details: d, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: PRIVATE })]);
@@ -207,6 +211,22 @@ describe('every view of a swap agrees with its money model', () => {
     // The deposit card after the deposit says the same next step as the status card.
     const dep = all.find(([v]) => v === 'deposit card');
     if (dep) expect(replyText(dep[1])).toContain(replyNext(m.next));
+    // No two views disagree about an amount: every figure shown is one of the model's.
+    for (const [view, reply] of all) expect(figuresNotInModel(replyText(reply), [m]), `${view}:\n${replyText(reply)}`).toEqual([]);
+    // One name per phase: /history's label is the status card's, and the deposit card's title a shorter form of it.
+    const label = /^Swap [0-9a-f]{8}: (.*)$/.exec(all[0]![1].title ?? '')?.[1];
+    if (label) {
+      expect(replyText(all.find(([v]) => v === 'history')![1])).toContain(` · ${label}`);
+      const depTitle = /^Swap [0-9a-f]{8}: (.*)$/.exec(dep?.[1].title ?? '')?.[1];
+      if (depTitle && depTitle !== 'Deposit closed' && !/Waiting|went back/i.test(label)) expect(label.startsWith(depTitle), `${depTitle} vs ${label}`).toBe(true);
+    }
+    // The CSV row has the same figures.
+    const [header, row] = swapsCsv([{ entry: { swapId: d.swap.id, createdAt: NOW, summary: '' }, details: d }]).split('\r\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
+    const sent = m.deposited ?? m.asked;
+    expect(cells.amount_sent).toBe(sent ? moneyNumber(sent) : '');
+    expect(cells.amount_received).toBe(m.received ? moneyNumber(m.received) : '');
+    expect(cells.amount_refunded).toBe(m.refund?.amount ? moneyNumber(m.refund.amount) : '');
     // A receipt, when the swap is delivered, reconciles to the smallest unit.
     if (m.received && m.reconciled) {
       const r = reconcile(m)!;

@@ -259,6 +259,15 @@ const OLD_PHASE_NAMES = /Deposit received/;
 
 const AMOUNT = /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)? (USDC|ETH)\b/g;
 
+/** The figures ("80 USDC", "0.0004 ETH") in a text that are none of the models' figures. */
+export function figuresNotInModel(text: string, models: SwapMoney[]): string[] {
+  const allowed = allowedFigures(models);
+  const symbols = [...new Set(models.flatMap((m) => [m.source.symbol, m.destination.symbol, ...m.deductions.flatMap((d) => (d.delivers?.symbol ? [d.delivers.symbol] : []))]))].filter((x) => x && x !== '?');
+  if (symbols.length === 0) return [];
+  const re = new RegExp(`(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)? (${symbols.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w.])`, 'g');
+  return [...text.matchAll(re)].map((m) => `${m[1]!.replace(/,/g, '')}${m[2] ?? ''} ${m[3]}`).filter((f) => !allowed.has(f));
+}
+
 /** Every figure a model allows to be shown, as "<number> <symbol>". */
 function allowedFigures(models: SwapMoney[]): Set<string> {
   const out = new Set<string>();
@@ -268,7 +277,7 @@ function allowedFigures(models: SwapMoney[]): Set<string> {
     out.add(t.replace(/^-/, ''));
   };
   for (const m of models) {
-    add(m.asked); add(m.deposited); add(m.difference?.amount); add(m.expected); add(m.minimum); add(m.received); add(m.refund?.amount);
+    add(m.asked); add(m.deposited); add(m.difference?.amount); add(m.expected); add(m.minimum); add(m.received); add(m.refund?.amount); add(m.refuelled);
     for (const d of m.deductions) {
       add(d.amount);
       if (d.delivers) out.add(`${d.delivers.amount} ${d.delivers.symbol}`);

@@ -10,7 +10,7 @@ import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer,
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './status-words.js';
 import { chainSightingLines } from './chain-sighting.js';
-import { swapMoney, type SwapMoney } from '../money/model.js';
+import { refuelTokenOf, swapMoney, type SwapMoney } from '../money/model.js';
 import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } from '../money/words.js';
 
 /** Button actions of a status card (see router). */
@@ -50,7 +50,7 @@ export function confirmationBar(confirmations: number, max: number): string {
 function transactionLine(tx: Transaction, details: SwapDetails, audience: 'private' | 'public', locale: Locale): Line {
   const swap = details.swap;
   const onSource = txOnSource(tx);
-  const token = tx.token ?? (onSource ? swap.source_token : swap.destination_token);
+  const token = tx.type === 'refuel' ? refuelTokenOf(details, tx) : tx.token ?? (onSource ? swap.source_token : swap.destination_token);
   const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${tokenAmount(tx.amount, token)}`)];
   if (tx.status) spans.push(text(` · ${TX_STATUSES.has(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
   if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {

@@ -67,6 +67,8 @@ export interface SwapMoney {
   /** The minimum the quote guarantees for the amount asked (only while nothing differs). */
   minimum?: Money;
   received?: Money & { tx?: string };
+  /** What the refuel transaction delivered (destination native token), once there is one. */
+  refuelled?: Money;
   /** Each deduction between the amount sent and the amount received, in the source token. */
   deductions: Deduction[];
   /** Whether `deductions` reconcile sent − received exactly (a rate was known for different assets). */
@@ -143,6 +145,9 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   const input = lastOf(s.transactions, 'input', true);
   const output = lastOf(s.transactions, 'output');
   const refundTx = lastOf(s.transactions, 'refund');
+  const refuelTx = lastOf(s.transactions, 'refuel');
+  const refuelToken = refuelTokenOf(details, refuelTx);
+  const refuelled = refuelTx && refuelToken && typeof refuelTx.amount === 'number' ? money(refuelTx.amount, tokenOf(refuelToken, '?', refuelTx.usd_price)) : undefined;
   const source = tokenOf(s.source_token, '?', input?.usd_price);
   const destination = tokenOf(s.destination_token, '?', output?.usd_price);
   const sameAsset = sameAssetOf(details);
@@ -242,6 +247,7 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
     ...(expected ? { expected } : {}),
     ...(minimum ? { minimum } : {}),
     ...(received ? { received } : {}),
+    ...(refuelled ? { refuelled } : {}),
     deductions,
     reconciled,
     ...(refund ? { refund } : {}),
@@ -253,6 +259,13 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
     late,
   };
 }
+
+/**
+ * The token a refuel delivers: the destination network's native token, never the swap's
+ * destination token (a refuel transaction may come without its token).
+ */
+export const refuelTokenOf = (details: SwapDetails, tx?: Transaction): Token | undefined =>
+  tx?.token ?? details.refuel?.token ?? details.swap.destination_network?.token ?? undefined;
 
 /** The one next step of each phase. */
 function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean }): NextStep {
