@@ -157,7 +157,7 @@ const PRIVATE = { platform: 'console' as const, chatId: 'u', chatKind: 'private'
 function views(d: SwapDetails): Array<[string, Reply]> {
   const out: Array<[string, Reply]> = [['status', statusCard(d, { audience: 'private', now: NOW })], ['public status', statusCard(d, { audience: 'public', now: NOW })]];
   // /history's row of this swap (route with what was sent and what arrived, the phase's name).
-  out.push(['history', { lines: [[{ kind: 'text', text: `${swapRouteIn(d, 'en')} · ${swapStatusLabel(d, 'en')}` }]] }]);
+  out.push(['history', { lines: [[{ kind: 'text', text: `${swapRouteIn(d, 'en')} · ${swapStatusLabel(d, 'en')}` }]], target: 'here' }]);
   const after = depositCardAfter(d, NOW, 'en');
   if (after) out.push(['deposit card', after]);
   for (const kind of MOMENT_KINDS) out.push([`moment ${kind}`, renderMoment({ kind: kind as MomentKind, version: 1, at: NOW }, { details: d, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: PRIVATE })]);
