@@ -252,7 +252,7 @@ export async function runMoneyScenario(surface: MoneySurface, s: MoneyScenario):
 }
 
 /** Instructions to pay: none may be shown once a deposit is seen. */
-export const SEND_WORDS = /Send exactly|Send the exact amount|Send it before|Send it within|Withdraw exactly|^Send: |Copy address|Copy amount|I've sent it/m;
+const SEND_WORDS = /Send exactly|Send the exact amount|Send it before|Send it within|Withdraw exactly|^Send: |Copy address|Copy amount|I've sent it/m;
 const SEND_BUTTONS = /^(Copy address|Copy amount|Copy memo|I've sent it)$/;
 /** Phase names retired in favour of one name per phase (issue 24, item 6). */
 const OLD_PHASE_NAMES = /Deposit received/;
@@ -293,7 +293,7 @@ function allowedFigures(models: SwapMoney[]): Set<string> {
   return out;
 }
 
-export function checkMoneyStory(story: Story, s: MoneyScenario, model: SwapMoney, card: Shown | undefined): void {
+function checkMoneyStory(story: Story, s: MoneyScenario, model: SwapMoney, card: Shown | undefined): void {
   const where = (x: Shown) => `${s.name}, in:\n${x.text}\n[${x.buttons.join(' | ')}]`;
   for (const x of story.all) expect(x.text, where(x)).not.toMatch(OLD_PHASE_NAMES);
   const told = (story.afterDeposit ?? story.all).map((x) => x.text).join('\n---\n');
