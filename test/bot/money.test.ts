@@ -11,7 +11,7 @@ import { swapsCsv } from '../../src/bot/history-csv.js';
 import { moneyNumber, moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
 import { swapRouteIn, swapStatusLabel } from '../../src/bot/cards/swap-list.js';
 import { figuresNotInModel } from '../support/money-scenarios.js';
-import { unitsText } from '../../src/bot/money/units.js';
+import { rescale as rescaleUnits, unitsText } from '../../src/bot/money/units.js';
 import { breakdownLines, reconcile } from '../../src/bot/money/words.js';
 import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
@@ -268,6 +268,32 @@ describe('reconciliation over random figures', () => {
         // Never more decimals than the token has.
         for (const x of [r!.sent, outcome, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(decimals);
       }
+    },
+  );
+});
+
+describe('reconciliation when the two sides have different decimals', () => {
+  // USDC (6) on one network, USDC.e or a bridged USDC with 18 on the other: the same asset.
+  prop.prop([fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 18 }), fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 })])(
+    'the receipt\'s sum holds in the source token\'s precision, and no figure has more decimals than its token',
+    (sd, dd, sentU, serviceU, networkU, refuelU) => {
+      const scale = 10 ** Math.min(sd, 6);
+      const n = (u: number) => u / scale;
+      const src = { symbol: 'USDC', decimals: sd, price_in_usd: 1 };
+      const dst = { symbol: 'USDC', decimals: dd, price_in_usd: 1 };
+      const received = Math.max(0, sentU - serviceU - networkU - refuelU);
+      const q = { requested_amount: n(sentU), receive_amount: n(received), service_fee: n(serviceU), blockchain_fee: n(networkU), total_fee: n(serviceU + networkU), refuel_in_source: n(refuelU), rate: 1 };
+      const d = SwapDetailsSchema.parse({
+        swap: { id: ID, status: 'completed', source_token: src, destination_token: dst, requested_amount: n(sentU), transactions: [{ type: 'input', status: 'completed', amount: n(sentU), token: src }, { type: 'output', status: 'completed', amount: n(received), token: dst }] },
+        quote: q,
+      });
+      const m = swapMoney(d, NOW);
+      const r = reconcile(m);
+      expect(r).toBeDefined();
+      const total = r!.deductions.reduce((a, x) => a + x.amount.units, 0n);
+      expect(r!.sent.units - total).toBe(r!.net.units);
+      expect(r!.net.units).toBe(rescaleUnits(m.received!.units, dd, sd));
+      for (const x of [r!.sent, m.received!, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(x.token.decimals);
     },
   );
 });
