@@ -256,6 +256,8 @@ const SEND_WORDS = /Send exactly|Send the exact amount|Send it before|Send it wi
 const SEND_BUTTONS = /^(Copy address|Copy amount|Copy memo|I've sent it)$/;
 /** Phase names retired in favour of one name per phase (issue 24, item 6). */
 const OLD_PHASE_NAMES = /Deposit received/;
+/** A message pointing at another one "below" or "above", which may not be there (issue 24, items 3 and 5). */
+const POINTS_AWAY = /\b(?:is|are) (?:below|above)\b|card (?:below|above)/i;
 
 const AMOUNT = /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)? (USDC|ETH)\b/g;
 
@@ -296,6 +298,7 @@ function allowedFigures(models: SwapMoney[]): Set<string> {
 function checkMoneyStory(story: Story, s: MoneyScenario, model: SwapMoney, card: Shown | undefined): void {
   const where = (x: Shown) => `${s.name}, in:\n${x.text}\n[${x.buttons.join(' | ')}]`;
   for (const x of story.all) expect(x.text, where(x)).not.toMatch(OLD_PHASE_NAMES);
+  for (const x of story.all) expect(x.text, where(x)).not.toMatch(POINTS_AWAY);
   const told = (story.afterDeposit ?? story.all).map((x) => x.text).join('\n---\n');
   for (const re of s.never ?? []) expect(told, s.name).not.toMatch(re);
   for (const c of s.says ?? []) {

@@ -219,7 +219,13 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
   ];
   // A cut-down swap drops the lines it cannot fill.
   if (s.source_token && s.source_network && s.destination_token && s.destination_network) {
-    lines.push(`Route: ${audience === 'private' && s.requested_amount != null ? `${s.requested_amount} ` : ''}${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+    lines.push(`Route: ${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+  }
+  // Amounts are deposit details (private only), from the money model: what was asked and what arrived.
+  if (audience === 'private') {
+    const m = swapMoney(details, 0);
+    if (m.asked) lines.push(`Asked: ${moneyText(m.asked)}`);
+    if (m.deposited) lines.push(`Deposited: ${moneyText(m.deposited)}`);
   }
   if (s.created_date) lines.push(`Created: ${s.created_date}`);
   const to = addr(s.destination_address);
