@@ -12,8 +12,7 @@ import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/again-button.js';
 import { watchLimitReply } from '../address-book.js';
 import { failReasonWords, phaseWords } from './status-words.js';
-import { decimalText } from './units.js';
-import { moneyText, swapMoney } from '../money/model.js';
+import { moneyNumber, moneyText, swapMoney } from '../money/model.js';
 import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '../money/words.js';
 
 /**
@@ -66,6 +65,8 @@ export interface MomentContext {
   target: ChatTarget;
   /** The chat's language (the default locale when not given). */
   locale?: Locale;
+  /** Our record of the refund address given at creation (null: none), when the renderer has it. */
+  refundAddress?: string | null;
 }
 
 type TxKind = 'input' | 'output' | 'refund';
@@ -79,9 +80,11 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const isPublic = target.chatKind !== 'private';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
   const id = code(s.id);
-  // The amount sent is a deposit detail: private chats only.
-  const requested = decimalText(s.requested_amount);
-  const amount = !isPublic && requested ? `${requested} ` : '';
+  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
+  // The amount sent is a deposit detail: private chats only. Once a deposit is seen it is what
+  // arrived (the model's), never the amount asked beside a different deposit.
+  const sentNow = money.deposited ?? money.asked;
+  const amount = !isPublic && sentNow ? `${moneyNumber(sentNow)} ` : '';
   // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
   const route = s.source_token && s.source_network && s.destination_token && s.destination_network
     ? line(`${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`)
@@ -89,7 +92,6 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
   const tx = (type: TxKind) => lastTx(s.transactions, type);
-  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
   const txLine = (type: TxKind, x: Transaction | undefined) => {
     if (!x?.transaction_hash) return;
     const url = txExplorer(details, x);
@@ -98,7 +100,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   };
   /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known (an amount only once refunded). */
   const refundLine = (key: 'moment.refunding' | 'moment.refunded', refunded?: string) => {
-    const to = s.refund_address ? addr(s.refund_address) : undefined;
+    const to = money.refundAddress ? addr(money.refundAddress) : undefined;
     if (key === 'moment.refunded' && refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
     return to ? sentence(`${key}.to`, { address: to }) : line(tr(`${key}.plain`));
   };
@@ -178,6 +180,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   return { title: momentTitle(moment.kind, locale), tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
 }
 
+const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
+
 function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined): Reply {
   const { details, state, target } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
@@ -186,8 +190,8 @@ function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined
   const lines: Line[] = [
     ...(route ? [route] : []),
     line(t(locale, 'moment.stuck.sending', { status: 'ls_transfer_pending', expected: formatDuration(locale, expected, { about: true }), elapsed: formatDuration(locale, state.lastPolledAt - since) })),
-    // A refund is promised only where a refund address exists.
-    line(t(locale, details.swap.refund_address ? 'moment.stuck.notLost' : 'moment.stuck.notLostNoRefund')),
+    // A refund is promised only where a refund address is known to exist, "none" said only when known.
+    line(t(locale, STUCK_REFUND[swapMoney(details, state.lastPolledAt, ctx.refundAddress !== undefined ? { refundAddress: ctx.refundAddress } : {}).refundKnown])),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');
@@ -220,7 +224,13 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
   ];
   // A cut-down swap drops the lines it cannot fill.
   if (s.source_token && s.source_network && s.destination_token && s.destination_network) {
-    lines.push(`Route: ${audience === 'private' && s.requested_amount != null ? `${s.requested_amount} ` : ''}${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+    lines.push(`Route: ${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+  }
+  // Amounts are deposit details (private only), from the money model: what was asked and what arrived.
+  if (audience === 'private') {
+    const m = swapMoney(details, 0);
+    if (m.asked) lines.push(`Asked: ${moneyText(m.asked)}`);
+    if (m.deposited) lines.push(`Deposited: ${moneyText(m.deposited)}`);
   }
   if (s.created_date) lines.push(`Created: ${s.created_date}`);
   const to = addr(s.destination_address);
