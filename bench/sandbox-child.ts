@@ -44,6 +44,17 @@ export interface ChainReadings {
 }
 const chainState: ChainReadings = { blocks: [], deposits: {}, rpcRequests: 0, rpcUrl: '' };
 let miner: NodeJS.Timeout | undefined;
+/**
+ * The miner's blocks and the deposits' transfers one at a time, each with its block number read
+ * before the next: read concurrently, a block mined in between was taken for the deposit's (a
+ * confirmation then seemed shown before its block, a negative lag).
+ */
+let turn: Promise<unknown> = Promise.resolve();
+function inTurn<T>(run: () => Promise<T>): Promise<T> {
+  const next = turn.then(run, run);
+  turn = next.catch(() => undefined);
+  return next;
+}
 let proxy: Listening | undefined;
 
 async function rpcCall(url: string, method: string, params: unknown[] = []): Promise<string> {
@@ -73,14 +84,17 @@ serve(
         clock = { now: () => now() };
         setTime = (t) => (now = scaledNow(t));
       }
-      sandbox = await startSandbox({ apiKey: args.apiKey, clock, timings: args.timings, ...(args.port ? { port: args.port } : {}), ...(args.webhook ? { webhook: args.webhook } : {}), ...(args.chain ? { chain: { blockMs: 0, pollMs: 20 } } : {}) });
+      sandbox = await startSandbox({ apiKey: args.apiKey, clock, timings: args.timings, ...(args.port ? { port: args.port } : {}), ...(args.webhook ? { webhook: args.webhook } : {}), ...(args.chain ? { chain: { blockMs: 0 } } : {}) });
       const chain = sandbox.chain;
       if (args.chain && chain?.node) {
         const node = chain.node;
         proxy = await countingProxy(chain.url);
         chainState.rpcUrl = proxy.url;
         // Blocks on the sandbox's clock: each one's time is kept for the confirmation lags.
-        miner = setInterval(() => void node.mine().then(async () => chainState.blocks.push([Number(await rpcCall(chain.url, 'eth_blockNumber')), clock.now()])).catch(() => undefined), args.chain.blockMs);
+        miner = setInterval(() => void inTurn(async () => {
+          await node.mine();
+          chainState.blocks.push([Number(await rpcCall(chain.url, 'eth_blockNumber')), clock.now()]);
+        }).catch(() => undefined), args.chain.blockMs);
       }
       return { url: sandbox.url, ...(chainState.rpcUrl ? { rpcUrl: chainState.rpcUrl } : {}) };
     },
@@ -100,12 +114,14 @@ serve(
       for (const id of ids) {
         if (chain) {
           // A real transfer (the sandbox's deposit endpoint on its chain), mined when this answers.
-          const res = await fetch(`${need().url}/sandbox/swaps/${id}/deposit`, { method: 'POST', headers: { 'x-ls-apikey': apiKey, 'content-type': 'application/json' }, body: '{}' });
-          if (!res.ok) throw new Error(`deposit on chain: ${res.status}`);
-          at.push(clock.now());
-          const block = Number(await rpcCall(chain.url, 'eth_blockNumber'));
-          chainState.deposits[id] = block;
-          chainState.blocks.push([block, clock.now()]);
+          await inTurn(async () => {
+            const res = await fetch(`${need().url}/sandbox/swaps/${id}/deposit`, { method: 'POST', headers: { 'x-ls-apikey': apiKey, 'content-type': 'application/json' }, body: '{}' });
+            if (!res.ok) throw new Error(`deposit on chain: ${res.status}`);
+            at.push(clock.now());
+            const block = Number(await rpcCall(chain.url, 'eth_blockNumber'));
+            chainState.deposits[id] = block;
+            chainState.blocks.push([block, clock.now()]);
+          });
           continue;
         }
         at.push(clock.now());

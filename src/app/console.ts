@@ -1,5 +1,5 @@
 import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
-import { startConsoleChat } from '../platforms/console/index.js';
+import { startConsoleChat } from '../platforms/console/adapter.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Runtime } from './runtime.js';
 import { knownLocale, LOCALE_NAMES, LOCALES, resolveLocale, t, type Locale } from '../i18n/index.js';

@@ -2,8 +2,9 @@ import { trackingRenderer } from '../bot/renderer.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
-import { discordMessengerFromConfig } from '../platforms/discord/from-config.js';
-import { createTelegramMessenger } from '../platforms/telegram/run.js';
+import { discordMessenger } from '../platforms/discord/adapter.js';
+import { telegramMessenger } from '../platforms/telegram/adapter.js';
+import { discordSettings, telegramSettings } from './platform-settings.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -18,7 +19,7 @@ export async function startTrackingWorkers(rt: Runtime, extra: Partial<Record<Pl
 
 function buildMessengers(config: Config): Partial<Record<Platform, Messenger>> {
   const byPlatform: Partial<Record<Platform, Messenger>> = {};
-  if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = createTelegramMessenger(config);
-  if (config.DISCORD_TOKEN) byPlatform.discord = discordMessengerFromConfig(config);
+  if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = telegramMessenger(telegramSettings(config));
+  if (config.DISCORD_TOKEN) byPlatform.discord = discordMessenger(discordSettings(config));
   return byPlatform;
 }

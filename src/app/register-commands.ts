@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { registerDiscordCommandsFromConfig } from '../platforms/discord/from-config.js';
-import { registerTelegramCommandsFromConfig } from '../platforms/telegram/run.js';
+import { registerDiscordMenus } from '../platforms/discord/adapter.js';
+import { registerTelegramMenus } from '../platforms/telegram/adapter.js';
+import { discordSettings, telegramSettings } from './platform-settings.js';
 import { StartupError } from './runtime.js';
 
 /** `swapbot register-commands`: command menus on every configured platform, on demand. */
@@ -10,8 +11,8 @@ export async function registerCommands(config: Config, logger: Logger): Promise<
     throw new StartupError('register-commands: no platform is configured. Set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN with DISCORD_APPLICATION_ID.');
   }
   if (config.telegramEnabled) {
-    await registerTelegramCommandsFromConfig(config);
+    await registerTelegramMenus(telegramSettings(config));
     logger.info('telegram: command menus set for private chats and groups');
   }
-  if (config.discordEnabled) await registerDiscordCommandsFromConfig(config, logger);
+  if (config.discordEnabled) await registerDiscordMenus(discordSettings(config), logger);
 }

@@ -10,6 +10,7 @@ import { scrapeTracking } from './metrics-source.js';
 import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
+import { LanguageStore } from '../i18n/store.js';
 
 /**
  * The composition root: one place that turns Config into running parts (Redis, the API client or
@@ -131,6 +132,7 @@ export async function createRuntime(
       apiRate: { max: config.LAYERSWAP_RATE_LIMIT, duration: 1000 },
       watch: { minMs: config.WATCH_MIN_MS, maxMs: config.WATCH_MAX_MS, share: config.WATCH_API_PERCENT / 100 },
       logger,
+      languages: new LanguageStore(redis, config.REDIS_PREFIX),
       ...(chainOptions(config, sandbox, catalog) ?? {}),
     });
     closers.push({ name: 'tracking', fn: () => tracking.close() });

@@ -1,7 +1,8 @@
 import { asError } from '../log.js';
-import { discordBotFromConfig } from '../platforms/discord/from-config.js';
+import { discordBot } from '../platforms/discord/adapter.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
-import { telegramFromConfig } from '../platforms/telegram/run.js';
+import { telegramAdapter } from '../platforms/telegram/adapter.js';
+import { discordSettings, telegramSettings } from './platform-settings.js';
 import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';
@@ -28,7 +29,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   const waiting = new Set<string>();
 
   if (config.TELEGRAM_BOT_TOKEN) {
-    const telegram = telegramFromConfig(config, { core: rt.core, redis: rt.redis, logger });
+    const telegram = telegramAdapter(telegramSettings(config), { core: rt.core, redis: rt.redis, logger, keyPrefix: config.REDIS_PREFIX });
     // Mounted at once: Telegram's first call may come as soon as setWebhook is done.
     if (telegram.webhook) routes.set(telegram.webhook.path, telegram.webhook.handler);
     adapters.push(telegram.webhook ? 'telegram (webhook)' : 'telegram (long polling)');
@@ -70,7 +71,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
     waiting.add('discord');
     // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
     await rt.catalog.warm().catch((err: unknown) => logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
-    const discord = discordBotFromConfig(config, rt.core, logger);
+    const discord = discordBot(discordSettings(config), rt.core, logger);
     await discord.start();
     rt.onClose('discord', () => discord.stop());
     waiting.delete('discord');

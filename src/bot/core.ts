@@ -1,5 +1,6 @@
 import type { ChatTarget, Incoming, MessageRef, Platform } from '../contracts/incoming.js';
 import type { Reply } from '../contracts/reply.js';
+import type { Locale } from '../i18n/index.js';
 
 /**
  * The platform-neutral core as the adapters see it. Adapters turn platform updates into Incoming,
@@ -42,6 +43,11 @@ export interface BotCore {
    * below it. Never throws.
    */
   depositCardSent?(swapId: string, chat: ChatTarget, ref: MessageRef): Promise<void>;
+  /**
+   * The language handle() would answer `who` in (a saved /language choice, else the platform's
+   * tag): for the few words an adapter says itself (platforms/words.ts). Never throws.
+   */
+  localeOf?(who: Pick<Incoming, 'platform' | 'userId' | 'chatId' | 'chatKind' | 'locale' | 'chatLocale'>): Promise<Locale>;
 }
 
 export interface InlineQuery {

@@ -76,12 +76,12 @@ export function createCore(deps: CoreDeps): BotCore {
       const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
       const ctx = contextFor(incoming, locale, t);
       const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
-      return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply) })) };
+      return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply, locale) })) };
     } catch (err) {
       if (isServiceError(err)) logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering an inline query');
       else logger.error({ platform: q?.platform, err: asError(err) }, 'inline query failed');
       const r = errorReply(err, locale);
-      return { results: [{ id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r) }], personal: true, cacheSeconds: 0 };
+      return { results: [{ id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r, locale) }], personal: true, cacheSeconds: 0 };
     }
   }
 
@@ -103,7 +103,7 @@ export function createCore(deps: CoreDeps): BotCore {
       const text = typeof q.text === 'string' ? q.text.slice(0, 1024) : '';
       if (findLookup(text)) {
         const g = await guestGlance(ctx, text);
-        const reply = fitReply(g.reply);
+        const reply = fitReply(g.reply, locale);
         const [, ...rest] = replyText(reply).split('\n');
         return { id: g.swap ? `status:${shortId(g.swap.swap.id)}` : 'status:none', kind: g.swap ? 'status' : 'problem', title: reply.title ?? t('lookup.noSwap'), description: rest.join(' ').slice(0, 200), reply };
       }
@@ -111,12 +111,12 @@ export function createCore(deps: CoreDeps): BotCore {
       const order: InlineResult['kind'][] = ['quote', 'fix', 'problem', 'help', 'route'];
       const best = order.map((k) => answer.results.find((r) => r.kind === k)).find((r) => r !== undefined) ?? answer.results[0];
       if (!best) throw new Error('no inline result');
-      return { ...best, reply: fitReply(best.reply) };
+      return { ...best, reply: fitReply(best.reply, locale) };
     } catch (err) {
       if (isServiceError(err)) logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering a guest query');
       else logger.error({ platform: q?.platform, err: asError(err) }, 'guest query failed');
       const r = errorReply(err, locale);
-      return { id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r) };
+      return { id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r, locale) };
     }
   }
 
@@ -130,11 +130,11 @@ export function createCore(deps: CoreDeps): BotCore {
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
       if (!decision.allowed) return [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
       const ctx = contextFor(incoming, locale, t);
-      return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map(fitReply);
+      return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map((r) => fitReply(r, locale));
     } catch (err) {
       if (isServiceError(err)) logger.warn({ platform: incoming?.platform, err: asError(err) }, 'swap service error on Track this swap');
       else logger.error({ platform: incoming?.platform, err: asError(err) }, 'Track this swap failed');
-      return [{ ...fitReply(errorReply(err, locale)), target: 'ephemeral' }];
+      return [{ ...fitReply(errorReply(err, locale), locale), target: 'ephemeral' }];
     }
   }
 
@@ -169,7 +169,7 @@ export function createCore(deps: CoreDeps): BotCore {
       else logger.error({ ...where, err: e }, 'handler failed');
       replies = [errorReply(err, locale)];
     }
-    return replies.map(fitReply);
+    return replies.map((r) => fitReply(r, locale));
   }
 
   return {
@@ -192,6 +192,13 @@ export function createCore(deps: CoreDeps): BotCore {
       } catch (err) {
         // The card stays as sent; the status card then comes with the swap's first change.
         logger.warn({ platform: chat.platform, swapId, err: asError(err) }, 'could not keep the deposit card\'s message for tracking');
+      }
+    },
+    async localeOf(who) {
+      try {
+        return await chooseLocale(languages, who);
+      } catch {
+        return resolveLocale(who.chatKind === 'private' ? who.locale : who.chatLocale);
       }
     },
     suggest: (field, partial, context) => {

@@ -7,14 +7,18 @@ import type { ChainWatcher, WatchEntry, WatcherEvents } from './watcher.js';
  * range one eth_getLogs for ERC-20 Transfer logs to every watched address at once (topic 2 is the
  * OR list of addresses), and, only when some swap expects the native coin, each new block with its
  * transactions (a native transfer leaves no log). Its cost grows with networks and blocks, not
- * with swaps. Requests to one RPC are spaced (`minGapMs`); failures back off (doubling to 30 s),
- * and an RPC that keeps failing is reported down once (tracking then polls the API as before).
+ * with swaps. Requests to one RPC are rate-limited (a token bucket: `minGapMs` apart on average,
+ * a tick's few requests in a burst, so a block's reads are not spaced out one gap after another);
+ * failures back off (doubling to 30 s), and an RPC that keeps failing is reported down once
+ * (tracking then polls the API as before).
  */
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 /** At most this many blocks per eth_getLogs (providers cap ranges); a watcher that fell behind catches up in steps. */
 const MAX_RANGE = 500;
 const MAX_BACKOFF_MS = 30_000;
+/** An RPC that never answered (a catalogue's public node offline, a wrong URL) is tried this seldom. */
+const UNREACHABLE_RETRY_MS = 10 * 60_000;
 
 export interface EvmWatcherOptions {
   /** Network name → JSON-RPC URL. */
@@ -22,14 +26,18 @@ export interface EvmWatcherOptions {
   events: WatcherEvents;
   /** How often to ask for a new head (ms; default 2 s). */
   pollMs?: number;
-  /** Least gap between two requests to one RPC (ms; default 100). */
+  /** Requests to one RPC are this far apart on average (ms; default 100: 10 a second). */
   minGapMs?: number;
+  /** Requests to one RPC that may go out at once before the average applies (default 4: a tick's head, logs and a block or two). */
+  burst?: number;
   /** Blocks before the head to look back when a network starts being watched (default 20). */
   lookback?: number;
   /** Consecutive failures before the RPC counts as down (default 2). */
   downAfter?: number;
   /** Request timeout (ms; default 10 s). */
   timeoutMs?: number;
+  /** How often an RPC that has never answered is tried again (ms; default 10 min). */
+  unreachableRetryMs?: number;
   logger?: Logger;
 }
 
@@ -45,16 +53,32 @@ interface NetworkLoop {
   up: boolean;
   timer?: NodeJS.Timeout;
   running: boolean;
-  lastRequest: number;
+  /** A poke came during a tick: tick again at once after it. */
+  again: boolean;
+  /** Its RPC's token bucket (shared by the networks one URL serves). */
+  bucket: Bucket;
+  /** Not before this (ms) while failing: a watch added meanwhile does not try at once. */
+  retryAt: number;
+}
+
+/** Requests that may go now, as of `refilled`; whether the RPC ever answered. */
+interface Bucket {
+  tokens: number;
+  refilled: number;
+  answered: boolean;
 }
 
 export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   const log = opts.logger ?? silentLogger;
   const pollMs = opts.pollMs ?? 2000;
   const minGap = opts.minGapMs ?? 100;
+  const burst = Math.max(1, opts.burst ?? 4);
+  const unreachableMs = opts.unreachableRetryMs ?? UNREACHABLE_RETRY_MS;
+  let unreachableTold = false;
   const downAfter = opts.downAfter ?? 2;
   const lookback = opts.lookback ?? 20;
   const loops = new Map<string, NetworkLoop>();
+  const buckets = new Map<string, Bucket>();
   const bySwap = new Map<string, string>();
   let closed = false;
 
@@ -73,17 +97,30 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       failures: 0,
       up: true,
       running: false,
-      lastRequest: 0,
+      again: false,
+      retryAt: 0,
+      bucket: buckets.get(url) ?? { tokens: burst, refilled: Date.now(), answered: false },
     };
+    buckets.set(url, l.bucket);
     loops.set(name, l);
     return l;
   };
 
-  /** Spaces requests to one RPC (its rate limit). */
-  const gap = async (l: NetworkLoop) => {
-    const wait = l.lastRequest + minGap - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    l.lastRequest = Date.now();
+  /**
+   * One request's share of the RPC's rate limit: waits only when the bucket is empty. (A fixed
+   * gap before every request put one gap between a tick's head read and its logs, on every block:
+   * a deposit reached the card a gap later, two when a late-watched swap's range was read first.)
+   */
+  const gap = async ({ bucket: b }: NetworkLoop) => {
+    if (minGap <= 0) return;
+    for (;;) {
+      const now = Date.now();
+      b.tokens = Math.min(burst, b.tokens + (now - b.refilled) / minGap);
+      b.refilled = now;
+      if (b.tokens >= 1) break;
+      await new Promise((r) => setTimeout(r, (1 - b.tokens) * minGap));
+    }
+    b.tokens -= 1;
   };
 
   const schedule = (l: NetworkLoop, ms: number) => {
@@ -94,11 +131,18 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   };
 
   const tick = async (l: NetworkLoop) => {
-    if (l.running || closed) return;
+    if (closed) return;
+    if (l.running) {
+      l.again = true;
+      return;
+    }
     l.running = true;
+    l.again = false;
     try {
       await gap(l);
       const head = Number(await l.client.getBlockNumber());
+      l.bucket.answered = true;
+      l.retryAt = 0;
       if (l.fresh.size > 0 && l.scanned !== undefined) {
         // A swap watched late (a restart, a first poll after its deposit) on a running loop: the
         // blocks already scanned without it, back to the lookback, are read for it alone.
@@ -119,16 +163,25 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
         }
       }
       opts.events.head(l.name, Math.min(head, l.scanned));
-      schedule(l, to < head ? 0 : pollMs);
+      schedule(l, to < head || l.again ? 0 : pollMs);
     } catch (err) {
       l.failures++;
+      const never = !l.bucket.answered;
       if (l.up && l.failures >= downAfter) {
         l.up = false;
         // Once per outage: the RPC's URL may carry a key, so only the network and the error kind.
-        log.warn({ network: l.name, error: err instanceof Error ? err.name : 'error' }, 'chain RPC failing: falling back to polling the API');
+        const fields = { network: l.name, error: err instanceof Error ? err.name : 'error' };
+        if (!never) log.warn(fields, 'chain RPC failing: falling back to polling the API');
+        // Never answered (CHAIN_WATCH=auto with a catalogue whose public nodes are out of reach):
+        // one line for the whole watcher, then the API's polling, and a try now and then.
+        else if (!unreachableTold) log.warn(fields, 'chain RPC unreachable: deposits are followed by polling the API (tried again every few minutes)');
+        else log.debug(fields, 'chain RPC unreachable');
+        if (never) unreachableTold = true;
         opts.events.health(l.name, false);
       }
-      schedule(l, Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.min(l.failures, 10)));
+      const wait = never && !l.up ? unreachableMs : Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.min(l.failures, 10));
+      l.retryAt = Date.now() + wait;
+      schedule(l, wait);
     } finally {
       l.running = false;
     }
@@ -189,7 +242,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       l.entries.set(entry.swapId, entry);
       if (l.scanned !== undefined) l.fresh.set(entry.swapId, entry);
       bySwap.set(entry.swapId, entry.network);
-      if (had === 0) schedule(l, 0);
+      if (had === 0) schedule(l, Math.max(0, l.retryAt - Date.now()));
     },
     unwatch(swapId) {
       const network = bySwap.get(swapId);
@@ -203,6 +256,9 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
         // Idle: the next watch starts from the head's lookback, not a catch-up over every block since.
         l.scanned = undefined;
       }
+    },
+    poke() {
+      for (const l of loops.values()) if (l.entries.size > 0 && l.up) void tick(l);
     },
     async close() {
       closed = true;

@@ -26,6 +26,8 @@ export interface LocalNode {
   readonly fundedKey: `0x${string}`;
   /** Mines `blocks` empty blocks. */
   mine(blocks?: number): Promise<void>;
+  /** Calls `listener` after each request that may have added a block (a transaction, a mine); returns its removal. */
+  onBlock(listener: () => void): () => void;
   /** Stops answering (in-flight requests are cut): an RPC that dies. */
   close(): Promise<void>;
 }
@@ -73,10 +75,13 @@ export async function startLocalNode(opts: { port?: number; chainId?: number } =
     { subscriptionCallback: () => undefined },
     new edr.ContractDecoder(),
   );
+  const listeners = new Set<() => void>();
   const call = async (body: string): Promise<string> => {
     // EDR insists on \`params\`, which JSON-RPC 2.0 lets a client leave out (viem does).
     const req = JSON.parse(body) as Record<string, unknown>;
     const res = await provider.handleRequest(JSON.stringify({ params: [], ...req }));
+    // Automine: a transaction is a block. Listeners hear of it after the answer is on its way.
+    if (typeof req.method === 'string' && MINING.has(req.method)) setImmediate(() => { for (const l of listeners) l(); });
     return typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
   };
   const server = createServer((req, res) => {
@@ -103,9 +108,15 @@ export async function startLocalNode(opts: { port?: number; chainId?: number } =
     async mine(blocks = 1) {
       await call(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hardhat_mine', params: [`0x${blocks.toString(16)}`] }));
     },
+    onBlock(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close: () => listening.close({ force: true }),
   };
 }
+
+const MINING = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'hardhat_mine', 'evm_mine']);
 
 /**
  * The sandbox's test token (solc 0.8.24, --optimize), from this source:

@@ -50,5 +50,7 @@ export interface ChainWatcher {
   healthy(network: string): boolean;
   watch(entry: WatchEntry): void;
   unwatch(swapId: string): void;
+  /** A node that tells of its new blocks (the sandbox's own): read them now, not at the next poll. */
+  poke?(): void;
   close(): Promise<void>;
 }

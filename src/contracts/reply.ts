@@ -49,6 +49,8 @@ export interface Image {
   alt: string;
   /** File name for platforms that need one (Discord attachments). */
   filename?: string;
+  /** The text the image encodes when it is a QR code: a terminal draws the same code as characters. */
+  qr?: string;
 }
 
 /**

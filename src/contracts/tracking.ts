@@ -1,5 +1,5 @@
 import type { SwapData } from './swap.js';
-import type { ChatTarget, MessageRef } from './incoming.js';
+import type { ChatTarget, MessageRef, Platform } from './incoming.js';
 import type { Reply } from './reply.js';
 import type { Locale } from './locale.js';
 
@@ -186,3 +186,14 @@ export interface WatchLimitNotice {
 
 /** A chat that never chose: every key moment, minor edits, no quiet hours, no minimum. */
 export const DEFAULT_SETTINGS: Readonly<ChatSettings> = { moments: [...MOMENT_KINDS], minorEdits: true };
+
+/**
+ * The languages people and chats chose with /language, as tracking reads them (each notify job:
+ * the chat's language) and moves them (a group upgraded to a supergroup). The choices are the
+ * core's (`i18n/store.ts` LanguageStore implements this); tracking is handed them and never reads
+ * the core's keys itself. 'user' is a private chat's person, 'chat' a group's or channel's own.
+ */
+export interface ChatLanguages {
+  get(scope: 'user' | 'chat', platform: Platform, id: string): Promise<Locale | undefined>;
+  move(scope: 'user' | 'chat', platform: Platform, fromId: string, toId: string): Promise<void>;
+}

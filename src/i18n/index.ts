@@ -5,7 +5,8 @@
  * - In a handler: `ctx.t('quote.title', { from, to })`; `ctx.locale` is the resolved locale.
  * - In a card or anything without a Ctx: `t(locale, 'key', { vars })`, with the locale passed in.
  * - Add the key to EVERY file in src/i18n/locales/ (test/i18n/catalogs.test.ts checks that each
- *   language has the same keys and the same {{placeholders}}). English is the source of truth.
+ *   language has the same keys and the same {{placeholders}}). English is the source of truth:
+ *   keys are typed from en.json (CatalogKey), and test/i18n/keys.test.ts fails on unused ones.
  * - Plurals: give the count as `count` and write `key_one`/`key_other` (ru also `_few`/`_many`,
  *   zh only `_other`): i18next picks the form with Intl.PluralRules.
  * - Never translate network or token names, addresses, hashes or amounts: pass them as {{vars}}.
@@ -27,7 +28,19 @@ import { LOCALES, type Locale } from '../contracts/locale.js';
 
 export { LOCALES, type Locale };
 export type Vars = Record<string, string | number>;
-export type Translate = (key: string, vars?: Vars) => string;
+
+/** i18next's plural forms: a key `x_one`/`x_other` is asked for as `x` with a `count`. */
+type PluralSuffix = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+type Unplural<K> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;
+/**
+ * Every key English has, as code asks for it (plural forms folded): a misspelt or removed key
+ * fails `tsc`. A key built from a value is a template literal type over that value's union
+ * (`error.${ErrorKind}.title`), so it is checked too. test/i18n/keys.test.ts finds keys no code uses.
+ */
+export type CatalogKey = Unplural<keyof typeof en>;
+export type Translate = (key: CatalogKey, vars?: Vars) => string;
+/** The parts X of the keys `<P>X<S>`: what a key family built from a value (a status, a kind) may be built from. */
+export type KeyPart<P extends string, S extends string = ''> = CatalogKey extends infer K ? (K extends `${P}${infer X}${S}` ? X : never) : never;
 
 /** Each language's name in itself, for the /language buttons. */
 export const LOCALE_NAMES: Readonly<Record<(typeof LOCALES)[number], string>> = {
@@ -107,15 +120,15 @@ export function localeFromName(input: string): Locale | undefined {
 }
 
 /** One catalog string in a locale, with {{vars}} filled in. A missing key shows the English one. */
-export function t(locale: Locale, key: string, vars?: Vars): string {
+export function t(locale: Locale, key: CatalogKey, vars?: Vars): string {
   if (locale === 'pseudo') return `⟦${instance.t(key, { ...vars, lng: 'en' })}⟧`;
   return instance.t(key, { ...vars, lng: locale });
 }
 
 export const translator = (locale: Locale): Translate => (key, vars) => t(locale, key, vars);
 
-/** Whether a catalog has the key (English is the reference). */
-const hasKey = (key: string): boolean => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
+/** Whether a catalog has the key (English is the reference): for keys built from outside data. */
+const hasKey = (key: string): key is CatalogKey => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
 
 /** The Intl locale for a catalog locale (the pseudo-locale formats like English). */
 export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en' : locale);
@@ -138,7 +151,7 @@ export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormat
  */
 export function formatDuration(locale: Locale, ms: number, opts: { about?: boolean; standalone?: boolean } = {}): string {
   if (!Number.isFinite(ms) || ms < 0) return t(locale, 'duration.unknown');
-  const unit = (name: string, count: number): string => t(locale, `duration.${name}`, { count, ...(opts.standalone ? { context: 'standalone' } : {}) });
+  const unit = (name: DurationUnit, count: number): string => t(locale, `duration.${name}`, { count, ...(opts.standalone ? { context: 'standalone' } : {}) });
   if (opts.about) return aboutDuration(locale, ms / 1000, unit);
   const s = Math.max(1, Math.ceil(ms / 1000));
   if (s < 90) return unit('seconds', s);
@@ -149,9 +162,11 @@ export function formatDuration(locale: Locale, ms: number, opts: { about?: boole
   return rest === 0 ? unit('hours', h) : t(locale, 'duration.hoursMinutes', { hours: unit('hours', h), minutes: unit('minutes', rest) });
 }
 
-function aboutDuration(locale: Locale, seconds: number, unit: (name: string, count: number) => string): string {
+type DurationUnit = 'seconds' | 'minutes' | 'hours' | 'days';
+
+function aboutDuration(locale: Locale, seconds: number, unit: (name: DurationUnit, count: number) => string): string {
   if (seconds < 1) return t(locale, 'duration.underSecond');
-  const about = (name: string, count: number) => t(locale, 'duration.about', { duration: unit(name, count) });
+  const about = (name: DurationUnit, count: number) => t(locale, 'duration.about', { duration: unit(name, count) });
   if (seconds < 10) return about('seconds', Math.round(seconds));
   const s5 = Math.round(seconds / 5) * 5;
   if (s5 < 60) return about('seconds', s5);
@@ -166,7 +181,7 @@ function aboutDuration(locale: Locale, seconds: number, unit: (name: string, cou
  * A catalog sentence some of whose {{vars}} are spans (a bold amount, a code id, a relative time):
  * the translated text around them, in the language's own order, ready for `line(...)`.
  */
-export function tSpans(locale: Locale, key: string, vars: Readonly<Record<string, string | number | Span>>): Array<string | Span> {
+export function tSpans(locale: Locale, key: CatalogKey, vars: Readonly<Record<string, string | number | Span>>): Array<string | Span> {
   const spans: Span[] = [];
   const plain: Vars = {};
   // A span stands in the sentence as its index between two private-use characters (never in a catalog).

@@ -214,7 +214,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (op.auth) checkKey(req.headers['x-ls-apikey']);
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
       const data = await op.run({ url, params, body });
-      send(res, 200, { data, error: null });
+      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url) : undefined);
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
       send(res, e.status, envelopeError(e.code, e.message, e.metadata));
@@ -325,8 +325,19 @@ async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, u
   return parsed as Record<string, unknown>;
 }
 
-function send(res: http.ServerResponse, status: number, payload: unknown): void {
-  const body = JSON.stringify(payload);
+/**
+ * With --chain, the catalogue's EVM networks name the sandbox's chain as their node_url: a bot
+ * pointed at this sandbox (CHAIN_WATCH=auto) watches the chain its deposits land on, not the
+ * public mainnet nodes the catalogue lists otherwise.
+ */
+function localNodeUrl(url: string): (this: unknown, key: string, value: unknown) => unknown {
+  return function (this: unknown, key, value) {
+    return key === 'node_url' && (this as { type?: unknown }).type === 'evm' ? url : value;
+  };
+}
+
+function send(res: http.ServerResponse, status: number, payload: unknown, replacer?: (this: unknown, key: string, value: unknown) => unknown): void {
+  const body = JSON.stringify(payload, replacer);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),

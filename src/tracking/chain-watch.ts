@@ -1,6 +1,7 @@
 import { formatUnits, parseUnits } from 'viem';
 import type { ChainSighting } from '../contracts/chain.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
 import type { Observation, SwapState } from './observe.js';
@@ -23,10 +24,34 @@ export interface ChainWatchDeps {
   enqueueNotify(f: Follower, swapId: string, version: number): Promise<void>;
   now(): number;
   logger: Logger;
-  /** Required confirmations and known tokens per network, from the service's catalogue. */
   /** Finds an RPC for a network not configured (CHAIN_WATCH=auto: the catalogue's node_url). */
   prepare?(network: string): Promise<void>;
+  /** Swaps that expired, by when (a sorted set in Redis): a restarted worker still tells their late transfers. */
+  late?: LateList;
+  /** Required confirmations and known tokens per network, from the service's catalogue. */
   network(name: string): Promise<{ required?: number; tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }> } | undefined>;
+}
+
+export interface LateList {
+  add(swapId: string, expiredAt: number): Promise<void>;
+  /** Those expired at `from` or later, with when (older ones are forgotten). */
+  since(from: number): Promise<Array<[string, number]>>;
+  remove(swapId: string): Promise<void>;
+}
+
+/** The LateList in a Redis sorted set (score: when the swap expired). */
+export function redisLateList(redis: Redis, key: string): LateList {
+  return {
+    add: async (swapId, at) => { await redis.zadd(key, at, swapId); },
+    async since(from) {
+      await redis.zremrangebyscore(key, '-inf', `(${from}`);
+      const flat = await redis.zrangebyscore(key, from, '+inf', 'WITHSCORES');
+      const out: Array<[string, number]> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i] as string, Number(flat[i + 1])]);
+      return out;
+    },
+    remove: async (swapId) => { await redis.zrem(key, swapId); },
+  };
 }
 
 interface Watched {
@@ -73,16 +98,28 @@ export class ChainWatch {
     const w = this.watched.get(swapId);
     if (!WAITING.has(status)) {
       if (status === 'expired' && w && !w.expired) {
-        w.expired = true;
-        this.expiredAt.set(swapId, this.deps.now());
-        // An expired swap is polled no more: the watch ends by itself after the grace.
-        setTimeout(() => { if (this.watched.get(swapId) === w) this.drop(swapId); }, LATE_GRACE_MS).unref();
+        this.expire(swapId, w, this.deps.now());
         return;
       }
       if (w && (!w.expired || this.deps.now() - (this.expiredAt.get(swapId) ?? 0) > LATE_GRACE_MS)) this.drop(swapId);
       return;
     }
     if (w) return;
+    await this.start(swapId, details);
+  }
+
+  /** An expired swap is polled no more: watched for the grace to tell a late transfer, listed for a restart. */
+  private expire(swapId: string, w: Watched, at: number): void {
+    w.expired = true;
+    this.expiredAt.set(swapId, at);
+    void this.deps.late?.add(swapId, at).catch((err: unknown) => this.deps.logger.warn({ err, swapId }, 'expired swap not listed for its late watch'));
+    // The watch ends by itself after the grace.
+    const left = LATE_GRACE_MS - Math.max(0, this.deps.now() - at);
+    setTimeout(() => { if (this.watched.get(swapId) === w) this.drop(swapId); }, left).unref();
+  }
+
+  /** Starts watching the swap's deposit address: from the details, else from what its first poll stored. */
+  private async start(swapId: string, details: SwapDetails | undefined): Promise<void> {
     let entry = details ? entryOf(details) : undefined;
     if (entry) await this.deps.store.setChainField(swapId, 'w', JSON.stringify(entry));
     else {
@@ -130,8 +167,24 @@ export class ChainWatch {
     return n;
   }
 
+  /** A worker's start: swaps that expired within the grace are watched again, still to tell a late transfer. */
+  async restoreLate(): Promise<number> {
+    if (!this.active || !this.deps.late) return 0;
+    let n = 0;
+    for (const [id, at] of await this.deps.late.since(this.deps.now() - LATE_GRACE_MS)) {
+      if (this.watched.has(id)) continue;
+      await this.start(id, undefined);
+      const w = this.watched.get(id);
+      if (!w) continue;
+      this.expire(id, w, at);
+      n++;
+    }
+    return n;
+  }
+
   private drop(swapId: string) {
     const w = this.watched.get(swapId);
+    if (w?.expired) void this.deps.late?.remove(swapId).catch(() => undefined);
     if (w) this.watcherFor(w.entry.network)?.unwatch(swapId);
     this.watched.delete(swapId);
     this.sightings.delete(swapId);
@@ -164,7 +217,11 @@ export class ChainWatch {
     }
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
-    return { obs: { ...obs, state, changed: true }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
+    // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.
+    const moments = isDeposit(ca) ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
+      : c !== ca && isDeposit(c) && state.depositSeenAt === undefined ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
+        : obs.moments;
+    return { obs: { ...obs, state, changed: true, moments }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
   }
 
   /** After a commit that stored `applied` on the card. */
@@ -239,7 +296,10 @@ export class ChainWatch {
       const [state, details, fields] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId), this.deps.store.chainFields(swapId)]);
       if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
       const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
-      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments: [] });
+      // The chain saw the deposit before the service: its "Deposit seen" message, with the sighting.
+      const announce = !isDeposit(fields.ca) && isDeposit(c) && state.depositSeenAt === undefined;
+      const moments = announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : [];
+      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments });
       if (!commit.saved) continue;
       await this.applied(swapId, c);
       for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
@@ -256,6 +316,13 @@ export class ChainWatch {
   async close(): Promise<void> {
     await Promise.all(this.deps.watchers.map((w) => w.close()));
   }
+}
+
+/** A stored sighting of the swap's own token (any amount): its deposit, which the money model counts. */
+function isDeposit(c: string | undefined): boolean {
+  if (!c) return false;
+  const v = (JSON.parse(c) as ChainSighting).verdict;
+  return v === 'ok' || v === 'less' || v === 'more';
 }
 
 /** The swap's own deposit address and token, from a manual_transfer deposit action. */

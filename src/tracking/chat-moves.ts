@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
-import type { LanguageStore } from '../i18n/store.js';
+import type { ChatLanguages } from '../contracts/tracking.js';
 import { targetKey, type TrackingKeys } from './keys.js';
 import { scripts, type ScriptRunner } from './scripts.js';
 
@@ -38,7 +38,7 @@ export class ChatMoves {
   constructor(
     private readonly redis: Redis,
     private readonly keys: TrackingKeys,
-    private readonly languages: Pick<LanguageStore, 'move'>,
+    private readonly languages: Pick<ChatLanguages, 'move'>,
   ) {
     this.run = scripts(redis);
   }

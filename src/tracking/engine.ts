@@ -7,10 +7,9 @@ import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
 import { notifyDeliveries, rateLimited } from '../metrics.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
-import type { TrackingRenderer, TrackingService } from '../contracts/tracking.js';
+import type { ChatLanguages, TrackingRenderer, TrackingService } from '../contracts/tracking.js';
 import type { WebhookCadence } from './cadence.js';
 import { TrackingKeys, POLL_QUEUE, notifyQueueName } from './keys.js';
-import { LanguageStore } from '../i18n/store.js';
 import { createNotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
@@ -22,7 +21,7 @@ import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
 import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
-import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
+import { ChainWatch, redisLateList, type ChainWatchDeps } from './chain-watch.js';
 import { createEvmWatcher } from '../chain/evm.js';
 import { RouteTimesStore } from './route-times.js';
 import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
@@ -51,6 +50,11 @@ export interface TrackingDeps {
     webhooks?: WebhookCadence;
   };
   logger?: Logger;
+  /**
+   * The /language choices (the core's LanguageStore): pushed updates are in a chat's chosen
+   * language and a moved chat's choice goes with it. Without it: the language a chat followed in.
+   */
+  languages?: ChatLanguages;
   /** The clock for swap state times and waits; defaults to Date.now (tests pass a sandbox clock). */
   now?: () => number;
   /** How many real ms a wait of `ms` on that clock lasts (default: as many; the bench's sandbox clock runs faster). */
@@ -116,8 +120,12 @@ export interface Tracking {
   webhookReplayGuard: ReplayGuard;
 }
 
+/** No saved choices (TrackingDeps.languages not given). */
+const NO_LANGUAGES: ChatLanguages = { get: () => Promise.resolve(undefined), move: () => Promise.resolve() };
+
 export function createTracking(deps: TrackingDeps): Tracking {
   const logger = deps.logger ?? silentLogger;
+  const languages = deps.languages ?? NO_LANGUAGES;
   const secrets = typeof deps.redis === 'string' ? redisSecrets(deps.redis) : deps.redis.password ? [deps.redis.password] : [];
   const connectionOptions: RedisOptions = typeof deps.redis === 'string' ? redisOptionsFromUrl(deps.redis) : deps.redis;
   const redis: Redis = createRedis(connectionOptions, { logger, name: 'tracking' });
@@ -129,7 +137,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
   const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
   const now = deps.now ?? Date.now;
   const chatSettings = new SettingsStore(redis, keys);
-  const moves = new ChatMoves(redis, keys, new LanguageStore(redis, deps.prefix));
+  const moves = new ChatMoves(redis, keys, languages);
   const apiRate = deps.apiRate ?? DEFAULT_API_RATE;
   const watches = new AddressWatch(redis, keys, now, { ...DEFAULT_WATCH, ...deps.watch, apiPerSecond: (apiRate.max * 1000) / apiRate.duration });
   const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings, moves, watches);
@@ -225,6 +233,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
             now,
             logger,
             network: chainDeps.network,
+            late: redisLateList(redis, keys.chainLate),
             ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
           });
           chainWatch = cw;
@@ -259,6 +268,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
           // Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll.
           let restored = 0;
           for await (const ids of subs.eachActiveSwap()) restored += await chainWatch.restore(ids);
+          restored += await chainWatch.restoreLate();
           if (restored > 0) logger.info({ restored }, 'deposit addresses watched on chain again');
         }
         const every = w.reconcileIntervalMs ?? 5 * 60_000;
@@ -279,7 +289,6 @@ export function createTracking(deps: TrackingDeps): Tracking {
           return { limit: r.max, windowMs: r.duration };
         };
         const pacer = new Pacer(redis, keys, deps.pacing, platformRate);
-        const languages = new LanguageStore(redis, deps.prefix);
         for (const platform of PLATFORMS) {
           const messenger = opts.messengers[platform];
           const queue = queues.notify.get(platform);

@@ -67,6 +67,10 @@ export class TrackingKeys {
   get watchState(): string {
     return `${this.prefix}:trk:watch-state`;
   }
+  /** zset: swaps that expired (score: when), watched a while longer to tell a late transfer (chain-watch.ts). */
+  get chainLate(): string {
+    return `${this.prefix}:trk:chain-late`;
+  }
   /** Consecutive failed API polls (all swaps): drives the outage back-off. */
   get outage(): string {
     return `${this.prefix}:trk:outage`;

@@ -3,14 +3,13 @@ import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
 import { DeliveryError, type Messenger } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
-import type { CardView, TrackingRenderer } from '../contracts/tracking.js';
+import type { CardView, ChatLanguages, TrackingRenderer } from '../contracts/tracking.js';
 import { shownDistribution, type RouteTimes } from '../contracts/route-times.js';
 import type { RouteTimesStore } from './route-times.js';
 import type { SwapState } from './observe.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import { jobLogger, type Logger } from '../log.js';
 import { defaultLocale } from '../i18n/index.js';
-import type { LanguageStore } from '../i18n/store.js';
 import { targetKey } from './keys.js';
 import type { Pacer } from './pacing.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -63,7 +62,7 @@ export interface NotifyDeps {
   messenger: Messenger;
   render: TrackingRenderer;
   /** The languages users and chats chose with /language. */
-  languages: Pick<LanguageStore, 'get'>;
+  languages: Pick<ChatLanguages, 'get'>;
   pacer: Pacer;
   /** Pauses the whole platform queue (a global 429 from the platform). */
   rateLimit(ms: number): Promise<void>;

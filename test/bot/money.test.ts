@@ -8,8 +8,10 @@ import { depositPlan } from '../../src/bot/deposit/plan.js';
 import { renderMoment } from '../../src/bot/status/moments.js';
 import { statusCard } from '../../src/bot/status/card.js';
 import { swapsCsv } from '../../src/bot/history/csv.js';
-import { moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
-import { unitsText } from '../../src/bot/money/units.js';
+import { moneyNumber, moneyText, quoteMoney, swapMoney } from '../../src/bot/money/model.js';
+import { swapRouteIn, swapStatusLabel } from '../../src/bot/status/list-card.js';
+import { figuresNotInModel } from '../support/money-scenarios.js';
+import { rescale as rescaleUnits, unitsText } from '../../src/bot/money/units.js';
 import { breakdownLines, reconcile } from '../../src/bot/money/words.js';
 import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
@@ -106,7 +108,15 @@ describe('the money model', () => {
   test('refund without a refund address promises no refund; with one, the amount refunded and its sending fee are plain', () => {
     const stuck = swapMoney(details('ls_transfer_pending', [input(100)]), NOW);
     expect(stuck.next).toBe('wait_payout');
-    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }))).toContain('No refund address was given');
+    // "No refund address" only from our record (null: skipped): the service's answer never carries it.
+    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000, refundAddress: null }))).toContain('No refund address was given');
+    const unknown = replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }));
+    expect(unknown).not.toMatch(/No refund address was given|paid out soon or refunded/);
+    expect(unknown).toContain('Without a refund address given when the swap was made');
+    // As the real service answers (docs.get-swap.refunded.json): no refund_address; the refund transaction names where it went.
+    const pending = swapMoney(details('pending_refund', [input(100)]), NOW);
+    expect(pending.next).toBe('wait_refund');
+    expect(swapMoney(details('refunded', [input(100), { ...refund(100), to: DEST }]), NOW).refundAddress).toBe(DEST);
     const refunded = details('refunded', [input(200), refund(199.5)], { refund_address: DEST, requested_amount: 200 });
     const text = replyText(statusCard(refunded, { audience: 'private', now: NOW }));
     expect(text).toContain('199.5 USDC of your 200 USDC came back; 0.5 USDC paid for sending it.');
@@ -146,6 +156,8 @@ const PRIVATE = { platform: 'console' as const, chatId: 'u', chatKind: 'private'
 
 function views(d: SwapDetails): Array<[string, Reply]> {
   const out: Array<[string, Reply]> = [['status', statusCard(d, { audience: 'private', now: NOW })], ['public status', statusCard(d, { audience: 'public', now: NOW })]];
+  // /history's row of this swap (route with what was sent and what arrived, the phase's name).
+  out.push(['history', { lines: [[{ kind: 'text', text: `${swapRouteIn(d, 'en')} · ${swapStatusLabel(d, 'en')}` }]], target: 'here' }]);
   const after = depositCardAfter(d, NOW, 'en');
   if (after) out.push(['deposit card', after]);
   for (const kind of MOMENT_KINDS) out.push([`moment ${kind}`, renderMoment({ kind: kind as MomentKind, version: 1, at: NOW }, { details: d, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: PRIVATE })]);
@@ -199,6 +211,22 @@ describe('every view of a swap agrees with its money model', () => {
     // The deposit card after the deposit says the same next step as the status card.
     const dep = all.find(([v]) => v === 'deposit card');
     if (dep) expect(replyText(dep[1])).toContain(replyNext(m.next));
+    // No two views disagree about an amount: every figure shown is one of the model's.
+    for (const [view, reply] of all) expect(figuresNotInModel(replyText(reply), [m]), `${view}:\n${replyText(reply)}`).toEqual([]);
+    // One name per phase: /history's label is the status card's, and the deposit card's title a shorter form of it.
+    const label = /^Swap [0-9a-f]{8}: (.*)$/.exec(all[0]![1].title ?? '')?.[1];
+    if (label) {
+      expect(replyText(all.find(([v]) => v === 'history')![1])).toContain(` · ${label}`);
+      const depTitle = /^Swap [0-9a-f]{8}: (.*)$/.exec(dep?.[1].title ?? '')?.[1];
+      if (depTitle && depTitle !== 'Deposit closed' && !/Waiting|went back/i.test(label)) expect(label.startsWith(depTitle), `${depTitle} vs ${label}`).toBe(true);
+    }
+    // The CSV row has the same figures.
+    const [header, row] = swapsCsv([{ entry: { swapId: d.swap.id, createdAt: NOW, summary: '' }, details: d }]).split('\r\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
+    const sent = m.deposited ?? m.asked;
+    expect(cells.amount_sent).toBe(sent ? moneyNumber(sent) : '');
+    expect(cells.amount_received).toBe(m.received ? moneyNumber(m.received) : '');
+    expect(cells.amount_refunded).toBe(m.refund?.amount ? moneyNumber(m.refund.amount) : '');
     // A receipt, when the swap is delivered, reconciles to the smallest unit.
     if (m.received && m.reconciled) {
       const r = reconcile(m)!;
@@ -240,6 +268,32 @@ describe('reconciliation over random figures', () => {
         // Never more decimals than the token has.
         for (const x of [r!.sent, outcome, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(decimals);
       }
+    },
+  );
+});
+
+describe('reconciliation when the two sides have different decimals', () => {
+  // USDC (6) on one network, USDC.e or a bridged USDC with 18 on the other: the same asset.
+  prop.prop([fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 18 }), fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 })])(
+    'the receipt\'s sum holds in the source token\'s precision, and no figure has more decimals than its token',
+    (sd, dd, sentU, serviceU, networkU, refuelU) => {
+      const scale = 10 ** Math.min(sd, 6);
+      const n = (u: number) => u / scale;
+      const src = { symbol: 'USDC', decimals: sd, price_in_usd: 1 };
+      const dst = { symbol: 'USDC', decimals: dd, price_in_usd: 1 };
+      const received = Math.max(0, sentU - serviceU - networkU - refuelU);
+      const q = { requested_amount: n(sentU), receive_amount: n(received), service_fee: n(serviceU), blockchain_fee: n(networkU), total_fee: n(serviceU + networkU), refuel_in_source: n(refuelU), rate: 1 };
+      const d = SwapDetailsSchema.parse({
+        swap: { id: ID, status: 'completed', source_token: src, destination_token: dst, requested_amount: n(sentU), transactions: [{ type: 'input', status: 'completed', amount: n(sentU), token: src }, { type: 'output', status: 'completed', amount: n(received), token: dst }] },
+        quote: q,
+      });
+      const m = swapMoney(d, NOW);
+      const r = reconcile(m);
+      expect(r).toBeDefined();
+      const total = r!.deductions.reduce((a, x) => a + x.amount.units, 0n);
+      expect(r!.sent.units - total).toBe(r!.net.units);
+      expect(r!.net.units).toBe(rescaleUnits(m.received!.units, dd, sd));
+      for (const x of [r!.sent, m.received!, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(x.token.decimals);
     },
   );
 });

@@ -1,6 +1,6 @@
 import { createWalletClient, http, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TOKEN_ABI } from '../../src/chain/local-node.js';
 import { trackingRenderer } from '../../src/bot/renderer.js';
@@ -113,5 +113,30 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const wallet = createWalletClient({ account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'), chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
     await wallet.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: 'transfer', args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)] });
     await waitFor(() => messenger.log.some((r) => r.chatId === 'late' && JSON.stringify(r.reply).includes('It arrived after the swap expired')), 'the late transfer on the card');
+  }, 90_000);
+
+  it('still tells a late transfer when the worker restarted after the swap expired', async () => {
+    await running.at(-1)?.close();
+    const before = await worker(new RecordingMessenger('console'));
+    const details = await client.createSwap({
+      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
+      destination_address: `0x${'e'.repeat(40)}`, amount: 100, use_deposit_address: true,
+    });
+    const id = details.swap.id;
+    const chat: ChatTarget = { platform: 'console', chatId: 'late-restart', chatKind: 'private' };
+    await before.service.follow(id, chat, { userId: 'u-late-restart', creator: true });
+    await waitFor(() => before.swapState(id), 'the first poll', 20_000);
+    clock.advance(3_600_001);
+    await before.service.pollNow(id);
+    await waitFor(async () => (await before.swapState(id))?.status === 'expired', 'the expired status', 20_000);
+    // The swap is final: no poll job, not among the active swaps. Only the late list brings its watch back.
+    await before.close();
+    const messenger = new RecordingMessenger('console');
+    await worker(messenger);
+    const url = sandbox.chain?.url ?? '';
+    const wallet = createWalletClient({ account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'), chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
+    await wallet.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: 'transfer', args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)] });
+    const told = await waitFor(() => messenger.log.find((r) => r.chatId === 'late-restart' && JSON.stringify(r.reply).includes('It arrived after the swap expired')), 'the late transfer told by the restarted worker', 20_000);
+    expect(JSON.stringify(told.reply)).toContain('A transfer of 100 USDC reached the deposit address on Arbitrum One');
   }, 90_000);
 });

@@ -7,6 +7,10 @@ import type { SandboxServer } from '../../src/sandbox/types.js';
 import { CONSOLE_SWAP_SCRIPT, runCli } from '../support/cli.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { raw } from '../sandbox/support.js';
+import type { ChatTarget } from '../../src/contracts/incoming.js';
+import { trackingRenderer } from '../../src/bot/renderer.js';
+import { createTracking } from '../../src/tracking/engine.js';
+import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -48,6 +52,48 @@ describe('the sandbox on a real local chain', () => {
     const again = await raw(sandbox.url, `/sandbox/swaps/${id}/deposit`, { key: sandbox.apiKey, method: 'POST', body: {} });
     expect(again.status).toBe(409);
     expect(await pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [address] })).toBe(100_000_000n);
+  }, 60_000);
+
+  it('names its chain as its EVM networks\' node_url: a bot with CHAIN_WATCH=auto pointed at it watches that chain', async () => {
+    const networks = await client.getNetworks();
+    expect(networks.find((n) => n.name === 'ARBITRUM_MAINNET')?.node_url).toBe(sandbox.chain?.url);
+    expect(networks.find((n) => n.name === 'SOLANA_MAINNET')?.node_url).toBe('https://api.mainnet-beta.solana.com');
+    // Without --chain the catalogue keeps the public nodes (which the watcher finds unreachable offline: unreachable.test.ts).
+    const plain = await startSandbox({ timings: { depositDelayMs: 'off' } });
+    try {
+      const c = new LayerswapClient({ baseUrl: plain.url, apiKey: plain.apiKey, maxRetries: 0 });
+      expect((await c.getNetworks()).find((n) => n.name === 'ARBITRUM_MAINNET')?.node_url).toBe('https://arb1.arbitrum.io/rpc');
+      await c.close();
+    } finally {
+      await plain.close();
+    }
+    // The bot's side of CHAIN_WATCH=auto: no CHAIN_RPC_URLS, the RPC found in the catalogue.
+    const prefix = uniquePrefix('chain-auto');
+    const messenger = new RecordingMessenger('console');
+    const tracking = createTracking({
+      redis: testRedisUrl(), prefix, api: client, limits: { maxPerChat: 100, maxPerUser: 100 },
+      cadence: { fastMs: 60_000, slowMs: 60_000, stuckFactor: 4 }, apiRate: { max: 100_000, duration: 1000 },
+      chain: {
+        evmRpcs: new Map(),
+        fallbackRpc: async (name) => (await client.getNetworks()).find((n) => n.name === name && n.type === 'evm')?.node_url ?? undefined,
+        pollMs: 50,
+        network: async () => ({ required: 3, tokens: [] }),
+      },
+    });
+    try {
+      await tracking.startWorkers({ messengers: { console: messenger }, render: trackingRenderer });
+      const details = await client.createSwap({
+        source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
+        destination_address: '0x2222222222222222222222222222222222222222', amount: 100, use_deposit_address: true,
+      });
+      const chat: ChatTarget = { platform: 'console', chatId: 'auto', chatKind: 'private' };
+      await tracking.service.follow(details.swap.id, chat, { userId: 'u-auto', creator: true });
+      await waitFor(() => tracking.swapState(details.swap.id), 'the first poll', 20_000);
+      await raw(sandbox.url, `/sandbox/swaps/${details.swap.id}/deposit`, { key: sandbox.apiKey, method: 'POST', body: {} });
+      await waitFor(() => messenger.log.some((r) => r.chatId === 'auto' && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC in block')), 'the deposit seen through the catalogue\'s node_url', 20_000);
+    } finally {
+      await tracking.close();
+    }
   }, 60_000);
 });
 

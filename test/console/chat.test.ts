@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { ConsoleMessenger } from '../../src/platforms/console/index.js';
+import { ConsoleMessenger } from '../../src/platforms/console/adapter.js';
 import { useHarness } from '../bot/support/conversation.js';
 import { startPipeChat, type PipeChatOptions } from './pipe-chat.js';
 

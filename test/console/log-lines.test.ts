@@ -4,7 +4,7 @@ import { createCore } from '../../src/bot/create-core.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { createLogger } from '../../src/log.js';
-import { startConsoleChat } from '../../src/platforms/console/index.js';
+import { startConsoleChat } from '../../src/platforms/console/adapter.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { MemoryTracking } from '../bot/support/memory-tracking.js';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { vi } from 'vitest';
-import { startConsoleChat } from '../../src/platforms/console/index.js';
+import { startConsoleChat } from '../../src/platforms/console/adapter.js';
 import type { Harness } from '../bot/support/conversation.js';
 
 export interface PipeChatOptions {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Messenger } from '../../src/contracts/messenger.js';
-import { startConsoleChat, type ConsoleChat } from '../../src/platforms/console/chat.js';
+import { startConsoleChat, type ConsoleChat } from '../../src/platforms/console/bot.js';
 import { driveToCompletion, startLiveStack, type LiveStack } from './live-stack.js';
 import { waitFor } from '../support/wait.js';
 

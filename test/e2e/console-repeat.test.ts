@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Messenger } from '../../src/contracts/messenger.js';
-import type { ConsoleChat } from '../../src/platforms/console/chat.js';
+import type { ConsoleChat } from '../../src/platforms/console/bot.js';
 import { startPipeChat } from '../console/pipe-chat.js';
 import { startLiveStack, type LiveStack } from './live-stack.js';
 import { repeatScenarios, type RepeatSurface } from './repeat-scenarios.js';

@@ -13,6 +13,7 @@ import type { Logger } from '../../src/log.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
+import { LanguageStore } from '../../src/i18n/store.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
@@ -62,6 +63,7 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     // Watched addresses checked on the sandbox clock: every 1-8 s of it, looked at every 50 real ms.
     watch: { tickMs: 50, minMs: 1_000, maxMs: 8_000 },
     logger,
+    languages: new LanguageStore(redis, prefix),
   });
   // The production renderer, with the card's "now" read from the sandbox clock.
   const render: TrackingRenderer<SwapDetails> = { ...trackingRenderer, depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale), card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) };

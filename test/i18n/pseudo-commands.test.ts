@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Incoming } from '../../src/contracts/incoming.js';
 import { replyButtons, type Reply } from '../../src/contracts/reply.js';
-import { t } from '../../src/i18n/index.js';
+import { t, type CatalogKey } from '../../src/i18n/index.js';
 import { startHarness, type Harness } from '../bot/support/conversation.js';
 import { leftovers as wordsLeft, readable, serviceNames } from './pseudo-check.js';
 
@@ -22,7 +22,7 @@ describe('no English outside the catalogs on the command side', () => {
   const ADDRESS = '0x1111111111111111111111111111111111111111';
   const who = { platform: 'telegram' as const, userName: 'P', userId: 'pseudo1', chatId: 'pseudo1', chatKind: 'private' as const, locale: 'pseudo' };
   const say = (extra: Partial<Incoming>): Promise<Reply[]> => h.core.handle({ ...who, ...extra });
-  const press = (replies: Reply[], key: string): Promise<Reply[]> => {
+  const press = (replies: Reply[], key: CatalogKey): Promise<Reply[]> => {
     const label = t('pseudo', key);
     const b = replies.flatMap(replyButtons).find((x) => x.label === label);
     if (b?.kind !== 'action') throw new Error(`no button ${label}: ${replies.flatMap(replyButtons).map((x) => x.label).join(', ')}`);

@@ -33,7 +33,7 @@ function swapFixture(name: string): SwapDetails {
 function valuesOf(details: SwapDetails): string[] {
   const out: string[] = [];
   const walk = (v: unknown, key = ''): void => {
-    if (typeof v === 'string' && (['id', 'name', 'display_name', 'symbol', 'transaction_hash'].includes(key) || key.endsWith('_address'))) out.push(v);
+    if (typeof v === 'string' && (['id', 'name', 'display_name', 'symbol', 'transaction_hash', 'to'].includes(key) || key.endsWith('_address'))) out.push(v);
     else if (Array.isArray(v)) v.forEach((x) => walk(x));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };

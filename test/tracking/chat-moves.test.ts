@@ -20,17 +20,18 @@ afterAll(async () => {
 
 function setup() {
   const prefix = `${prefixRoot}-${randomUUID().slice(0, 8)}`;
+  const languages = new LanguageStore(redis, prefix);
   const tracking = createTracking({
     redis: testRedisUrl(),
     prefix,
     api: new LayerswapClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' }),
     limits: { maxPerChat: 10, maxPerUser: 10 },
     cadence: { fastMs: 1000, slowMs: 2000, stuckFactor: 4 },
+    languages,
   });
   open.push(tracking);
   const keys = new TrackingKeys(prefix);
   const store = new SwapStore(redis, keys);
-  const languages = new LanguageStore(redis, prefix);
   return { service: tracking.service, keys, store, languages, subs: new Subscriptions(redis, keys, store, { maxPerChat: 10, maxPerUser: 10 }), moves: new ChatMoves(redis, keys, languages) };
 }
 

@@ -10,7 +10,7 @@ import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
 import { statusActions } from '../status/index.js';
 import { decimalText } from '../money/base-units.js';
-import { defaultLocale, t as tr, tSpans, type Locale } from '../../i18n/index.js';
+import { defaultLocale, t as tr, tSpans, type CatalogKey, type Locale } from '../../i18n/index.js';
 
 export { depositMemo } from './plan.js';
 export { fromBaseUnits } from '../money/base-units.js';
@@ -29,7 +29,7 @@ const exchangeName = (e: { name: string; display_name?: string | null | undefine
  * `actions` are the swap's deposit actions when loaded apart (GET /swaps/{id}/deposit_actions).
  */
 export async function depositCards(details: SwapDetails, now: number, actions?: readonly DepositAction[], locale: Locale = defaultLocale()): Promise<Reply[]> {
-  const t = (key: string, vars?: Record<string, string | number>): string => tr(locale, key, vars);
+  const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const plan = depositPlan(details, actions ?? details.deposit_actions);
   const page = swapPageUrl(swap.id);
@@ -94,7 +94,7 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
 
 /** When no deposit can be made by hand: say where it can be made, and show no address. */
 function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>, locale: Locale): Line[] {
-  const t = (key: string, vars?: Record<string, string | number>): string => tr(locale, key, vars);
+  const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const requested = decimalText(swap.requested_amount);
   const what = swap.source_token && requested ? `${requested} ${swap.source_token.symbol}` : undefined;

@@ -1,5 +1,5 @@
 import { actionButton, bold, code, line, type Button, type Line, type Reply } from '../../contracts/reply.js';
-import { t, type Locale, type Vars } from '../../i18n/index.js';
+import { t, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { fitReply } from '../kernel/fit.js';
 import { moneyText, swapMoney } from '../money/model.js';
@@ -14,7 +14,7 @@ import { statusActions } from '../status/index.js';
  * on it tells anyone to send. Undefined while the swap still waits (the original card stands).
  */
 export function depositCardAfter(details: SwapDetails, now: number, locale: Locale): Reply | undefined {
-  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
   const m = swapMoney(details, now);
   const id = details.swap.id;
   const kind = m.phase.kind;
@@ -52,5 +52,5 @@ export function depositCardAfter(details: SwapDetails, now: number, locale: Loca
   }
   lines.push(line(tr('deposit.swapId'), ' ', code(id)));
   // One self-contained card like the deposit card it replaces (Discord cannot edit a Components V2 message back to an embed).
-  return fitReply({ layout: 'card', title, tone: kind === 'delivered' ? 'success' : kind === 'expired' || kind === 'failed' ? 'warning' : 'pending', lines, buttons: [buttons], target: 'dm' });
+  return fitReply({ layout: 'card', title, tone: kind === 'delivered' ? 'success' : kind === 'expired' || kind === 'failed' ? 'warning' : 'pending', lines, buttons: [buttons], target: 'dm' }, locale);
 }

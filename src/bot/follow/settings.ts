@@ -7,6 +7,7 @@ import { fail, msg, ok, problemReply, type Result } from '../kernel/problem.js';
 import { notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';
 import { inlineAction } from '../kernel/actions.js';
+import type { CatalogKey } from '../../i18n/index.js';
 
 /**
  * /settings: what this chat's tracking sends. In private, for the user; in groups and channels, for
@@ -15,7 +16,7 @@ import { inlineAction } from '../kernel/actions.js';
  * Stored by tracking beside the chat's subscriptions (tracking/settings.ts), read by every notify job.
  */
 
-const MOMENT_KEYS: Readonly<Record<MomentKind, string>> = {
+const MOMENT_KEYS: Readonly<Record<MomentKind, CatalogKey>> = {
   deposit_seen: 'settings.moment.deposit_seen',
   completed: 'settings.moment.completed',
   failed: 'settings.moment.failed',

@@ -8,7 +8,7 @@ import {
   UnconfirmedCreateError,
 } from '../../layerswap/errors.js';
 import { bold, code, line, link, type Line, type Reply } from '../../contracts/reply.js';
-import { defaultLocale, t as tr, type Locale } from '../../i18n/index.js';
+import { defaultLocale, t as tr, type CatalogKey, type KeyPart, type Locale } from '../../i18n/index.js';
 
 /**
  * Every failure of the swap service in plain words, in one place. Messages say what happened
@@ -19,7 +19,8 @@ export const notAnswering = (locale: Locale = defaultLocale()): string => tr(loc
 const num = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? v : undefined);
 
 /** Catalog keys of each documented error code (reference section 7): `error.<key>.title`, `.reason`, `.hint`. */
-const SIMPLE: Readonly<Record<string, string>> = {
+type ErrorWords = KeyPart<'error.', '.title'> & KeyPart<'error.', '.reason'> & KeyPart<'error.', '.hint'>;
+const SIMPLE: Readonly<Record<string, ErrorWords>> = {
   PRICE_IMPACT_TOO_HIGH: 'priceImpact',
   QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS: 'needsWallet',
   INVALID_ADDRESS_ERROR: 'invalidAddress',
@@ -36,8 +37,8 @@ const SIMPLE: Readonly<Record<string, string>> = {
 
 /** Plain-word explanation of each documented error code (reference section 7). */
 export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { title: string; lines: Line[] } {
-  const t = (key: string, vars?: Record<string, string | number>): string => tr(locale, key, vars);
-  const words = (k: string, reason?: string, hint?: string): { title: string; lines: Line[] } =>
+  const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
+  const words = (k: ErrorWords, reason?: string, hint?: string): { title: string; lines: Line[] } =>
     ({ title: t(`error.${k}.title`), lines: [line(reason ?? t(`error.${k}.reason`)), line(hint ?? t(`error.${k}.hint`))] });
   const m = e.metadata;
   const limit = num(m.AmountLimit);
@@ -71,15 +72,15 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
 }
 
 /** The sentence for a value our client refused to send, by the field it refused (layerswap/query.ts). */
-const NOT_SENT: Readonly<Record<string, string>> = { swapId: 'swapId', transaction_hash: 'hash', transaction_id: 'hash' };
+const NOT_SENT: Readonly<Record<string, KeyPart<'error.notSent.'>>> = { swapId: 'swapId', transaction_hash: 'hash', transaction_id: 'hash' };
 
 /**
  * Any error from a handler as a reply. Service errors get their plain words; anything else
  * (a bug) gets a polite apology and is logged by the caller.
  */
 export function errorReply(err: unknown, locale: Locale = defaultLocale()): Reply {
-  const t = (key: string): string => tr(locale, key);
-  const plain = (key: string, lines: Line[]): Reply => ({ title: t(`error.${key}.title`), tone: 'error', lines, target: 'here' });
+  const t = (key: CatalogKey): string => tr(locale, key);
+  const plain = (key: KeyPart<'error.', '.title'>, lines: Line[]): Reply => ({ title: t(`error.${key}.title`), tone: 'error', lines, target: 'here' });
   if (err instanceof ApiError) {
     const { title, lines } = apiErrorLines(err, locale);
     return { title, tone: 'error', lines, target: 'here' };

@@ -1,5 +1,6 @@
 import { utf8Length, MAX_ACTION_BYTES } from './actions.js';
 import type { Button, Field, Line, Reply, Span } from '../../contracts/reply.js';
+import { defaultLocale, t, type Locale } from '../../i18n/index.js';
 
 /**
  * Every Reply leaving the core fits the strictest platform, so adapters never have to cut:
@@ -29,7 +30,8 @@ export const LIMITS = {
   alt: 1024,
 } as const;
 
-const SHORTENED = '… (shortened)';
+/** The last line of a cut reply: "… (shortened)", in the reader's language. */
+const shortened = (locale: Locale): string => `… ${t(locale, 'fit.shortened')}`;
 
 /** Characters a renderer may spend on a span, markup included. */
 function spanSize(s: Span): number {
@@ -116,17 +118,18 @@ function fitButtons(rows: Button[][]): Button[][] {
 }
 
 /** Title, lines and fields within the text budget, cutting from the end. */
-function fitText(r: Reply, budget: number): Pick<Reply, 'title' | 'lines' | 'fields'> {
+function fitText(r: Reply, budget: number, locale: Locale): Pick<Reply, 'title' | 'lines' | 'fields'> {
   const title = r.title === undefined ? undefined : ellipsize(r.title, Math.min(LIMITS.title, budget));
   let left = budget - (title ? title.length + 1 : 0);
   let fields = (r.fields ?? []).map(fitField);
   const extra = fields.length - LIMITS.fields;
-  if (extra > 0) fields = [...fields.slice(0, LIMITS.fields - 1), { name: '…', value: [{ kind: 'text', text: `and ${extra + 1} more` }] }];
+  if (extra > 0) fields = [...fields.slice(0, LIMITS.fields - 1), { name: '…', value: [{ kind: 'text', text: t(locale, 'fit.more', { count: extra + 1 }) }] }];
 
   const total = r.lines.reduce((n, l) => n + lineSize(l) + 1, 0) + fields.reduce((n, f) => n + fieldSize(f), 0);
   if (total <= left) return { title, lines: r.lines, fields: r.fields === undefined ? undefined : fields };
 
-  left -= SHORTENED.length + 4; // italic markers and its newline
+  const cutMark = shortened(locale);
+  left -= cutMark.length + 4; // italic markers and its newline
   const lines: Line[] = [];
   let cutShort = false;
   for (const l of r.lines) {
@@ -150,14 +153,14 @@ function fitText(r: Reply, budget: number): Pick<Reply, 'title' | 'lines' | 'fie
       left -= size;
     }
   }
-  lines.push([{ kind: 'italic', text: SHORTENED }]);
+  lines.push([{ kind: 'italic', text: cutMark }]);
   return { title, lines, fields: r.fields === undefined ? undefined : keptFields };
 }
 
-/** The reply cut to the limits every platform accepts. Idempotent; never throws. */
-export function fitReply(r: Reply): Reply {
+/** The reply cut to the limits every platform accepts, its own notes in `locale`. Idempotent; never throws. */
+export function fitReply(r: Reply, locale: Locale = defaultLocale()): Reply {
   const budget = r.image ? LIMITS.caption : LIMITS.text;
-  const text = fitText(r, budget);
+  const text = fitText(r, budget, locale);
   const out: Reply = { ...r, ...text };
   if (out.title === undefined) delete out.title;
   if (out.fields === undefined) delete out.fields;
@@ -172,7 +175,7 @@ export function fitReply(r: Reply): Reply {
   }
   if (r.dmFallback) {
     const { dmFallback: _nested, ...fallback } = r.dmFallback;
-    out.dmFallback = fitReply(fallback);
+    out.dmFallback = fitReply(fallback, locale);
   }
   return out;
 }

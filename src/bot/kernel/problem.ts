@@ -1,5 +1,5 @@
 import { bold, line, text, type Line, type Reply } from '../../contracts/reply.js';
-import { intlLocale, t, type Locale } from '../../i18n/index.js';
+import { intlLocale, t, type CatalogKey, type Locale } from '../../i18n/index.js';
 import { listFormat } from '../../i18n/intl.js';
 
 /**
@@ -7,9 +7,9 @@ import { listFormat } from '../../i18n/intl.js';
  * text, so one parser serves every language; they become words in problemText(), with the chat's
  * locale. A value may be another Msg (translated too) or a list, joined with the locale's "or"/"and".
  */
-export interface Msg { key: string; vars?: Record<string, MsgVar> }
+export interface Msg { key: CatalogKey; vars?: Record<string, MsgVar> }
 export type MsgVar = string | number | Msg | { or: readonly string[] } | { and: readonly string[] };
-export const msg = (key: string, vars?: Record<string, MsgVar>): Msg => (vars === undefined ? { key } : { key, vars });
+export const msg = (key: CatalogKey, vars?: Record<string, MsgVar>): Msg => (vars === undefined ? { key } : { key, vars });
 
 const isMsg = (v: MsgVar): v is Msg => typeof v === 'object' && 'key' in v;
 

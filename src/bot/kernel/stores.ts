@@ -67,6 +67,8 @@ export interface HistoryEntry {
   summary: string;
   /** The route itself, so /history words it in the reader's language (entries before it: summary). */
   route?: Route;
+  /** The refund address given at creation, null when skipped (the service's answer does not say). */
+  refund?: string | null;
 }
 
 /** The swaps a user created, newest first, and the addresses they used. */

@@ -1,3 +1,4 @@
+import { sightingOf } from '../../contracts/chain.js';
 import { phaseOfSwap, type SwapPhase } from '../../layerswap/phase.js';
 import type { QuoteResponse, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
@@ -58,8 +59,13 @@ export interface SwapMoney {
   sameAsset: boolean;
   /** The amount the swap was created for. */
   asked?: Money;
-  /** The deposit that arrived (the newest input transaction that did not fail). */
+  /**
+   * The deposit that arrived (the newest input transaction that did not fail), else the swap's
+   * token as the chain watcher saw it arrive at the deposit address (then `onChain` says where).
+   */
   deposited?: Money & { tx?: string; at?: number };
+  /** The deposit was seen on chain before the service showed it (contracts/chain.ts). */
+  onChain?: { network: string; block: number; confirmations: number; required: number };
   /** deposited − asked, when they differ by at least one smallest unit. */
   difference?: { kind: 'under' | 'over'; amount: Money };
   /** What the user receives, now: the payout once made, else the quote (re-derived for the deposit). */
@@ -67,6 +73,8 @@ export interface SwapMoney {
   /** The minimum the quote guarantees for the amount asked (only while nothing differs). */
   minimum?: Money;
   received?: Money & { tx?: string };
+  /** What the refuel transaction delivered (destination native token), once there is one. */
+  refuelled?: Money;
   /** Each deduction between the amount sent and the amount received, in the source token. */
   deductions: Deduction[];
   /** Whether `deductions` reconcile sent − received exactly (a rate was known for different assets). */
@@ -74,6 +82,12 @@ export interface SwapMoney {
   refund?: { amount?: Money; address?: string; tx?: string };
   /** The refund address given at creation (a refund is only promised where there is one). */
   refundAddress?: string;
+  /**
+   * Whether a refund address was given: the service's swap object does not carry it (reference
+   * section 3, and no real answer has it), so it is 'given' only from our record, a refund
+   * transaction's recipient or an answer that does name it; 'none' only from our record.
+   */
+  refundKnown: 'given' | 'none' | 'unknown';
   /** The swap went through exchanges: withdrawal from / payout to. */
   sourceExchange?: string;
   destinationExchange?: string;
@@ -128,14 +142,18 @@ function sameAssetOf(details: SwapDetails): boolean {
  * `depositSeen`: tracking saw this swap's deposit before (the service's answer may have moved back
  * since): the next step is never 'send' again. `typicalMs`: how long this route's recent swaps took
  * (observed by tracking), used instead of the service's average for when to expect the payout.
+ * `refundAddress`: our record of the creation (the address, or null when none was given).
  */
-export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen?: boolean; typicalMs?: number } = {}): SwapMoney {
+export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen?: boolean; typicalMs?: number; refundAddress?: string | null } = {}): SwapMoney {
   const s = details.swap;
   const q = details.quote ?? undefined;
   const phase = phaseOfSwap(details);
   const input = lastOf(s.transactions, 'input', true);
   const output = lastOf(s.transactions, 'output');
   const refundTx = lastOf(s.transactions, 'refund');
+  const refuelTx = lastOf(s.transactions, 'refuel');
+  const refuelToken = refuelTokenOf(details, refuelTx);
+  const refuelled = refuelTx && refuelToken && typeof refuelTx.amount === 'number' ? money(refuelTx.amount, tokenOf(refuelToken, '?', refuelTx.usd_price)) : undefined;
   const source = tokenOf(s.source_token, '?', input?.usd_price);
   const destination = tokenOf(s.destination_token, '?', output?.usd_price);
   const sameAsset = sameAssetOf(details);
@@ -143,7 +161,8 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   const askedN = s.requested_amount ?? q?.requested_amount;
   const asked = money(askedN, source);
   const depositedM = input && typeof input.amount === 'number' ? money(input.amount, source) : undefined;
-  const deposited = depositedM ? { ...depositedM, ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}), ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}) } : undefined;
+  const chain = depositedM ? undefined : chainDeposit(details, source);
+  const deposited = depositedM ? { ...depositedM, ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}), ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}) } : chain?.deposited;
   const difference = asked && deposited && asked.units !== deposited.units
     ? { kind: deposited.units < asked.units ? 'under' as const : 'over' as const, amount: { units: deposited.units > asked.units ? deposited.units - asked.units : asked.units - deposited.units, token: source } }
     : undefined;
@@ -204,7 +223,8 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
     }
   }
 
-  const refundAddress = s.refund_address ?? undefined;
+  const refundAddress = s.refund_address ?? opts.refundAddress ?? (refundTx?.to || undefined);
+  const refundKnown = refundAddress ? 'given' as const : opts.refundAddress === null ? 'none' as const : 'unknown' as const;
   const refund = phase.kind === 'refunding' || phase.kind === 'refunded' || refundTx
     ? {
       ...(refundTx && typeof refundTx.amount === 'number' ? { amount: money(refundTx.amount, tokenOf(refundTx.token ?? s.source_token, source.symbol, refundTx.usd_price))! } : {}),
@@ -224,20 +244,23 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   return {
     swapId: s.id,
     phase,
-    next: nextStep(phase.kind, { deposited: !!deposited || opts.depositSeen === true, refundAddress: !!refundAddress }),
+    next: nextStep(phase.kind, { deposited: !!deposited || opts.depositSeen === true }),
     source,
     destination,
     sameAsset,
     ...(asked ? { asked } : {}),
     ...(deposited ? { deposited } : {}),
+    ...(chain ? { onChain: chain.onChain } : {}),
     ...(difference ? { difference } : {}),
     ...(expected ? { expected } : {}),
     ...(minimum ? { minimum } : {}),
     ...(received ? { received } : {}),
+    ...(refuelled ? { refuelled } : {}),
     deductions,
     reconciled,
     ...(refund ? { refund } : {}),
     ...(refundAddress ? { refundAddress } : {}),
+    refundKnown,
     ...(exchangeName(s.source_exchange) ? { sourceExchange: exchangeName(s.source_exchange)! } : {}),
     ...(exchangeName(s.destination_exchange) ? { destinationExchange: exchangeName(s.destination_exchange)! } : {}),
     deadlines,
@@ -245,14 +268,36 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   };
 }
 
+/**
+ * The swap's own token seen arriving on chain while the service has yet to show it: the same
+ * deposited amount (so an under- or over-payment reads as the service-seen one). Another token,
+ * or a transfer after expiry, is not the swap's deposit (the chain lines tell those).
+ */
+function chainDeposit(details: SwapDetails, source: MoneyToken): { deposited: Money & { tx: string }; onChain: NonNullable<SwapMoney['onChain']> } | undefined {
+  const c = sightingOf(details);
+  if (!c || (c.verdict !== 'ok' && c.verdict !== 'less' && c.verdict !== 'more')) return undefined;
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(c.amount);
+  if (!m || (m[2]?.length ?? 0) > source.decimals) return undefined;
+  const units = BigInt((m[1] ?? '0') + (m[2] ?? '').padEnd(source.decimals, '0'));
+  return { deposited: { units, token: source, tx: c.txHash }, onChain: { network: c.network, block: c.block, confirmations: c.confirmations, required: c.required } };
+}
+
+/**
+ * The token a refuel delivers: the destination network's native token, never the swap's
+ * destination token (a refuel transaction may come without its token).
+ */
+export const refuelTokenOf = (details: SwapDetails, tx?: Transaction): Token | undefined =>
+  tx?.token ?? details.refuel?.token ?? details.swap.destination_network?.token ?? undefined;
+
 /** The one next step of each phase. */
-function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean; refundAddress: boolean }): NextStep {
+function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean }): NextStep {
   switch (kind) {
     case 'waiting': return facts.deposited ? 'wait_confirmations' : 'send';
     case 'confirming': return 'wait_confirmations';
     case 'processing': return 'wait_payout';
     case 'delivered': return 'nothing';
-    case 'refunding': return facts.refundAddress ? 'wait_refund' : 'contact_support';
+    // The service refunds by itself only to a refund address (reference section 4): pending_refund says there is one.
+    case 'refunding': return 'wait_refund';
     case 'refunded': return 'nothing';
     case 'on_hold': return 'wait_review';
     case 'failed': return facts.deposited ? 'contact_support' : 'new_swap';

@@ -89,7 +89,8 @@ export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; p
   const lines: Line[] = [];
   const kind = m.phase.kind;
   // Said when it matters (late, or the swap stopped), not on every healthy card.
-  if (((kind === 'processing' && m.late) || kind === 'refunding' || kind === 'failed') && !m.refundAddress && m.deposited) lines.push(line(t(locale, 'money.noRefundAddress')));
+  // "No refund address" only from our record: the service's answer never says either way.
+  if (((kind === 'processing' && m.late) || kind === 'failed') && m.refundKnown !== 'given' && m.deposited) lines.push(line(t(locale, m.refundKnown === 'none' ? 'money.noRefundAddress' : 'money.refundIfGiven')));
   if (kind === 'expired' && opts.private) lines.push(line(t(locale, m.deposited ? 'money.expired.deposited' : 'money.expired.alreadySent')));
   if (kind === 'waiting' && m.sourceExchange && opts.private) lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
   if (m.late && opts.lateLine !== false) lines.push(line(italic(t(locale, 'money.late'))));

@@ -1,7 +1,7 @@
 import type { QuoteResponse } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { actionButton, line, text, type Field, type Reply } from '../../contracts/reply.js';
-import { formatDuration, formatNumber, t, type Locale, type Vars } from '../../i18n/index.js';
+import { formatDuration, formatNumber, t, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import type { Distribution } from '../../contracts/route-times.js';
 import { formatAmount, formatUsd, networkName, tokenAmount } from '../kernel/format.js';
 import { moneyText, quoteMoney } from '../money/model.js';
@@ -23,7 +23,7 @@ export type QuoteFieldId = 'highFees' | 'send' | 'receive' | 'minReceive' | 'fee
  * Amounts, token and network names stay as the service gives them; only the words around them are translated.
  */
 export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: number, locale: Locale, observed?: Distribution): Field[] {
-  const tr = (key: string, vars?: Vars): string => t(locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars): string => t(locale, key, vars);
   const field = (id: QuoteFieldId, value: string, inline?: boolean): Field => ({ id, name: tr(`quote.field.${id}`), value: line(value), ...(inline ? { inline } : {}) });
   const withUsd = (text: string, usd: string | undefined): string => (usd ? tr('quote.withUsd', { text, usd }) : text);
   const { quote } = q;

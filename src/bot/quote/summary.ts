@@ -1,6 +1,6 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { RouteLabels } from './card.js';
-import { t, type Locale, type Vars } from '../../i18n/index.js';
+import { t, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { NETWORK_ALIASES, exchangeLabel, networkLabel, networkStem, resolveNetwork } from '../catalog/index.js';
 import type { RouteExchanges } from './route.js';
 import type { Route } from '../kernel/route.js';
@@ -22,7 +22,7 @@ export const labelOf = (networks: readonly Network[], name: string | undefined):
  * language (amounts, tokens, networks and exchanges stay as they are).
  */
 export function routeSummary(route: Route, networks: readonly Network[], locale: Locale, exchanges?: Partial<RouteExchanges>): string {
-  const tr = (key: string, vars: Vars): string => t(locale, key, vars);
+  const tr = (key: CatalogKey, vars: Vars): string => t(locale, key, vars);
   const srcToken = route.sourceToken ?? route.pendingSourceToken;
   const dstToken = route.destinationToken ?? route.pendingDestinationToken;
   const send = [route.amount, srcToken].filter(Boolean).join(' ');

@@ -5,12 +5,12 @@ import { VERBS } from '../kernel/verbs.js';
 import { fitReply } from '../kernel/fit.js';
 import { actionButton, bold, code, italic, line, link, text, time, type Button, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
 import type { CardView } from '../../contracts/tracking.js';
-import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer, txOnSource } from '../kernel/format.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './words.js';
 import { chainSightingLines } from './chain-sighting.js';
-import { swapMoney, type SwapMoney } from '../money/model.js';
+import { refuelTokenOf, swapMoney, type SwapMoney } from '../money/model.js';
 import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } from '../money/words.js';
 
 /** Button actions of a status card (see dispatch.ts). */
@@ -50,9 +50,9 @@ export function confirmationBar(confirmations: number, max: number): string {
 function transactionLine(tx: Transaction, details: SwapDetails, audience: 'private' | 'public', locale: Locale): Line {
   const swap = details.swap;
   const onSource = txOnSource(tx);
-  const token = tx.token ?? (onSource ? swap.source_token : swap.destination_token);
+  const token = tx.type === 'refuel' ? refuelTokenOf(details, tx) : tx.token ?? (onSource ? swap.source_token : swap.destination_token);
   const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${tokenAmount(tx.amount, token)}`)];
-  if (tx.status) spans.push(text(` · ${TX_STATUSES.has(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
+  if (tx.status) spans.push(text(` · ${isTxStatus(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
   if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
     spans.push(text(' · '), code(confirmationBar(tx.confirmations ?? 0, tx.max_confirmations)));
   }
@@ -63,6 +63,7 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
 }
 
 const TX_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES);
+const isTxStatus = (s: string): s is (typeof TRANSACTION_STATUSES)[number] => TX_STATUSES.has(s);
 
 function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: Locale, route?: CardView['routeTimes']): Line | undefined {
   // The route's observed median when enough swaps are behind it, else the service's estimate.
@@ -97,10 +98,10 @@ function routeTimeLines(view: CardView | undefined, phase: string, locale: Local
  * channels) masks addresses; no audience ever sees deposit details. Already fitted to every
  * platform's limits.
  */
-export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale }): Reply {
+export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale; refundAddress?: string | null }): Reply {
   const now = opts.now ?? Date.now();
   const locale = opts.locale ?? defaultLocale();
-  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
   const { swap } = details;
   const phase = phaseOfSwap(details);
   // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
@@ -111,7 +112,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
-  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}) });
+  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}), ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}) });
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
@@ -136,7 +137,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);
   const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
   if (swap.destination_address) fields.push({ name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'), value: [showAddress(swap.destination_address)] });
-  if (swap.refund_address) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(swap.refund_address)] });
+  if (money.refundAddress) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(money.refundAddress)] });
   if (swap.transactions.length > 0) {
     lines.push(line(bold(tr('statusCard.transactions'))));
     for (const tx of swap.transactions) lines.push(transactionLine(hide ? { ...tx, amount: null } : tx, details, opts.audience, locale));
@@ -159,7 +160,7 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
     buttons: [buttons, ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []), ...(money.next === 'contact_support' ? [[supportButton(locale)]] : [])],
     target: 'here',
     layout: 'card',
-  });
+  }, locale);
 }
 
 /** A group that hides amounts still sees the route: tokens and networks without numbers. */

@@ -6,8 +6,10 @@ import { t, type Locale } from '../../i18n/index.js';
 /**
  * What the chain watcher saw at the deposit address, for the status card: "Deposit seen on
  * Arbitrum: 100 USDC in block 218,004,211, confirming 1/12" and, until the service shows the same
- * transaction, that it has yet to pick it up; a wrong deposit (another token, a different amount,
- * after expiry) with what it means and what to do. Nothing when the chain showed nothing.
+ * transaction, that it has yet to pick it up; a transfer that is not the swap's deposit (another
+ * token, or after expiry) with what it means and what to do. A different amount of the swap's
+ * token is its deposit: the money model takes it as the amount deposited, and its under- or
+ * over-payment lines say it as they say the service-seen one. Nothing when the chain showed nothing.
  */
 export function chainSightingLines(details: SwapDetails, locale: Locale, opts: { hideAmounts?: boolean } = {}): Line[] {
   const s = sightingOf(details);
@@ -15,7 +17,7 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
   const amount = opts.hideAmounts ? s.symbol : `${s.amount} ${s.symbol}`;
   const block = s.block.toLocaleString('en-US');
   const network = s.network;
-  if (s.verdict !== 'ok') {
+  if (s.verdict === 'wrong_token' || s.verdict === 'late') {
     const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
     return [line(bold(t(locale, 'statusCard.chain.wrong', { amount, network, block, expected }))), line(t(locale, `statusCard.chain.${s.verdict}`, { expected }))];
   }

@@ -21,10 +21,20 @@ async function load(ctx: Ctx, swapId: string): Promise<{ details: SwapDetails; m
   return { details, mine };
 }
 
+/**
+ * The creator's record of the refund address (null: none was given), which the service's answer
+ * does not carry: so "no refund address" is said only to whoever knows it, in private.
+ */
+async function refundOf(ctx: Ctx, swapId: string, mine: boolean): Promise<{ refundAddress?: string | null }> {
+  if (!mine) return {};
+  const entry = (await ctx.history.all(ctx.incoming.platform, ctx.incoming.userId).catch(() => [])).find((e) => e.swapId === swapId);
+  return entry && entry.refund !== undefined ? { refundAddress: entry.refund } : {};
+}
+
 /** The status card of a swap, masked unless shown privately to its creator. */
 async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
   const { details, mine } = await load(ctx, swapId);
-  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
+  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale, ...(await refundOf(ctx, swapId, mine)) });
 }
 
 /**
@@ -35,7 +45,7 @@ async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
 async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
     const { details, mine } = found ? { details: found, mine: !isPublic(ctx) && (await isCreator(ctx, swapId)) } : await load(ctx, swapId);
-    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale });
+    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale, ...(await refundOf(ctx, swapId, mine)) });
     return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
   });
 }

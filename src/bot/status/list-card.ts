@@ -2,7 +2,7 @@ import { actionButton, code, line, text, type Button, type Line, type Reply } fr
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { fitReply } from '../kernel/fit.js';
-import { t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId } from '../kernel/format.js';
 import { moneyText, sentOf, swapMoney } from '../money/model.js';
 import { statusActions } from './card.js';
@@ -55,7 +55,7 @@ export interface SwapListView {
  */
 export function swapListCard(v: SwapListView): Reply {
   const who = v.audience === 'public' ? text(maskAddress(v.address)) : code(v.address);
-  const tr = (key: string, vars?: Vars): string => t(v.locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars): string => t(v.locale, key, vars);
   const lines: Line[] = [line(...tSpans(v.locale, 'swapList.intro', { address: who }))];
   const follow: Button[] = [];
   for (const d of v.swaps) {
@@ -69,5 +69,5 @@ export function swapListCard(v: SwapListView): Reply {
   if (v.prev) nav.push(actionButton(tr('list.prev'), v.prev));
   if (v.next) nav.push(actionButton(tr('list.next'), v.next));
   nav.push(actionButton(tr(v.includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), v.toggle));
-  return fitReply({ title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'), tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' });
+  return fitReply({ title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'), tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' }, v.locale);
 }

@@ -1,14 +1,14 @@
 import type { ChatTarget } from '../../contracts/incoming.js';
 import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Span, type Tone } from '../../contracts/reply.js';
 import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, MOMENT_KINDS, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes } from '../../contracts/tracking.js';
-import { defaultLocale, formatDuration, t, tSpans, type Locale, type Vars } from '../../i18n/index.js';
+import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { maskAddress, networkName, txExplorer } from '../kernel/format.js';
+import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/index.js';
 import { failReasonWords, phaseWords } from './words.js';
-import { decimalText } from '../money/base-units.js';
-import { moneyText, swapMoney } from '../money/model.js';
+import { moneyNumber, moneyText, swapMoney } from '../money/model.js';
 import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '../money/words.js';
 
 /**
@@ -53,6 +53,8 @@ export interface MomentContext {
   target: ChatTarget;
   /** The chat's language (the default locale when not given). */
   locale?: Locale;
+  /** Our record of the refund address given at creation (null: none), when the renderer has it. */
+  refundAddress?: string | null;
 }
 
 type TxKind = 'input' | 'output' | 'refund';
@@ -60,15 +62,17 @@ type TxKind = 'input' | 'output' | 'refund';
 export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const { details, target } = ctx;
   const locale = ctx.locale ?? defaultLocale();
-  const tr = (key: string, vars?: Vars) => t(locale, key, vars);
-  const sentence = (key: string, vars: Readonly<Record<string, string | Span>>) => line(...tSpans(locale, key, vars));
+  const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
+  const sentence = (key: CatalogKey, vars: Readonly<Record<string, string | Span>>) => line(...tSpans(locale, key, vars));
   const s = details.swap;
   const isPublic = target.chatKind !== 'private';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
   const id = code(s.id);
-  // The amount sent is a deposit detail: private chats only.
-  const requested = decimalText(s.requested_amount);
-  const amount = !isPublic && requested ? `${requested} ` : '';
+  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
+  // The amount sent is a deposit detail: private chats only. Once a deposit is seen it is what
+  // arrived (the model's), never the amount asked beside a different deposit.
+  const sentNow = money.deposited ?? money.asked;
+  const amount = !isPublic && sentNow ? `${moneyNumber(sentNow)} ` : '';
   // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
   const route = s.source_token && s.source_network && s.destination_token && s.destination_network
     ? line(`${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`)
@@ -76,17 +80,16 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
   const tx = (type: TxKind) => lastTx(s.transactions, type);
-  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
   const txLine = (type: TxKind, x: Transaction | undefined) => {
     if (!x?.transaction_hash) return;
     const url = txExplorer(details, x);
     lines.push(sentence('moment.txLine', { label: tr(`moment.tx.${type}`), hash: url ? link(shortHash(x.transaction_hash), url) : code(x.transaction_hash) }));
     if (url) buttons.push([urlButton(tr(`moment.view.${type}`), url)]);
   };
-  /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known. */
+  /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known (an amount only once refunded). */
   const refundLine = (key: 'moment.refunding' | 'moment.refunded', refunded?: string) => {
-    const to = s.refund_address ? addr(s.refund_address) : undefined;
-    if (refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
+    const to = money.refundAddress ? addr(money.refundAddress) : undefined;
+    if (key === 'moment.refunded' && refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
     return to ? sentence(`${key}.to`, { address: to }) : line(tr(`${key}.plain`));
   };
 
@@ -102,6 +105,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
         const sent = money.deposited ? moneyText(money.deposited) : '';
         const saw = sent ? tr('moment.depositSeen.sawAmount', { amount: sent }) : tr('moment.depositSeen.saw');
         lines.push(line(...now, saw, ' ', tr(phase.kind === 'processing' ? 'moment.depositSeen.sending' : 'moment.depositSeen.wait')));
+        // Seen on chain first: where, in which block, how confirmed (chain-sighting.ts).
+        if (money.onChain) lines.push(...chainSightingLines(details, locale));
         // Under- or over-payment is said at once, with what it means for the payout.
         lines.push(...differenceLines(money, locale));
         txLine('input', input);
@@ -163,6 +168,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   return { title: momentTitle(moment.kind, locale), tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
 }
 
+const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
+
 function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined): Reply {
   const { details, state, target } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
@@ -171,8 +178,8 @@ function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined
   const lines: Line[] = [
     ...(route ? [route] : []),
     line(t(locale, 'moment.stuck.sending', { status: 'ls_transfer_pending', expected: formatDuration(locale, expected, { about: true }), elapsed: formatDuration(locale, state.lastPolledAt - since) })),
-    // A refund is promised only where a refund address exists.
-    line(t(locale, details.swap.refund_address ? 'moment.stuck.notLost' : 'moment.stuck.notLostNoRefund')),
+    // A refund is promised only where a refund address is known to exist, "none" said only when known.
+    line(t(locale, STUCK_REFUND[swapMoney(details, state.lastPolledAt, ctx.refundAddress !== undefined ? { refundAddress: ctx.refundAddress } : {}).refundKnown])),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');
@@ -205,7 +212,13 @@ export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, '
   ];
   // A cut-down swap drops the lines it cannot fill.
   if (s.source_token && s.source_network && s.destination_token && s.destination_network) {
-    lines.push(`Route: ${audience === 'private' && s.requested_amount != null ? `${s.requested_amount} ` : ''}${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+    lines.push(`Route: ${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);
+  }
+  // Amounts are deposit details (private only), from the money model: what was asked and what arrived.
+  if (audience === 'private') {
+    const m = swapMoney(details, 0);
+    if (m.asked) lines.push(`Asked: ${moneyText(m.asked)}`);
+    if (m.deposited) lines.push(`Deposited: ${moneyText(m.deposited)}`);
   }
   if (s.created_date) lines.push(`Created: ${s.created_date}`);
   const to = addr(s.destination_address);

@@ -1,6 +1,6 @@
 import type { SwapPhase } from '../../layerswap/phase.js';
 import type { Tone } from '../../contracts/reply.js';
-import { defaultLocale, t, type Locale } from '../../i18n/index.js';
+import { defaultLocale, t, type KeyPart, type Locale } from '../../i18n/index.js';
 
 /**
  * Every swap status and fail reason of the reference (section 4) in plain words, in the reader's
@@ -14,8 +14,9 @@ export interface StatusWords {
   tone: Tone;
 }
 
-/** The statuses the catalogs have words for, with the tone of each. */
-const STATUS_TONES: Readonly<Record<string, Tone>> = {
+/** The statuses the catalogs have words for (every `swapStatus.<status>.label`), with the tone of each. */
+type KnownStatus = KeyPart<'swapStatus.', '.label'>;
+const STATUS_TONES: Readonly<Record<KnownStatus, Tone>> = {
   created: 'pending',
   user_transfer_pending: 'pending',
   user_transfer_delayed: 'warning',
@@ -28,10 +29,13 @@ const STATUS_TONES: Readonly<Record<string, Tone>> = {
   refunded: 'warning',
 };
 
-const FAIL_REASONS = new Set(['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote', 'gasless_deposit_failed']);
+const FAIL_REASONS: ReadonlySet<string> = new Set<Exclude<KeyPart<'failReason.', '.meaning'>, 'other'>>(['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote', 'gasless_deposit_failed']);
+const isFailReason = (r: string): r is KeyPart<'failReason.', '.meaning'> & KeyPart<'failReason.', '.next'> => FAIL_REASONS.has(r);
+const isKnownStatus = (s: string): s is KnownStatus => Object.hasOwn(STATUS_TONES, s);
 
-/** label, meaning and next of one catalog group (`<group>.label`, …). */
-const group = (locale: Locale, prefix: string, tone: Tone): StatusWords => ({
+/** A catalog group with a label, a meaning and a next step (`<group>.label`, …). */
+type Group = KeyPart<'', '.label'> & KeyPart<'', '.meaning'> & KeyPart<'', '.next'>;
+const group = (locale: Locale, prefix: Group, tone: Tone): StatusWords => ({
   label: t(locale, `${prefix}.label`),
   meaning: t(locale, `${prefix}.meaning`),
   next: t(locale, `${prefix}.next`),
@@ -39,12 +43,11 @@ const group = (locale: Locale, prefix: string, tone: Tone): StatusWords => ({
 });
 
 export function statusWords(status: string, locale: Locale = defaultLocale()): StatusWords {
-  const tone = STATUS_TONES[status];
-  return tone ? group(locale, `swapStatus.${status}`, tone) : { label: status, meaning: t(locale, 'swapStatus.unknown.meaning'), next: t(locale, 'swapStatus.unknown.next'), tone: 'info' };
+  return isKnownStatus(status) ? group(locale, `swapStatus.${status}`, STATUS_TONES[status]) : { label: status, meaning: t(locale, 'swapStatus.unknown.meaning'), next: t(locale, 'swapStatus.unknown.next'), tone: 'info' };
 }
 
 export function failReasonWords(reason: string, locale: Locale = defaultLocale()): { meaning: string; next: string } {
-  return FAIL_REASONS.has(reason)
+  return isFailReason(reason)
     ? { meaning: t(locale, `failReason.${reason}.meaning`), next: t(locale, `failReason.${reason}.next`) }
     : { meaning: t(locale, 'failReason.other.meaning', { reason }), next: t(locale, 'failReason.other.next') };
 }
@@ -87,7 +90,8 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
   }
 }
 
-const TRANSACTION_TYPES = new Set(['input', 'output', 'refuel', 'refund']);
+const TRANSACTION_TYPES: ReadonlySet<string> = new Set<KeyPart<'transaction.'>>(['input', 'output', 'refuel', 'refund']);
+const isTransactionType = (type: string): type is KeyPart<'transaction.'> => TRANSACTION_TYPES.has(type);
 /** "Your deposit", "Payout", …; an unknown type as it came. */
 export const transactionWord = (type: string | null | undefined, locale: Locale = defaultLocale()): string =>
-  type ? (TRANSACTION_TYPES.has(type) ? t(locale, `transaction.${type}`) : type) : t(locale, 'transaction.other');
+  type ? (isTransactionType(type) ? t(locale, `transaction.${type}`) : type) : t(locale, 'transaction.other');

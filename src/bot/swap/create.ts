@@ -62,7 +62,7 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   const networks = ctx.catalog.peekNetworks() ?? [];
   await ctx.drafts.markCreated(draft.id, { swapId, platform: ctx.incoming.platform, userId: ctx.incoming.userId });
   await ctx.drafts.delete(draft.platform, draft.userId);
-  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks, ctx.locale), route: draft.route });
+  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks, ctx.locale), route: draft.route, refund: draft.refundAddress ?? null });
   await ctx.history.addAddresses(ctx.incoming.platform, ctx.incoming.userId, [draft.destinationAddress, draft.refundAddress]);
   // Offered again at the next address step of this family (/addresses manages them).
   const family = networks.find((n) => n.name === draft.route.destinationNetwork)?.type;

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Attachment, Button, Reply } from '../../contracts/reply.js';
-import { qrPayload, terminalQr } from '../../bot/deposit/qr.js';
+import QRCode from 'qrcode';
 import { t, type Locale } from '../../i18n/index.js';
 import { renderReply } from './render.js';
 
@@ -54,8 +54,9 @@ export class ConsoleScreen {
     const id = opts.messageId ?? String(++this.messageId);
     const run = this.chain.then(async () => {
       const hashed = reply.prompt !== undefined || (opts.pushed === true && this.promptOpen);
-      const payload = reply.image && this.isTTY ? qrPayload(reply.image) : undefined;
-      const imageArt = payload ? await terminalQr(payload).catch(() => undefined) : undefined;
+      // A QR code drawn with block characters, from the text it encodes (Image.qr).
+      const payload = this.isTTY ? reply.image?.qr : undefined;
+      const imageArt = payload ? await QRCode.toString(payload, { type: 'terminal', small: true }).catch(() => undefined) : undefined;
       const savedTo = reply.attachment ? await saveAttachment(reply.attachment).catch(() => undefined) : undefined;
       const firstNumber = this.lastNumber + 1;
       const pressable = (reply.buttons ?? []).some((row) => row.some((b) => b.kind !== 'share'));

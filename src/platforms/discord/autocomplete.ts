@@ -2,7 +2,7 @@ import type { AutocompleteInteraction } from 'discord.js';
 import { COMMANDS } from '../../bot/command-list.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Logger } from '../../log.js';
-import { loggableError } from './delivery-errors.js';
+import { loggableError } from './errors.js';
 import { plain } from './markdown.js';
 
 /**

@@ -49,7 +49,7 @@ export function parseOwnId(customId: string): OwnId | undefined {
     const sep = rest.indexOf(':', 2);
     if (sep < 0) return { kind: 'unknown' };
     const max = Number(rest.slice(2, sep));
-    const label = rest.slice(sep + 1) || 'Your answer';
+    const label = rest.slice(sep + 1);
     return { kind: 'prompt', prompt: { label, ...(Number.isInteger(max) && max > 0 ? { maxLength: max } : {}) } };
   }
   return { kind: 'unknown' };

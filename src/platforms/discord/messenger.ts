@@ -2,7 +2,7 @@ import { REST, Routes } from 'discord.js';
 import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import type { Messenger, SendOptions } from '../../contracts/messenger.js';
 import type { Reply } from '../../contracts/reply.js';
-import { toDeliveryError } from './delivery-errors.js';
+import { toDeliveryError } from './errors.js';
 import { restMessage } from './payload.js';
 import { renderReply } from './render.js';
 

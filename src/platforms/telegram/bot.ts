@@ -9,7 +9,8 @@ import { createAdminCheck } from './admin.js';
 import { buttonPresses } from './callbacks.js';
 import { connectBot, pause, retrying } from './connect.js';
 import { createUpdateLedger, DEFAULT_UPDATE_LEASE, type UpdateLeaseOptions } from './dedup.js';
-import { SORRY } from './deliver.js';
+import { adapterWords } from '../words.js';
+import { chatKind } from './incoming.js';
 import { telegramError } from './errors.js';
 import { guestMode } from './guest.js';
 import { inlineMode } from './inline.js';
@@ -117,11 +118,19 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     logger.error({ err: telegramError(err.error, token), updateId: err.ctx.update.update_id, chatId: err.ctx.chat?.id, userId: err.ctx.from?.id }, 'telegram: update failed');
     const ctx = err.ctx;
     try {
-      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: SORRY, show_alert: true });
+      const from = ctx.from;
+      const userId = String(from?.id ?? ctx.chat?.id ?? '');
+      // An alert is the presser's alone; a message in a group is read by the group.
+      const sorry = async (to: 'person' | 'chat') => {
+        const chat = to === 'chat' && ctx.chat && ctx.chat.type !== 'private' ? ctx.chat : undefined;
+        const who = { platform: 'telegram' as const, userId, chatId: chat ? String(chat.id) : userId, chatKind: chat ? chatKind(chat) : ('private' as const), ...(from?.language_code ? { locale: from.language_code } : {}) };
+        return (await adapterWords(opts.core.localeOf?.bind(opts.core), who))('error.bug.reason');
+      };
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: await sorry('person'), show_alert: true });
       else if (ctx.inlineQuery) await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
       // A guest mention comes from a chat the bot is not in: nothing can be sent there.
       else if (ctx.update.guest_message) return;
-      else if (ctx.chat) await ctx.api.sendMessage(ctx.chat.id, SORRY);
+      else if (ctx.chat) await ctx.api.sendMessage(ctx.chat.id, await sorry('chat'));
     } catch {
       // Telegram itself is failing: the log line above is all we can do.
     }

@@ -2,11 +2,9 @@ import { Composer, type Context } from 'grammy';
 import type { User } from 'grammy/types';
 import type { Incoming } from '../../contracts/incoming.js';
 import { ReplyDelivery, type Origin } from './deliver.js';
-import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
+import { deliveryDeps, forUpdate, runTurn, type HandlerDeps } from './handle.js';
 import { INLINE_CHAT_PREFIX } from './messenger.js';
-import { chatKind, messageRef, userName, topicOf } from './updates.js';
-
-const STALE = 'This button no longer works. Send the command again.';
+import { chatKind, messageRef, userName, topicOf } from './incoming.js';
 
 /**
  * Button presses -> Incoming.action with the message that carried the button. Every press is
@@ -31,10 +29,11 @@ export function buttonPresses(shared: HandlerDeps): Composer<Context> {
       dmUserId: q.from.id,
       callbackQueryId: q.id,
       ...(ephemeralId !== undefined ? { ephemeralMessageId: ephemeralId } : msg ? { buttonMessage: { ref: messageRef(msg), isPhoto: 'photo' in msg && Array.isArray(msg.photo) } } : {}),
+      ...(q.from.language_code ? { locale: q.from.language_code } : {}),
     };
     if (!msg || !q.data) {
-      const delivery = new ReplyDelivery({ api: deps.api, messenger: deps.messenger, logger: deps.logger, token: deps.token, botUsername: ctx.me.username }, origin);
-      await delivery.answer(STALE, true);
+      const delivery = new ReplyDelivery(deliveryDeps(deps, ctx.me.username), origin);
+      await delivery.answer((await delivery.words('person'))('platform.staleButton'), true);
       return;
     }
     const chatId = msg.chat.id;
@@ -74,6 +73,6 @@ async function inlinePress(deps: HandlerDeps, botUsername: string, from: User, q
     // Nobody administers a chat the bot is not in, as far as the bot can tell.
     isChatAdmin: () => Promise.resolve(false),
   };
-  const origin: Origin = { chatId, chatKind: 'group', dmUserId: from.id, callbackQueryId: queryId, buttonMessage: { ref, isPhoto: false }, inline: true };
+  const origin: Origin = { chatId, chatKind: 'group', dmUserId: from.id, callbackQueryId: queryId, buttonMessage: { ref, isPhoto: false }, inline: true, ...(from.language_code ? { locale: from.language_code } : {}) };
   await runTurn(deps, botUsername, incoming, origin);
 }

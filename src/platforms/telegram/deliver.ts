@@ -2,7 +2,9 @@ import type { Api } from 'grammy';
 import type { ChatKind, ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { DeliveryError } from '../../contracts/messenger.js';
 import { replyButtons, replyText, type Reply } from '../../contracts/reply.js';
+import type { Translate } from '../../i18n/index.js';
 import type { Logger } from '../../log.js';
+import { adapterWords, type LocaleOf } from '../words.js';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { isNotModified, telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
@@ -22,6 +24,8 @@ export interface DeliveryDeps {
   botUsername: string;
   /** Where the creator's deposit card landed (BotCore.depositCardSent): tracking edits it later. */
   depositCardSent?: (swapId: string, chat: ChatTarget, ref: MessageRef) => Promise<void>;
+  /** The language of the adapter's own words (BotCore.localeOf). */
+  localeOf?: LocaleOf;
 }
 
 /** Where the update came from. */
@@ -47,10 +51,11 @@ export interface Origin {
    * only that message can be edited; anything else goes privately or as an alert.
    */
   inline?: boolean;
+  /** The sender's language_code, for the adapter's own words when the core has no saved choice. */
+  locale?: string;
 }
 
 const ALERT_LIMIT = 200;
-export const SORRY = 'Sorry, something went wrong on my side. Please try again in a moment.';
 
 /**
  * A button press answered by one short, plain, button-less reply that is ephemeral or a
@@ -102,9 +107,17 @@ export class ReplyDelivery {
 
   /** The polite line when something failed: an alert for a button press, a message otherwise. */
   async apologise(): Promise<void> {
-    if (this.origin.callbackQueryId && !this.answered) return this.answer(SORRY, true);
-    await this.deps.api.sendMessage(this.origin.chatId, SORRY).catch(() => undefined);
+    if (this.origin.callbackQueryId && !this.answered) return this.answer((await this.words('person'))('error.bug.reason'), true);
+    await this.deps.api.sendMessage(this.origin.chatId, (await this.words('chat'))('error.bug.reason')).catch(() => undefined);
     await this.answer();
+  }
+
+  /** The adapter's own words: for the sender alone (an alert), or for everyone in the chat. */
+  words(to: 'person' | 'chat'): Promise<Translate> {
+    const o = this.origin;
+    const userId = String(o.dmUserId ?? o.chatId);
+    const alone = to === 'person' || o.chatKind === 'private';
+    return adapterWords(this.deps.localeOf, { platform: 'telegram', userId, chatId: alone ? userId : o.chatId, chatKind: alone ? 'private' : o.chatKind, ...(o.locale ? { locale: o.locale } : {}) });
   }
 
   /** Telegram shows ephemeral messages in groups, to a real user, and not through inline mode. */
@@ -217,16 +230,19 @@ export class ReplyDelivery {
    * private chat, as an alert to a button press or as a message here.
    */
   private async fallback(reply: Reply): Promise<void> {
-    if (this.origin.inline && this.origin.callbackQueryId && !this.answered) {
-      return this.answer(`I can only show you this privately. Open a chat with @${this.deps.botUsername}, press Start, then try again.`, true);
-    }
+    const alert = async () => {
+      const t = await this.words('person');
+      return this.answer(this.deps.botUsername ? t('platform.telegram.privateOnly.alert', { bot: `@${this.deps.botUsername}` }) : t('platform.telegram.privateOnly.text'), true);
+    };
+    if (this.origin.inline && this.origin.callbackQueryId && !this.answered) return alert();
     if (reply.dmFallback) return this.show(this.origin.chatId, this.origin.chatKind, { ...reply.dmFallback, target: 'here', mode: 'new' });
-    const open = this.deps.botUsername ? `@${this.deps.botUsername}` : 'me';
-    if (this.origin.callbackQueryId && !this.answered) return this.answer(`I can only show you this privately. Open a chat with ${open}, press Start, then try again.`, true);
+    if (this.origin.callbackQueryId && !this.answered) return alert();
+    // Read by the group, so in the group's language.
+    const t = await this.words('chat');
     const notice: Reply = {
       tone: 'info',
-      lines: [[{ kind: 'text', text: 'I can only send this privately, and Telegram will not let me write to you first. Open a chat with me, press Start, then try again.' }]],
-      buttons: [[{ kind: 'url', label: 'Open a private chat', url: `https://t.me/${this.deps.botUsername}` }]],
+      lines: [[{ kind: 'text', text: t('platform.telegram.privateOnly.text') }]],
+      buttons: [[{ kind: 'url', label: t('platform.telegram.openPrivateChat'), url: `https://t.me/${this.deps.botUsername}` }]],
       target: 'here',
     };
     await this.show(this.origin.chatId, this.origin.chatKind, { ...notice, mode: 'new' });

@@ -2,7 +2,7 @@ import { Composer, type Context } from 'grammy';
 import { forUpdate, type HandlerDeps } from './handle.js';
 import { telegramError } from './errors.js';
 import { articleOf } from './inline.js';
-import { userName } from './updates.js';
+import { userName } from './incoming.js';
 
 /**
  * Guest mode (Bot API 10.0): someone mentions the bot in a chat it is not a member of and Telegram

@@ -3,7 +3,7 @@ import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import type { Logger } from '../../log.js';
 import type { AdminCheck } from './admin.js';
-import { ReplyDelivery, type Origin } from './deliver.js';
+import { ReplyDelivery, type DeliveryDeps, type Origin } from './deliver.js';
 import { telegramError } from './errors.js';
 import type { TelegramMessenger } from './messenger.js';
 
@@ -15,6 +15,20 @@ export interface HandlerDeps {
   isAdmin: AdminCheck;
   logger: Logger;
   token: string;
+}
+
+/** What a ReplyDelivery needs of the shared deps. */
+export function deliveryDeps(deps: HandlerDeps, botUsername: string): DeliveryDeps {
+  const core = deps.core;
+  return {
+    api: deps.api,
+    messenger: deps.messenger,
+    logger: deps.logger,
+    token: deps.token,
+    botUsername,
+    ...(core.depositCardSent ? { depositCardSent: core.depositCardSent.bind(core) } : {}),
+    ...(core.localeOf ? { localeOf: core.localeOf.bind(core) } : {}),
+  };
 }
 
 /** The deps of one update: its log lines carry the update, chat and user ids. */
@@ -30,9 +44,7 @@ export function forUpdate(deps: HandlerDeps, ctx: Context): HandlerDeps {
  * user input; if it throws anyway (Redis down, a bug), the user still gets a polite answer.
  */
 export async function runTurn(deps: HandlerDeps, botUsername: string, incoming: Incoming, origin: Origin): Promise<void> {
-  const core = deps.core;
-  const depositCardSent = core.depositCardSent ? core.depositCardSent.bind(core) : undefined;
-  const delivery = new ReplyDelivery({ api: deps.api, messenger: deps.messenger, logger: deps.logger, token: deps.token, botUsername, ...(depositCardSent ? { depositCardSent } : {}) }, origin);
+  const delivery = new ReplyDelivery(deliveryDeps(deps, botUsername), origin);
   let replies;
   try {
     replies = await deps.core.handle(incoming);

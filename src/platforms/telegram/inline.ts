@@ -4,7 +4,7 @@ import type { InlineResult } from '../../bot/core.js';
 import { forUpdate, type HandlerDeps } from './handle.js';
 import { telegramError } from './errors.js';
 import { isForceReply, renderReply } from './render.js';
-import { userName } from './updates.js';
+import { userName } from './incoming.js';
 
 /**
  * Inline mode: "@bot 500 usdc arb base" typed in any chat. The core answers with neutral results;

@@ -3,7 +3,7 @@ import type { Message } from 'grammy/types';
 import type { Incoming } from '../../contracts/incoming.js';
 import type { Origin } from './deliver.js';
 import { forUpdate, runTurn, type HandlerDeps } from './handle.js';
-import { actorOf, chatKind, routeText, topicOf } from './updates.js';
+import { actorOf, chatKind, routeText, topicOf } from './incoming.js';
 
 /**
  * Text in: commands (/quote, /quote@thisbot; /start <payload> from a deep link), and answers to
@@ -42,6 +42,7 @@ export function textMessages(shared: HandlerDeps): Composer<Context> {
       ...(threadId ? { threadId } : {}),
       userMessageId: msg.message_id,
       ...(actor.dmUserId !== undefined ? { dmUserId: actor.dmUserId } : {}),
+      ...(actor.locale ? { locale: actor.locale } : {}),
     };
     await runTurn(deps, ctx.me.username, incoming, origin);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DM_CLOSED_NOTE } from '../../../src/platforms/discord/responder.js';
+import { t } from '../../../src/i18n/index.js';
 import type { Where } from './fake-discord.js';
 import type { StoredMessage } from './fake-world.js';
 import type { Json } from '../../fakes/bodies.js';
@@ -190,7 +190,7 @@ describe('a whole swap on Discord', () => {
     const press = h.fake.pressButton(h.bob, confirm, buttonId(confirm, 'Confirm'));
     const shown = await waitFor(() => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))), 'the ephemeral deposit card');
     expect(shown.ephemeral).toBe(true);
-    expect(unescape(embedText(shown))).toContain(DM_CLOSED_NOTE);
+    expect(unescape(embedText(shown))).toContain(t('en', 'platform.discord.dmClosed'));
     // Nothing reached Bob's DM channel: Discord refused it.
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
     expect(h.fake.messagesIn(bobDm)).toHaveLength(0);

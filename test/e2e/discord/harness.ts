@@ -3,7 +3,7 @@ import { REST } from 'discord.js';
 import type { BotCore, InlineAnswer, Suggestion } from '../../../src/bot/core.js';
 import type { Incoming } from '../../../src/contracts/incoming.js';
 import type { Reply } from '../../../src/contracts/reply.js';
-import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../../src/platforms/discord/client.js';
+import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../../src/platforms/discord/bot.js';
 import { registerDiscordCommands } from '../../../src/platforms/discord/commands.js';
 import { DiscordMessenger } from '../../../src/platforms/discord/messenger.js';
 import { FakeDiscord, type Where } from './fake-discord.js';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandSpec } from '../../../src/bot/command-list.js';
 import { loadConfig } from '../../../src/config.js';
 import { registerDiscordCommands, TRACK_THIS_NAME } from '../../../src/platforms/discord/commands.js';
-import { registerDiscordCommandsFromConfig } from '../../../src/platforms/discord/from-config.js';
+import { registerDiscordMenus } from '../../../src/platforms/discord/adapter.js';
+import { discordSettings } from '../../../src/app/platform-settings.js';
 import { FakeDiscord } from './fake-discord.js';
 import type { Json } from '../../fakes/bodies.js';
 import type { FakeGuild } from './fake-world.js';
@@ -106,10 +107,10 @@ describe('swapbot register-commands', () => {
       const owner = other.world.addUser({ id: '2300000000000000002', username: 'owner' });
       const dev = other.world.addGuild({ name: 'Dev', ownerId: owner.id, channels: ['general'] });
       const config = loadConfig({ DISCORD_TOKEN: 'MTEw.config.token', DISCORD_APPLICATION_ID: '1100000000000000008', DISCORD_GUILD_ID: dev.id, DISCORD_API_URL: other.apiUrl });
-      expect((await registerDiscordCommandsFromConfig(config)).scope).toBe('guild');
+      expect((await registerDiscordMenus(discordSettings(config))).scope).toBe('guild');
       expect(other.world.commands.get(dev.id)?.size).toBe(COMMANDS.length + 1);
-      expect((await registerDiscordCommandsFromConfig(config)).unchanged).toHaveLength(COMMANDS.length + 1);
-      await expect(registerDiscordCommandsFromConfig(loadConfig({ DISCORD_API_URL: other.apiUrl }))).rejects.toThrow(/DISCORD_TOKEN/);
+      expect((await registerDiscordMenus(discordSettings(config))).unchanged).toHaveLength(COMMANDS.length + 1);
+      expect(() => discordSettings(loadConfig({ DISCORD_API_URL: other.apiUrl }))).toThrow(/DISCORD_TOKEN/);
     } finally {
       await other.close();
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Incoming } from '../../../src/contracts/incoming.js';
 import { actionButton, bold, code, copyButton, deeplinkButton, line, type Reply } from '../../../src/contracts/reply.js';
+import { t } from '../../../src/i18n/index.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { ScriptedCore, newGroup, newUser, startHarness, type Harness } from './harness.js';
 import { waitFor } from '../../support/wait.js';
@@ -188,6 +189,18 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     expect(h.fake.botMessages(group.id)).toHaveLength(2);
   });
 
+  it('what the adapter says itself is in the presser\'s language: the pointer to the private chat', async () => {
+    const group = newGroup();
+    const sasha = { ...newUser('Sasha'), language_code: 'ru' };
+    h.fake.sendText(group, sasha, '/swap');
+    const card = await waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
+    h.fake.failNext({ method: 'sendMessage', chatId: group.id, code: 400, description: 'Bad Request: ephemeral messages are not available' });
+    const q = h.fake.press(sasha, group.id, card.message_id, 'mine');
+    const alert = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
+    expect(alert.payload).toMatchObject({ show_alert: true, text: t('ru', 'platform.telegram.privateOnly.alert', { bot: `@${h.fake.bot.username}` }) });
+    expect(String(alert.payload.text)).toMatch(/личном чате/);
+  });
+
   it('group admins pass the admin check, members do not (asked once, then cached)', async () => {
     const group = newGroup();
     const admin = newUser('Ada');
@@ -214,7 +227,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const chat = h.fake.privateChat(alice);
     h.fake.sendText(chat, alice, '/boom');
     const msg = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
-    expect(msg.text).toMatch(/something went wrong/i);
+    expect(msg.text).toBe(t('en', 'error.bug.reason'));
     expect(h.logLines.join('')).toContain('core exploded');
     expect(h.logLines.join('')).not.toContain(h.fake.token.split(':')[1]!);
   });
@@ -238,7 +251,7 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 1, code: 429, description: 'Too Many Requests: retry after 600', retryAfter: 600 });
     h.fake.sendText(chat, alice, '/help');
     const msg = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
-    expect(msg.text).toMatch(/something went wrong/i);
+    expect(msg.text).toBe(t('en', 'error.bug.reason'));
   });
 
   it('stop() lets the update in hand finish before it resolves', async () => {

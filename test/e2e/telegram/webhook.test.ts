@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { line } from '../../../src/contracts/reply.js';
 import { serveHttp, type RequestHandler, type WebServer } from '../../../src/app/http-server.js';
-import { telegramFromConfig, type TelegramAdapter } from '../../../src/platforms/telegram/run.js';
+import { telegramAdapter, type TelegramAdapter } from '../../../src/platforms/telegram/adapter.js';
+import { telegramSettings } from '../../../src/app/platform-settings.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';
 import { memoryLogger } from '../../support/log.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
     TELEGRAM_WEBHOOK_SECRET: SECRET,
     PORT: '0',
   });
-  running = telegramFromConfig(config, { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
+  running = telegramAdapter(telegramSettings(config), { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
   const routes = new Map<string, RequestHandler>(running.webhook ? [[running.webhook.path, running.webhook.handler]] : []);
   server = await serveHttp(routes, { port: 0, host: '127.0.0.1', health: async () => true });
   await running.start();
@@ -133,7 +134,7 @@ describe('long polling mode from Config', () => {
   it('starts polling, registers commands per scope, and stops cleanly', async () => {
     const f = await FakeBotApi.start();
     const config = loadConfig({ TELEGRAM_BOT_TOKEN: f.token, TELEGRAM_API_ROOT: f.apiRoot });
-    const r = telegramFromConfig(config, { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
+    const r = telegramAdapter(telegramSettings(config), { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
     try {
       expect(r.mode).toBe('polling');
       expect(r.webhook).toBeUndefined();

@@ -4,6 +4,7 @@ import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { ApiError } from '../../../src/layerswap/errors.js';
 import type { GetSwapParams, SwapDetails, SwapPoll } from '../../../src/layerswap/schemas.js';
 import { createRedis } from '../../../src/redis.js';
+import { LanguageStore } from '../../../src/i18n/store.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../../src/sandbox/types.js';
 import { isFinalStatus } from '../../../src/tracking/cadence.js';
@@ -106,6 +107,8 @@ export async function startHarness(opts: HarnessOptions = {}) {
     apiRate: { max: 100_000, duration: 1000 },
     platformRates: { telegram: { max: 100_000, duration: 1000 }, discord: { max: 100_000, duration: 1000 } },
     workers: { notifyBackoffMs: 100 },
+    // The core's /language choices under the same prefix, as in production (one REDIS_PREFIX).
+    languages: new LanguageStore(redis, prefix),
     ...opts.tracking,
   });
 

@@ -2,7 +2,7 @@ import { bold, code, copyButton, line, type Line, type Reply } from '../../../co
 import { phaseOfSwap } from '../../../layerswap/phase.js';
 import type { SwapDetails } from '../../../layerswap/schemas.js';
 import { fitReply } from '../../kernel/fit.js';
-import { t, type Locale, type Vars } from '../../../i18n/index.js';
+import { t, type CatalogKey, type Locale, type Vars } from '../../../i18n/index.js';
 import { statusCard, supportSummary } from '../../status/index.js';
 
 /**
@@ -10,7 +10,7 @@ import { statusCard, supportSummary } from '../../status/index.js';
  * where only Layerswap support can help, a summary to paste to them (masked in groups).
  */
 export function whereCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now: number; locale: Locale }): Reply {
-  const tr = (key: string, vars?: Vars): string => t(opts.locale, key, vars);
+  const tr = (key: CatalogKey, vars?: Vars): string => t(opts.locale, key, vars);
   const base = statusCard(details, opts);
   const phase = phaseOfSwap(details);
   const deposited = details.swap.transactions.some((x) => x.type === 'input');
@@ -51,5 +51,5 @@ export function whereCard(details: SwapDetails, opts: { audience: 'private' | 'p
     const text = summary.join('\n');
     if (text.length <= 256) buttons.push([copyButton(tr('support.copySummary'), text)]);
   }
-  return fitReply({ ...base, lines, buttons });
+  return fitReply({ ...base, lines, buttons }, opts.locale);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chat, Message } from 'grammy/types';
 import { GrammyError, HttpError } from 'grammy';
-import { actorOf, chatKind, commandAddressing, routeText } from '../../../src/platforms/telegram/updates.js';
+import { actorOf, chatKind, commandAddressing, routeText } from '../../../src/platforms/telegram/incoming.js';
 import { classifyFailure, describeError } from '../../../src/platforms/telegram/errors.js';
 import { telegramCommands } from '../../../src/platforms/telegram/commands.js';
 import { COMMANDS } from '../../../src/bot/command-list.js';

@@ -1,6 +1,6 @@
 import { DiscordAPIError, RateLimitError } from 'discord.js';
 import { describe, expect, test } from 'vitest';
-import { loggableError, toDeliveryError } from '../../../src/platforms/discord/delivery-errors.js';
+import { loggableError, toDeliveryError } from '../../../src/platforms/discord/errors.js';
 
 const apiError = (status: number, code: number, url = 'https://discord.com/api/v10/channels/1/messages') =>
   new DiscordAPIError({ code, message: `error ${code}` }, code, status, 'POST', url, { body: { embeds: [{ description: '0xsecretish' }] } });

@@ -1,7 +1,6 @@
 import { Api } from 'grammy';
 import type { Redis } from 'ioredis';
 import type { BotCore } from '../../bot/core.js';
-import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { createTelegramBot, type TelegramBot } from './bot.js';
 import { registerTelegramCommands } from './commands.js';
@@ -10,9 +9,17 @@ import { TelegramMessenger } from './messenger.js';
 import type { WebhookHandler } from './webhook.js';
 
 /**
- * The Telegram side of the `web`/`start` processes, `worker` and `register-commands`, from Config
- * alone: TELEGRAM_BOT_TOKEN, TELEGRAM_API_ROOT, TELEGRAM_WEBHOOK_URL, TELEGRAM_WEBHOOK_SECRET.
+ * The Telegram side of the `web`/`start` processes, `worker` and `register-commands`, from the
+ * values it needs (the composition reads them from Config: app/platform-settings.ts).
  */
+export interface TelegramSettings {
+  /** TELEGRAM_BOT_TOKEN. */
+  token: string;
+  /** TELEGRAM_API_ROOT (default https://api.telegram.org). */
+  apiRoot?: string;
+  /** TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET: webhook mode, else long polling. */
+  webhook?: { url: string; secret: string };
+}
 
 /** The Telegram adapter of the `web`/`start` processes. */
 export interface TelegramAdapter {
@@ -29,28 +36,22 @@ export interface TelegramAdapter {
   stop(): Promise<void>;
 }
 
-function tokenOf(config: Config): string {
-  if (!config.TELEGRAM_BOT_TOKEN) throw new Error('Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather).');
-  return config.TELEGRAM_BOT_TOKEN;
-}
-
 /**
  * The one way to run Telegram: long polling, or, when TELEGRAM_WEBHOOK_URL and its secret are set,
  * grammY's webhookCallback at the URL's path (the caller serves it) plus setWebhook with the secret.
  */
-export function telegramFromConfig(config: Config, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix?: string }): TelegramAdapter {
-  const token = tokenOf(config);
+export function telegramAdapter(settings: TelegramSettings, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix: string }): TelegramAdapter {
+  const { token } = settings;
   const { logger } = deps;
   const telegram = createTelegramBot({
     token,
-    apiRoot: config.TELEGRAM_API_ROOT,
+    ...(settings.apiRoot ? { apiRoot: settings.apiRoot } : {}),
     core: deps.core,
     redis: deps.redis,
-    keyPrefix: deps.keyPrefix ?? config.REDIS_PREFIX,
+    keyPrefix: deps.keyPrefix,
     logger,
   });
-  const { TELEGRAM_WEBHOOK_URL: url, TELEGRAM_WEBHOOK_SECRET: secret } = config;
-  const hook = url && secret ? { url, secret } : undefined;
+  const hook = settings.webhook;
   return {
     telegram,
     mode: hook ? 'webhook' : 'polling',
@@ -69,11 +70,11 @@ export function telegramFromConfig(config: Config, deps: { core: BotCore; redis:
 }
 
 /** The worker's Messenger: the Bot API alone, no update loop, no retries (the queue waits). */
-export function createTelegramMessenger(config: Config): TelegramMessenger {
-  return new TelegramMessenger({ token: tokenOf(config), apiRoot: config.TELEGRAM_API_ROOT });
+export function telegramMessenger(settings: Pick<TelegramSettings, 'token' | 'apiRoot'>): TelegramMessenger {
+  return new TelegramMessenger({ token: settings.token, ...(settings.apiRoot ? { apiRoot: settings.apiRoot } : {}) });
 }
 
 /** `swapbot register-commands`. */
-export async function registerTelegramCommandsFromConfig(config: Config): Promise<void> {
-  await registerTelegramCommands(new Api(tokenOf(config), { apiRoot: config.TELEGRAM_API_ROOT }));
+export async function registerTelegramMenus(settings: Pick<TelegramSettings, 'token' | 'apiRoot'>): Promise<void> {
+  await registerTelegramCommands(new Api(settings.token, settings.apiRoot ? { apiRoot: settings.apiRoot } : {}));
 }

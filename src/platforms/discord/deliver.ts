@@ -2,19 +2,15 @@ import type { ButtonInteraction, ChatInputCommandInteraction, Message, MessageCo
 import { InteractionContextType, MessageFlags } from 'discord.js';
 import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { italic, line, type Reply } from '../../contracts/reply.js';
+import type { Translate } from '../../i18n/index.js';
 import { parseOwnId } from './custom-ids.js';
-import { isDmClosed } from './delivery-errors.js';
+import { isDmClosed } from './errors.js';
 import { buildModal } from './modal.js';
 import { interactionOptions, replyOptions } from './payload.js';
 import { renderReply } from './render.js';
 import { interactionOnly, USER_INSTALL_FOLLOWUPS } from './user-install.js';
 
 export type RepliableInteraction = ChatInputCommandInteraction | MessageContextMenuCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
-
-export const DM_CLOSED_NOTE =
-  'I could not send this to your direct messages (they are closed for this server), so it is shown here, only to you. It will not be kept: Discord drops it when you dismiss it or reload, so copy what you need now.';
-export const DM_SENT_NOTE = 'I sent you the details in a direct message.';
-export const ERROR_NOTE = 'Sorry, something went wrong on my side. Please try again in a moment.';
 
 /**
  * Delivers the core's replies for one interaction, within Discord's rules:
@@ -45,6 +41,8 @@ export class InteractionResponder {
 
   constructor(
     private readonly i: RepliableInteraction,
+    /** The adapter's own notes (DM closed, DM sent, the apology), in this person's language. */
+    private readonly words: () => Promise<Translate>,
     /** Where the creator's deposit card landed (BotCore.depositCardSent): tracking edits it later. */
     private readonly onDepositCard?: (swapId: string, chat: ChatTarget, ref: MessageRef) => Promise<void>,
   ) {
@@ -101,7 +99,9 @@ export class InteractionResponder {
     // A prompt some buttons also answer (saved addresses) shows as a message: the modal would hide them.
     if (only?.prompt && !only.prompt.buttonsAnswer && !this.acked && !this.i.isModalSubmit()) {
       this.acked = true;
-      await this.i.showModal(buildModal(only.prompt, only));
+      // The stand-in label is looked up only when needed: a modal must open within Discord's 3 s.
+      const blank = only.prompt.label.trim() ? undefined : (await this.words())('platform.discord.yourAnswer');
+      await this.i.showModal(buildModal(only.prompt, only, blank));
       return;
     }
     const where = replies.map((r) => this.visibility(r));
@@ -119,7 +119,7 @@ export class InteractionResponder {
         await this.depositCardAt(reply, sent);
       } catch (error) {
         if (!isDmClosed(error)) throw error;
-        await this.show({ ...reply, lines: [line(italic(DM_CLOSED_NOTE)), ...reply.lines] }, true, false);
+        await this.show({ ...reply, lines: [line(italic((await this.words())('platform.discord.dmClosed'))), ...reply.lines] }, true, false);
       }
     }
     await this.finish();
@@ -127,8 +127,8 @@ export class InteractionResponder {
 
   /** A polite ephemeral error, whatever state the interaction is in. Never throws. */
   async fail(): Promise<void> {
-    const error: Reply = { tone: 'error', lines: [line(ERROR_NOTE)], target: 'ephemeral' };
     try {
+      const error: Reply = { tone: 'error', lines: [line((await this.words())('error.bug.reason'))], target: 'ephemeral' };
       if (this.original === 'loading-public' || this.original === 'loading-ephemeral') {
         await this.i.editReply(interactionOptions(renderReply(error)));
         this.original = 'own-message';
@@ -188,12 +188,12 @@ export class InteractionResponder {
   private async finish(): Promise<void> {
     if (!this.acked) {
       if (this.canUpdate) await this.ack();
-      else if (this.dmSent) await this.show({ lines: [line(DM_SENT_NOTE)], target: 'ephemeral' }, true, false);
+      else if (this.dmSent) await this.show({ lines: [line((await this.words())('platform.discord.dmSent'))], target: 'ephemeral' }, true, false);
       else await this.i.reply({ content: '\u2705', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
       return;
     }
     if (this.original === 'loading-public' || this.original === 'loading-ephemeral') {
-      if (this.dmSent) await this.show({ lines: [line(DM_SENT_NOTE)], target: 'ephemeral' }, true, false);
+      if (this.dmSent) await this.show({ lines: [line((await this.words())('platform.discord.dmSent'))], target: 'ephemeral' }, true, false);
       else await this.i.deleteReply();
     }
   }

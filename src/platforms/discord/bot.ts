@@ -3,18 +3,20 @@ import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } f
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import { line, urlButton, type Reply } from '../../contracts/reply.js';
+import type { Translate } from '../../i18n/index.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { answerAutocomplete } from './autocomplete.js';
 import { TRACK_THIS_NAME } from './commands.js';
 import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
-import { loggableError } from './delivery-errors.js';
+import { loggableError } from './errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
-import { incomingBasis, messageRefOf, slashCommandText } from './interaction-incoming.js';
+import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
 import { renderReply } from './render.js';
-import { InteractionResponder, type RepliableInteraction } from './responder.js';
+import { InteractionResponder, type RepliableInteraction } from './deliver.js';
 import { DM_ONLY_WHERE_NOT_MEMBER, interactionOnly } from './user-install.js';
+import { adapterWords } from '../words.js';
 
 /**
  * The Discord edge: gateway interactions in, the core's replies out. Handlers never see
@@ -55,6 +57,12 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const rest: Partial<RESTOptions> = { ...(opts.restApi ? { api: opts.restApi } : {}), ...gatewayOverride(opts.gatewayUrl) };
   const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
 
+  /** The adapter's own words to the person interacting (everything it says itself is ephemeral). */
+  const wordsFor = (i: BaseInteraction) => (): Promise<Translate> =>
+    adapterWords(opts.core.localeOf?.bind(opts.core), { platform: 'discord', userId: i.user.id, chatId: i.user.id, chatKind: 'private', locale: i.locale });
+  const say = async (i: BaseInteraction, key: 'platform.discord.commandGone' | 'platform.discord.messageCommandGone' | 'platform.discord.buttonGone' | 'platform.discord.formGone') =>
+    notice((await wordsFor(i)())(key));
+
   client.on(Events.InteractionCreate, (interaction) => {
     const ilog = interactionLogger(log, interaction);
     void onInteraction(interaction, ilog).catch((error: unknown) => ilog.error({ err: loggableError(error) }, 'discord interaction failed'));
@@ -69,26 +77,26 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       const text = slashCommandText(i);
       if (text && interactionOnly(i) && DM_ONLY_WHERE_NOT_MEMBER.has(i.commandName)) return continueInDm(i, text, ilog);
       if (text) return run(i, { ...incomingBasis(i, opts.trackRole), text }, ilog);
-      return void (await i.reply(notice('This command is no longer available. Type / to see the current ones.')));
+      return void (await i.reply(await say(i, 'platform.discord.commandGone')));
     }
     if (i.isMessageContextMenuCommand()) {
-      if (i.commandName !== TRACK_THIS_NAME || !opts.core.trackThis) return void (await i.reply(notice('This command is no longer available.')));
+      if (i.commandName !== TRACK_THIS_NAME || !opts.core.trackThis) return void (await i.reply(await say(i, 'platform.discord.messageCommandGone')));
       const incoming = incomingBasis(i, opts.trackRole);
       const text = messageText(i.targetMessage);
       return run(i, incoming, ilog, () => opts.core.trackThis!(incoming, text));
     }
     if (i.isButton() || i.isStringSelectMenu()) {
       const own = parseOwnId(i.customId);
-      if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt)));
+      if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt, undefined, own.prompt.label.trim() ? undefined : (await wordsFor(i)())('platform.discord.yourAnswer'))));
       if (own?.kind === 'copy') {
         return void (await i.reply({ content: codeSpan(own.text) || '\u200b', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
       }
       const action = own?.kind === 'select' && i.isStringSelectMenu() ? i.values[0] : own ? undefined : i.customId;
-      if (!action) return void (await i.reply(notice('This button is no longer valid.')));
+      if (!action) return void (await i.reply(await say(i, 'platform.discord.buttonGone')));
       return run(i, { ...incomingBasis(i, opts.trackRole), action, messageRef: messageRefOf(i.message) }, ilog);
     }
     if (i.isModalSubmit()) {
-      if (parseOwnId(i.customId)?.kind !== 'modal') return void (await i.reply(notice('This form is no longer valid.')));
+      if (parseOwnId(i.customId)?.kind !== 'modal') return void (await i.reply(await say(i, 'platform.discord.formGone')));
       const text = i.fields.getTextInputValue(MODAL_INPUT_ID).trim();
       return run(i, { ...incomingBasis(i, opts.trackRole), text, messageRef: messageRefOf(i.message) }, ilog);
     }
@@ -96,7 +104,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
   async function run(i: RepliableInteraction, incoming: Incoming, ilog: Logger, answer: () => Promise<Reply[]> = () => opts.core.handle(incoming)): Promise<void> {
     const core = opts.core;
-    const responder = new InteractionResponder(i, core.depositCardSent ? core.depositCardSent.bind(core) : undefined);
+    const responder = new InteractionResponder(i, wordsFor(i), core.depositCardSent ? core.depositCardSent.bind(core) : undefined);
     try {
       const work = answer();
       let replies: readonly Reply[] | typeof TIMED_OUT = await within(work, ackBudgetMs);
@@ -123,17 +131,19 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       const dm = await i.user.createDM();
       const replies = await opts.core.handle({ platform: 'discord', userId: i.user.id, userName: i.user.globalName ?? i.user.username, chatId: i.user.id, chatKind: 'private', text, isChatAdmin: () => Promise.resolve(true) });
       for (const reply of replies) await dm.send(interactionOptions(renderReply(reply)));
+      const t = await wordsFor(i)();
       await answer({
         tone: 'info',
-        lines: [line('Swaps and tracking happen in our direct messages, so your addresses and deposit details stay private. I continued there.')],
-        buttons: [[urlButton('Continue in DM', `https://discord.com/channels/@me/${dm.id}`)]],
+        lines: [line(t('platform.discord.continuedInDm'))],
+        buttons: [[urlButton(t('platform.discord.continueInDm'), `https://discord.com/channels/@me/${dm.id}`)]],
         target: 'ephemeral',
       });
     } catch (error) {
       ilog.warn({ err: loggableError(error) }, 'could not continue a command in the DM');
+      const t = await wordsFor(i)();
       await answer({
         tone: 'warning',
-        lines: [line('Swaps and tracking happen in our direct messages, and I could not write to you there. Open a DM with me and send the command again.')],
+        lines: [line(t('platform.discord.dmUnreachable'))],
         target: 'ephemeral',
       }).catch(() => undefined);
     }

@@ -1,0 +1,50 @@
+import { REST } from 'discord.js';
+import type { BotCore } from '../../bot/core.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { createDiscordBot, type DiscordBot } from './bot.js';
+import { registerDiscordCommands, type RegisterResult } from './commands.js';
+import { DiscordMessenger } from './messenger.js';
+
+/**
+ * The Discord side of the `web`/`start` processes, `worker` and `register-commands`, from the
+ * values it needs (the composition reads them from Config: app/platform-settings.ts).
+ */
+export interface DiscordSettings {
+  /** DISCORD_TOKEN and DISCORD_APPLICATION_ID. */
+  token: string;
+  applicationId: string;
+  /** DISCORD_GUILD_ID: commands registered to this server only (instant), else globally. */
+  guildId?: string;
+  /** DISCORD_API_URL (default https://discord.com/api). */
+  apiUrl?: string;
+  /** DISCORD_GATEWAY_URL. */
+  gatewayUrl?: string;
+  /** DISCORD_TRACK_ROLE. */
+  trackRole?: string;
+}
+
+/** The gateway bot for the web process (`swapbot web` / `start`). */
+export function discordBot(settings: DiscordSettings, core: BotCore, logger?: Logger): DiscordBot {
+  return createDiscordBot({
+    token: settings.token,
+    applicationId: settings.applicationId,
+    core,
+    ...(settings.apiUrl ? { restApi: settings.apiUrl } : {}),
+    ...(logger ? { logger } : {}),
+    ...(settings.gatewayUrl ? { gatewayUrl: settings.gatewayUrl } : {}),
+    ...(settings.trackRole ? { trackRole: settings.trackRole } : {}),
+  });
+}
+
+/** The Messenger for the tracking worker (REST only). */
+export function discordMessenger(settings: Pick<DiscordSettings, 'token' | 'apiUrl'>): DiscordMessenger {
+  return new DiscordMessenger({ token: settings.token, ...(settings.apiUrl ? { api: settings.apiUrl } : {}) });
+}
+
+/** `swapbot register-commands`: to the guild when one is given (instant), else globally. */
+export async function registerDiscordMenus(settings: DiscordSettings, logger: Logger = silentLogger): Promise<RegisterResult> {
+  const rest = new REST(settings.apiUrl ? { api: settings.apiUrl } : {}).setToken(settings.token);
+  const result = await registerDiscordCommands({ rest, applicationId: settings.applicationId, ...(settings.guildId ? { guildId: settings.guildId } : {}) });
+  logger.info({ scope: result.scope, created: result.created, updated: result.updated, deleted: result.deleted, unchanged: result.unchanged.length }, 'discord commands registered');
+  return result;
+}
