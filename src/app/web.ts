@@ -2,7 +2,7 @@ import { asError } from '../log.js';
 import { discordBotFromConfig } from '../platforms/discord/from-config.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
 import { telegramFromConfig } from '../platforms/telegram/run.js';
-import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
+import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';
 
@@ -43,7 +43,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   if (config.LAYERSWAP_WEBHOOK_SECRET) {
     routes.set(
       LAYERSWAP_WEBHOOK_PATH,
-      createWebhookHandler({ secret: config.LAYERSWAP_WEBHOOK_SECRET, onSwapHint: (id) => rt.tracking.pollNow(id), logger, replay: redisReplayGuard(rt.redis, config.REDIS_PREFIX) }),
+      createWebhookHandler({ secret: config.LAYERSWAP_WEBHOOK_SECRET, onSwapHint: (id) => rt.tracking.pollNow(id), logger, replay: rt.tracking.webhookReplayGuard }),
     );
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
   }
