@@ -9,10 +9,10 @@ import type { TrackingRenderer, TrackingService } from '../contracts/tracking.js
 import type { WebhookCadence } from './cadence.js';
 import { TrackingKeys, POLL_QUEUE, notifyQueueName } from './keys.js';
 import { LanguageStore } from '../i18n/store.js';
-import { createNotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
+import { NotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
-import { createPollProcessor, type PollJobData } from './poll-job.js';
+import { PollProcessor, type PollJobData } from './poll-job.js';
 import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
 import { ChatMoves } from './chat-moves.js';
 import { Subscriptions } from './subscriptions.js';
@@ -126,7 +126,7 @@ export function createTracking(deps: TrackingDeps): Tracking {
  * and the timers) and one notify worker per platform; close() drains them. The public methods
  * are bound, so `tracking.pollNow` can be handed on alone.
  */
-export class TrackingEngine implements Tracking {
+class TrackingEngine implements Tracking {
   readonly service: RedisTrackingService;
   /** Built once over the engine's client: every web process claims webhook ids through it. */
   readonly webhookReplayGuard: ReplayGuard;
@@ -250,7 +250,7 @@ export class TrackingEngine implements Tracking {
 
   private startPollWorker(concurrency: number): void {
     const { deps, queues } = this;
-    const processor = createPollProcessor({
+    const processor = new PollProcessor({
       api: deps.api,
       subs: this.subs,
       // Its own client with auto-pipelining (not on a cluster: see openCluster): the scripts of
@@ -266,7 +266,7 @@ export class TrackingEngine implements Tracking {
       ...(this.chainWatch ? { chain: this.chainWatch } : {}),
       routeTimes: this.routeTimes,
     });
-    this.watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
+    this.watch(new Worker<PollJobData>(POLL_QUEUE, (job, token) => processor.process(job, token), {
       ...this.workerBase(),
       connection: this.workerConnection('tracking-poll'),
       concurrency,
@@ -314,7 +314,7 @@ export class TrackingEngine implements Tracking {
       const messenger = opts.messengers[platform];
       const queue = this.queues.notify.get(platform);
       if (!messenger || !queue) continue;
-      const processor = createNotifyProcessor({
+      const processor = new NotifyProcessor({
         subs: this.subs,
         store: this.store,
         settings: this.chatSettings,
@@ -330,7 +330,7 @@ export class TrackingEngine implements Tracking {
         logger: this.logger,
         ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
       });
-      this.watch(new Worker<NotifyJobData>(notifyQueueName(platform), processor, {
+      this.watch(new Worker<NotifyJobData>(notifyQueueName(platform), (job, token) => processor.process(job, token), {
         ...this.workerBase(),
         connection: this.workerConnection(`tracking-notify-${platform}`),
         concurrency: w.notifyConcurrency ?? 10,

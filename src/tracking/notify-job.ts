@@ -76,11 +76,6 @@ export interface NotifyDeps {
 
 export type { NotifyOutcome } from './notify-run.js';
 
-export function createNotifyProcessor(deps: NotifyDeps): (job: Job<NotifyJobData>, token?: string) => Promise<NotifyOutcome> {
-  const processor = new NotifyProcessor(deps);
-  return (job, token) => processor.process(job, token);
-}
-
 /** The notify job's processor (model: BullMQ's Worker processor): reads what the chat needs, then runs a NotifyRun. */
 export class NotifyProcessor {
   constructor(private readonly deps: NotifyDeps) {}

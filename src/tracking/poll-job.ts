@@ -79,11 +79,6 @@ const NOT_FOUND_MIN_POLLS = 10;
 /** BullMQ only checks the class: one instance spares a stack trace on every poll. */
 const DELAYED = new DelayedError();
 
-export function createPollProcessor(deps: PollDeps): (job: Job<PollJobData>, token?: string) => Promise<PollOutcome> {
-  const processor = new PollProcessor(deps);
-  return (job, token) => processor.process(job, token);
-}
-
 /** One poll run's job, lock token, start time on the real clock, and logger (made only when this run logs: most log nothing). */
 interface PollRun {
   job: Job<PollJobData>;
