@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isSwapId } from './query.js';
+import { isSwapId } from '../contracts/swap-id.js';
 
 /**
  * zod schemas for every resource of the Layerswap v2 API. They are lenient the way the real

@@ -2,11 +2,12 @@ import type { Redis } from 'ioredis';
 import type { ChatKind, ChatTarget, MessageRef } from '../contracts/incoming.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import { decodeDetails, encodeDetails } from './card-data.js';
-import { parseTargetKey, targetKey, type TrackingKeys } from './keys.js';
+import { parseTargetKey, targetKey } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
 import { MOMENT_KINDS, type Moment, type MomentKind, type StopReason } from '../contracts/tracking.js';
 import type { SwapState, TxSnapshot } from './observe.js';
 import { asLocale, type Locale } from '../i18n/index.js';
-import { scripts, type ScriptRunner } from './scripts.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
 
 /**
  * Everything stored about one followed swap, in one Redis hash (keys.swap(id)), and the only code

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import { Webhook, WebhookVerificationError } from 'svix';
 import { silentLogger, type Logger } from '../log.js';
 import { webhookHints } from '../metrics.js';
-import { TrackingKeys } from './keys.js';
-import { isSwapId } from './tracking-service.js';
+import { TrackingKeys } from '../contracts/keys.js';
+import { isSwapId } from '../contracts/swap-id.js';
 
 /**
  * Layerswap swap-status webhooks, delivered through Svix. A verified notification is only a hint:

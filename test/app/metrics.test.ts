@@ -9,7 +9,7 @@ import { createRedis } from '../../src/redis.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
 import { Webhook } from 'svix';
-import { TrackingKeys } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { createWebhookHandler } from '../../src/tracking/webhook.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 import { startHarness } from '../tracking/support/harness.js';
