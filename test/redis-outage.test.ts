@@ -8,7 +8,9 @@ import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../src/log.js';
 import { memoryLogger } from './support/log.js';
-import { createRedis, logRedisErrors, RedisOutageLog, redisOptionsFromUrl, redisOutageLog, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
+import { createRedis, logRedisErrors, redisOptionsFromUrl } from '../src/redis.js';
+import { RedisOutageLog, redisOutageLog } from '../src/redis-outage.js';
+import { startEmbeddedRedis, type EmbeddedRedis } from '../src/redis-server.js';
 import { testRedisUrl } from './support/redis.js';
 
 /**
