@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DepositActionListSchema, DestinationListSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema, TokenSchema,
-} from '../../src/layerswap/schemas.js';
+import { DepositActionListSchema, DestinationListSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema, TokenSchema } from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { fixtureData } from '../support/fixtures.js';
