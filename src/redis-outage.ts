@@ -1,4 +1,4 @@
-import { scrub, type Logger } from './log.js';
+import { asError, type Logger } from './log.js';
 import { redisErrors } from './metrics.js';
 
 /**
@@ -85,7 +85,7 @@ export class RedisOutageLog {
       open.sources.add(source);
       return;
     }
-    const message = scrub(err instanceof Error ? err.message : String(err), secrets);
+    const message = asError(err, { secrets }).message;
     this.suspect = { since: this.now(), errors: 1, sources: new Set([source]) };
     void this.answered().then((ok) => {
       const s = this.suspect;

@@ -1,6 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { redisDb } from './config.js';
-import { silentLogger, scrub, type Logger } from './log.js';
+import { asError, silentLogger, type Logger } from './log.js';
 import { redisOutageLog } from './redis-outage.js';
 
 /**
@@ -150,7 +150,7 @@ export async function probeRedis(url: string, timeoutMs = 5_000): Promise<string
   } catch (err) {
     // The connection's own error (ECONNREFUSED, WRONGPASS) says more than "Connection is closed".
     const why = reported ?? err;
-    return scrub(why instanceof Error ? why.message : String(why), redisSecrets(url));
+    return asError(why, { secrets: redisSecrets(url) }).message;
   } finally {
     clearTimeout(timer);
     client.disconnect();

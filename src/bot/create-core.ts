@@ -163,7 +163,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
     } catch (err) {
       const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };
-      const e = err instanceof Error ? { type: err.name, message: err.message, ...(isServiceError(err) ? {} : { stack: err.stack }) } : { message: String(err) };
+      const e = asError(err, { stack: !isServiceError(err) });
       if (isServiceError(err)) logger.warn({ ...where, err: e }, 'swap service error while handling a message');
       else logger.error({ ...where, err: e }, 'handler failed');
       replies = [errorReply(err, locale)];

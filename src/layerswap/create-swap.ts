@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { LayerswapApi, RequestOptions } from './api.js';
 import { ApiError, ConnectionError, ResponseShapeError, UnconfirmedCreateError } from './errors.js';
 import { formatNumber } from './query.js';
-import { API, count, describe, type RequestLoop } from './request-loop.js';
+import { asError } from '../log.js';
+import { API, count, type RequestLoop } from './request-loop.js';
 import { readEnvelope } from './response.js';
 import { SwapDetailsSchema, SwapIdSchema, type CreatedSwap, type SwapDetails } from './schemas.js';
 import { type CreateSwapParams } from './params.js';
@@ -41,7 +42,7 @@ export async function createSwap(loop: RequestLoop, getSwap: LayerswapApi['getSw
         await loop.pause(label, err, attempt, options?.signal);
         continue;
       }
-      loop.log.warn({ request: label, referenceId, err: describe(err) }, 'swap creation unconfirmed');
+      loop.log.warn({ request: label, referenceId, err: asError(err, { secrets: loop.secrets }) }, 'swap creation unconfirmed');
       throw new UnconfirmedCreateError(label, referenceId, err);
     }
     loop.log.debug({ request: label, status: raw.status, attempt, ms: Math.round(performance.now() - started) }, 'layerswap answer');
@@ -58,10 +59,10 @@ export async function createSwap(loop: RequestLoop, getSwap: LayerswapApi['getSw
       const salvaged = err instanceof ResponseShapeError ? salvageCreated(raw.text) : undefined;
       if (!salvaged) {
         // 5xx, HTML from a proxy, or a 2xx without a readable swap id: the swap may exist.
-        loop.log.warn({ request: label, status: raw.status, referenceId, err: describe(err) }, 'swap creation unconfirmed');
+        loop.log.warn({ request: label, status: raw.status, referenceId, err: asError(err, { secrets: loop.secrets }) }, 'swap creation unconfirmed');
         throw new UnconfirmedCreateError(label, referenceId, err);
       }
-      loop.log.warn({ request: label, swapId: salvaged.details.swap.id, err: describe(err) }, 'swap created; its answer was cut down');
+      loop.log.warn({ request: label, swapId: salvaged.details.swap.id, err: asError(err, { secrets: loop.secrets }) }, 'swap created; its answer was cut down');
       created = salvaged;
     }
     return completeCreated(loop, getSwap, created.details, created.hadStatus, params, options);
@@ -87,7 +88,7 @@ async function completeCreated(loop: RequestLoop, getSwap: LayerswapApi['getSwap
       deposit_actions: fetched.deposit_actions?.length ? fetched.deposit_actions : details.deposit_actions,
     };
   } catch (err) {
-    loop.log.warn({ request: `GET ${API}/swaps/{swapId}`, swapId: s.id, err: describe(err) }, 'could not complete a cut-down create answer');
+    loop.log.warn({ request: `GET ${API}/swaps/{swapId}`, swapId: s.id, err: asError(err, { secrets: loop.secrets }) }, 'could not complete a cut-down create answer');
     return { ...details, partial: true };
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { silentLogger, type Logger } from '../log.js';
+import { asError, silentLogger, type Logger } from '../log.js';
 import { apiLatency, apiRequests, rateLimited, type ApiOutcome } from '../metrics.js';
 import type { RequestOptions } from './api.js';
 import { ApiError, ConnectionError, LayerswapError, ResponseShapeError, TimeoutError } from './errors.js';
@@ -119,7 +119,7 @@ export class RequestLoop {
   async pause(label: string, err: LayerswapError, attempt: number, signal: AbortSignal | undefined): Promise<void> {
     const delayMs = retryDelayMs(err, attempt, this.random);
     if (delayMs === undefined) throw err;
-    this.log.warn({ request: label, attempt: attempt + 1, delayMs, err: describe(err) }, 'layerswap request failed; retrying');
+    this.log.warn({ request: label, attempt: attempt + 1, delayMs, err: asError(err, { secrets: this.secrets }) }, 'layerswap request failed; retrying');
     await abortable(this.sleep(delayMs), signal);
   }
 }
@@ -144,10 +144,6 @@ function outcomeOf(err: unknown): ApiOutcome | undefined {
   if (err instanceof ConnectionError) return 'connection';
   if (err instanceof ResponseShapeError) return 'bad_response';
   return undefined;
-}
-
-export function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
 function abortable(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
