@@ -169,7 +169,7 @@ describe('GET /metrics', () => {
     const port = await closedPort();
     const broken = createRedis(`redis://127.0.0.1:${port}`, { name: 'broken', retryStrategy: () => null, lazyConnect: true });
     await broken.connect().catch(() => undefined);
-    await expect.poll(async () => sample((await scrape()).body, 'swapbot_redis_errors_total')).toBeGreaterThan(before);
+    await expect.poll(async () => sample((await scrape()).body, 'swapbot_redis_errors_total'), { timeout: 5_000 }).toBeGreaterThan(before);
     broken.disconnect();
   });
 

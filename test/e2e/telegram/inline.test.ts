@@ -70,7 +70,7 @@ describe('Telegram inline mode', () => {
     const quote = results[0] as Json;
     const inlineId = world.fake.chooseInline(eve, id, String(quote.id));
     expect(inlineId).toBeDefined();
-    await expect.poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"'))).toBe(true);
+    await expect.poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"')), { timeout: 5_000 }).toBe(true);
     expect(world.logLines.join('')).not.toContain('25 usdc');
 
     const refresh = buttons(quote).find((b) => b.text === 'Refresh') as Json;
