@@ -63,7 +63,8 @@ describe('no English outside the catalogs on the command side', () => {
     if (next.flatMap(replyButtons).some((b) => b.label === t('pseudo', 'wizard.refuelNo'))) next = await press(next, 'wizard.refuelNo');
     check(next);
     const deposit = await press(next, 'confirm.confirm');
-    expect(deposit.some((r) => r.title === t('pseudo', 'deposit.title', { id: r.title?.match(/[0-9a-f]{8}/)?.[0] ?? '' }))).toBe(true);
+    const depositId = deposit.map((r) => r.title?.match(/[0-9a-f]{8}/)?.[0]).find(Boolean) ?? '';
+    expect(deposit.map((r) => r.title)).toContain(t('pseudo', 'deposit.title', { id: depositId }));
     check(deposit);
     const list = await say({ text: '/history' });
     expect(list[0]!.lines.length).toBeGreaterThan(1);
