@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { TrackingKeys } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
 
 /**
  * Consecutive failed polls over all swaps; a good poll clears it only when this process saw a

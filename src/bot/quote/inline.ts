@@ -8,6 +8,7 @@ import { errorReply, isServiceError } from '../errors-text.js';
 import { resolveNetwork } from '../parse/network.js';
 import { msg, problemOf, problemReply, say, type Problem } from '../problem.js';
 import { t, type Locale } from '../../i18n/index.js';
+import { asError } from '../../log.js';
 import { expired, notice } from '../replies.js';
 import { checkRoute, loadExchanges } from '../route/check.js';
 import { routeArgs, routeFromButton } from '../route/codec.js';
@@ -151,7 +152,7 @@ async function commonRoutes(ctx: Ctx, partial: Route, networks: readonly Network
     try {
       return await quoteResult(ctx, route, networks, 'route', query);
     } catch (err) {
-      ctx.logger.debug({ err: err instanceof Error ? err : new Error(String(err)) }, 'inline: a common route could not be quoted');
+      ctx.logger.debug({ err: asError(err) }, 'inline: a common route could not be quoted');
       return undefined;
     }
   }));
