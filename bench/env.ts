@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { createRedis, startEmbeddedRedis, type EmbeddedRedis } from '../src/redis.js';
+import { createRedis } from '../src/redis.js';
+import { startEmbeddedRedis, type EmbeddedRedis } from '../src/redis-server.js';
 
 /**
  * The Redis the benchmark uses: TEST_REDIS_URL, REDIS_URL or 127.0.0.1:6379 when one answers,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { bytesPerSwap } from '../test/tracking/support/memory.js';
-import { HASH_MAX_LISTPACK_VALUE } from '../src/redis.js';
+import { HASH_MAX_LISTPACK_VALUE } from '../src/redis-server.js';
 import { keyBytes, usedMemory, type KeyBytes } from './env.js';
 import type { Population } from './population.js';
 import { emptySection, type Section } from './report.js';

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
-import { TrackingKeys, POLL_QUEUE, pollJobId } from '../src/tracking/keys.js';
+import { POLL_QUEUE, pollJobId } from '../src/tracking/keys.js';
+import { TrackingKeys } from '../src/contracts/keys.js';
 import type { Tracking } from '../src/tracking/engine.js';
 import { eachLimit, type Bench } from './context.js';
 import { CONFIG_DEFAULTS } from './defaults.js';

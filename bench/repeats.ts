@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatTarget } from '../src/contracts/incoming.js';
-import { BUCKET_BOUNDS_S, ROUTE_TIMES_WEEKS, routeTimesId, routeTimesKey, WEEK_MS } from '../src/contracts/route-times.js';
+import { BUCKET_BOUNDS_S, ROUTE_TIMES_WEEKS, routeTimesId, WEEK_MS } from '../src/contracts/route-times.js';
 import type { LayerswapApi } from '../src/layerswap/api.js';
 import { silentLogger } from '../src/log.js';
 import { AddressWatch } from '../src/tracking/address-watch.js';
-import { TrackingKeys } from '../src/tracking/keys.js';
+import { TrackingKeys } from '../src/contracts/keys.js';
 import { RouteTimesStore } from '../src/tracking/route-times.js';
 import type { Bench } from './context.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
@@ -57,13 +57,13 @@ async function routeBytes(b: Bench, o: RepeatsOptions, prefix: string): Promise<
   };
   const busy = routeTimesId({ sourceNetwork: 'ETHEREUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'ARBITRUM_MAINNET', destinationToken: 'USDC' });
   await record(busy, o.busyRouteSwaps);
-  const busyBytes = Number(await redis.memory('USAGE', routeTimesKey(prefix, busy)));
-  const encoding = String(await redis.object('ENCODING', routeTimesKey(prefix, busy)));
+  const busyBytes = Number(await redis.memory('USAGE', new TrackingKeys(prefix).routeTimes(busy)));
+  const encoding = String(await redis.object('ENCODING', new TrackingKeys(prefix).routeTimes(busy)));
   const typical: number[] = [];
   for (let r = 0; r < o.routes; r++) {
     const id = routeTimesId({ sourceNetwork: `NET_${r}`, sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' });
     await record(id, o.perRoute);
-    typical.push(Number(await redis.memory('USAGE', routeTimesKey(prefix, id))));
+    typical.push(Number(await redis.memory('USAGE', new TrackingKeys(prefix).routeTimes(id))));
   }
   return { busy: busyBytes, encoding, typical };
 }

@@ -1,4 +1,4 @@
-// Builds dist/ from src/ (tsc, then the tracking Lua scripts copied beside the code).
+// Builds dist/ from src/ (tsc, then the Lua scripts of src/scripts/ copied beside the code).
 // `--if-stale` builds only when a source is newer than the last build, and says so on stderr
 // first: a cold `npm start` used to be silent for up to a minute while tsc ran. Nothing goes to
 // stdout, so `printf '/quote …' | npm start --silent` prints only the chat.
@@ -42,7 +42,7 @@ if (!ifStale || sourcesChanged()) {
     process.stderr.write('swapbot: the build failed (see above)\n');
     process.exit(1);
   }
-  const scripts = join(root, 'src/tracking/scripts');
-  if (existsSync(scripts)) cpSync(scripts, join(root, 'dist/tracking/scripts'), { recursive: true });
+  const scripts = join(root, 'src/scripts');
+  if (existsSync(scripts)) cpSync(scripts, join(root, 'dist/scripts'), { recursive: true });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

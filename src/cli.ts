@@ -8,7 +8,7 @@ import { startTrackingWorkers } from './app/messengers.js';
 import { serveHttp } from './app/http-server.js';
 import { healthy, startWeb } from './app/web.js';
 import { ConfigError, loadConfig, type ProcessKind } from './config.js';
-import { createLogger, scrub, type Logger } from './log.js';
+import { asError, createLogger, type Logger } from './log.js';
 import { runSandboxCli } from './sandbox/cli.js';
 
 const USAGE = `swapbot: a Telegram, Discord and terminal bot for the Layerswap swap API
@@ -166,8 +166,7 @@ function report(err: unknown, secrets: readonly string[]): void {
     process.stderr.write(`${err.message}\n`);
     return;
   }
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`swapbot: ${scrub(message, secrets)}\n`);
+  process.stderr.write(`swapbot: ${asError(err, { secrets }).message}\n`);
 }
 
 /** Filled once main() has parsed the config, so late errors are scrubbed of its secrets. */

@@ -27,7 +27,8 @@ function scrubValue(value: unknown, secrets: readonly string[], depth = 0): unkn
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) {
     try {
-      return scrubError(value, secrets, depth);
+      // An error logged as it was thrown gets the one shape too (asError), scrubbed.
+      return loggable(value, { secrets }, 0);
     } catch {
       // An exotic error class: its text, scrubbed, is enough; logging must never throw.
       return { type: value.name, message: scrub(value.message, secrets), ...(value.stack ? { stack: scrub(value.stack, secrets) } : {}) };
@@ -37,23 +38,6 @@ function scrubValue(value: unknown, secrets: readonly string[], depth = 0): unkn
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = scrubValue(v, secrets, depth + 1);
   return out;
-}
-
-/** A scrubbed copy that is still an Error of the same class, so the serializer names its type. */
-function scrubError(value: Error, secrets: readonly string[], depth: number): Error {
-  const copy = Object.create(Object.getPrototypeOf(value) as object) as Error;
-  const hidden = (v: unknown) => ({ value: v, writable: true, configurable: true, enumerable: false });
-  // Every enumerable key, inherited ones too (the serializer reads them all): own values
-  // shadow prototype getters that only work on the original (DOMException's `code`).
-  for (const k in value) {
-    Object.defineProperty(copy, k, { ...hidden(scrubValue((value as unknown as Record<string, unknown>)[k], secrets, depth + 1)), enumerable: true });
-  }
-  // Own name too: some classes (DOMException, e.g. a timeout's AbortError) read it from an internal slot.
-  Object.defineProperty(copy, 'name', hidden(value.name));
-  Object.defineProperty(copy, 'message', hidden(scrub(value.message, secrets)));
-  if (value.stack) Object.defineProperty(copy, 'stack', hidden(scrub(value.stack, secrets)));
-  if (value.cause !== undefined) Object.defineProperty(copy, 'cause', hidden(scrubValue(value.cause, secrets, depth + 1)));
-  return copy;
 }
 
 export interface LogOptions {
@@ -66,20 +50,69 @@ export interface LogOptions {
   format?: 'json' | 'line';
 }
 
+export interface ErrorLogOptions {
+  /** Strings replaced wherever they appear: tokens, keys, passwords (the logger scrubs its own too). */
+  secrets?: readonly string[];
+  /** Removes what a source's text may embed besides secrets (a URL with a token in its path). */
+  mask?: (text: string) => string;
+  /** A message known to be safe, instead of the error's own (the stack's first line says it too). */
+  message?: string;
+  /** False for errors whose stack says nothing (a refusal by the swap service). */
+  stack?: boolean;
+}
+
 /**
- * Anything thrown, as an Error for the `err` key: pino's serializer then writes its name, message
- * and stack, and the scrubber cleans them. A non-Error becomes an Error saying what it was.
+ * The one error-to-log shape, for the `err` key of every log line: anything thrown becomes a
+ * fresh Error of the same class (pino's serializer names it) with its name, message and stack,
+ * its own fields that are plain values (status, code, method, description), and its cause in the
+ * same shape; never its objects (a request payload, headers, a wrapped response: user content
+ * and tokens live there). Secrets and masked text are removed from every string. A non-Error
+ * becomes an Error saying what it was.
  */
-export function asError(value: unknown): Error {
-  if (value instanceof Error) return value;
-  if (typeof value === 'string') return new Error(value);
+export function asError(value: unknown, options: ErrorLogOptions = {}): Error {
+  return loggable(value, options, 0);
+}
+
+function loggable(value: unknown, options: ErrorLogOptions, depth: number): Error {
+  const clean = (text: string) => scrub(options.mask ? options.mask(text) : text, options.secrets ?? []);
+  if (!(value instanceof Error)) return new Error(clean(typeof value === 'string' ? value : `non-Error thrown: ${describeValue(value)}`));
+  let copy: Error;
+  try {
+    copy = Object.create(Object.getPrototypeOf(value) as object) as Error;
+  } catch {
+    copy = new Error();
+  }
+  const hidden = (v: unknown) => ({ value: v, writable: true, configurable: true, enumerable: false });
+  // Every enumerable key, inherited ones too (the serializer reads them all), as own values:
+  // they shadow prototype getters that only work on the original (DOMException's `code`).
+  for (const k in value) {
+    let v: unknown;
+    try {
+      v = (value as unknown as Record<string, unknown>)[k];
+    } catch {
+      continue;
+    }
+    const plain = typeof v === 'string' ? clean(v) : typeof v === 'number' || typeof v === 'boolean' || v === null ? v : undefined;
+    Object.defineProperty(copy, k, { ...hidden(plain), enumerable: true });
+  }
+  const name = value.name;
+  const message = options.message !== undefined ? clean(options.message) : clean(value.message);
+  Object.defineProperty(copy, 'name', hidden(name));
+  Object.defineProperty(copy, 'message', hidden(message));
+  const frames = options.stack === false ? undefined : value.stack?.split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
+  Object.defineProperty(copy, 'stack', hidden(frames === undefined ? undefined : clean(`${name}: ${message}${frames ? `\n${frames}` : ''}`)));
+  if (value.cause !== undefined && depth < 3) Object.defineProperty(copy, 'cause', hidden(loggable(value.cause, { ...options, message: undefined }, depth + 1)));
+  return copy;
+}
+
+function describeValue(value: unknown): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
     text = String(value);
   }
-  return new Error(`non-Error thrown: ${text.slice(0, 500)}`);
+  return text.slice(0, 500);
 }
 
 /** The logger of one queue job: every line carries the queue, the job id and the ids given (swapId, chat...). */

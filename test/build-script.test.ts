@@ -22,17 +22,17 @@ function build(): { stdout: string; stderr: string; status: number | null } {
 describe('npm start builds only when sources changed', () => {
   it('says "building" on stderr when it builds, and nothing at all when dist is current', () => {
     symlinkSync(NODE_MODULES, join(root, 'node_modules'));
-    mkdirSync(join(root, 'src/tracking/scripts'), { recursive: true });
+    mkdirSync(join(root, 'src/scripts'), { recursive: true });
     writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
     writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'dist', rootDir: 'src', module: 'NodeNext', target: 'ES2022', types: [] }, include: ['src'] }));
     writeFileSync(join(root, 'src/cli.ts'), 'export const answer: number = 42;\n');
-    writeFileSync(join(root, 'src/tracking/scripts/a-1.lua'), 'return 1\n');
+    writeFileSync(join(root, 'src/scripts/a-1.lua'), 'return 1\n');
 
     const first = build();
     expect(first).toMatchObject({ status: 0, stdout: '' });
     expect(first.stderr).toMatch(/^swapbot: building \(sources changed since the last build\)…\n$/);
     expect(existsSync(join(root, 'dist/cli.js'))).toBe(true);
-    expect(existsSync(join(root, 'dist/tracking/scripts/a-1.lua'))).toBe(true);
+    expect(existsSync(join(root, 'dist/scripts/a-1.lua'))).toBe(true);
 
     expect(build()).toEqual({ status: 0, stdout: '', stderr: '' });
 

@@ -49,12 +49,28 @@ describe('err by convention', () => {
     expect(logged.err.message).toBe('timed out calling [redacted]');
   });
 
-  it('asError keeps Errors and turns anything else into an Error that says what it was', () => {
-    const e = new TypeError('x');
-    expect(asError(e)).toBe(e);
+  it('asError keeps an Error class, name and message, and turns anything else into an Error that says what it was', () => {
+    const e = asError(new TypeError('x'));
+    expect(e).toBeInstanceOf(TypeError);
+    expect({ name: e.name, message: e.message }).toEqual({ name: 'TypeError', message: 'x' });
     expect(asError('plain text').message).toBe('plain text');
     expect(asError({ code: 7 }).message).toBe('non-Error thrown: {"code":7}');
     expect(asError(undefined).message).toBe('non-Error thrown: undefined');
+  });
+
+  it('asError is the one log shape: plain fields kept, objects (payloads, requests) and secrets left out, the cause alike', () => {
+    const refused = Object.assign(new Error(`refused for key ${SECRET}`, { cause: new Error(`socket to ${SECRET} closed`) }), {
+      status: 400,
+      code: 'BAD',
+      request: { headers: { 'x-ls-apikey': SECRET }, body: 'deposit to 0xDEPOSITADDRESS' },
+    });
+    const { lines, destination } = capture();
+    createLogger({ destination }).warn({ err: asError(refused, { secrets: [SECRET] }) }, 'x');
+    const logged = (JSON.parse(lines[0]!) as { err: Record<string, unknown> }).err;
+    expect(logged).toMatchObject({ type: 'Error', message: 'refused for key [redacted]: socket to [redacted] closed', status: 400, code: 'BAD' });
+    expect(logged.request).toBeUndefined();
+    expect(lines[0]).not.toContain(SECRET);
+    expect(lines[0]).not.toContain('0xDEPOSITADDRESS');
   });
 
   it('a Telegram error is logged with its name and stack but not the token nor its payload', () => {

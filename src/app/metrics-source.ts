@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { onScrape, type QueueReading } from '../metrics.js';
 import { logRedisErrors } from '../redis.js';
-import { notifyQueueName, POLL_QUEUE, TrackingKeys } from '../tracking/keys.js';
-import { PLATFORMS } from '../tracking/queues.js';
+import { notifyQueueName, POLL_QUEUE } from '../tracking/keys.js';
+import { TrackingKeys } from '../contracts/keys.js';
+import { PLATFORMS } from '../contracts/incoming.js';
 
 /**
  * What /metrics reads from Redis when scraped: each tracking queue's job counts and its oldest

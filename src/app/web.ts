@@ -3,7 +3,7 @@ import { discordBot } from '../platforms/discord/adapter.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
 import { telegramAdapter } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
-import { createWebhookHandler, redisReplayGuard } from '../tracking/webhook.js';
+import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';
 
@@ -44,7 +44,7 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   if (config.LAYERSWAP_WEBHOOK_SECRET) {
     routes.set(
       LAYERSWAP_WEBHOOK_PATH,
-      createWebhookHandler({ secret: config.LAYERSWAP_WEBHOOK_SECRET, onSwapHint: (id) => rt.tracking.pollNow(id), logger, replay: redisReplayGuard(rt.redis, config.REDIS_PREFIX) }),
+      createWebhookHandler({ secret: config.LAYERSWAP_WEBHOOK_SECRET, onSwapHint: (id) => rt.tracking.pollNow(id), logger, replay: rt.tracking.webhookReplayGuard }),
     );
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
   }

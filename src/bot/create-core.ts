@@ -9,7 +9,7 @@ import { fitReply } from './kernel/fit.js';
 import { RedisHistoryStore } from './history/store.js';
 import { RedisAddressBook } from './addresses/book.js';
 import { RedisAskStore } from './follow/lookup/asks.js';
-import type { Incoming } from '../contracts/incoming.js';
+import { isPlatform, type Incoming } from '../contracts/incoming.js';
 import { RateLimiter } from './kernel/rate-limit.js';
 import { line, type Reply } from '../contracts/reply.js';
 import { notice } from './kernel/replies.js';
@@ -26,12 +26,11 @@ import { readRouteTimes } from '../contracts/route-times.js';
 
 export type { CoreDeps } from './kernel/context.js';
 
-const PLATFORMS = new Set(['telegram', 'discord', 'console']);
 const CHAT_KINDS = new Set(['private', 'group', 'channel']);
 
 function validIncoming(i: Incoming): boolean {
   return (
-    typeof i === 'object' && i !== null && PLATFORMS.has(i.platform) && CHAT_KINDS.has(i.chatKind) &&
+    typeof i === 'object' && i !== null && isPlatform(i.platform) && CHAT_KINDS.has(i.chatKind) &&
     typeof i.userId === 'string' && i.userId !== '' && i.userId.length <= 128 && typeof i.chatId === 'string' && i.chatId !== '' && i.chatId.length <= 128
   );
 }
@@ -58,13 +57,13 @@ export function createCore(deps: CoreDeps): BotCore {
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
   // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
   // one query does not use up the commands the user sends next.
-  const inlineLimiter = new RateLimiter(deps.redis, `${deps.keyPrefix}:inline`, deps.limits.commandsPerMinute);
+  const inlineLimiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute, 'inline');
 
   async function inline(q: InlineQuery): Promise<InlineAnswer> {
     // The card may land in any chat: it is in the language of the one who typed it (their choice, else their platform's).
     let locale = defaultLocale();
     try {
-      if (typeof q !== 'object' || q === null || !PLATFORMS.has(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) return { results: [], personal: true, cacheSeconds: 0 };
+      if (typeof q !== 'object' || q === null || !isPlatform(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) return { results: [], personal: true, cacheSeconds: 0 };
       locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
       const t = translator(locale);
       const decision = await inlineLimiter.take(q.platform, q.userId, now());
@@ -89,7 +88,7 @@ export function createCore(deps: CoreDeps): BotCore {
   async function guest(q: InlineQuery): Promise<InlineResult> {
     let locale = defaultLocale();
     try {
-      if (typeof q !== 'object' || q === null || !PLATFORMS.has(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) throw new Error('invalid guest query');
+      if (typeof q !== 'object' || q === null || !isPlatform(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) throw new Error('invalid guest query');
       locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
       const t = translator(locale);
       const decision = await inlineLimiter.take(q.platform, q.userId, now());
@@ -164,7 +163,7 @@ export function createCore(deps: CoreDeps): BotCore {
       }
     } catch (err) {
       const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };
-      const e = err instanceof Error ? { type: err.name, message: err.message, ...(isServiceError(err) ? {} : { stack: err.stack }) } : { message: String(err) };
+      const e = asError(err, { stack: !isServiceError(err) });
       if (isServiceError(err)) logger.warn({ ...where, err: e }, 'swap service error while handling a message');
       else logger.error({ ...where, err: e }, 'handler failed');
       replies = [errorReply(err, locale)];

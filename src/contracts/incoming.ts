@@ -3,7 +3,13 @@
  * handlers read it and never learn which platform they serve beyond the `platform` tag (used only
  * as part of storage keys).
  */
-export type Platform = 'telegram' | 'discord' | 'console';
+/** Every platform the bot serves: the one list (queues, key parsing, input checks read it). */
+export const PLATFORMS = ['telegram', 'discord', 'console'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export function isPlatform(value: unknown): value is Platform {
+  return (PLATFORMS as readonly unknown[]).includes(value);
+}
 export type ChatKind = 'private' | 'group' | 'channel';
 
 /** A chat the bot can write to. For private chats chatId is the user's own id on that platform. */

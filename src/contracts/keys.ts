@@ -10,10 +10,12 @@ export function keyPart(id: string): string {
 }
 
 /**
- * Every Redis key of the core, in one place, under the deployment's prefix (beside TrackingKeys,
- * tracking/keys.ts; here, in the neutral contracts, since tracking reads the language keys too).
- * Ids from outside are escaped with keyPart. Each is used by single-key commands
- * only, so no key needs a hash tag on Redis Cluster.
+ * The one registry of Redis keys: every key the process writes is named here, under the
+ * deployment's prefix (BullMQ's own keys under TrackingKeys.bull). CoreKeys: the command core's and
+ * the adapters'; TrackingKeys: the tracking engine's. Here, in the neutral contracts, since each
+ * area reads some of the others' (tracking reads the language keys, the app the queue prefix).
+ * Ids from outside are escaped with keyPart. A key used only by single-key commands needs no hash
+ * tag; keys one script touches together share one ({...}), so it all runs on Redis Cluster.
  */
 export class CoreKeys {
   constructor(readonly prefix: string) {}
@@ -33,9 +35,34 @@ export class CoreKeys {
   depositCard(swapId: string, platform: Platform, chatId: string): string {
     return `${this.prefix}:dep-card:${platform}:${keyPart(chatId)}:${keyPart(swapId)}`;
   }
-  /** A user's command rate window. */
-  rate(platform: Platform, userId: string): string {
-    return this.user('rate', platform, userId);
+  /** A user's command rate bucket; inline queries (typed as the user types) have their own. */
+  rate(platform: Platform, userId: string, bucket: 'commands' | 'inline' = 'commands'): string {
+    return bucket === 'inline' ? `${this.prefix}:inline:rate:${platform}:${keyPart(userId)}` : this.user('rate', platform, userId);
+  }
+  /** A button's action stashed because it does not fit in the platform's callback data (bot/actions.ts). */
+  action(id: string): string {
+    return `${this.prefix}:action:${keyPart(id)}`;
+  }
+  /**
+   * A Telegram update handled or in hand (platforms/telegram/dedup.ts), the bot's in-flight zset
+   * and their data: one hash tag per bot, since one script touches all three.
+   */
+  telegramUpdate(botId: number, updateId: number | string): string {
+    return `${this.telegramUpdatePrefix(botId)}${updateId}`;
+  }
+  /** What telegramUpdate puts before the update id (the take-over script builds the keys itself). */
+  telegramUpdatePrefix(botId: number): string {
+    return `${this.prefix}:tg:{${botId}}:update:`;
+  }
+  telegramInFlight(botId: number): string {
+    return `${this.prefix}:tg:{${botId}}:inflight`;
+  }
+  telegramInFlightData(botId: number): string {
+    return `${this.prefix}:tg:{${botId}}:inflight:data`;
+  }
+  /** Whether a Telegram user is an admin of a group, cached for a minute (platforms/telegram/admin.ts). */
+  telegramAdmin(chatId: number, userId: number): string {
+    return `${this.prefix}:tg:admin:${chatId}:${userId}`;
   }
   /** A question the bot asked a user and awaits an answer to. */
   ask(platform: Platform, userId: string): string {
@@ -58,5 +85,81 @@ export class CoreKeys {
   }
   private user(kind: string, platform: Platform, userId: string): string {
     return `${this.prefix}:${kind}:${platform}:${keyPart(userId)}`;
+  }
+}
+
+export class TrackingKeys {
+  constructor(readonly prefix: string) {}
+  /** BullMQ's key prefix: one hash tag for all queues (its queue names must not contain ':'). */
+  get bull(): string {
+    return `${this.prefix}:{bull}`;
+  }
+  /**
+   * hash: everything about one followed swap (swap-store.ts lists the fields): state, card data,
+   * key moments, and per chat its follower entry and delivery record.
+   */
+  swap(swapId: string): string {
+    return `${this.prefix}:trk:{${swapId}}`;
+  }
+  /**
+   * hash: one party of a conversation, a chat or a user, named by its targetKey (a user's is the
+   * key of their private chat, so a private chat and its user share one hash):
+   * `s:<swapId>` -> since, for every swap the chat follows (listing); `c` -> swaps the chat follows
+   * that are not final yet (the per-chat cap); `u` -> follows the user started, in any chat, of
+   * swaps not final yet (the per-user cap).
+   */
+  party(tk: string): string {
+    return `${this.prefix}:trk:party:{${tk}}`;
+  }
+  /**
+   * string (JSON) with TTL: the swaps a private chat stopped following because its user blocked
+   * the bot, and whether they were told on their return (chat-moves.ts).
+   */
+  away(tk: string): string {
+    return `${this.prefix}:trk:away:{${tk}}`;
+  }
+  /** set of swapIds with at least one follower and no final status: reconciled into poll jobs. */
+  get activeSwaps(): string {
+    return `${this.prefix}:trk:active-swaps`;
+  }
+  /** zset: watched addresses (`<targetKey>|<address>`) by the time of their next check (address-watch.ts). */
+  get watchDue(): string {
+    return `${this.prefix}:trk:watch-due`;
+  }
+  /** hash: each watched address's state (its user, interval and the swaps already seen), by the same member. */
+  get watchState(): string {
+    return `${this.prefix}:trk:watch-state`;
+  }
+  /** zset: swaps that expired (score: when), watched a while longer to tell a late transfer (chain-watch.ts). */
+  get chainLate(): string {
+    return `${this.prefix}:trk:chain-late`;
+  }
+  /** Consecutive failed API polls (all swaps): drives the outage back-off. */
+  get outage(): string {
+    return `${this.prefix}:trk:outage`;
+  }
+  /** zset of send times for one chat (per-group pacing on Telegram). */
+  pace(tk: string): string {
+    return `${this.prefix}:trk:chat:{${tk}}:pace`;
+  }
+  /** A platform's window has no hold of its own: this key of its tag, never set, stands in (pacing.ts). */
+  platformHold(platform: Platform): string {
+    return `${this.platformPace(platform)}:hold`;
+  }
+  /** hash: a route's recent durations (contracts/route-times.ts, scripts/routeTime-1.lua). */
+  routeTimes(routeId: string): string {
+    return `${this.prefix}:trk:route:{${routeId}}`;
+  }
+  /** zset of send times for a whole platform. */
+  platformPace(platform: Platform): string {
+    return `${this.prefix}:trk:platform:{${platform}}:pace`;
+  }
+  /** string with TTL: the platform asked to wait before writing to this chat again (a per-chat 429). */
+  chatHold(tk: string): string {
+    return `${this.prefix}:trk:chat:{${tk}}:hold`;
+  }
+  /** string with TTL: a webhook message id already accepted. */
+  webhookSeen(id: string): string {
+    return `${this.prefix}:trk:webhook:${id}`;
   }
 }

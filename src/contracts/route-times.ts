@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { TrackingKeys } from './keys.js';
 
 /**
  * Observed arrival times per route (source network and token → destination network and token):
@@ -54,10 +55,6 @@ export function routeOfSwap(swap: {
   const destinationToken = swap.destination_token?.symbol;
   if (!sourceNetwork || !sourceToken || !destinationNetwork || !destinationToken) return undefined;
   return routeTimesId({ sourceNetwork, sourceToken, destinationNetwork, destinationToken });
-}
-
-export function routeTimesKey(prefix: string, routeId: string): string {
-  return `${prefix}:trk:route:{${routeId}}`;
 }
 
 /** The bucket a duration falls in. */
@@ -124,7 +121,7 @@ function summarizeRouteTimes(fields: Record<string, string>, now: number): Route
 
 /** Reads a route's observed times (one HGETALL). */
 export async function readRouteTimes(redis: Redis, prefix: string, routeId: string, now: number): Promise<RouteTimes> {
-  return summarizeRouteTimes(await redis.hgetall(routeTimesKey(prefix, routeId)), now);
+  return summarizeRouteTimes(await redis.hgetall(new TrackingKeys(prefix).routeTimes(routeId)), now);
 }
 
 /** The figure worth showing: enough swaps behind it, else nothing (the service's estimate stays). */

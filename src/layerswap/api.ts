@@ -1,31 +1,5 @@
-import type {
-  CreatedSwap,
-  CreateSwapParams,
-  DepositAction,
-  Destination,
-  DestinationExchangesParams,
-  DestinationsParams,
-  Exchange,
-  ExchangeDepositNetworksParams,
-  ExchangeNetwork,
-  ExchangeWithdrawalNetworksParams,
-  GetSwapParams,
-  Limits,
-  LimitsParams,
-  ListSwapsParams,
-  Network,
-  NetworksParams,
-  QuoteParams,
-  QuoteResponse,
-  RouteNetwork,
-  SourceExchangesParams,
-  SourcesParams,
-  SpeedUpDepositParams,
-  SwapDetails,
-  SwapPoll,
-  TransactionStatus,
-  TransactionStatusParams,
-} from './schemas.js';
+import type { CreatedSwap, DepositAction, Destination, Exchange, ExchangeNetwork, Limits, Network, QuoteResponse, RouteNetwork, SwapDetails, SwapPoll, TransactionStatus } from './schemas.js';
+import type { CreateSwapParams, DestinationExchangesParams, DestinationsParams, ExchangeDepositNetworksParams, ExchangeWithdrawalNetworksParams, GetSwapParams, LimitsParams, ListSwapsParams, NetworksParams, QuoteParams, SourceExchangesParams, SourcesParams, SpeedUpDepositParams, TransactionStatusParams } from './params.js';
 
 /**
  * The operations the bot uses, one method per API operation. Implemented over HTTP by

@@ -1,3 +1,4 @@
+import { isSwapId } from '../contracts/swap-id.js';
 import { InvalidRequestError } from './errors.js';
 
 /**
@@ -34,11 +35,6 @@ export function formatNumber(n: number, field: string, request = 'request'): str
   return WIRE_NUMBER.format(n);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isSwapId(id: string): boolean {
-  return UUID.test(id);
-}
 
 /**
  * The swap id as a path segment. Anything but a UUID is refused before a request is made, so user

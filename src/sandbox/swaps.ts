@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isSwapId } from '../contracts/swap-id.js';
 import { depositActions, depositAddressFor } from './deposit-actions.js';
 import { exchangeMoves, resolveExchange } from './exchanges.js';
 import { checkDecimals, Fields } from './fields.js';
@@ -16,7 +17,6 @@ import { exchangeView, slimTokenView, swapNetworkView, type Json } from './views
 const MAX_SWAPS = 50_000;
 /** GET /swaps?address= page size. */
 const SWAP_PAGE_SIZE = 20;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const OUTCOMES: readonly DepositOutcome[] = ['complete', 'fail_execution', 'fail', 'input_failed'];
 /** Statuses a test may pin by hand (POST /sandbox/swaps/{id}/status). */
 const PINNABLE = ['created', 'user_transfer_pending', 'user_transfer_delayed', 'ls_transfer_pending', 'completed', 'failed',
@@ -101,7 +101,7 @@ export class SwapStore {
 
   /** GET /api/v2/swaps/{id}: unknown ids are NOT_FOUND, malformed ones a VALIDATION_ERROR. */
   find(id: string): SwapRecord {
-    if (!UUID.test(id)) throw validation(`swapId must be a UUID such as 3f2b0c1e-8a4d-4e1f-9c2a-7b5d6e8f9a0b (got '${clip(id, 40)}').`);
+    if (!isSwapId(id)) throw validation(`swapId must be a UUID such as 3f2b0c1e-8a4d-4e1f-9c2a-7b5d6e8f9a0b (got '${clip(id, 40)}').`);
     const rec = this.swaps.get(id.toLowerCase());
     if (!rec) throw new SandboxHttpError('NOT_FOUND', `Swap ${id} was not found.`);
     return rec;

@@ -5,7 +5,8 @@ import type { TrackingRenderer, TrackingService, WatchLimitNotice } from '../con
 import { defaultLocale, type Locale } from '../i18n/index.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { asError, type Logger } from '../log.js';
-import { parseTargetKey, targetKey, type TrackingKeys } from './keys.js';
+import { parseTargetKey, targetKey } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
 
 /**
  * Watched addresses: a user's saved address whose new swaps (to or from it, made in any app) are

@@ -27,7 +27,8 @@ import { paceWindow, type ConfirmationPolls } from './confirmation-pace.js';
  *   blocks (`confirmationDelay`): each poll's evidence of when each count arrived
  *   (confirmation-pace.ts, kept by observe.ts) gives the window in which the next one must
  *   arrive if blocks keep their pace, and the poll is aimed at its end once it is narrow, late
- *   inside it while it is wide (about 1.2 polls per confirmation, each seen about 2 s after), with
+ *   inside it while it is wide (about 1.3 polls per confirmation, each seen 1-2 s after), and never
+ *   later than about a block past the fastest pace the evidence allows, with
  *   lengthening retries for a block later than its window; on a chain faster than the fast
  *   cadence, several confirmations at a time; the last one turns the status, so its webhook
  *   normally comes first;
@@ -165,6 +166,11 @@ export function confirmationDelay(c: Confirmations, sinceChangeMs: number, block
       const { earliest, latest } = w.atEstimate;
       due = Math.min(Math.max(earliest + (w.measured ? LATE_SHARE : 0.5) * (latest - earliest) + margin, start + retry), w.latest + margin) - now;
     }
+    // However it aims, a poll waits at most one block plus half a fast interval past the moment
+    // the target can first have come, at the fastest pace the evidence allows, and at most such a
+    // block (a fast interval at least) plus half one from now: a chain faster than the table (4 s
+    // blocks believed 12 s), or a short block after long ones, is seen within about a block.
+    if (w.fastestMs !== undefined) due = Math.min(due, w.earliest + w.fastestMs + fastMs / 2 - now, Math.max(w.fastestMs, fastMs) + fastMs / 2);
   }
   // Never two polls closer than a fifth of the fast cadence.
   return Math.round(Math.max(due, fastMs / 5));

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
 import type { ChatLanguages } from '../contracts/tracking.js';
-import { targetKey, type TrackingKeys } from './keys.js';
-import { scripts, type ScriptRunner } from './scripts.js';
+import { targetKey } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
 
 /**
  * Two ways a chat's follows outlive a delivery failure:

@@ -41,6 +41,8 @@ export interface PaceWindow {
   measured: boolean;
   /** The block time: the middle of what the evidence allows once it bounds both ends, else the prior kept inside it (ms). */
   blockMs: number;
+  /** The shortest block time the evidence allows, once counts seen apart bound it (ms). */
+  fastestMs?: number;
 }
 
 /**
@@ -86,5 +88,5 @@ export function paceWindow(polls: ConfirmationPolls, target: number, prior: numb
     return { lo, hi };
   };
   const at = bound(blockMs);
-  return { earliest: bound(bMin).lo, latest: bound(bMax).hi, atEstimate: { earliest: at.lo, latest: at.hi }, blockMs, measured: measured === 3 };
+  return { earliest: bound(bMin).lo, latest: bound(bMax).hi, atEstimate: { earliest: at.lo, latest: at.hi }, blockMs, measured: measured === 3, ...(measured & 1 ? { fastestMs: bMin } : {}) };
 }

@@ -1,20 +1,20 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { ChatTarget, MessageRef, Platform } from '../contracts/incoming.js';
-import { DeliveryError, type Messenger } from '../contracts/messenger.js';
-import type { Reply } from '../contracts/reply.js';
+import type { ChatTarget, Platform } from '../contracts/incoming.js';
+import type { Messenger } from '../contracts/messenger.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
-import { notifyDeliveries, rateLimited } from '../metrics.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
 import type { ChatLanguages, TrackingRenderer, TrackingService } from '../contracts/tracking.js';
 import type { WebhookCadence } from './cadence.js';
-import { TrackingKeys, POLL_QUEUE, notifyQueueName } from './keys.js';
-import { createNotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
+import { POLL_QUEUE, notifyQueueName } from './keys.js';
+import { TrackingKeys } from '../contracts/keys.js';
+import { NotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
-import { createPollProcessor, type PollJobData } from './poll-job.js';
-import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, PLATFORMS, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
+import { PollProcessor, type PollJobData } from './poll-job.js';
+import { PLATFORMS } from '../contracts/incoming.js';
+import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
 import { ChatMoves } from './chat-moves.js';
 import { Subscriptions } from './subscriptions.js';
 import { SettingsStore } from './settings.js';
@@ -25,6 +25,8 @@ import { ChainWatch, redisLateList, type ChainWatchDeps } from './chain-watch.js
 import { createEvmWatcher } from '../chain/evm.js';
 import { RouteTimesStore } from './route-times.js';
 import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
+import { counted } from './counted-messenger.js';
+import { OutageCounter } from './outage.js';
 
 /**
  * The tracking engine: subscriptions, the poll queue and the per-platform notify queues on one
@@ -124,240 +126,262 @@ export interface Tracking {
 const NO_LANGUAGES: ChatLanguages = { get: () => Promise.resolve(undefined), move: () => Promise.resolve() };
 
 export function createTracking(deps: TrackingDeps): Tracking {
-  const logger = deps.logger ?? silentLogger;
-  const languages = deps.languages ?? NO_LANGUAGES;
-  const secrets = typeof deps.redis === 'string' ? redisSecrets(deps.redis) : deps.redis.password ? [deps.redis.password] : [];
-  const connectionOptions: RedisOptions = typeof deps.redis === 'string' ? redisOptionsFromUrl(deps.redis) : deps.redis;
-  const redis: Redis = createRedis(connectionOptions, { logger, name: 'tracking' });
-  const keys = new TrackingKeys(deps.prefix);
-  const store = new SwapStore(redis, keys);
-  const routeTimes = new RouteTimesStore(redis, deps.prefix);
-  const subs = new Subscriptions(redis, keys, store, deps.limits, deps.retentionSeconds);
-  const w = deps.workers ?? {};
-  const queues = new TrackingQueues(redis, keys, w.notifyBackoffMs ?? 2000);
-  const now = deps.now ?? Date.now;
-  const chatSettings = new SettingsStore(redis, keys);
-  const moves = new ChatMoves(redis, keys, languages);
-  const apiRate = deps.apiRate ?? DEFAULT_API_RATE;
-  const watches = new AddressWatch(redis, keys, now, { ...DEFAULT_WATCH, ...deps.watch, apiPerSecond: (apiRate.max * 1000) / apiRate.duration });
-  const service = new RedisTrackingService(subs, store, queues, deps.limits, now, chatSettings, moves, watches);
-  const workers: Worker[] = [];
-  let reconcileTimer: NodeJS.Timeout | undefined;
-  let watchTimer: NodeJS.Timeout | undefined;
-  let watching: Promise<unknown> | undefined;
-  let chainWatch: ChainWatch | undefined;
-  let closing: Promise<void> | undefined;
-  const clean = (e: unknown) => scrub(e instanceof Error ? e.message : String(e), secrets);
-  for (const q of queues.all()) logRedisErrors(q, `queue ${q.name}`, logger, secrets);
+  return new TrackingEngine(deps);
+}
 
-  const reconcile = async (): Promise<number> => {
+/**
+ * The engine as one object, one method per step (model: BullMQ's Worker): the constructor opens
+ * the shared client and the stores; startWorkers() starts the poll worker (with the chain watch
+ * and the timers) and one notify worker per platform; close() drains them. The public methods
+ * are bound, so `tracking.pollNow` can be handed on alone.
+ */
+class TrackingEngine implements Tracking {
+  readonly service: RedisTrackingService;
+  /** Built once over the engine's client: every web process claims webhook ids through it. */
+  readonly webhookReplayGuard: ReplayGuard;
+  private readonly logger: Logger;
+  private readonly secrets: string[];
+  private readonly connectionOptions: RedisOptions;
+  private readonly redis: Redis;
+  private readonly keys: TrackingKeys;
+  private readonly store: SwapStore;
+  private readonly routeTimes: RouteTimesStore;
+  private readonly subs: Subscriptions;
+  private readonly queues: TrackingQueues;
+  private readonly now: () => number;
+  private readonly chatSettings: SettingsStore;
+  private readonly moves: ChatMoves;
+  private readonly apiRate: RateLimit;
+  private readonly watches: AddressWatch;
+  private readonly workers: Worker[] = [];
+  /** Each worker gets its own client (BullMQ duplicates it for its blocking reads); closed by us. */
+  private readonly workerConnections: Redis[] = [];
+  private readonly outage: OutageCounter;
+  private reconcileTimer: NodeJS.Timeout | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private watching: Promise<unknown> | undefined;
+  private chainWatch: ChainWatch | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly deps: TrackingDeps) {
+    this.logger = deps.logger ?? silentLogger;
+    this.secrets = typeof deps.redis === 'string' ? redisSecrets(deps.redis) : deps.redis.password ? [deps.redis.password] : [];
+    this.connectionOptions = typeof deps.redis === 'string' ? redisOptionsFromUrl(deps.redis) : deps.redis;
+    this.redis = createRedis(this.connectionOptions, { logger: this.logger, name: 'tracking' });
+    this.keys = new TrackingKeys(deps.prefix);
+    this.store = new SwapStore(this.redis, this.keys);
+    this.routeTimes = new RouteTimesStore(this.redis, deps.prefix);
+    this.subs = new Subscriptions(this.redis, this.keys, this.store, deps.limits, deps.retentionSeconds);
+    this.queues = new TrackingQueues(this.redis, this.keys, deps.workers?.notifyBackoffMs ?? 2000);
+    this.now = deps.now ?? Date.now;
+    this.chatSettings = new SettingsStore(this.redis, this.keys);
+    this.moves = new ChatMoves(this.redis, this.keys, deps.languages ?? NO_LANGUAGES);
+    this.apiRate = deps.apiRate ?? DEFAULT_API_RATE;
+    this.watches = new AddressWatch(this.redis, this.keys, this.now, { ...DEFAULT_WATCH, ...deps.watch, apiPerSecond: (this.apiRate.max * 1000) / this.apiRate.duration });
+    this.service = new RedisTrackingService(this.subs, this.store, this.queues, deps.limits, this.now, this.chatSettings, this.moves, this.watches);
+    this.outage = new OutageCounter(this.redis, this.keys);
+    this.webhookReplayGuard = redisReplayGuard(this.redis, deps.prefix);
+    for (const q of this.queues.all()) logRedisErrors(q, `queue ${q.name}`, this.logger, this.secrets);
+  }
+
+  readonly swapState = (swapId: string): Promise<SwapState | undefined> => this.store.load(swapId);
+
+  readonly pendingNotifications = (): Promise<number> => this.queues.pendingNotifications();
+
+  readonly pollNow = (swapId: string): Promise<void> => this.service.pollNow(swapId);
+
+  readonly reconcile = async (): Promise<number> => {
     let n = 0;
-    for await (const ids of subs.eachActiveSwap()) {
-      for (const id of ids) await queues.ensurePoll(id);
+    for await (const ids of this.subs.eachActiveSwap()) {
+      for (const id of ids) await this.queues.ensurePoll(id);
       n += ids.length;
     }
     return n;
   };
 
-  // Each worker gets its own client (BullMQ duplicates it for its blocking reads); closed by us.
-  const workerConnections: Redis[] = [];
-  const workerConnection = (name: string) => {
-    const c = createRedis(connectionOptions, { logger, name, maxRetriesPerRequest: null });
-    workerConnections.push(c);
-    return c;
-  };
-  const pollStoreConnection = () => {
-    const c = createRedis({ ...connectionOptions, enableAutoPipelining: true }, { logger, name: 'tracking-poll-store' });
-    workerConnections.push(c);
-    return c;
-  };
-  // Consecutive failed polls over all swaps; a good poll clears it only when this process saw a
-  // failure (no extra round trip per poll), and it expires 10 min after the last failure anyway.
-  let failedHere = false;
-  const outage = {
-    async record() {
-      failedHere = true;
-      const [[, n] = []] = (await redis.multi().incr(keys.outage).pexpire(keys.outage, 10 * 60_000).exec()) ?? [];
-      return Number(n ?? 1);
-    },
-    async clear() {
-      if (!failedHere) return;
-      failedHere = false;
-      await redis.del(keys.outage);
-    },
-  };
-  const workerBase = {
-    prefix: keys.bull,
-    ...(w.lockDurationMs ? { lockDuration: w.lockDurationMs } : {}),
-    ...(w.stalledIntervalMs ? { stalledInterval: w.stalledIntervalMs } : {}),
-  };
-
-  const watch = (worker: Worker) => {
-    logRedisErrors(worker, `worker ${worker.name}`, logger, secrets);
-    worker.on('failed', (job: Job | undefined, e: Error) =>
-      logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: clean(e) }, 'tracking job failed'));
-    workers.push(worker);
-  };
-
-  return {
-    service,
-    swapState: (swapId) => store.load(swapId),
-    pendingNotifications: () => queues.pendingNotifications(),
-    reconcile,
-    webhookReplayGuard: redisReplayGuard(redis, deps.prefix),
-
-    async startWorkers(opts) {
-      if (closing) throw new Error('tracking is closing');
-      if (workers.length > 0) throw new Error('tracking workers are already running');
-      if (opts.poll !== false) {
-        if (deps.chain && (deps.chain.evmRpcs.size > 0 || deps.chain.fallbackRpc)) {
-          const chainDeps = deps.chain;
-          const rpcs = new Map(chainDeps.evmRpcs);
-          const fallback = chainDeps.fallbackRpc;
-          let cw: ChainWatch | undefined = undefined;
-          const evm = createEvmWatcher({
-            rpcs,
-            ...(chainDeps.pollMs ? { pollMs: chainDeps.pollMs } : {}),
-            logger,
-            events: {
-              transfer: (e, t) => cw?.onTransfer(e, t),
-              head: (n, h) => cw?.onHead(n, h),
-              health: (n, up) => cw?.onHealth(n, up),
-            },
-          });
-          cw = new ChainWatch({
-            watchers: [evm],
-            store,
-            pollNow: (id) => service.pollNow(id),
-            enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
-            now,
-            logger,
-            network: chainDeps.network,
-            late: redisLateList(redis, keys.chainLate),
-            ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
-          });
-          chainWatch = cw;
-        }
-        const processor = createPollProcessor({
-          api: deps.api,
-          subs,
-          // Its own client with auto-pipelining (not on a cluster: see openCluster): the scripts of
-          // concurrent polls go out in one socket write.
-          store: new SwapStore(pollStoreConnection(), keys),
-          outage,
-          settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
-          now,
-          ...(deps.realDelay ? { realDelay: deps.realDelay } : {}),
-          enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
-          rateLimit: (ms) => queues.poll.rateLimit(ms),
-          logger,
-          ...(chainWatch ? { chain: chainWatch } : {}),
-          routeTimes,
-        });
-        watch(new Worker<PollJobData>(POLL_QUEUE, processor, {
-          ...workerBase,
-          connection: workerConnection('tracking-poll'),
-          concurrency: opts.concurrency ?? 20,
-          limiter: apiRate,
-          ...POLL_WORKER_REMOVAL,
-          // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
-          maxStalledCount: 100,
-        }));
-        await reconcile();
-        if (chainWatch) {
-          // Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll.
-          let restored = 0;
-          for await (const ids of subs.eachActiveSwap()) restored += await chainWatch.restore(ids);
-          restored += await chainWatch.restoreLate();
-          if (restored > 0) logger.info({ restored }, 'deposit addresses watched on chain again');
-        }
-        const every = w.reconcileIntervalMs ?? 5 * 60_000;
-        reconcileTimer = setInterval(() => void reconcile().catch((e: unknown) => logger.warn({ err: clean(e) }, 'reconcile failed')), every);
-        reconcileTimer.unref();
-        // Watched addresses: one tick at a time, each within its share of the API budget.
-        const tellWatch = tellByMessenger(opts.messengers, opts.render);
-        watchTimer = setInterval(() => {
-          watching ??= watches.tick(deps.api, service, logger, tellWatch).catch((e: unknown) => logger.warn({ err: clean(e) }, 'address watch tick failed')).finally(() => { watching = undefined; });
-        }, deps.watch?.tickMs ?? DEFAULT_WATCH.tickMs);
-        watchTimer.unref();
-      }
-      if (opts.notify !== false) {
-        // The same platform rates as the queue limiters, counted in messages rather than jobs.
-        const platformRate = (p: Platform) => {
-          if (p === 'console') return undefined;
-          const r = deps.platformRates?.[p] ?? DEFAULT_PLATFORM_RATES[p];
-          return { limit: r.max, windowMs: r.duration };
-        };
-        const pacer = new Pacer(redis, keys, deps.pacing, platformRate);
-        for (const platform of PLATFORMS) {
-          const messenger = opts.messengers[platform];
-          const queue = queues.notify.get(platform);
-          if (!messenger || !queue) continue;
-          const processor = createNotifyProcessor({
-            subs,
-            store,
-            settings: chatSettings,
-            now,
-            messenger: counted(messenger),
-            render: opts.render,
-            languages,
-            pacer,
-            rateLimit: (ms) => queue.rateLimit(ms),
-            onChatMoved: (from, toChatId) => service.moveChat(from.platform, from.chatId, toChatId),
-            onBlocked: (target, swapIds) => moves.rememberAway(target, swapIds),
-            routeTimes,
-            logger,
-            ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
-          });
-          watch(new Worker<NotifyJobData>(notifyQueueName(platform), processor, {
-            ...workerBase,
-            connection: workerConnection(`tracking-notify-${platform}`),
-            concurrency: w.notifyConcurrency ?? 10,
-            limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
-            settings: { backoffStrategy: notifyBackoff(w.notifyBackoffMaxMs ?? 5 * 60_000) },
-            maxStalledCount: 5,
-          }));
-        }
-      }
-      await Promise.all(workers.map((wk) => wk.waitUntilReady()));
-    },
-
-    pollNow: (swapId) => service.pollNow(swapId),
-
-    close() {
-      closing ??= (async () => {
-        if (reconcileTimer) clearInterval(reconcileTimer);
-        if (watchTimer) clearInterval(watchTimer);
-        await watching;
-        await chainWatch?.close();
-        await Promise.all(workers.map((wk) => wk.close()));
-        await queues.close();
-        for (const c of [...workerConnections, redis]) await c.quit().catch(() => c.disconnect());
-      })();
-      return closing;
-    },
-  };
-}
-
-/** The messenger with each platform call counted (swapbot_notify_deliveries_total; 429s also in swapbot_rate_limited_total). */
-function counted(messenger: Messenger): Messenger {
-  const count = async <T>(call: Promise<T>): Promise<T> => {
-    try {
-      const result = await call;
-      notifyDeliveries.labels(messenger.platform, 'delivered').inc();
-      return result;
-    } catch (err) {
-      notifyDeliveries.labels(messenger.platform, 'failed').inc();
-      if (err instanceof DeliveryError && err.failure === 'rate_limited') rateLimited.labels(messenger.platform).inc();
-      throw err;
+  readonly startWorkers = async (opts: WorkerOptions): Promise<void> => {
+    if (this.closing) throw new Error('tracking is closing');
+    if (this.workers.length > 0) throw new Error('tracking workers are already running');
+    if (opts.poll !== false) {
+      this.chainWatch = this.createChainWatch();
+      this.startPollWorker(opts.concurrency ?? 20);
+      await this.reconcile();
+      await this.restoreChainWatches();
+      this.startTimers(tellByMessenger(opts.messengers, opts.render));
     }
+    if (opts.notify !== false) this.startNotifyWorkers(opts);
+    await Promise.all(this.workers.map((wk) => wk.waitUntilReady()));
   };
-  return {
-    platform: messenger.platform,
-    ...(messenger.idempotentSends !== undefined ? { idempotentSends: messenger.idempotentSends } : {}),
-    send: (target, reply, options) => count(messenger.send(target, reply, options)),
-    edit: (ref, reply) => count(messenger.edit(ref, reply)),
-    ...(messenger.editInPlace ? { editInPlace: (ref: MessageRef, reply: Reply) => count((messenger.editInPlace as NonNullable<Messenger['editInPlace']>).call(messenger, ref, reply)) } : {}),
-    ...(messenger.react ? { react: (ref: MessageRef, emoji: string) => count((messenger.react as NonNullable<Messenger['react']>).call(messenger, ref, emoji)) } : {}),
+
+  /** Drains: jobs in hand finish, nothing new starts, connections close. */
+  readonly close = (): Promise<void> => {
+    this.closing ??= (async () => {
+      if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+      if (this.watchTimer) clearInterval(this.watchTimer);
+      await this.watching;
+      await this.chainWatch?.close();
+      await Promise.all(this.workers.map((wk) => wk.close()));
+      await this.queues.close();
+      for (const c of [...this.workerConnections, this.redis]) await c.quit().catch(() => c.disconnect());
+    })();
+    return this.closing;
   };
+
+  /** The chain watchers (CHAIN_WATCH), when an EVM RPC is configured or can be found. */
+  private createChainWatch(): ChainWatch | undefined {
+    const chainDeps = this.deps.chain;
+    if (!chainDeps || (chainDeps.evmRpcs.size === 0 && !chainDeps.fallbackRpc)) return undefined;
+    const rpcs = new Map(chainDeps.evmRpcs);
+    const fallback = chainDeps.fallbackRpc;
+    let cw: ChainWatch | undefined = undefined;
+    const evm = createEvmWatcher({
+      rpcs,
+      ...(chainDeps.pollMs ? { pollMs: chainDeps.pollMs } : {}),
+      logger: this.logger,
+      events: {
+        transfer: (e, t) => cw?.onTransfer(e, t),
+        head: (n, h) => cw?.onHead(n, h),
+        health: (n, up) => cw?.onHealth(n, up),
+      },
+    });
+    cw = new ChainWatch({
+      watchers: [evm],
+      store: this.store,
+      pollNow: (id) => this.service.pollNow(id),
+      enqueueNotify: (f, swapId, version) => this.queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+      now: this.now,
+      logger: this.logger,
+      network: chainDeps.network,
+      late: redisLateList(this.redis, this.keys.chainLate),
+      ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
+    });
+    return cw;
+  }
+
+  private startPollWorker(concurrency: number): void {
+    const { deps, queues } = this;
+    const processor = new PollProcessor({
+      api: deps.api,
+      subs: this.subs,
+      // Its own client with auto-pipelining (not on a cluster: see openCluster): the scripts of
+      // concurrent polls go out in one socket write.
+      store: new SwapStore(this.pollStoreConnection(), this.keys),
+      outage: this.outage,
+      settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
+      now: this.now,
+      ...(deps.realDelay ? { realDelay: deps.realDelay } : {}),
+      enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+      rateLimit: (ms) => queues.poll.rateLimit(ms),
+      logger: this.logger,
+      ...(this.chainWatch ? { chain: this.chainWatch } : {}),
+      routeTimes: this.routeTimes,
+    });
+    this.watch(new Worker<PollJobData>(POLL_QUEUE, (job, token) => processor.process(job, token), {
+      ...this.workerBase(),
+      connection: this.workerConnection('tracking-poll'),
+      concurrency,
+      limiter: this.apiRate,
+      ...POLL_WORKER_REMOVAL,
+      // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
+      maxStalledCount: 100,
+    }));
+  }
+
+  /** Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll. */
+  private async restoreChainWatches(): Promise<void> {
+    if (!this.chainWatch) return;
+    let restored = 0;
+    for await (const ids of this.subs.eachActiveSwap()) restored += await this.chainWatch.restore(ids);
+    restored += await this.chainWatch.restoreLate();
+    if (restored > 0) this.logger.info({ restored }, 'deposit addresses watched on chain again');
+  }
+
+  /** Missing poll jobs re-created every few minutes; watched addresses, one tick at a time, each within its share of the API budget. */
+  private startTimers(tellWatch: ReturnType<typeof tellByMessenger>): void {
+    const every = this.deps.workers?.reconcileIntervalMs ?? 5 * 60_000;
+    this.reconcileTimer = setInterval(() => void this.reconcile().catch((e: unknown) => this.logger.warn({ err: this.clean(e) }, 'reconcile failed')), every);
+    this.reconcileTimer.unref();
+    this.watchTimer = setInterval(() => {
+      this.watching ??= this.watches
+        .tick(this.deps.api, this.service, this.logger, tellWatch)
+        .catch((e: unknown) => this.logger.warn({ err: this.clean(e) }, 'address watch tick failed'))
+        .finally(() => { this.watching = undefined; });
+    }, this.deps.watch?.tickMs ?? DEFAULT_WATCH.tickMs);
+    this.watchTimer.unref();
+  }
+
+  private startNotifyWorkers(opts: WorkerOptions): void {
+    const { deps } = this;
+    const w = deps.workers ?? {};
+    // The same platform rates as the queue limiters, counted in messages rather than jobs.
+    const platformRate = (p: Platform) => {
+      if (p === 'console') return undefined;
+      const r = deps.platformRates?.[p] ?? DEFAULT_PLATFORM_RATES[p];
+      return { limit: r.max, windowMs: r.duration };
+    };
+    const pacer = new Pacer(this.redis, this.keys, deps.pacing, platformRate);
+    const languages = this.deps.languages ?? NO_LANGUAGES;
+    for (const platform of PLATFORMS) {
+      const messenger = opts.messengers[platform];
+      const queue = this.queues.notify.get(platform);
+      if (!messenger || !queue) continue;
+      const processor = new NotifyProcessor({
+        subs: this.subs,
+        store: this.store,
+        settings: this.chatSettings,
+        now: this.now,
+        messenger: counted(messenger),
+        render: opts.render,
+        languages,
+        pacer,
+        rateLimit: (ms) => queue.rateLimit(ms),
+        onChatMoved: (from, toChatId) => this.service.moveChat(from.platform, from.chatId, toChatId),
+        onBlocked: (target, swapIds) => this.moves.rememberAway(target, swapIds),
+        routeTimes: this.routeTimes,
+        logger: this.logger,
+        ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
+      });
+      this.watch(new Worker<NotifyJobData>(notifyQueueName(platform), (job, token) => processor.process(job, token), {
+        ...this.workerBase(),
+        connection: this.workerConnection(`tracking-notify-${platform}`),
+        concurrency: w.notifyConcurrency ?? 10,
+        limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
+        settings: { backoffStrategy: notifyBackoff(w.notifyBackoffMaxMs ?? 5 * 60_000) },
+        maxStalledCount: 5,
+      }));
+    }
+  }
+
+  private workerBase() {
+    const w = this.deps.workers ?? {};
+    return {
+      prefix: this.keys.bull,
+      ...(w.lockDurationMs ? { lockDuration: w.lockDurationMs } : {}),
+      ...(w.stalledIntervalMs ? { stalledInterval: w.stalledIntervalMs } : {}),
+    };
+  }
+
+  private workerConnection(name: string): Redis {
+    const c = createRedis(this.connectionOptions, { logger: this.logger, name, maxRetriesPerRequest: null });
+    this.workerConnections.push(c);
+    return c;
+  }
+
+  private pollStoreConnection(): Redis {
+    const c = createRedis({ ...this.connectionOptions, enableAutoPipelining: true }, { logger: this.logger, name: 'tracking-poll-store' });
+    this.workerConnections.push(c);
+    return c;
+  }
+
+  /** Logs a worker's Redis errors and failed jobs, and keeps it for close(). */
+  private watch(worker: Worker): void {
+    logRedisErrors(worker, `worker ${worker.name}`, this.logger, this.secrets);
+    worker.on('failed', (job: Job | undefined, e: Error) =>
+      this.logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: this.clean(e) }, 'tracking job failed'));
+    this.workers.push(worker);
+  }
+
+  private clean(e: unknown): string {
+    return scrub(e instanceof Error ? e.message : String(e), this.secrets);
+  }
 }

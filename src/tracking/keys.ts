@@ -1,11 +1,10 @@
 import { keyPart } from '../contracts/keys.js';
-import type { ChatTarget, Platform } from '../contracts/incoming.js';
+import { isPlatform, type ChatTarget, type Platform } from '../contracts/incoming.js';
 
 /**
- * Every Redis key and BullMQ id the tracking engine uses, in one place. All keys live under the
- * configured prefix; BullMQ's own keys under `bull`. Each key carries a hash tag ({...}) naming
- * what it belongs to (a swap, a chat, a user, a platform), and every script touches keys of one
- * tag only, so the engine runs unchanged on Redis Cluster.
+ * The tracking engine's names that are not Redis keys: a chat's targetKey (a hash field and key
+ * part), BullMQ queue names and job ids. Its Redis keys are TrackingKeys, in the one key registry
+ * (contracts/keys.ts).
  */
 
 /** "telegram:-100123": a chat, unique across platforms (the id escaped: it may be any text). */
@@ -17,79 +16,11 @@ export function targetKey(t: Pick<ChatTarget, 'platform' | 'chatId'>): string {
 export function parseTargetKey(tk: string): { platform: Platform; chatId: string } | undefined {
   const i = tk.indexOf(':');
   const platform = tk.slice(0, i);
-  if (i < 0 || !(platform === 'telegram' || platform === 'discord' || platform === 'console')) return undefined;
+  if (i < 0 || !isPlatform(platform)) return undefined;
   try {
     return { platform, chatId: decodeURIComponent(tk.slice(i + 1)) };
   } catch {
     return undefined;
-  }
-}
-
-export class TrackingKeys {
-  constructor(readonly prefix: string) {}
-  /** BullMQ's key prefix: one hash tag for all queues (its queue names must not contain ':'). */
-  get bull(): string {
-    return `${this.prefix}:{bull}`;
-  }
-  /**
-   * hash: everything about one followed swap (swap-store.ts lists the fields): state, card data,
-   * key moments, and per chat its follower entry and delivery record.
-   */
-  swap(swapId: string): string {
-    return `${this.prefix}:trk:{${swapId}}`;
-  }
-  /**
-   * hash: one party of a conversation, a chat or a user, named by its targetKey (a user's is the
-   * key of their private chat, so a private chat and its user share one hash):
-   * `s:<swapId>` -> since, for every swap the chat follows (listing); `c` -> swaps the chat follows
-   * that are not final yet (the per-chat cap); `u` -> follows the user started, in any chat, of
-   * swaps not final yet (the per-user cap).
-   */
-  party(tk: string): string {
-    return `${this.prefix}:trk:party:{${tk}}`;
-  }
-  /**
-   * string (JSON) with TTL: the swaps a private chat stopped following because its user blocked
-   * the bot, and whether they were told on their return (chat-moves.ts).
-   */
-  away(tk: string): string {
-    return `${this.prefix}:trk:away:{${tk}}`;
-  }
-  /** set of swapIds with at least one follower and no final status: reconciled into poll jobs. */
-  get activeSwaps(): string {
-    return `${this.prefix}:trk:active-swaps`;
-  }
-  /** zset: watched addresses (`<targetKey>|<address>`) by the time of their next check (address-watch.ts). */
-  get watchDue(): string {
-    return `${this.prefix}:trk:watch-due`;
-  }
-  /** hash: each watched address's state (its user, interval and the swaps already seen), by the same member. */
-  get watchState(): string {
-    return `${this.prefix}:trk:watch-state`;
-  }
-  /** zset: swaps that expired (score: when), watched a while longer to tell a late transfer (chain-watch.ts). */
-  get chainLate(): string {
-    return `${this.prefix}:trk:chain-late`;
-  }
-  /** Consecutive failed API polls (all swaps): drives the outage back-off. */
-  get outage(): string {
-    return `${this.prefix}:trk:outage`;
-  }
-  /** zset of send times for one chat (per-group pacing on Telegram). */
-  pace(tk: string): string {
-    return `${this.prefix}:trk:chat:{${tk}}:pace`;
-  }
-  /** zset of send times for a whole platform. */
-  platformPace(platform: Platform): string {
-    return `${this.prefix}:trk:platform:{${platform}}:pace`;
-  }
-  /** string with TTL: the platform asked to wait before writing to this chat again (a per-chat 429). */
-  chatHold(tk: string): string {
-    return `${this.prefix}:trk:chat:{${tk}}:hold`;
-  }
-  /** string with TTL: a webhook message id already accepted. */
-  webhookSeen(id: string): string {
-    return `${this.prefix}:trk:webhook:${id}`;
   }
 }
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
-import type { TrackingKeys } from './keys.js';
-import { scripts, type ScriptRunner } from './scripts.js';
+import type { TrackingKeys } from '../contracts/keys.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
 
 /**
  * Message pacing: sliding windows of send times in Redis, shared by every worker, one per chat
@@ -52,8 +52,7 @@ export class Pacer {
     const platform = this.platformRule(target.platform);
     if (!platform) return 0;
     const pace = this.keys.platformPace(target.platform);
-    // The platform's window has no hold of its own: a key of its tag that is never set stands in.
-    const platformWait = Number(await this.run('takePace', [`${pace}:hold`, pace], [now, member, platform.windowMs, platform.limit]));
+    const platformWait = Number(await this.run('takePace', [this.keys.platformHold(target.platform), pace], [now, member, platform.windowMs, platform.limit]));
     if (platformWait > 0 && chat) await this.redis.zrem(chatWindow, member);
     return platformWait;
   }

@@ -79,139 +79,146 @@ const NOT_FOUND_MIN_POLLS = 10;
 /** BullMQ only checks the class: one instance spares a stack trace on every poll. */
 const DELAYED = new DelayedError();
 
-export function createPollProcessor(deps: PollDeps) {
-  const { api, subs, store, settings, logger } = deps;
-  const random = deps.random ?? Math.random;
+/** One poll run's job, lock token, start time on the real clock, and logger (made only when this run logs: most log nothing). */
+interface PollRun {
+  job: Job<PollJobData>;
+  token: string | undefined;
+  swapId: string;
+  startedAt: number;
+  log(): Logger;
+}
 
-  const realDelay = deps.realDelay ?? ((ms: number) => ms);
-  /**
-   * Polls again `ms` (the poller's clock) after this run started: the wait is counted from the
-   * moment `now()` was read, as the cadence computed it, not stretched by the run's own time.
-   */
-  const later = async (job: Job<PollJobData>, token: string | undefined, startedAt: number, ms: number, outcome: PollAgain): Promise<never> => {
-    polls.labels(outcome).inc();
-    await job.moveToDelayed(Math.max(Date.now(), startedAt + realDelay(ms)), token);
-    // A hint set after this run's commit read it found the job active, not delayed (pollNow then
-    // only marks it): answered now, else it waits for the next poll (a chain sighting, a webhook).
-    const swapId = ms > 0 ? swapOfPollJob(job.id) : undefined;
-    if (swapId && (await store.hinted(swapId))) await job.promote().catch(() => undefined);
-    throw DELAYED;
-  };
+/**
+ * The poll job's processor (model: BullMQ's Worker processor), one method per step of a run:
+ * start (take the hint, anyone following?), fetch, observe, commit and notify, schedule.
+ */
+export class PollProcessor {
+  private readonly random: () => number;
+  private readonly realDelay: (ms: number) => number;
 
-  /** Stops polling a swap the service does not know, and queues the notice to every chat that followed. */
-  const stopNotFound = async (swapId: string, version: number): Promise<PollOutcome> => {
-    await store.stop(swapId, 'not_found');
-    for (const f of await subs.followers(swapId)) await deps.enqueueNotify(f, swapId, version);
-    await subs.retire(swapId);
-    return 'not_found';
-  };
+  constructor(private readonly deps: PollDeps) {
+    this.random = deps.random ?? Math.random;
+    this.realDelay = deps.realDelay ?? ((ms: number) => ms);
+  }
 
-  /** This swap's data cannot be read: a problem with this swap, not an outage. */
-  const unreadable = (job: Job<PollJobData>, token: string | undefined, startedAt: number, log: Logger, err: ResponseShapeError): Promise<never> => {
-    log.error({ err }, 'unreadable swap data; will try again later');
-    return later(job, token, startedAt, settings.slowMs * 6, 'unreadable');
-  };
+  /** Every run is counted once: runs that poll again in `later`, the others here. */
+  async process(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
+    try {
+      const outcome = await this.run(job, token);
+      polls.labels(outcome).inc();
+      return outcome;
+    } catch (err) {
+      if (!(err instanceof DelayedError)) polls.labels(err instanceof RateLimitError ? 'api_unavailable' : 'failed').inc();
+      throw err;
+    }
+  }
 
-  /** What the route's observed times say of a swap whose funds move (nothing read for the others). */
-  const routeLimits = async (prev: SwapState | undefined, now: number): Promise<RouteLimits> => {
-    if (!deps.routeTimes || !prev?.route || prev.depositSeenAt === undefined || isFinalStatus(prev.status)) return {};
-    const times = await deps.routeTimes.read(prev.route, now).catch(() => ({}) as RouteTimes);
-    const slow = shownDistribution(times.seen);
-    const c = times.confirmed;
-    return { ...(slow ? { slowAfterMs: slow.p90Ms } : {}), ...(c && c.count >= MIN_STUCK_SAMPLES ? { stuckAfterMs: c.p99Ms } : {}) };
-  };
-
-  /** A swap seen before its completion adds its durations to its route's (never one first seen done). */
-  const recordTimes = async (prev: SwapState | undefined, obs: Observation, details: SwapDetails | undefined, now: number, log: () => Logger) => {
-    if (!deps.routeTimes || !prev || !obs.moments.some((m) => m.kind === 'completed')) return;
-    const route = obs.state.route ?? (details ? routeOfSwap(details.swap) : undefined);
-    if (!route) return;
-    await deps.routeTimes.recordCompleted(route, obs.state, now).catch((err: unknown) => log().warn({ err }, 'could not record the route\'s arrival time'));
-  };
-
-  const run = async (job: Job<PollJobData>, token?: string): Promise<PollOutcome> => {
+  private async run(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
+    const { store, subs } = this.deps;
     const swapId = swapOfPollJob(job.id);
     if (!swapId) throw new Error(`poll job ${String(job.id).slice(0, 60)} names no swap`);
-    // Made only when this run logs: most runs log nothing.
     let childLogger: Logger | undefined;
-    const log = () => (childLogger ??= jobLogger(logger, job, { swapId }));
     // Takes the webhook hint, checks someone follows, reads the stored state: one round trip.
     const start = await store.pollStart(swapId);
     if (!start.followed) {
       await subs.markUnfollowed(swapId);
       return 'unfollowed';
     }
-
     // The observation time is taken before the request, so state times never run ahead of the data.
-    const now = deps.now();
-    const startedAt = Date.now();
+    const now = this.deps.now();
+    const run: PollRun = { job, token, swapId, startedAt: Date.now(), log: () => (childLogger ??= jobLogger(this.deps.logger, job, { swapId })) };
     let poll: SwapPoll;
     try {
-      poll = await fetchPoll(api, swapId, !start.prev && deps.chain?.active === true);
+      poll = await fetchPoll(this.deps.api, swapId, !start.prev && this.deps.chain?.active === true);
     } catch (err) {
-      if (err instanceof InvalidRequestError) {
-        log().warn({ err }, 'swap id refused locally: polling stopped');
-        return stopNotFound(swapId, start.prev?.version ?? 0);
-      }
-      if (err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND')) {
-        // A few 404s are often a proxy glitch or replica lag (right after creation): back off, and
-        // give up only after a long streak both in time and in answers.
-        const strikes = (job.data.notFound ?? 0) + 1;
-        const since = job.data.notFoundSince ?? now;
-        if (strikes >= (settings.notFoundMinPolls ?? NOT_FOUND_MIN_POLLS) && now - since >= (settings.notFoundGiveUpMs ?? NOT_FOUND_GIVE_UP_MS)) {
-          log().warn({ strikes, sinceMs: now - since }, 'the swap service does not know this swap: polling stopped');
-          return stopNotFound(swapId, start.prev?.version ?? 0);
-        }
-        await job.updateData({ ...job.data, notFound: strikes, notFoundSince: since });
-        return later(job, token, startedAt, notFoundDelay(strikes, settings), 'not_found_yet');
-      }
-      if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
-      if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
-        const failures = await deps.outage.record();
-        const ms = outageDelay(failures, settings, err instanceof ApiError ? err.retryAfterMs : undefined);
-        log().warn({ failures, pauseMs: ms, err }, 'swap service unavailable or rate limiting: pausing all pollers');
-        await deps.rateLimit(ms);
-        throw new RateLimitError();
-      }
-      throw err;
+      return this.failedFetch(run, start.prev, now, err);
     }
-
     if (job.data.notFound) await job.updateData({});
-    await deps.outage.clear();
-    const { prev } = start;
-    let obs: ReturnType<typeof observe>;
+    await this.deps.outage.clear();
+    const seen = await this.observe(run, start.prev, poll, now);
+    const { obs, hinted } = await this.commit(run, start.prev, poll, seen.obs, seen.details, now);
+    return this.schedule(run, obs.state, now, hinted, obs.changed);
+  }
+
+  /** A request that failed: a swap the service does not know, an unreadable answer, or an outage that pauses every poller. */
+  private async failedFetch(run: PollRun, prev: SwapState | undefined, now: number, err: unknown): Promise<PollOutcome> {
+    const { job } = run;
+    const { settings } = this.deps;
+    if (err instanceof InvalidRequestError) {
+      run.log().warn({ err }, 'swap id refused locally: polling stopped');
+      return this.stopNotFound(run.swapId, prev?.version ?? 0);
+    }
+    if (err instanceof ApiError && (err.status === 404 || err.code === 'NOT_FOUND')) {
+      // A few 404s are often a proxy glitch or replica lag (right after creation): back off, and
+      // give up only after a long streak both in time and in answers.
+      const strikes = (job.data.notFound ?? 0) + 1;
+      const since = job.data.notFoundSince ?? now;
+      if (strikes >= (settings.notFoundMinPolls ?? NOT_FOUND_MIN_POLLS) && now - since >= (settings.notFoundGiveUpMs ?? NOT_FOUND_GIVE_UP_MS)) {
+        run.log().warn({ strikes, sinceMs: now - since }, 'the swap service does not know this swap: polling stopped');
+        return this.stopNotFound(run.swapId, prev?.version ?? 0);
+      }
+      await job.updateData({ ...job.data, notFound: strikes, notFoundSince: since });
+      return this.later(run, notFoundDelay(strikes, settings), 'not_found_yet');
+    }
+    if (err instanceof ResponseShapeError) return this.unreadable(run, err);
+    if (err instanceof ApiError || err instanceof ConnectionError || err instanceof TimeoutError) {
+      const failures = await this.deps.outage.record();
+      const ms = outageDelay(failures, settings, err instanceof ApiError ? err.retryAfterMs : undefined);
+      run.log().warn({ failures, pauseMs: ms, err }, 'swap service unavailable or rate limiting: pausing all pollers');
+      await this.deps.rateLimit(ms);
+      throw new RateLimitError();
+    }
+    throw err;
+  }
+
+  /** The answer compared with the stored state (and logged when it would move the swap back). */
+  private async observe(run: PollRun, prev: SwapState | undefined, poll: SwapPoll, now: number): Promise<{ obs: Observation; details: SwapDetails | undefined }> {
+    let obs: Observation;
     let details: SwapDetails | undefined;
-    const limits = await routeLimits(prev, now);
+    const limits = await this.routeLimits(prev, now);
     try {
       // First sight reads the source network (its block time) from the whole answer.
-      obs = observe(prev, prev ? poll : poll.details(), now, settings.stuckFactor, limits);
+      obs = observe(prev, prev ? poll : poll.details(), now, this.deps.settings.stuckFactor, limits);
       // The cards need the whole answer only when something changed.
       if (obs.changed) details = poll.details();
     } catch (err) {
-      if (err instanceof ResponseShapeError) return unreadable(job, token, startedAt, log(), err);
+      if (err instanceof ResponseShapeError) return this.unreadable(run, err);
       throw err;
     }
     if (obs.backward) {
       // A stale answer (replica lag, a cache, a proxy) is logged and counted, never shown.
       backwardAnswers.labels(obs.backward).inc();
       const fields = { status: poll.swap.status, was: prev?.status, depositSeen: prev?.depositSeenAt !== undefined, polls: obs.state.backward?.polls ?? BACKWARD_CONFIRMATIONS };
-      if (obs.backward === 'ignored') log().warn(fields, 'an answer that would move the swap back: not shown');
-      else log().warn(fields, 'the swap service confirmed a move back: shown');
+      if (obs.backward === 'ignored') run.log().warn(fields, 'an answer that would move the swap back: not shown');
+      else run.log().warn(fields, 'the swap service confirmed a move back: shown');
     }
+    return { obs, details };
+  }
+
+  /** Stores the new state (with what the chain shows), then queues a notify job for every chat behind. */
+  private async commit(run: PollRun, prev: SwapState | undefined, poll: SwapPoll, observed: Observation, seenDetails: SwapDetails | undefined, now: number) {
+    const { store, chain } = this.deps;
+    const { swapId } = run;
+    let obs = observed;
+    let details = seenDetails;
     // What the chain shows goes on the card beside the service's answer (chain-watch.ts).
-    const merged = deps.chain ? await deps.chain.merge(swapId, obs, poll, details) : undefined;
+    const merged = chain ? await chain.merge(swapId, obs, poll, details) : undefined;
     if (merged) ({ obs, details } = merged);
     const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed || obs.save === true, ...(details ? { details } : {}), moments: obs.moments });
-    if (commit.saved && merged) await deps.chain?.applied(swapId, merged.applied);
-    if (deps.chain) await deps.chain.afterPoll(swapId, obs.state.status, details ?? (start.prev ? undefined : poll.details()));
+    if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
+    if (chain) await chain.afterPoll(swapId, obs.state.status, details ?? (prev ? undefined : poll.details()));
     if (commit.saved) {
       // Before the chats hear of a completion, so a quote asked right after counts it.
-      await recordTimes(prev, obs, details, now, log);
+      await this.recordTimes(prev, obs, details, now, run.log);
       // A notify job for every chat behind: the new change, or one a crash left undelivered.
-      for (const f of commit.behind) await deps.enqueueNotify(f, swapId, obs.state.version);
-    } else log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');
+      for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, obs.state.version);
+    } else run.log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');
+    return { obs, hinted: commit.hinted };
+  }
 
-    const st = obs.state;
+  /** Polls again at the cadence for the state, or ends: a final status, or no deposit far too long. */
+  private async schedule(run: PollRun, st: SwapState, now: number, hinted: boolean, changed: boolean): Promise<PollOutcome> {
+    const { settings, subs, store } = this.deps;
     const waitingMs = now - st.firstPolledAt;
     const statusAgeMs = now - (lastEntered(st.history, st.status) ?? now);
     const cadence = nextPollDelay(
@@ -226,36 +233,72 @@ export function createPollProcessor(deps: PollDeps) {
         ...(st.blockMs !== undefined ? { blockMs: st.blockMs } : {}),
         ...(st.confirmationPolls ? { confirmationPolls: st.confirmationPolls } : {}),
         now,
-        jitter: random(),
+        jitter: this.random(),
       },
       settings,
     );
     // A watched deposit address on an RPC that answers: the chain says when to ask the API.
-    const delay = cadence !== null && deps.chain?.replacesPolls(swapId, st) ? Math.max(cadence, settings.slowMs * 4) : cadence;
+    const delay = cadence !== null && this.deps.chain?.replacesPolls(run.swapId, st) ? Math.max(cadence, settings.slowMs * 4) : cadence;
     if (delay === null) {
-      await subs.retire(swapId);
+      await subs.retire(run.swapId);
       return 'final';
     }
     if (st.depositSeenAt === undefined && waitingMs > settings.giveUpAfterMs) {
       await store.pollCommit(st.version, { ...st, abandoned: true }, { changed: true, moments: [] });
-      await subs.retire(swapId);
-      log().info({ waitingMs }, 'no deposit long after the deposit window: polling stopped');
+      await subs.retire(run.swapId);
+      run.log().info({ waitingMs }, 'no deposit long after the deposit window: polling stopped');
       return 'abandoned';
     }
-    return later(job, token, startedAt, commit.hinted ? 0 : delay, obs.changed ? 'changed' : 'unchanged');
-  };
+    return this.later(run, hinted ? 0 : delay, changed ? 'changed' : 'unchanged');
+  }
 
-  // Every run is counted once: runs that poll again in `later`, the others here.
-  return async function processPoll(job: Job<PollJobData>, token?: string): Promise<PollOutcome> {
-    try {
-      const outcome = await run(job, token);
-      polls.labels(outcome).inc();
-      return outcome;
-    } catch (err) {
-      if (!(err instanceof DelayedError)) polls.labels(err instanceof RateLimitError ? 'api_unavailable' : 'failed').inc();
-      throw err;
-    }
-  };
+  /**
+   * Polls again `ms` (the poller's clock) after this run started: the wait is counted from the
+   * moment `now()` was read, as the cadence computed it, not stretched by the run's own time.
+   */
+  private async later(run: PollRun, ms: number, outcome: PollAgain): Promise<never> {
+    const { job } = run;
+    polls.labels(outcome).inc();
+    await job.moveToDelayed(Math.max(Date.now(), run.startedAt + this.realDelay(ms)), run.token);
+    // A hint set after this run's commit read it found the job active, not delayed (pollNow then
+    // only marks it): answered now, else it waits for the next poll (a chain sighting, a webhook).
+    const swapId = ms > 0 ? swapOfPollJob(job.id) : undefined;
+    if (swapId && (await this.deps.store.hinted(swapId))) await job.promote().catch(() => undefined);
+    throw DELAYED;
+  }
+
+  /** This swap's data cannot be read: a problem with this swap, not an outage. */
+  private unreadable(run: PollRun, err: ResponseShapeError): Promise<never> {
+    run.log().error({ err }, 'unreadable swap data; will try again later');
+    return this.later(run, this.deps.settings.slowMs * 6, 'unreadable');
+  }
+
+  /** Stops polling a swap the service does not know, and queues the notice to every chat that followed. */
+  private async stopNotFound(swapId: string, version: number): Promise<PollOutcome> {
+    await this.deps.store.stop(swapId, 'not_found');
+    for (const f of await this.deps.subs.followers(swapId)) await this.deps.enqueueNotify(f, swapId, version);
+    await this.deps.subs.retire(swapId);
+    return 'not_found';
+  }
+
+  /** What the route's observed times say of a swap whose funds move (nothing read for the others). */
+  private async routeLimits(prev: SwapState | undefined, now: number): Promise<RouteLimits> {
+    const { routeTimes } = this.deps;
+    if (!routeTimes || !prev?.route || prev.depositSeenAt === undefined || isFinalStatus(prev.status)) return {};
+    const times = await routeTimes.read(prev.route, now).catch(() => ({}) as RouteTimes);
+    const slow = shownDistribution(times.seen);
+    const c = times.confirmed;
+    return { ...(slow ? { slowAfterMs: slow.p90Ms } : {}), ...(c && c.count >= MIN_STUCK_SAMPLES ? { stuckAfterMs: c.p99Ms } : {}) };
+  }
+
+  /** A swap seen before its completion adds its durations to its route's (never one first seen done). */
+  private async recordTimes(prev: SwapState | undefined, obs: Observation, details: SwapDetails | undefined, now: number, log: () => Logger): Promise<void> {
+    const { routeTimes } = this.deps;
+    if (!routeTimes || !prev || !obs.moments.some((m) => m.kind === 'completed')) return;
+    const route = obs.state.route ?? (details ? routeOfSwap(details.swap) : undefined);
+    if (!route) return;
+    await routeTimes.recordCompleted(route, obs.state, now).catch((err: unknown) => log().warn({ err }, 'could not record the route\'s arrival time'));
+  }
 }
 
 /** GET /swaps/{id} once, no retry (the poll reschedules itself): pollSwap where the API has it. */

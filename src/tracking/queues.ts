@@ -1,7 +1,8 @@
 import { Queue, type BackoffStrategy, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Platform } from '../contracts/incoming.js';
-import { notifyDedupId, notifyQueueName, POLL_QUEUE, pollJobId, targetKey, type TrackingKeys } from './keys.js';
+import { PLATFORMS, type Platform } from '../contracts/incoming.js';
+import { notifyDedupId, notifyQueueName, POLL_QUEUE, pollJobId, targetKey } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
 import type { NotifyJobData } from './notify-job.js';
 import type { PollJobData } from './poll-job.js';
 
@@ -11,7 +12,6 @@ import type { PollJobData } from './poll-job.js';
  * that platform's deliveries.
  */
 
-export const PLATFORMS: readonly Platform[] = ['telegram', 'discord', 'console'];
 
 export interface RateLimit {
   max: number;

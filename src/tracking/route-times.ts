@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import { lastEntered } from '../contracts/tracking.js';
 import {
-  BUCKET_COUNT, bucketOf, readRouteTimes, ROUTE_TIMES_WEEKS, routeTimesKey, WEEK_MS, type RouteTimes,
+  BUCKET_COUNT, bucketOf, readRouteTimes, ROUTE_TIMES_WEEKS, WEEK_MS, type RouteTimes,
 } from '../contracts/route-times.js';
 import type { SwapState } from './observe.js';
-import { scripts, type ScriptRunner } from './scripts.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
+import { TrackingKeys } from '../contracts/keys.js';
 
 /**
  * The tracker's side of observed arrival times (contracts/route-times.ts): a completed swap's
@@ -26,7 +27,7 @@ export class RouteTimesStore {
     const confirmed = confirmedAt !== undefined && confirmedAt < now ? bucketOf(now - confirmedAt) : -1;
     if (seen < 0 && confirmed < 0) return;
     const slot = Math.floor(now / WEEK_MS);
-    await this.run('routeTime', [routeTimesKey(this.prefix, routeId)], [slot, slot - ROUTE_TIMES_WEEKS + 1, ROUTE_TIMES_WEEKS * WEEK_MS, BUCKET_COUNT, seen, confirmed]);
+    await this.run('routeTime', [new TrackingKeys(this.prefix).routeTimes(routeId)], [slot, slot - ROUTE_TIMES_WEEKS + 1, ROUTE_TIMES_WEEKS * WEEK_MS, BUCKET_COUNT, seen, confirmed]);
     this.cache.delete(routeId);
   }
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_SETTINGS, MOMENT_KINDS, type ChatSettings, type MomentKind } from '../contracts/tracking.js';
 import { dateTimeFormat } from '../i18n/intl.js';
-import type { TrackingKeys } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
 
 /**
  * A chat's notification settings, in the field `o` of its party hash (keys.party: the hash that

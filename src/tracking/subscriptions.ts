@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
 import type { Locale } from '../i18n/index.js';
-import { targetKey, type TrackingKeys } from './keys.js';
-import { scripts, type ScriptRunner } from './scripts.js';
+import { targetKey } from './keys.js';
+import type { TrackingKeys } from '../contracts/keys.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
 import type { Follower, SwapStore } from './swap-store.js';
 
 /**

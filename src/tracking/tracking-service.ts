@@ -1,4 +1,5 @@
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
+import { isSwapId } from '../contracts/swap-id.js';
 import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { Locale } from '../i18n/index.js';
 import type { ChatMoves } from './chat-moves.js';
@@ -10,12 +11,6 @@ import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
 import type { SwapStore } from './swap-store.js';
 
 /** The TrackingService the command core uses: Redis subscriptions + one poll job per swap. */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isSwapId(value: string): boolean {
-  return UUID.test(value);
-}
 
 export class RedisTrackingService implements TrackingService {
   constructor(

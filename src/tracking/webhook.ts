@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { Webhook, WebhookVerificationError } from 'svix';
-import { silentLogger, type Logger } from '../log.js';
+import { asError, silentLogger, type Logger } from '../log.js';
 import { webhookHints } from '../metrics.js';
-import { TrackingKeys } from './keys.js';
-import { isSwapId } from './tracking-service.js';
+import { TrackingKeys } from '../contracts/keys.js';
+import { isSwapId } from '../contracts/swap-id.js';
 
 /**
  * Layerswap swap-status webhooks, delivered through Svix. A verified notification is only a hint:
@@ -118,7 +118,7 @@ export function createWebhookHandler(options: {
       await options.onSwapHint(swapId);
     } catch (err) {
       await replay.release(id).catch(() => undefined);
-      logger.error({ swapId, err: err instanceof Error ? err.message : String(err) }, 'webhook hint failed');
+      logger.error({ swapId, err: asError(err) }, 'webhook hint failed');
       webhookHints.labels('failed').inc();
       return { status: 500, body: { ok: false, error: 'could not schedule the swap check; retry later' } };
     }
@@ -149,7 +149,7 @@ export function createWebhookHandler(options: {
     req.on('end', () => {
       if (tooBig) return reply({ status: 413, body: { ok: false, error: 'body over 1 MB' } });
       handle(Buffer.concat(chunks).toString('utf8'), req.headers).then(reply, (err: unknown) => {
-        logger.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook handler failed');
+        logger.error({ err: asError(err) }, 'webhook handler failed');
         reply({ status: 500, body: { ok: false, error: 'internal error' } });
       });
     });

@@ -9,7 +9,7 @@ import { createRedis } from '../../src/redis.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
 import { Webhook } from 'svix';
-import { TrackingKeys } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { createWebhookHandler } from '../../src/tracking/webhook.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 import { startHarness } from '../tracking/support/harness.js';
@@ -169,7 +169,7 @@ describe('GET /metrics', () => {
     const port = await closedPort();
     const broken = createRedis(`redis://127.0.0.1:${port}`, { name: 'broken', retryStrategy: () => null, lazyConnect: true });
     await broken.connect().catch(() => undefined);
-    await expect.poll(async () => sample((await scrape()).body, 'swapbot_redis_errors_total')).toBeGreaterThan(before);
+    await expect.poll(async () => sample((await scrape()).body, 'swapbot_redis_errors_total'), { timeout: 5_000 }).toBeGreaterThan(before);
     broken.disconnect();
   });
 

@@ -89,7 +89,7 @@ describe('suggest (autocomplete)', () => {
   test('tokens narrowed by network', async () => {
     const onArb = await h.core.suggest('token', 'us', { network: 'arbitrum' });
     expect(onArb.map((s) => s.value)).toEqual(['USDC', 'USDT0', 'USDC.e']);
-    expect(onArb.every((s) => s.label.length <= 100)).toBe(true);
+    expect(onArb.filter((s) => !(s.label.length <= 100))).toEqual([]);
     const onTon = await h.core.suggest('token', '', { network: 'TON_MAINNET' });
     expect(onTon.map((s) => s.value).sort()).toEqual(['TON', 'USDT']);
   });

@@ -3,7 +3,8 @@ import { createCore } from '../../src/bot/create-core.js';
 import { replyButtons } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
-import type { CreatedSwap, CreateSwapParams } from '../../src/layerswap/schemas.js';
+import type { CreatedSwap } from '../../src/layerswap/schemas.js';
+import type { CreateSwapParams } from '../../src/layerswap/params.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
@@ -148,8 +149,8 @@ describe('exchanges', () => {
 
   test('autocomplete offers exchanges where a swap starts or ends, not where only networks fit', async () => {
     const coinbase = { label: 'Coinbase (exchange)', value: 'COINBASE' };
-    await expect.poll(() => h.core.suggest('source_network', 'coin')).toContainEqual(coinbase);
-    await expect.poll(() => h.core.suggest('destination_network', 'coinb')).toContainEqual(coinbase);
+    await expect.poll(() => h.core.suggest('source_network', 'coin'), { timeout: 5_000 }).toContainEqual(coinbase);
+    await expect.poll(() => h.core.suggest('destination_network', 'coinb'), { timeout: 5_000 }).toContainEqual(coinbase);
     expect(await h.core.suggest('network', 'coin')).not.toContainEqual(coinbase);
     // Networks keep their place ahead of exchanges of the same rank.
     expect((await h.core.suggest('source_network', 'base'))[0]?.value).toBe('BASE_MAINNET');

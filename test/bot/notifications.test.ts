@@ -95,7 +95,7 @@ describe('Mute and Stop on the tracked card', () => {
     await complete(id);
     const d = delivered('u-mute2', id);
     expect(d.messages).toEqual([]);
-    expect(d.cards.some((c) => c.op === 'edit' && /complet/i.test(replyText(c.reply)))).toBe(true);
+    expect(d.cards.filter((c) => c.op === 'edit').map((c) => replyText(c.reply)).join('\n')).toMatch(/complet/i);
   }, 30_000);
 
   it('Stop unfollows and takes Mute and Stop off the card; Undo follows again', async () => {

@@ -32,7 +32,7 @@ describe('/swap', () => {
     });
     expect(Array.from(deposit.image?.png.slice(0, 4) ?? [])).toEqual(PNG_MAGIC);
     const address = findButton([deposit], 'Copy address');
-    expect(address.kind === 'copy' && /^0x[0-9a-fA-F]{40}$/.test(address.text)).toBe(true);
+    expect(address).toMatchObject({ kind: 'copy', text: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
     expect(replyText(deposit)).toContain(address.kind === 'copy' ? address.text : '');
     const amount = findButton([deposit], 'Copy amount');
     expect(amount.kind === 'copy' && amount.text).toBe('100');

@@ -6,7 +6,7 @@ import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { AddressWatch } from '../../src/tracking/address-watch.js';
-import { TrackingKeys } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';

@@ -67,4 +67,13 @@ describe('a chain sighting in the money model', () => {
     // The chain's own "wrong amount" wording is gone: one sentence for one fact.
     expect(text(statusCard(chainSeen, { audience: 'private', now: NOW }))).not.toContain('A transfer of 50 USDC reached');
   });
+
+  it('names the phase the chain saw on the status card, never "Waiting for your deposit" beside "Deposit seen"', () => {
+    const card = statusCard(details('user_transfer_pending', [], { verdict: 'ok', amount: '100', confirmations: 2 }), { audience: 'private', now: NOW });
+    expect(card.title).toBe('Swap 3f2b8c1e: Deposit seen, confirming 2/3');
+    expect(text(card)).not.toContain('Waiting for your deposit');
+    expect(text(card)).not.toMatch(/Send the exact amount|I've sent it/);
+    // Without a sighting the same answer still waits for the deposit.
+    expect(statusCard(details('user_transfer_pending', []), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Waiting for your deposit');
+  });
 });

@@ -6,7 +6,7 @@ import { createRedis } from '../../src/redis.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
-import { TrackingKeys } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { clusterUnavailable, startCluster, type LocalCluster } from '../support/cluster.js';
 import { uniquePrefix } from '../support/redis.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';

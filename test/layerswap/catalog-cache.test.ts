@@ -28,7 +28,7 @@ describe('CatalogCache', () => {
     const cache = new CatalogCache(client, { now });
     server.script(ok([ARBITRUM, SOLANA]));
     const results = await Promise.all(Array.from({ length: 100 }, () => cache.networks()));
-    expect(results.every((r) => r.length === 2)).toBe(true);
+    expect(results.filter((r) => !(r.length === 2))).toEqual([]);
     expect(server.count('GET', '/api/v2/networks')).toBe(1);
     expect((await cache.networkByName('SOLANA_MAINNET'))?.display_name).toBe('Solana');
     expect(await cache.networkByName('solana_mainnet')).toBeUndefined();
@@ -87,7 +87,7 @@ describe('CatalogCache', () => {
     const cache = new CatalogCache(client, { now });
     server.script(apiError(500, 'INTERNAL', 'boom'));
     const errors = await Promise.all([rejectionOf(cache.networks()), rejectionOf(cache.networks())]);
-    expect(errors.every((e) => e instanceof ApiError)).toBe(true);
+    expect(errors.filter((e) => !(e instanceof ApiError))).toEqual([]);
     expect(server.count('GET')).toBe(1);
     server.script(ok([ARBITRUM]));
     expect(await cache.networks()).toHaveLength(1);

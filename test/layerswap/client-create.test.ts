@@ -181,7 +181,7 @@ describe('createSwap', () => {
       expect(server.count('POST')).toBe(1);
       expect(server.count('GET', `/api/v2/swaps/${LIVE_ID}`)).toBe(3);
       expect(waits).toEqual([500, 1000]);
-      expect(lines.some((l) => l.includes('could not complete a cut-down create answer'))).toBe(true);
+      expect(lines.join('\n')).toContain('could not complete a cut-down create answer');
       await client.close();
     });
 

@@ -157,7 +157,7 @@ describe('answers', () => {
     errors.push(await rejectionOf(client.getNetworks()));
     await client.close();
 
-    expect(server.requests.every((r) => r.headers['x-ls-apikey'] === API_KEY)).toBe(true);
+    expect(server.requests.filter((r) => !(r.headers['x-ls-apikey'] === API_KEY))).toEqual([]);
     expect(errors.map((e) => (e as Error).name)).toEqual(['ApiError', 'ApiError', 'ConnectionError', 'ResponseShapeError']);
     for (const err of errors) {
       expect(err).toBeInstanceOf(LayerswapError);
@@ -167,7 +167,7 @@ describe('answers', () => {
       expect(JSON.stringify(e)).not.toContain(API_KEY);
     }
     expect((errors[0] as ApiError).serviceMessage).toBe('API key [redacted] is not valid');
-    expect(lines.some((l) => l.includes('retrying'))).toBe(true);
+    expect(lines.join('\n')).toContain('retrying');
     expect(lines.join('\n')).not.toContain(API_KEY);
   });
 

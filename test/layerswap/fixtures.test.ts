@@ -2,22 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ResponseShapeError } from '../../src/layerswap/errors.js';
 import { readEnvelope } from '../../src/layerswap/response.js';
-import {
-  AuthorizeStatusSchema,
-  DepositActionListSchema,
-  DepositActionSchema,
-  DestinationListSchema,
-  LimitsSchema,
-  NetworkListSchema,
-  QuoteResponseSchema,
-  SwapDetailsSchema,
-  type DepositAction,
-  type Destination,
-  type Limits,
-  type Network,
-  type QuoteResponse,
-  type SwapDetails,
-} from '../../src/layerswap/schemas.js';
+import { AuthorizeStatusSchema, DepositActionListSchema, DepositActionSchema, DestinationListSchema, LimitsSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema, type DepositAction, type Destination, type Limits, type Network, type QuoteResponse, type SwapDetails } from '../../src/layerswap/schemas.js';
 import { fixtureEnvelope, fixtureNames, rawFixture } from '../support/fixtures.js';
 
 /**

@@ -1,4 +1,5 @@
-import { LayerswapClient, type LayerswapClientOptions } from '../../src/layerswap/client.js';
+import { LayerswapClient } from '../../src/layerswap/client.js';
+import type { LayerswapClientOptions } from '../../src/layerswap/request-loop.js';
 import { setUp } from '../support/set-up.js';
 import { startFaultServer, type FaultServer } from './fault-server.js';
 

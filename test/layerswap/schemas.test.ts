@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DestinationListSchema,
-  NetworkListSchema,
-  NetworkSchema,
-  QuoteResponseSchema,
-  SwapDetailsSchema,
-  SwapListSchema,
-} from '../../src/layerswap/schemas.js';
+import { DestinationListSchema, NetworkListSchema, NetworkSchema, QuoteResponseSchema, SwapDetailsSchema, SwapListSchema } from '../../src/layerswap/schemas.js';
 import { formatPath } from '../../src/layerswap/response.js';
 import { ARBITRUM, QUOTE, SOLANA, SWAP_DETAILS, TON } from './samples.js';
 

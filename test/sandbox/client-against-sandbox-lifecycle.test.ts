@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
-import type { CreateSwapParams, SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
+import type { CreateSwapParams } from '../../src/layerswap/params.js';
+import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
 import { isValidAddress } from '../../src/sandbox/addresses.js';
 import { DEFAULT_TIMINGS, startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer, type SandboxTimings } from '../../src/sandbox/types.js';

@@ -152,12 +152,12 @@ describe('webhooks', () => {
     const { clock, sandbox, post } = await setup({ url, secret, pollMs: 20, retryDelayMs: 10 });
 
     const id = idOf(await post('/api/v2/swaps', ethToArb));
-    await vi.waitFor(() => expect(received.map((p) => p.status)).toEqual(['user_transfer_pending']));
+    await vi.waitFor(() => expect(received.map((p) => p.status)).toEqual(['user_transfer_pending']), { timeout: 5_000 });
     sandbox.deposit(id);
     clock.advance(12 * 2_000);
-    await vi.waitFor(() => expect(received.map((p) => p.status)).toContain('ls_transfer_pending'));
+    await vi.waitFor(() => expect(received.map((p) => p.status)).toContain('ls_transfer_pending'), { timeout: 5_000 });
     clock.advance(6_000);
-    await vi.waitFor(() => expect(received.map((p) => p.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']));
+    await vi.waitFor(() => expect(received.map((p) => p.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']), { timeout: 5_000 });
     expect(received[0]).toEqual({ id, created_date: expect.any(String), status: 'user_transfer_pending', fail_reason: null });
     expect(received[2]).toMatchObject({ id, status: 'completed', transactions: expect.arrayContaining([expect.objectContaining({ type: 'output' })]) });
     expect(sandbox.webhookStats()).toEqual({ attempted: 4, delivered: 3, failed: 0 });

@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DepositActionListSchema,
-  DestinationListSchema,
-  EnvelopeSchema,
-  NetworkListSchema,
-  QuoteResponseSchema,
-  SwapDetailsSchema,
-} from '../../src/layerswap/schemas.js';
+import { DepositActionListSchema, DestinationListSchema, EnvelopeSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema } from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { ADDR, raw } from './support.js';

@@ -5,7 +5,7 @@ import { LanguageStore } from '../../src/i18n/store.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { AWAY_MAX_SWAPS, AWAY_TTL_SECONDS, ChatMoves } from '../../src/tracking/chat-moves.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
-import { TrackingKeys } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { Subscriptions } from '../../src/tracking/subscriptions.js';
 import { SwapStore } from '../../src/tracking/swap-store.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis.js';
+import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis-server.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { bytesPerSwap } from './support/memory.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { TrackingKeys } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { Pacer } from '../../src/tracking/pacing.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_BOUNDS_S, readRouteTimes, routeTimesId, routeTimesKey, WEEK_MS } from '../../src/contracts/route-times.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
+import { BUCKET_BOUNDS_S, readRouteTimes, routeTimesId, WEEK_MS } from '../../src/contracts/route-times.js';
 import { RouteTimesStore } from '../../src/tracking/route-times.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 
@@ -22,7 +23,7 @@ describe('route times in Redis', () => {
         }
       }
     }
-    const bytes = Number(await redis.memory('USAGE', routeTimesKey(prefix, route)));
+    const bytes = Number(await redis.memory('USAGE', new TrackingKeys(prefix).routeTimes(route)));
     expect(bytes).toBeLessThanOrEqual(2048);
     const times = await readRouteTimes(redis, prefix, route, start + 3 * WEEK_MS);
     expect(times.seen?.count).toBe(4 * 3 * (BUCKET_BOUNDS_S.length + 1));
@@ -38,7 +39,7 @@ describe('route times in Redis', () => {
     const later = old + 5 * WEEK_MS;
     expect((await store.read(route, later)).seen).toBeUndefined();
     await store.recordCompleted(route, { depositSeenAt: later - 30_000, history: [] }, later);
-    expect(await redis.hkeys(routeTimesKey(prefix, route))).toEqual([`${Math.floor(later / WEEK_MS)}:s`]);
+    expect(await redis.hkeys(new TrackingKeys(prefix).routeTimes(route))).toEqual([`${Math.floor(later / WEEK_MS)}:s`]);
     expect((await store.read(route, later)).seen).toMatchObject({ count: 1, p50Ms: 30_000 });
   });
 });

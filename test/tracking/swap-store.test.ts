@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TrackingKeys, targetKey } from '../../src/tracking/keys.js';
+import { targetKey } from '../../src/tracking/keys.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { SwapStore, type Follower } from '../../src/tracking/swap-store.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { CoreKeys } from '../../contracts/keys.js';
 
 /**
  * Button actions: short strings, at most 64 UTF-8 bytes (Telegram's callback_data limit; Discord
@@ -57,7 +58,7 @@ export class ActionCodec {
   ) {}
 
   private key(id: string): string {
-    return `${this.keyPrefix}:action:${id}`;
+    return new CoreKeys(this.keyPrefix).action(id);
   }
 
   /** Always returns an action of at most 64 bytes: inline when it fits, else stashed. */

@@ -8,6 +8,7 @@ import { errorReply, isServiceError } from '../kernel/errors-text.js';
 import { amountProblem, resolveNetwork, routeLimits } from '../catalog/index.js';
 import { msg, problemOf, problemReply, say, type Problem } from '../kernel/problem.js';
 import { t, type Locale } from '../../i18n/index.js';
+import { asError } from '../../log.js';
 import { expired, notice } from '../kernel/replies.js';
 import { checkRoute, loadExchanges } from './route-check.js';
 import { routeArgs, routeFromButton } from './route-button.js';
@@ -151,7 +152,7 @@ async function commonRoutes(ctx: Ctx, partial: Route, networks: readonly Network
     try {
       return await quoteResult(ctx, route, networks, 'route', query);
     } catch (err) {
-      ctx.logger.debug({ err: err instanceof Error ? err : new Error(String(err)) }, 'inline: a common route could not be quoted');
+      ctx.logger.debug({ err: asError(err) }, 'inline: a common route could not be quoted');
       return undefined;
     }
   }));

@@ -1,5 +1,6 @@
 import { ApiError } from '../../layerswap/errors.js';
-import type { Network, QuoteParams, QuoteResponse } from '../../layerswap/schemas.js';
+import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
+import type { QuoteParams } from '../../layerswap/params.js';
 import { actionButton, lineText, shareButton, type Reply } from '../../contracts/reply.js';
 import { quoteCard } from './card.js';
 import type { Ctx } from '../kernel/context.js';

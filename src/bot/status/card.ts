@@ -107,12 +107,22 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
   // answer): never ask for the money again.
   const regressed = opts.followed?.depositSeen === true && phase.kind === 'waiting';
-  const words = regressed
+  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}), ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}) });
+  // The chain watcher saw the deposit before the service did: the card names the phase the
+  // deposit is in, as the "Deposit seen" message did, never "Waiting for your deposit".
+  const chain = phase.kind === 'waiting' && !regressed ? money.onChain : undefined;
+  const words = chain
+    ? {
+        label: chain.required > 0 ? tr('swapPhase.confirming.labelCount', { done: Math.min(chain.confirmations, chain.required), max: chain.required }) : tr('swapPhase.confirming.label'),
+        meaning: tr('swapPhase.chainSeen.meaning'),
+        next: tr('swapPhase.confirming.next'),
+        tone: 'pending' as const,
+      }
+    : regressed
     ? { label: tr('swapPhase.regressed.label'), meaning: tr('swapPhase.regressed.meaning'), next: tr('swapPhase.regressed.next'), tone: 'warning' as const }
     : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
-  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}), ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}) });
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.

@@ -1,5 +1,5 @@
 import { UnconfirmedCreateError } from '../../layerswap/errors.js';
-import type { CreateSwapParams } from '../../layerswap/schemas.js';
+import type { CreateSwapParams } from '../../layerswap/params.js';
 import { code, line, type Reply } from '../../contracts/reply.js';
 import { shortId } from '../kernel/format.js';
 import type { Ctx } from '../kernel/context.js';

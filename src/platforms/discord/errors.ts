@@ -1,5 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { DeliveryError, neverSent } from '../../contracts/messenger.js';
+import { asError } from '../../log.js';
 
 /** Discord JSON error codes the adapter acts on (discord-api-docs topics/opcodes-and-status-codes). */
 const DiscordCode = {
@@ -59,20 +60,9 @@ const maskTokens = (text: string): string =>
   text.replace(/\/webhooks\/\d+\/[^/\s]+/g, '/webhooks/:id/:token').replace(/\/interactions\/\d+\/[^/\s]+/g, '/interactions/:id/:token');
 
 /**
- * An error as it may be logged (an Error, for the serializer): kind, message, stack, Discord's
- * status and code. Never the request URL with its interaction token, nor the body (user content).
+ * A Discord error in the one log shape (log.ts asError): kind, message, stack, Discord's status and
+ * code; its request URL's interaction or webhook token masked, never the body (user content).
  */
 export function loggableError(error: unknown): Error {
-  const source = error instanceof Error ? error : new Error(String(error));
-  const out = Object.assign(new Error(maskTokens(source.message)), loggedFields(source));
-  out.name = source.name;
-  if (source.stack) out.stack = maskTokens(source.stack);
-  return out;
-}
-
-function loggedFields(error: Error): Record<string, unknown> {
-  if (error instanceof DiscordAPIError) return { status: error.status, code: error.code, method: error.method };
-  if (error instanceof RateLimitError) return { route: error.route, retryAfterMs: error.retryAfter, global: error.global };
-  if (error instanceof HTTPError) return { status: error.status, method: error.method };
-  return {};
+  return asError(error, { mask: maskTokens });
 }

@@ -2,6 +2,7 @@ import type { Api } from 'grammy';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../log.js';
 import { telegramError } from './errors.js';
+import { CoreKeys } from '../../contracts/keys.js';
 
 /**
  * "Is this user an administrator of this chat?" asked of Telegram (getChatMember) and remembered
@@ -21,7 +22,7 @@ export type AdminCheck = (chatId: number, userId: number) => Promise<boolean>;
 export function createAdminCheck(opts: AdminCheckOptions): AdminCheck {
   const ttl = opts.ttlSeconds ?? 60;
   return async (chatId, userId) => {
-    const key = `${opts.keyPrefix}:tg:admin:${chatId}:${userId}`;
+    const key = new CoreKeys(opts.keyPrefix).telegramAdmin(chatId, userId);
     try {
       const cached = await opts.redis.get(key);
       if (cached === '1' || cached === '0') return cached === '1';

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Composer, type Context } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Redis } from 'ioredis';
+import { CoreKeys } from '../../contracts/keys.js';
 import type { Logger } from '../../log.js';
+import { scripts } from '../../scripts.js';
 import { telegramError } from './errors.js';
 
 /** Telegram keeps undelivered updates for 24 h; so do we remember the ones we handled. */
@@ -27,53 +29,7 @@ export interface UpdateLeaseOptions {
 
 export const DEFAULT_UPDATE_LEASE: UpdateLeaseOptions = { leaseMs: 10_000 };
 
-// KEYS: update key, in-flight zset, in-flight data hash. ARGV: owner, leaseMs, update id, update JSON.
-const CLAIM = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
-redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
-return 1`;
-
-// Same KEYS. ARGV: owner, leaseMs, update id.
-const RENEW = `
-if redis.call('GET', KEYS[1]) ~= 'p:' .. ARGV[1] then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[2]), ARGV[3])
-return 1`;
-
-// Same KEYS. ARGV: day seconds, update id.
-const DONE = `
-redis.call('SET', KEYS[1], 'done', 'EX', ARGV[1])
-redis.call('ZREM', KEYS[2], ARGV[2])
-redis.call('HDEL', KEYS[3], ARGV[2])
-return 1`;
-
-// KEYS: in-flight zset, data hash. ARGV: update key prefix, owner, leaseMs, max.
-// Takes over updates whose lease lapsed (their process died): returns their JSON.
-const TAKE_OVER = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[4]))
-local out = {}
-for _, id in ipairs(ids) do
-  local k = ARGV[1] .. id
-  local v = redis.call('GET', k)
-  local data = redis.call('HGET', KEYS[2], id)
-  if v == 'done' or not data then
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-  elseif not v then
-    redis.call('SET', k, 'p:' .. ARGV[2], 'PX', ARGV[3])
-    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), id)
-    table.insert(out, data)
-  end
-end
-return out`;
+// The ledger's Lua scripts: scripts/claimUpdate-3.lua, renewUpdate-3, finishUpdate-3, takeOverUpdates-2.
 
 export interface UpdateLedger {
   /** The first middleware: claims the update, renews it while handled, marks it done after. */
@@ -93,8 +49,9 @@ export interface UpdateLedger {
 export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logger: Logger; lease?: UpdateLeaseOptions }): UpdateLedger {
   const { redis, logger } = opts;
   const leaseMs = (opts.lease ?? DEFAULT_UPDATE_LEASE).leaseMs;
-  const base = (botId: number) => `${opts.keyPrefix}:tg:${botId}`;
-  const keys = (botId: number, id: number) => [`${base(botId)}:update:${id}`, `${base(botId)}:inflight`, `${base(botId)}:inflight:data`];
+  const registry = new CoreKeys(opts.keyPrefix);
+  const keys = (botId: number, id: number) => [registry.telegramUpdate(botId, id), registry.telegramInFlight(botId), registry.telegramInFlightData(botId)];
+  const run = scripts(redis);
   /** Updates this process holds a lease on, by update key. */
   const held = new Map<string, { owner: string; keys: string[]; id: number }>();
   /** Updates the sweep already claimed for this process (the middleware must not claim again). */
@@ -105,7 +62,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
 
   const renewAll = () => {
     for (const h of held.values()) {
-      redis.eval(RENEW, 3, ...h.keys, h.owner, leaseMs, h.id).catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: could not renew an update lease'));
+      run('renewUpdate', h.keys, [h.owner, leaseMs, h.id]).catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: could not renew an update lease'));
     }
   };
   const keepRenewing = () => {
@@ -135,7 +92,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
     if (owner === undefined) {
       const mine = randomUUID();
       try {
-        const fresh = (await redis.eval(CLAIM, 3, ...k, mine, leaseMs, id, JSON.stringify(ctx.update))) === 1;
+        const fresh = (await run('claimUpdate', k, [mine, leaseMs, id, JSON.stringify(ctx.update)])) === 1;
         if (!fresh) {
           logger.debug({ updateId: id }, 'telegram: duplicate update skipped (in hand elsewhere, or done)');
           return;
@@ -158,7 +115,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
       if (entry) {
         untrack(k[0]!);
         // Done even when the handler failed: the user was told, and a replay would say it twice.
-        await redis.eval(DONE, 3, ...k, DAY_SECONDS, id).catch((err: unknown) => logger.warn({ err: telegramError(err) }, 'telegram: could not mark an update done'));
+        await run('finishUpdate', k, [DAY_SECONDS, id]).catch((err: unknown) => logger.warn({ err: telegramError(err) }, 'telegram: could not mark an update done'));
       }
       work.delete(p);
       finish();
@@ -170,7 +127,7 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
     async sweep(botId, handle) {
       const [zset, data] = keys(botId, 0).slice(1) as [string, string];
       const owner = randomUUID();
-      const taken = (await redis.eval(TAKE_OVER, 2, zset, data, `${base(botId)}:update:`, owner, leaseMs, 50)) as string[];
+      const taken = (await run('takeOverUpdates', [zset, data], [registry.telegramUpdatePrefix(botId), owner, leaseMs, 50])) as string[];
       for (const json of taken) {
         let update: Update;
         try {

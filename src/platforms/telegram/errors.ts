@@ -1,5 +1,6 @@
 import { GrammyError, HttpError } from 'grammy';
 import { DeliveryError, neverSent, type DeliveryFailure } from '../../contracts/messenger.js';
+import { asError } from '../../log.js';
 
 /**
  * Telegram's answers, normalised. The Bot API speaks in error codes plus English descriptions; the
@@ -72,21 +73,12 @@ export function describeError(err: unknown, token?: string): string {
 }
 
 /**
- * describeError as an Error for the log's `err` (pino serializes name, message and stack): the
- * original's name and stack (token removed), none of its properties (payload, wrapped error).
+ * A Telegram error in the one log shape (log.ts asError: no payload, no wrapped error), the token
+ * removed; a refusal says the method and Telegram's description.
  */
 export function telegramError(err: unknown, token?: string): Error {
-  const described = describeError(err, token);
-  // describeError names a plain error ("TypeError: ..."); the name goes into the stack instead.
-  const plainPrefix = err instanceof Error && !(err instanceof GrammyError) && !(err instanceof HttpError) ? `${err.name}: ` : '';
-  const safe = new Error(described.startsWith(plainPrefix) ? described.slice(plainPrefix.length) : described);
-  if (err instanceof Error) {
-    safe.name = err.name;
-    const frames = err.stack?.split('\n').slice(1).join('\n');
-    safe.stack = `${safe.name}: ${safe.message}${frames ? `\n${frames}` : ''}`;
-    if (token && token.length >= 4) safe.stack = safe.stack.split(token).join('[redacted]');
-  }
-  return safe;
+  const message = err instanceof GrammyError ? `Telegram ${err.method} failed: ${err.error_code} ${err.description}` : undefined;
+  return asError(err, { secrets: token ? [token] : [], ...(message !== undefined ? { message } : {}) });
 }
 
 export function toDeliveryError(err: unknown, token?: string): DeliveryError {

@@ -138,8 +138,8 @@ describe('a whole swap on Discord', () => {
     await waitFor(() => /Deposit closed/.test(unescape(embedText(dep))), 'the deposit card closed');
     expect(h.fake.messagesIn(dmChannel).filter((m) => unescape(titleOf(m)).startsWith('Deposit for swap'))).toHaveLength(0);
     // The explorer links are sections with a link button beside the transaction line.
-    expect(componentsOf(liveCard).some((c) => c.type === 9 && (c.accessory as Json | undefined)?.style === 5)).toBe(true);
-    expect(h.fake.requests.some((r) => r.method === 'PATCH' && r.path === `/channels/${dmChannel}/messages/${liveCard.id}`)).toBe(true);
+    expect(componentsOf(liveCard).map((c) => [c.type, (c.accessory as Json | undefined)?.style])).toContainEqual([9, 5]);
+    expect(h.fake.requests.map((r) => `${r.method} ${r.path}`)).toContain(`PATCH /channels/${dmChannel}/messages/${liveCard.id}`);
   });
 
   it('Swap again on the completion message: the confirmation with the same destination; /addresses lists it and removes it', async () => {
@@ -194,7 +194,7 @@ describe('a whole swap on Discord', () => {
     // Nothing reached Bob's DM channel: Discord refused it.
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
     expect(h.fake.messagesIn(bobDm)).toHaveLength(0);
-    expect(h.fake.requests.some((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403)).toBe(true);
+    expect(h.fake.requests.map((r) => `${r.status} ${r.path}`)).toContain(`403 /channels/${bobDm}/messages`);
     // The tracking worker meets the same refusal (50007) at the swap's first change and stops following for that DM.
     const bobSwap = /Swap id: `([0-9a-f-]{36})`/.exec(unescape(embedText(shown)))?.[1] ?? '';
     expect(bobSwap).toMatch(/^[0-9a-f-]{36}$/);

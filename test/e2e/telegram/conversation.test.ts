@@ -127,7 +127,7 @@ describe('in a group', () => {
     const url = String(g.button('Get deposit details').button.url);
     expect(url).toMatch(new RegExp(`^https://t\\.me/${world.fake.bot.username}\\?start=dep_[0-9a-f]{32}$`));
     expect(fallback.markup).toBeDefined();
-    expect(world.fake.callsTo('sendPhoto').some((c) => Number(c.payload.chat_id) === carol.id && c.errorCode === 403)).toBe(true);
+    expect(world.fake.callsTo('sendPhoto').map((c) => [Number(c.payload.chat_id), c.errorCode])).toContainEqual([carol.id, 403]);
     for (const m of g.messages()) expect(m.text ?? m.caption ?? '').not.toContain('Send exactly');
 
     // Carol follows the link: Telegram opens the private chat with "/start <payload>".

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Incoming } from '../../../src/contracts/incoming.js';
+import { CoreKeys } from '../../../src/contracts/keys.js';
 import { line, type Reply } from '../../../src/contracts/reply.js';
 import { createTelegramBot, type TelegramBot } from '../../../src/platforms/telegram/bot.js';
 import { testRedis, uniquePrefix } from '../../support/redis.js';
@@ -61,7 +62,7 @@ describe('an update in hand when its process dies', () => {
     await startBot(healthy).start();
     const msg = await waitFor(() => fake.botMessages(chat.id)[0], 'the answer from the second process');
     expect(msg.text).toBe('answer to /quote 1 eth');
-    await expect.poll(settled).toBe(true);
+    await expect.poll(settled, { timeout: 10_000 }).toBe(true);
     expect(fake.botMessages(chat.id)).toHaveLength(1);
     expect(healthy.seen.map((s) => s.text)).toEqual(['/quote 1 eth']);
   });
@@ -77,7 +78,7 @@ describe('an update in hand when its process dies', () => {
     fake.sendText(chat, bob, '/quote 2 eth');
     await waitFor(() => hung.seen.length === 1, 'the first process to take the update');
     // Telegram redelivers the same update (a webhook retry): the live claim turns it away.
-    const id = (await redis.keys(`${prefix}:tg:${fake.bot.id}:update:*`)).map((k) => Number(k.split(':').pop()))[0]!;
+    const id = (await redis.keys(new CoreKeys(prefix).telegramUpdate(fake.bot.id, '*'))).map((k) => Number(k.split(':').pop()))[0]!;
     fake.pushUpdate({ update_id: id, message: { message_id: 1, date: 1, chat, from: bob, text: '/quote 2 eth' } });
     await waitFor(() => logs[0]!.some((l) => l.includes('duplicate update skipped')), 'the redelivery to be turned away');
     expect(hung.seen).toHaveLength(1);
@@ -88,7 +89,7 @@ describe('an update in hand when its process dies', () => {
     // And once more after the process died: whichever comes first answers, only once.
     fake.pushUpdate({ update_id: id, message: { message_id: 1, date: 1, chat, from: bob, text: '/quote 2 eth' } });
     await waitFor(() => fake.botMessages(chat.id)[0], 'the answer');
-    await expect.poll(settled).toBe(true);
+    await expect.poll(settled, { timeout: 10_000 }).toBe(true);
     expect(fake.botMessages(chat.id).map((m) => m.text)).toEqual(['answer to /quote 2 eth']);
     expect(healthy.seen).toHaveLength(1);
   });

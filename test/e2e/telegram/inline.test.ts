@@ -53,7 +53,7 @@ describe('Telegram inline mode', () => {
     const problem = results.find((r) => String(r.id).startsWith('problem:')) as Json;
     expect(problem.title).toMatch(/nowhereland/i);
     expect(text(problem)).toContain('Example:');
-    expect(results.some((r) => r.id === 'help')).toBe(true);
+    expect(results.map((r) => r.id)).toContain('help');
   });
 
   it('answers an empty query with a how-to and common routes, quoted', async () => {
@@ -70,7 +70,7 @@ describe('Telegram inline mode', () => {
     const quote = results[0] as Json;
     const inlineId = world.fake.chooseInline(eve, id, String(quote.id));
     expect(inlineId).toBeDefined();
-    await expect.poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"'))).toBe(true);
+    await expect.poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"')), { timeout: 5_000 }).toBe(true);
     expect(world.logLines.join('')).not.toContain('25 usdc');
 
     const refresh = buttons(quote).find((b) => b.text === 'Refresh') as Json;

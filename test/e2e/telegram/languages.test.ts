@@ -116,6 +116,6 @@ describe('the command menus', () => {
     expect(quote('ru')).toMatch(/^Котировка обмена/);
     expect(quote('zh')).toMatch(/^兑换报价/);
     expect(quote('pt')).toMatch(/^Cotar um swap/);
-    expect(world.fake.callsTo('setMyCommands').every((c) => c.ok)).toBe(true);
+    expect(world.fake.callsTo('setMyCommands').filter((c) => !(c.ok))).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ describe('slash command definitions', () => {
       const options = d.options ?? [];
       expect(options.length).toBeLessThanOrEqual(25);
       const firstOptional = options.findIndex((o) => !o.required);
-      if (firstOptional >= 0) expect(options.slice(firstOptional).every((o) => !o.required)).toBe(true);
+      if (firstOptional >= 0) expect(options.slice(firstOptional).filter((o) => o.required)).toEqual([]);
     }
     const quote = defs.find((d) => d.name === 'quote');
     expect(quote?.options?.find((o) => o.name === 'amount')).toMatchObject({ type: 10, min_value: TINY_POSITIVE, required: true });

@@ -41,7 +41,7 @@ describe('escaping user text (property)', () => {
   test.prop([userText])('a code span holds exactly one span: no backtick inside, single line', (s) => {
     const out = codeSpan(s);
     if (out === '') return;
-    expect(out.startsWith('`') && out.endsWith('`')).toBe(true);
+    expect([out.at(0), out.at(-1)]).toEqual(['`', '`']);
     const inner = out.slice(1, -1);
     expect(inner).not.toMatch(/[`\r\n]/);
   });

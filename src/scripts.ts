@@ -3,14 +3,20 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
 /**
- * The engine's Lua scripts, one file each in scripts/, named `<command>-<number of keys>.lua`
- * (BullMQ's convention). Each becomes an ioredis command (defineCommand: EVALSHA, and EVAL once
- * after a Redis restart forgot it). Every script touches keys of one hash tag only (Redis Cluster).
+ * Every Lua script of the process (tracking, the rate limit, Telegram's update ledger), one file
+ * each in scripts/, named `<command>-<number of keys>.lua` (BullMQ's convention), and the one way
+ * to run them: each becomes an ioredis command (defineCommand: EVALSHA, and EVAL once after a
+ * Redis restart forgot it). Every script touches keys of one hash tag only (Redis Cluster).
+ * Here, below the bot, tracking and the adapters, so each can use it without importing upward.
  * `npm run build` copies scripts/ next to the compiled module (what an installed package runs);
  * in a source checkout the files in src/ are read.
  */
 
-export type ScriptName = 'follow' | 'routeTime' | 'unfollow' | 'retire' | 'pollStart' | 'pollCommit' | 'setDelivery' | 'hint' | 'reserveSlot' | 'releaseSlot' | 'takePace' | 'mute' | 'chainSet' | 'moveChat' | 'depositCard';
+export type ScriptName =
+  | 'follow' | 'routeTime' | 'unfollow' | 'retire' | 'pollStart' | 'pollCommit' | 'setDelivery' | 'hint' | 'reserveSlot'
+  | 'releaseSlot' | 'takePace' | 'mute' | 'chainSet' | 'moveChat' | 'depositCard'
+  | 'takeToken'
+  | 'claimUpdate' | 'renewUpdate' | 'finishUpdate' | 'takeOverUpdates';
 
 type Arg = string | number | Buffer;
 export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: readonly Arg[]) => Promise<unknown>;
@@ -18,13 +24,22 @@ export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: rea
 function scriptsDir(): string {
   // In a source checkout the sources win (a dist/ built by plain tsc may hold an older copy);
   // an installed package has only the copy next to the module.
+  // Only this repository's: an installed package must not take its host project's src/scripts/.
   for (let up = '../'; up.length <= 5 * 3; up += '../') {
-    const dir = fileURLToPath(new URL(`${up}src/tracking/scripts/`, import.meta.url));
-    if (existsSync(dir)) return dir;
+    const dir = fileURLToPath(new URL(`${up}src/scripts/`, import.meta.url));
+    if (existsSync(dir) && isThisRepository(fileURLToPath(new URL(`${up}package.json`, import.meta.url)))) return dir;
   }
   const here = fileURLToPath(new URL('./scripts/', import.meta.url));
   if (existsSync(here)) return here;
-  throw new Error(`the tracking Lua scripts are missing: expected them in ${here} (npm run build copies them there)`);
+  throw new Error(`the Lua scripts are missing: expected them in ${here} (npm run build copies them there)`);
+}
+
+function isThisRepository(packageJson: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: unknown }).name === 'swapbot';
+  } catch {
+    return false;
+  }
 }
 
 let loaded: Map<string, { numberOfKeys: number; lua: string }> | undefined;

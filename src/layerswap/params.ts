@@ -1,0 +1,137 @@
+/**
+ * The parameters of each LayerswapApi operation, as the API names them (snake_case): what the
+ * client sends, beside schemas.ts, which checks what comes back.
+ */
+
+export interface QuoteParams {
+  source_network: string;
+  source_token: string;
+  destination_network: string;
+  destination_token: string;
+  amount: number;
+  refuel?: boolean;
+  slippage?: string;
+  source_address?: string;
+  destination_address?: string;
+  use_deposit_address?: boolean;
+  use_gasless?: boolean;
+}
+
+export interface DestinationsParams {
+  source_network?: string;
+  source_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+  network_types?: string[];
+}
+
+export interface NetworksParams {
+  network_types?: string[];
+}
+
+export interface CreateSwapParams {
+  source_network: string;
+  source_token: string;
+  destination_network: string;
+  destination_token: string;
+  destination_address: string;
+  amount: number;
+  refund_address?: string;
+  source_address?: string;
+  /** Generated once per user action by the client when absent; reused on every attempt. */
+  reference_id?: string;
+  refuel?: boolean;
+  slippage?: string;
+  use_deposit_address?: boolean;
+  use_new_deposit_address?: boolean | null;
+  source_exchange?: string;
+  destination_exchange?: string;
+  app_name?: string;
+}
+
+export interface GetSwapParams {
+  exclude_deposit_actions?: boolean;
+  source_address?: string;
+}
+
+/** GET /limits: the route without an amount. */
+export interface LimitsParams {
+  source_network: string;
+  source_token: string;
+  destination_network: string;
+  destination_token: string;
+  refuel?: boolean;
+  use_deposit_address?: boolean;
+  use_gasless?: boolean;
+  destination_address?: string;
+}
+
+export interface SourcesParams {
+  destination_network?: string;
+  destination_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+  has_deposit_address?: boolean;
+  network_types?: string[];
+}
+
+/**
+ * GET /source_exchanges: exchanges a swap can start from. With source_network and source_token,
+ * those that withdraw that token on that network (the current official app's filter).
+ */
+export interface SourceExchangesParams {
+  source_network?: string;
+  source_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+}
+
+/**
+ * GET /destination_exchanges: exchanges a swap can pay out to. With source_network and
+ * source_token, those reachable from that token (the 2024 official app; the current app no longer
+ * offers exchanges as a destination).
+ */
+export interface DestinationExchangesParams {
+  source_network?: string;
+  source_token?: string;
+  include_swaps?: boolean;
+  include_unavailable?: boolean;
+  include_unmatched?: boolean;
+}
+
+/** GET /exchange_withdrawal_networks: where an exchange can withdraw to reach this destination. */
+export interface ExchangeWithdrawalNetworksParams {
+  source_exchange: string;
+  destination_network: string;
+  destination_token: string;
+  /** Narrows to one token group (the 2024 app sent it; the current one does not). */
+  source_token_group?: string;
+}
+
+/** GET /exchange_deposit_networks: where an exchange takes deposits reachable from this source. */
+export interface ExchangeDepositNetworksParams {
+  destination_exchange: string;
+  source_network: string;
+  source_token: string;
+  destination_token_group?: string;
+}
+
+export interface ListSwapsParams {
+  /** The source or destination address whose swaps are listed. */
+  address: string;
+  page?: number;
+  include_expired?: boolean;
+}
+
+export interface TransactionStatusParams {
+  network: string;
+  transaction_id: string;
+}
+
+export interface SpeedUpDepositParams {
+  /** The hash of the deposit transaction the user sent. */
+  transaction_id: string;
+}
