@@ -39,7 +39,7 @@ export class CoreKeys {
   rate(platform: Platform, userId: string, bucket: 'commands' | 'inline' = 'commands'): string {
     return bucket === 'inline' ? `${this.prefix}:inline:rate:${platform}:${keyPart(userId)}` : this.user('rate', platform, userId);
   }
-  /** A button's action stashed because it does not fit in the platform's callback data (bot/actions.ts). */
+  /** A button's action stashed because it does not fit in the platform's callback data (bot/kernel/actions.ts). */
   action(id: string): string {
     return `${this.prefix}:action:${keyPart(id)}`;
   }
