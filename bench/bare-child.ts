@@ -26,7 +26,11 @@ serve(
           const t = performance.now();
           if (t >= end) return;
           const id = args.ids[i++ % args.ids.length] as string;
-          const res = await p.request({ method: 'GET', path: `/api/v2/swaps/${id}?exclude_deposit_actions=true`, headers: { 'x-ls-apikey': args.apiKey } });
+          const res = await p.request({
+            method: 'GET',
+            path: `/api/v2/swaps/${id}?exclude_deposit_actions=true`,
+            headers: { 'x-ls-apikey': args.apiKey },
+          });
           await res.body.text();
           if (res.statusCode !== 200) failed++;
           const done = performance.now();

@@ -39,18 +39,41 @@ export async function runCommands(b: Bench, swapId: string, opts: Partial<Comman
   const redis = createRedis(b.redis.url, { maxRetriesPerRequest: 3 });
   const ctl = b.controller(`${prefix}-trk`, LATENCY_CADENCE);
   const catalog = new CatalogCache(b.api);
-  const core: BotCore = createCore({ api: b.api, catalog, redis, keyPrefix: prefix, tracking: ctl.service, limits: { commandsPerMinute: CONFIG_DEFAULTS.COMMANDS_PER_MINUTE, draftTtlSeconds: CONFIG_DEFAULTS.DRAFT_TTL_SECONDS } });
-  const incoming = (text: string, i: number): Incoming => ({ platform: 'telegram', userId: `u${i}`, userName: 'Bench', chatId: `u${i}`, chatKind: 'private', text });
+  const core: BotCore = createCore({
+    api: b.api,
+    catalog,
+    redis,
+    keyPrefix: prefix,
+    tracking: ctl.service,
+    limits: { commandsPerMinute: CONFIG_DEFAULTS.COMMANDS_PER_MINUTE, draftTtlSeconds: CONFIG_DEFAULTS.DRAFT_TTL_SECONDS },
+  });
+  const incoming = (text: string, i: number): Incoming => ({
+    platform: 'telegram',
+    userId: `u${i}`,
+    userName: 'Bench',
+    chatId: `u${i}`,
+    chatKind: 'private',
+    text,
+  });
   const q = SWAP_BODY;
   const quoteQuery = `source_network=${q.source_network}&source_token=${q.source_token}&destination_network=${q.destination_network}&destination_token=${q.destination_token}&amount=${q.amount}`;
   let user = 0;
   const handled = async (text: string) => {
     const replies = await core.handle(incoming(text, user++));
-    if (replies.length === 0 || replies.some((r) => r.tone === 'error')) throw new Error(`"${text}" did not work: ${JSON.stringify(replies[0]?.title ?? replies[0]?.lines?.[0] ?? 'no reply')}`);
+    if (replies.length === 0 || replies.some((r) => r.tone === 'error'))
+      throw new Error(`"${text}" did not work: ${JSON.stringify(replies[0]?.title ?? replies[0]?.lines?.[0] ?? 'no reply')}`);
   };
   const probes: Probe[] = [
-    { name: '/quote', run: () => handled(`/quote 100 USDC ETHEREUM_MAINNET ARBITRUM_MAINNET`), bare: { label: 'GET /api/v2/quote', path: `/api/v2/quote?${quoteQuery}` } },
-    { name: '/status', run: () => handled(`/status ${swapId}`), bare: { label: 'GET /api/v2/swaps/{id}', path: `/api/v2/swaps/${swapId}?exclude_deposit_actions=true` } },
+    {
+      name: '/quote',
+      run: () => handled(`/quote 100 USDC ETHEREUM_MAINNET ARBITRUM_MAINNET`),
+      bare: { label: 'GET /api/v2/quote', path: `/api/v2/quote?${quoteQuery}` },
+    },
+    {
+      name: '/status',
+      run: () => handled(`/status ${swapId}`),
+      bare: { label: 'GET /api/v2/swaps/{id}', path: `/api/v2/swaps/${swapId}?exclude_deposit_actions=true` },
+    },
     {
       name: 'network autocomplete (suggest)',
       run: async () => {
@@ -97,11 +120,27 @@ export async function runCommands(b: Bench, swapId: string, opts: Partial<Comman
       progress(`${p.name}: p50 ${fmt(spread(p50).median)} ms, p99 ${fmt(spread(p99).median)} ms`);
       const ratio = (a: number[], c: number[]) => spread(a.map((x, i) => x / (c[i] ?? NaN)));
       section.rows.push(
-        { figure: `${p.name} p50`, unit: 'ms', value: spread(p50), beside: { label: `bare ${p.bare.label}`, unit: 'ms', value: spread(b50) }, ratio: { label: 'core / bare', value: ratio(p50, b50) } },
-        { figure: `${p.name} p99`, unit: 'ms', value: spread(p99), beside: { label: `bare ${p.bare.label}`, unit: 'ms', value: spread(b99) }, ratio: { label: 'core / bare', value: ratio(p99, b99) } },
+        {
+          figure: `${p.name} p50`,
+          unit: 'ms',
+          value: spread(p50),
+          beside: { label: `bare ${p.bare.label}`, unit: 'ms', value: spread(b50) },
+          ratio: { label: 'core / bare', value: ratio(p50, b50) },
+        },
+        {
+          figure: `${p.name} p99`,
+          unit: 'ms',
+          value: spread(p99),
+          beside: { label: `bare ${p.bare.label}`, unit: 'ms', value: spread(b99) },
+          ratio: { label: 'core / bare', value: ratio(p99, b99) },
+        },
       );
       const worst = spread(p99).median;
-      section.targets.push({ text: `${p.name} p99 <= 20 ms with the catalogue cached`, measured: `${fmt(worst)} ms`, pass: Number.isFinite(worst) ? worst <= 20 : null });
+      section.targets.push({
+        text: `${p.name} p99 <= 20 ms with the catalogue cached`,
+        measured: `${fmt(worst)} ms`,
+        pass: Number.isFinite(worst) ? worst <= 20 : null,
+      });
     }
   } finally {
     await ctl.close();

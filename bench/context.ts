@@ -158,7 +158,12 @@ export class Bench {
   }
 
   /** A tracking instance in this process without workers: follow() and queue counts. */
-  controller(prefix: string, cadence: WorkerConfig['cadence'], platformRates?: Partial<Record<Platform, RateLimit>>, on?: { api: LayerswapClient; now: () => number }): Tracking {
+  controller(
+    prefix: string,
+    cadence: WorkerConfig['cadence'],
+    platformRates?: Partial<Record<Platform, RateLimit>>,
+    on?: { api: LayerswapClient; now: () => number },
+  ): Tracking {
     return createTracking({
       redis: this.redis.url,
       prefix,
@@ -176,7 +181,11 @@ export class Bench {
 }
 
 /** Runs `fn` over items with `concurrency` in flight. */
-export async function eachLimit<T>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<unknown>): Promise<void> {
+export async function eachLimit<T>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
   let i = 0;
   const one = async () => {
     while (i < items.length) {

@@ -47,16 +47,36 @@ export function chainRows(section: Section, r: ChainPhase): void {
   const rpcPerBlock = r.readings.rpcRequests / blocks;
   const meanReq = r.requests.reduce((a, b) => a + b, 0) / Math.max(1, r.requests.length);
   section.rows.push(
-    { figure: `typical, webhooks + chain watcher (local EDR node): GET /swaps/{id} per swap (mean ${fmt(meanReq)})`, unit: 'req/swap', value: req },
+    {
+      figure: `typical, webhooks + chain watcher (local EDR node): GET /swaps/{id} per swap (mean ${fmt(meanReq)})`,
+      unit: 'req/swap',
+      value: req,
+    },
     { figure: 'typical, webhooks + chain watcher: deposit (its block mined) -> first card showing it', unit: 'sandbox s', value: dep },
     { figure: 'typical, webhooks + chain watcher: each confirmation (block mined) -> card showing it', unit: 'sandbox s', value: lag },
-    { figure: `typical, webhooks + chain watcher: RPC requests per swap (${fmt(rpcPerSwap)}) and per network block`, unit: 'req/block', value: spread([rpcPerBlock]) },
+    {
+      figure: `typical, webhooks + chain watcher: RPC requests per swap (${fmt(rpcPerSwap)}) and per network block`,
+      unit: 'req/block',
+      value: spread([rpcPerBlock]),
+    },
   );
   const blockS = r.blockMs / 1000;
   section.targets.push(
-    { text: 'webhooks + chain watcher: <= 8 GET /swaps/{id} per typical swap', measured: `${fmt(meanReq)} mean, ${fmt(req.max)} worst`, pass: Number.isFinite(meanReq) ? req.max <= 8 : null },
-    { text: 'webhooks + chain watcher: deposit -> first card median <= 3 s, worst <= 8 s (sandbox time)', measured: `${fmt(dep.median)} s median, ${fmt(dep.max)} s worst`, pass: Number.isFinite(dep.max) ? dep.median <= 3 && dep.max <= 8 : null },
-    { text: `webhooks + chain watcher: each confirmation on the card within one block (${fmt(blockS)} s)`, measured: `${fmt(lag.median)} s median, ${fmt(lag.max)} s worst`, pass: Number.isFinite(lag.max) ? lag.max <= blockS : null },
+    {
+      text: 'webhooks + chain watcher: <= 8 GET /swaps/{id} per typical swap',
+      measured: `${fmt(meanReq)} mean, ${fmt(req.max)} worst`,
+      pass: Number.isFinite(meanReq) ? req.max <= 8 : null,
+    },
+    {
+      text: 'webhooks + chain watcher: deposit -> first card median <= 3 s, worst <= 8 s (sandbox time)',
+      measured: `${fmt(dep.median)} s median, ${fmt(dep.max)} s worst`,
+      pass: Number.isFinite(dep.max) ? dep.median <= 3 && dep.max <= 8 : null,
+    },
+    {
+      text: `webhooks + chain watcher: each confirmation on the card within one block (${fmt(blockS)} s)`,
+      measured: `${fmt(lag.median)} s median, ${fmt(lag.max)} s worst`,
+      pass: Number.isFinite(lag.max) ? lag.max <= blockS : null,
+    },
   );
   section.notes.push(
     `chain row: ${r.swaps.length} swaps on a local EDR node (Hardhat's EVM, in the sandbox's process), a block every ${fmt(blockS)} sandbox s (${fmt(r.blockMs / r.speed)} real ms) plus one per deposit (automine); ` +

@@ -46,7 +46,14 @@ const DEFAULTS: EconomyOptions = { swaps: 40, typicalSpeed: 10, abandonedSpeed: 
 const MIN = 60_000;
 /** Ethereum's 12 confirmations, 9 s apart, the payout 10 s after, completed 2 s later: 2 min from deposit to completed. */
 const CONFIRMATIONS = 12;
-const TIMINGS = { depositDelayMs: 'off' as const, confirmationIntervalMs: 9_000, payoutDelayMs: 10_000, completionLagMs: 2_000, expiryMs: 6 * 60 * MIN, refundDelayMs: 10_000 };
+const TIMINGS = {
+  depositDelayMs: 'off' as const,
+  confirmationIntervalMs: 9_000,
+  payoutDelayMs: 10_000,
+  completionLagMs: 2_000,
+  expiryMs: 6 * 60 * MIN,
+  refundDelayMs: 10_000,
+};
 const TYPICAL_WAIT_MS = 3 * MIN;
 /** Deposits land anywhere in this span around the typical wait, so no poller gains from round numbers. */
 const PHASE_MS = MIN;
@@ -92,7 +99,9 @@ async function freePort(): Promise<number> {
 function shownConfirmations(text: string): number {
   // The transaction line ("3/12 ▓▓▓░"), or the chain watcher's sighting ("confirming 3/12", "12/12 confirmations").
   // Every match: the title's "confirming 3/12" (the service's) may stand before the chain's newer count.
-  const found = [/(\d+)\/(\d+) [▓░]/g, /confirming (\d+)\/\d+/g, /(\d+)\/\d+ confirmations/g, /confirmations so far: (\d+)/g].flatMap((re) => [...text.matchAll(re)].map((m) => Number(m[1])));
+  const found = [/(\d+)\/(\d+) [▓░]/g, /confirming (\d+)\/\d+/g, /(\d+)\/\d+ confirmations/g, /confirmations so far: (\d+)/g].flatMap(
+    (re) => [...text.matchAll(re)].map((m) => Number(m[1])),
+  );
   return found.length ? Math.max(...found) : -1;
 }
 
@@ -130,7 +139,12 @@ function watchCards(b: Bench, time: ScaledTime, chats: ReadonlySet<string>): Wat
 }
 
 /** A plain poller: GET /swaps/{id} every `everyMs` of sandbox time until a final status; when it sent each request and saw each confirmation (sandbox ms). */
-async function fixedPoller(api: LayerswapClient, time: ScaledTime, id: string, everyMs: number): Promise<{ requests: number[]; seen: number[] }> {
+async function fixedPoller(
+  api: LayerswapClient,
+  time: ScaledTime,
+  id: string,
+  everyMs: number,
+): Promise<{ requests: number[]; seen: number[] }> {
   const now = scaledNow(time);
   const seen: number[] = [];
   const requests: number[] = [];
@@ -175,10 +189,15 @@ class Rig {
   static async start(b: Bench, time: ScaledTime, chain = false): Promise<Rig> {
     const port = await freePort();
     const prefix = { webhooks: `${b.redis.prefix}-eco-${chain ? 'chain' : 'wh'}`, polling: `${b.redis.prefix}-eco-poll` };
-    const sandbox = await SandboxHandle.start({
-      timings: TIMINGS, scaled: time, webhook: { url: `http://127.0.0.1:${port}/webhooks/layerswap`, secret: BENCH_SECRET, pollMs: 20 },
-      ...(chain ? { chain: { blockMs: TIMINGS.confirmationIntervalMs / time.speed } } : {}),
-    }, 'sandbox-economy');
+    const sandbox = await SandboxHandle.start(
+      {
+        timings: TIMINGS,
+        scaled: time,
+        webhook: { url: `http://127.0.0.1:${port}/webhooks/layerswap`, secret: BENCH_SECRET, pollMs: 20 },
+        ...(chain ? { chain: { blockMs: TIMINGS.confirmationIntervalMs / time.speed } } : {}),
+      },
+      'sandbox-economy',
+    );
     const web = ChildHandle.start('web', 'web-child.js');
     try {
       await web.call('start', {
@@ -212,7 +231,13 @@ class Rig {
    * One lifecycle for every policy at once: swaps made and followed now, each deposited after
    * `waitMs` (give or take PHASE_MS / 2) or never, until every swap reached a final status.
    */
-  async phase(tag: string, n: number, waitMs: number | null, fixed: readonly number[], policies: readonly Policy[] = ['webhooks', 'polling']): Promise<PhaseResult> {
+  async phase(
+    tag: string,
+    n: number,
+    waitMs: number | null,
+    fixed: readonly number[],
+    policies: readonly Policy[] = ['webhooks', 'polling'],
+  ): Promise<PhaseResult> {
     const { b, time } = this;
     const now = scaledNow(time);
     const workers = new Map<Policy, ChildHandle>();
@@ -236,11 +261,22 @@ class Rig {
     // runs `speed` times faster than real time: so do the platform's limits and the engine's rate,
     // or cards wait behind 429s that no chat would see at real speed. (Limiter windows are whole ms.)
     const tg = DEFAULT_PLATFORM_RATES.telegram;
-    b.telegram.setLimits({ overall: { limit: TELEGRAM_LIMITS.overall.limit * policies.length, windowMs: Math.max(1, Math.round(TELEGRAM_LIMITS.overall.windowMs / time.speed)) }, timeScale: time.speed });
+    b.telegram.setLimits({
+      overall: {
+        limit: TELEGRAM_LIMITS.overall.limit * policies.length,
+        windowMs: Math.max(1, Math.round(TELEGRAM_LIMITS.overall.windowMs / time.speed)),
+      },
+      timeScale: time.speed,
+    });
     try {
       for (const p of policies) {
         const platformRates = { telegram: { max: tg.max, duration: Math.max(1, Math.round(tg.duration / time.speed)) } };
-        const config: WorkerConfig = { ...b.workerConfig(this.prefix[p], { cadence: cadence(p), platformRates }), sandboxUrl: this.sandbox.url, apiKey: this.sandbox.apiKey, time };
+        const config: WorkerConfig = {
+          ...b.workerConfig(this.prefix[p], { cadence: cadence(p), platformRates }),
+          sandboxUrl: this.sandbox.url,
+          apiKey: this.sandbox.apiKey,
+          time,
+        };
         // The chain watcher's default head read (2 s) compressed like the clock.
         if (this.sandbox.rpcUrl) config.chain = { rpc: this.sandbox.rpcUrl, pollMs: Math.max(20, 2000 / time.speed) };
         delete config.discord;
@@ -251,7 +287,9 @@ class Rig {
       const chatBase = 810_000_000 + Math.floor(Math.random() * 1e8);
       for (const g of groups) {
         await eachLimit(Array.from({ length: n }), 8, async () => {
-          const created = await this.api.createSwap({ ...SWAP_BODY, use_deposit_address: true } as Parameters<LayerswapClient['createSwap']>[0]);
+          const created = await this.api.createSwap({ ...SWAP_BODY, use_deposit_address: true } as Parameters<
+            LayerswapClient['createSwap']
+          >[0]);
           const chat = String(chatBase + chatNo++);
           group(g).push({ id: created.swap.id, chat, followAt: NaN, depositAt: NaN });
           chats.add(chat);
@@ -269,14 +307,21 @@ class Rig {
             if (!r.ok) throw new Error(`follow refused: ${r.reason}`);
           } else {
             const every = Number(g.slice('fixed '.length));
-            done.push(fixedPoller(this.api, time, s.id, every).then((r) => {
-              fixedSeen.set(s.id, r.seen);
-              fixedRequests.set(s.id, r.requests);
-            }));
+            done.push(
+              fixedPoller(this.api, time, s.id, every).then((r) => {
+                fixedSeen.set(s.id, r.seen);
+                fixedRequests.set(s.id, r.requests);
+              }),
+            );
           }
           if (waitMs !== null) {
             const at = s.followAt + waitMs + (rand() - 0.5) * PHASE_MS;
-            timers.push(setTimeout(() => void this.sandbox.deposit([s.id]).then(([d]) => (s.depositAt = d ?? NaN)), Math.max(0, realAt(time, at) - Date.now())));
+            timers.push(
+              setTimeout(
+                () => void this.sandbox.deposit([s.id]).then(([d]) => (s.depositAt = d ?? NaN)),
+                Math.max(0, realAt(time, at) - Date.now()),
+              ),
+            );
           }
         }
       }
@@ -291,7 +336,11 @@ class Rig {
         return (await ctl.pendingNotifications()) === 0;
       };
       // Past the lifecycle, a final status can wait for one safety poll (webhooks) or slow poll.
-      const ok = await waitFor(async () => (await Promise.all(policies.map(final))).every(Boolean) && fixedRequests.size === fixed.length * n, endMs + (CONFIG_DEFAULTS.POLL_SAFETY_MS * 1.2) / time.speed + 60_000, 200);
+      const ok = await waitFor(
+        async () => (await Promise.all(policies.map(final))).every(Boolean) && fixedRequests.size === fixed.length * n,
+        endMs + (CONFIG_DEFAULTS.POLL_SAFETY_MS * 1.2) / time.speed + 60_000,
+        200,
+      );
       if (!ok) throw new Error(`${tag}: not every swap reached a final status in time`);
       await Promise.all(done);
       const requests: PhaseResult['requests'] = {};
@@ -300,7 +349,15 @@ class Rig {
         requests[p] = group(p).map((s) => (sent[s.id] ?? []).map((real) => sandboxAt(time, real)));
       }
       for (const ms of fixed) requests[`fixed ${ms}`] = group(`fixed ${ms}`).map((s) => fixedRequests.get(s.id) ?? []);
-      return { requests, swaps, cards: watched.cards, limited: watched.limited(), fixedSeen, sandboxGetSwap: (await this.sandbox.count('getSwap')) - getSwap0, time };
+      return {
+        requests,
+        swaps,
+        cards: watched.cards,
+        limited: watched.limited(),
+        fixedSeen,
+        sandboxGetSwap: (await this.sandbox.count('getSwap')) - getSwap0,
+        time,
+      };
     } finally {
       clearInterval(pinger);
       ping.disconnect();
@@ -378,8 +435,14 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
   section.rows.push({ figure: `typical, fixed 5 s (mean ${fmt(fixed5)})`, unit: 'req/swap', value: spread(reqOf(typical, 'fixed 5000')) });
   // An abandoned swap with a fixed poller is plain arithmetic: a poll at 0 and every interval up to the expiry.
   const fixedAbandoned = (ms: number) => 1 + Math.ceil(TIMINGS.expiryMs / ms);
-  const abWh = perSwapRow(abandoned, 'webhooks', `abandoned (6 h), ${POLICY_LABEL.webhooks}`, { label: 'no webhooks', mean: meanReq(abandoned, 'polling') });
-  const abPoll = perSwapRow(abandoned, 'polling', `abandoned (6 h), ${POLICY_LABEL.polling}`, { label: 'fixed 30 s', mean: fixedAbandoned(30_000) });
+  const abWh = perSwapRow(abandoned, 'webhooks', `abandoned (6 h), ${POLICY_LABEL.webhooks}`, {
+    label: 'no webhooks',
+    mean: meanReq(abandoned, 'polling'),
+  });
+  const abPoll = perSwapRow(abandoned, 'polling', `abandoned (6 h), ${POLICY_LABEL.polling}`, {
+    label: 'fixed 30 s',
+    mean: fixedAbandoned(30_000),
+  });
 
   // Deposit detection and confirmation edits, from the cards at the fake Telegram (pollers: from their polls).
   const depositCard: Record<Policy, number[]> = { webhooks: [], polling: [] };
@@ -398,7 +461,8 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       depositCard[p].push((l[0] ?? NaN) / 1000);
       confLag[p].push(...l.slice(1).map((x) => x / 1000));
       const shownAt = s.depositAt + (l[0] ?? NaN);
-      for (let k = 1; k < l.length; k++) if (s.depositAt + k * TIMINGS.confirmationIntervalMs >= shownAt) pacedLag[p].push((l[k] ?? NaN) / 1000);
+      for (let k = 1; k < l.length; k++)
+        if (s.depositAt + k * TIMINGS.confirmationIntervalMs >= shownAt) pacedLag[p].push((l[k] ?? NaN) / 1000);
       shownConfs[p].push(new Set(cards.filter((c) => c.shown >= 1 && c.shown < CONFIRMATIONS).map((c) => c.shown)).size);
       if (p === 'webhooks') {
         // The first webhook after a deposit is ls_transfer_pending, once it is confirmed.
@@ -410,7 +474,13 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       }
     }
   }
-  const fixedDeposit = (typical.swaps['fixed 5000'] ?? []).map((s) => (lags(s, (typical.fixedSeen.get(s.id) ?? []).map((at, shown) => ({ at, shown })))[0] ?? NaN) / 1000);
+  const fixedDeposit = (typical.swaps['fixed 5000'] ?? []).map(
+    (s) =>
+      (lags(
+        s,
+        (typical.fixedSeen.get(s.id) ?? []).map((at, shown) => ({ at, shown })),
+      )[0] ?? NaN) / 1000,
+  );
   const afterWebhookMs = depositVsWebhookMs.filter((x) => x >= 0);
   const beforeWebhook = depositVsWebhookMs.length - afterWebhookMs.length;
   const afterWebhook = spread(afterWebhookMs.map((x) => x / 1000));
@@ -418,15 +488,28 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
   const depWh = spread(depositCard.webhooks);
   const depPoll = spread(depositCard.polling);
   section.rows.push(
-    { figure: 'typical, webhooks: status change that sends the webhook -> first card showing the deposit, swaps not shown it before', unit: 's', value: afterWebhook },
+    {
+      figure: 'typical, webhooks: status change that sends the webhook -> first card showing the deposit, swaps not shown it before',
+      unit: 's',
+      value: afterWebhook,
+    },
     { figure: 'typical, webhooks: status change that sends the webhook -> first card showing that change', unit: 's', value: webhookCard },
-    { figure: 'typical, deposit -> first card showing it, webhooks', unit: 'sandbox s', value: depWh, beside: { label: 'no webhooks', unit: 's', value: depPoll } },
+    {
+      figure: 'typical, deposit -> first card showing it, webhooks',
+      unit: 'sandbox s',
+      value: depWh,
+      beside: { label: 'no webhooks', unit: 's', value: depPoll },
+    },
     { figure: 'typical, deposit -> fixed 5 s poll seeing it (no delivery)', unit: 'sandbox s', value: spread(fixedDeposit) },
     {
       figure: `typical, each confirmation -> card showing it, webhooks (mean ${fmt(mean(confLag.webhooks.filter(Number.isFinite)))})`,
       unit: 'sandbox s',
       value: spread(confLag.webhooks),
-      beside: { label: `no webhooks (mean ${fmt(mean(confLag.polling.filter(Number.isFinite)))})`, unit: 's', value: spread(confLag.polling) },
+      beside: {
+        label: `no webhooks (mean ${fmt(mean(confLag.polling.filter(Number.isFinite)))})`,
+        unit: 's',
+        value: spread(confLag.polling),
+      },
     },
   );
 
@@ -443,7 +526,9 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       measured:
         `${beforeWebhook} of ${depositVsWebhookMs.length} swaps showed the deposit at a waiting poll before the webhook` +
         (afterWebhookMs.length ? `; the others ${fmt(afterWebhook.median)} s median, ${fmt(afterWebhook.max)} s worst after it` : '') +
-        (webhookCardMs.length ? `; the webhook's own change on the card ${fmt(webhookCard.median)} s median, ${fmt(webhookCard.max)} s worst` : ''),
+        (webhookCardMs.length
+          ? `; the webhook's own change on the card ${fmt(webhookCard.median)} s median, ${fmt(webhookCard.max)} s worst`
+          : ''),
       pass: depositVsWebhookMs.length ? Math.max(...depositVsWebhookMs) <= 2_000 : null,
     },
     {
@@ -451,13 +536,16 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       measured:
         `${fmt(mean(pacedLag.webhooks))} s vs ${fmt(mean(pacedLag.polling))} s sandbox time; confirmations shown one by one: ${fmt(mean(shownConfs.webhooks))} vs ${fmt(mean(shownConfs.polling))} of ${CONFIRMATIONS - 1}; ` +
         `counting the confirmations made before the deposit was first shown: ${fmt(mean(confLag.webhooks))} s vs ${fmt(mean(confLag.polling))} s`,
-      pass: Number.isFinite(mean(pacedLag.webhooks)) && Number.isFinite(mean(pacedLag.polling)) ? mean(pacedLag.webhooks) <= mean(pacedLag.polling) : null,
+      pass:
+        Number.isFinite(mean(pacedLag.webhooks)) && Number.isFinite(mean(pacedLag.polling))
+          ? mean(pacedLag.webhooks) <= mean(pacedLag.polling)
+          : null,
       ...(mean(confLag.webhooks) > mean(confLag.polling)
         ? {
             why:
               'Layerswap (and the sandbox) sends a webhook on a status change only, and the status stays user_transfer_pending while the deposit confirms: ' +
               `with webhooks trusted a waiting swap is polled every ${CONFIG_DEFAULTS.POLL_WAITING_MS / 1000} s (POLL_WAITING_MS) for its first ${DEPOSIT_WINDOW_MS / MIN} min, then every ${CONFIG_DEFAULTS.POLL_SAFETY_MS / MIN} min (POLL_SAFETY_MS), ` +
-              'so a deposit is first seen at the next waiting poll, with the confirmations it gathered meanwhile shown at once; from then the confirmations are paced by the swap\'s blocks. ' +
+              "so a deposit is first seen at the next waiting poll, with the confirmations it gathered meanwhile shown at once; from then the confirmations are paced by the swap's blocks. " +
               '"I\'ve sent it" polls at once (not exercised here). A shorter POLL_WAITING_MS trades requests for this lag.',
           }
         : {}),

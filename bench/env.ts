@@ -40,11 +40,14 @@ async function answers(url: string): Promise<boolean> {
  * clients' traffic out of the memory figures.
  */
 export async function openRedis(): Promise<BenchRedis> {
-  const candidates: Array<[string, string | undefined]> = process.env.BENCH_EMBEDDED_REDIS === '1' ? [] : [
-    ['TEST_REDIS_URL', process.env.TEST_REDIS_URL],
-    ['REDIS_URL', process.env.REDIS_URL],
-    ['127.0.0.1:6379', 'redis://127.0.0.1:6379'],
-  ];
+  const candidates: Array<[string, string | undefined]> =
+    process.env.BENCH_EMBEDDED_REDIS === '1'
+      ? []
+      : [
+          ['TEST_REDIS_URL', process.env.TEST_REDIS_URL],
+          ['REDIS_URL', process.env.REDIS_URL],
+          ['127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+        ];
   let url: string | undefined;
   let source = '';
   for (const [name, candidate] of candidates) {

@@ -44,7 +44,11 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     telegram: { max: ENGINE_RATES.telegram, duration: window },
     discord: { max: ENGINE_RATES.discord, duration: window },
   };
-  b.telegram.setLimits({ overall: { limit: TELEGRAM_LIMITS.overall.limit, windowMs: window }, perGroup: { limit: TELEGRAM_LIMITS.perGroup.limit, windowMs: TELEGRAM_LIMITS.perGroup.windowMs / o.scale }, timeScale: o.scale });
+  b.telegram.setLimits({
+    overall: { limit: TELEGRAM_LIMITS.overall.limit, windowMs: window },
+    perGroup: { limit: TELEGRAM_LIMITS.perGroup.limit, windowMs: TELEGRAM_LIMITS.perGroup.windowMs / o.scale },
+    timeScale: o.scale,
+  });
   b.discord.setLimits({ global: { limit: DISCORD_LIMIT.limit, windowMs: window } });
   const ctl = b.controller(prefix, LATENCY_CADENCE, platformRates);
   let worker: ChildHandle | undefined;
@@ -74,7 +78,10 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   let limited = 0;
   let firstCardsSeconds: number | undefined;
   try {
-    const started = await b.startWorker('fan-worker', b.workerConfig(prefix, { cadence: LATENCY_CADENCE, platformRates, discordGlobalPerSecond: DISCORD_LIMIT.limit * o.scale }));
+    const started = await b.startWorker(
+      'fan-worker',
+      b.workerConfig(prefix, { cadence: LATENCY_CADENCE, platformRates, discordGlobalPerSecond: DISCORD_LIMIT.limit * o.scale }),
+    );
     worker = started.handle;
     const [swapId] = await b.createSwaps(1);
     if (!swapId) throw new Error('no swap');
@@ -102,7 +109,9 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
       measured.push(last / 1000);
       detections.push(first / 1000);
       estimates.push((first + (last - first) * o.scale) / 1000);
-      progress(`fan-out change ${r + 1}: last edit after ${fmt(last / 1000)} s compressed, ~${fmt(estimates[r] as number)} s at the real limits`);
+      progress(
+        `fan-out change ${r + 1}: last edit after ${fmt(last / 1000)} s compressed, ~${fmt(estimates[r] as number)} s at the real limits`,
+      );
     }
   } finally {
     offT();
@@ -128,7 +137,12 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
       ratio: { label: 'estimate / floor', value: spread(estimates.map((e) => e / floor)) },
     },
     { figure: `the same, measured with limits compressed ${o.scale}x`, unit: 's', value: spread(measured) },
-    { figure: 'from the change to the first edited card', unit: 's', value: spread(detections), beside: { label: 'poll interval', unit: 's', value: spread([LATENCY_CADENCE.fastMs / 1000]) } },
+    {
+      figure: 'from the change to the first edited card',
+      unit: 's',
+      value: spread(detections),
+      beside: { label: 'poll interval', unit: 's', value: spread([LATENCY_CADENCE.fastMs / 1000]) },
+    },
   );
   section.targets.push({
     text: 'no 429 from the fake platforms (limits kept)',

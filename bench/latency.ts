@@ -24,7 +24,11 @@ export interface LatencyOptions {
 
 const DEFAULTS: LatencyOptions = { repeats: 3, telegramChats: 20, discordChannels: 30, steps: 6 };
 
-export async function runLatency(pop: Population, opts: Partial<LatencyOptions> = {}, afterRepeat: () => Promise<void> = async () => undefined): Promise<Section> {
+export async function runLatency(
+  pop: Population,
+  opts: Partial<LatencyOptions> = {},
+  afterRepeat: () => Promise<void> = async () => undefined,
+): Promise<Section> {
   const o = { ...DEFAULTS, ...opts };
   const b = pop.bench;
   const section = emptySection(2, 'Update latency: status change in the sandbox -> edited card at the platform');
@@ -76,7 +80,9 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
         stepStart = performance.now();
         // The last step runs the swaps to the end: the remaining confirmations and the payout.
         const last = s === o.steps;
-        await b.sandbox.advance(last ? 12 * SANDBOX_TIMINGS.confirmationIntervalMs + SANDBOX_TIMINGS.payoutDelayMs : SANDBOX_TIMINGS.confirmationIntervalMs);
+        await b.sandbox.advance(
+          last ? 12 * SANDBOX_TIMINGS.confirmationIntervalMs + SANDBOX_TIMINGS.payoutDelayMs : SANDBOX_TIMINGS.confirmationIntervalMs,
+        );
         const ok = await waitFor(() => edits.size === n, 15_000, 10);
         if (!ok) timeouts += n - edits.size;
         latencies.push(...edits.values());
@@ -99,7 +105,9 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
       deliver50.push(percentile(deliveries, 50));
       deliver99.push(percentile(deliveries, 99));
       await afterRepeat();
-      progress(`latency repeat ${r + 1}: p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms over ${latencies.length} edits`);
+      progress(
+        `latency repeat ${r + 1}: p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms over ${latencies.length} edits`,
+      );
     } finally {
       offT();
       offD();
@@ -114,8 +122,18 @@ export async function runLatency(pop: Population, opts: Partial<LatencyOptions> 
     { figure: 'p50', unit: 'ms', value: spread(p50s), beside, ratio: ratio(p50s) },
     { figure: 'p99', unit: 'ms', value: spread(p99s), beside, ratio: ratio(p99s) },
     { figure: 'max', unit: 'ms', value: spread(maxes), beside, ratio: ratio(maxes) },
-    { figure: 'of which change -> the poll that saw it, p50 / p99', unit: 'ms', value: spread(detect50), beside: { label: 'p99', unit: 'ms', value: spread(detect99) } },
-    { figure: 'of which that poll -> card at the platform, p50 / p99', unit: 'ms', value: spread(deliver50), beside: { label: 'p99', unit: 'ms', value: spread(deliver99) } },
+    {
+      figure: 'of which change -> the poll that saw it, p50 / p99',
+      unit: 'ms',
+      value: spread(detect50),
+      beside: { label: 'p99', unit: 'ms', value: spread(detect99) },
+    },
+    {
+      figure: 'of which that poll -> card at the platform, p50 / p99',
+      unit: 'ms',
+      value: spread(deliver50),
+      beside: { label: 'p99', unit: 'ms', value: spread(deliver99) },
+    },
   );
   const p99 = spread(p99s).median;
   const limited = b.telegram.limited() + b.discord.limited() - limited0;

@@ -33,7 +33,10 @@ export interface MemoryReadings {
   reconcileMs: number;
 }
 
-export async function readTenK(pop: Population, before: number): Promise<Pick<MemoryReadings, 'tenKPerSwap' | 'tenKKeyBytesPerSwap' | 'tenKUsage' | 'tenKKeys' | 'tenKFollowed' | 'tenKKinds'>> {
+export async function readTenK(
+  pop: Population,
+  before: number,
+): Promise<Pick<MemoryReadings, 'tenKPerSwap' | 'tenKKeyBytesPerSwap' | 'tenKUsage' | 'tenKKeys' | 'tenKFollowed' | 'tenKKinds'>> {
   const redis = pop.bench.redis;
   const perSwap: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -42,7 +45,14 @@ export async function readTenK(pop: Population, before: number): Promise<Pick<Me
   }
   const k = await keyBytes(redis.client, pop.prefix);
   const usage = await bytesPerSwap(redis.client, pop.prefix, pop.followed);
-  return { tenKPerSwap: perSwap, tenKKeyBytesPerSwap: k.bytes / pop.followed, tenKUsage: usage, tenKKeys: k.keys, tenKFollowed: pop.followed, tenKKinds: k.kinds };
+  return {
+    tenKPerSwap: perSwap,
+    tenKKeyBytesPerSwap: k.bytes / pop.followed,
+    tenKUsage: usage,
+    tenKKeys: k.keys,
+    tenKFollowed: pop.followed,
+    tenKKinds: k.kinds,
+  };
 }
 
 /** Adds 90,000 followed swaps whose polls do not run (3 batches), restarts the worker, measures. */
@@ -89,7 +99,10 @@ export async function runMemory(pop: Population, ten: MemoryReadings, total = 10
       unit: 'MB',
       value: spread(rss100),
       beside: { label: `at ${ten.tenKFollowed.toLocaleString('en-US')}`, unit: 'MB', value: spread(rss10) },
-      ratio: { label: `${total.toLocaleString('en-US')} / ${ten.tenKFollowed.toLocaleString('en-US')}`, value: spread(rss100.map((x, i) => x / (rss10[i] ?? NaN))) },
+      ratio: {
+        label: `${total.toLocaleString('en-US')} / ${ten.tenKFollowed.toLocaleString('en-US')}`,
+        value: spread(rss100.map((x, i) => x / (rss10[i] ?? NaN))),
+      },
     },
     {
       figure: `Redis per followed swap, ${ten.tenKFollowed.toLocaleString('en-US')} polled: MEMORY USAGE of every key`,
@@ -101,17 +114,31 @@ export async function runMemory(pop: Population, ten: MemoryReadings, total = 10
       figure: `Redis per followed swap, +${extra.toLocaleString('en-US')} not polled yet`,
       unit: 'KB',
       value: kb(syntheticPerSwap),
-      beside: { label: `MEMORY USAGE of our keys, all ${total.toLocaleString('en-US')}`, unit: 'KB', value: spread([keys.bytes / pop.followed / 1024]) },
+      beside: {
+        label: `MEMORY USAGE of our keys, all ${total.toLocaleString('en-US')}`,
+        unit: 'KB',
+        value: spread([keys.bytes / pop.followed / 1024]),
+      },
     },
   );
   const worstRss = spread(rss100).median;
   const usageKb = ten.tenKUsage.perSwap / 1024;
   // The swap hash stays a compact listpack only under the documented setting (the embedded Redis's).
   const listpack = Number(((await redis.client.config('GET', 'hash-max-listpack-value')) as string[])[1] ?? NaN);
-  const listpackNote = listpack < HASH_MAX_LISTPACK_VALUE ? ` This Redis has hash-max-listpack-value ${listpack} (documented: ${HASH_MAX_LISTPACK_VALUE}), so each swap's hash is a hash table: measure with BENCH_EMBEDDED_REDIS=1 or a Redis set as documented.` : '';
-  const largest = Object.entries(ten.tenKUsage.byKind).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+  const listpackNote =
+    listpack < HASH_MAX_LISTPACK_VALUE
+      ? ` This Redis has hash-max-listpack-value ${listpack} (documented: ${HASH_MAX_LISTPACK_VALUE}), so each swap's hash is a hash table: measure with BENCH_EMBEDDED_REDIS=1 or a Redis set as documented.`
+      : '';
+  const largest = Object.entries(ten.tenKUsage.byKind)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   section.targets.push(
-    { text: `worker RSS <= 250 MB at ${total.toLocaleString('en-US')} followed swaps`, measured: `${fmt(worstRss)} MB`, pass: Number.isFinite(worstRss) ? worstRss <= 250 : null },
+    {
+      text: `worker RSS <= 250 MB at ${total.toLocaleString('en-US')} followed swaps`,
+      measured: `${fmt(worstRss)} MB`,
+      pass: Number.isFinite(worstRss) ? worstRss <= 250 : null,
+    },
     {
       text: 'Redis <= 1.8 KB per followed swap (polled: MEMORY USAGE of its hash, poll job and follower counters, per swap)',
       measured: `${fmt(usageKb)} KB (used_memory delta ${fmt(tenK.median)} KB; ${fmt(kb(syntheticPerSwap).median)} KB before its first poll)`,

@@ -68,7 +68,14 @@ export class Population {
           ids.slice(i, i + 1000).map((swapId) => ({
             name: 'poll',
             data: { swapId },
-            opts: { jobId: pollJobId(swapId), delay: 86_400_000, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
+            opts: {
+              jobId: pollJobId(swapId),
+              delay: 86_400_000,
+              attempts: 10,
+              backoff: { type: 'exponential', delay: 1000 },
+              removeOnComplete: true,
+              removeOnFail: true,
+            },
           })),
         );
       }

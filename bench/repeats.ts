@@ -35,7 +35,15 @@ export interface RepeatsOptions {
   hours: number;
 }
 
-const DEFAULTS: RepeatsOptions = { busyRouteSwaps: 10_000, routes: 200, perRoute: 25, idleAddresses: 100, busyAddresses: 20, busyEveryMs: 10 * 60_000, hours: 4 };
+const DEFAULTS: RepeatsOptions = {
+  busyRouteSwaps: 10_000,
+  routes: 200,
+  perRoute: 25,
+  idleAddresses: 100,
+  busyAddresses: 20,
+  busyEveryMs: 10 * 60_000,
+  hours: 4,
+};
 const GOAL_BYTES = 2048;
 const HOUR = 3_600_000;
 
@@ -52,16 +60,30 @@ async function routeBytes(b: Bench, o: RepeatsOptions, prefix: string): Promise<
     for (let i = 0; i < n; i++) {
       const now = start + Math.floor((i / n) * span);
       const d = anyDuration();
-      await store.recordCompleted(routeId, { depositSeenAt: now - d, history: [{ status: 'ls_transfer_pending', at: now - d * 0.6 }] }, now);
+      await store.recordCompleted(
+        routeId,
+        { depositSeenAt: now - d, history: [{ status: 'ls_transfer_pending', at: now - d * 0.6 }] },
+        now,
+      );
     }
   };
-  const busy = routeTimesId({ sourceNetwork: 'ETHEREUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'ARBITRUM_MAINNET', destinationToken: 'USDC' });
+  const busy = routeTimesId({
+    sourceNetwork: 'ETHEREUM_MAINNET',
+    sourceToken: 'USDC',
+    destinationNetwork: 'ARBITRUM_MAINNET',
+    destinationToken: 'USDC',
+  });
   await record(busy, o.busyRouteSwaps);
   const busyBytes = Number(await redis.memory('USAGE', new TrackingKeys(prefix).routeTimes(busy)));
   const encoding = String(await redis.object('ENCODING', new TrackingKeys(prefix).routeTimes(busy)));
   const typical: number[] = [];
   for (let r = 0; r < o.routes; r++) {
-    const id = routeTimesId({ sourceNetwork: `NET_${r}`, sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' });
+    const id = routeTimesId({
+      sourceNetwork: `NET_${r}`,
+      sourceToken: 'USDC',
+      destinationNetwork: 'BASE_MAINNET',
+      destinationToken: 'USDC',
+    });
     await record(id, o.perRoute);
     typical.push(Number(await redis.memory('USAGE', new TrackingKeys(prefix).routeTimes(id))));
   }
@@ -84,7 +106,13 @@ async function watchCost(b: Bench, o: RepeatsOptions, prefix: string): Promise<W
   let simNow = 1_000 * HOUR;
   const t0 = simNow;
   const rate = CONFIG_DEFAULTS.LAYERSWAP_RATE_LIMIT;
-  const settings = { minMs: CONFIG_DEFAULTS.WATCH_MIN_MS, maxMs: CONFIG_DEFAULTS.WATCH_MAX_MS, share: CONFIG_DEFAULTS.WATCH_API_PERCENT / 100, apiPerSecond: rate, tickMs: 5_000 };
+  const settings = {
+    minMs: CONFIG_DEFAULTS.WATCH_MIN_MS,
+    maxMs: CONFIG_DEFAULTS.WATCH_MAX_MS,
+    share: CONFIG_DEFAULTS.WATCH_API_PERCENT / 100,
+    apiPerSecond: rate,
+    tickMs: 5_000,
+  };
   const watch = new AddressWatch(b.redis.client, new TrackingKeys(prefix), () => simNow, settings);
   const ctl = b.controller(`${prefix}-trk`, LATENCY_CADENCE);
   const address = () => `0x${randomBytes(20).toString('hex')}`;
@@ -116,7 +144,14 @@ async function watchCost(b: Bench, o: RepeatsOptions, prefix: string): Promise<W
       method: 'POST',
       path: '/sandbox/swaps',
       headers: { 'content-type': 'application/json', 'x-ls-apikey': b.sandbox.apiKey },
-      body: JSON.stringify({ source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: to, amount: 25 }),
+      body: JSON.stringify({
+        source_network: 'OPTIMISM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: to,
+        amount: 25,
+      }),
     });
     const json = (await res.body.json()) as { data?: { swap?: { id?: string } } };
     const id = json.data?.swap?.id;
@@ -169,31 +204,84 @@ export async function runRepeats(b: Bench, opts: Partial<RepeatsOptions> = {}): 
     const goal = spread([GOAL_BYTES]);
     const typical = spread(mem.typical);
     section.rows.push(
-      { figure: `one busy route: ${fmt(o.busyRouteSwaps)} swaps over ${ROUTE_TIMES_WEEKS} weeks, every bucket`, unit: 'B', value: spread([mem.busy]), beside: { label: 'goal', unit: 'B', value: goal }, ratio: { label: 'of the goal', value: spread([mem.busy / GOAL_BYTES]) } },
-      { figure: `${o.routes} routes, ${o.perRoute} swaps each (per route)`, unit: 'B', value: typical, beside: { label: 'goal', unit: 'B', value: goal }, ratio: { label: 'of the goal', value: spread([typical.max / GOAL_BYTES]) } },
+      {
+        figure: `one busy route: ${fmt(o.busyRouteSwaps)} swaps over ${ROUTE_TIMES_WEEKS} weeks, every bucket`,
+        unit: 'B',
+        value: spread([mem.busy]),
+        beside: { label: 'goal', unit: 'B', value: goal },
+        ratio: { label: 'of the goal', value: spread([mem.busy / GOAL_BYTES]) },
+      },
+      {
+        figure: `${o.routes} routes, ${o.perRoute} swaps each (per route)`,
+        unit: 'B',
+        value: typical,
+        beside: { label: 'goal', unit: 'B', value: goal },
+        ratio: { label: 'of the goal', value: spread([typical.max / GOAL_BYTES]) },
+      },
     );
-    section.targets.push({ text: 'Redis per route summary <= 2 KB (MEMORY USAGE, busiest route)', measured: `${fmt(Math.max(mem.busy, typical.max))} B`, pass: Math.max(mem.busy, typical.max) <= GOAL_BYTES });
+    section.targets.push({
+      text: 'Redis per route summary <= 2 KB (MEMORY USAGE, busiest route)',
+      measured: `${fmt(Math.max(mem.busy, typical.max))} B`,
+      pass: Math.max(mem.busy, typical.max) <= GOAL_BYTES,
+    });
     section.notes.push(
       `Route summary: MEMORY USAGE of the route's hash (${mem.encoding} encoding here) after recording each swap through the tracker's script (RouteTimesStore.recordCompleted: both durations, deposit seen and deposit confirmed -> completed), durations log-uniform from 5 s to 2 days over ${BUCKET_BOUNDS_S.length + 1} buckets; ${ROUTE_TIMES_WEEKS} week slots x 2 kinds is the most a hash holds, so the size does not grow with traffic.`,
     );
 
-    progress(`watched addresses: ${o.idleAddresses} idle and ${o.busyAddresses} busy (a swap every ${o.busyEveryMs / 60_000} min) for ${o.hours} simulated hours`);
+    progress(
+      `watched addresses: ${o.idleAddresses} idle and ${o.busyAddresses} busy (a swap every ${o.busyEveryMs / 60_000} min) for ${o.hours} simulated hours`,
+    );
     const w = await watchCost(b, o, `${prefix}-watch`);
     const budgetPerHour = CONFIG_DEFAULTS.LAYERSWAP_RATE_LIMIT * (CONFIG_DEFAULTS.WATCH_API_PERCENT / 100) * 3600;
     const budget = spread([budgetPerHour]);
     const later = (xs: number[]) => spread(xs.slice(1));
     const idleLater = later(w.idle);
     const busyLater = later(w.busy);
-    const beside = { label: `budget (${CONFIG_DEFAULTS.WATCH_API_PERCENT}% of ${CONFIG_DEFAULTS.LAYERSWAP_RATE_LIMIT}/s)`, unit: 'req/h', value: budget };
+    const beside = {
+      label: `budget (${CONFIG_DEFAULTS.WATCH_API_PERCENT}% of ${CONFIG_DEFAULTS.LAYERSWAP_RATE_LIMIT}/s)`,
+      unit: 'req/h',
+      value: budget,
+    };
     const holds = (per: number) => spread([budgetPerHour / per]);
     section.rows.push(
-      { figure: 'GET /swaps?address= per idle address, first hour', unit: 'req/h', value: spread([w.idle[0] ?? NaN]), beside, ratio: { label: 'addresses the budget holds', value: holds(w.idle[0] ?? NaN) } },
-      { figure: 'the same, each later hour', unit: 'req/h', value: idleLater, beside, ratio: { label: 'addresses the budget holds', value: holds(idleLater.median) } },
-      { figure: `per busy address (a new swap every ${o.busyEveryMs / 60_000} min), each later hour`, unit: 'req/h', value: busyLater, beside, ratio: { label: 'addresses the budget holds', value: holds(busyLater.median) } },
-      { figure: 'most checks in one 5 s tick', unit: '', value: spread([w.maxPerTick]), beside: { label: 'cap: the share of the budget per tick', unit: '', value: spread([w.perTick]) } },
-      { figure: `swap made elsewhere -> followed (busy addresses; p90 ${fmt(percentile(w.delays, 90) / 1000)})`, unit: 'sim s', value: spread(w.delays.map((d) => d / 1000)) },
+      {
+        figure: 'GET /swaps?address= per idle address, first hour',
+        unit: 'req/h',
+        value: spread([w.idle[0] ?? NaN]),
+        beside,
+        ratio: { label: 'addresses the budget holds', value: holds(w.idle[0] ?? NaN) },
+      },
+      {
+        figure: 'the same, each later hour',
+        unit: 'req/h',
+        value: idleLater,
+        beside,
+        ratio: { label: 'addresses the budget holds', value: holds(idleLater.median) },
+      },
+      {
+        figure: `per busy address (a new swap every ${o.busyEveryMs / 60_000} min), each later hour`,
+        unit: 'req/h',
+        value: busyLater,
+        beside,
+        ratio: { label: 'addresses the budget holds', value: holds(busyLater.median) },
+      },
+      {
+        figure: 'most checks in one 5 s tick',
+        unit: '',
+        value: spread([w.maxPerTick]),
+        beside: { label: 'cap: the share of the budget per tick', unit: '', value: spread([w.perTick]) },
+      },
+      {
+        figure: `swap made elsewhere -> followed (busy addresses; p90 ${fmt(percentile(w.delays, 90) / 1000)})`,
+        unit: 'sim s',
+        value: spread(w.delays.map((d) => d / 1000)),
+      },
     );
-    section.targets.push({ text: 'watched addresses stay within their share of the API budget per tick', measured: `${w.maxPerTick} of ${w.perTick}`, pass: w.maxPerTick <= w.perTick });
+    section.targets.push({
+      text: 'watched addresses stay within their share of the API budget per tick',
+      measured: `${w.maxPerTick} of ${w.perTick}`,
+      pass: w.maxPerTick <= w.perTick,
+    });
     section.notes.push(
       `Watched addresses: the real AddressWatch (WATCH_MIN_MS ${CONFIG_DEFAULTS.WATCH_MIN_MS}, WATCH_MAX_MS ${CONFIG_DEFAULTS.WATCH_MAX_MS}, WATCH_API_PERCENT ${CONFIG_DEFAULTS.WATCH_API_PERCENT}) ticking every 5 s of a simulated clock for ${o.hours} h, against the sandbox; requests counted per address and hour at the client (${w.counted}) and at the sandbox (${w.serviceCount}). Busy addresses get a swap made through POST /sandbox/swaps (another app); ${w.delays.length} were followed. The "addresses the budget holds" column is the budget per hour over the per-address rate.`,
     );

@@ -62,7 +62,12 @@ export function renderTable(sections: readonly Section[]): string {
     ]);
     if (lines.length) {
       const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-      const fmtLine = (l: string[]) => '   ' + l.map((c, i) => pad(c, widths[i] as number)).join(' | ').trimEnd();
+      const fmtLine = (l: string[]) =>
+        '   ' +
+        l
+          .map((c, i) => pad(c, widths[i] as number))
+          .join(' | ')
+          .trimEnd();
       out.push(fmtLine(header), '   ' + widths.map((w) => '-'.repeat(w)).join('-|-'));
       for (const l of lines) out.push(fmtLine(l));
     }

@@ -66,7 +66,18 @@ const SIZES = QUICK
 /** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
 async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
   const pop = new Population(bench, `${bench.redis.prefix}-pop`);
-  const mem: MemoryReadings = { before: 0, tenKPerSwap: [], tenKKeyBytesPerSwap: NaN, tenKUsage: { perSwap: NaN, fixed: NaN, byKind: {} }, tenKKeys: 0, tenKFollowed: 0, tenKKinds: new Map(), tenKRss: [], followPeakRss: NaN, reconcileMs: NaN };
+  const mem: MemoryReadings = {
+    before: 0,
+    tenKPerSwap: [],
+    tenKKeyBytesPerSwap: NaN,
+    tenKUsage: { perSwap: NaN, fixed: NaN, byKind: {} },
+    tenKKeys: 0,
+    tenKFollowed: 0,
+    tenKKinds: new Map(),
+    tenKRss: [],
+    followPeakRss: NaN,
+    reconcileMs: NaN,
+  };
   const worker = () => {
     if (!pop.worker) throw new Error('the worker is not running');
     return pop.worker.handle;
@@ -78,7 +89,11 @@ async function populationParts(sections: Section[], bench: Bench, swaps: string[
       const polled0 = await bench.sandbox.count('getSwap');
       await pop.followSpread(swaps, LATENCY_CADENCE.slowMs);
       // Settled: every swap polled once and every first card delivered.
-      await waitFor(async () => (await bench.sandbox.count('getSwap')) - polled0 >= swaps.length && (await pop.ctl.pendingNotifications()) === 0, 120_000, 250);
+      await waitFor(
+        async () => (await bench.sandbox.count('getSwap')) - polled0 >= swaps.length && (await pop.ctl.pendingNotifications()) === 0,
+        120_000,
+        250,
+      );
       Object.assign(mem, await readTenK(pop, mem.before));
       const r0 = performance.now();
       await pop.ctl.reconcile();
@@ -141,7 +156,14 @@ async function main(): Promise<void> {
   // A quick or partial run never overwrites the published figures.
   const out = join(ROOT, 'bench', QUICK || ONLY ? 'results-quick.json' : 'results.json');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ date, machine, durationMs: Math.round(performance.now() - started), table: `${header}\n${table}`, sections }, null, 2) + '\n');
+  writeFileSync(
+    out,
+    JSON.stringify(
+      { date, machine, durationMs: Math.round(performance.now() - started), table: `${header}\n${table}`, sections },
+      null,
+      2,
+    ) + '\n',
+  );
   process.stdout.write(`\n[bench] wrote ${out} (total ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 

@@ -58,19 +58,25 @@ function inTurn<T>(run: () => Promise<T>): Promise<T> {
 let proxy: Listening | undefined;
 
 async function rpcCall(url: string, method: string, params: unknown[] = []): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: string }).result;
 }
 
 /** The bot's RPC: forwards to the node, counting JSON-RPC calls (a batch counts each call). */
 async function countingProxy(target: string): Promise<Listening> {
   const server = createServer((req, res) => {
-    void readBody(req, 4 * 1024 * 1024).then(async (body) => {
-      const parsed = JSON.parse(body.toString('utf8')) as unknown;
-      chainState.rpcRequests += Array.isArray(parsed) ? parsed.length : 1;
-      const up = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      res.writeHead(up.status, { 'content-type': 'application/json' }).end(Buffer.from(await up.arrayBuffer()));
-    }).catch(() => res.destroy());
+    void readBody(req, 4 * 1024 * 1024)
+      .then(async (body) => {
+        const parsed = JSON.parse(body.toString('utf8')) as unknown;
+        chainState.rpcRequests += Array.isArray(parsed) ? parsed.length : 1;
+        const up = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        res.writeHead(up.status, { 'content-type': 'application/json' }).end(Buffer.from(await up.arrayBuffer()));
+      })
+      .catch(() => res.destroy());
   });
   return listen(server, { port: 0, host: '127.0.0.1' });
 }
@@ -84,17 +90,28 @@ serve(
         clock = { now: () => now() };
         setTime = (t) => (now = scaledNow(t));
       }
-      sandbox = await startSandbox({ apiKey: args.apiKey, clock, timings: args.timings, ...(args.port ? { port: args.port } : {}), ...(args.webhook ? { webhook: args.webhook } : {}), ...(args.chain ? { chain: { blockMs: 0 } } : {}) });
+      sandbox = await startSandbox({
+        apiKey: args.apiKey,
+        clock,
+        timings: args.timings,
+        ...(args.port ? { port: args.port } : {}),
+        ...(args.webhook ? { webhook: args.webhook } : {}),
+        ...(args.chain ? { chain: { blockMs: 0 } } : {}),
+      });
       const chain = sandbox.chain;
       if (args.chain && chain?.node) {
         const node = chain.node;
         proxy = await countingProxy(chain.url);
         chainState.rpcUrl = proxy.url;
         // Blocks on the sandbox's clock: each one's time is kept for the confirmation lags.
-        miner = setInterval(() => void inTurn(async () => {
-          await node.mine();
-          chainState.blocks.push([Number(await rpcCall(chain.url, 'eth_blockNumber')), clock.now()]);
-        }).catch(() => undefined), args.chain.blockMs);
+        miner = setInterval(
+          () =>
+            void inTurn(async () => {
+              await node.mine();
+              chainState.blocks.push([Number(await rpcCall(chain.url, 'eth_blockNumber')), clock.now()]);
+            }).catch(() => undefined),
+          args.chain.blockMs,
+        );
       }
       return { url: sandbox.url, ...(chainState.rpcUrl ? { rpcUrl: chainState.rpcUrl } : {}) };
     },
@@ -115,7 +132,11 @@ serve(
         if (chain) {
           // A real transfer (the sandbox's deposit endpoint on its chain), mined when this answers.
           await inTurn(async () => {
-            const res = await fetch(`${need().url}/sandbox/swaps/${id}/deposit`, { method: 'POST', headers: { 'x-ls-apikey': apiKey, 'content-type': 'application/json' }, body: '{}' });
+            const res = await fetch(`${need().url}/sandbox/swaps/${id}/deposit`, {
+              method: 'POST',
+              headers: { 'x-ls-apikey': apiKey, 'content-type': 'application/json' },
+              body: '{}',
+            });
             if (!res.ok) throw new Error(`deposit on chain: ${res.status}`);
             at.push(clock.now());
             const block = Number(await rpcCall(chain.url, 'eth_blockNumber'));

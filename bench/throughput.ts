@@ -22,7 +22,13 @@ export interface ThroughputOptions {
   concurrency: number;
 }
 
-const DEFAULTS: ThroughputOptions = { swaps: 1000, repeats: 3, warmupMs: 1000, windowMs: 3000, concurrency: CONFIG_DEFAULTS.TRACK_POLL_CONCURRENCY };
+const DEFAULTS: ThroughputOptions = {
+  swaps: 1000,
+  repeats: 3,
+  warmupMs: 1000,
+  windowMs: 3000,
+  concurrency: CONFIG_DEFAULTS.TRACK_POLL_CONCURRENCY,
+};
 
 export interface ThroughputResult {
   section: Section;
@@ -30,7 +36,11 @@ export interface ThroughputResult {
   onePerSecond: number;
 }
 
-export async function runThroughput(b: Bench, swapIds: readonly string[], opts: Partial<ThroughputOptions> = {}): Promise<ThroughputResult> {
+export async function runThroughput(
+  b: Bench,
+  swapIds: readonly string[],
+  opts: Partial<ThroughputOptions> = {},
+): Promise<ThroughputResult> {
   const o = { ...DEFAULTS, ...opts };
   const section = emptySection(1, 'Tracking throughput: status polls per second');
   const prefix = `${b.redis.prefix}-tp`;
@@ -46,7 +56,12 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
     for (let r = 0; r < o.repeats; r++) {
       if (r === o.repeats - 1) bareCpu.begin();
       const res = await bare.call<{ requests: number; seconds: number; failed: number }>('run', {
-        url: b.sandbox.url, apiKey: b.sandbox.apiKey, ids, concurrency: o.concurrency, warmupMs: r === 0 ? o.warmupMs : 500, durationMs: o.windowMs,
+        url: b.sandbox.url,
+        apiKey: b.sandbox.apiKey,
+        ids,
+        concurrency: o.concurrency,
+        warmupMs: r === 0 ? o.warmupMs : 500,
+        durationMs: o.windowMs,
       });
       if (res.failed) section.notes.push(`bare loop: ${res.failed} requests failed`);
       bareRuns.push(res.requests / res.seconds);
@@ -65,7 +80,9 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
   const cpuText: Record<1 | 2, string> = { 1: '', 2: '' };
   let commandsPerPoll = NaN;
   try {
-    await eachLimit(ids, 32, (id, i) => ctl.service.follow(id, { platform: 'console', chatId: `tp-${i}`, chatKind: 'private' }, { userId: `tp-${i}` }));
+    await eachLimit(ids, 32, (id, i) =>
+      ctl.service.follow(id, { platform: 'console', chatId: `tp-${i}`, chatKind: 'private' }, { userId: `tp-${i}` }),
+    );
     progress(`followed ${ids.length} swaps`);
     const config = b.workerConfig(prefix, { cadence, concurrency: o.concurrency });
     for (const n of [1, 2] as const) {
@@ -78,7 +95,11 @@ export async function runThroughput(b: Bench, swapIds: readonly string[], opts: 
         await waitFor(async () => (await b.sandbox.count('getSwap')) - base >= ids.length, 120_000, 200);
       }
       await sleep(o.warmupMs);
-      const meter = new CpuMeter({ ...Object.fromEntries(workers.map((w, i) => [`worker ${i + 1}`, w.pid])), sandbox: b.sandbox.child.pid, redis: rpid });
+      const meter = new CpuMeter({
+        ...Object.fromEntries(workers.map((w, i) => [`worker ${i + 1}`, w.pid])),
+        sandbox: b.sandbox.child.pid,
+        redis: rpid,
+      });
       meter.begin();
       const cmd0 = await redisCommands(b.redis.client);
       const polls0 = await b.sandbox.count('getSwap');

@@ -16,7 +16,11 @@ serve(
   {
     async start(env: Record<string, string>) {
       const config = loadConfig(env, 'web');
-      const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', destination: process.stderr, secrets: config.secretValues });
+      const logger = createLogger({
+        level: process.env.BENCH_LOG_LEVEL ?? 'silent',
+        destination: process.stderr,
+        secrets: config.secretValues,
+      });
       rt = await createRuntime(config, logger, 'web');
       const web = await startWeb(rt, { alwaysServeHttp: true });
       await web.ready;

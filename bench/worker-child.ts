@@ -63,7 +63,12 @@ serve(
   {
     async start(c: WorkerConfig) {
       const t0 = performance.now();
-      const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', destination: process.stderr, name: 'bench-worker', secrets: [c.apiKey] });
+      const logger = createLogger({
+        level: process.env.BENCH_LOG_LEVEL ?? 'silent',
+        destination: process.stderr,
+        name: 'bench-worker',
+        secrets: [c.apiKey],
+      });
       const api = new LayerswapClient({ baseUrl: c.sandboxUrl, apiKey: c.apiKey, logger });
       // The poller's request is pollSwap (tracking/poll-job.ts); one call is one request (no retry).
       const pollSwap = api.pollSwap.bind(api);
@@ -74,11 +79,13 @@ serve(
         return pollSwap(...args);
       };
       const messengers: Partial<Record<Platform, Messenger>> = { console: counting };
-      if (c.telegram) messengers.telegram = new TelegramMessenger({ token: c.telegram.token, apiRoot: c.telegram.apiRoot, botUsername: 'bench_swapbot' });
+      if (c.telegram)
+        messengers.telegram = new TelegramMessenger({ token: c.telegram.token, apiRoot: c.telegram.apiRoot, botUsername: 'bench_swapbot' });
       if (c.discord) {
         const discord = new DiscordMessenger({ token: c.discord.token, api: c.discord.api });
         // The REST manager reads this option on every request.
-        if (c.discordGlobalPerSecond) (discord.rest.options as { globalRequestsPerSecond: number }).globalRequestsPerSecond = c.discordGlobalPerSecond;
+        if (c.discordGlobalPerSecond)
+          (discord.rest.options as { globalRequestsPerSecond: number }).globalRequestsPerSecond = c.discordGlobalPerSecond;
         messengers.discord = discord;
       }
       tracking = createTracking({

@@ -27,8 +27,13 @@ const client = new LayerswapClient({ baseUrl, apiKey: 'sandbox', maxRetries: 0 }
 const ids: string[] = [];
 for (let i = 0; i < concurrency; i++) {
   const created = await client.createSwap({
-    source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-    destination_address: `0x${(i + 1).toString(16).padStart(40, 'a')}`, amount: 100, use_deposit_address: true,
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    destination_address: `0x${(i + 1).toString(16).padStart(40, 'a')}`,
+    amount: 100,
+    use_deposit_address: true,
   });
   ids.push(created.swap.id);
 }
@@ -40,9 +45,11 @@ async function run(method: Method, n: number): Promise<void> {
     method === 'pollSwap' && client.pollSwap
       ? client.pollSwap(id, { exclude_deposit_actions: true }, { maxRetries: 0 })
       : client.getSwap(id, { exclude_deposit_actions: true }, { maxRetries: 0 });
-  await Promise.all(ids.map(async (id) => {
-    while (next++ < n) await one(id);
-  }));
+  await Promise.all(
+    ids.map(async (id) => {
+      while (next++ < n) await one(id);
+    }),
+  );
 }
 
 async function measure(method: Method): Promise<void> {
@@ -53,7 +60,9 @@ async function measure(method: Method): Promise<void> {
   const cpu = process.cpuUsage(cpu0);
   const wall = performance.now() - t0;
   const us = (cpu.user + cpu.system) / calls;
-  console.log(`${method} x${calls} (concurrency ${concurrency}): ${us.toFixed(1)} µs CPU per call (user ${(cpu.user / calls).toFixed(1)}, system ${(cpu.system / calls).toFixed(1)}), ${(calls / (wall / 1000)).toFixed(0)} calls/s`);
+  console.log(
+    `${method} x${calls} (concurrency ${concurrency}): ${us.toFixed(1)} µs CPU per call (user ${(cpu.user / calls).toFixed(1)}, system ${(cpu.system / calls).toFixed(1)}), ${(calls / (wall / 1000)).toFixed(0)} calls/s`,
+  );
 }
 
 for (const method of (process.argv[4] ?? 'getSwap,pollSwap').split(',') as Method[]) await measure(method);

@@ -74,7 +74,14 @@ async function main(argv: string[]): Promise<number> {
       if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
       // Ctrl-C (or SIGTERM) ends the chat at once; the runtime then drains as usual.
       await Promise.race([
-        runConsole(rt, { input: process.stdin, output: process.stdout, isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY), lingerSeconds: linger, ...(locale ? { locale, localeExplicit: values.lang !== undefined } : {}), startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }) }),
+        runConsole(rt, {
+          input: process.stdin,
+          output: process.stdout,
+          isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+          lingerSeconds: linger,
+          ...(locale ? { locale, localeExplicit: values.lang !== undefined } : {}),
+          startWorkers: (messenger) => startTrackingWorkers(rt, { console: messenger }),
+        }),
         stop.stopped,
       ]);
       await rt.close();
@@ -85,19 +92,26 @@ async function main(argv: string[]): Promise<number> {
     const tracking = (waiting: string) => untilRedisAnswers(rt, waiting).then((up) => (up ? startTrackingWorkers(rt) : undefined));
     if (role === 'web' || role === 'start') {
       const web = await startWeb(rt, { alwaysServeHttp: role === 'web' });
-      if (role === 'start') await tracking(`swapbot start: Redis does not answer (check REDIS_URL: see the Redis line above); tracking starts once it does`);
+      if (role === 'start')
+        await tracking(`swapbot start: Redis does not answer (check REDIS_URL: see the Redis line above); tracking starts once it does`);
       logger.info({ adapters: web.adapters }, `swapbot ${role}: running`);
     } else {
       // No routes: /health (Redis answers, workers running) for the container's check, /metrics for Prometheus.
       const port = config.WORKER_PORT ?? config.PORT;
       const waiting = new Set(['tracking']);
-      const server = await serveHttp(new Map(), { port, health: () => healthy(rt, waiting), metricsToken: config.METRICS_TOKEN }).catch((err: unknown) => {
-        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-        const which = config.WORKER_PORT === undefined ? 'PORT' : 'WORKER_PORT';
-        throw new StartupError(`the worker's /health and /metrics port ${port} (${which}) is in use: when web and worker run on one host with the same PORT, set WORKER_PORT to another port`);
-      });
+      const server = await serveHttp(new Map(), { port, health: () => healthy(rt, waiting), metricsToken: config.METRICS_TOKEN }).catch(
+        (err: unknown) => {
+          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+          const which = config.WORKER_PORT === undefined ? 'PORT' : 'WORKER_PORT';
+          throw new StartupError(
+            `the worker's /health and /metrics port ${port} (${which}) is in use: when web and worker run on one host with the same PORT, set WORKER_PORT to another port`,
+          );
+        },
+      );
       rt.onClose('http server', () => server.close());
-      await tracking('swapbot worker: Redis does not answer (check REDIS_URL: see the Redis line above); /health answers 503 and tracking starts once it does');
+      await tracking(
+        'swapbot worker: Redis does not answer (check REDIS_URL: see the Redis line above); /health answers 503 and tracking starts once it does',
+      );
       waiting.delete('tracking');
       if (!rt.closing) logger.info({ port: server.port }, 'swapbot worker: polling and notifying (/health and /metrics on this port)');
     }
@@ -121,7 +135,8 @@ function loadDotEnv(): void {
 
 function parseLinger(v: string): number {
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n)) throw new StartupError(`--linger takes a number of seconds, such as --linger 30 (got "${v.slice(0, 20)}")`);
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n))
+    throw new StartupError(`--linger takes a number of seconds, such as --linger 30 (got "${v.slice(0, 20)}")`);
   return n;
 }
 
@@ -146,7 +161,10 @@ function onSignals(rt: Runtime, logger: Logger): { stopped: Promise<void> } {
     logger.info(`${signal}: finishing the work in hand, then stopping`);
     const deadline = setTimeout(() => {
       const hung = rt.unfinished();
-      logger.error({ stillClosing: hung }, `shutdown: not done ${SHUTDOWN_DEADLINE_MS / 1000} s after ${signal} (still closing: ${hung.join(', ') || 'nothing named'}); exiting now`);
+      logger.error(
+        { stillClosing: hung },
+        `shutdown: not done ${SHUTDOWN_DEADLINE_MS / 1000} s after ${signal} (still closing: ${hung.join(', ') || 'nothing named'}); exiting now`,
+      );
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     // Only a timer: a clean close exits through main() as usual.

@@ -44,12 +44,17 @@ const url = (protocols: string[], hint: string) =>
 const nonEmpty = z.string().min(1);
 
 const schema = z.object({
-  LAYERSWAP_API_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.layerswap.io').default('https://api.layerswap.io'),
+  LAYERSWAP_API_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.layerswap.io').default(
+    'https://api.layerswap.io',
+  ),
   LAYERSWAP_API_KEY: nonEmpty.optional(),
   LAYERSWAP_TIMEOUT_MS: int(100, 120_000).default(15_000),
   LAYERSWAP_MAX_RETRIES: int(0, 10).default(2),
   LAYERSWAP_RATE_LIMIT: int(1, 10_000).default(50),
-  LAYERSWAP_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be the Svix secret from the Layerswap dashboard (starts with whsec_)').optional(),
+  LAYERSWAP_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, 'must be the Svix secret from the Layerswap dashboard (starts with whsec_)')
+    .optional(),
   SANDBOX_API_KEY: nonEmpty.default('sandbox'),
   SANDBOX_DEPOSIT_DELAY_MS: intOrOff(0, 86_400_000).default(4_000),
   SANDBOX_SPEED: decimal(0, 10_000).default(1),
@@ -65,16 +70,34 @@ const schema = z.object({
         const name = /^([A-Z0-9_]+)=/.exec(entry)?.[1];
         return [name ? `entry ${i + 1} (${name}: not an http(s) URL)` : `entry ${i + 1} (no NETWORK_NAME= before the URL)`];
       });
-      if (bad.length) ctx.addIssue({ code: 'custom', message: `${bad.join(', ')}: must be NETWORK_NAME=url pairs separated by commas, such as ARBITRUM_MAINNET=https://arb1.example/rpc` });
+      if (bad.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${bad.join(', ')}: must be NETWORK_NAME=url pairs separated by commas, such as ARBITRUM_MAINNET=https://arb1.example/rpc`,
+        });
     })
     .optional(),
-  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... as given by @BotFather').optional(),
-  TELEGRAM_API_ROOT: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.telegram.org').default('https://api.telegram.org'),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... as given by @BotFather')
+    .optional(),
+  TELEGRAM_API_ROOT: url(['http:', 'https:'], 'must be an http(s) URL such as https://api.telegram.org').default(
+    'https://api.telegram.org',
+  ),
   TELEGRAM_WEBHOOK_URL: url(['https:', 'http:'], 'must be the public https URL Telegram should call').optional(),
-  TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'use 1-256 characters of A-Z, a-z, 0-9, _ and -').optional(),
+  TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/, 'use 1-256 characters of A-Z, a-z, 0-9, _ and -')
+    .optional(),
   DISCORD_TOKEN: nonEmpty.optional(),
-  DISCORD_APPLICATION_ID: z.string().regex(/^\d{5,25}$/, 'must be the numeric application id from the Discord developer portal').optional(),
-  DISCORD_GUILD_ID: z.string().regex(/^\d{5,25}$/, 'must be a numeric server (guild) id').optional(),
+  DISCORD_APPLICATION_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be the numeric application id from the Discord developer portal')
+    .optional(),
+  DISCORD_GUILD_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be a numeric server (guild) id')
+    .optional(),
   DISCORD_API_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://discord.com/api').default('https://discord.com/api'),
   DISCORD_GATEWAY_URL: url(['ws:', 'wss:'], 'must be a ws(s) URL').optional(),
   DISCORD_TRACK_ROLE: nonEmpty.optional(),
@@ -92,13 +115,26 @@ const schema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional(),
-  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'use 16-256 printable characters without spaces (GET /metrics then needs Authorization: Bearer <token>)').optional(),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -').default('swapbot'),
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[\x21-\x7e]{16,256}$/,
+      'use 16-256 printable characters without spaces (GET /metrics then needs Authorization: Bearer <token>)',
+    )
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -')
+    .default('swapbot'),
   DATA_DIR: nonEmpty.default('.data'),
   PORT: int(0, 65_535, ' (0 picks any free port)').default(3000),
   // The worker's /health and /metrics port when web and worker share one host and one environment.
   WORKER_PORT: int(0, 65_535, ' (0 picks any free port)').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'use one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'use one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
   COMMANDS_PER_MINUTE: int(1, 10_000).default(20),
   MAX_TRACKED_PER_USER: int(1, 10_000).default(25),
   MAX_TRACKED_PER_CHAT: int(1, 100_000).default(100),
@@ -107,7 +143,9 @@ const schema = z.object({
   POLL_SLOW_MS: int(200, 3_600_000).default(20_000),
   POLL_SAFETY_MS: int(1_000, 86_400_000).default(300_000),
   POLL_WAITING_MS: int(1_000, 3_600_000).default(60_000),
-  STUCK_AFTER_FACTOR: decimal(0, 1_000).refine((v) => v >= 1, 'must be 1-1000: "stuck" means slower than expected').default(4),
+  STUCK_AFTER_FACTOR: decimal(0, 1_000)
+    .refine((v) => v >= 1, 'must be 1-1000: "stuck" means slower than expected')
+    .default(4),
   CONSOLE_LINGER_SECONDS: int(0, 86_400).optional(),
   TRACK_POLL_CONCURRENCY: int(1, 1_000).default(20),
   // Watched addresses (tracking/address-watch.ts): checked every WATCH_MIN_MS after something new,
@@ -149,9 +187,11 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
   readonly problems: readonly string[];
   constructor(problems: string[]) {
-    super(`swapbot cannot start: the configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
-      problems.map((p) => `  - ${p}`).join('\n') +
-      '\nSet these in the environment or in .env (see .env.example and the README).');
+    super(
+      `swapbot cannot start: the configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+        problems.map((p) => `  - ${p}`).join('\n') +
+        '\nSet these in the environment or in .env (see .env.example and the README).',
+    );
     this.problems = problems;
   }
 }
@@ -179,7 +219,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
   }
   problems.push(...combinationProblems(valid as Partial<Raw>, input));
   // What the process about to start needs, in the same one listing.
-  if (kind) problems.push(...processProblems({ telegramEnabled: Boolean(input.TELEGRAM_BOT_TOKEN), discordEnabled: Boolean(input.DISCORD_TOKEN), REDIS_URL: input.REDIS_URL, REDIS_CLUSTER_NODES: input.REDIS_CLUSTER_NODES, LAYERSWAP_API_KEY: input.LAYERSWAP_API_KEY }, kind));
+  if (kind)
+    problems.push(
+      ...processProblems(
+        {
+          telegramEnabled: Boolean(input.TELEGRAM_BOT_TOKEN),
+          discordEnabled: Boolean(input.DISCORD_TOKEN),
+          REDIS_URL: input.REDIS_URL,
+          REDIS_CLUSTER_NODES: input.REDIS_CLUSTER_NODES,
+          LAYERSWAP_API_KEY: input.LAYERSWAP_API_KEY,
+        },
+        kind,
+      ),
+    );
   if (problems.length) throw new ConfigError(problems);
   const raw = schema.parse(input);
 
@@ -213,19 +265,29 @@ function rpcSecrets(url: string): string[] {
 function combinationProblems(v: Partial<Raw>, set: Record<string, string>): string[] {
   const problems: string[] = [];
   if (set.TELEGRAM_WEBHOOK_URL && !set.TELEGRAM_WEBHOOK_SECRET)
-    problems.push('TELEGRAM_WEBHOOK_SECRET is missing: a webhook needs a secret so only Telegram can call it; set any 32+ random characters of A-Z, a-z, 0-9, _ and -');
+    problems.push(
+      'TELEGRAM_WEBHOOK_SECRET is missing: a webhook needs a secret so only Telegram can call it; set any 32+ random characters of A-Z, a-z, 0-9, _ and -',
+    );
   if (set.TELEGRAM_WEBHOOK_URL && !set.TELEGRAM_BOT_TOKEN)
     problems.push('TELEGRAM_WEBHOOK_URL is set but TELEGRAM_BOT_TOKEN is not: set the token from @BotFather, or unset the webhook URL');
   if (set.DISCORD_TOKEN && !set.DISCORD_APPLICATION_ID)
-    problems.push('DISCORD_APPLICATION_ID is missing: Discord needs it with DISCORD_TOKEN; copy it from the developer portal (General Information)');
+    problems.push(
+      'DISCORD_APPLICATION_ID is missing: Discord needs it with DISCORD_TOKEN; copy it from the developer portal (General Information)',
+    );
   if (!set.DISCORD_TOKEN && (set.DISCORD_APPLICATION_ID || set.DISCORD_GUILD_ID))
-    problems.push(`DISCORD_TOKEN is missing: ${set.DISCORD_APPLICATION_ID ? 'DISCORD_APPLICATION_ID' : 'DISCORD_GUILD_ID'} is set, but Discord runs only with the bot token from the developer portal (Bot)`);
+    problems.push(
+      `DISCORD_TOKEN is missing: ${set.DISCORD_APPLICATION_ID ? 'DISCORD_APPLICATION_ID' : 'DISCORD_GUILD_ID'} is set, but Discord runs only with the bot token from the developer portal (Bot)`,
+    );
   if (set.REDIS_URL && set.REDIS_CLUSTER_NODES)
-    problems.push('REDIS_URL and REDIS_CLUSTER_NODES are both set: use REDIS_CLUSTER_NODES alone for a Redis Cluster (credentials go in its entries, such as redis://:password@host:6379), or REDIS_URL alone for one Redis');
+    problems.push(
+      'REDIS_URL and REDIS_CLUSTER_NODES are both set: use REDIS_CLUSTER_NODES alone for a Redis Cluster (credentials go in its entries, such as redis://:password@host:6379), or REDIS_URL alone for one Redis',
+    );
   if (v.POLL_FAST_MS !== undefined && v.POLL_SLOW_MS !== undefined && v.POLL_FAST_MS > v.POLL_SLOW_MS)
     problems.push(`POLL_FAST_MS (${v.POLL_FAST_MS}) is above POLL_SLOW_MS (${v.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
   if (v.WATCH_MIN_MS !== undefined && v.WATCH_MAX_MS !== undefined && v.WATCH_MIN_MS > v.WATCH_MAX_MS)
-    problems.push(`WATCH_MIN_MS (${v.WATCH_MIN_MS}) is above WATCH_MAX_MS (${v.WATCH_MAX_MS}): the check interval backs off from the first to the second`);
+    problems.push(
+      `WATCH_MIN_MS (${v.WATCH_MIN_MS}) is above WATCH_MAX_MS (${v.WATCH_MAX_MS}): the check interval backs off from the first to the second`,
+    );
   return problems;
 }
 
@@ -236,15 +298,24 @@ export type ProcessKind = 'start' | 'web' | 'worker' | 'console' | 'register-com
  * What one process needs beyond a valid configuration; the CLI calls this for the process it is
  * about to start. Empty when it can run.
  */
-export function processProblems(config: Pick<Config, 'telegramEnabled' | 'discordEnabled' | 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'LAYERSWAP_API_KEY'>, kind: ProcessKind): string[] {
+export function processProblems(
+  config: Pick<Config, 'telegramEnabled' | 'discordEnabled' | 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'LAYERSWAP_API_KEY'>,
+  kind: ProcessKind,
+): string[] {
   const problems: string[] = [];
   const platforms = config.telegramEnabled || config.discordEnabled;
   if (kind === 'worker' && !platforms)
-    problems.push('swapbot worker has nothing to deliver to: it sends tracking updates through Telegram or Discord; set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN (the terminal chat runs its own worker: use `swapbot start` or `swapbot console`)');
+    problems.push(
+      'swapbot worker has nothing to deliver to: it sends tracking updates through Telegram or Discord; set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN (the terminal chat runs its own worker: use `swapbot start` or `swapbot console`)',
+    );
   if ((kind === 'web' || kind === 'worker') && !config.REDIS_URL && !config.REDIS_CLUSTER_NODES)
-    problems.push(`REDIS_URL is missing: swapbot ${kind} runs beside other processes, so they must share one Redis; set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only`);
+    problems.push(
+      `REDIS_URL is missing: swapbot ${kind} runs beside other processes, so they must share one Redis; set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only`,
+    );
   if ((kind === 'web' || kind === 'worker') && !config.LAYERSWAP_API_KEY)
-    problems.push(`LAYERSWAP_API_KEY is missing: swapbot ${kind} cannot share an in-process sandbox with other processes; set the key, or run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it and LAYERSWAP_API_KEY to its key (\`sandbox\` unless SANDBOX_API_KEY says otherwise)`);
+    problems.push(
+      `LAYERSWAP_API_KEY is missing: swapbot ${kind} cannot share an in-process sandbox with other processes; set the key, or run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it and LAYERSWAP_API_KEY to its key (\`sandbox\` unless SANDBOX_API_KEY says otherwise)`,
+    );
   return problems;
 }
 
@@ -268,7 +339,8 @@ function clusterNodesProblem(value: string): string | undefined {
       return 'an entry that starts with redis:// must be a URL such as redis://:password@10.0.0.1:6379';
     }
     const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
-    if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535) return 'each entry must be host:port (or a redis:// URL): list nodes such as 10.0.0.1:6379,10.0.0.2:6379';
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535)
+      return 'each entry must be host:port (or a redis:// URL): list nodes such as 10.0.0.1:6379,10.0.0.2:6379';
   }
   return undefined;
 }

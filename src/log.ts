@@ -7,10 +7,26 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 const REDACT_PATHS = [
-  'apiKey', '*.apiKey', 'token', '*.token', 'password', '*.password', 'secret', '*.secret',
-  'headers["x-ls-apikey"]', '*.headers["x-ls-apikey"]', 'headers.authorization', '*.headers.authorization',
-  'config.LAYERSWAP_API_KEY', 'config.TELEGRAM_BOT_TOKEN', 'config.DISCORD_TOKEN', 'config.REDIS_URL',
-  'config.LAYERSWAP_WEBHOOK_SECRET', 'config.TELEGRAM_WEBHOOK_SECRET', 'config.SANDBOX_API_KEY', 'config.secretValues',
+  'apiKey',
+  '*.apiKey',
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'secret',
+  '*.secret',
+  'headers["x-ls-apikey"]',
+  '*.headers["x-ls-apikey"]',
+  'headers.authorization',
+  '*.headers.authorization',
+  'config.LAYERSWAP_API_KEY',
+  'config.TELEGRAM_BOT_TOKEN',
+  'config.DISCORD_TOKEN',
+  'config.REDIS_URL',
+  'config.LAYERSWAP_WEBHOOK_SECRET',
+  'config.TELEGRAM_WEBHOOK_SECRET',
+  'config.SANDBOX_API_KEY',
+  'config.secretValues',
 ];
 
 const REDACTED = '[redacted]';
@@ -99,9 +115,20 @@ function loggable(value: unknown, options: ErrorLogOptions, depth: number): Erro
   const message = options.message !== undefined ? clean(options.message) : clean(value.message);
   Object.defineProperty(copy, 'name', hidden(name));
   Object.defineProperty(copy, 'message', hidden(message));
-  const frames = options.stack === false ? undefined : value.stack?.split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
-  Object.defineProperty(copy, 'stack', hidden(frames === undefined ? undefined : clean(`${name}: ${message}${frames ? `\n${frames}` : ''}`)));
-  if (value.cause !== undefined && depth < 3) Object.defineProperty(copy, 'cause', hidden(loggable(value.cause, { ...options, message: undefined }, depth + 1)));
+  const frames =
+    options.stack === false
+      ? undefined
+      : value.stack
+          ?.split('\n')
+          .filter((l) => /^\s+at /.test(l))
+          .join('\n');
+  Object.defineProperty(
+    copy,
+    'stack',
+    hidden(frames === undefined ? undefined : clean(`${name}: ${message}${frames ? `\n${frames}` : ''}`)),
+  );
+  if (value.cause !== undefined && depth < 3)
+    Object.defineProperty(copy, 'cause', hidden(loggable(value.cause, { ...options, message: undefined }, depth + 1)));
   return copy;
 }
 
@@ -116,7 +143,11 @@ function describeValue(value: unknown): string {
 }
 
 /** The logger of one queue job: every line carries the queue, the job id and the ids given (swapId, chat...). */
-export function jobLogger(logger: Logger, job: { queueName: string; id?: string | undefined }, ids: Record<string, string | number | undefined> = {}): Logger {
+export function jobLogger(
+  logger: Logger,
+  job: { queueName: string; id?: string | undefined },
+  ids: Record<string, string | number | undefined> = {},
+): Logger {
   const bindings: Record<string, string | number> = { queue: job.queueName };
   if (job.id !== undefined) bindings.jobId = job.id;
   for (const [k, v] of Object.entries(ids)) if (v !== undefined) bindings[k] = v;

@@ -92,7 +92,10 @@ export class RedisOutageLog {
       this.suspect = undefined;
       if (!s || this.outage) return;
       if (ok) {
-        this.logger.debug({ connection: source, errors: s.errors }, `Redis error while Redis answers (a report from before it recovered): ${message}`);
+        this.logger.debug(
+          { connection: source, errors: s.errors },
+          `Redis error while Redis answers (a report from before it recovered): ${message}`,
+        );
         return;
       }
       this.outage = s;
@@ -143,4 +146,3 @@ export function redisOutageLog(logger: Logger): RedisOutageLog {
   if (!log) outageLogs.set(logger, (log = new RedisOutageLog(logger)));
   return log;
 }
-

@@ -132,12 +132,16 @@ export async function startEmbeddedRedis(options: { dataDir: string; logger?: Lo
       throw new Error(missing ? REDIS_MISSING_MESSAGE : `redis-server could not start: ${spawnError.message}`);
     }
     if (exited) {
-      throw new Error(`redis-server exited at start (code ${exited.code ?? exited.signal}). Its last output:\n${output.trim().split('\n').slice(-8).join('\n')}`);
+      throw new Error(
+        `redis-server exited at start (code ${exited.code ?? exited.signal}). Its last output:\n${output.trim().split('\n').slice(-8).join('\n')}`,
+      );
     }
     if (await pingSocket(socket)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server did not answer on ${socket} within 15 s. Its last output:\n${output.trim().split('\n').slice(-8).join('\n')}`);
+      throw new Error(
+        `redis-server did not answer on ${socket} within 15 s. Its last output:\n${output.trim().split('\n').slice(-8).join('\n')}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }

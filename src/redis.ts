@@ -65,7 +65,8 @@ export function redisOptionsFromUrl(url: string): RedisTarget {
   if (u.password) auth.password = decodeURIComponent(u.password);
   if (u.protocol === 'unix:') {
     const path = decodeURIComponent(u.pathname);
-    if (!path.startsWith('/')) throw new Error('a unix:// Redis URL needs an absolute socket path, such as unix:///srv/swapbot/.data/redis.sock');
+    if (!path.startsWith('/'))
+      throw new Error('a unix:// Redis URL needs an absolute socket path, such as unix:///srv/swapbot/.data/redis.sock');
     return { ...auth, path, db: databaseOf(url) };
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
@@ -89,7 +90,11 @@ function databaseOf(url: string): number {
 
 /** The secrets inside a Redis URL, for scrubbing. */
 export function redisSecrets(url: string): string[] {
-  if (url.startsWith(CLUSTER_SCHEME)) return url.slice(CLUSTER_SCHEME.length).split(',').flatMap((e) => (/^rediss?:\/\//.test(e.trim()) ? redisSecrets(e.trim()) : []));
+  if (url.startsWith(CLUSTER_SCHEME))
+    return url
+      .slice(CLUSTER_SCHEME.length)
+      .split(',')
+      .flatMap((e) => (/^rediss?:\/\//.test(e.trim()) ? redisSecrets(e.trim()) : []));
   try {
     const u = new URL(url);
     return u.password ? [u.password, decodeURIComponent(u.password)] : [];
@@ -105,7 +110,12 @@ export interface CreateRedisOptions extends Omit<RedisOptions, 'host' | 'port' |
 }
 
 /** Sends an emitter's 'error' events (a BullMQ Queue or Worker) to the outage log instead of one line each. */
-export function logRedisErrors(emitter: { on(event: 'error', listener: (err: Error) => void): unknown }, source: string, logger: Logger, secrets: readonly string[] = []): void {
+export function logRedisErrors(
+  emitter: { on(event: 'error', listener: (err: Error) => void): unknown },
+  source: string,
+  logger: Logger,
+  secrets: readonly string[] = [],
+): void {
   const outage = redisOutageLog(logger);
   emitter.on('error', (err) => outage.error(source, err, secrets));
 }
@@ -138,12 +148,19 @@ export async function probeRedis(url: string, timeoutMs = 5_000): Promise<string
   const { clusterNodes, ...options } = redisOptionsFromUrl(url);
   const single = { ...options, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null, maxRetriesPerRequest: 0 };
   const client: Redis = clusterNodes
-    ? (new Cluster(clusterNodes, { redisOptions: single, lazyConnect: true, clusterRetryStrategy: () => null, enableReadyCheck: false }) as unknown as Redis)
+    ? (new Cluster(clusterNodes, {
+        redisOptions: single,
+        lazyConnect: true,
+        clusterRetryStrategy: () => null,
+        enableReadyCheck: false,
+      }) as unknown as Redis)
     : new Redis(single);
   let reported: unknown;
   client.on('error', (err: unknown) => (reported ??= err));
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)),
+  );
   try {
     await Promise.race([client.connect().then(() => client.ping()), late]);
     return undefined;

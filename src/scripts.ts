@@ -13,10 +13,26 @@ import type { Redis } from 'ioredis';
  */
 
 export type ScriptName =
-  | 'follow' | 'routeTime' | 'unfollow' | 'retire' | 'pollStart' | 'pollCommit' | 'setDelivery' | 'hint' | 'reserveSlot'
-  | 'releaseSlot' | 'takePace' | 'mute' | 'chainSet' | 'moveChat' | 'depositCard'
+  | 'follow'
+  | 'routeTime'
+  | 'unfollow'
+  | 'retire'
+  | 'pollStart'
+  | 'pollCommit'
+  | 'setDelivery'
+  | 'hint'
+  | 'reserveSlot'
+  | 'releaseSlot'
+  | 'takePace'
+  | 'mute'
+  | 'chainSet'
+  | 'moveChat'
+  | 'depositCard'
   | 'takeToken'
-  | 'claimUpdate' | 'renewUpdate' | 'finishUpdate' | 'takeOverUpdates';
+  | 'claimUpdate'
+  | 'renewUpdate'
+  | 'finishUpdate'
+  | 'takeOverUpdates';
 
 type Arg = string | number | Buffer;
 export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: readonly Arg[]) => Promise<unknown>;

@@ -24,7 +24,13 @@ describe('npm start builds only when sources changed', () => {
     symlinkSync(NODE_MODULES, join(root, 'node_modules'));
     mkdirSync(join(root, 'src/scripts'), { recursive: true });
     writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
-    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'dist', rootDir: 'src', module: 'NodeNext', target: 'ES2022', types: [] }, include: ['src'] }));
+    writeFileSync(
+      join(root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { outDir: 'dist', rootDir: 'src', module: 'NodeNext', target: 'ES2022', types: [] },
+        include: ['src'],
+      }),
+    );
     writeFileSync(join(root, 'src/cli.ts'), 'export const answer: number = 42;\n');
     writeFileSync(join(root, 'src/scripts/a-1.lua'), 'return 1\n');
 
@@ -41,6 +47,10 @@ describe('npm start builds only when sources changed', () => {
     utimesSync(join(root, 'src/cli.ts'), later, later);
     const third = build();
     expect(third.stderr).toMatch(/building/);
-    expect(execFileSync(process.execPath, ['-e', `import('${join(root, 'dist/cli.js')}').then((m) => console.log(m.answer))`], { encoding: 'utf8' })).toBe('42\n');
+    expect(
+      execFileSync(process.execPath, ['-e', `import('${join(root, 'dist/cli.js')}').then((m) => console.log(m.answer))`], {
+        encoding: 'utf8',
+      }),
+    ).toBe('42\n');
   }, 150_000);
 });

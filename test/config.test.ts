@@ -28,7 +28,9 @@ describe('config', () => {
   });
 
   it('checks combinations: a webhook needs its secret', () => {
-    expect(() => loadConfig({ TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg', TELEGRAM_BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ' })).toThrow(/TELEGRAM_WEBHOOK_SECRET is missing/);
+    expect(() =>
+      loadConfig({ TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg', TELEGRAM_BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ' }),
+    ).toThrow(/TELEGRAM_WEBHOOK_SECRET is missing/);
   });
 
   it('remembers secret values, including the Redis password, for redaction', () => {
@@ -58,16 +60,22 @@ describe('config', () => {
       'POLL_WAITING_MS="500": must be 1000-3600000',
     ]);
     expect(loadConfig({}).POLL_WAITING_MS).toBe(60_000);
-    expect(problemsOf({ SANDBOX_DEPOSIT_DELAY_MS: '999999999999' })).toEqual(['SANDBOX_DEPOSIT_DELAY_MS="999999999999": must be 0-86400000 (milliseconds) or off']);
+    expect(problemsOf({ SANDBOX_DEPOSIT_DELAY_MS: '999999999999' })).toEqual([
+      'SANDBOX_DEPOSIT_DELAY_MS="999999999999": must be 0-86400000 (milliseconds) or off',
+    ]);
     expect(problemsOf({ SANDBOX_SPEED: '0' })).toEqual(['SANDBOX_SPEED="0": must be above 0 and at most 10000']);
     expect(problemsOf({ STUCK_AFTER_FACTOR: '0.5' })[0]).toMatch(/^STUCK_AFTER_FACTOR="0.5": must be 1-1000/);
   });
 
   it('reads numbers as plain decimal digits only, and says so', () => {
     for (const odd of ['0x3e8', '1e4', '+5', '1_000', '3000.0', '-1']) {
-      expect(problemsOf({ PORT: odd }), odd).toEqual([`PORT=${JSON.stringify(odd)}: must be a whole number in plain digits, such as 3000 (no sign, decimal point, 0x or exponent)`]);
+      expect(problemsOf({ PORT: odd }), odd).toEqual([
+        `PORT=${JSON.stringify(odd)}: must be a whole number in plain digits, such as 3000 (no sign, decimal point, 0x or exponent)`,
+      ]);
     }
-    expect(problemsOf({ SANDBOX_SPEED: '1e2' })).toEqual(['SANDBOX_SPEED="1e2": must be a plain decimal number, such as 1.5 (no sign, 0x or exponent)']);
+    expect(problemsOf({ SANDBOX_SPEED: '1e2' })).toEqual([
+      'SANDBOX_SPEED="1e2": must be a plain decimal number, such as 1.5 (no sign, 0x or exponent)',
+    ]);
     expect(problemsOf({ SANDBOX_DEPOSIT_DELAY_MS: '0x10' })[0]).toMatch(/use off or a whole number in plain digits/);
     const c = loadConfig({ PORT: '8080', SANDBOX_SPEED: '2.5', SANDBOX_DEPOSIT_DELAY_MS: 'off', STUCK_AFTER_FACTOR: '3' });
     expect([c.PORT, c.SANDBOX_SPEED, c.SANDBOX_DEPOSIT_DELAY_MS, c.STUCK_AFTER_FACTOR]).toEqual([8080, 2.5, 'off', 3]);
@@ -88,7 +96,9 @@ describe('config', () => {
     expect(problems.join('\n')).toMatch(/TELEGRAM_WEBHOOK_SECRET is missing/);
     expect(problems.join('\n')).toMatch(/DISCORD_APPLICATION_ID is missing/);
     expect(problems.join('\n')).toMatch(/POLL_FAST_MS \(9000\) is above POLL_SLOW_MS \(3000\)/);
-    expect(problemsOf({ DISCORD_APPLICATION_ID: '1100000000000000001' })).toEqual([expect.stringMatching(/^DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID is set/)]);
+    expect(problemsOf({ DISCORD_APPLICATION_ID: '1100000000000000001' })).toEqual([
+      expect.stringMatching(/^DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID is set/),
+    ]);
   });
 
   it('watched addresses: the back-off and the share of the API budget, each bad value named with its range', () => {
@@ -109,7 +119,9 @@ describe('config', () => {
 
   it('tells a worker without any platform token that it has nothing to deliver to', () => {
     const none = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', LAYERSWAP_API_KEY: 'key' });
-    expect(processProblems(none, 'worker')).toEqual([expect.stringMatching(/^swapbot worker has nothing to deliver to: .*TELEGRAM_BOT_TOKEN and\/or DISCORD_TOKEN/)]);
+    expect(processProblems(none, 'worker')).toEqual([
+      expect.stringMatching(/^swapbot worker has nothing to deliver to: .*TELEGRAM_BOT_TOKEN and\/or DISCORD_TOKEN/),
+    ]);
     expect(() => assertProcessConfig(none, 'worker')).toThrow(ConfigError);
     // Listed with every other problem, in the one message the CLI prints.
     try {
@@ -120,7 +132,12 @@ describe('config', () => {
     }
     expect(processProblems(none, 'start')).toEqual([]);
     expect(processProblems(none, 'console')).toEqual([]);
-    const discord = loadConfig({ DISCORD_TOKEN: 'MTEw.some.token', DISCORD_APPLICATION_ID: '1100000000000000001', REDIS_URL: 'redis://127.0.0.1:6379', LAYERSWAP_API_KEY: 'key' });
+    const discord = loadConfig({
+      DISCORD_TOKEN: 'MTEw.some.token',
+      DISCORD_APPLICATION_ID: '1100000000000000001',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LAYERSWAP_API_KEY: 'key',
+    });
     expect(processProblems(discord, 'worker')).toEqual([]);
   });
 
@@ -136,10 +153,18 @@ describe('config', () => {
   });
 
   it('refuses a Redis database that is not a number instead of using database 0', () => {
-    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379/notadb' })).toEqual([expect.stringMatching(/^REDIS_URL=\(hidden\): the path after the host is the database number, such as redis:\/\/127.0.0.1:6379\/0 \(got "notadb"\)/)]);
+    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379/notadb' })).toEqual([
+      expect.stringMatching(
+        /^REDIS_URL=\(hidden\): the path after the host is the database number, such as redis:\/\/127.0.0.1:6379\/0 \(got "notadb"\)/,
+      ),
+    ]);
     expect(problemsOf({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/1/2' })).toHaveLength(1);
-    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379/99999999999' })).toEqual([expect.stringMatching(/database number 99999999999 is out of range/)]);
-    expect(problemsOf({ REDIS_URL: 'unix:///tmp/redis.sock?db=x' })).toEqual([expect.stringMatching(/\?db= of a unix:\/\/ URL is the database number/)]);
+    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379/99999999999' })).toEqual([
+      expect.stringMatching(/database number 99999999999 is out of range/),
+    ]);
+    expect(problemsOf({ REDIS_URL: 'unix:///tmp/redis.sock?db=x' })).toEqual([
+      expect.stringMatching(/\?db= of a unix:\/\/ URL is the database number/),
+    ]);
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/3' }).REDIS_URL).toBe('redis://127.0.0.1:6379/3');
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
   });

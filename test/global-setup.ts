@@ -16,7 +16,10 @@ function ping(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const u = new URL(url);
     const sock = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
-    const done = (ok: boolean) => { sock.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      sock.destroy();
+      resolve(ok);
+    };
     sock.setTimeout(1000, () => done(false));
     sock.on('error', () => done(false));
     sock.on('connect', () => sock.write('PING\r\n'));
@@ -38,7 +41,10 @@ function freePort(): Promise<number> {
 /** End-to-end tests run the built CLI (dist/cli.js), as users do: compile once per run. */
 function build(): void {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
 }
 
 export async function setup(): Promise<void> {
@@ -51,7 +57,9 @@ export async function setup(): Promise<void> {
   }
   const port = await freePort();
   dir = mkdtempSync(join(tmpdir(), 'swapbot-test-redis-'));
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   child = server;
   // redis-server logs to stdout when it accepts connections: wait for that line, not a polling loop.
   const ready = await new Promise<boolean>((resolve) => {
@@ -68,7 +76,9 @@ export async function setup(): Promise<void> {
     process.env.TEST_REDIS_URL = url;
     return;
   }
-  throw new Error('Tests need Redis: none answers at REDIS_URL or 127.0.0.1:6379 and redis-server could not be started. Install it (apt-get install redis-server) or set REDIS_URL.');
+  throw new Error(
+    'Tests need Redis: none answers at REDIS_URL or 127.0.0.1:6379 and redis-server could not be started. Install it (apt-get install redis-server) or set REDIS_URL.',
+  );
 }
 
 export async function teardown(): Promise<void> {

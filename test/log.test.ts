@@ -6,7 +6,12 @@ import { telegramError } from '../src/platforms/telegram/errors.js';
 
 function capture() {
   const lines: string[] = [];
-  const destination = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
   return { lines, destination };
 }
 
@@ -14,7 +19,10 @@ describe('log', () => {
   it('redacts secrets by value in messages, errors and nested objects, and by path', () => {
     const { lines, destination } = capture();
     const log = createLogger({ destination, secrets: ['sk_live_abcdef', '123:TOKENVALUE'] });
-    log.info({ url: 'https://api.telegram.org/bot123:TOKENVALUE/getMe', headers: { 'x-ls-apikey': 'whatever' } }, 'calling with sk_live_abcdef');
+    log.info(
+      { url: 'https://api.telegram.org/bot123:TOKENVALUE/getMe', headers: { 'x-ls-apikey': 'whatever' } },
+      'calling with sk_live_abcdef',
+    );
     log.error({ err: new Error('failed for bot123:TOKENVALUE') }, 'boom');
     const out = lines.join('');
     expect(out).not.toContain('TOKENVALUE');
@@ -67,7 +75,12 @@ describe('err by convention', () => {
     const { lines, destination } = capture();
     createLogger({ destination }).warn({ err: asError(refused, { secrets: [SECRET] }) }, 'x');
     const logged = (JSON.parse(lines[0]!) as { err: Record<string, unknown> }).err;
-    expect(logged).toMatchObject({ type: 'Error', message: 'refused for key [redacted]: socket to [redacted] closed', status: 400, code: 'BAD' });
+    expect(logged).toMatchObject({
+      type: 'Error',
+      message: 'refused for key [redacted]: socket to [redacted] closed',
+      status: 400,
+      code: 'BAD',
+    });
     expect(logged.request).toBeUndefined();
     expect(lines[0]).not.toContain(SECRET);
     expect(lines[0]).not.toContain('0xDEPOSITADDRESS');
@@ -75,7 +88,12 @@ describe('err by convention', () => {
 
   it('a Telegram error is logged with its name and stack but not the token nor its payload', () => {
     const { lines, destination } = capture();
-    const grammy = new GrammyError(`Call to 'sendMessage' failed!`, { ok: false, error_code: 400, description: 'Bad Request: chat not found' }, 'sendMessage', { chat_id: 1, text: 'deposit to 0xDEPOSITADDRESS' });
+    const grammy = new GrammyError(
+      `Call to 'sendMessage' failed!`,
+      { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+      'sendMessage',
+      { chat_id: 1, text: 'deposit to 0xDEPOSITADDRESS' },
+    );
     const network = new Error(`request to https://api.telegram.org/bot${SECRET}/sendMessage failed`);
     const log = createLogger({ destination });
     log.warn({ err: telegramError(grammy, SECRET) }, 'a');

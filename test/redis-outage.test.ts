@@ -27,7 +27,10 @@ afterAll(async () => {
 function connections(url: string, logger: Logger, secrets: string[] = []): { clients: Redis[]; queue: Queue; worker: Worker } {
   const clients = ['core', 'tracking', 'tracking-poll'].map((name) => createRedis(url, { logger, name, maxRetriesPerRequest: null }));
   const queue = new Queue('outage-test', { connection: clients[1] as Redis, prefix: 'outage' });
-  const worker = new Worker('outage-test', async () => undefined, { connection: createRedis(url, { logger, name: 'worker', maxRetriesPerRequest: null }), prefix: 'outage' });
+  const worker = new Worker('outage-test', async () => undefined, {
+    connection: createRedis(url, { logger, name: 'worker', maxRetriesPerRequest: null }),
+    prefix: 'outage',
+  });
   logRedisErrors(queue, 'queue outage-test', logger, secrets);
   logRedisErrors(worker, 'worker outage-test', logger, secrets);
   cleanups.push(async () => {
@@ -76,7 +79,11 @@ describe('Redis outages in the log', () => {
         srv.close(() => resolve(p));
       });
     });
-    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'right-pass-5512'], { stdio: 'ignore' });
+    const child: ChildProcess = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'right-pass-5512'],
+      { stdio: 'ignore' },
+    );
     cleanups.push(() => void child.kill('SIGKILL'));
     const probe = createRedis(`redis://:right-pass-5512@127.0.0.1:${port}`, { retryStrategy: () => 50 });
     await vi.waitFor(() => expect(probe.status).toBe('ready'), { timeout: 10_000, interval: 50 });
@@ -115,7 +122,9 @@ describe('Redis outages in the log', () => {
     await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBe(0), { timeout: 10_000, interval: 20 });
     expect(redisOutageLog(logger).down).toBe(false);
     // What an operator reads at the default level (info): the stale report is a debug line.
-    const shown = redisLines(lines).map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 30);
+    const shown = redisLines(lines)
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level >= 30);
     expect(shown.map((l) => l.msg.replace(/after [\d.]+ s/, 'after N s'))).toEqual([
       'Redis connection problem: connect ECONNREFUSED 127.0.0.1:6379 (retrying; logged once until Redis answers again)',
       'Redis available again after N s',

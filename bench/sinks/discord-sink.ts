@@ -49,7 +49,8 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
     const post = /^\/api\/v10\/channels\/(\d+)\/messages$/.exec(path);
     const patch = /^\/api\/v10\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
     const dm = path === '/api/v10/users/@me/channels';
-    const method = req.method === 'POST' && post ? 'send' : req.method === 'PATCH' && patch ? 'edit' : req.method === 'POST' && dm ? 'dm' : undefined;
+    const method =
+      req.method === 'POST' && post ? 'send' : req.method === 'PATCH' && patch ? 'edit' : req.method === 'POST' && dm ? 'dm' : undefined;
     if (!method) {
       sendJson(res, 404, { message: '404: Not Found', code: 0 });
       return;
@@ -108,7 +109,8 @@ function embedText(fields: Record<string, unknown>): string {
   for (const e of embeds) {
     if (typeof e.title === 'string') parts.push(e.title);
     if (typeof e.description === 'string') parts.push(e.description);
-    if (Array.isArray(e.fields)) for (const f of e.fields as Array<Record<string, unknown>>) parts.push(`${String(f.name)}: ${String(f.value)}`);
+    if (Array.isArray(e.fields))
+      for (const f of e.fields as Array<Record<string, unknown>>) parts.push(`${String(f.name)}: ${String(f.value)}`);
   }
   return parts.join('\n');
 }

@@ -44,7 +44,13 @@ export const TELEGRAM_LIMITS: Readonly<Required<Omit<TelegramSinkOptions, 'timeS
   perGroup: { limit: 20, windowMs: 60_000 },
 };
 
-const MESSAGE_METHODS: ReadonlySet<string> = new Set(['sendMessage', 'sendPhoto', 'editMessageText', 'editMessageCaption', 'editMessageReplyMarkup']);
+const MESSAGE_METHODS: ReadonlySet<string> = new Set([
+  'sendMessage',
+  'sendPhoto',
+  'editMessageText',
+  'editMessageCaption',
+  'editMessageReplyMarkup',
+]);
 
 export async function startTelegramSink(options: TelegramSinkOptions = {}): Promise<TelegramSink> {
   const token = '123456789:bench-telegram-token';
@@ -110,7 +116,11 @@ export async function startTelegramSink(options: TelegramSinkOptions = {}): Prom
       return;
     }
     recorder.deliver();
-    const chat = { id: Number(chatId), type: isGroup ? 'supergroup' : 'private', ...(isGroup ? { title: 'Bench group' } : { first_name: 'Bench' }) };
+    const chat = {
+      id: Number(chatId),
+      type: isGroup ? 'supergroup' : 'private',
+      ...(isGroup ? { title: 'Bench group' } : { first_name: 'Bench' }),
+    };
     const date = Math.floor(Date.now() / 1000);
     const result = { message_id: Number(messageId), date, chat, ...(method.startsWith('edit') ? { edit_date: date } : {}), text };
     sendJson(res, 200, ok(result));

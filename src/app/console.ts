@@ -42,9 +42,25 @@ export async function runConsole(rt: Runtime, run: ConsoleRun): Promise<void> {
   const lines = rt.sandbox
     ? [t(locale, 'console.banner.sandbox', { url: rt.sandbox.url }), t(locale, 'console.banner.notReal'), t(locale, 'console.banner.try')]
     : [t(locale, 'console.banner.real', { url: rt.config.LAYERSWAP_API_URL })];
-  if (run.localeExplicit && !explicit) lines.push(t(locale, 'console.unknownLang', { tag: String(run.locale).slice(0, 20), name: locale === 'pseudo' ? 'pseudo' : LOCALE_NAMES[locale], list: LOCALES.join(', ') }));
+  if (run.localeExplicit && !explicit)
+    lines.push(
+      t(locale, 'console.unknownLang', {
+        tag: String(run.locale).slice(0, 20),
+        name: locale === 'pseudo' ? 'pseudo' : LOCALE_NAMES[locale],
+        list: LOCALES.join(', '),
+      }),
+    );
   out.write(`${lines.join('\n')}\n\n`);
-  const chat = startConsoleChat({ core: rt.core, input: run.input, output: out, userId: USER_ID, userName: 'You', isTTY: run.isTTY, language, ...(run.locale ? { locale: run.locale } : {}) });
+  const chat = startConsoleChat({
+    core: rt.core,
+    input: run.input,
+    output: out,
+    userId: USER_ID,
+    userName: 'You',
+    isTTY: run.isTTY,
+    language,
+    ...(run.locale ? { locale: run.locale } : {}),
+  });
   await run.startWorkers(chat.messenger);
   await chat.done;
 

@@ -63,12 +63,19 @@ export async function serveHttp(
 ): Promise<WebServer> {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
   const server = http.createServer(
-    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
     (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (declaredTooLarge(req, limits.maxBodyBytes)) {
         // Not read: the connection closes after the answer rather than draining a large body.
-        res.writeHead(413, { 'content-type': 'application/json', ...CLOSE_CONNECTION }).end(JSON.stringify({ ok: false, error: `body over ${limits.maxBodyBytes} bytes` }));
+        res
+          .writeHead(413, { 'content-type': 'application/json', ...CLOSE_CONNECTION })
+          .end(JSON.stringify({ ok: false, error: `body over ${limits.maxBodyBytes} bytes` }));
         return;
       }
       const handler = routes.get(path);
@@ -83,7 +90,9 @@ export async function serveHttp(
       }
       if (path === '/metrics' && req.method === 'GET') {
         if (opts.metricsToken && !bearerMatches(req.headers.authorization, opts.metricsToken)) {
-          res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"ok":false,"error":"GET /metrics needs Authorization: Bearer <METRICS_TOKEN>"}');
+          res
+            .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+            .end('{"ok":false,"error":"GET /metrics needs Authorization: Bearer <METRICS_TOKEN>"}');
           return;
         }
         metricsPage().then(
@@ -95,7 +104,12 @@ export async function serveHttp(
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"ok":false,"error":"not found"}');
     },
   );
-  guardConnections(server, { max: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, idleMs: limits.idleTimeoutMs, checkIntervalMs: limits.checkIntervalMs });
+  guardConnections(server, {
+    max: limits.maxConnections,
+    perAddress: limits.maxConnectionsPerAddress,
+    idleMs: limits.idleTimeoutMs,
+    checkIntervalMs: limits.checkIntervalMs,
+  });
   const listening = await listen(server, { port: opts.port, ...(opts.host ? { host: opts.host } : {}) });
   return { port: listening.port, close: () => listening.close() };
 }

@@ -14,7 +14,11 @@ import type { Runtime } from './runtime.js';
  * deliver build these clients: `web` never does.
  */
 export async function startTrackingWorkers(rt: Runtime, extra: Partial<Record<Platform, Messenger>> = {}): Promise<void> {
-  await rt.tracking.startWorkers({ messengers: { ...buildMessengers(rt.config), ...extra }, render: trackingRenderer, concurrency: rt.config.TRACK_POLL_CONCURRENCY });
+  await rt.tracking.startWorkers({
+    messengers: { ...buildMessengers(rt.config), ...extra },
+    render: trackingRenderer,
+    concurrency: rt.config.TRACK_POLL_CONCURRENCY,
+  });
 }
 
 function buildMessengers(config: Config): Partial<Record<Platform, Messenger>> {

@@ -33,7 +33,9 @@ const SCRAPE_READ_MS = 2_000;
 async function answered<T>(redis: Redis, read: () => Promise<T>): Promise<T> {
   if (redis.status !== 'ready') throw new Error(`Redis is ${redis.status}`);
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('Redis did not answer the scrape in time')), SCRAPE_READ_MS)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error('Redis did not answer the scrape in time')), SCRAPE_READ_MS)),
+  );
   try {
     return await Promise.race([read(), late]);
   } finally {

@@ -8,7 +8,9 @@ import { StartupError } from './runtime.js';
 /** `swapbot register-commands`: command menus on every configured platform, on demand. */
 export async function registerCommands(config: Config, logger: Logger): Promise<void> {
   if (!config.telegramEnabled && !config.discordEnabled) {
-    throw new StartupError('register-commands: no platform is configured. Set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN with DISCORD_APPLICATION_ID.');
+    throw new StartupError(
+      'register-commands: no platform is configured. Set TELEGRAM_BOT_TOKEN and/or DISCORD_TOKEN with DISCORD_APPLICATION_ID.',
+    );
   }
   if (config.telegramEnabled) {
     await registerTelegramMenus(telegramSettings(config));

@@ -51,11 +51,7 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-export async function createRuntime(
-  config: Config,
-  logger: Logger,
-  role: Role,
-): Promise<Runtime> {
+export async function createRuntime(config: Config, logger: Logger, role: Role): Promise<Runtime> {
   const closers: Array<{ name: string; fn: () => Promise<void> }> = [];
   const unfinished = new Set<string>();
   const step = async (what: string, fn: () => Promise<void>) => {
@@ -69,7 +65,8 @@ export async function createRuntime(
       .finally(() => unfinished.delete(what));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), STEP_BUDGET_MS)));
-    if ((await Promise.race([done, late])) === 'late') logger.warn(`shutdown: ${what} did not close within ${STEP_BUDGET_MS / 1000} s; going on without it`);
+    if ((await Promise.race([done, late])) === 'late')
+      logger.warn(`shutdown: ${what} did not close within ${STEP_BUDGET_MS / 1000} s; going on without it`);
     clearTimeout(timer);
   };
   const closeAll = async () => {
@@ -80,12 +77,17 @@ export async function createRuntime(
     let redisUrl = config.REDIS_CLUSTER_NODES ? clusterUrl(config.REDIS_CLUSTER_NODES) : config.REDIS_URL;
     if (!redisUrl) {
       if (role === 'web' || role === 'worker') {
-        throw new StartupError(`swapbot ${role} runs beside other processes, so they must share one Redis: set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only.`);
+        throw new StartupError(
+          `swapbot ${role} runs beside other processes, so they must share one Redis: set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only.`,
+        );
       }
       const embedded: EmbeddedRedis = await startEmbeddedRedis({ dataDir: config.DATA_DIR, logger });
       closers.push({ name: 'embedded redis', fn: () => embedded.stop() });
       redisUrl = embedded.url;
-      logger.info({ dataDir: config.DATA_DIR }, 'started an embedded redis-server (append-only, under DATA_DIR); set REDIS_URL to use your own');
+      logger.info(
+        { dataDir: config.DATA_DIR },
+        'started an embedded redis-server (append-only, under DATA_DIR); set REDIS_URL to use your own',
+      );
     } else if (role === 'console') {
       // The terminal chat cannot wait for Redis behind a banner and fail every command: say why, once, and stop.
       const why = await probeRedis(redisUrl);
@@ -98,7 +100,9 @@ export async function createRuntime(
     let apiKey = config.LAYERSWAP_API_KEY;
     if (!apiKey) {
       if (role === 'web' || role === 'worker') {
-        throw new StartupError(`swapbot ${role} needs LAYERSWAP_API_KEY (an in-process sandbox cannot be shared between processes). For a shared sandbox, run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it with LAYERSWAP_API_KEY=${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : '<SANDBOX_API_KEY>'}.`);
+        throw new StartupError(
+          `swapbot ${role} needs LAYERSWAP_API_KEY (an in-process sandbox cannot be shared between processes). For a shared sandbox, run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it with LAYERSWAP_API_KEY=${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : '<SANDBOX_API_KEY>'}.`,
+        );
       }
       sandbox = await startSandbox({
         host: '127.0.0.1',
@@ -117,7 +121,13 @@ export async function createRuntime(
       baseUrl = sandbox.url;
       apiKey = sandbox.apiKey;
     }
-    const api = new LayerswapClient({ baseUrl, apiKey, timeoutMs: config.LAYERSWAP_TIMEOUT_MS, maxRetries: config.LAYERSWAP_MAX_RETRIES, logger });
+    const api = new LayerswapClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: config.LAYERSWAP_TIMEOUT_MS,
+      maxRetries: config.LAYERSWAP_MAX_RETRIES,
+      logger,
+    });
     closers.push({ name: 'api client', fn: () => api.close() });
     const catalog = new CatalogCache(api, { logger });
 
@@ -227,7 +237,9 @@ export function pollCadence(config: Config, sandbox: boolean): TrackingDeps['cad
     slowMs: sandbox && !chosen('POLL_SLOW_MS') ? Math.max(400, Math.round(2000 / speed)) : config.POLL_SLOW_MS,
     stuckFactor: config.STUCK_AFTER_FACTOR,
     // A webhook is the trigger once Layerswap sends them (the in-process sandbox sends none).
-    ...(config.LAYERSWAP_WEBHOOK_SECRET && !sandbox ? { webhooks: { safetyMs: config.POLL_SAFETY_MS, waitingPollMs: config.POLL_WAITING_MS, tailMs: 6 * config.POLL_FAST_MS } } : {}),
+    ...(config.LAYERSWAP_WEBHOOK_SECRET && !sandbox
+      ? { webhooks: { safetyMs: config.POLL_SAFETY_MS, waitingPollMs: config.POLL_WAITING_MS, tailMs: 6 * config.POLL_FAST_MS } }
+      : {}),
   };
 }
 
@@ -251,7 +263,14 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
   return {
     chain: {
       evmRpcs: rpcs,
-      ...(sandbox && !chainUrl ? {} : { fallbackRpc: async (name: string) => { const n = await evm(name); return n ? chainUrl ?? n.node_url ?? undefined : undefined; } }),
+      ...(sandbox && !chainUrl
+        ? {}
+        : {
+            fallbackRpc: async (name: string) => {
+              const n = await evm(name);
+              return n ? (chainUrl ?? n.node_url ?? undefined) : undefined;
+            },
+          }),
       network: async (name) => {
         const n = await evm(name);
         if (!n) return undefined;

@@ -21,7 +21,10 @@ const HEALTH_PING_MS = 2_000;
  * Telegram comes up in the background, so a start while Telegram is unreachable says so in the
  * log, keeps /health at 503, and retries until it can.
  */
-export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }): Promise<{ adapters: string[]; port?: number; ready: Promise<void> }> {
+export async function startWeb(
+  rt: Runtime,
+  opts: { alwaysServeHttp: boolean },
+): Promise<{ adapters: string[]; port?: number; ready: Promise<void> }> {
   const { config, logger } = rt;
   const routes = new Map<string, RequestHandler>();
   const background: Array<() => Promise<void>> = [];
@@ -44,7 +47,12 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   if (config.LAYERSWAP_WEBHOOK_SECRET) {
     routes.set(
       LAYERSWAP_WEBHOOK_PATH,
-      createWebhookHandler({ secret: config.LAYERSWAP_WEBHOOK_SECRET, onSwapHint: (id) => rt.tracking.pollNow(id), logger, replay: rt.tracking.webhookReplayGuard }),
+      createWebhookHandler({
+        secret: config.LAYERSWAP_WEBHOOK_SECRET,
+        onSwapHint: (id) => rt.tracking.pollNow(id),
+        logger,
+        replay: rt.tracking.webhookReplayGuard,
+      }),
     );
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
   }
@@ -55,7 +63,13 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
     rt.onClose('http server', () => server.close());
     port = server.port;
     logger.info({ port }, 'web: listening (/health and webhooks)');
-    rt.redis.ping().catch(() => logger.error('web: Redis does not answer (unreachable, or a wrong password in REDIS_URL: see the Redis lines above); /health answers 503 while it keeps retrying'));
+    rt.redis
+      .ping()
+      .catch(() =>
+        logger.error(
+          'web: Redis does not answer (unreachable, or a wrong password in REDIS_URL: see the Redis lines above); /health answers 503 while it keeps retrying',
+        ),
+      );
   }
 
   const ready = Promise.all(
@@ -70,7 +84,11 @@ export async function startWeb(rt: Runtime, opts: { alwaysServeHttp: boolean }):
   if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
     waiting.add('discord');
     // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
-    await rt.catalog.warm().catch((err: unknown) => logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'));
+    await rt.catalog
+      .warm()
+      .catch((err: unknown) =>
+        logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'),
+      );
     const discord = discordBot(discordSettings(config), rt.core, logger);
     await discord.start();
     rt.onClose('discord', () => discord.stop());

@@ -24,8 +24,20 @@ const help = helpCommand(() => COMMANDS);
  * Telegram's setMyCommands, Discord's slash-command definitions, /help and dispatch.
  */
 export const COMMANDS: readonly Command[] = [
-  quoteCommand, swapCommand, statusCommand, trackCommand, untrackCommand, trackingCommand,
-  historyCommand, addressesCommand, networksCommand, routesCommand, cancelCommand, settingsCommandSpec, languageCommand, help,
+  quoteCommand,
+  swapCommand,
+  statusCommand,
+  trackCommand,
+  untrackCommand,
+  trackingCommand,
+  historyCommand,
+  addressesCommand,
+  networksCommand,
+  routesCommand,
+  cancelCommand,
+  settingsCommandSpec,
+  languageCommand,
+  help,
 ];
 
 /** Commands dispatch takes that no menu lists (platforms send /start themselves). */

@@ -14,7 +14,11 @@ export interface BotCore {
    * Discord autocomplete. `network` narrows token suggestions to that network; `locale` is the
    * user's platform language tag, for the labels' words.
    */
-  suggest(field: SuggestField, partial: string, context?: { network?: string; sourceNetwork?: string; locale?: string }): Promise<Suggestion[]>;
+  suggest(
+    field: SuggestField,
+    partial: string,
+    context?: { network?: string; sourceNetwork?: string; locale?: string },
+  ): Promise<Suggestion[]>;
   /**
    * Quotes typed in a chat the bot is not in (Telegram inline mode): one result per sensible
    * reading of the query, or a how-to and common routes. Never deposit details. Never throws.

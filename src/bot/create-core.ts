@@ -30,8 +30,16 @@ const CHAT_KINDS = new Set(['private', 'group', 'channel']);
 
 function validIncoming(i: Incoming): boolean {
   return (
-    typeof i === 'object' && i !== null && isPlatform(i.platform) && CHAT_KINDS.has(i.chatKind) &&
-    typeof i.userId === 'string' && i.userId !== '' && i.userId.length <= 128 && typeof i.chatId === 'string' && i.chatId !== '' && i.chatId.length <= 128
+    typeof i === 'object' &&
+    i !== null &&
+    isPlatform(i.platform) &&
+    CHAT_KINDS.has(i.chatKind) &&
+    typeof i.userId === 'string' &&
+    i.userId !== '' &&
+    i.userId.length <= 128 &&
+    typeof i.chatId === 'string' &&
+    i.chatId !== '' &&
+    i.chatId.length <= 128
   );
 }
 
@@ -52,7 +60,21 @@ export function createCore(deps: CoreDeps): BotCore {
   const routeTimes = (id: string) => readRouteTimes(deps.redis, deps.keyPrefix, id, now());
   /** One request's context: the stores and services every handler may use, in the reader's language. */
   const contextFor = (incoming: Incoming, locale: Locale, t: Translate): Ctx => ({
-    incoming, api: deps.api, catalog: deps.catalog, tracking: deps.tracking, codec, drafts, history, asks, addressBook, logger, now, locale, t, languages, routeTimes,
+    incoming,
+    api: deps.api,
+    catalog: deps.catalog,
+    tracking: deps.tracking,
+    codec,
+    drafts,
+    history,
+    asks,
+    addressBook,
+    logger,
+    now,
+    locale,
+    t,
+    languages,
+    routeTimes,
   });
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
   // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
@@ -63,24 +85,63 @@ export function createCore(deps: CoreDeps): BotCore {
     // The card may land in any chat: it is in the language of the one who typed it (their choice, else their platform's).
     let locale = defaultLocale();
     try {
-      if (typeof q !== 'object' || q === null || !isPlatform(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) return { results: [], personal: true, cacheSeconds: 0 };
+      if (
+        typeof q !== 'object' ||
+        q === null ||
+        !isPlatform(q.platform) ||
+        typeof q.userId !== 'string' ||
+        q.userId === '' ||
+        q.userId.length > 128
+      )
+        return { results: [], personal: true, cacheSeconds: 0 };
       locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
       const t = translator(locale);
       const decision = await inlineLimiter.take(q.platform, q.userId, now());
       if (!decision.allowed) {
         const wait = t('core.slowInline', { wait: formatDuration(locale, decision.retryAfterMs) });
-        return { results: [{ id: 'slow', kind: 'slow', title: t('core.slowTitle'), description: wait, reply: { ...notice(t('core.slowTitle'), [line(wait)], 'warning') } }], personal: true, cacheSeconds: 0 };
+        return {
+          results: [
+            {
+              id: 'slow',
+              kind: 'slow',
+              title: t('core.slowTitle'),
+              description: wait,
+              reply: { ...notice(t('core.slowTitle'), [line(wait)], 'warning') },
+            },
+          ],
+          personal: true,
+          cacheSeconds: 0,
+        };
       }
       // No chat yet: the card may land in any chat, so it is built as for a public one.
-      const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
+      const incoming: Incoming = {
+        platform: q.platform,
+        userId: q.userId,
+        userName: typeof q.userName === 'string' ? q.userName : '',
+        chatId: q.userId,
+        chatKind: 'group',
+      };
       const ctx = contextFor(incoming, locale, t);
       const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
       return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply, locale) })) };
     } catch (err) {
-      if (isServiceError(err)) logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering an inline query');
+      if (isServiceError(err))
+        logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering an inline query');
       else logger.error({ platform: q?.platform, err: asError(err) }, 'inline query failed');
       const r = errorReply(err, locale);
-      return { results: [{ id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r, locale) }], personal: true, cacheSeconds: 0 };
+      return {
+        results: [
+          {
+            id: 'error',
+            kind: 'problem',
+            title: r.title ?? translator(locale)('error.bug.title'),
+            description: translator(locale)('core.tryAgainMoment'),
+            reply: fitReply(r, locale),
+          },
+        ],
+        personal: true,
+        cacheSeconds: 0,
+      };
     }
   }
 
@@ -88,23 +149,49 @@ export function createCore(deps: CoreDeps): BotCore {
   async function guest(q: InlineQuery): Promise<InlineResult> {
     let locale = defaultLocale();
     try {
-      if (typeof q !== 'object' || q === null || !isPlatform(q.platform) || typeof q.userId !== 'string' || q.userId === '' || q.userId.length > 128) throw new Error('invalid guest query');
+      if (
+        typeof q !== 'object' ||
+        q === null ||
+        !isPlatform(q.platform) ||
+        typeof q.userId !== 'string' ||
+        q.userId === '' ||
+        q.userId.length > 128
+      )
+        throw new Error('invalid guest query');
       locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
       const t = translator(locale);
       const decision = await inlineLimiter.take(q.platform, q.userId, now());
       if (!decision.allowed) {
         const wait = t('core.slowInline', { wait: formatDuration(locale, decision.retryAfterMs) });
-        return { id: 'slow', kind: 'slow', title: t('core.slowTitle'), description: wait, reply: notice(t('core.slowTitle'), [line(wait)], 'warning') };
+        return {
+          id: 'slow',
+          kind: 'slow',
+          title: t('core.slowTitle'),
+          description: wait,
+          reply: notice(t('core.slowTitle'), [line(wait)], 'warning'),
+        };
       }
       // The answer lands in a chat the bot is not in: built as for a public one.
-      const incoming: Incoming = { platform: q.platform, userId: q.userId, userName: typeof q.userName === 'string' ? q.userName : '', chatId: q.userId, chatKind: 'group' };
+      const incoming: Incoming = {
+        platform: q.platform,
+        userId: q.userId,
+        userName: typeof q.userName === 'string' ? q.userName : '',
+        chatId: q.userId,
+        chatKind: 'group',
+      };
       const ctx = contextFor(incoming, locale, t);
       const text = typeof q.text === 'string' ? q.text.slice(0, 1024) : '';
       if (findLookup(text)) {
         const g = await guestGlance(ctx, text);
         const reply = fitReply(g.reply, locale);
         const [, ...rest] = replyText(reply).split('\n');
-        return { id: g.swap ? `status:${shortId(g.swap.swap.id)}` : 'status:none', kind: g.swap ? 'status' : 'problem', title: reply.title ?? t('lookup.noSwap'), description: rest.join(' ').slice(0, 200), reply };
+        return {
+          id: g.swap ? `status:${shortId(g.swap.swap.id)}` : 'status:none',
+          kind: g.swap ? 'status' : 'problem',
+          title: reply.title ?? t('lookup.noSwap'),
+          description: rest.join(' ').slice(0, 200),
+          reply,
+        };
       }
       const answer = await inlineQuote(ctx, text);
       const order: InlineResult['kind'][] = ['quote', 'fix', 'problem', 'help', 'route'];
@@ -112,10 +199,17 @@ export function createCore(deps: CoreDeps): BotCore {
       if (!best) throw new Error('no inline result');
       return { ...best, reply: fitReply(best.reply, locale) };
     } catch (err) {
-      if (isServiceError(err)) logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering a guest query');
+      if (isServiceError(err))
+        logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering a guest query');
       else logger.error({ platform: q?.platform, err: asError(err) }, 'guest query failed');
       const r = errorReply(err, locale);
-      return { id: 'error', kind: 'problem', title: r.title ?? translator(locale)('error.bug.title'), description: translator(locale)('core.tryAgainMoment'), reply: fitReply(r, locale) };
+      return {
+        id: 'error',
+        kind: 'problem',
+        title: r.title ?? translator(locale)('error.bug.title'),
+        description: translator(locale)('core.tryAgainMoment'),
+        reply: fitReply(r, locale),
+      };
     }
   }
 
@@ -127,7 +221,17 @@ export function createCore(deps: CoreDeps): BotCore {
       locale = await chooseLocale(languages, incoming);
       const t = translator(locale);
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
-      if (!decision.allowed) return [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
+      if (!decision.allowed)
+        return [
+          {
+            ...notice(
+              t('core.slowTitle'),
+              [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))],
+              'warning',
+            ),
+            target: 'ephemeral',
+          },
+        ];
       const ctx = contextFor(incoming, locale, t);
       return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map((r) => fitReply(r, locale));
     } catch (err) {
@@ -153,12 +257,23 @@ export function createCore(deps: CoreDeps): BotCore {
       }
       const decision = await limiter.take(incoming.platform, incoming.userId, now());
       if (!decision.allowed) {
-        replies = [{ ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))], 'warning'), target: 'ephemeral' }];
+        replies = [
+          {
+            ...notice(
+              t('core.slowTitle'),
+              [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))],
+              'warning',
+            ),
+            target: 'ephemeral',
+          },
+        ];
       } else {
         const ctx = contextFor(incoming, locale, t);
         replies = await dispatch(ctx);
         // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
-        const back = await welcomeBack(ctx).catch((err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'));
+        const back = await welcomeBack(ctx).catch(
+          (err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'),
+        );
         if (back) replies = [back, ...replies];
       }
     } catch (err) {
@@ -179,7 +294,7 @@ export function createCore(deps: CoreDeps): BotCore {
         const moved = (await deps.tracking.moveChat?.(platform, fromChatId, toChatId)) ?? 0;
         logger.info({ platform, moved }, 'chat upgraded (new id): its follows, settings and language moved');
       } catch (err) {
-        logger.error({ platform, err: asError(err) }, 'could not move an upgraded chat\'s follows');
+        logger.error({ platform, err: asError(err) }, "could not move an upgraded chat's follows");
       }
     },
     guestQuery: guest,
@@ -190,7 +305,7 @@ export function createCore(deps: CoreDeps): BotCore {
         await deps.tracking.depositCardSent?.(swapId, chat, ref);
       } catch (err) {
         // The card stays as sent; the status card then comes with the swap's first change.
-        logger.warn({ platform: chat.platform, swapId, err: asError(err) }, 'could not keep the deposit card\'s message for tracking');
+        logger.warn({ platform: chat.platform, swapId, err: asError(err) }, "could not keep the deposit card's message for tracking");
       }
     },
     async localeOf(who) {

@@ -26,14 +26,44 @@ import { answerText, confirm, pageChoices, pick, refuel, resume, skip, useAddres
 import { removeAddressButton } from './addresses/command.js';
 
 /** Every command's handler, from the declarations (command-list.ts). */
-export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map([...COMMANDS, ...UNLISTED_COMMANDS].map((c) => [c.name, c.run]));
+export const COMMAND_HANDLERS: ReadonlyMap<string, CommandHandler> = new Map(
+  [...COMMANDS, ...UNLISTED_COMMANDS].map((c) => [c.name, c.run]),
+);
 
 /** One handler per button verb: typed over VERBS, so neither can lack the other. */
 const HANDLERS_BY_NAME: Readonly<Record<VerbName, ActionHandler>> = {
-  refreshStatus, track: trackButton, followPrivately: followPrivatelyButton, depositDetails: depositButton, sent: sentButton, where: whereButton, addressPage: addressPageButton, swapThis, refreshQuote, refreshInline, swapAgain, useAddress, removeAddress: removeAddressButton,
-  pick, pageChoices, skipRefund: skip, refuel, confirm, cancel: cancelButtonAction, resume,
-  networksPage: networksButton, routesPage: routesButton, historyPage: historyButton, historyExport: historyExportButton, trackingPage, setLanguage,
-  mute: muteButton, unmute: unmuteButton, stop: stopButton, refollow: refollowButton, followAgain: followAgainButton, settings: settingsButton,
+  refreshStatus,
+  track: trackButton,
+  followPrivately: followPrivatelyButton,
+  depositDetails: depositButton,
+  sent: sentButton,
+  where: whereButton,
+  addressPage: addressPageButton,
+  swapThis,
+  refreshQuote,
+  refreshInline,
+  swapAgain,
+  useAddress,
+  removeAddress: removeAddressButton,
+  pick,
+  pageChoices,
+  skipRefund: skip,
+  refuel,
+  confirm,
+  cancel: cancelButtonAction,
+  resume,
+  networksPage: networksButton,
+  routesPage: routesButton,
+  historyPage: historyButton,
+  historyExport: historyExportButton,
+  trackingPage,
+  setLanguage,
+  mute: muteButton,
+  unmute: unmuteButton,
+  stop: stopButton,
+  refollow: refollowButton,
+  followAgain: followAgainButton,
+  settings: settingsButton,
 };
 
 export const ACTION_HANDLERS: ReadonlyMap<string, ActionHandler> = new Map(
@@ -74,11 +104,14 @@ export async function dispatch(ctx: Ctx): Promise<Reply[]> {
       await ctx.asks.clear(incoming.platform, incoming.userId);
       return handler(ctx, (m[2] ?? '').trim());
     }
-    return incoming.chatKind === 'private' ? [notice(ctx.t('core.unknownCommand.title'), [line(ctx.t('core.unknownCommand.text', { name: name.slice(0, 32) }))], 'warning')] : [];
+    return incoming.chatKind === 'private'
+      ? [notice(ctx.t('core.unknownCommand.title'), [line(ctx.t('core.unknownCommand.text', { name: name.slice(0, 32) }))], 'warning')]
+      : [];
   }
   if (text === '') return [];
   const ask = await ctx.asks.get(incoming.platform, incoming.userId);
-  if (ask && ask.chatId === incoming.chatId) return ask.kind === 'sent' ? answerSent(ctx, ask.swapId, text.slice(0, 1000)) : answerWhere(ctx, text.slice(0, 1000));
+  if (ask && ask.chatId === incoming.chatId)
+    return ask.kind === 'sent' ? answerSent(ctx, ask.swapId, text.slice(0, 1000)) : answerWhere(ctx, text.slice(0, 1000));
   const draft = await ctx.drafts.get(incoming.platform, incoming.userId);
   if (draft && draft.chatId === incoming.chatId && draft.awaiting) return answerText(ctx, draft, text.slice(0, 1000));
   return incoming.chatKind === 'private' ? [notice(ctx.t('core.notSure.title'), [line(ctx.t('core.notSure.text'))])] : [];

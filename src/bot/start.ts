@@ -56,5 +56,12 @@ async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<R
 
 /** /start is not in the menus (platforms send it); with no payload it answers like `welcome` (/help). */
 export function startCommand(welcome: CommandHandler): Command {
-  return { name: 'start', description: 'Start the bot', inGroups: true, options: [], usage: '/start', run: (ctx, args) => start(ctx, args, welcome) };
+  return {
+    name: 'start',
+    description: 'Start the bot',
+    inGroups: true,
+    options: [],
+    usage: '/start',
+    run: (ctx, args) => start(ctx, args, welcome),
+  };
 }

@@ -174,7 +174,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
         if (!never) log.warn(fields, 'chain RPC failing: falling back to polling the API');
         // Never answered (CHAIN_WATCH=auto with a catalogue whose public nodes are out of reach):
         // one line for the whole watcher, then the API's polling, and a try now and then.
-        else if (!unreachableTold) log.warn(fields, 'chain RPC unreachable: deposits are followed by polling the API (tried again every few minutes)');
+        else if (!unreachableTold)
+          log.warn(fields, 'chain RPC unreachable: deposits are followed by polling the API (tried again every few minutes)');
         else log.debug(fields, 'chain RPC unreachable');
         if (never) unreachableTold = true;
         opts.events.health(l.name, false);
@@ -209,7 +210,18 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       const dest = lg.args.to?.toLowerCase();
       if (!dest || lg.blockNumber === null || lg.transactionHash === null) continue;
       for (const e of byAddress.get(dest) ?? []) {
-        found.push([e, { network: l.name, to: dest, txHash: lg.transactionHash, block: Number(lg.blockNumber), contract: lg.address.toLowerCase(), value: lg.args.value ?? 0n, at: 0 }]);
+        found.push([
+          e,
+          {
+            network: l.name,
+            to: dest,
+            txHash: lg.transactionHash,
+            block: Number(lg.blockNumber),
+            contract: lg.address.toLowerCase(),
+            value: lg.args.value ?? 0n,
+            at: 0,
+          },
+        ]);
       }
     }
     // Native transfers leave no log: read the blocks, only when someone expects the native coin.
@@ -234,7 +246,10 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     family: 'evm',
     covers: (network) => opts.rpcs.has(network),
     // Healthy once it has answered: until then the API keeps its cadence.
-    healthy: (network) => { const l = loops.get(network); return !!l && l.up && l.scanned !== undefined; },
+    healthy: (network) => {
+      const l = loops.get(network);
+      return !!l && l.up && l.scanned !== undefined;
+    },
     watch(entry) {
       const l = loopFor(entry.network);
       if (!l || closed) return;

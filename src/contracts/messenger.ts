@@ -79,7 +79,12 @@ export class DeliveryError extends Error {
    * (connection refused, no DNS answer): a retry cannot make a second message.
    */
   readonly inDoubt: boolean;
-  constructor(platform: Platform, failure: DeliveryFailure, message: string, options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown; movedTo?: string; inDoubt?: boolean }) {
+  constructor(
+    platform: Platform,
+    failure: DeliveryFailure,
+    message: string,
+    options?: { retryAfterMs?: number; scope?: RateLimitScope; cause?: unknown; movedTo?: string; inDoubt?: boolean },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.platform = platform;
     this.failure = failure;
@@ -92,8 +97,19 @@ export class DeliveryError extends Error {
 
 /** Network errors raised before a request was written: nothing reached the platform. */
 const NEVER_SENT: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
 /**

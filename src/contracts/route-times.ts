@@ -37,7 +37,12 @@ export type RouteTimeKind = 's' | 'c';
  * ("ARBITRUM_MAINNET/USDC>BASE_MAINNET/USDC"). Short because every followed swap's state keeps
  * it (the per-swap memory budget); 48 bits keep thousands of routes apart.
  */
-export function routeTimesId(r: { sourceNetwork: string; sourceToken: string; destinationNetwork: string; destinationToken: string }): string {
+export function routeTimesId(r: {
+  sourceNetwork: string;
+  sourceToken: string;
+  destinationNetwork: string;
+  destinationToken: string;
+}): string {
   const name = `${r.sourceNetwork}/${r.sourceToken}>${r.destinationNetwork}/${r.destinationToken}`.toUpperCase();
   return createHash('sha1').update(name).digest('base64url').slice(0, 8);
 }
@@ -99,7 +104,14 @@ function distribution(counts: readonly number[]): Distribution | undefined {
     return { i: counts.length - 1, cum };
   };
   const p90 = at(0.9);
-  return { count, p50Ms: bucketBoundMs(at(0.5).i), p90Ms: bucketBoundMs(p90.i), p99Ms: bucketBoundMs(at(0.99).i), within: p90.cum, withinMs: bucketBoundMs(p90.i) };
+  return {
+    count,
+    p50Ms: bucketBoundMs(at(0.5).i),
+    p90Ms: bucketBoundMs(p90.i),
+    p99Ms: bucketBoundMs(at(0.99).i),
+    within: p90.cum,
+    withinMs: bucketBoundMs(p90.i),
+  };
 }
 
 /** The hash's fields summed over the kept weeks (older slots are ignored even before a write prunes them). */

@@ -7,9 +7,7 @@ import type { Locale } from './locale.js';
  * What the command core asks of tracking (/track, /untrack, /tracking, and the creator's private
  * chat following a new swap). Implemented on Redis + BullMQ in this folder.
  */
-export type FollowResult =
-  | { ok: true; alreadyFollowing: boolean }
-  | { ok: false; reason: 'chat_limit' | 'user_limit'; limit: number };
+export type FollowResult = { ok: true; alreadyFollowing: boolean } | { ok: false; reason: 'chat_limit' | 'user_limit'; limit: number };
 
 export interface FollowedSwap {
   swapId: string;

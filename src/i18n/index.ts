@@ -40,11 +40,19 @@ type Unplural<K> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;
 export type CatalogKey = Unplural<keyof typeof en>;
 export type Translate = (key: CatalogKey, vars?: Vars) => string;
 /** The parts X of the keys `<P>X<S>`: what a key family built from a value (a status, a kind) may be built from. */
-export type KeyPart<P extends string, S extends string = ''> = CatalogKey extends infer K ? (K extends `${P}${infer X}${S}` ? X : never) : never;
+export type KeyPart<P extends string, S extends string = ''> = CatalogKey extends infer K
+  ? K extends `${P}${infer X}${S}`
+    ? X
+    : never
+  : never;
 
 /** Each language's name in itself, for the /language buttons. */
 export const LOCALE_NAMES: Readonly<Record<(typeof LOCALES)[number], string>> = {
-  en: 'English', ru: 'Русский', es: 'Español', 'zh-CN': '简体中文', 'pt-BR': 'Português (Brasil)',
+  en: 'English',
+  ru: 'Русский',
+  es: 'Español',
+  'zh-CN': '简体中文',
+  'pt-BR': 'Português (Brasil)',
 };
 
 export const CATALOGS: Readonly<Record<(typeof LOCALES)[number], Record<string, string>>> = { en, ru, es, 'zh-CN': zhCN, 'pt-BR': ptBR };
@@ -85,12 +93,18 @@ export function resolveLocale(tag: string | undefined | null, fallback: Locale =
   if (clean === 'pseudo') return 'pseudo';
   const [lang, ...rest] = clean.split('-');
   switch (lang) {
-    case 'en': return 'en';
-    case 'ru': return 'ru';
-    case 'es': return 'es';
-    case 'pt': return 'pt-BR';
-    case 'zh': return rest.some((p) => p === 'tw' || p === 'hk' || p === 'mo' || p === 'hant') ? fallback : 'zh-CN';
-    default: return isSupported(clean) ? clean : fallback;
+    case 'en':
+      return 'en';
+    case 'ru':
+      return 'ru';
+    case 'es':
+      return 'es';
+    case 'pt':
+      return 'pt-BR';
+    case 'zh':
+      return rest.some((p) => p === 'tw' || p === 'hk' || p === 'mo' || p === 'hant') ? fallback : 'zh-CN';
+    default:
+      return isSupported(clean) ? clean : fallback;
   }
 }
 
@@ -125,7 +139,10 @@ export function t(locale: Locale, key: CatalogKey, vars?: Vars): string {
   return instance.t(key, { ...vars, lng: locale });
 }
 
-export const translator = (locale: Locale): Translate => (key, vars) => t(locale, key, vars);
+export const translator =
+  (locale: Locale): Translate =>
+  (key, vars) =>
+    t(locale, key, vars);
 
 /** Whether a catalog has the key (English is the reference): for keys built from outside data. */
 const hasKey = (key: string): key is CatalogKey => Object.hasOwn(CATALOGS.en, key) || Object.hasOwn(CATALOGS.en, `${key}_other`);
@@ -134,8 +151,8 @@ const hasKey = (key: string): key is CatalogKey => Object.hasOwn(CATALOGS.en, ke
 export const intlLocale = (locale: Locale): string => (locale === 'pseudo' ? 'en' : locale);
 
 /** A number for reading (grouped digits, the locale's decimal sign). Not for amounts a user copies. */
-export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormatOptions): string => numberFormat(intlLocale(locale), opts).format(n);
-
+export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormatOptions): string =>
+  numberFormat(intlLocale(locale), opts).format(n);
 
 /**
  * The one duration formatter, with plurals from the catalogs (Intl.PluralRules). Two roundings:
@@ -151,7 +168,8 @@ export const formatNumber = (locale: Locale, n: number, opts?: Intl.NumberFormat
  */
 export function formatDuration(locale: Locale, ms: number, opts: { about?: boolean; standalone?: boolean } = {}): string {
   if (!Number.isFinite(ms) || ms < 0) return t(locale, 'duration.unknown');
-  const unit = (name: DurationUnit, count: number): string => t(locale, `duration.${name}`, { count, ...(opts.standalone ? { context: 'standalone' } : {}) });
+  const unit = (name: DurationUnit, count: number): string =>
+    t(locale, `duration.${name}`, { count, ...(opts.standalone ? { context: 'standalone' } : {}) });
   if (opts.about) return aboutDuration(locale, ms / 1000, unit);
   const s = Math.max(1, Math.ceil(ms / 1000));
   if (s < 90) return unit('seconds', s);
@@ -202,4 +220,9 @@ export function menuText(locale: Locale, key: string, english: string): string {
 /** Telegram's language_code for each locale (ISO 639-1: Telegram menus are per two-letter code). */
 export const TELEGRAM_LANGUAGE = { ru: 'ru', es: 'es', 'zh-CN': 'zh', 'pt-BR': 'pt' } as const;
 /** Discord's locale names for each locale (es covers Spain and Latin America). */
-export const DISCORD_LOCALES: Readonly<Record<Exclude<(typeof LOCALES)[number], 'en'>, readonly string[]>> = { ru: ['ru'], es: ['es-ES', 'es-419'], 'zh-CN': ['zh-CN'], 'pt-BR': ['pt-BR'] };
+export const DISCORD_LOCALES: Readonly<Record<Exclude<(typeof LOCALES)[number], 'en'>, readonly string[]>> = {
+  ru: ['ru'],
+  es: ['es-ES', 'es-419'],
+  'zh-CN': ['zh-CN'],
+  'pt-BR': ['pt-BR'],
+};

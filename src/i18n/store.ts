@@ -11,7 +11,10 @@ export type LanguageScope = 'user' | 'chat';
  */
 export class LanguageStore {
   private readonly keys: CoreKeys;
-  constructor(private readonly redis: Redis, prefix: string) {
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
     this.keys = new CoreKeys(prefix);
   }
 
@@ -47,7 +50,17 @@ export class LanguageStore {
  * else the chat's own platform language (Discord guild_locale), else the default, never the
  * presser's own language: a group card is read by everyone in the chat.
  */
-export async function chooseLocale(store: LanguageStore, i: { platform: Platform; userId: string; chatId: string; chatKind: ChatKind; locale?: string | undefined; chatLocale?: string | undefined }): Promise<Locale> {
+export async function chooseLocale(
+  store: LanguageStore,
+  i: {
+    platform: Platform;
+    userId: string;
+    chatId: string;
+    chatKind: ChatKind;
+    locale?: string | undefined;
+    chatLocale?: string | undefined;
+  },
+): Promise<Locale> {
   if (i.chatKind === 'private') return (await store.get('user', i.platform, i.userId)) ?? resolveLocale(i.locale);
   return (await store.get('chat', i.platform, i.chatId)) ?? resolveLocale(i.chatLocale);
 }

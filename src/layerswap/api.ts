@@ -1,5 +1,33 @@
-import type { CreatedSwap, DepositAction, Destination, Exchange, ExchangeNetwork, Limits, Network, QuoteResponse, RouteNetwork, SwapDetails, SwapPoll, TransactionStatus } from './schemas.js';
-import type { CreateSwapParams, DestinationExchangesParams, DestinationsParams, ExchangeDepositNetworksParams, ExchangeWithdrawalNetworksParams, GetSwapParams, LimitsParams, ListSwapsParams, NetworksParams, QuoteParams, SourceExchangesParams, SourcesParams, SpeedUpDepositParams, TransactionStatusParams } from './params.js';
+import type {
+  CreatedSwap,
+  DepositAction,
+  Destination,
+  Exchange,
+  ExchangeNetwork,
+  Limits,
+  Network,
+  QuoteResponse,
+  RouteNetwork,
+  SwapDetails,
+  SwapPoll,
+  TransactionStatus,
+} from './schemas.js';
+import type {
+  CreateSwapParams,
+  DestinationExchangesParams,
+  DestinationsParams,
+  ExchangeDepositNetworksParams,
+  ExchangeWithdrawalNetworksParams,
+  GetSwapParams,
+  LimitsParams,
+  ListSwapsParams,
+  NetworksParams,
+  QuoteParams,
+  SourceExchangesParams,
+  SourcesParams,
+  SpeedUpDepositParams,
+  TransactionStatusParams,
+} from './params.js';
 
 /**
  * The operations the bot uses, one method per API operation. Implemented over HTTP by

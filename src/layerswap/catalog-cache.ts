@@ -102,7 +102,11 @@ export class CatalogCache {
     }
     this.destinationEntries.set(key, entry);
     // include_swaps: routes that swap between assets (SOL -> ETH) are routes users can take too.
-    const query = { source_network: params.source_network, include_swaps: true, ...(params.source_token === undefined ? {} : { source_token: params.source_token }) };
+    const query = {
+      source_network: params.source_network,
+      include_swaps: true,
+      ...(params.source_token === undefined ? {} : { source_token: params.source_token }),
+    };
     return this.read(entry, `destinations of ${params.source_network}`, () => this.api.getDestinations(query));
   }
 
@@ -111,7 +115,14 @@ export class CatalogCache {
    * service refused or is down): callers show less and carry on.
    */
   async limits(q: LimitsQuery): Promise<RouteLimits | undefined> {
-    const key = [q.source_network, q.source_token, q.destination_network, q.destination_token, q.use_deposit_address ?? '', q.refuel ?? ''].join('\u0000');
+    const key = [
+      q.source_network,
+      q.source_token,
+      q.destination_network,
+      q.destination_token,
+      q.use_deposit_address ?? '',
+      q.refuel ?? '',
+    ].join('\u0000');
     const entry = this.entryOf(this.limitEntries, key);
     const now = this.now();
     // Limits move with liquidity: a copy past its short TTL is fetched again, never served stale.
@@ -140,9 +151,20 @@ export class CatalogCache {
    */
   async exchangeNetworks(side: ExchangeSide, exchange: string, other: ExchangeFilter): Promise<ExchangeNetwork[] | undefined> {
     const key = `${side}\u0000${exchange}\u0000${other.network}\u0000${other.token}`;
-    const load = side === 'source'
-      ? () => this.api.getExchangeWithdrawalNetworks({ source_exchange: exchange, destination_network: other.network, destination_token: other.token })
-      : () => this.api.getExchangeDepositNetworks({ destination_exchange: exchange, source_network: other.network, source_token: other.token });
+    const load =
+      side === 'source'
+        ? () =>
+            this.api.getExchangeWithdrawalNetworks({
+              source_exchange: exchange,
+              destination_network: other.network,
+              destination_token: other.token,
+            })
+        : () =>
+            this.api.getExchangeDepositNetworks({
+              destination_exchange: exchange,
+              source_network: other.network,
+              source_token: other.token,
+            });
     return this.read(this.entryOf(this.exchangeNetworkEntries, key), `${exchange} networks`, load).catch(() => undefined);
   }
 

@@ -5,9 +5,47 @@ import { InvalidRequestError } from './errors.js';
 import { requiredText, swapIdSegment, transactionHashSegment, type QueryValue } from './query.js';
 import { API, RequestLoop, type LayerswapClientOptions } from './request-loop.js';
 import { checkData } from './response.js';
-import { DepositActionListSchema, DestinationListSchema, ExchangeListSchema, ExchangeNetworkListSchema, LimitsSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema, SwapListSchema, SwapPollSchema, TransactionStatusSchema, type CreatedSwap, type DepositAction, type Destination, type Exchange, type ExchangeNetwork, type Limits, type Network, type QuoteResponse, type RouteNetwork, type SwapDetails, type SwapPoll, type TransactionStatus } from './schemas.js';
-import { type CreateSwapParams, type DestinationExchangesParams, type DestinationsParams, type ExchangeDepositNetworksParams, type ExchangeWithdrawalNetworksParams, type GetSwapParams, type LimitsParams, type ListSwapsParams, type NetworksParams, type QuoteParams, type SourceExchangesParams, type SourcesParams, type SpeedUpDepositParams, type TransactionStatusParams } from './params.js';
-
+import {
+  DepositActionListSchema,
+  DestinationListSchema,
+  ExchangeListSchema,
+  ExchangeNetworkListSchema,
+  LimitsSchema,
+  NetworkListSchema,
+  QuoteResponseSchema,
+  SwapDetailsSchema,
+  SwapListSchema,
+  SwapPollSchema,
+  TransactionStatusSchema,
+  type CreatedSwap,
+  type DepositAction,
+  type Destination,
+  type Exchange,
+  type ExchangeNetwork,
+  type Limits,
+  type Network,
+  type QuoteResponse,
+  type RouteNetwork,
+  type SwapDetails,
+  type SwapPoll,
+  type TransactionStatus,
+} from './schemas.js';
+import {
+  type CreateSwapParams,
+  type DestinationExchangesParams,
+  type DestinationsParams,
+  type ExchangeDepositNetworksParams,
+  type ExchangeWithdrawalNetworksParams,
+  type GetSwapParams,
+  type LimitsParams,
+  type ListSwapsParams,
+  type NetworksParams,
+  type QuoteParams,
+  type SourceExchangesParams,
+  type SourcesParams,
+  type SpeedUpDepositParams,
+  type TransactionStatusParams,
+} from './params.js';
 
 /**
  * The Layerswap v2 API over HTTP: one method per operation, every answer checked against the
@@ -71,29 +109,82 @@ export class LayerswapClient implements LayerswapApi {
 
   async getDepositActions(swapId: string, params: { source_address?: string } = {}, options?: RequestOptions): Promise<DepositAction[]> {
     const id = swapIdSegment(swapId, `GET ${API}/swaps/{swapId}/deposit_actions`);
-    return this.request('GET', `/swaps/${id}/deposit_actions`, { source_address: params.source_address }, DepositActionListSchema, options, `GET ${API}/swaps/${id}/deposit_actions`, undefined, `GET ${API}/swaps/{swapId}/deposit_actions`);
+    return this.request(
+      'GET',
+      `/swaps/${id}/deposit_actions`,
+      { source_address: params.source_address },
+      DepositActionListSchema,
+      options,
+      `GET ${API}/swaps/${id}/deposit_actions`,
+      undefined,
+      `GET ${API}/swaps/{swapId}/deposit_actions`,
+    );
   }
 
   async getLimits(params: LimitsParams, options?: RequestOptions): Promise<Limits> {
-    const { source_network, source_token, destination_network, destination_token, refuel, use_deposit_address, use_gasless, destination_address } = params;
-    const query = { source_network, source_token, destination_network, destination_token, refuel, use_deposit_address, use_gasless, destination_address };
+    const {
+      source_network,
+      source_token,
+      destination_network,
+      destination_token,
+      refuel,
+      use_deposit_address,
+      use_gasless,
+      destination_address,
+    } = params;
+    const query = {
+      source_network,
+      source_token,
+      destination_network,
+      destination_token,
+      refuel,
+      use_deposit_address,
+      use_gasless,
+      destination_address,
+    };
     return this.get('/limits', query, LimitsSchema, options);
   }
 
   async getSources(params: SourcesParams = {}, options?: RequestOptions): Promise<RouteNetwork[]> {
-    const { destination_network, destination_token, include_swaps, include_unavailable, include_unmatched, has_deposit_address, network_types } = params;
-    const query = { destination_network, destination_token, include_swaps, include_unavailable, include_unmatched, has_deposit_address, network_types };
+    const {
+      destination_network,
+      destination_token,
+      include_swaps,
+      include_unavailable,
+      include_unmatched,
+      has_deposit_address,
+      network_types,
+    } = params;
+    const query = {
+      destination_network,
+      destination_token,
+      include_swaps,
+      include_unavailable,
+      include_unmatched,
+      has_deposit_address,
+      network_types,
+    };
     return this.get('/sources', query, DestinationListSchema, options);
   }
 
   async getSourceExchanges(params: SourceExchangesParams = {}, options?: RequestOptions): Promise<Exchange[]> {
     const { source_network, source_token, include_swaps, include_unavailable, include_unmatched } = params;
-    return this.get('/source_exchanges', { source_network, source_token, include_swaps, include_unavailable, include_unmatched }, ExchangeListSchema, options);
+    return this.get(
+      '/source_exchanges',
+      { source_network, source_token, include_swaps, include_unavailable, include_unmatched },
+      ExchangeListSchema,
+      options,
+    );
   }
 
   async getDestinationExchanges(params: DestinationExchangesParams = {}, options?: RequestOptions): Promise<Exchange[]> {
     const { source_network, source_token, include_swaps, include_unavailable, include_unmatched } = params;
-    return this.get('/destination_exchanges', { source_network, source_token, include_swaps, include_unavailable, include_unmatched }, ExchangeListSchema, options);
+    return this.get(
+      '/destination_exchanges',
+      { source_network, source_token, include_swaps, include_unavailable, include_unmatched },
+      ExchangeListSchema,
+      options,
+    );
   }
 
   async getExchangeWithdrawalNetworks(params: ExchangeWithdrawalNetworksParams, options?: RequestOptions): Promise<ExchangeNetwork[]> {
@@ -138,7 +229,12 @@ export class LayerswapClient implements LayerswapApi {
     const label = `GET ${API}/transaction_status`;
     const network = requiredText(params?.network, 'network', label);
     const transactionId = transactionHashSegment(params?.transaction_id, label, 'transaction_id');
-    return this.get('/transaction_status', { network, transaction_id: decodeURIComponent(transactionId) }, TransactionStatusSchema, options);
+    return this.get(
+      '/transaction_status',
+      { network, transaction_id: decodeURIComponent(transactionId) },
+      TransactionStatusSchema,
+      options,
+    );
   }
 
   /**
@@ -149,7 +245,16 @@ export class LayerswapClient implements LayerswapApi {
     const label = `POST ${API}/swaps/{swapId}/deposit_speedup`;
     const id = swapIdSegment(swapId, label);
     const transactionId = decodeURIComponent(transactionHashSegment(params?.transaction_id, label, 'transaction_id'));
-    await this.request('POST', `/swaps/${id}/deposit_speedup`, {}, z.unknown(), options, `POST ${API}/swaps/${id}/deposit_speedup`, JSON.stringify({ transaction_id: transactionId }), label);
+    await this.request(
+      'POST',
+      `/swaps/${id}/deposit_speedup`,
+      {},
+      z.unknown(),
+      options,
+      `POST ${API}/swaps/${id}/deposit_speedup`,
+      JSON.stringify({ transaction_id: transactionId }),
+      label,
+    );
   }
   /** Sends POST /swaps at most once, unless an attempt certainly never left this machine (create-swap.ts). */
   createSwap(params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap> {
@@ -161,11 +266,26 @@ export class LayerswapClient implements LayerswapApi {
     return this.http.close();
   }
 
-  private get<T>(path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options?: RequestOptions, label = `GET ${API}${path}`): Promise<T> {
+  private get<T>(
+    path: string,
+    query: Record<string, QueryValue>,
+    schema: z.ZodType<T>,
+    options?: RequestOptions,
+    label = `GET ${API}${path}`,
+  ): Promise<T> {
     return this.http.get(path, query, schema, options, label);
   }
 
-  private request<T>(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options: RequestOptions | undefined, label: string, body?: string, operation = label): Promise<T> {
+  private request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, QueryValue>,
+    schema: z.ZodType<T>,
+    options: RequestOptions | undefined,
+    label: string,
+    body?: string,
+    operation = label,
+  ): Promise<T> {
     return this.http.request(method, path, query, schema, options, label, body, operation);
   }
 }

@@ -19,7 +19,12 @@ import { type CreateSwapParams } from './params.js';
  * (connection refused). reference_id is fixed before the first attempt, so a retry, or a
  * person checking after an UnconfirmedCreateError, sees the same one.
  */
-export async function createSwap(loop: RequestLoop, getSwap: LayerswapApi['getSwap'], params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap> {
+export async function createSwap(
+  loop: RequestLoop,
+  getSwap: LayerswapApi['getSwap'],
+  params: CreateSwapParams,
+  options?: RequestOptions,
+): Promise<CreatedSwap> {
   const label = `POST ${API}/swaps`;
   if (params.amount !== undefined && params.amount !== null) formatNumber(params.amount, 'amount', label);
   const referenceId = params.reference_id ?? randomUUID();
@@ -34,7 +39,15 @@ export async function createSwap(loop: RequestLoop, getSwap: LayerswapApi['getSw
     const started = performance.now();
     let raw;
     try {
-      raw = await loop.send({ method: 'POST', path: `${API}/swaps`, label, headers, body, timeoutMs: options?.timeoutMs ?? loop.timeoutMs, signal: options?.signal });
+      raw = await loop.send({
+        method: 'POST',
+        path: `${API}/swaps`,
+        label,
+        headers,
+        body,
+        timeoutMs: options?.timeoutMs ?? loop.timeoutMs,
+        signal: options?.signal,
+      });
     } catch (err) {
       count(label, started, err);
       if (err instanceof ConnectionError && err.notSent) {
@@ -59,10 +72,16 @@ export async function createSwap(loop: RequestLoop, getSwap: LayerswapApi['getSw
       const salvaged = err instanceof ResponseShapeError ? salvageCreated(raw.text) : undefined;
       if (!salvaged) {
         // 5xx, HTML from a proxy, or a 2xx without a readable swap id: the swap may exist.
-        loop.log.warn({ request: label, status: raw.status, referenceId, err: asError(err, { secrets: loop.secrets }) }, 'swap creation unconfirmed');
+        loop.log.warn(
+          { request: label, status: raw.status, referenceId, err: asError(err, { secrets: loop.secrets }) },
+          'swap creation unconfirmed',
+        );
         throw new UnconfirmedCreateError(label, referenceId, err);
       }
-      loop.log.warn({ request: label, swapId: salvaged.details.swap.id, err: asError(err, { secrets: loop.secrets }) }, 'swap created; its answer was cut down');
+      loop.log.warn(
+        { request: label, swapId: salvaged.details.swap.id, err: asError(err, { secrets: loop.secrets }) },
+        'swap created; its answer was cut down',
+      );
       created = salvaged;
     }
     return completeCreated(loop, getSwap, created.details, created.hadStatus, params, options);
@@ -75,11 +94,21 @@ export async function createSwap(loop: RequestLoop, getSwap: LayerswapApi['getSw
  * answer had is returned with `partial: true`: the id is certain, so the caller can still show
  * it, record it and follow it. Never throws: the swap exists.
  */
-async function completeCreated(loop: RequestLoop, getSwap: LayerswapApi['getSwap'], details: SwapDetails, hadStatus: boolean, params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap> {
+async function completeCreated(
+  loop: RequestLoop,
+  getSwap: LayerswapApi['getSwap'],
+  details: SwapDetails,
+  hadStatus: boolean,
+  params: CreateSwapParams,
+  options?: RequestOptions,
+): Promise<CreatedSwap> {
   const s = details.swap;
   if (hadStatus && s.source_network && s.source_token && s.destination_network && s.destination_token && s.created_date) return details;
   try {
-    const fetched = await getSwap(s.id, params.source_address ? { source_address: params.source_address } : {}, { signal: options?.signal, timeoutMs: options?.timeoutMs });
+    const fetched = await getSwap(s.id, params.source_address ? { source_address: params.source_address } : {}, {
+      signal: options?.signal,
+      timeoutMs: options?.timeoutMs,
+    });
     // The GET is the fuller view; the create answer's deposit actions and quote fill its gaps.
     return {
       ...details,
@@ -88,7 +117,10 @@ async function completeCreated(loop: RequestLoop, getSwap: LayerswapApi['getSwap
       deposit_actions: fetched.deposit_actions?.length ? fetched.deposit_actions : details.deposit_actions,
     };
   } catch (err) {
-    loop.log.warn({ request: `GET ${API}/swaps/{swapId}`, swapId: s.id, err: asError(err, { secrets: loop.secrets }) }, 'could not complete a cut-down create answer');
+    loop.log.warn(
+      { request: `GET ${API}/swaps/{swapId}`, swapId: s.id, err: asError(err, { secrets: loop.secrets }) },
+      'could not complete a cut-down create answer',
+    );
     return { ...details, partial: true };
   }
 }

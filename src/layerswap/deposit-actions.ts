@@ -18,7 +18,12 @@ export interface LoadDepositActionsOptions extends RequestOptions {
  * then says where to check instead of showing deposit details it does not have. Other errors
  * reject as they are.
  */
-export async function loadDepositActions(api: LayerswapApi, swapId: string, params: { source_address?: string } = {}, options: LoadDepositActionsOptions = {}): Promise<DepositAction[]> {
+export async function loadDepositActions(
+  api: LayerswapApi,
+  swapId: string,
+  params: { source_address?: string } = {},
+  options: LoadDepositActionsOptions = {},
+): Promise<DepositAction[]> {
   const { attempts = 4, intervalMs = 1000, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)), ...request } = options;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -60,12 +60,18 @@ const BEFORE_DEPOSIT = new Set(['created', 'user_transfer_pending', 'user_transf
 export function swapPhase(input: PhaseInput): SwapPhase {
   const { status, transactions } = input;
   switch (status) {
-    case 'completed': return { kind: 'delivered' };
-    case 'refunded': return { kind: 'refunded' };
-    case 'pending_refund': return { kind: 'refunding' };
-    case 'expired': return { kind: 'expired' };
-    case 'cancelled': return { kind: 'cancelled' };
-    case 'failed': return { kind: input.failReason === 'received_more_than_valid_range' ? 'on_hold' : 'failed' };
+    case 'completed':
+      return { kind: 'delivered' };
+    case 'refunded':
+      return { kind: 'refunded' };
+    case 'pending_refund':
+      return { kind: 'refunding' };
+    case 'expired':
+      return { kind: 'expired' };
+    case 'cancelled':
+      return { kind: 'cancelled' };
+    case 'failed':
+      return { kind: input.failReason === 'received_more_than_valid_range' ? 'on_hold' : 'failed' };
   }
   if (transactions.some((t) => t.type === 'output' && t.status === 'completed')) return { kind: 'delivered' };
   const input_ = lastDeposit(transactions);
@@ -98,6 +104,10 @@ export const phaseOfSwap = (details: SwapDetails): SwapPhase =>
   swapPhase({
     status: details.swap.status,
     failReason: details.swap.fail_reason,
-    transactions: details.swap.transactions.map((t) => ({ type: t.type, status: t.status, confirmations: t.confirmations, maxConfirmations: t.max_confirmations })),
+    transactions: details.swap.transactions.map((t) => ({
+      type: t.type,
+      status: t.status,
+      confirmations: t.confirmations,
+      maxConfirmations: t.max_confirmations,
+    })),
   });
-

@@ -35,14 +35,17 @@ export function formatNumber(n: number, field: string, request = 'request'): str
   return WIRE_NUMBER.format(n);
 }
 
-
 /**
  * The swap id as a path segment. Anything but a UUID is refused before a request is made, so user
  * text such as "../networks" never reaches the service as a path.
  */
 export function swapIdSegment(id: unknown, request: string): string {
   if (typeof id !== 'string' || !isSwapId(id.trim())) {
-    throw new InvalidRequestError(request, 'swapId', `${quoteInput(id)} is not a swap id: a swap id is a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6`);
+    throw new InvalidRequestError(
+      request,
+      'swapId',
+      `${quoteInput(id)} is not a swap id: a swap id is a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6`,
+    );
   }
   return encodeURIComponent(id.trim().toLowerCase());
 }
@@ -54,7 +57,11 @@ export function swapIdSegment(id: unknown, request: string): string {
 export function transactionHashSegment(hash: unknown, request: string, field = 'transaction_hash'): string {
   const h = typeof hash === 'string' ? hash.trim() : '';
   if (!/^[A-Za-z0-9+/=_:.-]{8,200}$/.test(h) || !/[A-Za-z0-9]/.test(h)) {
-    throw new InvalidRequestError(request, field, `${quoteInput(hash)} is not a transaction hash: give the hash (transaction id) as the explorer shows it, such as 0x5c50…e3b1`);
+    throw new InvalidRequestError(
+      request,
+      field,
+      `${quoteInput(hash)} is not a transaction hash: give the hash (transaction id) as the explorer shows it, such as 0x5c50…e3b1`,
+    );
   }
   return encodeURIComponent(h);
 }

@@ -50,7 +50,9 @@ export class RequestLoop {
     try {
       url = new URL(options.baseUrl);
     } catch {
-      throw new TypeError(`Layerswap baseUrl must be an http(s) URL such as https://api.layerswap.io (got ${JSON.stringify(String(options.baseUrl).slice(0, 80))})`);
+      throw new TypeError(
+        `Layerswap baseUrl must be an http(s) URL such as https://api.layerswap.io (got ${JSON.stringify(String(options.baseUrl).slice(0, 80))})`,
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('Layerswap baseUrl must start with http:// or https://');
     // Checked here so undici never builds an error message around the key's value.
@@ -80,12 +82,27 @@ export class RequestLoop {
     return this.transport.close();
   }
 
-  get<T>(path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options?: RequestOptions, label = `GET ${API}${path}`): Promise<T> {
+  get<T>(
+    path: string,
+    query: Record<string, QueryValue>,
+    schema: z.ZodType<T>,
+    options?: RequestOptions,
+    label = `GET ${API}${path}`,
+  ): Promise<T> {
     return this.request('GET', path, query, schema, options, label);
   }
 
   /** One request retried with backoff, its data checked against the schema. */
-  async request<T>(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, schema: z.ZodType<T>, options: RequestOptions | undefined, label: string, body?: string, operation = label): Promise<T> {
+  async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, QueryValue>,
+    schema: z.ZodType<T>,
+    options: RequestOptions | undefined,
+    label: string,
+    body?: string,
+    operation = label,
+  ): Promise<T> {
     return checkData(await this.fetchData(method, path, query, options, label, body, operation), schema, label);
   }
 
@@ -93,7 +110,15 @@ export class RequestLoop {
    * The answer's `data`, parsed but unchecked, retried with backoff: for GETs, and for POSTs that
    * are harmless to repeat. `operation` names the route without ids (metrics).
    */
-  async fetchData(method: 'GET' | 'POST', path: string, query: Record<string, QueryValue>, options: RequestOptions | undefined, label: string, body: string | undefined, operation: string): Promise<unknown> {
+  async fetchData(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, QueryValue>,
+    options: RequestOptions | undefined,
+    label: string,
+    body: string | undefined,
+    operation: string,
+  ): Promise<unknown> {
     const fullPath = `${API}${path}${buildQuery(query)}`;
     const headers = body === undefined ? this.getHeaders : this.postHeaders;
     const maxRetries = options?.maxRetries ?? this.maxRetries;
@@ -103,7 +128,8 @@ export class RequestLoop {
       const started = performance.now();
       try {
         const raw = await this.transport.send({ method, path: fullPath, label, headers, body, timeoutMs, signal });
-        if (this.log.isLevelEnabled('debug')) this.log.debug({ request: label, status: raw.status, attempt, ms: Math.round(performance.now() - started) }, 'layerswap answer');
+        if (this.log.isLevelEnabled('debug'))
+          this.log.debug({ request: label, status: raw.status, attempt, ms: Math.round(performance.now() - started) }, 'layerswap answer');
         const data = readEnvelopeData(raw, label, this.secrets);
         count(operation, started);
         return data;
@@ -119,7 +145,10 @@ export class RequestLoop {
   async pause(label: string, err: LayerswapError, attempt: number, signal: AbortSignal | undefined): Promise<void> {
     const delayMs = retryDelayMs(err, attempt, this.random);
     if (delayMs === undefined) throw err;
-    this.log.warn({ request: label, attempt: attempt + 1, delayMs, err: asError(err, { secrets: this.secrets }) }, 'layerswap request failed; retrying');
+    this.log.warn(
+      { request: label, attempt: attempt + 1, delayMs, err: asError(err, { secrets: this.secrets }) },
+      'layerswap request failed; retrying',
+    );
     await abortable(this.sleep(delayMs), signal);
   }
 }

@@ -29,7 +29,13 @@ export function readEnvelopeData(res: RawResponse, label: string, secrets: reado
   } catch {
     const type = header(res.headers, 'content-type')?.split(';')[0]?.trim() || 'no content type';
     const what = res.text.trim().length === 0 ? 'an empty body' : `a body that is not JSON (${type})`;
-    return fail(new ApiError({ ...common, code: 'NON_JSON_RESPONSE', message: `the swap service (or a proxy in front of it) answered HTTP ${res.status} with ${what}` }));
+    return fail(
+      new ApiError({
+        ...common,
+        code: 'NON_JSON_RESPONSE',
+        message: `the swap service (or a proxy in front of it) answered HTTP ${res.status} with ${what}`,
+      }),
+    );
   }
 
   const envelope = isRecord(body) ? body : undefined;
@@ -93,7 +99,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** The service echoing our key back in an error must not carry it into a chat or a log. */
-function scrubRecord(metadata: Record<string, unknown> | null | undefined, secrets: readonly string[]): Record<string, unknown> | undefined {
+function scrubRecord(
+  metadata: Record<string, unknown> | null | undefined,
+  secrets: readonly string[],
+): Record<string, unknown> | undefined {
   if (!metadata) return undefined;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(metadata)) out[k] = typeof v === 'string' ? scrub(v, secrets) : v;

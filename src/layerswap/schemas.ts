@@ -33,9 +33,25 @@ const DEPOSIT_ACTION_TYPES = ['transfer', 'manual_transfer', 'sign'] as const;
 const DEPOSIT_METHODS = ['wallet', 'deposit_address'] as const;
 const TOKEN_STATUSES = ['active', 'inactive', 'not_found'] as const;
 const NETWORK_TYPES = [
-  'evm', 'starknet', 'solana', 'cosmos', 'starkex', 'zksynclite', 'ton', 'paradex', 'tron', 'fuel', 'bitcoin', 'hyperliquid',
+  'evm',
+  'starknet',
+  'solana',
+  'cosmos',
+  'starkex',
+  'zksynclite',
+  'ton',
+  'paradex',
+  'tron',
+  'fuel',
+  'bitcoin',
+  'hyperliquid',
 ] as const;
-export const FAIL_REASONS = ['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote'] as const;
+export const FAIL_REASONS = [
+  'received_less_than_valid_range',
+  'received_more_than_valid_range',
+  'swap_route_unavailable',
+  'degraded_quote',
+] as const;
 
 const str = z.string();
 
@@ -67,7 +83,10 @@ const optDate = optStr.transform((s) => (s && s.trim() !== '' && !Number.isNaN(D
 
 export const ApiErrorBodySchema = z.looseObject({
   code: z.string(),
-  message: z.string().nullish().transform((m) => m ?? ''),
+  message: z
+    .string()
+    .nullish()
+    .transform((m) => m ?? ''),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 
@@ -131,7 +150,11 @@ export type NetworkRef = z.infer<typeof NetworkRefSchema>;
 
 export const NetworkSchema = z.looseObject({
   name: str,
-  display_name: z.string().nullish().catch(undefined).transform((d) => d ?? ''),
+  display_name: z
+    .string()
+    .nullish()
+    .catch(undefined)
+    .transform((d) => d ?? ''),
   logo: optStr,
   chain_id: optStr,
   type: opt(openEnum(NETWORK_TYPES)),

@@ -67,8 +67,10 @@ function tokenByContract<T extends Token>(network: TokenHolder<T>, contract: str
  */
 export function contractOf(network: TokenHolder, symbol: string): string | null | undefined {
   const lower = symbol.trim().toLowerCase();
-  const token = network.tokens.find((t) => t.symbol === symbol.trim()) ?? network.tokens.find((t) => t.symbol.toLowerCase() === lower)
-    ?? (network.token?.symbol.toLowerCase() === lower ? network.token : undefined);
+  const token =
+    network.tokens.find((t) => t.symbol === symbol.trim()) ??
+    network.tokens.find((t) => t.symbol.toLowerCase() === lower) ??
+    (network.token?.symbol.toLowerCase() === lower ? network.token : undefined);
   if (!token) return undefined;
   return token.contract ?? null;
 }

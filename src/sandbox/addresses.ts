@@ -17,12 +17,18 @@ export function isValidAddress(family: Family, address: string): boolean {
   if (typeof address !== 'string' || address.length === 0 || address.length > 128) return false;
   try {
     switch (family) {
-      case 'evm': return isEvmAddress(address);
-      case 'starknet': return /^0x[0-9a-fA-F]{1,64}$/.test(address) && BigInt(address) < STARK_PRIME;
-      case 'solana': return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && base58.decode(address).length === 32;
-      case 'ton': return isTonAddress(address);
-      case 'tron': return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && tronPayloadOk(base58check.decode(address));
-      case 'bitcoin': return isBitcoinAddress(address);
+      case 'evm':
+        return isEvmAddress(address);
+      case 'starknet':
+        return /^0x[0-9a-fA-F]{1,64}$/.test(address) && BigInt(address) < STARK_PRIME;
+      case 'solana':
+        return /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) && base58.decode(address).length === 32;
+      case 'ton':
+        return isTonAddress(address);
+      case 'tron':
+        return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && tronPayloadOk(base58check.decode(address));
+      case 'bitcoin':
+        return isBitcoinAddress(address);
     }
   } catch {
     return false;
@@ -120,9 +126,12 @@ function seeded(seed: string, n: number): Uint8Array {
 
 export function fakeAddress(family: Family, seed: string): string {
   switch (family) {
-    case 'evm': return evmChecksum(hex(seeded(seed, 20)));
-    case 'starknet': return starkFelt(seeded(seed, 32));
-    case 'solana': return base58.encode(seeded(seed, 32));
+    case 'evm':
+      return evmChecksum(hex(seeded(seed, 20)));
+    case 'starknet':
+      return starkFelt(seeded(seed, 32));
+    case 'solana':
+      return base58.encode(seeded(seed, 32));
     case 'ton': {
       const body = new Uint8Array(36);
       body[0] = 0x11; // bounceable, mainnet: EQ...
@@ -133,19 +142,25 @@ export function fakeAddress(family: Family, seed: string): string {
       body[35] = crc & 0xff;
       return Buffer.from(body).toString('base64url');
     }
-    case 'tron': return base58check.encode(Uint8Array.from([0x41, ...seeded(seed, 20)]));
-    case 'bitcoin': return bech32.encode('bc', [0, ...bech32.toWords(seeded(seed, 20))]);
+    case 'tron':
+      return base58check.encode(Uint8Array.from([0x41, ...seeded(seed, 20)]));
+    case 'bitcoin':
+      return bech32.encode('bc', [0, ...bech32.toWords(seeded(seed, 20))]);
   }
 }
 
 export function fakeTxHash(family: Family, seed: string): string {
   switch (family) {
-    case 'evm': return `0x${hex(seeded(seed, 32))}`;
-    case 'starknet': return starkFelt(seeded(seed, 32));
-    case 'solana': return base58.encode(seeded(seed, 64));
+    case 'evm':
+      return `0x${hex(seeded(seed, 32))}`;
+    case 'starknet':
+      return starkFelt(seeded(seed, 32));
+    case 'solana':
+      return base58.encode(seeded(seed, 64));
     case 'ton':
     case 'tron':
-    case 'bitcoin': return hex(seeded(seed, 32));
+    case 'bitcoin':
+      return hex(seeded(seed, 32));
   }
 }
 

@@ -69,14 +69,17 @@ function listRoutes(q: URLSearchParams, direction: 'sources' | 'destinations'): 
     }
   }
 
-  const rank = (x: { source_rank: number; destination_rank: number }) => (direction === 'destinations' ? x.destination_rank : x.source_rank);
+  const rank = (x: { source_rank: number; destination_rank: number }) =>
+    direction === 'destinations' ? x.destination_rank : x.source_rank;
   return [...byNetwork.entries()]
     .filter(([n]) => (!types || types.includes(n.type)) && (!hasDepositAddress || n.deposit_methods.includes('deposit_address')))
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([n, tokens]) =>
       routeNetworkView(
         n,
-        [...tokens.entries()].sort(([a], [b]) => rank(a) - rank(b)).map(([t, route]) => routeTokenView(route, n, t, direction === 'destinations')),
+        [...tokens.entries()]
+          .sort(([a], [b]) => rank(a) - rank(b))
+          .map(([t, route]) => routeTokenView(route, n, t, direction === 'destinations')),
       ),
     );
 }
@@ -94,13 +97,18 @@ export function routeLimits(q: URLSearchParams): Json {
   const pair = `${srcToken.symbol} on ${srcNetwork.name} to ${dstToken.symbol} on ${dstNetwork.name}`;
   const route = findRoute({ network: srcNetwork, token: srcToken }, { network: dstNetwork, token: dstToken });
   if (!route) throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `No route from ${pair}.`);
-  if (route.status !== 'active') throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `The route from ${pair} is not available at the moment.`);
+  if (route.status !== 'active')
+    throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `The route from ${pair} is not available at the moment.`);
   const l = limitsOf(route, refuel);
   return { min_amount: l.min, min_amount_in_usd: l.minUsd, max_amount: l.max, max_amount_in_usd: l.maxUsd };
 }
 
 /** The tokens one end of a route query is about, or undefined for "any". */
-function endpointsOf(near: 'source' | 'destination', networkId: string | undefined, tokenId: string | undefined): { network: CatalogNetwork; token: CatalogToken }[] | undefined {
+function endpointsOf(
+  near: 'source' | 'destination',
+  networkId: string | undefined,
+  tokenId: string | undefined,
+): { network: CatalogNetwork; token: CatalogToken }[] | undefined {
   if (networkId !== undefined) {
     const network = resolveNetwork(`${near}_network`, networkId);
     if (tokenId !== undefined) return [{ network, token: resolveToken(`${near}_token`, network, tokenId) }];

@@ -39,20 +39,32 @@ export interface SandboxChain {
 const SUPPLY_SLOT_BALANCES = 4n; // Token.balanceOf's mapping slot
 const DECIMALS_SLOT = 2n;
 
-export async function startSandboxChain(opts: SandboxChainOptions, onDeposit: (swapId: string, t: SeenTransfer) => void): Promise<SandboxChain> {
+export async function startSandboxChain(
+  opts: SandboxChainOptions,
+  onDeposit: (swapId: string, t: SeenTransfer) => void,
+): Promise<SandboxChain> {
   const node = opts.url ? undefined : await startLocalNode();
   const url = opts.url ?? (node as LocalNode).url;
   const account = privateKeyToAccount(DEV_KEYS[0]);
   const pub = createPublicClient({ transport: http(url, { retryCount: 0 }) });
   const chainId = await pub.getChainId();
-  const chain = { id: chainId, name: 'sandbox', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } } as const;
+  const chain = {
+    id: chainId,
+    name: 'sandbox',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  } as const;
   const wallet = createWalletClient({ account, chain, transport: http(url, { retryCount: 0 }) });
   const rpc = (method: string, params: unknown[]) => pub.request({ method: method as 'eth_chainId', params: params as never });
 
   // One deployment gives the token's runtime code; every catalogue contract gets a copy.
-  const deployed = await pub.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: TOKEN_ABI, bytecode: TOKEN_BYTECODE, args: ['Sandbox', 'SBX', 18, 0n] }) });
+  const deployed = await pub.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ abi: TOKEN_ABI, bytecode: TOKEN_BYTECODE, args: ['Sandbox', 'SBX', 18, 0n] }),
+  });
   const code = await pub.getCode({ address: deployed.contractAddress as Hex });
-  const balanceSlot = keccak256(`0x${pad(account.address, { size: 32 }).slice(2)}${pad(toHex(SUPPLY_SLOT_BALANCES), { size: 32 }).slice(2)}`);
+  const balanceSlot = keccak256(
+    `0x${pad(account.address, { size: 32 }).slice(2)}${pad(toHex(SUPPLY_SLOT_BALANCES), { size: 32 }).slice(2)}`,
+  );
   const evm = NETWORKS.filter((n) => n.type === 'evm');
   for (const n of evm) {
     for (const t of n.tokens) {
@@ -94,7 +106,12 @@ export async function startSandboxChain(opts: SandboxChainOptions, onDeposit: (s
       const network = rec.request.route.from.network;
       if (network.type !== 'evm' || !rec.request.useDepositAddress) return;
       const token = rec.request.route.from.token;
-      const entry: WatchEntry = { swapId: rec.id, network: network.name, address: rec.depositAddress, token: { symbol: token.symbol, contract: token.contract, decimals: token.decimals } };
+      const entry: WatchEntry = {
+        swapId: rec.id,
+        network: network.name,
+        address: rec.depositAddress,
+        token: { symbol: token.symbol, contract: token.contract, decimals: token.decimals },
+      };
       watcher.watch(entry);
     },
     sendDeposit(rec, amountText) {

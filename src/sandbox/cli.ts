@@ -64,7 +64,9 @@ export async function runSandboxCli(
     out(`chain funded key: ${sandbox.chain.fundedKey}`);
   }
   const keyHint =
-    opts.keySource === 'default' ? 'X-LS-APIKEY: sandbox' : `X-LS-APIKEY: the value of ${opts.keySource === '--api-key' ? '--api-key' : 'SANDBOX_API_KEY'}`;
+    opts.keySource === 'default'
+      ? 'X-LS-APIKEY: sandbox'
+      : `X-LS-APIKEY: the value of ${opts.keySource === '--api-key' ? '--api-key' : 'SANDBOX_API_KEY'}`;
   const deposits = opts.depositDelayMs === 'off' ? 'simulated deposits off' : `simulated deposits after ${opts.depositDelayMs} ms`;
   const hooks = opts.webhook ? `; webhooks to ${opts.webhook.url}` : '';
   out(`Layerswap sandbox listening on ${sandbox.url} (${keyHint}; ${deposits}${hooks}; speed ${opts.speed}x). Stop with Ctrl+C.`);
@@ -96,7 +98,8 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
     }
     if (arg === '--chain' || arg.startsWith('--chain=')) {
       const next = arg.includes('=') ? arg.slice(8) : argv[i + 1] !== undefined && /^https?:\/\//.test(argv[i + 1] ?? '') ? argv[++i] : '';
-      if (next && !/^https?:\/\/\S+$/.test(next)) throw new Error(`--chain takes an http(s) RPC URL or nothing (got '${next.slice(0, 40)}').`);
+      if (next && !/^https?:\/\/\S+$/.test(next))
+        throw new Error(`--chain takes an http(s) RPC URL or nothing (got '${next.slice(0, 40)}').`);
       chain = next ?? '';
       continue;
     }
@@ -110,7 +113,8 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
 
   const portText = flags.get('port') ?? String(DEFAULT_CLI_PORT);
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65_535) throw new Error(`--port must be a whole number from 0 to 65535 (got '${portText.slice(0, 20)}').`);
+  if (!/^\d+$/.test(portText) || port > 65_535)
+    throw new Error(`--port must be a whole number from 0 to 65535 (got '${portText.slice(0, 20)}').`);
 
   const speedText = flags.get('speed') ?? env.SANDBOX_SPEED ?? '1';
   const speed = Number(speedText);
@@ -122,7 +126,8 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
   let depositDelayMs: SandboxTimings['depositDelayMs'];
   if (delayText.toLowerCase() === 'off') depositDelayMs = 'off';
   else if (/^\d+$/.test(delayText) && Number(delayText) <= 86_400_000) depositDelayMs = Number(delayText);
-  else throw new Error(`SANDBOX_DEPOSIT_DELAY_MS must be a number of milliseconds (0 to 86400000) or off (got '${delayText.slice(0, 20)}').`);
+  else
+    throw new Error(`SANDBOX_DEPOSIT_DELAY_MS must be a number of milliseconds (0 to 86400000) or off (got '${delayText.slice(0, 20)}').`);
 
   const flagKey = flags.get('api-key');
   const envKey = env.SANDBOX_API_KEY || undefined;
@@ -137,5 +142,15 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
   }
   const webhook = hookUrl && hookSecret ? { url: hookUrl, secret: hookSecret } : undefined;
 
-  return { port, host: flags.get('host') ?? '127.0.0.1', apiKey, keySource, speed, depositDelayMs, webhook, help, ...(chain !== undefined ? { chain } : {}) };
+  return {
+    port,
+    host: flags.get('host') ?? '127.0.0.1',
+    apiKey,
+    keySource,
+    speed,
+    depositDelayMs,
+    webhook,
+    help,
+    ...(chain !== undefined ? { chain } : {}),
+  };
 }

@@ -31,40 +31,78 @@ export function depositActions(rec: SwapRecord): Json[] {
     fee_token: slimTokenView(network.native),
   };
   if (useDepositAddress) {
-    return [{ type: 'manual_transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-      call_data: null, ...common }];
+    return [
+      {
+        type: 'manual_transfer',
+        to_address: rec.depositAddress,
+        amount: amount.value,
+        amount_in_base_units: baseUnits,
+        call_data: null,
+        ...common,
+      },
+    ];
   }
   const memo = memoFor(network, seq, baseUnits);
   if (network.type === 'evm') {
     const seqHex = seq.toString(16);
     if (token.contract === null) {
-      return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-        call_data: `0x${seqHex}`, gas_limit: '21000', ...common }];
+      return [
+        {
+          type: 'transfer',
+          to_address: rec.depositAddress,
+          amount: amount.value,
+          amount_in_base_units: baseUnits,
+          call_data: `0x${seqHex}`,
+          gas_limit: '21000',
+          ...common,
+        },
+      ];
     }
     // ERC-20: the transaction goes to the token contract and carries no native value.
     const callData = `0xa9059cbb${word(rec.depositAddress.slice(2))}${word(BigInt(baseUnits).toString(16))}${seqHex}`;
-    return [{ type: 'transfer', to_address: token.contract, amount: 0, amount_in_base_units: '0', call_data: callData,
-      gas_limit: '65000', ...common }];
+    return [
+      {
+        type: 'transfer',
+        to_address: token.contract,
+        amount: 0,
+        amount_in_base_units: '0',
+        call_data: callData,
+        gas_limit: '65000',
+        ...common,
+      },
+    ];
   }
   if (network.type === 'starknet') {
     const calls = [
       { contractAddress: token.contract, entrypoint: 'transfer', calldata: [rec.depositAddress, baseUnits, '0'] },
       { contractAddress: fakeAddress('starknet', 'watchdog'), entrypoint: 'watch', calldata: [String(seq)] },
     ];
-    return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-      call_data: JSON.stringify(calls), ...common }];
+    return [
+      {
+        type: 'transfer',
+        to_address: rec.depositAddress,
+        amount: amount.value,
+        amount_in_base_units: baseUnits,
+        call_data: JSON.stringify(calls),
+        ...common,
+      },
+    ];
   }
-  return [{ type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits,
-    call_data: memo, ...common }];
+  return [
+    { type: 'transfer', to_address: rec.depositAddress, amount: amount.value, amount_in_base_units: baseUnits, call_data: memo, ...common },
+  ];
 }
 
 /** The memo a deposit on this family must carry to be matched to its swap, or null. */
 function memoFor(network: CatalogNetwork, seq: number, baseUnits: string): string | null {
   switch (network.type) {
-    case 'ton': return JSON.stringify({ comment: String(seq), amount: baseUnits });
+    case 'ton':
+      return JSON.stringify({ comment: String(seq), amount: baseUnits });
     case 'bitcoin':
-    case 'solana': return String(seq);
-    default: return null;
+    case 'solana':
+      return String(seq);
+    default:
+      return null;
   }
 }
 

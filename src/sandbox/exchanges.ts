@@ -32,7 +32,8 @@ function exchangeTokens(e: CatalogExchange, group?: string): Endpoint[] {
     .flatMap((g) =>
       g.networks.flatMap((name) => {
         const network = NETWORKS.find((n) => n.name === name);
-        const token = network?.tokens.find((t) => t.group === g.symbol && t.symbol === g.symbol) ?? network?.tokens.find((t) => t.group === g.symbol);
+        const token =
+          network?.tokens.find((t) => t.group === g.symbol && t.symbol === g.symbol) ?? network?.tokens.find((t) => t.group === g.symbol);
         return network && token ? [{ network, token }] : [];
       }),
     );
@@ -84,7 +85,11 @@ export function exchangeNetworks(q: URLSearchParams, side: 'withdrawal' | 'depos
     .filter((x) => !other || (side === 'withdrawal' ? served(x, other, true) : served(other, x, true)))
     .map(({ network, token }) => {
       const fee = roundTo(PAYOUT_GAS_USD[network.type] / priceOf(token), token.precision);
-      return { network: networkRefView(network), token: tokenView(token), fee: { total_fee: fee, total_fee_in_usd: roundTo(fee * priceOf(token), 6) } };
+      return {
+        network: networkRefView(network),
+        token: tokenView(token),
+        fee: { total_fee: fee, total_fee_in_usd: roundTo(fee * priceOf(token), 6) },
+      };
     });
 }
 
@@ -100,7 +105,8 @@ function optionalEndpoint(q: URLSearchParams, near: 'source' | 'destination'): E
   const networkId = f.string(`${near}_network`);
   const tokenId = f.string(`${near}_token`);
   if (networkId === undefined && tokenId === undefined) return undefined;
-  if (networkId === undefined || tokenId === undefined) throw validation(`${near}_network and ${near}_token go together: send both or neither.`);
+  if (networkId === undefined || tokenId === undefined)
+    throw validation(`${near}_network and ${near}_token go together: send both or neither.`);
   const network = resolveNetwork(`${near}_network`, networkId);
   return { network, token: resolveToken(`${near}_token`, network, tokenId) };
 }

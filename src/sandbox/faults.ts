@@ -43,6 +43,7 @@ export function faultBody(status: number): { contentType: string; body: string }
     };
   }
   const code = CODES[status] ?? `HTTP_${status}`;
-  const message = status === 429 ? 'Too many requests. Slow down and retry later.' : `The service answered ${status} (injected by the sandbox).`;
+  const message =
+    status === 429 ? 'Too many requests. Slow down and retry later.' : `The service answered ${status} (injected by the sandbox).`;
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ data: null, error: { code, message, metadata: {} } }) };
 }

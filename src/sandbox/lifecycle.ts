@@ -103,10 +103,17 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
   const expiresAt = rec.createdAt + t.expiryMs;
   const confirmations = inputFailed ? 0 : Math.min(max, climbed);
   const input = tx({
-    type: 'input', status: inputFailed ? 'failed' : confirmations >= max ? 'completed' : 'pending', hash: inputTxHash(rec, d), at: d.at,
-    network: src, token: route.from.token, amount: d.amount.value,
-    from: d.from ?? rec.sourceAddress ?? fakeAddress(src.type, `user:${rec.id}`), to: rec.depositAddress,
-    confirmations, maxConfirmations: max,
+    type: 'input',
+    status: inputFailed ? 'failed' : confirmations >= max ? 'completed' : 'pending',
+    hash: inputTxHash(rec, d),
+    at: d.at,
+    network: src,
+    token: route.from.token,
+    amount: d.amount.value,
+    from: d.from ?? rec.sourceAddress ?? fakeAddress(src.type, `user:${rec.id}`),
+    to: rec.depositAddress,
+    confirmations,
+    maxConfirmations: max,
   });
 
   // A deposit after the swap expired is listed, and the swap stays expired (support returns it).
@@ -133,20 +140,46 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
     const refundAt = payoutAt + t.refundDelayMs;
     if (now < refundAt) return { status: 'pending_refund', failReason: null, transactions: [input] };
     const refund = tx({
-      type: 'refund', status: 'completed', hash: fakeTxHash(src.type, `${rec.id}:refund`), at: refundAt, network: src,
-      token: route.from.token, amount: d.amount.value, from: fakeAddress(src.type, `hot:${src.name}`), to: rec.refundAddress,
-      confirmations: max, maxConfirmations: max,
+      type: 'refund',
+      status: 'completed',
+      hash: fakeTxHash(src.type, `${rec.id}:refund`),
+      at: refundAt,
+      network: src,
+      token: route.from.token,
+      amount: d.amount.value,
+      from: fakeAddress(src.type, `hot:${src.name}`),
+      to: rec.refundAddress,
+      confirmations: max,
+      maxConfirmations: max,
     });
     return { status: 'refunded', failReason: null, transactions: [input, refund] };
   }
 
   const dst = route.to.network;
   const figures = computeQuote(route, d.amount.value, { refuel: rec.request.refuel, slippage: rec.request.slippage });
-  const payout = { network: dst, from: fakeAddress(dst.type, `hot:${dst.name}`), to: rec.destinationAddress, at: payoutAt,
-    confirmations: dst.max_confirmations, maxConfirmations: dst.max_confirmations, status: 'completed' };
-  const transactions = [input, tx({ ...payout, type: 'output', hash: fakeTxHash(dst.type, `${rec.id}:output`), token: route.to.token, amount: figures.receive_amount })];
+  const payout = {
+    network: dst,
+    from: fakeAddress(dst.type, `hot:${dst.name}`),
+    to: rec.destinationAddress,
+    at: payoutAt,
+    confirmations: dst.max_confirmations,
+    maxConfirmations: dst.max_confirmations,
+    status: 'completed',
+  };
+  const transactions = [
+    input,
+    tx({
+      ...payout,
+      type: 'output',
+      hash: fakeTxHash(dst.type, `${rec.id}:output`),
+      token: route.to.token,
+      amount: figures.receive_amount,
+    }),
+  ];
   if (figures.refuel) {
-    transactions.push(tx({ ...payout, type: 'refuel', hash: fakeTxHash(dst.type, `${rec.id}:refuel`), token: dst.native, amount: figures.refuel.amount }));
+    transactions.push(
+      tx({ ...payout, type: 'refuel', hash: fakeTxHash(dst.type, `${rec.id}:refuel`), token: dst.native, amount: figures.refuel.amount }),
+    );
   }
   // The output is on chain (and completed) a moment before the status says so (WDK notes).
   const status = now < payoutAt + t.completionLagMs ? 'ls_transfer_pending' : 'completed';

@@ -24,9 +24,7 @@ export function findToken(network: CatalogNetwork, id: string): CatalogToken | u
   };
   const zero = NATIVE_ZERO_ADDRESS[network.type];
   if (zero && (evmLike ? zero === raw.toLowerCase() : zero === raw)) return network.native;
-  return (
-    network.tokens.find((t) => t.symbol.toLowerCase() === raw.toLowerCase()) ?? network.tokens.find((t) => sameContract(t.contract))
-  );
+  return network.tokens.find((t) => t.symbol.toLowerCase() === raw.toLowerCase()) ?? network.tokens.find((t) => sameContract(t.contract));
 }
 
 export function resolveNetwork(param: string, id: string): CatalogNetwork {

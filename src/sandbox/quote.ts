@@ -102,7 +102,12 @@ export function quoteParts(route: Route, q: QuoteFigures): { quote: Json; refuel
   return {
     quote: quoteView(route, q),
     refuel: q.refuel
-      ? { token: tokenView(native), network: networkRefView(route.to.network), amount: q.refuel.amount, amount_in_usd: q.refuel.amountInUsd }
+      ? {
+          token: tokenView(native),
+          network: networkRefView(route.to.network),
+          amount: q.refuel.amount,
+          amount_in_usd: q.refuel.amountInUsd,
+        }
       : null,
     reward: reward
       ? {

@@ -41,7 +41,8 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
   const pair = `${srcToken.symbol} on ${srcNetwork.name} to ${dstToken.symbol} on ${dstNetwork.name}`;
   const route = findRoute({ network: srcNetwork, token: srcToken }, { network: dstNetwork, token: dstToken });
   if (!route) throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `No route from ${pair}.`);
-  if (route.status !== 'active') throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `The route from ${pair} is not available at the moment.`);
+  if (route.status !== 'active')
+    throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `The route from ${pair} is not available at the moment.`);
   checkDecimals('amount', amount, srcToken);
   if (useDepositAddress && !srcNetwork.deposit_methods.includes('deposit_address')) {
     throw new SandboxHttpError(
@@ -58,14 +59,22 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
   const refuel = refuelAsked && refuelOffer(dstNetwork, dstToken) !== null;
   const limits = limitsOf(route, refuel);
   if (amount.value < limits.min) {
-    throw new SandboxHttpError('LESS_THAN_MIN_ERROR', `The amount is below the minimum of ${limits.min} ${srcToken.symbol} for this route.`, {
-      metadata: { AmountLimit: limits.min },
-    });
+    throw new SandboxHttpError(
+      'LESS_THAN_MIN_ERROR',
+      `The amount is below the minimum of ${limits.min} ${srcToken.symbol} for this route.`,
+      {
+        metadata: { AmountLimit: limits.min },
+      },
+    );
   }
   if (amount.value > limits.max) {
-    throw new SandboxHttpError('GREATER_THAN_MAX_ERROR', `The amount is above the maximum of ${limits.max} ${srcToken.symbol} for this route.`, {
-      metadata: { AmountLimit: limits.max },
-    });
+    throw new SandboxHttpError(
+      'GREATER_THAN_MAX_ERROR',
+      `The amount is above the maximum of ${limits.max} ${srcToken.symbol} for this route.`,
+      {
+        metadata: { AmountLimit: limits.max },
+      },
+    );
   }
   const figures = computeQuote(route, amount.value, { refuel, slippage });
   return { route, amount, refuel, slippage, useDepositAddress, destinationAddress, sourceAddress, limits, figures };

@@ -52,7 +52,9 @@ export function findRoute(
   from: { network: CatalogNetwork; token: CatalogToken },
   to: { network: CatalogNetwork; token: CatalogToken },
 ): Route | undefined {
-  return ROUTES.find((r) => r.from.network === from.network && r.from.token === from.token && r.to.network === to.network && r.to.token === to.token);
+  return ROUTES.find(
+    (r) => r.from.network === from.network && r.from.token === from.token && r.to.network === to.network && r.to.token === to.token,
+  );
 }
 
 export function priceOf(token: CatalogToken): number {
@@ -62,9 +64,16 @@ export function priceOf(token: CatalogToken): number {
 }
 
 /** What a refuel adds on this destination, or null when none is offered (native tokens, non-EVM). */
-export function refuelOffer(network: CatalogNetwork, token: CatalogToken): { token: CatalogToken; amount: number; amountInUsd: number } | null {
+export function refuelOffer(
+  network: CatalogNetwork,
+  token: CatalogToken,
+): { token: CatalogToken; amount: number; amountInUsd: number } | null {
   if (network.type !== 'evm' || token === network.native) return null;
-  return { token: network.native, amount: roundTo(REFUEL_USD / priceOf(network.native), network.native.precision), amountInUsd: REFUEL_USD };
+  return {
+    token: network.native,
+    amount: roundTo(REFUEL_USD / priceOf(network.native), network.native.precision),
+    amountInUsd: REFUEL_USD,
+  };
 }
 
 export interface Limits {

@@ -59,23 +59,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // With a chain, deposits are real transfers the sandbox sees there (the timer sends them).
   let chain: SandboxChain | undefined;
   const autoDelay = timings.depositDelayMs;
-  const store = new SwapStore(clock, options.chain ? { ...timings, depositDelayMs: 'off' } : timings, options.chain ? {
-    depositAddress: (network, id, own) => (network.type === 'evm' && own && chain ? chain.depositAddress(id) : undefined),
-    created: (rec) => {
-      chain?.watch(rec);
-      if (autoDelay === 'off' || options.clock || rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress) return;
-      setTimeout(() => void chain?.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
-    },
-  } : {});
+  const store = new SwapStore(
+    clock,
+    options.chain ? { ...timings, depositDelayMs: 'off' } : timings,
+    options.chain
+      ? {
+          depositAddress: (network, id, own) => (network.type === 'evm' && own && chain ? chain.depositAddress(id) : undefined),
+          created: (rec) => {
+            chain?.watch(rec);
+            if (autoDelay === 'off' || options.clock || rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress)
+              return;
+            setTimeout(() => void chain?.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
+          },
+        }
+      : {},
+  );
   if (options.chain) {
     chain = await startSandboxChain(options.chain, (id, t) => {
       const rec = [...store.all()].find((r) => r.id === id);
       const token = rec?.request.route.from.token;
       // What the real service does: only the swap's token counts, and only before it expired.
-      if (!rec || !token || rec.deposit || (token.contract?.toLowerCase() ?? null) !== t.contract || store.statusOf(rec) === 'expired') return;
+      if (!rec || !token || rec.deposit || (token.contract?.toLowerCase() ?? null) !== t.contract || store.statusOf(rec) === 'expired')
+        return;
       const text = formatUnits(t.value, token.decimals);
       const running = chain as SandboxChain;
-      rec.deposit = { at: clock.now(), amount: { value: Number(text), text }, outcome: 'complete', txHash: t.txHash, chain: { block: t.block, head: () => running.head() } };
+      rec.deposit = {
+        at: clock.now(),
+        amount: { value: Number(text), text },
+        outcome: 'complete',
+        txHash: t.txHash,
+        chain: { block: t.block, head: () => running.head() },
+      };
       webhooks?.scan();
     });
   }
@@ -88,9 +102,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const operations: Operation[] = [
     { name: 'health', method: 'GET', path: /^\/(api\/v2\/)?health$/, auth: false, run: () => ({ status: 'healthy' }) },
     { name: 'getNetworks', method: 'GET', path: /^\/api\/v2\/networks$/, auth: true, run: (c) => listNetworks(c.url.searchParams) },
-    { name: 'getDestinations', method: 'GET', path: /^\/api\/v2\/destinations$/, auth: true, run: (c) => listDestinations(c.url.searchParams) },
     {
-      name: 'getQuote', method: 'GET', path: /^\/api\/v2\/quote$/, auth: true,
+      name: 'getDestinations',
+      method: 'GET',
+      path: /^\/api\/v2\/destinations$/,
+      auth: true,
+      run: (c) => listDestinations(c.url.searchParams),
+    },
+    {
+      name: 'getQuote',
+      method: 'GET',
+      path: /^\/api\/v2\/quote$/,
+      auth: true,
       run: (c) => {
         const r = parseRouteRequest(Fields.fromQuery(c.url.searchParams), { destinationRequired: false });
         return quoteParts(r.route, r.figures);
@@ -99,18 +122,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     { name: 'getSources', method: 'GET', path: /^\/api\/v2\/sources$/, auth: true, run: (c) => listSources(c.url.searchParams) },
     { name: 'getLimits', method: 'GET', path: /^\/api\/v2\/limits$/, auth: true, run: (c) => routeLimits(c.url.searchParams) },
     { name: 'getExchanges', method: 'GET', path: /^\/api\/v2\/exchanges$/, auth: true, run: () => listExchanges() },
-    { name: 'getSourceExchanges', method: 'GET', path: /^\/api\/v2\/source_exchanges$/, auth: true, run: (c) => listSourceExchanges(c.url.searchParams) },
-    { name: 'getDestinationExchanges', method: 'GET', path: /^\/api\/v2\/destination_exchanges$/, auth: true, run: (c) => listDestinationExchanges(c.url.searchParams) },
     {
-      name: 'getExchangeWithdrawalNetworks', method: 'GET', path: /^\/api\/v2\/exchange_withdrawal_networks$/, auth: true,
+      name: 'getSourceExchanges',
+      method: 'GET',
+      path: /^\/api\/v2\/source_exchanges$/,
+      auth: true,
+      run: (c) => listSourceExchanges(c.url.searchParams),
+    },
+    {
+      name: 'getDestinationExchanges',
+      method: 'GET',
+      path: /^\/api\/v2\/destination_exchanges$/,
+      auth: true,
+      run: (c) => listDestinationExchanges(c.url.searchParams),
+    },
+    {
+      name: 'getExchangeWithdrawalNetworks',
+      method: 'GET',
+      path: /^\/api\/v2\/exchange_withdrawal_networks$/,
+      auth: true,
       run: (c) => exchangeNetworks(c.url.searchParams, 'withdrawal'),
     },
     {
-      name: 'getExchangeDepositNetworks', method: 'GET', path: /^\/api\/v2\/exchange_deposit_networks$/, auth: true,
+      name: 'getExchangeDepositNetworks',
+      method: 'GET',
+      path: /^\/api\/v2\/exchange_deposit_networks$/,
+      auth: true,
       run: (c) => exchangeNetworks(c.url.searchParams, 'deposit'),
     },
     {
-      name: 'getTransactionStatus', method: 'GET', path: /^\/api\/v2\/transaction_status$/, auth: true,
+      name: 'getTransactionStatus',
+      method: 'GET',
+      path: /^\/api\/v2\/transaction_status$/,
+      auth: true,
       run: (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const network = resolveNetwork('network', f.string('network', true));
@@ -119,25 +163,38 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     { name: 'createSwap', method: 'POST', path: /^\/api\/v2\/swaps$/, auth: true, run: (c) => store.create(c.body) },
     {
-      name: 'listSwaps', method: 'GET', path: /^\/api\/v2\/swaps$/, auth: true,
+      name: 'listSwaps',
+      method: 'GET',
+      path: /^\/api\/v2\/swaps$/,
+      auth: true,
       run: (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const address = f.string('address', true);
         const pageText = f.string('page') ?? '1';
-        if (!/^\d{1,6}$/.test(pageText) || Number(pageText) < 1) throw validation(`page must be a whole number from 1 (got '${pageText.slice(0, 20)}').`);
+        if (!/^\d{1,6}$/.test(pageText) || Number(pageText) < 1)
+          throw validation(`page must be a whole number from 1 (got '${pageText.slice(0, 20)}').`);
         return store.listByAddress(address, Number(pageText), f.bool('include_expired') ?? false);
       },
     },
     {
-      name: 'getSwapByTransactionHash', method: 'GET', path: /^\/api\/v2\/swaps\/by_transaction_hash\/([^/]+)$/, auth: true,
+      name: 'getSwapByTransactionHash',
+      method: 'GET',
+      path: /^\/api\/v2\/swaps\/by_transaction_hash\/([^/]+)$/,
+      auth: true,
       run: (c) => store.details(store.findByTxHash(c.params[0] ?? ''), false),
     },
     {
-      name: 'speedUpDeposit', method: 'POST', path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_speedup$`), auth: true,
+      name: 'speedUpDeposit',
+      method: 'POST',
+      path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_speedup$`),
+      auth: true,
       run: (c) => store.speedup(c.params[0] ?? '', c.body),
     },
     {
-      name: 'getSwap', method: 'GET', path: new RegExp(`^/api/v2/swaps/${swapId}$`), auth: true,
+      name: 'getSwap',
+      method: 'GET',
+      path: new RegExp(`^/api/v2/swaps/${swapId}$`),
+      auth: true,
       run: (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const exclude = f.bool('exclude_deposit_actions') ?? false;
@@ -146,11 +203,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
     },
     {
-      name: 'getDepositActions', method: 'GET', path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_actions$`), auth: true,
+      name: 'getDepositActions',
+      method: 'GET',
+      path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_actions$`),
+      auth: true,
       run: (c) => depositActions(store.find(c.params[0] ?? '')),
     },
     {
-      name: 'sandboxDeposit', method: 'POST', path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`), auth: true,
+      name: 'sandboxDeposit',
+      method: 'POST',
+      path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`),
+      auth: true,
       run: async (c) => {
         const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason };
         // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
@@ -163,7 +226,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
     },
     {
-      name: 'sandboxStatus', method: 'POST', path: new RegExp(`^/sandbox/swaps/${swapId}/status$`), auth: true,
+      name: 'sandboxStatus',
+      method: 'POST',
+      path: new RegExp(`^/sandbox/swaps/${swapId}/status$`),
+      auth: true,
       run: (c) => {
         const rec = store.pin(c.params[0] ?? '', c.body.status, c.body.fail_reason ?? null);
         webhooks?.scan();
@@ -171,7 +237,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       },
     },
     {
-      name: 'sandboxInjectSwap', method: 'POST', path: /^\/sandbox\/swaps$/, auth: true,
+      name: 'sandboxInjectSwap',
+      method: 'POST',
+      path: /^\/sandbox\/swaps$/,
+      auth: true,
       run: (c) => store.details(store.inject(c.body), false),
     },
   ];
@@ -270,10 +339,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
    * account (same checks first); undefined when it is simulated as before (no chain, a non-EVM or
    * shared-address swap, a failing outcome).
    */
-  function onChain(id: string, opts: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean }): Promise<SwapRecord> | undefined {
+  function onChain(
+    id: string,
+    opts: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean },
+  ): Promise<SwapRecord> | undefined {
     if (!chain) return undefined;
     const { rec, deposit } = store.checkDeposit(id, opts);
-    if (rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
+    if (
+      rec.request.route.from.network.type !== 'evm' ||
+      !rec.request.useDepositAddress ||
+      deposit.outcome !== 'complete' ||
+      deposit.failReason
+    )
+      return undefined;
     return chain.sendDeposit(rec, deposit.amount.text).then(() => rec);
   }
 
@@ -310,7 +388,8 @@ async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, u
   try {
     raw = await readBody(req, MAX_BODY_BYTES);
   } catch (e) {
-    if (e instanceof BodyTooLarge) throw new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    if (e instanceof BodyTooLarge)
+      throw new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     throw e;
   }
   const text = raw.toString('utf8').trim();
@@ -336,7 +415,12 @@ function localNodeUrl(url: string): (this: unknown, key: string, value: unknown)
   };
 }
 
-function send(res: http.ServerResponse, status: number, payload: unknown, replacer?: (this: unknown, key: string, value: unknown) => unknown): void {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  payload: unknown,
+  replacer?: (this: unknown, key: string, value: unknown) => unknown,
+): void {
   const body = JSON.stringify(payload, replacer);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

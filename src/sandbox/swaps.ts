@@ -19,8 +19,18 @@ const MAX_SWAPS = 50_000;
 const SWAP_PAGE_SIZE = 20;
 const OUTCOMES: readonly DepositOutcome[] = ['complete', 'fail_execution', 'fail', 'input_failed'];
 /** Statuses a test may pin by hand (POST /sandbox/swaps/{id}/status). */
-const PINNABLE = ['created', 'user_transfer_pending', 'user_transfer_delayed', 'ls_transfer_pending', 'completed', 'failed',
-  'expired', 'cancelled', 'pending_refund', 'refunded'] as const;
+const PINNABLE = [
+  'created',
+  'user_transfer_pending',
+  'user_transfer_delayed',
+  'ls_transfer_pending',
+  'completed',
+  'failed',
+  'expired',
+  'cancelled',
+  'pending_refund',
+  'refunded',
+] as const;
 /** Sequence numbers are 8 digits in real answers (docs: 11177265). */
 const FIRST_SEQUENCE = 11_204_617;
 
@@ -34,7 +44,10 @@ export class SwapStore {
     private readonly clock: SandboxClock,
     private readonly timings: SandboxTimings,
     /** The sandbox's chain (--chain): real deposit addresses, and each new swap watched there. */
-    private readonly hooks: { depositAddress?(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string | undefined; created?(rec: SwapRecord): void } = {},
+    private readonly hooks: {
+      depositAddress?(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string | undefined;
+      created?(rec: SwapRecord): void;
+    } = {},
   ) {}
 
   /** POST /api/v2/swaps. */
@@ -65,7 +78,13 @@ export class SwapStore {
     if (txHash !== undefined && !/^[0-9A-Za-z:_-]{16,128}$/.test(txHash)) {
       throw validation('deposit_tx_hash must be a transaction hash (16 to 128 letters, digits, 0x...).');
     }
-    const rec = this.add(request, { refundAddress: null, referenceId: null, appName: 'another-app', sourceExchange: null, destinationExchange: null });
+    const rec = this.add(request, {
+      refundAddress: null,
+      referenceId: null,
+      appName: 'another-app',
+      sourceExchange: null,
+      destinationExchange: null,
+    });
     if (txHash !== undefined) {
       this.deposit(rec.id, { outcome: body.outcome });
       if (rec.deposit) rec.deposit = { ...rec.deposit, txHash, from: request.sourceAddress };
@@ -86,7 +105,9 @@ export class SwapStore {
       destinationAddress: request.destinationAddress ?? '',
       sourceAddress: request.sourceAddress ?? null,
       ...extra,
-      depositAddress: this.hooks.depositAddress?.(request.route.from.network, id, request.useDepositAddress) ?? depositAddressFor(request.route.from.network, id, request.useDepositAddress),
+      depositAddress:
+        this.hooks.depositAddress?.(request.route.from.network, id, request.useDepositAddress) ??
+        depositAddressFor(request.route.from.network, id, request.useDepositAddress),
       deposit: null,
       pinned: null,
     };
@@ -119,12 +140,16 @@ export class SwapStore {
   }
 
   /** deposit()'s checks, and the deposit it would record (the chain sends it as a real transfer instead). */
-  checkDeposit(id: string, options: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean } = {}): { rec: SwapRecord; deposit: NonNullable<SwapRecord['deposit']> } {
+  checkDeposit(
+    id: string,
+    options: { amount?: unknown; outcome?: unknown; failReason?: unknown; late?: boolean } = {},
+  ): { rec: SwapRecord; deposit: NonNullable<SwapRecord['deposit']> } {
     const rec = this.find(id);
     const now = this.clock.now();
     const status = swapStateAt(rec, now, this.timings).status;
     // `late`: funds sent to an expired swap's address anyway; the swap stays expired and lists them.
-    if (status === 'expired' && options.late !== true) throw new SandboxHttpError('CONFLICT', `Swap ${id} has expired; it no longer accepts a deposit.`);
+    if (status === 'expired' && options.late !== true)
+      throw new SandboxHttpError('CONFLICT', `Swap ${id} has expired; it no longer accepts a deposit.`);
     const existing = effectiveDeposit(rec, this.timings);
     if (existing && existing.at <= now) throw new SandboxHttpError('CONFLICT', `Swap ${id} has already received its deposit.`);
     let amount = rec.request.amount;
@@ -190,8 +215,14 @@ export class SwapStore {
       for (const t of swapStateAt(rec, this.clock.now(), this.timings).transactions) {
         const onNetwork = (t.network as Json | undefined)?.name === network.name;
         if (onNetwork && typeof t.transaction_hash === 'string' && wanted(t.transaction_hash)) {
-          return { network: network.name, transaction_id: txId, is_found: true, is_completed: t.status === 'completed',
-            confirmations: t.confirmations, max_confirmations: t.max_confirmations };
+          return {
+            network: network.name,
+            transaction_id: txId,
+            is_found: true,
+            is_completed: t.status === 'completed',
+            confirmations: t.confirmations,
+            max_confirmations: t.max_confirmations,
+          };
         }
       }
     }
@@ -256,7 +287,10 @@ function exchangeParam(f: Fields, param: string, end: { network: CatalogNetwork;
   if (raw === undefined) return null;
   const exchange = resolveExchange(param, raw);
   if (!exchangeMoves(exchange, end.network, end.token)) {
-    throw new SandboxHttpError('ROUTE_NOT_FOUND_ERROR', `${exchange.display_name} does not move ${end.token.symbol} over ${end.network.display_name}.`);
+    throw new SandboxHttpError(
+      'ROUTE_NOT_FOUND_ERROR',
+      `${exchange.display_name} does not move ${end.token.symbol} over ${end.network.display_name}.`,
+    );
   }
   return exchange;
 }

@@ -131,5 +131,10 @@ export function exchangeListView(e: CatalogExchange): Json {
 
 /** An exchange inside a swap (source_exchange / destination_exchange). */
 export function exchangeView(e: CatalogExchange): Json {
-  return { name: e.name, display_name: e.display_name, logo: exchangeLogo(e.name), metadata: { listing_date: '2023-01-10T12:00:00+00:00', oauth: null } };
+  return {
+    name: e.name,
+    display_name: e.display_name,
+    logo: exchangeLogo(e.name),
+    metadata: { listing_date: '2023-01-10T12:00:00+00:00', oauth: null },
+  };
 }

@@ -47,7 +47,10 @@ interface EntryState {
 export type TellWatchLimit = (target: ChatTarget, locale: Locale | undefined, notice: WatchLimitNotice) => Promise<void>;
 
 /** Tells through this worker's messenger for the chat's platform, rendered by the core. */
-export function tellByMessenger(messengers: Partial<Record<Platform, Messenger>>, render: Pick<TrackingRenderer, 'watchLimit'>): TellWatchLimit {
+export function tellByMessenger(
+  messengers: Partial<Record<Platform, Messenger>>,
+  render: Pick<TrackingRenderer, 'watchLimit'>,
+): TellWatchLimit {
   return async (target, locale, notice) => {
     const messenger = messengers[target.platform];
     if (!messenger || !render.watchLimit) throw new Error(`no ${target.platform} messenger in this worker`);
@@ -86,7 +89,12 @@ export class AddressWatch {
   }
 
   /** Checks the entries that are due (at most perTick); returns how many were checked. */
-  async tick(api: Pick<LayerswapApi, 'listSwaps'>, tracking: Pick<TrackingService, 'follow'>, logger: Logger, tell?: TellWatchLimit): Promise<number> {
+  async tick(
+    api: Pick<LayerswapApi, 'listSwaps'>,
+    tracking: Pick<TrackingService, 'follow'>,
+    logger: Logger,
+    tell?: TellWatchLimit,
+  ): Promise<number> {
     const now = this.now();
     const due = await this.redis.zrangebyscore(this.keys.watchDue, '-inf', now, 'LIMIT', 0, this.perTick);
     let checked = 0;
@@ -122,7 +130,10 @@ export class AddressWatch {
             state.t = 1;
           } catch (err) {
             // Not marked told: the next refused swap tries again.
-            logger.warn({ err: asError(err), refused: refused.length }, 'could not tell a user that a watched address\'s swap hit the follow limit');
+            logger.warn(
+              { err: asError(err), refused: refused.length },
+              "could not tell a user that a watched address's swap hit the follow limit",
+            );
           }
         }
         state.s = [...fresh, ...(state.s ?? ids)].slice(0, SEEN);
@@ -133,7 +144,11 @@ export class AddressWatch {
       }
       // Put back only if still watched (an unwatch during the check wins).
       if ((await this.redis.hexists(this.keys.watchState, m)) === 1) {
-        await this.redis.multi().hset(this.keys.watchState, m, JSON.stringify(state)).zadd(this.keys.watchDue, now + state.i, m).exec();
+        await this.redis
+          .multi()
+          .hset(this.keys.watchState, m, JSON.stringify(state))
+          .zadd(this.keys.watchDue, now + state.i, m)
+          .exec();
       }
     }
     return checked;

@@ -92,7 +92,8 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
   if (isOnHold(input)) base = settings.slowMs * 6;
   else if (isFinalStatus(input.status)) return null;
   // Aimed at the swap's own blocks, which spread such polls already: jitter would only add lag.
-  else if (settings.webhooks && input.confirmations) return Math.min(confirmationPollDelay(input, input.confirmations, settings), settings.webhooks.safetyMs);
+  else if (settings.webhooks && input.confirmations)
+    return Math.min(confirmationPollDelay(input, input.confirmations, settings), settings.webhooks.safetyMs);
   else if (settings.webhooks) base = withWebhooks(input, settings, settings.webhooks);
   else if (input.depositSeen || FAST_STATUSES.has(input.status)) base = settings.fastMs;
   else if (input.waitingMs >= VERY_LONG_WAIT_MS) base = settings.slowMs * 6;
@@ -103,7 +104,14 @@ export function nextPollDelay(input: CadenceInput, settings: CadenceSettings): n
 }
 
 function confirmationPollDelay(input: CadenceInput, c: Confirmations, settings: CadenceSettings): number {
-  return confirmationDelay(c, input.sinceChangeMs ?? Infinity, input.blockMs ?? DEFAULT_BLOCK_MS, settings.fastMs, input.confirmationPolls, input.now);
+  return confirmationDelay(
+    c,
+    input.sinceChangeMs ?? Infinity,
+    input.blockMs ?? DEFAULT_BLOCK_MS,
+    settings.fastMs,
+    input.confirmationPolls,
+    input.now,
+  );
 }
 
 function withWebhooks(input: CadenceInput, settings: CadenceSettings, w: WebhookCadence): number {
@@ -138,7 +146,14 @@ const LATE_SHARE = 0.8;
  * later than its window gets lengthening retries. With
  * no evidence yet (`polls` absent), a little before the block is due (AIM), then retries.
  */
-export function confirmationDelay(c: Confirmations, sinceChangeMs: number, blockMs: number, fastMs: number, polls?: ConfirmationPolls, now = 0): number {
+export function confirmationDelay(
+  c: Confirmations,
+  sinceChangeMs: number,
+  blockMs: number,
+  fastMs: number,
+  polls?: ConfirmationPolls,
+  now = 0,
+): number {
   const prior = Math.max(blockMs, 1);
   const window = (target: number) => (polls?.length ? paceWindow(polls, target, prior) : undefined);
   const next = window(c.seen + 1);
@@ -164,13 +179,16 @@ export function confirmationDelay(c: Confirmations, sinceChangeMs: number, block
     // moment the block has not reached).
     else {
       const { earliest, latest } = w.atEstimate;
-      due = Math.min(Math.max(earliest + (w.measured ? LATE_SHARE : 0.5) * (latest - earliest) + margin, start + retry), w.latest + margin) - now;
+      due =
+        Math.min(Math.max(earliest + (w.measured ? LATE_SHARE : 0.5) * (latest - earliest) + margin, start + retry), w.latest + margin) -
+        now;
     }
     // However it aims, a poll waits at most one block plus half a fast interval past the moment
     // the target can first have come, at the fastest pace the evidence allows, and at most such a
     // block (a fast interval at least) plus half one from now: a chain faster than the table (4 s
     // blocks believed 12 s), or a short block after long ones, is seen within about a block.
-    if (w.fastestMs !== undefined) due = Math.min(due, w.earliest + w.fastestMs + fastMs / 2 - now, Math.max(w.fastestMs, fastMs) + fastMs / 2);
+    if (w.fastestMs !== undefined)
+      due = Math.min(due, w.earliest + w.fastestMs + fastMs / 2 - now, Math.max(w.fastestMs, fastMs) + fastMs / 2);
   }
   // Never two polls closer than a fifth of the fast cadence.
   return Math.round(Math.max(due, fastMs / 5));
@@ -193,7 +211,15 @@ const BLOCK_MS_BY_NAME: ReadonlyArray<[RegExp, number]> = [
   [/^(STARKNET|PARADEX)/, 30_000],
   [/^BITCOIN/, 600_000],
 ];
-const BLOCK_MS_BY_TYPE: Readonly<Record<string, number>> = { evm: 2_000, solana: 1_000, ton: 5_000, tron: 3_000, starknet: 30_000, bitcoin: 600_000, fuel: 1_000 };
+const BLOCK_MS_BY_TYPE: Readonly<Record<string, number>> = {
+  evm: 2_000,
+  solana: 1_000,
+  ton: 5_000,
+  tron: 3_000,
+  starknet: 30_000,
+  bitcoin: 600_000,
+  fuel: 1_000,
+};
 const DEFAULT_BLOCK_MS = 5_000;
 
 export function blockTimeMs(network: { name?: string | null; type?: string | null } | null | undefined): number {
@@ -208,13 +234,17 @@ export interface Confirmations {
 }
 
 /** The deposit's confirmations while it is listed and still gathers them; undefined otherwise. */
-export function depositConfirmations(txs: ReadonlyArray<{ type: string; status: string | null; confirmations: number | null; maxConfirmations: number | null }>): Confirmations | undefined {
+export function depositConfirmations(
+  txs: ReadonlyArray<{ type: string; status: string | null; confirmations: number | null; maxConfirmations: number | null }>,
+): Confirmations | undefined {
   const input = txs.find((t) => t.type === 'input' && t.status !== 'completed' && (t.maxConfirmations ?? 0) > (t.confirmations ?? 0));
   return input ? { seen: input.confirmations ?? 0, needed: input.maxConfirmations ?? 0 } : undefined;
 }
 
 function isOnHold(input: CadenceInput): boolean {
-  return input.status === 'failed' && input.failReason === 'received_more_than_valid_range' && (input.statusAgeMs ?? Infinity) < ON_HOLD_WATCH_MS;
+  return (
+    input.status === 'failed' && input.failReason === 'received_more_than_valid_range' && (input.statusAgeMs ?? Infinity) < ON_HOLD_WATCH_MS
+  );
 }
 
 /**
@@ -240,7 +270,6 @@ export function notFoundDelay(strikes: number, settings: CadenceSettings): numbe
 
 /** quote.avg_completion_time (a .NET TimeSpan) in ms: the client's parser, re-exported for the poller. */
 export { parseTimeSpan } from '../layerswap/timespan.js';
-
 
 /** True once ls_transfer_pending has lasted longer than factor x the expected completion time. */
 export function isStuck(pendingForMs: number, expectedMs: number | undefined, factor: number): boolean {

@@ -51,7 +51,9 @@ export function slimDetails(details: SwapDetails): SwapDetails {
   const out: SwapDetails = {
     swap: {
       ...slimNested(swap),
-      source_exchange: swap.source_exchange ? { name: swap.source_exchange.name, display_name: swap.source_exchange.display_name } : swap.source_exchange,
+      source_exchange: swap.source_exchange
+        ? { name: swap.source_exchange.name, display_name: swap.source_exchange.display_name }
+        : swap.source_exchange,
       destination_exchange: swap.destination_exchange
         ? { name: swap.destination_exchange.name, display_name: swap.destination_exchange.display_name }
         : swap.destination_exchange,

@@ -29,7 +29,9 @@ export interface ChainWatchDeps {
   /** Swaps that expired, by when (a sorted set in Redis): a restarted worker still tells their late transfers. */
   late?: LateList;
   /** Required confirmations and known tokens per network, from the service's catalogue. */
-  network(name: string): Promise<{ required?: number; tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }> } | undefined>;
+  network(
+    name: string,
+  ): Promise<{ required?: number; tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }> } | undefined>;
 }
 
 export interface LateList {
@@ -42,7 +44,9 @@ export interface LateList {
 /** The LateList in a Redis sorted set (score: when the swap expired). */
 export function redisLateList(redis: Redis, key: string): LateList {
   return {
-    add: async (swapId, at) => { await redis.zadd(key, at, swapId); },
+    add: async (swapId, at) => {
+      await redis.zadd(key, at, swapId);
+    },
     async since(from) {
       await redis.zremrangebyscore(key, '-inf', `(${from}`);
       const flat = await redis.zrangebyscore(key, from, '+inf', 'WITHSCORES');
@@ -50,7 +54,9 @@ export function redisLateList(redis: Redis, key: string): LateList {
       for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i] as string, Number(flat[i + 1])]);
       return out;
     },
-    remove: async (swapId) => { await redis.zrem(key, swapId); },
+    remove: async (swapId) => {
+      await redis.zrem(key, swapId);
+    },
   };
 }
 
@@ -112,10 +118,14 @@ export class ChainWatch {
   private expire(swapId: string, w: Watched, at: number): void {
     w.expired = true;
     this.expiredAt.set(swapId, at);
-    void this.deps.late?.add(swapId, at).catch((err: unknown) => this.deps.logger.warn({ err, swapId }, 'expired swap not listed for its late watch'));
+    void this.deps.late
+      ?.add(swapId, at)
+      .catch((err: unknown) => this.deps.logger.warn({ err, swapId }, 'expired swap not listed for its late watch'));
     // The watch ends by itself after the grace.
     const left = LATE_GRACE_MS - Math.max(0, this.deps.now() - at);
-    setTimeout(() => { if (this.watched.get(swapId) === w) this.drop(swapId); }, left).unref();
+    setTimeout(() => {
+      if (this.watched.get(swapId) === w) this.drop(swapId);
+    }, left).unref();
   }
 
   /** Starts watching the swap's deposit address: from the details, else from what its first poll stored. */
@@ -134,7 +144,7 @@ export class ChainWatch {
     const stored = (await this.deps.store.chainFields(swapId)).c;
     if (stored) this.sightings.set(swapId, { ...(JSON.parse(stored) as ChainSighting), networkName: entry.network });
     const kept = entry as WatchEntry & { amount?: string; display?: string };
-    const expected = typeof amount === 'number' ? decimalText(amount) : kept.amount ?? '0';
+    const expected = typeof amount === 'number' ? decimalText(amount) : (kept.amount ?? '0');
     const display = details?.swap.source_network?.display_name || kept.display || entry.network;
     this.watched.set(swapId, {
       entry,
@@ -146,7 +156,8 @@ export class ChainWatch {
       expired: false,
     });
     // What a restarted worker needs to watch it again without the details (restore).
-    if (typeof amount === 'number') await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected, display }));
+    if (typeof amount === 'number')
+      await this.deps.store.setChainField(swapId, 'w', JSON.stringify({ ...entry, amount: expected, display }));
     watcher.watch(entry);
   }
 
@@ -158,12 +169,14 @@ export class ChainWatch {
     if (!this.active) return 0;
     const states = await this.deps.store.loadMany(swapIds);
     let n = 0;
-    await Promise.all(swapIds.map(async (id, i) => {
-      const st = states[i];
-      if (this.watched.has(id) || !st || !WAITING.has(st.status)) return;
-      await this.afterPoll(id, st.status, undefined);
-      if (this.watched.has(id)) n++;
-    }));
+    await Promise.all(
+      swapIds.map(async (id, i) => {
+        const st = states[i];
+        if (this.watched.has(id) || !st || !WAITING.has(st.status)) return;
+        await this.afterPoll(id, st.status, undefined);
+        if (this.watched.has(id)) n++;
+      }),
+    );
     return n;
   }
 
@@ -195,7 +208,12 @@ export class ChainWatch {
    * Puts the current sighting on a poll's observation: a new one is a change (a new version and
    * the whole details, annotated); any stored details carry it. Returns what to commit.
    */
-  async merge(swapId: string, obs: Observation, poll: SwapPoll, details: SwapDetails | undefined): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string }> {
+  async merge(
+    swapId: string,
+    obs: Observation,
+    poll: SwapPoll,
+    details: SwapDetails | undefined,
+  ): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string }> {
     if (!this.active) return { obs, details };
     const fields = await this.deps.store.chainFields(swapId);
     const { ca } = fields;
@@ -218,10 +236,16 @@ export class ChainWatch {
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
     // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.
-    const moments = isDeposit(ca) ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
-      : c !== ca && isDeposit(c) && state.depositSeenAt === undefined ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
+    const moments = isDeposit(ca)
+      ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
+      : c !== ca && isDeposit(c) && state.depositSeenAt === undefined
+        ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
         : obs.moments;
-    return { obs: { ...obs, state, changed: true, moments }, details: { ...(details ?? poll.details()), chain } as SwapDetails, applied: c };
+    return {
+      obs: { ...obs, state, changed: true, moments },
+      details: { ...(details ?? poll.details()), chain } as SwapDetails,
+      applied: c,
+    };
   }
 
   /** After a commit that stored `applied` on the card. */
@@ -242,7 +266,15 @@ export class ChainWatch {
     const net = sameToken ? undefined : await this.deps.network(entry.network).catch(() => undefined);
     const token = sameToken ? entry.token : net?.tokens.find((k) => (k.contract?.toLowerCase() ?? null) === t.contract);
     const decimals = token?.decimals ?? 18;
-    const verdict = w.expired ? 'late' : !sameToken ? 'wrong_token' : t.value < w.expectedBase ? 'less' : t.value > w.expectedBase ? 'more' : 'ok';
+    const verdict = w.expired
+      ? 'late'
+      : !sameToken
+        ? 'wrong_token'
+        : t.value < w.expectedBase
+          ? 'less'
+          : t.value > w.expectedBase
+            ? 'more'
+            : 'ok';
     const head = Math.max(this.heads.get(entry.network) ?? t.block, t.block);
     const s: ChainSighting = {
       network: w.display,
@@ -293,13 +325,21 @@ export class ChainWatch {
     // A poll may commit between the read and this commit (then read again): one that read field c
     // before it was set would otherwise leave the card a confirmation behind until the next block.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const [state, details, fields] = await Promise.all([this.deps.store.load(swapId), this.deps.store.details(swapId), this.deps.store.chainFields(swapId)]);
+      const [state, details, fields] = await Promise.all([
+        this.deps.store.load(swapId),
+        this.deps.store.details(swapId),
+        this.deps.store.chainFields(swapId),
+      ]);
       if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
       const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
       // The chain saw the deposit before the service: its "Deposit seen" message, with the sighting.
       const announce = !isDeposit(fields.ca) && isDeposit(c) && state.depositSeenAt === undefined;
       const moments = announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : [];
-      const commit = await this.deps.store.pollCommit(state.version, next, { changed: true, details: { ...details, chain: sighting } as SwapDetails, moments });
+      const commit = await this.deps.store.pollCommit(state.version, next, {
+        changed: true,
+        details: { ...details, chain: sighting } as SwapDetails,
+        moments,
+      });
       if (!commit.saved) continue;
       await this.applied(swapId, c);
       for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);

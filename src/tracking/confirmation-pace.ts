@@ -88,5 +88,12 @@ export function paceWindow(polls: ConfirmationPolls, target: number, prior: numb
     return { lo, hi };
   };
   const at = bound(blockMs);
-  return { earliest: bound(bMin).lo, latest: bound(bMax).hi, atEstimate: { earliest: at.lo, latest: at.hi }, blockMs, measured: measured === 3, ...(measured & 1 ? { fastestMs: bMin } : {}) };
+  return {
+    earliest: bound(bMin).lo,
+    latest: bound(bMax).hi,
+    atEstimate: { earliest: at.lo, latest: at.hi },
+    blockMs,
+    measured: measured === 3,
+    ...(measured & 1 ? { fastestMs: bMin } : {}),
+  };
 }

@@ -21,7 +21,17 @@ export function counted(messenger: Messenger): Messenger {
     ...(messenger.idempotentSends !== undefined ? { idempotentSends: messenger.idempotentSends } : {}),
     send: (target, reply, options) => count(messenger.send(target, reply, options)),
     edit: (ref, reply) => count(messenger.edit(ref, reply)),
-    ...(messenger.editInPlace ? { editInPlace: (ref: MessageRef, reply: Reply) => count((messenger.editInPlace as NonNullable<Messenger['editInPlace']>).call(messenger, ref, reply)) } : {}),
-    ...(messenger.react ? { react: (ref: MessageRef, emoji: string) => count((messenger.react as NonNullable<Messenger['react']>).call(messenger, ref, emoji)) } : {}),
+    ...(messenger.editInPlace
+      ? {
+          editInPlace: (ref: MessageRef, reply: Reply) =>
+            count((messenger.editInPlace as NonNullable<Messenger['editInPlace']>).call(messenger, ref, reply)),
+        }
+      : {}),
+    ...(messenger.react
+      ? {
+          react: (ref: MessageRef, emoji: string) =>
+            count((messenger.react as NonNullable<Messenger['react']>).call(messenger, ref, emoji)),
+        }
+      : {}),
   };
 }

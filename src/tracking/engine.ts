@@ -177,8 +177,21 @@ class TrackingEngine implements Tracking {
     this.chatSettings = new SettingsStore(this.redis, this.keys);
     this.moves = new ChatMoves(this.redis, this.keys, deps.languages ?? NO_LANGUAGES);
     this.apiRate = deps.apiRate ?? DEFAULT_API_RATE;
-    this.watches = new AddressWatch(this.redis, this.keys, this.now, { ...DEFAULT_WATCH, ...deps.watch, apiPerSecond: (this.apiRate.max * 1000) / this.apiRate.duration });
-    this.service = new RedisTrackingService(this.subs, this.store, this.queues, deps.limits, this.now, this.chatSettings, this.moves, this.watches);
+    this.watches = new AddressWatch(this.redis, this.keys, this.now, {
+      ...DEFAULT_WATCH,
+      ...deps.watch,
+      apiPerSecond: (this.apiRate.max * 1000) / this.apiRate.duration,
+    });
+    this.service = new RedisTrackingService(
+      this.subs,
+      this.store,
+      this.queues,
+      deps.limits,
+      this.now,
+      this.chatSettings,
+      this.moves,
+      this.watches,
+    );
     this.outage = new OutageCounter(this.redis, this.keys);
     this.webhookReplayGuard = redisReplayGuard(this.redis, deps.prefix);
     for (const q of this.queues.all()) logRedisErrors(q, `queue ${q.name}`, this.logger, this.secrets);
@@ -253,7 +266,16 @@ class TrackingEngine implements Tracking {
       logger: this.logger,
       network: chainDeps.network,
       late: redisLateList(this.redis, this.keys.chainLate),
-      ...(fallback ? { prepare: async (n: string) => { if (!rpcs.has(n)) { const u = await fallback(n); if (u) rpcs.set(n, u); } } } : {}),
+      ...(fallback
+        ? {
+            prepare: async (n: string) => {
+              if (!rpcs.has(n)) {
+                const u = await fallback(n);
+                if (u) rpcs.set(n, u);
+              }
+            },
+          }
+        : {}),
     });
     return cw;
   }
@@ -276,15 +298,17 @@ class TrackingEngine implements Tracking {
       ...(this.chainWatch ? { chain: this.chainWatch } : {}),
       routeTimes: this.routeTimes,
     });
-    this.watch(new Worker<PollJobData>(POLL_QUEUE, (job, token) => processor.process(job, token), {
-      ...this.workerBase(),
-      connection: this.workerConnection('tracking-poll'),
-      concurrency,
-      limiter: this.apiRate,
-      ...POLL_WORKER_REMOVAL,
-      // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
-      maxStalledCount: 100,
-    }));
+    this.watch(
+      new Worker<PollJobData>(POLL_QUEUE, (job, token) => processor.process(job, token), {
+        ...this.workerBase(),
+        connection: this.workerConnection('tracking-poll'),
+        concurrency,
+        limiter: this.apiRate,
+        ...POLL_WORKER_REMOVAL,
+        // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
+        maxStalledCount: 100,
+      }),
+    );
   }
 
   /** Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll. */
@@ -299,13 +323,18 @@ class TrackingEngine implements Tracking {
   /** Missing poll jobs re-created every few minutes; watched addresses, one tick at a time, each within its share of the API budget. */
   private startTimers(tellWatch: ReturnType<typeof tellByMessenger>): void {
     const every = this.deps.workers?.reconcileIntervalMs ?? 5 * 60_000;
-    this.reconcileTimer = setInterval(() => void this.reconcile().catch((e: unknown) => this.logger.warn({ err: this.clean(e) }, 'reconcile failed')), every);
+    this.reconcileTimer = setInterval(
+      () => void this.reconcile().catch((e: unknown) => this.logger.warn({ err: this.clean(e) }, 'reconcile failed')),
+      every,
+    );
     this.reconcileTimer.unref();
     this.watchTimer = setInterval(() => {
       this.watching ??= this.watches
         .tick(this.deps.api, this.service, this.logger, tellWatch)
         .catch((e: unknown) => this.logger.warn({ err: this.clean(e) }, 'address watch tick failed'))
-        .finally(() => { this.watching = undefined; });
+        .finally(() => {
+          this.watching = undefined;
+        });
     }, this.deps.watch?.tickMs ?? DEFAULT_WATCH.tickMs);
     this.watchTimer.unref();
   }
@@ -341,14 +370,16 @@ class TrackingEngine implements Tracking {
         logger: this.logger,
         ...(deps.faults?.afterSend ? { afterSend: deps.faults.afterSend } : {}),
       });
-      this.watch(new Worker<NotifyJobData>(notifyQueueName(platform), (job, token) => processor.process(job, token), {
-        ...this.workerBase(),
-        connection: this.workerConnection(`tracking-notify-${platform}`),
-        concurrency: w.notifyConcurrency ?? 10,
-        limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
-        settings: { backoffStrategy: notifyBackoff(w.notifyBackoffMaxMs ?? 5 * 60_000) },
-        maxStalledCount: 5,
-      }));
+      this.watch(
+        new Worker<NotifyJobData>(notifyQueueName(platform), (job, token) => processor.process(job, token), {
+          ...this.workerBase(),
+          connection: this.workerConnection(`tracking-notify-${platform}`),
+          concurrency: w.notifyConcurrency ?? 10,
+          limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
+          settings: { backoffStrategy: notifyBackoff(w.notifyBackoffMaxMs ?? 5 * 60_000) },
+          maxStalledCount: 5,
+        }),
+      );
     }
   }
 
@@ -377,7 +408,8 @@ class TrackingEngine implements Tracking {
   private watch(worker: Worker): void {
     logRedisErrors(worker, `worker ${worker.name}`, this.logger, this.secrets);
     worker.on('failed', (job: Job | undefined, e: Error) =>
-      this.logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: this.clean(e) }, 'tracking job failed'));
+      this.logger.warn({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: this.clean(e) }, 'tracking job failed'),
+    );
     this.workers.push(worker);
   }
 

@@ -88,7 +88,9 @@ export class NotifyProcessor {
     const [snap, settings, saved] = await Promise.all([
       deps.store.snapshotFor(swapId, tk),
       deps.settings.get(tk),
-      follower.chatKind === 'private' ? deps.languages.get('user', follower.platform, follower.userId) : deps.languages.get('chat', follower.platform, follower.chatId),
+      follower.chatKind === 'private'
+        ? deps.languages.get('user', follower.platform, follower.userId)
+        : deps.languages.get('chat', follower.platform, follower.chatId),
     ]);
     const { state, details, moments } = snap;
     const live = state && details ? { state, details } : undefined;

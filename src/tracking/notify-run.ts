@@ -107,7 +107,12 @@ export class NotifyRun {
       'card',
       async () => {
         const { d, settings } = this;
-        const view: CardView = { muted: this.muted, ...(this.isPublic && settings.hideAmounts ? { hideAmounts: true } : {}), ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}), ...(await this.routeView(live.state)) };
+        const view: CardView = {
+          muted: this.muted,
+          ...(this.isPublic && settings.hideAmounts ? { hideAmounts: true } : {}),
+          ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}),
+          ...(await this.routeView(live.state)),
+        };
         const card = this.deps.render.card(live.details, this.target, view, this.locale);
         const cardHash = hashReply(card);
         if (d.ref && d.cardHash === cardHash && !d.sending) return this.save({ ...d, version, statuses });
@@ -148,11 +153,19 @@ export class NotifyRun {
       if (!moment) break;
       const next = (): Delivery => withoutSending({ ...this.d, moments: this.d.moments + 1 });
       if (this.inDoubt('moment')) {
-        this.log().warn({ moment: moment.kind }, 'this key message may have been delivered (a crash, or no answer to its send): not sending it twice');
+        this.log().warn(
+          { moment: moment.kind },
+          'this key message may have been delivered (a crash, or no answer to its send): not sending it twice',
+        );
         await this.save(next());
         continue;
       }
-      const why = withheld(moment.kind, { settings: this.settings, muted: this.muted, isPublic: this.isPublic, usd: swapUsd(live.details.swap) });
+      const why = withheld(moment.kind, {
+        settings: this.settings,
+        muted: this.muted,
+        isPublic: this.isPublic,
+        usd: swapUsd(live.details.swap),
+      });
       if (why) {
         this.log().debug({ moment: moment.kind, why }, 'key moment not sent: the chat chose so (the card shows it)');
         await this.save(next());
@@ -163,11 +176,14 @@ export class NotifyRun {
         // Quiet mode: a ✅ on the card instead of one more message (a reaction is idempotent).
         // A chat that refuses reactions (restricted, or the card is gone) gets the message instead.
         await this.pace();
-        const reacted = await messenger.react(cardRef, '✅').then(() => true, (err: unknown) => {
-          if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-          this.log().warn({ err }, 'reaction refused: sending the completion as a message');
-          return false;
-        });
+        const reacted = await messenger.react(cardRef, '✅').then(
+          () => true,
+          (err: unknown) => {
+            if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
+            this.log().warn({ err }, 'reaction refused: sending the completion as a message');
+            return false;
+          },
+        );
         if (reacted) {
           await this.save(next());
           continue;
@@ -175,7 +191,11 @@ export class NotifyRun {
       }
       await this.pace();
       const reply = this.deps.render.moment(moment, { details: live.details, state: live.state, target: this.target, locale: this.locale });
-      await this.step(moment.kind, () => this.sendNew('moment', reply, next), () => this.save(next()));
+      await this.step(
+        moment.kind,
+        () => this.sendNew('moment', reply, next),
+        () => this.save(next()),
+      );
     }
   }
 
@@ -184,7 +204,11 @@ export class NotifyRun {
     const done = (): Delivery => withoutSending({ ...this.d, stopped: true });
     if (this.inDoubt('stopped')) return this.save(done());
     await this.pace();
-    await this.step('stopped', () => this.sendNew('stopped', this.deps.render.stopped(reason, this.job.data.swapId, this.locale), done), () => this.save(done()));
+    await this.step(
+      'stopped',
+      () => this.sendNew('stopped', this.deps.render.stopped(reason, this.job.data.swapId, this.locale), done),
+      () => this.save(done()),
+    );
   }
 
   /** What a platform's refusal means: wait (this chat, or the whole platform), follow a moved chat, or forget a gone one. */
@@ -282,7 +306,10 @@ export class NotifyRun {
     const { routeTimes } = this.deps;
     if (!state.route || !routeTimes) return {};
     const seen = shownDistribution((await routeTimes.read(state.route, this.clock()).catch(() => ({}) as RouteTimes)).seen);
-    return { ...(seen ? { routeTimes: { p50Ms: seen.p50Ms, p90Ms: seen.p90Ms, count: seen.count } } : {}), ...(state.slower ? { slower: true } : {}) };
+    return {
+      ...(seen ? { routeTimes: { p50Ms: seen.p50Ms, p90Ms: seen.p90Ms, count: seen.count } } : {}),
+      ...(state.slower ? { slower: true } : {}),
+    };
   }
 
   private clock(): number {

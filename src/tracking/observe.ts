@@ -166,7 +166,13 @@ function depositSeen(status: string, txs: readonly TxSnapshot[]): boolean {
  * Compares a fresh fetch with the stored state. `now` is the poller's clock (ms). `route`: what
  * the route's observed times say (poll-job.ts reads them; contracts/route-times.ts).
  */
-export function observe(prev: SwapState | undefined, details: ObservedSwap, now: number, stuckFactor: number, route: RouteLimits = {}): Observation {
+export function observe(
+  prev: SwapState | undefined,
+  details: ObservedSwap,
+  now: number,
+  stuckFactor: number,
+  route: RouteLimits = {},
+): Observation {
   const routeP99Ms = route.stuckAfterMs;
   const status = details.swap.status;
   const failReason = details.swap.fail_reason ?? null;
@@ -180,7 +186,8 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
     // has seen nothing of it is behind, and an outcome reached before any poll (a worker down, a
     // paused queue, a 404 streak) is announced once, by its final key moment.
     const phase = swapPhase({ status, failReason, transactions });
-    const outcome: MomentKind | undefined = phase.kind === 'delivered' ? 'completed' : FINAL_SWAP_STATUSES.has(status) ? STATUS_MOMENTS[status] : undefined;
+    const outcome: MomentKind | undefined =
+      phase.kind === 'delivered' ? 'completed' : FINAL_SWAP_STATUSES.has(status) ? STATUS_MOMENTS[status] : undefined;
     const version = PHASE_RANK[phase.kind] > 0 ? 2 : 1;
     const route = routeOfSwap(details.swap);
     const state: SwapState = {
@@ -198,7 +205,11 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
       ...(route ? { route } : {}),
       ...(details.swap.source_network ? { blockMs: blockTimeMs(details.swap.source_network) } : {}),
     };
-    return { state: withConfirmationEvidence(state, undefined, now), changed: true, moments: outcome ? [{ kind: outcome, version, at: now }] : [] };
+    return {
+      state: withConfirmationEvidence(state, undefined, now),
+      changed: true,
+      moments: outcome ? [{ kind: outcome, version, at: now }] : [],
+    };
   }
 
   // Statuses only move forward: an answer that would move the swap back is not shown until
@@ -208,7 +219,14 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   const prevPhase = swapPhase({ status: prev.status, failReason: prev.failReason, transactions: prev.transactions });
   if (movesBack(prev, status, seen, { was: prevPhase.kind === 'delivered', now: phase.kind === 'delivered' })) {
     const polls = prev.backward?.status === status ? prev.backward.polls + 1 : 1;
-    if (polls < BACKWARD_CONFIRMATIONS) return { state: { ...prev, lastPolledAt: now, backward: { status, polls } }, changed: false, moments: [], backward: 'ignored', save: true };
+    if (polls < BACKWARD_CONFIRMATIONS)
+      return {
+        state: { ...prev, lastPolledAt: now, backward: { status, polls } },
+        changed: false,
+        moments: [],
+        backward: 'ignored',
+        save: true,
+      };
     backward = 'confirmed';
   }
   const endsStreak = prev.backward !== undefined;
@@ -232,7 +250,10 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   if (phase.kind === 'processing' && !stuckNotified) {
     const since = lastEntered(history, 'ls_transfer_pending') ?? now;
     const pendingFor = now - since;
-    const stuck = routeP99Ms !== undefined ? pendingFor > Math.max(routeP99Ms, expectedCompletionMs ?? 0, 60_000) : isStuck(pendingFor, expectedCompletionMs, stuckFactor);
+    const stuck =
+      routeP99Ms !== undefined
+        ? pendingFor > Math.max(routeP99Ms, expectedCompletionMs ?? 0, 60_000)
+        : isStuck(pendingFor, expectedCompletionMs, stuckFactor);
     if (stuck) {
       kinds.push('stuck');
       stuckNotified = true;
@@ -240,7 +261,12 @@ export function observe(prev: SwapState | undefined, details: ObservedSwap, now:
   }
 
   // Past the route's p90 while still moving: a card edit ("slower than usual"), no message.
-  const slower = prev.slower === true || (route.slowAfterMs !== undefined && prev.depositSeenAt !== undefined && (phase.kind === 'confirming' || phase.kind === 'processing') && now - prev.depositSeenAt > route.slowAfterMs);
+  const slower =
+    prev.slower === true ||
+    (route.slowAfterMs !== undefined &&
+      prev.depositSeenAt !== undefined &&
+      (phase.kind === 'confirming' || phase.kind === 'processing') &&
+      now - prev.depositSeenAt > route.slowAfterMs);
   const bump = changed || kinds.length > 0 || slower !== (prev.slower === true);
   const version = bump ? prev.version + 1 : prev.version;
   const { backward: _streak, ...before } = prev;

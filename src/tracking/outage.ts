@@ -8,11 +8,19 @@ import type { TrackingKeys } from '../contracts/keys.js';
 export class OutageCounter {
   private failedHere = false;
 
-  constructor(private readonly redis: Redis, private readonly keys: TrackingKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: TrackingKeys,
+  ) {}
 
   async record(): Promise<number> {
     this.failedHere = true;
-    const [[, n] = []] = (await this.redis.multi().incr(this.keys.outage).pexpire(this.keys.outage, 10 * 60_000).exec()) ?? [];
+    const [[, n] = []] =
+      (await this.redis
+        .multi()
+        .incr(this.keys.outage)
+        .pexpire(this.keys.outage, 10 * 60_000)
+        .exec()) ?? [];
     return Number(n ?? 1);
   }
 

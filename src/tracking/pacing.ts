@@ -47,12 +47,16 @@ export class Pacer {
     const member = `${now}-${randomBytes(4).toString('hex')}`;
     const chat = this.rule(target);
     const chatWindow = this.keys.pace(tk);
-    const wait = Number(await this.run('takePace', [this.keys.chatHold(tk), chatWindow], [now, member, chat?.windowMs ?? 0, chat?.limit ?? 0]));
+    const wait = Number(
+      await this.run('takePace', [this.keys.chatHold(tk), chatWindow], [now, member, chat?.windowMs ?? 0, chat?.limit ?? 0]),
+    );
     if (wait > 0) return wait;
     const platform = this.platformRule(target.platform);
     if (!platform) return 0;
     const pace = this.keys.platformPace(target.platform);
-    const platformWait = Number(await this.run('takePace', [this.keys.platformHold(target.platform), pace], [now, member, platform.windowMs, platform.limit]));
+    const platformWait = Number(
+      await this.run('takePace', [this.keys.platformHold(target.platform), pace], [now, member, platform.windowMs, platform.limit]),
+    );
     if (platformWait > 0 && chat) await this.redis.zrem(chatWindow, member);
     return platformWait;
   }

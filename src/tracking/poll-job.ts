@@ -126,7 +126,13 @@ export class PollProcessor {
     }
     // The observation time is taken before the request, so state times never run ahead of the data.
     const now = this.deps.now();
-    const run: PollRun = { job, token, swapId, startedAt: Date.now(), log: () => (childLogger ??= jobLogger(this.deps.logger, job, { swapId })) };
+    const run: PollRun = {
+      job,
+      token,
+      swapId,
+      startedAt: Date.now(),
+      log: () => (childLogger ??= jobLogger(this.deps.logger, job, { swapId })),
+    };
     let poll: SwapPoll;
     try {
       poll = await fetchPoll(this.deps.api, swapId, !start.prev && this.deps.chain?.active === true);
@@ -153,7 +159,10 @@ export class PollProcessor {
       // give up only after a long streak both in time and in answers.
       const strikes = (job.data.notFound ?? 0) + 1;
       const since = job.data.notFoundSince ?? now;
-      if (strikes >= (settings.notFoundMinPolls ?? NOT_FOUND_MIN_POLLS) && now - since >= (settings.notFoundGiveUpMs ?? NOT_FOUND_GIVE_UP_MS)) {
+      if (
+        strikes >= (settings.notFoundMinPolls ?? NOT_FOUND_MIN_POLLS) &&
+        now - since >= (settings.notFoundGiveUpMs ?? NOT_FOUND_GIVE_UP_MS)
+      ) {
         run.log().warn({ strikes, sinceMs: now - since }, 'the swap service does not know this swap: polling stopped');
         return this.stopNotFound(run.swapId, prev?.version ?? 0);
       }
@@ -172,7 +181,12 @@ export class PollProcessor {
   }
 
   /** The answer compared with the stored state (and logged when it would move the swap back). */
-  private async observe(run: PollRun, prev: SwapState | undefined, poll: SwapPoll, now: number): Promise<{ obs: Observation; details: SwapDetails | undefined }> {
+  private async observe(
+    run: PollRun,
+    prev: SwapState | undefined,
+    poll: SwapPoll,
+    now: number,
+  ): Promise<{ obs: Observation; details: SwapDetails | undefined }> {
     let obs: Observation;
     let details: SwapDetails | undefined;
     const limits = await this.routeLimits(prev, now);
@@ -188,7 +202,12 @@ export class PollProcessor {
     if (obs.backward) {
       // A stale answer (replica lag, a cache, a proxy) is logged and counted, never shown.
       backwardAnswers.labels(obs.backward).inc();
-      const fields = { status: poll.swap.status, was: prev?.status, depositSeen: prev?.depositSeenAt !== undefined, polls: obs.state.backward?.polls ?? BACKWARD_CONFIRMATIONS };
+      const fields = {
+        status: poll.swap.status,
+        was: prev?.status,
+        depositSeen: prev?.depositSeenAt !== undefined,
+        polls: obs.state.backward?.polls ?? BACKWARD_CONFIRMATIONS,
+      };
       if (obs.backward === 'ignored') run.log().warn(fields, 'an answer that would move the swap back: not shown');
       else run.log().warn(fields, 'the swap service confirmed a move back: shown');
     }
@@ -196,7 +215,14 @@ export class PollProcessor {
   }
 
   /** Stores the new state (with what the chain shows), then queues a notify job for every chat behind. */
-  private async commit(run: PollRun, prev: SwapState | undefined, poll: SwapPoll, observed: Observation, seenDetails: SwapDetails | undefined, now: number) {
+  private async commit(
+    run: PollRun,
+    prev: SwapState | undefined,
+    poll: SwapPoll,
+    observed: Observation,
+    seenDetails: SwapDetails | undefined,
+    now: number,
+  ) {
     const { store, chain } = this.deps;
     const { swapId } = run;
     let obs = observed;
@@ -204,7 +230,11 @@ export class PollProcessor {
     // What the chain shows goes on the card beside the service's answer (chain-watch.ts).
     const merged = chain ? await chain.merge(swapId, obs, poll, details) : undefined;
     if (merged) ({ obs, details } = merged);
-    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, { changed: obs.changed || obs.save === true, ...(details ? { details } : {}), moments: obs.moments });
+    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, {
+      changed: obs.changed || obs.save === true,
+      ...(details ? { details } : {}),
+      moments: obs.moments,
+    });
     if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
     if (chain) await chain.afterPoll(swapId, obs.state.status, details ?? (prev ? undefined : poll.details()));
     if (commit.saved) {
@@ -292,12 +322,20 @@ export class PollProcessor {
   }
 
   /** A swap seen before its completion adds its durations to its route's (never one first seen done). */
-  private async recordTimes(prev: SwapState | undefined, obs: Observation, details: SwapDetails | undefined, now: number, log: () => Logger): Promise<void> {
+  private async recordTimes(
+    prev: SwapState | undefined,
+    obs: Observation,
+    details: SwapDetails | undefined,
+    now: number,
+    log: () => Logger,
+  ): Promise<void> {
     const { routeTimes } = this.deps;
     if (!routeTimes || !prev || !obs.moments.some((m) => m.kind === 'completed')) return;
     const route = obs.state.route ?? (details ? routeOfSwap(details.swap) : undefined);
     if (!route) return;
-    await routeTimes.recordCompleted(route, obs.state, now).catch((err: unknown) => log().warn({ err }, 'could not record the route\'s arrival time'));
+    await routeTimes
+      .recordCompleted(route, obs.state, now)
+      .catch((err: unknown) => log().warn({ err }, "could not record the route's arrival time"));
   }
 }
 

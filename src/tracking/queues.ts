@@ -12,7 +12,6 @@ import type { PollJobData } from './poll-job.js';
  * that platform's deliveries.
  */
 
-
 export interface RateLimit {
   max: number;
   duration: number;

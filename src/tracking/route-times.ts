@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis';
 import { lastEntered } from '../contracts/tracking.js';
-import {
-  BUCKET_COUNT, bucketOf, readRouteTimes, ROUTE_TIMES_WEEKS, WEEK_MS, type RouteTimes,
-} from '../contracts/route-times.js';
+import { BUCKET_COUNT, bucketOf, readRouteTimes, ROUTE_TIMES_WEEKS, WEEK_MS, type RouteTimes } from '../contracts/route-times.js';
 import type { SwapState } from './observe.js';
 import { scripts, type ScriptRunner } from '../scripts.js';
 import { TrackingKeys } from '../contracts/keys.js';
@@ -15,7 +13,11 @@ import { TrackingKeys } from '../contracts/keys.js';
 export class RouteTimesStore {
   private readonly run: ScriptRunner;
   private readonly cache = new Map<string, { at: number; times: RouteTimes }>();
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly cacheMs = 60_000) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly cacheMs = 60_000,
+  ) {
     this.run = scripts(redis);
   }
 
@@ -27,7 +29,11 @@ export class RouteTimesStore {
     const confirmed = confirmedAt !== undefined && confirmedAt < now ? bucketOf(now - confirmedAt) : -1;
     if (seen < 0 && confirmed < 0) return;
     const slot = Math.floor(now / WEEK_MS);
-    await this.run('routeTime', [new TrackingKeys(this.prefix).routeTimes(routeId)], [slot, slot - ROUTE_TIMES_WEEKS + 1, ROUTE_TIMES_WEEKS * WEEK_MS, BUCKET_COUNT, seen, confirmed]);
+    await this.run(
+      'routeTime',
+      [new TrackingKeys(this.prefix).routeTimes(routeId)],
+      [slot, slot - ROUTE_TIMES_WEEKS + 1, ROUTE_TIMES_WEEKS * WEEK_MS, BUCKET_COUNT, seen, confirmed],
+    );
     this.cache.delete(routeId);
   }
 

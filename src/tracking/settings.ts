@@ -63,7 +63,8 @@ function decodeSettings(raw: string | null | undefined): ChatSettings {
   }
   if (typeof o.m === 'number') s.moments = MOMENT_KINDS.filter((_, i) => ((o.m as number) & (1 << i)) !== 0);
   if (o.e === 0) s.minorEdits = false;
-  if (Array.isArray(o.q) && validHour(o.q[0]) && validHour(o.q[1]) && typeof o.q[2] === 'string') s.quiet = { from: o.q[0], to: o.q[1], tz: o.q[2] };
+  if (Array.isArray(o.q) && validHour(o.q[0]) && validHour(o.q[1]) && typeof o.q[2] === 'string')
+    s.quiet = { from: o.q[0], to: o.q[1], tz: o.q[2] };
   if (typeof o.u === 'number' && o.u > 0) s.minUsd = o.u;
   if (o.r === 1) s.reactOnly = true;
   if (o.a === 1) s.hideAmounts = true;
@@ -94,14 +95,20 @@ export function inQuietHours(s: Pick<ChatSettings, 'quiet'>, at: number): boolea
 }
 
 /** A swap's size in USD from what the card data keeps (requested amount × source price). */
-export function swapUsd(swap: { requested_amount?: number | null | undefined; source_token?: { price_in_usd?: number | null | undefined } | null | undefined }): number | undefined {
+export function swapUsd(swap: {
+  requested_amount?: number | null | undefined;
+  source_token?: { price_in_usd?: number | null | undefined } | null | undefined;
+}): number | undefined {
   const amount = swap.requested_amount;
   const price = swap.source_token?.price_in_usd;
   return typeof amount === 'number' && typeof price === 'number' ? amount * price : undefined;
 }
 
 /** Why a key moment sends no message in this chat (undefined: it does). */
-export function withheld(kind: MomentKind, ctx: { settings: ChatSettings; muted: boolean; isPublic: boolean; usd: number | undefined }): 'muted' | 'not_chosen' | 'below_minimum' | undefined {
+export function withheld(
+  kind: MomentKind,
+  ctx: { settings: ChatSettings; muted: boolean; isPublic: boolean; usd: number | undefined },
+): 'muted' | 'not_chosen' | 'below_minimum' | undefined {
   if (ctx.muted) return 'muted';
   if (!ctx.settings.moments.includes(kind)) return 'not_chosen';
   // A swap whose size is unknown is not held back: the admins asked to skip small ones only.

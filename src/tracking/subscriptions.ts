@@ -42,7 +42,12 @@ export class Subscriptions {
     this.run = scripts(redis);
   }
 
-  async follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean; locale?: Locale }, now: number): Promise<FollowOutcome> {
+  async follow(
+    swapId: string,
+    target: ChatTarget,
+    by: { userId: string; creator?: boolean; locale?: Locale },
+    now: number,
+  ): Promise<FollowOutcome> {
     const tk = targetKey(target);
     const k = this.keys;
     if (await this.store.follower(swapId, tk)) return 'already';
@@ -56,7 +61,11 @@ export class Subscriptions {
       return 'user_limit';
     }
     const follower: Follower = {
-      platform: target.platform, chatId: target.chatId, chatKind: target.chatKind, userId: by.userId, since: now,
+      platform: target.platform,
+      chatId: target.chatId,
+      chatKind: target.chatKind,
+      userId: by.userId,
+      since: now,
       ...(target.threadId ? { threadId: target.threadId } : {}),
       ...(by.locale ? { locale: by.locale } : {}),
     };
@@ -108,7 +117,10 @@ export class Subscriptions {
   async listForChat(target: Pick<ChatTarget, 'platform' | 'chatId'>): Promise<Array<{ swapId: string; since: number }>> {
     const tk = targetKey(target);
     const entries = await this.listed(tk);
-    const follows = await this.store.follows(entries.map((e) => e.swapId), tk);
+    const follows = await this.store.follows(
+      entries.map((e) => e.swapId),
+      tk,
+    );
     const stale = entries.filter((_, i) => !follows[i]);
     if (stale.length) await this.redis.hdel(this.keys.party(tk), ...stale.map((e) => `s:${e.swapId}`));
     return entries.filter((_, i) => follows[i]);
@@ -152,8 +164,15 @@ export class Subscriptions {
   }
 
   /** How many not-final swaps a user started following, and a chat follows (for tests and /tracking). */
-  async counts(platform: Platform, userId: string, target: Pick<ChatTarget, 'platform' | 'chatId'>): Promise<{ user: number; chat: number }> {
-    const [user, chat] = await Promise.all([this.redis.hget(this.keys.party(userKey(platform, userId)), USER), this.redis.hget(this.keys.party(targetKey(target)), CHAT)]);
+  async counts(
+    platform: Platform,
+    userId: string,
+    target: Pick<ChatTarget, 'platform' | 'chatId'>,
+  ): Promise<{ user: number; chat: number }> {
+    const [user, chat] = await Promise.all([
+      this.redis.hget(this.keys.party(userKey(platform, userId)), USER),
+      this.redis.hget(this.keys.party(targetKey(target)), CHAT),
+    ]);
     return { user: Number(user ?? 0), chat: Number(chat ?? 0) };
   }
 }

@@ -41,7 +41,15 @@ export function decodeFollower(tk: string, v: string): Follower | undefined {
     const userId = f.u ?? (chatKind === 'private' ? chat.chatId : undefined);
     if (!chatKind || typeof userId !== 'string') return undefined;
     const locale = asLocale(f.l);
-    return { ...chat, chatKind, userId, since: Number(f.t ?? 0), ...(typeof f.th === 'string' ? { threadId: f.th } : {}), ...(f.m === 1 ? { muted: true } : {}), ...(locale ? { locale } : {}) };
+    return {
+      ...chat,
+      chatKind,
+      userId,
+      since: Number(f.t ?? 0),
+      ...(typeof f.th === 'string' ? { threadId: f.th } : {}),
+      ...(f.m === 1 ? { muted: true } : {}),
+      ...(locale ? { locale } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -85,11 +93,13 @@ export function decodeDelivery(raw: string, tk: string): Delivery | undefined {
     const chat = parseTargetKey(tk);
     const d: Delivery = { version: Number(o.v ?? 0), moments: Number(o.m ?? 0) };
     if (typeof o.c === 'string') d.cardHash = o.c;
-    if (typeof o.i === 'string' && chat) d.ref = { platform: chat.platform, chatId: typeof o.h === 'string' ? o.h : chat.chatId, messageId: o.i };
+    if (typeof o.i === 'string' && chat)
+      d.ref = { platform: chat.platform, chatId: typeof o.h === 'string' ? o.h : chat.chatId, messageId: o.i };
     if (Array.isArray(o.s) && typeof o.s[1] === 'string') d.sending = { what: o.s[0], key: o.s[1] };
     if (o.x) d.stopped = true;
     if (typeof o.n === 'number') d.statuses = o.n;
-    if (typeof o.di === 'string' && chat) d.depositRef = { platform: chat.platform, chatId: typeof o.dh === 'string' ? o.dh : chat.chatId, messageId: o.di };
+    if (typeof o.di === 'string' && chat)
+      d.depositRef = { platform: chat.platform, chatId: typeof o.dh === 'string' ? o.dh : chat.chatId, messageId: o.di };
     if (typeof o.dc === 'string') d.depositHash = o.dc;
     return d;
   } catch {
@@ -120,7 +130,8 @@ interface StoredState {
 }
 
 export function encodeState(s: SwapState): string {
-  const history = s.history.at(-1)?.status === s.status && s.history[0]?.at === s.firstPolledAt ? s.history : [{ status: s.status, at: s.firstPolledAt }];
+  const history =
+    s.history.at(-1)?.status === s.status && s.history[0]?.at === s.firstPolledAt ? s.history : [{ status: s.status, at: s.firstPolledAt }];
   const o: StoredState = {
     tx: s.transactions.map((t) => [t.type, t.status, t.hash, t.confirmations, t.maxConfirmations]),
     hi: history.map((h) => [h.status, h.at]),
@@ -141,7 +152,13 @@ export function encodeState(s: SwapState): string {
 
 export function decodeState(swapId: string, version: string, raw: string, polledAt: string | null): SwapState {
   const o = JSON.parse(raw) as StoredState;
-  const transactions: TxSnapshot[] = o.tx.map(([type, status, hash, confirmations, maxConfirmations]) => ({ type, status, hash, confirmations, maxConfirmations }));
+  const transactions: TxSnapshot[] = o.tx.map(([type, status, hash, confirmations, maxConfirmations]) => ({
+    type,
+    status,
+    hash,
+    confirmations,
+    maxConfirmations,
+  }));
   const history = o.hi.map(([status, at]) => ({ status, at }));
   const state: SwapState = {
     swapId,

@@ -2,7 +2,17 @@ import type { Redis } from 'ioredis';
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import { decodeDetails, encodeDetails } from './card-data.js';
-import { decodeDelivery, decodeFollower, decodeMoments, decodeState, encodeDelivery, encodeFollower, encodeMoment, encodeState, pairs } from './swap-codecs.js';
+import {
+  decodeDelivery,
+  decodeFollower,
+  decodeMoments,
+  decodeState,
+  encodeDelivery,
+  encodeFollower,
+  encodeMoment,
+  encodeState,
+  pairs,
+} from './swap-codecs.js';
 import { parseTargetKey, targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
 import type { Moment, StopReason } from '../contracts/tracking.js';
@@ -109,7 +119,11 @@ export class SwapStore {
   }
 
   /** Undefined when the chat did not follow; else its entry, whether it held cap slots, and who is left. */
-  async removeFollower(swapId: string, tk: string, retentionSeconds: number): Promise<{ follower: Follower | undefined; held: boolean; left: number } | undefined> {
+  async removeFollower(
+    swapId: string,
+    tk: string,
+    retentionSeconds: number,
+  ): Promise<{ follower: Follower | undefined; held: boolean; left: number } | undefined> {
     const res = (await this.run('unfollow', [this.keys.swap(swapId)], [tk, retentionSeconds])) as [number, string?, string?, number?];
     if (res[0] !== 1) return undefined;
     return { follower: decodeFollower(tk, res[1] ?? ''), held: res[2] === '1', left: Number(res[3] ?? 0) };
@@ -191,15 +205,23 @@ export class SwapStore {
    * After a poll's request: the whole state when it changed, else only the poll time; then lists
    * the chats behind the stored version.
    */
-  async pollCommit(prevVersion: number, state: SwapState, change: { changed: boolean; details?: SwapDetails; moments: readonly Moment[] }): Promise<PollCommit> {
-    const res = (await this.run('pollCommit', [this.keys.swap(state.swapId)], [
-      prevVersion,
-      state.lastPolledAt,
-      change.changed ? encodeState(state) : '',
-      change.changed && change.details ? encodeDetails(change.details) : '',
-      state.version,
-      change.changed ? change.moments.map((m) => JSON.stringify(encodeMoment(m))).join(',') : '',
-    ])) as [number, number, ...string[]];
+  async pollCommit(
+    prevVersion: number,
+    state: SwapState,
+    change: { changed: boolean; details?: SwapDetails; moments: readonly Moment[] },
+  ): Promise<PollCommit> {
+    const res = (await this.run(
+      'pollCommit',
+      [this.keys.swap(state.swapId)],
+      [
+        prevVersion,
+        state.lastPolledAt,
+        change.changed ? encodeState(state) : '',
+        change.changed && change.details ? encodeDetails(change.details) : '',
+        state.version,
+        change.changed ? change.moments.map((m) => JSON.stringify(encodeMoment(m))).join(',') : '',
+      ],
+    )) as [number, number, ...string[]];
     const [saved, hinted, ...rest] = res;
     return {
       saved: saved === 1,

@@ -52,14 +52,17 @@ export class RedisTrackingService implements TrackingService {
   async followAgain(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number> {
     let n = 0;
     for (const swapId of (await this.moves?.takeAway(target)) ?? []) {
-      const r = await this.follow(swapId, target, { userId: by.userId, ...(by.locale ? { locale: by.locale } : {}) }).catch(() => undefined);
+      const r = await this.follow(swapId, target, { userId: by.userId, ...(by.locale ? { locale: by.locale } : {}) }).catch(
+        () => undefined,
+      );
       if (r?.ok) n++;
     }
     return n;
   }
 
   async follow(swapId: string, target: ChatTarget, by: Parameters<TrackingService['follow']>[2]): Promise<FollowResult> {
-    if (!isSwapId(swapId)) throw new Error(`"${swapId.slice(0, 80)}" is not a swap id (a UUID such as 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd)`);
+    if (!isSwapId(swapId))
+      throw new Error(`"${swapId.slice(0, 80)}" is not a swap id (a UUID such as 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd)`);
     const id = swapId.toLowerCase();
     const outcome = await this.subs.follow(id, target, by, this.now());
     if (outcome === 'chat_limit') return { ok: false, reason: 'chat_limit', limit: this.limits.maxPerChat };

@@ -31,7 +31,13 @@ const hold: RequestHandler = (req, res) => {
 };
 
 async function start(limits: Partial<HttpLimits>): Promise<WebServer> {
-  const server = await serveHttp(new Map([['/hook', hook], ['/hold', hold]]), { port: 0, host: '127.0.0.1', health: async () => true, limits: { checkIntervalMs: 50, ...limits } });
+  const server = await serveHttp(
+    new Map([
+      ['/hook', hook],
+      ['/hold', hold],
+    ]),
+    { port: 0, host: '127.0.0.1', health: async () => true, limits: { checkIntervalMs: 50, ...limits } },
+  );
   servers.push(server);
   return server;
 }
@@ -69,14 +75,16 @@ describe('idle connections and the connection cap', () => {
     await waitFor(() => flood.filter((c) => c.closed()).length >= 50, 'the flood past the per-address cap to be closed', 10_000);
     expect(flood.filter((c) => !c.closed())).toHaveLength(10);
     const answers: Array<number | string> = [];
-    for (let i = 0; i < 10; i++) answers.push(await call(server.port, '/hook', '127.0.0.1', 'POST'), await call(server.port, '/health', '127.0.0.3'));
+    for (let i = 0; i < 10; i++)
+      answers.push(await call(server.port, '/hook', '127.0.0.1', 'POST'), await call(server.port, '/health', '127.0.0.3'));
     expect(answers).toEqual(Array.from({ length: 20 }, () => 200));
   });
 
   it('when idle connections from many clients fill the cap, the oldest makes room and /health answers', async () => {
     const server = await start({ maxConnections: 40, maxConnectionsPerAddress: 10, idleTimeoutMs: 60_000 });
     const held: Array<{ closed: () => boolean }> = [];
-    for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']) held.push(...(await Promise.all(Array.from({ length: 10 }, () => idle(server.port, from)))));
+    for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'])
+      held.push(...(await Promise.all(Array.from({ length: 10 }, () => idle(server.port, from)))));
     expect(await call(server.port, '/health')).toBe(200);
     expect(await call(server.port, '/hook', '127.0.0.6', 'POST')).toBe(200);
     await waitFor(() => held.some((c) => c.closed()), 'an idle connection to make room', 10_000);

@@ -22,7 +22,13 @@ beforeAll(async () => {
     port: 0,
     host: '127.0.0.1',
     health: async () => true,
-    limits: { headersTimeoutMs: REQUEST_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, checkIntervalMs: 100, maxConnections: 4, maxBodyBytes: 1000 },
+    limits: {
+      headersTimeoutMs: REQUEST_TIMEOUT_MS,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      checkIntervalMs: 100,
+      maxConnections: 4,
+      maxBodyBytes: 1000,
+    },
   });
 });
 afterAll(async () => server?.close());

@@ -61,8 +61,13 @@ describe('GET /metrics', () => {
     const before = (await scrape()).body;
     const op = 'GET /api/v2/swaps/{swapId}';
     const created = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-      destination_address: `0x${'a'.repeat(40)}`, amount: 100, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${'a'.repeat(40)}`,
+      amount: 100,
+      use_deposit_address: true,
     });
     const id = created.swap.id;
     await client.getSwap(id);
@@ -73,10 +78,19 @@ describe('GET /metrics', () => {
     const page = await scrape();
     expect(page.status).toBe(200);
     expect(page.type).toContain('text/plain');
-    expect(sample(page.body, 'swapbot_api_requests_total', { operation: op, outcome: 'ok' }) - sample(before, 'swapbot_api_requests_total', { operation: op, outcome: 'ok' })).toBe(2);
-    expect(sample(page.body, 'swapbot_api_requests_total', { operation: op, outcome: 'client_error' }) - sample(before, 'swapbot_api_requests_total', { operation: op, outcome: 'client_error' })).toBe(1);
+    expect(
+      sample(page.body, 'swapbot_api_requests_total', { operation: op, outcome: 'ok' }) -
+        sample(before, 'swapbot_api_requests_total', { operation: op, outcome: 'ok' }),
+    ).toBe(2);
+    expect(
+      sample(page.body, 'swapbot_api_requests_total', { operation: op, outcome: 'client_error' }) -
+        sample(before, 'swapbot_api_requests_total', { operation: op, outcome: 'client_error' }),
+    ).toBe(1);
     expect(sample(page.body, 'swapbot_api_requests_total', { operation: 'POST /api/v2/swaps', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
-    expect(sample(page.body, 'swapbot_api_request_duration_seconds_count', { operation: op }) - sample(before, 'swapbot_api_request_duration_seconds_count', { operation: op })).toBe(3);
+    expect(
+      sample(page.body, 'swapbot_api_request_duration_seconds_count', { operation: op }) -
+        sample(before, 'swapbot_api_request_duration_seconds_count', { operation: op }),
+    ).toBe(3);
     expect(page.body).not.toContain(id);
     expect(page.body).not.toContain(sandbox.apiKey === 'sandbox' ? 'x-ls-apikey' : sandbox.apiKey);
     // Process metrics come along (memory, CPU, event loop) for the same dashboards.
@@ -91,7 +105,9 @@ describe('GET /metrics', () => {
     const slow = new LayerswapClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', maxRetries: 0, timeoutMs: 150 });
     const before = sample((await scrape()).body, 'swapbot_api_requests_total', { operation: 'GET /api/v2/networks', outcome: 'timeout' });
     await expect(slow.getNetworks()).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(sample((await scrape()).body, 'swapbot_api_requests_total', { operation: 'GET /api/v2/networks', outcome: 'timeout' })).toBe(before + 1);
+    expect(sample((await scrape()).body, 'swapbot_api_requests_total', { operation: 'GET /api/v2/networks', outcome: 'timeout' })).toBe(
+      before + 1,
+    );
     for (const socket of sockets) socket.destroy();
     await slow.close().catch(() => undefined);
     await new Promise((r) => silent.close(r));
@@ -138,7 +154,9 @@ describe('GET /metrics', () => {
       expect(moved('swapbot_polls_total', { outcome: 'unchanged' })).toBeGreaterThanOrEqual(1);
       // The creator's card (sent at the deposit, its first change) and the "deposit received" message, each counted once.
       expect(h.messengers.telegram.log.length).toBeGreaterThanOrEqual(2);
-      expect(moved('swapbot_notify_deliveries_total', { platform: 'telegram', outcome: 'delivered' })).toBe(h.messengers.telegram.log.length);
+      expect(moved('swapbot_notify_deliveries_total', { platform: 'telegram', outcome: 'delivered' })).toBe(
+        h.messengers.telegram.log.length,
+      );
       expect(moved('swapbot_notify_deliveries_total', { platform: 'telegram', outcome: 'failed' })).toBe(1);
       expect(moved('swapbot_rate_limited_total', { source: 'telegram' })).toBe(1);
       expect(page).not.toContain(id);
@@ -154,12 +172,20 @@ describe('GET /metrics', () => {
     const before = (await scrape()).body;
     const body = JSON.stringify({ data: { swap: { id: '11111111-1111-4111-8111-111111111111' } } });
     const at = new Date();
-    const headers = { 'svix-id': 'msg_1', 'svix-timestamp': String(Math.floor(at.getTime() / 1000)), 'svix-signature': new Webhook(secret).sign('msg_1', at, body) };
+    const headers = {
+      'svix-id': 'msg_1',
+      'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'svix-signature': new Webhook(secret).sign('msg_1', at, body),
+    };
     expect((await handler.handle(body, headers)).status).toBe(200);
     expect((await handler.handle(body, headers)).status).toBe(200);
     expect((await handler.handle(body, { ...headers, 'svix-signature': `v1,${Buffer.alloc(32, 7).toString('base64')}` })).status).toBe(401);
     const page = (await scrape()).body;
-    for (const [result, n] of [['accepted', 1], ['replayed', 1], ['rejected', 1]] as const) {
+    for (const [result, n] of [
+      ['accepted', 1],
+      ['replayed', 1],
+      ['rejected', 1],
+    ] as const) {
       expect(sample(page, 'swapbot_webhook_hints_total', { result }) - sample(before, 'swapbot_webhook_hints_total', { result })).toBe(n);
     }
   });
@@ -190,4 +216,3 @@ async function closedPort(): Promise<number> {
   await new Promise((r) => s.close(r));
   return port;
 }
-

@@ -18,22 +18,30 @@ describe('action codec (property)', () => {
     expect(decodeInline(s)).toEqual({ verb: v, args });
   });
 
-  test.prop([verb, anyArgs], { numRuns: 60 })('any unicode arguments: at most 64 bytes on the wire and the same action back', async (v, args) => {
-    const s = await codec.encode({ verb: v, args });
-    expect(utf8Length(s)).toBeLessThanOrEqual(MAX_ACTION_BYTES);
-    expect(s.length).toBeGreaterThan(0);
-    expect(await codec.decode(s)).toEqual({ ok: true, action: { verb: v, args } });
-  });
+  test.prop([verb, anyArgs], { numRuns: 60 })(
+    'any unicode arguments: at most 64 bytes on the wire and the same action back',
+    async (v, args) => {
+      const s = await codec.encode({ verb: v, args });
+      expect(utf8Length(s)).toBeLessThanOrEqual(MAX_ACTION_BYTES);
+      expect(s.length).toBeGreaterThan(0);
+      expect(await codec.decode(s)).toEqual({ ok: true, action: { verb: v, args } });
+    },
+  );
 
-  test.prop([fc.string({ unit: 'binary', maxLength: 120 })])('garbage never throws: it decodes to a failure or to some action', async (s) => {
-    const d = await codec.decode(s);
-    if (d.ok) expect(d.action.verb).toMatch(/^[a-z]{1,6}$/);
-  });
+  test.prop([fc.string({ unit: 'binary', maxLength: 120 })])(
+    'garbage never throws: it decodes to a failure or to some action',
+    async (s) => {
+      const d = await codec.decode(s);
+      if (d.ok) expect(d.action.verb).toMatch(/^[a-z]{1,6}$/);
+    },
+  );
 });
 
 describe('action codec (examples)', () => {
   test('short actions stay inline and readable', async () => {
-    expect(await codec.encode({ verb: 'st', args: ['3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b'] })).toBe('st:3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
+    expect(await codec.encode({ verb: 'st', args: ['3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b'] })).toBe(
+      'st:3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+    );
     expect(await codec.encode({ verb: 'pk', args: ['abc:def', '100%'] })).toBe('pk:abc%3Adef:100%25');
   });
 
@@ -46,7 +54,8 @@ describe('action codec (examples)', () => {
   });
 
   test('forged and garbled strings fail cleanly', async () => {
-    for (const s of ['', 'BAD', '1:2', 'st:%Z1', '~short', '~AAAAAAAAAAAA', 'x'.repeat(65), null, 42]) expect(await codec.decode(s)).toEqual({ ok: false });
+    for (const s of ['', 'BAD', '1:2', 'st:%Z1', '~short', '~AAAAAAAAAAAA', 'x'.repeat(65), null, 42])
+      expect(await codec.decode(s)).toEqual({ ok: false });
     await redis.set(`${prefix}:action:BBBBBBBBBBBB`, '{"verb":"Hack","args":[1]}');
     expect(await codec.decode('~BBBBBBBBBBBB')).toEqual({ ok: false });
     await redis.set(`${prefix}:action:CCCCCCCCCCCC`, 'not json');

@@ -47,7 +47,11 @@ const valid: Array<[keyof typeof NET, string]> = [
 
 const invalid: Array<[keyof typeof NET, string, RegExp]> = [
   ['evm', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046', /checksum/],
-  ['evm', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA9604', /not a valid Arbitrum One address\. It has 39 hex characters.*0x followed by 40 hex/],
+  [
+    'evm',
+    '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA9604',
+    /not a valid Arbitrum One address\. It has 39 hex characters.*0x followed by 40 hex/,
+  ],
   ['evm', 'd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', /0x followed by 40 hex/],
   ['evm', '0xg8dA6BF26964aF9D7eEd9e03E53415D37aA96045', /0x followed by 40 hex/],
   ['solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10', /not a valid Solana address.*base58/], // 0 is not base58
@@ -86,11 +90,19 @@ describe('checkAddress', () => {
   });
 
   test('surrounding spaces are trimmed', () => {
-    expect(checkAddress('  0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045\n', NET.evm as AddressNetwork)).toEqual({ ok: true, value: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' });
+    expect(checkAddress('  0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045\n', NET.evm as AddressNetwork)).toEqual({
+      ok: true,
+      value: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    });
   });
 
   test('EIP-55 checksums match the EIP test vectors', () => {
-    for (const a of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']) {
+    for (const a of [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+    ]) {
       expect(toChecksumAddress(a.toLowerCase())).toBe(a);
     }
   });

@@ -19,7 +19,11 @@ describe('saved addresses', () => {
     expect(ask.target).toBe('here');
     card(await u.presses(SHORT, [ask]), { contains: ['refunds'], buttons: ['Skip (no refund address)'] });
 
-    const list = card(await u.says('/addresses'), { title: 'Saved addresses', contains: [`1. EVM · ${EVM}`], buttons: [`Remove 1: ${SHORT}`] });
+    const list = card(await u.says('/addresses'), {
+      title: 'Saved addresses',
+      contains: [`1. EVM · ${EVM}`],
+      buttons: [`Remove 1: ${SHORT}`],
+    });
     expect(list.target).toBe('here');
     card(await u.says('/addresses rename 1 Main wallet'), { contains: ['Renamed.', `1. Main wallet · EVM · ${EVM}`] });
     card(await u.says('/swap 10 USDC arbitrum base'), { buttons: ['Main wallet'] });

@@ -9,19 +9,44 @@ import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
-const arb = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', chain_id: '42161', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' };
+const arb = {
+  name: 'ARBITRUM_MAINNET',
+  display_name: 'Arbitrum One',
+  type: 'evm',
+  chain_id: '42161',
+  transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
+};
 const base = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', transaction_explorer_template: 'https://basescan.org/tx/{0}' };
 const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' };
 
 function details(status: string, extra: Record<string, unknown> = {}): SwapDetails {
   return SwapDetailsSchema.parse({
     swap: {
-      id: ID, created_date: '2026-01-01T11:58:00+00:00', status, source_network: arb, source_token: usdc, destination_network: base,
-      destination_token: { ...usdc, contract: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' }, destination_address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
-      requested_amount: 100, transactions: [], ...extra,
+      id: ID,
+      created_date: '2026-01-01T11:58:00+00:00',
+      status,
+      source_network: arb,
+      source_token: usdc,
+      destination_network: base,
+      destination_token: { ...usdc, contract: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' },
+      destination_address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+      requested_amount: 100,
+      transactions: [],
+      ...extra,
     },
     quote: { receive_amount: 99.5, avg_completion_time: '00:02:00' },
-    deposit_actions: [{ type: 'manual_transfer', to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C', amount: 100, amount_in_base_units: '100000000', call_data: null, order: 0, network: arb, token: usdc }],
+    deposit_actions: [
+      {
+        type: 'manual_transfer',
+        to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C',
+        amount: 100,
+        amount_in_base_units: '100000000',
+        call_data: null,
+        order: 0,
+        network: arb,
+        token: usdc,
+      },
+    ],
   });
 }
 
@@ -33,7 +58,11 @@ describe('statusCard', () => {
     expect(card.title).not.toContain(status);
     expect(text).toMatch(/Next: \S/);
     // "Send" only while a deposit is still wanted; past that, the amount is what was asked.
-    expect(text).toContain(['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(status) ? 'Send: 100 USDC on Arbitrum One' : 'Asked: 100 USDC on Arbitrum One');
+    expect(text).toContain(
+      ['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(status)
+        ? 'Send: 100 USDC on Arbitrum One'
+        : 'Asked: 100 USDC on Arbitrum One',
+    );
     expect(replyButtons(card).map((b) => b.label)[0]).toBe('Refresh');
   });
 
@@ -49,12 +78,31 @@ describe('statusCard', () => {
   });
 
   test('an unknown fail reason is shown as it came', () => {
-    expect(replyText(statusCard(details('failed', { fail_reason: 'cosmic_rays' }), { audience: 'private', now: NOW }))).toContain('Reason given: cosmic_rays.');
+    expect(replyText(statusCard(details('failed', { fail_reason: 'cosmic_rays' }), { audience: 'private', now: NOW }))).toContain(
+      'Reason given: cosmic_rays.',
+    );
   });
 
   test('transactions: type, amount, confirmations as a bar, explorer link from the template', () => {
     const hash = `0x${'ab'.repeat(32)}`;
-    const card = statusCard(details('ls_transfer_pending', { transactions: [{ type: 'input', status: 'pending', amount: 100, confirmations: 3, max_confirmations: 12, transaction_hash: hash, timestamp: '2026-01-01T11:59:00+00:00', network: arb, token: usdc }] }), { audience: 'private', now: NOW });
+    const card = statusCard(
+      details('ls_transfer_pending', {
+        transactions: [
+          {
+            type: 'input',
+            status: 'pending',
+            amount: 100,
+            confirmations: 3,
+            max_confirmations: 12,
+            transaction_hash: hash,
+            timestamp: '2026-01-01T11:59:00+00:00',
+            network: arb,
+            token: usdc,
+          },
+        ],
+      }),
+      { audience: 'private', now: NOW },
+    );
     expect(replyText(card)).toContain('Your deposit: 100 USDC · pending · 3/12 ▓▓▓░░░░░░░░░');
     const link = card.lines.flat().find((s) => s.kind === 'link');
     expect(link).toEqual({ kind: 'link', text: 'explorer', url: `https://arbiscan.io/tx/${hash}` });
@@ -62,15 +110,30 @@ describe('statusCard', () => {
   });
 
   test('the public card masks addresses; neither card shows deposit details', () => {
-    const pub = replyText(statusCard(details('user_transfer_pending', { refund_address: '0x52908400098527886E0F7030069857D2E4169EE7' }), { audience: 'public', now: NOW }));
+    const pub = replyText(
+      statusCard(details('user_transfer_pending', { refund_address: '0x52908400098527886E0F7030069857D2E4169EE7' }), {
+        audience: 'public',
+        now: NOW,
+      }),
+    );
     expect(pub).toContain('To address: 0xd8dA…6045');
     expect(pub).toContain('Refund address: 0x5290…9EE7');
     expect(pub).not.toContain('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
-    for (const audience of ['public', 'private'] as const) expect(replyText(statusCard(details('user_transfer_pending'), { audience, now: NOW }))).not.toContain('0x7821fA24');
+    for (const audience of ['public', 'private'] as const)
+      expect(replyText(statusCard(details('user_transfer_pending'), { audience, now: NOW }))).not.toContain('0x7821fA24');
   });
 
   test('a swap with very many transactions still fits every platform', () => {
-    const txs = Array.from({ length: 80 }, (_, i) => ({ type: 'input', status: 'pending', amount: i, confirmations: 1, max_confirmations: 12, transaction_hash: `0x${'cd'.repeat(32)}`, network: arb, token: usdc }));
+    const txs = Array.from({ length: 80 }, (_, i) => ({
+      type: 'input',
+      status: 'pending',
+      amount: i,
+      confirmations: 1,
+      max_confirmations: 12,
+      transaction_hash: `0x${'cd'.repeat(32)}`,
+      network: arb,
+      token: usdc,
+    }));
     const card = statusCard(details('ls_transfer_pending', { transactions: txs }), { audience: 'private', now: NOW });
     expect(replySize(card)).toBeLessThanOrEqual(2000);
     expect(replyText(card)).toContain('… (shortened)');
@@ -118,7 +181,13 @@ describe('deposit card', () => {
   test('a long memo moves the QR to its own private message', async () => {
     const ton = { name: 'TON_MAINNET', display_name: 'Ton', type: 'ton' };
     const d = details('user_transfer_pending', { source_network: ton, source_token: { symbol: 'TON', decimals: 9 } });
-    Object.assign(d.deposit_actions![0]!, { network: ton, token: { symbol: 'TON', decimals: 9 }, to_address: `EQ${'A'.repeat(46)}`, amount_in_base_units: '1500000000', call_data: JSON.stringify({ comment: 'm'.repeat(700), amount: '1500000000' }) });
+    Object.assign(d.deposit_actions![0]!, {
+      network: ton,
+      token: { symbol: 'TON', decimals: 9 },
+      to_address: `EQ${'A'.repeat(46)}`,
+      amount_in_base_units: '1500000000',
+      call_data: JSON.stringify({ comment: 'm'.repeat(700), amount: '1500000000' }),
+    });
     const cards = await depositCards(d, NOW);
     expect(cards).toHaveLength(2);
     expect(cards[0]?.image).toBeUndefined();
@@ -131,7 +200,7 @@ describe('deposit card', () => {
 describe('deposit card: only deposits a person can make from any wallet', () => {
   const DEP = '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C';
 
-  test('an action amount of 0 (ERC-20) falls back to the swap\'s requested amount; the QR is an EIP-681 token transfer', async () => {
+  test("an action amount of 0 (ERC-20) falls back to the swap's requested amount; the QR is an EIP-681 token transfer", async () => {
     const d = details('user_transfer_pending');
     Object.assign(d.deposit_actions![0]!, { amount: 0, amount_in_base_units: '0' });
     const [c] = await depositCards(d, NOW);
@@ -161,8 +230,14 @@ describe('deposit card: only deposits a person can make from any wallet', () => 
 
   test.each([
     ['only a gasless sign action', [{ type: 'sign', to_address: DEP, amount: 100, token: usdc, network: arb }]],
-    ['a wallet-flow transfer whose call data is the deposit', [{ type: 'transfer', to_address: DEP, amount: 100, call_data: '0xa9059cbb00', token: usdc, network: arb }]],
-    ['a transfer to the token contract itself', [{ type: 'manual_transfer', to_address: usdc.contract, amount: 0, token: usdc, network: arb }]],
+    [
+      'a wallet-flow transfer whose call data is the deposit',
+      [{ type: 'transfer', to_address: DEP, amount: 100, call_data: '0xa9059cbb00', token: usdc, network: arb }],
+    ],
+    [
+      'a transfer to the token contract itself',
+      [{ type: 'manual_transfer', to_address: usdc.contract, amount: 0, token: usdc, network: arb }],
+    ],
   ])('%s: no address, the deposit is made in the Layerswap app (swap page linked)', async (_why, actions) => {
     const d = details('user_transfer_pending', { use_deposit_address: false });
     d.deposit_actions = SwapDetailsSchema.parse({ swap: d.swap, deposit_actions: actions }).deposit_actions;
@@ -171,7 +246,11 @@ describe('deposit card: only deposits a person can make from any wallet', () => 
     expect(text).toContain('must be made from the Layerswap app');
     expect(text).not.toMatch(/Send exactly|0x7821fA24|0xaf88d065/);
     expect(cards[0]!.image).toBeUndefined();
-    expect(replyButtons(cards[0]!)).toContainEqual({ kind: 'url', label: 'Open on layerswap.io', url: `https://layerswap.io/app/swap/${ID}` });
+    expect(replyButtons(cards[0]!)).toContainEqual({
+      kind: 'url',
+      label: 'Open on layerswap.io',
+      url: `https://layerswap.io/app/swap/${ID}`,
+    });
   });
 
   test('no deposit actions yet: no address, where to check', async () => {
@@ -190,7 +269,10 @@ describe('deposit card: only deposits a person can make from any wallet', () => 
   });
 
   test('from an exchange: withdraw the amount from the exchange on the network to the address; to an exchange: "your <Exchange> deposit address"', async () => {
-    const d = details('user_transfer_pending', { source_exchange: { name: 'BINANCE', display_name: 'Binance' }, destination_exchange: { name: 'COINBASE', display_name: 'Coinbase' } });
+    const d = details('user_transfer_pending', {
+      source_exchange: { name: 'BINANCE', display_name: 'Binance' },
+      destination_exchange: { name: 'COINBASE', display_name: 'Coinbase' },
+    });
     const text = replyText((await depositCards(d, NOW))[0]!);
     expect(text).toContain('Withdraw exactly 100 USDC from Binance on Arbitrum One to this deposit address:');
     expect(text).toContain(DEP);
@@ -200,7 +282,16 @@ describe('deposit card: only deposits a person can make from any wallet', () => 
 });
 
 describe('status card: one phase, words for every status and reason', () => {
-  const input = (confirmations: number, status = 'pending') => ({ type: 'input', status, amount: 100, confirmations, max_confirmations: 12, transaction_hash: `0x${'ab'.repeat(32)}`, network: arb, token: usdc });
+  const input = (confirmations: number, status = 'pending') => ({
+    type: 'input',
+    status,
+    amount: 100,
+    confirmations,
+    max_confirmations: 12,
+    transaction_hash: `0x${'ab'.repeat(32)}`,
+    network: arb,
+    token: usdc,
+  });
 
   test.each([
     ['created', 'Waiting for your deposit', 'set up'],
@@ -237,12 +328,17 @@ describe('status card: one phase, words for every status and reason', () => {
       expect(c.title).toBe('Swap 3f2b8c1e: Deposit seen, confirming 4/12');
       expect(replyText(c)).not.toMatch(/Send the exact amount|Waiting for your deposit/);
     }
-    expect(statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Deposit confirmed, sending');
+    expect(
+      statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed')] }), { audience: 'private', now: NOW }).title,
+    ).toBe('Swap 3f2b8c1e: Deposit confirmed, sending');
   });
 
   test('a completed payout while the status still says ls_transfer_pending is delivered', () => {
     const output = { type: 'output', status: 'completed', amount: 99.4, transaction_hash: '0xout', network: base, token: usdc };
-    const c = statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed'), output] }), { audience: 'private', now: NOW });
+    const c = statusCard(details('ls_transfer_pending', { transactions: [input(12, 'completed'), output] }), {
+      audience: 'private',
+      now: NOW,
+    });
     expect(c.title).toBe('Swap 3f2b8c1e: Completed');
     expect(c.tone).toBe('success');
     expect(replyText(c)).toContain('Received: 99.4 USDC on Base');

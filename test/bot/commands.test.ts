@@ -12,15 +12,24 @@ const h = useHarness();
 describe('listing commands', () => {
   test('/networks lists every network; /networks <type> filters; an unknown type lists the types', async () => {
     const u = new ChatUser(h, { userId: 'c1' });
-    card(await u.says('/networks'), { title: 'Networks (14)', contains: ['Arbitrum One · ARBITRUM_MAINNET · evm · 5 tokens', 'Ton · TON_MAINNET · ton'] });
+    card(await u.says('/networks'), {
+      title: 'Networks (14)',
+      contains: ['Arbitrum One · ARBITRUM_MAINNET · evm · 5 tokens', 'Ton · TON_MAINNET · ton'],
+    });
     const evm = card(await u.says('/networks EVM'), { title: /^evm networks \(\d+\)$/, contains: ['Base · BASE_MAINNET'] });
     expect(allText([evm])).not.toContain('Solana');
-    card(await u.says('/networks cardano'), { title: 'Unknown network type', contains: ['Types: bitcoin, evm, solana, starknet, ton, tron.'] });
+    card(await u.says('/networks cardano'), {
+      title: 'Unknown network type',
+      contains: ['Types: bitcoin, evm, solana, starknet, ton, tron.'],
+    });
   });
 
   test('/routes from a network and token, with did-you-mean for typos', async () => {
     const u = new ChatUser(h, { userId: 'c2' });
-    card(await u.says('/routes arbitrum usdc'), { title: 'From USDC on Arbitrum One you can reach (10)', contains: ['Base: USDC', 'Optimism: USDC'] });
+    card(await u.says('/routes arbitrum usdc'), {
+      title: 'From USDC on Arbitrum One you can reach (10)',
+      contains: ['Base: USDC', 'Optimism: USDC'],
+    });
     card(await u.says('/routes arbitum'), { title: 'Unknown network', contains: ['Did you mean Arbitrum One?'] });
     card(await u.says('/routes arbitrum doge'), { title: 'Unknown token', contains: ['It has ETH, USDC'] });
     card(await u.says('/routes'), { title: 'Which network?', contains: ['/routes <network> [token]'] });
@@ -28,7 +37,20 @@ describe('listing commands', () => {
 
   test('/help lists the commands from COMMANDS; groups see only group commands', async () => {
     const text = allText(await new ChatUser(h, { userId: 'c3' }).says('/help'));
-    for (const c of ['/quote <amount>', '/swap', '/status <swap id | tx hash | address>', '/track <swap id | tx hash | address>', '/track', '/untrack', '/tracking', '/history', '/networks', '/routes', '/cancel']) expect(text).toContain(c);
+    for (const c of [
+      '/quote <amount>',
+      '/swap',
+      '/status <swap id | tx hash | address>',
+      '/track <swap id | tx hash | address>',
+      '/track',
+      '/untrack',
+      '/tracking',
+      '/history',
+      '/networks',
+      '/routes',
+      '/cancel',
+    ])
+      expect(text).toContain(c);
     const group = allText(await new ChatUser(h, { userId: 'c3', chatId: 'gh', chatKind: 'group' }).says('/help'));
     expect(group).not.toContain('/history');
     expect(allText(await new ChatUser(h, { userId: 'c3' }).says('/start'))).toContain('/quote <amount>');
@@ -40,14 +62,29 @@ describe('listing commands', () => {
     const u = new ChatUser(h, { userId: 'c4' });
     card(await u.says('/history'), { title: 'No swaps yet' });
     for (let i = 0; i < 9; i++) await u.createsSwap(`/swap ${10 + i} USDC arbitrum base`, EVM);
-    const first = card(await u.says('/history'), { title: 'Your swaps (9)', contains: ['18 USDC on Arbitrum One → USDC on Base · Waiting for your deposit', 'Page 1 of 2'], buttons: ['Next ›'] });
+    const first = card(await u.says('/history'), {
+      title: 'Your swaps (9)',
+      contains: ['18 USDC on Arbitrum One → USDC on Base · Waiting for your deposit', 'Page 1 of 2'],
+      buttons: ['Next ›'],
+    });
     expect(allText([first])).not.toContain('· 10 USDC');
     card(await u.presses('Next ›'), { title: 'Your swaps (9)', contains: ['10 USDC on Arbitrum One', 'Page 2 of 2'], buttons: ['‹ Prev'] });
   });
 });
 
 describe('buttons that cannot be trusted', () => {
-  const forged = ['', 'zz:1', '~AAAAAAAAAAAA', 'pk:abcdefgh:sn:ARBITRUM_MAINNET', 'cf:abcdefgh', 'qs:1:2', 'nw', 'x'.repeat(200), 'st:%ZZ', 'pg:abcdefgh:sn:99'];
+  const forged = [
+    '',
+    'zz:1',
+    '~AAAAAAAAAAAA',
+    'pk:abcdefgh:sn:ARBITRUM_MAINNET',
+    'cf:abcdefgh',
+    'qs:1:2',
+    'nw',
+    'x'.repeat(200),
+    'st:%ZZ',
+    'pg:abcdefgh:sn:99',
+  ];
   for (const action of forged) {
     test(`${JSON.stringify(action.slice(0, 30))} gets "this button has expired" or a clear refusal`, async () => {
       const r = await new ChatUser(h, { userId: 'c5' }).sendsAction(action);
@@ -79,7 +116,9 @@ describe('suggest (autocomplete)', () => {
     expect((await h.core.suggest('destination_network', 'arbitum'))[0]?.value).toBe('ARBITRUM_MAINNET');
     expect((await h.core.suggest('network', '42161'))[0]?.value).toBe('ARBITRUM_MAINNET');
     const prefix = await h.core.suggest('network', 's');
-    expect(prefix.map((s) => s.value).slice(0, 4)).toEqual(expect.arrayContaining(['SOLANA_MAINNET', 'STARKNET_MAINNET', 'SCROLL_MAINNET']));
+    expect(prefix.map((s) => s.value).slice(0, 4)).toEqual(
+      expect.arrayContaining(['SOLANA_MAINNET', 'STARKNET_MAINNET', 'SCROLL_MAINNET']),
+    );
     expect((await h.core.suggest('network', '')).length).toBeLessThanOrEqual(25);
     expect(await h.core.suggest('network', 'zzzzzz')).toEqual([]);
     for (let i = 0; i < 50; i++) await h.core.suggest('network', 'arbitrum'.slice(0, i % 8));

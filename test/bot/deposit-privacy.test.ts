@@ -47,7 +47,12 @@ describe('a created swap is never lost (issue 10)', () => {
     expect(allText(created)).not.toMatch(/did not answer in time|Could not confirm/);
     const id = swapIdOf(created);
     const address = await depositAddressOf(id);
-    card(created, { title: 'Deposit for swap', contains: ['Send exactly 100 USDC on Arbitrum One', address, `Swap id: ${id}`], buttons: ['Copy address'], target: 'dm' });
+    card(created, {
+      title: 'Deposit for swap',
+      contains: ['Send exactly 100 USDC on Arbitrum One', address, `Swap id: ${id}`],
+      buttons: ['Copy address'],
+      target: 'dm',
+    });
     card(await u.says('/history'), { title: 'Your swaps (1)', contains: [id] });
     expect(h.tracking.followersOf(id)).toEqual(['console:private:cut1']);
   });
@@ -80,7 +85,11 @@ describe('a created swap is never lost (issue 10)', () => {
 
     // Once the service answers again, the button brings the card.
     h.proxy!.failNext.clear();
-    card(await u.presses('Deposit details', [note]), { title: 'Deposit for swap', contains: ['Send exactly 100 USDC on Arbitrum One', await depositAddressOf(id)], target: 'dm' });
+    card(await u.presses('Deposit details', [note]), {
+      title: 'Deposit for swap',
+      contains: ['Send exactly 100 USDC on Arbitrum One', await depositAddressOf(id)],
+      target: 'dm',
+    });
   });
 });
 

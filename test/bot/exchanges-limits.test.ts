@@ -40,7 +40,15 @@ beforeAll(async () => {
   // A zero TTL for limits: every step asks again, so a test can make one read fail.
   const catalog = new CatalogCache(api, { ttlMs: 60_000, limitsTtlMs: 0, now: () => clock.now() });
   const tracking = new MemoryTracking();
-  const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now() });
+  const core = createCore({
+    api,
+    catalog,
+    redis,
+    keyPrefix: prefix,
+    tracking,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => clock.now(),
+  });
   h = { sandbox, clock, core, redis, prefix, tracking, api: client, close: async () => undefined };
 });
 afterAll(async () => {
@@ -52,14 +60,20 @@ describe('amount limits', () => {
   test('the amount step shows min and max before a number is typed; outside them names the limit', async () => {
     const u = new ChatUser(h, { userId: 'l1' });
     card(await u.says('/quote USDC arbitrum base'), { contains: ['How much USDC', 'You can send between 5.01 USDC and 500,117 USDC.'] });
-    card(await u.says('4'), { title: 'New quote', contains: ['4 USDC is below the minimum of 5.001171 USDC for this route.', 'How much USDC'] });
+    card(await u.says('4'), {
+      title: 'New quote',
+      contains: ['4 USDC is below the minimum of 5.001171 USDC for this route.', 'How much USDC'],
+    });
     card(await u.says('600000'), { contains: ['600000 USDC is above the maximum of 500117.027384 USDC for this route.'] });
     card(await u.says('25'), { title: 'Quote: USDC Arbitrum One → USDC Base', contains: ['You send: 25 USDC on Arbitrum One'] });
   });
 
   test('a one-line amount below the minimum is asked again, naming the minimum, before any quote', async () => {
     const u = new ChatUser(h, { userId: 'l2' });
-    const r = card(await u.says('/quote 4 USDC arbitrum base'), { title: 'New quote', contains: ['below the minimum of 5.001171 USDC', 'You can send between 5.01 USDC and 500,117 USDC.'] });
+    const r = card(await u.says('/quote 4 USDC arbitrum base'), {
+      title: 'New quote',
+      contains: ['below the minimum of 5.001171 USDC', 'You can send between 5.01 USDC and 500,117 USDC.'],
+    });
     expect(allText([r])).not.toContain('Quote:');
   });
 
@@ -96,17 +110,27 @@ describe('exchanges', () => {
   test('a network the exchange does not withdraw on is refused, naming both', async () => {
     const u = new ChatUser(h, { userId: 'e2' });
     card(await u.says('/quote 1 ETH from kraken to base'), { buttons: ['Ethereum', 'Arbitrum One'] });
-    card(await u.says('optimism'), { contains: [/Kraken does not withdraw ETH on OP Mainnet|Kraken does not withdraw ETH on Optimism/, 'Which network do you withdraw ETH from Kraken on?'] });
+    card(await u.says('optimism'), {
+      contains: [
+        /Kraken does not withdraw ETH on OP Mainnet|Kraken does not withdraw ETH on Optimism/,
+        'Which network do you withdraw ETH from Kraken on?',
+      ],
+    });
   });
 
   test('a misspelt exchange gets did-you-mean; the wizard offers exchanges after the networks', async () => {
     const u = new ChatUser(h, { userId: 'e3' });
-    card(await u.says('/quote 100 USDC coinbsae base'), { contains: ['There is no network called "coinbsae".', 'Did you mean Coinbase?'], buttons: ['Coinbase (exchange)'] });
+    card(await u.says('/quote 100 USDC coinbsae base'), {
+      contains: ['There is no network called "coinbsae".', 'Did you mean Coinbase?'],
+      buttons: ['Coinbase (exchange)'],
+    });
     const u2 = new ChatUser(h, { userId: 'e3b' });
     await u2.says('/quote');
     let page = u2.last;
     while (!page.flatMap(replyButtons).some((b) => b.label === 'Coinbase (exchange)')) page = await u2.presses('Next ›');
-    card(await u2.presses('Coinbase (exchange)'), { contains: ['So far: From Coinbase', 'Which network do you withdraw the tokens from Coinbase on?'] });
+    card(await u2.presses('Coinbase (exchange)'), {
+      contains: ['So far: From Coinbase', 'Which network do you withdraw the tokens from Coinbase on?'],
+    });
   });
 
   test('/swap from Coinbase: the service records the swap from Coinbase, withdrawn on the chosen network', async () => {
@@ -120,15 +144,27 @@ describe('exchanges', () => {
     card(u.last, { title: 'Confirm your swap', buttons: ['Confirm'] });
     await u.presses('Confirm');
     const last = created.at(-1);
-    expect(last?.params).toMatchObject({ source_exchange: 'COINBASE', source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', amount: 100 });
+    expect(last?.params).toMatchObject({
+      source_exchange: 'COINBASE',
+      source_network: 'ETHEREUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      amount: 100,
+    });
     expect(last?.params.destination_exchange).toBeUndefined();
     const stored = await client.getSwap(last?.swap.swap.id ?? '');
-    expect(stored.swap).toMatchObject({ source_exchange: { name: 'COINBASE' }, use_deposit_address: true, source_network: { name: 'ETHEREUM_MAINNET' } });
+    expect(stored.swap).toMatchObject({
+      source_exchange: { name: 'COINBASE' },
+      use_deposit_address: true,
+      source_network: { name: 'ETHEREUM_MAINNET' },
+    });
   });
 
   test('to an exchange: offers only the networks it takes the deposit on, then the user’s deposit address for that network', async () => {
     const u = new ChatUser(h, { userId: 'e5' });
-    const ask = card(await u.says('/swap 100 USDC arbitrum to coinbase'), { contains: ['On which network should Coinbase receive the USDC?'] });
+    const ask = card(await u.says('/swap 100 USDC arbitrum to coinbase'), {
+      contains: ['On which network should Coinbase receive the USDC?'],
+    });
     expect(replyButtons(ask).map((b) => b.label)).toEqual(['Ethereum', 'Base', 'Solana', 'Polygon', 'Cancel']);
     card(await u.presses('Base'), { contains: ['Send your Coinbase deposit address for USDC on Base'] });
     card(await u.says('not-an-address'), { contains: ['Base'] });
@@ -137,14 +173,20 @@ describe('exchanges', () => {
     if (allText(u.last).includes('Refuel')) await u.presses('No refuel');
     await u.presses('Confirm');
     const last = created.at(-1);
-    expect(last?.params).toMatchObject({ destination_exchange: 'COINBASE', destination_network: 'BASE_MAINNET', destination_address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' });
+    expect(last?.params).toMatchObject({
+      destination_exchange: 'COINBASE',
+      destination_network: 'BASE_MAINNET',
+      destination_address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+    });
     expect((await client.getSwap(last?.swap.swap.id ?? '')).swap).toMatchObject({ destination_exchange: { name: 'COINBASE' } });
   });
 
   test('to an exchange on a network it does not take the token on is refused, naming both', async () => {
     const u = new ChatUser(h, { userId: 'e6' });
     await u.says('/swap 100 USDC arbitrum to coinbase');
-    card(await u.says('optimism'), { contains: [/Coinbase does not take USDC deposits on (OP Mainnet|Optimism)\./, 'On which network should Coinbase receive the USDC?'] });
+    card(await u.says('optimism'), {
+      contains: [/Coinbase does not take USDC deposits on (OP Mainnet|Optimism)\./, 'On which network should Coinbase receive the USDC?'],
+    });
   });
 
   test('autocomplete offers exchanges where a swap starts or ends, not where only networks fit', async () => {
@@ -167,6 +209,8 @@ describe('an address at the end of /swap', () => {
 
   test('a wrong one is reported for the destination network and asked for', async () => {
     const u = new ChatUser(h, { userId: 'a2' });
-    card(await u.says('/swap 100 USDC arbitrum solana EQD4FPq-PRDieyQKkizFTRtSDyucUIqrj0v_zXJmqaDp6_0t'), { contains: ['Solana', 'address on Solana'] });
+    card(await u.says('/swap 100 USDC arbitrum solana EQD4FPq-PRDieyQKkizFTRtSDyucUIqrj0v_zXJmqaDp6_0t'), {
+      contains: ['Solana', 'address on Solana'],
+    });
   });
 });

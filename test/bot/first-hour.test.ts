@@ -43,7 +43,13 @@ describe('the address checksum hint', () => {
     expect(reply).toContain('do not match its checksum');
     expect(reply).toContain('copy it again from your wallet');
     expect(reply).not.toMatch(/lower case/i);
-    const bypass: Record<(typeof LOCALES)[number], RegExp> = { en: /lower case/i, ru: /строчн/i, es: /minúscul/i, 'zh-CN': /小写/, 'pt-BR': /minúscul/i };
+    const bypass: Record<(typeof LOCALES)[number], RegExp> = {
+      en: /lower case/i,
+      ru: /строчн/i,
+      es: /minúscul/i,
+      'zh-CN': /小写/,
+      'pt-BR': /minúscul/i,
+    };
     for (const l of LOCALES) {
       const hint = t(l, 'problem.address.evmChecksumHint');
       expect(hint, l).not.toMatch(bypass[l]);

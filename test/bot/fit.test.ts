@@ -78,7 +78,13 @@ describe('fitReply (property)', () => {
 
 describe('fitReply (examples)', () => {
   test('a reply within limits is left as it is', () => {
-    const r: Reply = { title: 'Quote', lines: [[{ kind: 'text', text: 'You send 100 USDC' }]], fields: [{ name: 'Fees', value: [{ kind: 'text', text: '0.5 USDC' }] }], buttons: [[{ kind: 'action', label: 'Refresh', action: 'qr:1' }]], target: 'here' };
+    const r: Reply = {
+      title: 'Quote',
+      lines: [[{ kind: 'text', text: 'You send 100 USDC' }]],
+      fields: [{ name: 'Fees', value: [{ kind: 'text', text: '0.5 USDC' }] }],
+      buttons: [[{ kind: 'action', label: 'Refresh', action: 'qr:1' }]],
+      target: 'here',
+    };
     expect(fitReply(r)).toEqual(r);
   });
 
@@ -89,17 +95,25 @@ describe('fitReply (examples)', () => {
     expect(fitted.lines[0]).toEqual(lines[0]);
   });
 
-  test('what fitting adds is in the reader\'s language', () => {
+  test("what fitting adds is in the reader's language", () => {
     const lines: Line[] = Array.from({ length: 400 }, (_, i) => [{ kind: 'text', text: `строка ${i}` }]);
     expect(fitReply({ lines, target: 'here' }, 'ru').lines.at(-1)).toEqual([{ kind: 'italic', text: '… (сокращено)' }]);
     const fields: Field[] = Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, value: [{ kind: 'text', text: 'v' }] }));
-    expect(fitReply({ lines: [], fields, target: 'here' }, 'es').fields?.at(-1)).toEqual({ name: '…', value: [{ kind: 'text', text: 'y 6 más' }] });
+    expect(fitReply({ lines: [], fields, target: 'here' }, 'es').fields?.at(-1)).toEqual({
+      name: '…',
+      value: [{ kind: 'text', text: 'y 6 más' }],
+    });
     expect(fitReply({ lines: [], fields, target: 'here' }, 'zh-CN').fields?.at(-1)?.value).toEqual([{ kind: 'text', text: '还有 6 项' }]);
   });
 
   test('surrogate pairs are never split', () => {
     const fitted = fitReply({ title: '😀'.repeat(300), lines: [[{ kind: 'text', text: '😀'.repeat(3000) }]], target: 'here' });
-    const all = (fitted.title ?? '') + fitted.lines.flat().map((s) => s.text).join('');
+    const all =
+      (fitted.title ?? '') +
+      fitted.lines
+        .flat()
+        .map((s) => s.text)
+        .join('');
     expect(all).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
   });
 });

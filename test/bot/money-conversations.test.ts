@@ -24,7 +24,15 @@ beforeAll(async () => {
   h = await startTracking({ tracking: { pacing: () => undefined } });
   await h.startWorkers({ render: trackingRenderer });
   const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
-  core = createCore({ api: h.client, catalog, redis: h.redis, keyPrefix: `${h.prefix}:core`, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+  core = createCore({
+    api: h.client,
+    catalog,
+    redis: h.redis,
+    keyPrefix: `${h.prefix}:core`,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  });
 }, 30_000);
 afterAll(async () => {
   await h?.close();
@@ -35,11 +43,19 @@ const isCard = (id: string) => (r: Reply) => (r.title ?? '').startsWith(`Swap ${
 /** What tracking delivered to the creator's private chat: the live card (newest) and the key moments. */
 function delivered(chatId: string, id: string): { card: Reply | undefined; moments: Reply[] } {
   const log = h.messengers.console.forChat(chatId);
-  return { card: log.filter((r) => isCard(id)(r.reply)).at(-1)?.reply, moments: log.filter((r) => r.op === 'send' && !isCard(id)(r.reply)).map((r) => r.reply) };
+  return {
+    card: log.filter((r) => isCard(id)(r.reply)).at(-1)?.reply,
+    moments: log.filter((r) => r.op === 'send' && !isCard(id)(r.reply)).map((r) => r.reply),
+  };
 }
 const momentText = (chatId: string, id: string, title: string | RegExp) => {
   const m = delivered(chatId, id).moments.find((r) => (typeof title === 'string' ? r.title === title : title.test(r.title ?? '')));
-  expect(m, `moment ${String(title)} in:\n${delivered(chatId, id).moments.map((r) => r.title).join(', ')}`).toBeDefined();
+  expect(
+    m,
+    `moment ${String(title)} in:\n${delivered(chatId, id)
+      .moments.map((r) => r.title)
+      .join(', ')}`,
+  ).toBeDefined();
   return replyText(m!);
 };
 async function step(id: string, ms = 10_000): Promise<void> {
@@ -94,7 +110,7 @@ describe('what the bot tells you about your money', () => {
     expect(momentText(u.who.userId, id, 'Deposit seen')).toContain('You sent 120 USDC: 20 USDC more than the 100 USDC asked.');
     const status = await u.says(`/status ${id}`);
     expect(status).toHaveLength(1);
-    expect(allText(status)).toContain('Above the route\'s maximum a deposit is held for review');
+    expect(allText(status)).toContain("Above the route's maximum a deposit is held for review");
     expect(allText(status)).not.toMatch(SEND);
   }, 60_000);
 
@@ -102,7 +118,7 @@ describe('what the bot tells you about your money', () => {
     const u = new ChatUser(stack(), { userId: 'm-sent' });
     const { id, deposit } = await u.createsSwap('/swap 100 USDC arbitrum base', EVM);
     await step(id, 1_000);
-    await u.presses('I\'ve sent it', deposit);
+    await u.presses("I've sent it", deposit);
     const answer = allText(await u.says('skip'));
     // No card "below" or "above" that may not be there: the card in this chat, wherever it is.
     expect(answer).not.toMatch(/below|above/);
@@ -161,7 +177,10 @@ describe('what the bot tells you about your money', () => {
     await u.says('/swap 100 USDC arbitrum base');
     await u.says(EVM);
     await u.presses('Skip (no refund address)');
-    const confirm = card(await u.presses('Yes, refuel'), { title: 'Confirm your swap', contains: ['How it adds up', /− Refuel \(0\.000\d+ ETH for gas\): [\d.]+ USDC/] });
+    const confirm = card(await u.presses('Yes, refuel'), {
+      title: 'Confirm your swap',
+      contains: ['How it adds up', /− Refuel \(0\.000\d+ ETH for gas\): [\d.]+ USDC/],
+    });
     const deposit = await u.presses('Confirm', [confirm]);
     const id = /Swap id: ([0-9a-f-]{36})/.exec(allText(deposit))![1]!;
     h.sandbox.deposit(id);

@@ -21,26 +21,89 @@ import { fixtureData, fixtureNames } from '../support/fixtures.js';
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
-const arb = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', chain_id: '42161', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' };
-const base = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', chain_id: '8453', transaction_explorer_template: 'https://basescan.org/tx/{0}' };
+const arb = {
+  name: 'ARBITRUM_MAINNET',
+  display_name: 'Arbitrum One',
+  type: 'evm',
+  chain_id: '42161',
+  transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
+};
+const base = {
+  name: 'BASE_MAINNET',
+  display_name: 'Base',
+  type: 'evm',
+  chain_id: '8453',
+  transaction_explorer_template: 'https://basescan.org/tx/{0}',
+};
 const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', price_in_usd: 1 };
 const hash = (c: string) => `0x${c.repeat(64)}`;
 /** The issue's figures: 100 USDC asked, fees 0.847739, quoted 99.152261. */
-const QUOTE = { requested_amount: 100, receive_amount: 99.152261, min_receive_amount: 98.90438, service_fee: 0.2, blockchain_fee: 0.647739, total_fee: 0.847739, total_fee_in_usd: 0.85, rate: 1, avg_completion_time: '00:00:35' };
+const QUOTE = {
+  requested_amount: 100,
+  receive_amount: 99.152261,
+  min_receive_amount: 98.90438,
+  service_fee: 0.2,
+  blockchain_fee: 0.647739,
+  total_fee: 0.847739,
+  total_fee_in_usd: 0.85,
+  rate: 1,
+  avg_completion_time: '00:00:35',
+};
 
-function details(status: string, txs: unknown[] = [], extra: Record<string, unknown> = {}, quote: Record<string, unknown> = QUOTE, more: Record<string, unknown> = {}): SwapDetails {
+function details(
+  status: string,
+  txs: unknown[] = [],
+  extra: Record<string, unknown> = {},
+  quote: Record<string, unknown> = QUOTE,
+  more: Record<string, unknown> = {},
+): SwapDetails {
   return SwapDetailsSchema.parse({
     swap: {
-      id: ID, created_date: '2026-01-01T11:58:00+00:00', status, source_network: arb, source_token: usdc, destination_network: base,
-      destination_token: usdc, destination_address: DEST, requested_amount: 100, transactions: txs, ...extra,
+      id: ID,
+      created_date: '2026-01-01T11:58:00+00:00',
+      status,
+      source_network: arb,
+      source_token: usdc,
+      destination_network: base,
+      destination_token: usdc,
+      destination_address: DEST,
+      requested_amount: 100,
+      transactions: txs,
+      ...extra,
     },
     quote,
     ...more,
   });
 }
-const input = (amount: number, status = 'completed', confirmations = 3) => ({ type: 'input', status, amount, confirmations, max_confirmations: 3, transaction_hash: hash('a'), timestamp: '2026-01-01T11:59:00+00:00', network: arb, token: usdc });
-const output = (amount: number) => ({ type: 'output', status: 'completed', amount, confirmations: 1, max_confirmations: 1, transaction_hash: hash('b'), network: base, token: usdc });
-const refund = (amount: number) => ({ type: 'refund', status: 'completed', amount, transaction_hash: hash('c'), network: arb, token: usdc });
+const input = (amount: number, status = 'completed', confirmations = 3) => ({
+  type: 'input',
+  status,
+  amount,
+  confirmations,
+  max_confirmations: 3,
+  transaction_hash: hash('a'),
+  timestamp: '2026-01-01T11:59:00+00:00',
+  network: arb,
+  token: usdc,
+});
+const output = (amount: number) => ({
+  type: 'output',
+  status: 'completed',
+  amount,
+  confirmations: 1,
+  max_confirmations: 1,
+  transaction_hash: hash('b'),
+  network: base,
+  token: usdc,
+});
+const refund = (amount: number) => ({
+  type: 'refund',
+  status: 'completed',
+  amount,
+  transaction_hash: hash('c'),
+  network: arb,
+  token: usdc,
+});
 
 describe('the money model', () => {
   test('under-payment: 80 of 100 arrives; it is said at once, the expected amount is re-derived and labelled an estimate, the receipt reconciles', () => {
@@ -50,7 +113,16 @@ describe('the money model', () => {
     expect(m.expected?.basis).toBe('estimate');
     expect(moneyText(m.expected!)).toBe('79.152261 USDC');
     expect(m.next).toBe('wait_confirmations');
-    const moment = replyText(renderMoment({ kind: 'deposit_seen', version: 1, at: NOW }, { details: seen, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: { platform: 'console', chatId: 'u', chatKind: 'private' } }));
+    const moment = replyText(
+      renderMoment(
+        { kind: 'deposit_seen', version: 1, at: NOW },
+        {
+          details: seen,
+          state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW },
+          target: { platform: 'console', chatId: 'u', chatKind: 'private' },
+        },
+      ),
+    );
     expect(moment).toContain('You sent 80 USDC: 20 USDC less than the 100 USDC asked.');
     expect(moment).toContain('you now receive about 79.152261 USDC (estimate)');
     const card = replyText(statusCard(seen, { audience: 'private', now: NOW }));
@@ -62,7 +134,16 @@ describe('the money model', () => {
     const done = details('completed', [input(80), output(79.157021)]);
     const r = reconcile(swapMoney(done, NOW));
     expect(r && moneyText(r.net)).toBe('79.157021 USDC');
-    const receipt = replyText(renderMoment({ kind: 'completed', version: 2, at: NOW }, { details: done, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: { platform: 'console', chatId: 'u', chatKind: 'private' } }));
+    const receipt = replyText(
+      renderMoment(
+        { kind: 'completed', version: 2, at: NOW },
+        {
+          details: done,
+          state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW },
+          target: { platform: 'console', chatId: 'u', chatKind: 'private' },
+        },
+      ),
+    );
     expect(receipt).toContain('Sent: 80 USDC ($80.00)');
     expect(receipt).toContain('− Service fee: 0.2 USDC ($0.20)');
     expect(receipt).toContain('− Network fee: 0.647739 USDC ($0.65)');
@@ -71,35 +152,76 @@ describe('the money model', () => {
     expect(receipt).toContain('= Received: 79.157021 USDC');
   });
 
-  test('over-payment: said with the review rule above the maximum; the service\'s updated quote is used when it has one', () => {
-    const m = swapMoney(details('user_transfer_pending', [input(120, 'pending', 0)], {}, { ...QUOTE, requested_amount: 120, receive_amount: 119.15 }), NOW);
+  test("over-payment: said with the review rule above the maximum; the service's updated quote is used when it has one", () => {
+    const m = swapMoney(
+      details('user_transfer_pending', [input(120, 'pending', 0)], {}, { ...QUOTE, requested_amount: 120, receive_amount: 119.15 }),
+      NOW,
+    );
     expect(m.difference?.kind).toBe('over');
     expect(m.expected?.basis).toBe('updated_quote');
     const card = replyText(statusCard(details('user_transfer_pending', [input(120, 'pending', 0)]), { audience: 'private', now: NOW }));
     expect(card).toContain('You sent 120 USDC: 20 USDC more than the 100 USDC asked.');
-    expect(card).toContain('Above the route\'s maximum a deposit is held for review');
+    expect(card).toContain("Above the route's maximum a deposit is held for review");
   });
 
   test('refuel: 100 − 0.847739 − 1.000234 = 98.152027, the refuel a listed deduction with what it delivers', () => {
     const q = { ...QUOTE, refuel_in_source: 1.000234, receive_amount: 98.152027 };
-    const done = details('completed', [input(100), output(98.152027)], {}, q, { refuel: { amount: 0.0003, amount_in_usd: 1.0, token: { symbol: 'ETH', decimals: 18 } } });
+    const done = details('completed', [input(100), output(98.152027)], {}, q, {
+      refuel: { amount: 0.0003, amount_in_usd: 1.0, token: { symbol: 'ETH', decimals: 18 } },
+    });
     const m = swapMoney(done, NOW);
-    expect(m.deductions.map((d) => [d.kind, moneyText(d.amount)])).toEqual([['service_fee', '0.2 USDC'], ['network_fee', '0.647739 USDC'], ['refuel', '1.000234 USDC']]);
-    const text = breakdownLines(m, 'en', true).map((l) => l.map((s) => s.text).join('')).join('\n');
+    expect(m.deductions.map((d) => [d.kind, moneyText(d.amount)])).toEqual([
+      ['service_fee', '0.2 USDC'],
+      ['network_fee', '0.647739 USDC'],
+      ['refuel', '1.000234 USDC'],
+    ]);
+    const text = breakdownLines(m, 'en', true)
+      .map((l) => l.map((s) => s.text).join(''))
+      .join('\n');
     expect(text).toContain('− Refuel (0.0003 ETH for gas): 1.000234 USDC');
     const [header, row] = swapsCsv([{ entry: { swapId: ID, createdAt: NOW, summary: '' }, details: done }]).split('\r\n');
     const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
-    expect(cells).toMatchObject({ amount_sent: '100', amount_received: '98.152027', refuel: '1.000234', refuel_received: '0.0003', refuel_received_token: 'ETH', service_fee: '0.2', network_fee: '0.647739' });
+    expect(cells).toMatchObject({
+      amount_sent: '100',
+      amount_received: '98.152027',
+      refuel: '1.000234',
+      refuel_received: '0.0003',
+      refuel_received_token: 'ETH',
+      service_fee: '0.2',
+      network_fee: '0.647739',
+    });
     // The exchange a withdrawal came from is kept.
-    const fromCoinbase = details('completed', [input(100), output(99.152261)], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } });
+    const fromCoinbase = details('completed', [input(100), output(99.152261)], {
+      source_exchange: { name: 'COINBASE', display_name: 'Coinbase' },
+    });
     const [h2, r2] = swapsCsv([{ entry: { swapId: ID, createdAt: NOW, summary: '' }, details: fromCoinbase }]).split('\r\n');
-    expect(Object.fromEntries(h2!.split(',').map((h, i) => [h, r2!.split(',')[i]]))).toMatchObject({ source_exchange: 'Coinbase', amount_asked: '100', amount_received: '99.152261' });
+    expect(Object.fromEntries(h2!.split(',').map((h, i) => [h, r2!.split(',')[i]]))).toMatchObject({
+      source_exchange: 'Coinbase',
+      amount_asked: '100',
+      amount_received: '99.152261',
+    });
   });
 
   test('amounts never show more decimals than the token: a deposit of 1.1234567 USDC asks for 1.123457', () => {
-    const d = details('user_transfer_pending', [], { requested_amount: 1.1234567 }, { ...QUOTE, requested_amount: 1.1234567 }, {
-      deposit_actions: [{ type: 'manual_transfer', to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C', amount: 1.1234567, call_data: null, order: 0, network: arb, token: usdc }],
-    });
+    const d = details(
+      'user_transfer_pending',
+      [],
+      { requested_amount: 1.1234567 },
+      { ...QUOTE, requested_amount: 1.1234567 },
+      {
+        deposit_actions: [
+          {
+            type: 'manual_transfer',
+            to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C',
+            amount: 1.1234567,
+            call_data: null,
+            order: 0,
+            network: arb,
+            token: usdc,
+          },
+        ],
+      },
+    );
     const plan = depositPlan(d);
     expect(plan.kind === 'manual' && plan.amount).toBe('1.123457');
     expect(moneyText(swapMoney(d, NOW).asked!)).toBe('1.123457 USDC');
@@ -109,7 +231,11 @@ describe('the money model', () => {
     const stuck = swapMoney(details('ls_transfer_pending', [input(100)]), NOW);
     expect(stuck.next).toBe('wait_payout');
     // "No refund address" only from our record (null: skipped): the service's answer never carries it.
-    expect(replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000, refundAddress: null }))).toContain('No refund address was given');
+    expect(
+      replyText(
+        statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000, refundAddress: null }),
+      ),
+    ).toContain('No refund address was given');
     const unknown = replyText(statusCard(details('ls_transfer_pending', [input(100)]), { audience: 'private', now: NOW + 3_600_000 }));
     expect(unknown).not.toMatch(/No refund address was given|paid out soon or refunded/);
     expect(unknown).toContain('Without a refund address given when the swap was made');
@@ -126,13 +252,26 @@ describe('the money model', () => {
 
   test('a withdrawal from an exchange gets the bare address as its QR (never an EIP-681 request), and the waiting card says the exchange may hold it', async () => {
     const fromCoinbase = details('user_transfer_pending', [], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } }, QUOTE, {
-      deposit_actions: [{ type: 'manual_transfer', to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C', amount: 100, amount_in_base_units: '100000000', call_data: null, order: 0, network: arb, token: usdc }],
+      deposit_actions: [
+        {
+          type: 'manual_transfer',
+          to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C',
+          amount: 100,
+          amount_in_base_units: '100000000',
+          call_data: null,
+          order: 0,
+          network: arb,
+          token: usdc,
+        },
+      ],
     });
     const cards = await depositCards(fromCoinbase, NOW);
     const image = cards.find((c) => c.image)?.image;
     expect(image && qrPayload(image)).toBe('0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C');
     expect(replyText(cards[0]!)).toContain('Withdraw exactly 100 USDC');
-    expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain('Exchanges can hold a withdrawal for checks before it leaves');
+    expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain(
+      'Exchanges can hold a withdrawal for checks before it leaves',
+    );
   });
 
   test('limits are rounded for reading, inside the allowed range (exact where copied)', () => {
@@ -143,7 +282,9 @@ describe('the money model', () => {
   });
 
   test('a time that passed is said as passed, not frozen', () => {
-    const late = replyText(statusCard(details('ls_transfer_pending', [input(100)], { refund_address: DEST }), { audience: 'private', now: NOW + 3_600_000 }));
+    const late = replyText(
+      statusCard(details('ls_transfer_pending', [input(100)], { refund_address: DEST }), { audience: 'private', now: NOW + 3_600_000 }),
+    );
     expect(late).toContain('taking longer than usual');
     expect(late).not.toMatch(/from now/);
   });
@@ -155,12 +296,22 @@ const SEND = /Send exactly|Send the exact amount|Send it before|Withdraw exactly
 const PRIVATE = { platform: 'console' as const, chatId: 'u', chatKind: 'private' as const };
 
 function views(d: SwapDetails): Array<[string, Reply]> {
-  const out: Array<[string, Reply]> = [['status', statusCard(d, { audience: 'private', now: NOW })], ['public status', statusCard(d, { audience: 'public', now: NOW })]];
+  const out: Array<[string, Reply]> = [
+    ['status', statusCard(d, { audience: 'private', now: NOW })],
+    ['public status', statusCard(d, { audience: 'public', now: NOW })],
+  ];
   // /history's row of this swap (route with what was sent and what arrived, the phase's name).
   out.push(['history', { lines: [[{ kind: 'text', text: `${swapRouteIn(d, 'en')} · ${swapStatusLabel(d, 'en')}` }]], target: 'here' }]);
   const after = depositCardAfter(d, NOW, 'en');
   if (after) out.push(['deposit card', after]);
-  for (const kind of MOMENT_KINDS) out.push([`moment ${kind}`, renderMoment({ kind: kind as MomentKind, version: 1, at: NOW }, { details: d, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: PRIVATE })]);
+  for (const kind of MOMENT_KINDS)
+    out.push([
+      `moment ${kind}`,
+      renderMoment(
+        { kind: kind as MomentKind, version: 1, at: NOW },
+        { details: d, state: { history: [], lastPolledAt: NOW, lastChangeAt: NOW }, target: PRIVATE },
+      ),
+    ]);
   return out;
 }
 
@@ -181,7 +332,10 @@ function lifecycle(): Array<[string, SwapDetails]> {
     ['too little', details('failed', [input(1)], { fail_reason: 'received_less_than_valid_range' })],
     ['on hold', details('failed', [input(600000)], { fail_reason: 'received_more_than_valid_range' })],
     ['from an exchange', details('user_transfer_pending', [], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } })],
-    ['to an exchange', details('completed', [input(100), output(99.152261)], { destination_exchange: { name: 'BINANCE', display_name: 'Binance' } })],
+    [
+      'to an exchange',
+      details('completed', [input(100), output(99.152261)], { destination_exchange: { name: 'BINANCE', display_name: 'Binance' } }),
+    ],
   ];
 }
 
@@ -203,7 +357,8 @@ describe('every view of a swap agrees with its money model', () => {
       // After a deposit is seen, nothing anywhere says to send money for this swap.
       if (m.deposited || m.next !== 'send') expect(text, view).not.toMatch(SEND);
       // Figures come from the model: a deposit is shown as the model says, never with more decimals.
-      if (m.deposited && text.includes(`${m.source.symbol}`) && /deposit/i.test(text) && view === 'status') expect(text, view).toContain(moneyText(m.deposited));
+      if (m.deposited && text.includes(`${m.source.symbol}`) && /deposit/i.test(text) && view === 'status')
+        expect(text, view).toContain(moneyText(m.deposited));
     }
     const status = replyText(all[0]![1]);
     // The status card's next step is the model's.
@@ -218,7 +373,8 @@ describe('every view of a swap agrees with its money model', () => {
     if (label) {
       expect(replyText(all.find(([v]) => v === 'history')![1])).toContain(` · ${label}`);
       const depTitle = /^Swap [0-9a-f]{8}: (.*)$/.exec(dep?.[1].title ?? '')?.[1];
-      if (depTitle && depTitle !== 'Deposit closed' && !/Waiting|went back/i.test(label)) expect(label.startsWith(depTitle), `${depTitle} vs ${label}`).toBe(true);
+      if (depTitle && depTitle !== 'Deposit closed' && !/Waiting|went back/i.test(label))
+        expect(label.startsWith(depTitle), `${depTitle} vs ${label}`).toBe(true);
     }
     // The CSV row has the same figures.
     const [header, row] = swapsCsv([{ entry: { swapId: d.swap.id, createdAt: NOW, summary: '' }, details: d }]).split('\r\n');
@@ -236,28 +392,68 @@ describe('every view of a swap agrees with its money model', () => {
 });
 
 const NEXT_WORDS: Record<string, string> = {
-  send: 'Send the exact amount', wait_confirmations: 'do not send it again', wait_payout: 'the payout is on its way', wait_refund: 'the refund goes to your refund address',
-  wait_review: 'approves them in up to 2 hours', contact_support: 'Contact Layerswap support', new_swap: 'start a new one with /swap', nothing: 'Nothing more to do', check_later: 'Check again',
+  send: 'Send the exact amount',
+  wait_confirmations: 'do not send it again',
+  wait_payout: 'the payout is on its way',
+  wait_refund: 'the refund goes to your refund address',
+  wait_review: 'approves them in up to 2 hours',
+  contact_support: 'Contact Layerswap support',
+  new_swap: 'start a new one with /swap',
+  nothing: 'Nothing more to do',
+  check_later: 'Check again',
 };
 const replyNext = (next: string) => NEXT_WORDS[next] ?? next;
-const toUnitsOfReceived = (m: ReturnType<typeof swapMoney>) => (m.sameAsset ? m.received!.units * 10n ** BigInt(m.source.decimals - m.received!.token.decimals) : reconcile(m)!.net.units);
+const toUnitsOfReceived = (m: ReturnType<typeof swapMoney>) =>
+  m.sameAsset ? m.received!.units * 10n ** BigInt(m.source.decimals - m.received!.token.decimals) : reconcile(m)!.net.units;
 
 // --- the receipt and the confirm card reconcile, whatever the figures ---
 
 describe('reconciliation over random figures', () => {
   const units = (max: number) => fc.integer({ min: 0, max });
-  prop.prop([fc.integer({ min: 0, max: 18 }), units(10_000_000), units(1_000_000), units(1_000_000), units(1_000_000), units(2_000_000), fc.boolean()])(
-    'sent − listed deductions = received, to the token\'s precision, in the receipt and the confirm card',
+  prop.prop([
+    fc.integer({ min: 0, max: 18 }),
+    units(10_000_000),
+    units(1_000_000),
+    units(1_000_000),
+    units(1_000_000),
+    units(2_000_000),
+    fc.boolean(),
+  ])(
+    "sent − listed deductions = received, to the token's precision, in the receipt and the confirm card",
     (decimals, sentU, serviceU, networkU, refuelU, receivedU, withRefuel) => {
       const scale = 10 ** Math.min(decimals, 6);
       const n = (u: number) => u / scale;
       const token = { symbol: 'TKN', decimals, price_in_usd: 2 };
-      const q = { requested_amount: n(sentU), receive_amount: n(receivedU), service_fee: n(serviceU), blockchain_fee: n(networkU), total_fee: n(serviceU + networkU), rate: 1, ...(withRefuel ? { refuel_in_source: n(refuelU) } : {}) };
+      const q = {
+        requested_amount: n(sentU),
+        receive_amount: n(receivedU),
+        service_fee: n(serviceU),
+        blockchain_fee: n(networkU),
+        total_fee: n(serviceU + networkU),
+        rate: 1,
+        ...(withRefuel ? { refuel_in_source: n(refuelU) } : {}),
+      };
       const d = SwapDetailsSchema.parse({
-        swap: { id: ID, status: 'completed', source_token: token, destination_token: token, requested_amount: n(sentU), transactions: [{ type: 'input', status: 'completed', amount: n(sentU), token }, { type: 'output', status: 'completed', amount: n(receivedU), token }] },
+        swap: {
+          id: ID,
+          status: 'completed',
+          source_token: token,
+          destination_token: token,
+          requested_amount: n(sentU),
+          transactions: [
+            { type: 'input', status: 'completed', amount: n(sentU), token },
+            { type: 'output', status: 'completed', amount: n(receivedU), token },
+          ],
+        },
         quote: q,
       });
-      for (const m of [swapMoney(d, NOW), quoteMoney(QuoteResponseSchema.parse({ quote: { ...q, source_token: token, destination_token: token } }), n(sentU), { sourceToken: 'TKN', destinationToken: 'TKN' })]) {
+      for (const m of [
+        swapMoney(d, NOW),
+        quoteMoney(QuoteResponseSchema.parse({ quote: { ...q, source_token: token, destination_token: token } }), n(sentU), {
+          sourceToken: 'TKN',
+          destinationToken: 'TKN',
+        }),
+      ]) {
         const r = reconcile(m);
         expect(r).toBeDefined();
         // What is shown: each figure's text, summed back exactly.
@@ -266,7 +462,8 @@ describe('reconciliation over random figures', () => {
         const outcome = m.received ?? m.expected!;
         expect(shown(r!.sent.units) - deducted).toBe(shown(outcome.units));
         // Never more decimals than the token has.
-        for (const x of [r!.sent, outcome, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(decimals);
+        for (const x of [r!.sent, outcome, ...r!.deductions.map((y) => y.amount)])
+          expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(decimals);
       }
     },
   );
@@ -274,17 +471,42 @@ describe('reconciliation over random figures', () => {
 
 describe('reconciliation when the two sides have different decimals', () => {
   // USDC (6) on one network, USDC.e or a bridged USDC with 18 on the other: the same asset.
-  prop.prop([fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 18 }), fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 })])(
-    'the receipt\'s sum holds in the source token\'s precision, and no figure has more decimals than its token',
+  prop.prop([
+    fc.integer({ min: 0, max: 18 }),
+    fc.integer({ min: 0, max: 18 }),
+    fc.integer({ min: 1, max: 10_000_000 }),
+    fc.integer({ min: 0, max: 100_000 }),
+    fc.integer({ min: 0, max: 100_000 }),
+    fc.integer({ min: 0, max: 100_000 }),
+  ])(
+    "the receipt's sum holds in the source token's precision, and no figure has more decimals than its token",
     (sd, dd, sentU, serviceU, networkU, refuelU) => {
       const scale = 10 ** Math.min(sd, 6);
       const n = (u: number) => u / scale;
       const src = { symbol: 'USDC', decimals: sd, price_in_usd: 1 };
       const dst = { symbol: 'USDC', decimals: dd, price_in_usd: 1 };
       const received = Math.max(0, sentU - serviceU - networkU - refuelU);
-      const q = { requested_amount: n(sentU), receive_amount: n(received), service_fee: n(serviceU), blockchain_fee: n(networkU), total_fee: n(serviceU + networkU), refuel_in_source: n(refuelU), rate: 1 };
+      const q = {
+        requested_amount: n(sentU),
+        receive_amount: n(received),
+        service_fee: n(serviceU),
+        blockchain_fee: n(networkU),
+        total_fee: n(serviceU + networkU),
+        refuel_in_source: n(refuelU),
+        rate: 1,
+      };
       const d = SwapDetailsSchema.parse({
-        swap: { id: ID, status: 'completed', source_token: src, destination_token: dst, requested_amount: n(sentU), transactions: [{ type: 'input', status: 'completed', amount: n(sentU), token: src }, { type: 'output', status: 'completed', amount: n(received), token: dst }] },
+        swap: {
+          id: ID,
+          status: 'completed',
+          source_token: src,
+          destination_token: dst,
+          requested_amount: n(sentU),
+          transactions: [
+            { type: 'input', status: 'completed', amount: n(sentU), token: src },
+            { type: 'output', status: 'completed', amount: n(received), token: dst },
+          ],
+        },
         quote: q,
       });
       const m = swapMoney(d, NOW);
@@ -293,7 +515,8 @@ describe('reconciliation when the two sides have different decimals', () => {
       const total = r!.deductions.reduce((a, x) => a + x.amount.units, 0n);
       expect(r!.sent.units - total).toBe(r!.net.units);
       expect(r!.net.units).toBe(rescaleUnits(m.received!.units, dd, sd));
-      for (const x of [r!.sent, m.received!, ...r!.deductions.map((y) => y.amount)]) expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(x.token.decimals);
+      for (const x of [r!.sent, m.received!, ...r!.deductions.map((y) => y.amount)])
+        expect((moneyText(x).split(' ')[0]!.split('.')[1] ?? '').length).toBeLessThanOrEqual(x.token.decimals);
     },
   );
 });

@@ -22,7 +22,15 @@ let core: BotCore;
 let catalog: CatalogCache;
 
 const newCore = (tracking: TrackingService): BotCore =>
-  createCore({ api: h.client, catalog, redis: testRedis(`${h.prefix}:core`), keyPrefix: `${h.prefix}:core`, tracking, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+  createCore({
+    api: h.client,
+    catalog,
+    redis: testRedis(`${h.prefix}:core`),
+    keyPrefix: `${h.prefix}:core`,
+    tracking,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  });
 
 beforeAll(async () => {
   h = await startTracking({ tracking: { pacing: () => undefined } });
@@ -39,7 +47,10 @@ const isCard = (id: string) => (r: Reply) => (r.title ?? '').startsWith(`Swap ${
 /** What tracking delivered to a console chat: cards (sent or edited) and the other messages. */
 const delivered = (chatId: string, id: string) => {
   const log = h.messengers.console.forChat(chatId);
-  return { cards: log.filter((r) => isCard(id)(r.reply)), messages: log.filter((r) => r.op === 'send' && !isCard(id)(r.reply)).map((r) => r.reply.title) };
+  return {
+    cards: log.filter((r) => isCard(id)(r.reply)),
+    messages: log.filter((r) => r.op === 'send' && !isCard(id)(r.reply)).map((r) => r.reply.title),
+  };
 };
 
 /** Follows in tracking's first poll: the chat's card is out. */
@@ -95,7 +106,12 @@ describe('Mute and Stop on the tracked card', () => {
     await complete(id);
     const d = delivered('u-mute2', id);
     expect(d.messages).toEqual([]);
-    expect(d.cards.filter((c) => c.op === 'edit').map((c) => replyText(c.reply)).join('\n')).toMatch(/complet/i);
+    expect(
+      d.cards
+        .filter((c) => c.op === 'edit')
+        .map((c) => replyText(c.reply))
+        .join('\n'),
+    ).toMatch(/complet/i);
   }, 30_000);
 
   it('Stop unfollows and takes Mute and Stop off the card; Undo follows again', async () => {
@@ -139,11 +155,24 @@ describe('/settings', () => {
     await admin.presses('✅ Quiet mode: off');
     card(await admin.presses('≥ $1000'), { buttons: ['✅ Quiet mode: on'], contains: ['$1000'] });
 
-    const tracking2 = createTracking({ redis: testRedisUrl(), prefix: h.prefix, api: h.client, limits: { maxPerChat: 1000, maxPerUser: 1000 }, cadence: { fastMs: 50, slowMs: 100, stuckFactor: 4 }, now: () => h.clock.now() });
+    const tracking2 = createTracking({
+      redis: testRedisUrl(),
+      prefix: h.prefix,
+      api: h.client,
+      limits: { maxPerChat: 1000, maxPerUser: 1000 },
+      cadence: { fastMs: 50, slowMs: 100, stuckFactor: 4 },
+      now: () => h.clock.now(),
+    });
     try {
       const core2 = newCore(tracking2.service);
-      card(await new ChatUser({ core: core2 }, { userId: 'u-settings' }).says('/settings'), { buttons: ['🔕 Deposit seen'], contains: ['22:00–07:00 (UTC)'] });
-      card(await new ChatUser({ core: core2 }, { userId: 'u-admin', chatId: group.chatId, chatKind: 'group', admin: true }).says('/settings'), { buttons: ['✅ Quiet mode: on'], contains: ['$1000'] });
+      card(await new ChatUser({ core: core2 }, { userId: 'u-settings' }).says('/settings'), {
+        buttons: ['🔕 Deposit seen'],
+        contains: ['22:00–07:00 (UTC)'],
+      });
+      card(
+        await new ChatUser({ core: core2 }, { userId: 'u-admin', chatId: group.chatId, chatKind: 'group', admin: true }).says('/settings'),
+        { buttons: ['✅ Quiet mode: on'], contains: ['$1000'] },
+      );
       expect(await tracking2.service.settings(group)).toMatchObject({ reactOnly: true, minUsd: 1000 });
     } finally {
       await tracking2.close();
@@ -177,7 +206,9 @@ describe('/settings', () => {
     expect(allText(await admin.says('/settings min -3'))).toContain('"-3" is not an amount in US dollars.');
     expect(allText(await u.says('/settings min 250'))).toContain('A minimum swap size is for groups and channels.');
     expect(allText(await u.says('/settings loud'))).toContain('I do not know the setting "loud".');
-    expect(await h.tracking.service.settings({ platform: 'console', chatId: 'u-typed', chatKind: 'private' })).toEqual(await h.tracking.service.settings({ platform: 'console', chatId: 'nobody', chatKind: 'private' }));
+    expect(await h.tracking.service.settings({ platform: 'console', chatId: 'u-typed', chatKind: 'private' })).toEqual(
+      await h.tracking.service.settings({ platform: 'console', chatId: 'nobody', chatKind: 'private' }),
+    );
     expect((await h.tracking.service.settings({ platform: 'console', chatId: 'g-typed', chatKind: 'group' })).minUsd).toBeUndefined();
 
     // A good value typed with a time zone is kept as typed.

@@ -100,11 +100,20 @@ describe('a bug in a handler', () => {
         exchangeNetworks: () => Promise.resolve(undefined),
         peekExchanges: () => undefined,
       },
-      redis, keyPrefix: prefix, tracking: new MemoryTracking(),
+      redis,
+      keyPrefix: prefix,
+      tracking: new MemoryTracking(),
       limits: { commandsPerMinute: 100, draftTtlSeconds: 60 },
       logger: createLogger({ destination: out, secrets: [secret] }),
     });
-    const replies = await core.handle({ platform: 'console', userId: 'x', userName: 'X', chatId: 'x', chatKind: 'private', text: '/quote 100 MYSECRETWORD arbitrum base' });
+    const replies = await core.handle({
+      platform: 'console',
+      userId: 'x',
+      userName: 'X',
+      chatId: 'x',
+      chatKind: 'private',
+      text: '/quote 100 MYSECRETWORD arbitrum base',
+    });
     expect(replies.map(replyText).join('\n')).toContain('Sorry, that did not work on our side');
     expect(replies.map(replyText).join('\n')).not.toContain('TypeError');
     await new Promise((r) => setImmediate(r));

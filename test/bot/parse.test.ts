@@ -18,13 +18,35 @@ const parseLine = (s: string) => {
 };
 
 /** Inputs that look like route lines: words, numbers, keywords, arrows, names and junk mixed. */
-const routeish = fc.array(
-  fc.oneof(
-    fc.constantFrom('100', '0.5', '-1', '1e999', 'NaN', '1,5', 'to', 'from', '->', '→', 'usdc', 'ETH', 'arbitrum', 'arbitum', 'base', 'sol', '42161', 'Arbitrum One', '0x0000000000000000000000000000000000000000'),
-    fc.string({ unit: 'binary', maxLength: 12 }),
-  ),
-  { maxLength: 8 },
-).map((ws) => ws.join(' '));
+const routeish = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        '100',
+        '0.5',
+        '-1',
+        '1e999',
+        'NaN',
+        '1,5',
+        'to',
+        'from',
+        '->',
+        '→',
+        'usdc',
+        'ETH',
+        'arbitrum',
+        'arbitum',
+        'base',
+        'sol',
+        '42161',
+        'Arbitrum One',
+        '0x0000000000000000000000000000000000000000',
+      ),
+      fc.string({ unit: 'binary', maxLength: 12 }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((ws) => ws.join(' '));
 
 describe('route line parser (property)', () => {
   test.prop([fc.string({ unit: 'binary', maxLength: 400 })])('never throws on any unicode input; every rejection has a reason', (s) => {
@@ -41,34 +63,43 @@ describe('route line parser (property)', () => {
     }
   });
 
-  test.prop([fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 999_999 })])('any plain decimal within 6 places is read back exactly', (i, f) => {
-    const text = f === 0 ? String(i) : `${i}.${String(f).padStart(6, '0').replace(/0+$/, '')}`;
-    const a = parseAmount(text, { symbol: 'USDC', decimals: 6 });
-    expect(a).toEqual({ ok: true, value: { value: Number(text), text } });
-  });
+  test.prop([fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 999_999 })])(
+    'any plain decimal within 6 places is read back exactly',
+    (i, f) => {
+      const text = f === 0 ? String(i) : `${i}.${String(f).padStart(6, '0').replace(/0+$/, '')}`;
+      const a = parseAmount(text, { symbol: 'USDC', decimals: 6 });
+      expect(a).toEqual({ ok: true, value: { value: Number(text), text } });
+    },
+  );
 
-  test.prop([fc.string({ unit: 'binary', maxLength: 80 }), fc.integer({ min: 0, max: 30 })])('amounts: never throws; a rejection explains itself', (s, decimals) => {
-    const a = parseAmount(s, { symbol: 'TKN', decimals });
-    if (a.ok) {
-      expect(a.value.value).toBeGreaterThan(0);
-      expect(a.value.value).toBeLessThan(Infinity);
-      expect(a.value.text).toMatch(/^\d+(\.\d+)?$/);
-    } else {
-      expect(en(a.reason).length).toBeGreaterThan(5);
-    }
-  });
+  test.prop([fc.string({ unit: 'binary', maxLength: 80 }), fc.integer({ min: 0, max: 30 })])(
+    'amounts: never throws; a rejection explains itself',
+    (s, decimals) => {
+      const a = parseAmount(s, { symbol: 'TKN', decimals });
+      if (a.ok) {
+        expect(a.value.value).toBeGreaterThan(0);
+        expect(a.value.value).toBeLessThan(Infinity);
+        expect(a.value.text).toMatch(/^\d+(\.\d+)?$/);
+      } else {
+        expect(en(a.reason).length).toBeGreaterThan(5);
+      }
+    },
+  );
 
   test.prop([fc.string({ unit: 'binary', maxLength: 60 })])('network lookup never throws', (s) => {
     const r = resolveNetwork(s, NETWORKS);
     if (!r.ok) expect(en(r.reason).length).toBeGreaterThan(3);
   });
 
-  test.prop([fc.uuid(), fc.string({ unit: 'binary', maxLength: 50 })])('swap ids: UUIDs pass, anything else is refused with a reason', (id, junk) => {
-    expect(parseSwapId(id)).toEqual({ ok: true, value: id.toLowerCase() });
-    const r = parseSwapId(junk);
-    if (!r.ok) expect(en(r.reason).length).toBeGreaterThan(5);
-    else expect(r.value).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  test.prop([fc.uuid(), fc.string({ unit: 'binary', maxLength: 50 })])(
+    'swap ids: UUIDs pass, anything else is refused with a reason',
+    (id, junk) => {
+      expect(parseSwapId(id)).toEqual({ ok: true, value: id.toLowerCase() });
+      const r = parseSwapId(junk);
+      if (!r.ok) expect(en(r.reason).length).toBeGreaterThan(5);
+      else expect(r.value).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 });
 
 describe('route line parser (examples)', () => {
@@ -91,13 +122,25 @@ describe('route line parser (examples)', () => {
   test('to-token after the destination, in both forms', () => {
     const a = parseLine('2 SOL solana base ETH');
     const b = parseLine('2 SOL from solana to base eth');
-    for (const r of [a, b]) expect(r.ok && r.route).toMatchObject({ sourceToken: 'SOL', destinationNetwork: 'BASE_MAINNET', destinationToken: 'ETH' });
+    for (const r of [a, b])
+      expect(r.ok && r.route).toMatchObject({ sourceToken: 'SOL', destinationNetwork: 'BASE_MAINNET', destinationToken: 'ETH' });
   });
 
   test.each([
-    ['eth', 'ETHEREUM_MAINNET'], ['op', 'OPTIMISM_MAINNET'], ['sol', 'SOLANA_MAINNET'], ['zksync', 'ZKSYNCERA_MAINNET'], ['starknet', 'STARKNET_MAINNET'],
-    ['TON', 'TON_MAINNET'], ['tron', 'TRON_MAINNET'], ['btc', 'BITCOIN_MAINNET'], ['bsc', 'BSC_MAINNET'], ['polygon', 'POLYGON_MAINNET'],
-    ['linea', 'LINEA_MAINNET'], ['scroll', 'SCROLL_MAINNET'], ['bnb smart chain', 'BSC_MAINNET'], ['0x534e5f4d41494e', 'STARKNET_MAINNET'],
+    ['eth', 'ETHEREUM_MAINNET'],
+    ['op', 'OPTIMISM_MAINNET'],
+    ['sol', 'SOLANA_MAINNET'],
+    ['zksync', 'ZKSYNCERA_MAINNET'],
+    ['starknet', 'STARKNET_MAINNET'],
+    ['TON', 'TON_MAINNET'],
+    ['tron', 'TRON_MAINNET'],
+    ['btc', 'BITCOIN_MAINNET'],
+    ['bsc', 'BSC_MAINNET'],
+    ['polygon', 'POLYGON_MAINNET'],
+    ['linea', 'LINEA_MAINNET'],
+    ['scroll', 'SCROLL_MAINNET'],
+    ['bnb smart chain', 'BSC_MAINNET'],
+    ['0x534e5f4d41494e', 'STARKNET_MAINNET'],
   ])('alias %s is %s', (alias, name) => {
     const r = resolveNetwork(alias, NETWORKS);
     expect(r.ok && r.network.name).toBe(name);
@@ -125,7 +168,13 @@ describe('route line parser (examples)', () => {
 });
 
 describe('route lines: addresses and exchanges', () => {
-  const EXCHANGES = { source: [{ name: 'COINBASE', display_name: 'Coinbase' }, { name: 'BINANCE', display_name: 'Binance' }], destination: [{ name: 'COINBASE', display_name: 'Coinbase' }] };
+  const EXCHANGES = {
+    source: [
+      { name: 'COINBASE', display_name: 'Coinbase' },
+      { name: 'BINANCE', display_name: 'Binance' },
+    ],
+    destination: [{ name: 'COINBASE', display_name: 'Coinbase' }],
+  };
   const lineWith = (s: string) => {
     const w = splitRouteWords(s);
     if (!w.ok) throw new Error(en(w.reason));
@@ -135,7 +184,10 @@ describe('route lines: addresses and exchanges', () => {
   test('an address as the last word is where to deliver, not the token to receive', () => {
     const u = lineWith('100 USDC arbitrum base 0x8ba1f109551bD432803012645Ac136ddd64DBA72');
     expect(u.problem).toBeUndefined();
-    expect(u.route).toMatchObject({ destinationNetwork: 'BASE_MAINNET', pendingDestinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' });
+    expect(u.route).toMatchObject({
+      destinationNetwork: 'BASE_MAINNET',
+      pendingDestinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+    });
     expect(u.route.pendingDestinationToken).toBeUndefined();
   });
 
@@ -145,9 +197,16 @@ describe('route lines: addresses and exchanges', () => {
   });
 
   test('an exchange names a side; its network is left to ask; "binance" is the exchange, not BSC', () => {
-    expect(lineWith('100 USDC from Coinbase to Base').route).toMatchObject({ sourceExchange: 'COINBASE', pendingSourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET' });
+    expect(lineWith('100 USDC from Coinbase to Base').route).toMatchObject({
+      sourceExchange: 'COINBASE',
+      pendingSourceToken: 'USDC',
+      destinationNetwork: 'BASE_MAINNET',
+    });
     expect(lineWith('100 USDC binance base').route.sourceExchange).toBe('BINANCE');
-    expect(lineWith('100 USDC arbitrum coinbase').route).toMatchObject({ sourceNetwork: 'ARBITRUM_MAINNET', destinationExchange: 'COINBASE' });
+    expect(lineWith('100 USDC arbitrum coinbase').route).toMatchObject({
+      sourceNetwork: 'ARBITRUM_MAINNET',
+      destinationExchange: 'COINBASE',
+    });
   });
 
   test('a misspelt exchange gets did-you-mean with the exchange as a choice', () => {
@@ -160,10 +219,23 @@ describe('route lines: addresses and exchanges', () => {
 describe('problems are data: an id to translate on, words rendered in one place', () => {
   test('each kind of wrong input has its own stable id', () => {
     const ids = [
-      parseAmount('1,5'), parseAmount('-3'), parseAmount('1e5'), parseAmount(''),
-      splitRouteWords('100 usdc from arbitrum to'), parseSwapId(''), parseSwapId('nope'),
+      parseAmount('1,5'),
+      parseAmount('-3'),
+      parseAmount('1e5'),
+      parseAmount(''),
+      splitRouteWords('100 usdc from arbitrum to'),
+      parseSwapId(''),
+      parseSwapId('nope'),
     ].map((r) => (r.ok ? 'ok' : r.id));
-    expect(ids).toEqual(['amount.decimal_comma', 'amount.negative', 'amount.exponent', 'amount.missing', 'route.nothing_after_to', 'swap_id.missing', 'swap_id.invalid']);
+    expect(ids).toEqual([
+      'amount.decimal_comma',
+      'amount.negative',
+      'amount.exponent',
+      'amount.missing',
+      'route.nothing_after_to',
+      'swap_id.missing',
+      'swap_id.invalid',
+    ]);
   });
 
   test('a route problem carries its field and id with its words', () => {

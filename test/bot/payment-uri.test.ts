@@ -11,37 +11,74 @@ const SOL_TO = '6H7GCfCx8JMUACbmSYZjConeJGzViPHhMvvYak5SDDBe';
 const USDC_SOL = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const TON_TO = 'EQBynBO23ywHy_CgarY9NK9FTz0yDsG82PtcbSTQgGoXwiuA';
 
-const req = (over: Partial<PaymentRequest>): PaymentRequest => ({ family: 'evm', chainId: '1', address: EVM_TO, amount: '0.1', token: { symbol: 'ETH', decimals: 18, contract: null }, ...over });
+const req = (over: Partial<PaymentRequest>): PaymentRequest => ({
+  family: 'evm',
+  chainId: '1',
+  address: EVM_TO,
+  amount: '0.1',
+  token: { symbol: 'ETH', decimals: 18, contract: null },
+  ...over,
+});
 
 describe('payment request URIs', () => {
   test('EIP-681, EVM native: ethereum:<to>@<chain id>?value=<wei>', () => {
     expect(paymentUri(req({}))).toBe(`ethereum:${EVM_TO}@1?value=100000000000000000`);
     expect(paymentUri(req({ chainId: '42161', amount: '0.000373' }))).toBe(`ethereum:${EVM_TO}@42161?value=373000000000000`);
     // The zero address is how the service names a native token.
-    expect(paymentUri(req({ token: { symbol: 'ETH', decimals: 18, contract: '0x0000000000000000000000000000000000000000' } }))).toBe(`ethereum:${EVM_TO}@1?value=100000000000000000`);
+    expect(paymentUri(req({ token: { symbol: 'ETH', decimals: 18, contract: '0x0000000000000000000000000000000000000000' } }))).toBe(
+      `ethereum:${EVM_TO}@1?value=100000000000000000`,
+    );
   });
 
   test('EIP-681, ERC-20: ethereum:<token>@<chain id>/transfer?address=<to>&uint256=<base units>', () => {
-    expect(paymentUri(req({ amount: '100', token: { symbol: 'USDC', decimals: 6, contract: USDC_ETH } })))
-      .toBe(`ethereum:${USDC_ETH}@1/transfer?address=${EVM_TO}&uint256=100000000`);
+    expect(paymentUri(req({ amount: '100', token: { symbol: 'USDC', decimals: 6, contract: USDC_ETH } }))).toBe(
+      `ethereum:${USDC_ETH}@1/transfer?address=${EVM_TO}&uint256=100000000`,
+    );
     expect(paymentUri(req({ amount: '1.000001', token: { symbol: 'USDC', decimals: 6, contract: USDC_ETH } }))).toMatch(/uint256=1000001$/);
   });
 
   test('BIP-21: bitcoin:<address>?amount=<BTC>', () => {
-    expect(paymentUri({ family: 'bitcoin', address: BTC_TO, amount: '0.03755', token: { symbol: 'BTC', decimals: 8 } })).toBe(`bitcoin:${BTC_TO}?amount=0.03755`);
+    expect(paymentUri({ family: 'bitcoin', address: BTC_TO, amount: '0.03755', token: { symbol: 'BTC', decimals: 8 } })).toBe(
+      `bitcoin:${BTC_TO}?amount=0.03755`,
+    );
   });
 
   test('Solana Pay: solana:<to>?amount=<decimal>[&spl-token=<mint>][&memo=<memo>]', () => {
-    expect(paymentUri({ family: 'solana', address: SOL_TO, amount: '0.1', token: { symbol: 'SOL', decimals: 9, contract: null } })).toBe(`solana:${SOL_TO}?amount=0.1`);
-    expect(paymentUri({ family: 'solana', address: SOL_TO, amount: '25.5', token: { symbol: 'USDC', decimals: 6, contract: USDC_SOL }, memo: { kind: 'memo', value: '5089' } }))
-      .toBe(`solana:${SOL_TO}?amount=25.5&spl-token=${USDC_SOL}&memo=5089`);
+    expect(paymentUri({ family: 'solana', address: SOL_TO, amount: '0.1', token: { symbol: 'SOL', decimals: 9, contract: null } })).toBe(
+      `solana:${SOL_TO}?amount=0.1`,
+    );
+    expect(
+      paymentUri({
+        family: 'solana',
+        address: SOL_TO,
+        amount: '25.5',
+        token: { symbol: 'USDC', decimals: 6, contract: USDC_SOL },
+        memo: { kind: 'memo', value: '5089' },
+      }),
+    ).toBe(`solana:${SOL_TO}?amount=25.5&spl-token=${USDC_SOL}&memo=5089`);
   });
 
   test('TON transfer link: ton://transfer/<address>?amount=<nanotons>[&text=<comment>]; a jetton gets the plain address', () => {
-    expect(paymentUri({ family: 'ton', address: TON_TO, amount: '1.5', token: { symbol: 'TON', decimals: 9 } })).toBe(`ton://transfer/${TON_TO}?amount=1500000000`);
-    expect(paymentUri({ family: 'ton', address: TON_TO, amount: '1.5', token: { symbol: 'TON', decimals: 9 }, memo: { kind: 'comment', value: 'swap 81230' } }))
-      .toBe(`ton://transfer/${TON_TO}?amount=1500000000&text=swap%2081230`);
-    expect(paymentUri({ family: 'ton', address: TON_TO, amount: '10', token: { symbol: 'USDT', decimals: 6, contract: 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs' } })).toBe(TON_TO);
+    expect(paymentUri({ family: 'ton', address: TON_TO, amount: '1.5', token: { symbol: 'TON', decimals: 9 } })).toBe(
+      `ton://transfer/${TON_TO}?amount=1500000000`,
+    );
+    expect(
+      paymentUri({
+        family: 'ton',
+        address: TON_TO,
+        amount: '1.5',
+        token: { symbol: 'TON', decimals: 9 },
+        memo: { kind: 'comment', value: 'swap 81230' },
+      }),
+    ).toBe(`ton://transfer/${TON_TO}?amount=1500000000&text=swap%2081230`);
+    expect(
+      paymentUri({
+        family: 'ton',
+        address: TON_TO,
+        amount: '10',
+        token: { symbol: 'USDT', decimals: 6, contract: 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs' },
+      }),
+    ).toBe(TON_TO);
   });
 
   test.each<[string, Partial<PaymentRequest>]>([
@@ -61,7 +98,15 @@ describe('payment request URIs', () => {
   });
 
   test('Bitcoin with an OP_RETURN memo: the plain address (BIP-21 cannot carry it)', () => {
-    expect(paymentUri({ family: 'bitcoin', address: BTC_TO, amount: '0.03755', token: { symbol: 'BTC', decimals: 8 }, memo: { kind: 'op_return', value: 'aa8d31' } })).toBe(BTC_TO);
+    expect(
+      paymentUri({
+        family: 'bitcoin',
+        address: BTC_TO,
+        amount: '0.03755',
+        token: { symbol: 'BTC', decimals: 8 },
+        memo: { kind: 'op_return', value: 'aa8d31' },
+      }),
+    ).toBe(BTC_TO);
   });
 });
 

@@ -10,7 +10,15 @@ describe('/quote', () => {
     const replies = await u.says('/quote 100 USDC arbitrum base');
     const c = card(replies, {
       title: 'Quote: USDC Arbitrum One → USDC Base',
-      contains: ['You send: 100 USDC on Arbitrum One', /You receive: 9\d\.\d+ USDC on Base/, 'Minimum received', /Fees: .* USDC \(\$/, 'the least you get if the price moves', /Expected time: about \d+ (seconds|minutes?)/, 'Route: LAYERSWAP'],
+      contains: [
+        'You send: 100 USDC on Arbitrum One',
+        /You receive: 9\d\.\d+ USDC on Base/,
+        'Minimum received',
+        /Fees: .* USDC \(\$/,
+        'the least you get if the price moves',
+        /Expected time: about \d+ (seconds|minutes?)/,
+        'Route: LAYERSWAP',
+      ],
       buttons: ['Swap this', 'Refresh'],
     });
     for (const b of replyButtons(c)) if (b.kind === 'action') expect(Buffer.byteLength(b.action)).toBeLessThanOrEqual(64);
@@ -21,7 +29,10 @@ describe('/quote', () => {
   test('words form with from/to and an arrow form', async () => {
     const u = new ChatUser(h, { userId: 'q2' });
     card(await u.says('/quote 100 USDC from arbitrum to base'), { title: 'Quote: USDC Arbitrum One → USDC Base' });
-    card(await u.says('/quote 0.5 eth ethereum -> optimism'), { title: 'Quote: ETH Ethereum → ETH Optimism', contains: ['You send: 0.5 ETH on Ethereum'] });
+    card(await u.says('/quote 0.5 eth ethereum -> optimism'), {
+      title: 'Quote: ETH Ethereum → ETH Optimism',
+      contains: ['You send: 0.5 ETH on Ethereum'],
+    });
     card(await u.says('/quote 0.5 ETH 1 → 10'), { title: 'Quote: ETH Ethereum → ETH Optimism' });
   });
 
@@ -53,14 +64,28 @@ describe('/quote', () => {
 
   test('step by step: each missing part is asked with buttons, one at a time', async () => {
     const u = new ChatUser(h, { userId: 'q4' });
-    card(await u.says('/quote'), { title: 'New quote', contains: ['Which network do you send from?'], buttons: ['Ethereum', 'Arbitrum One', 'Base', 'Next ›', 'Cancel'] });
+    card(await u.says('/quote'), {
+      title: 'New quote',
+      contains: ['Which network do you send from?'],
+      buttons: ['Ethereum', 'Arbitrum One', 'Base', 'Next ›', 'Cancel'],
+    });
     card(await u.presses('Next ›'), { title: 'New quote', buttons: ['‹ Prev', 'Bitcoin'] });
     card(await u.presses('‹ Prev'), { title: 'New quote', buttons: ['Arbitrum One'] });
-    card(await u.presses('Arbitrum One'), { contains: ['So far: From Arbitrum One', 'Which token do you send from Arbitrum One?'], buttons: ['ETH', 'USDC', 'WBTC'] });
-    card(await u.presses('USDC'), { contains: ['So far: USDC on Arbitrum One', 'Where should the USDC go?'], buttons: ['Base', 'Optimism'] });
+    card(await u.presses('Arbitrum One'), {
+      contains: ['So far: From Arbitrum One', 'Which token do you send from Arbitrum One?'],
+      buttons: ['ETH', 'USDC', 'WBTC'],
+    });
+    card(await u.presses('USDC'), {
+      contains: ['So far: USDC on Arbitrum One', 'Where should the USDC go?'],
+      buttons: ['Base', 'Optimism'],
+    });
     const amountAsk = card(await u.presses('Base'), { contains: ['So far: USDC on Arbitrum One → USDC on Base', 'How much USDC'] });
     expect(amountAsk.prompt?.label).toBe('Amount of USDC');
-    card(await u.says('25'), { title: 'Quote: USDC Arbitrum One → USDC Base', contains: ['You send: 25 USDC on Arbitrum One'], buttons: ['Swap this', 'Refresh'] });
+    card(await u.says('25'), {
+      title: 'Quote: USDC Arbitrum One → USDC Base',
+      contains: ['You send: 25 USDC on Arbitrum One'],
+      buttons: ['Swap this', 'Refresh'],
+    });
     // The quote finished the draft: plain text is no longer taken as an answer.
     expect(allText(await u.says('30'))).toContain('Not sure what you mean');
   });
@@ -75,11 +100,17 @@ describe('/quote', () => {
   test('a different token to receive, and a cross-asset route', async () => {
     const u = new ChatUser(h, { userId: 'q6' });
     card(await u.says('/quote 2 SOL solana to base ETH'), { title: 'Quote: SOL Solana → ETH Base', contains: [/Rate: 1 SOL = 0\.05 ETH/] });
-    card(await u.says('/quote 2 sol sol arb'), { contains: ['So far: 2 SOL on Solana → Arbitrum One', 'Which token do you want to receive on Arbitrum One?'], buttons: ['ETH'] });
+    card(await u.says('/quote 2 sol sol arb'), {
+      contains: ['So far: 2 SOL on Solana → Arbitrum One', 'Which token do you want to receive on Arbitrum One?'],
+      buttons: ['ETH'],
+    });
   });
 
   test('a reward shows when the quote has one', async () => {
     const u = new ChatUser(h, { userId: 'q7' });
-    card(await u.says('/quote 100 USDC arbitrum starknet'), { title: 'Quote: USDC Arbitrum One → USDC StarkNet', contains: [/Reward: 0\.000\d+ ETH \(\$0\.50\)/] });
+    card(await u.says('/quote 100 USDC arbitrum starknet'), {
+      title: 'Quote: USDC Arbitrum One → USDC StarkNet',
+      contains: [/Reward: 0\.000\d+ ETH \(\$0\.50\)/],
+    });
   });
 });

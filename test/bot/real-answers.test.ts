@@ -5,7 +5,14 @@ import { quoteCard, quoteFields } from '../../src/bot/quote/card.js';
 import { statusCard } from '../../src/bot/status/card.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
-import { DepositActionListSchema, DepositActionSchema, QuoteResponseSchema, SwapDetailsSchema, type DepositAction, type SwapDetails } from '../../src/layerswap/schemas.js';
+import {
+  DepositActionListSchema,
+  DepositActionSchema,
+  QuoteResponseSchema,
+  SwapDetailsSchema,
+  type DepositAction,
+  type SwapDetails,
+} from '../../src/layerswap/schemas.js';
 import { MOMENT_KINDS } from '../../src/contracts/tracking.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
 import { renderMoment } from '../../src/bot/status/moments.js';
@@ -43,10 +50,17 @@ function swapFor(actions: DepositAction[], requested: number): SwapDetails {
   const a = actions[0]!;
   return SwapDetailsSchema.parse({
     swap: {
-      id: ELIDED_ID, created_date: '2026-01-01T11:58:00+00:00', status: 'user_transfer_pending', use_deposit_address: false,
-      source_network: a.network ?? { name: 'ETHEREUM_MAINNET', type: 'evm', chain_id: '1' }, source_token: a.token,
-      destination_network: { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One' }, destination_token: { symbol: 'USDC', decimals: 6 },
-      destination_address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', requested_amount: requested, transactions: [],
+      id: ELIDED_ID,
+      created_date: '2026-01-01T11:58:00+00:00',
+      status: 'user_transfer_pending',
+      use_deposit_address: false,
+      source_network: a.network ?? { name: 'ETHEREUM_MAINNET', type: 'evm', chain_id: '1' },
+      source_token: a.token,
+      destination_network: { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One' },
+      destination_token: { symbol: 'USDC', decimals: 6 },
+      destination_address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+      requested_amount: requested,
+      transactions: [],
     },
     deposit_actions: actions,
   });
@@ -74,7 +88,8 @@ describe('every real swap answer renders cleanly', () => {
     const cards: Reply[] = [statusCard(d, { audience: 'private', now: NOW }), statusCard(d, { audience: 'public', now: NOW })];
     cards.push(...(await depositCards(d, NOW)));
     const state = stateOf(d);
-    for (const kind of MOMENT_KINDS) for (const target of [privateChat, group]) cards.push(renderMoment({ kind, version: 1, at: NOW }, { details: d, state, target }));
+    for (const kind of MOMENT_KINDS)
+      for (const target of [privateChat, group]) cards.push(renderMoment({ kind, version: 1, at: NOW }, { details: d, state, target }));
     expectClean(cards);
     // No deposit card of these answers tells anyone to send 0.
     expect(cards.map(replyText).join('\n')).not.toMatch(/Send exactly 0 /);
@@ -99,11 +114,19 @@ describe('every real quote renders cleanly', () => {
     expect(text).toContain('Fees take 98.8% of what you send: you would receive only 0.010078 USDC for 0.825498 USDC.');
   });
 
-  test.each(['wdk.quote.spl.json', 'app.quote.arb-base-usdc.from-withdrawSwap.json', 'docs.quote.lifi.json'])('%s: ordinary fees get no warning', (name) => {
-    const q = QuoteResponseSchema.parse(fixtureData(name));
-    const fields = quoteFields(q, { sourceNetwork: 'S', sourceToken: 'USDC', destinationNetwork: 'D', destinationToken: 'USDC' }, q.quote.requested_amount ?? 100, 'en');
-    expect(fields.map((f) => f.id)).not.toContain('highFees');
-  });
+  test.each(['wdk.quote.spl.json', 'app.quote.arb-base-usdc.from-withdrawSwap.json', 'docs.quote.lifi.json'])(
+    '%s: ordinary fees get no warning',
+    (name) => {
+      const q = QuoteResponseSchema.parse(fixtureData(name));
+      const fields = quoteFields(
+        q,
+        { sourceNetwork: 'S', sourceToken: 'USDC', destinationNetwork: 'D', destinationToken: 'USDC' },
+        q.quote.requested_amount ?? 100,
+        'en',
+      );
+      expect(fields.map((f) => f.id)).not.toContain('highFees');
+    },
+  );
 });
 
 describe('deposit instructions from the real deposit actions', () => {
@@ -140,7 +163,11 @@ describe('deposit instructions from the real deposit actions', () => {
     expect(visible(cards[0]!)).not.toContain(address);
     expect(text).not.toMatch(/Send exactly|Memo|memo\)|call data|0x<encoded|base64/);
     expect(cards[0]!.image).toBeUndefined();
-    expect(replyButtons(cards[0]!)).toContainEqual({ kind: 'url', label: 'Open on layerswap.io', url: `https://layerswap.io/app/swap/${ELIDED_ID}` });
+    expect(replyButtons(cards[0]!)).toContainEqual({
+      kind: 'url',
+      label: 'Open on layerswap.io',
+      url: `https://layerswap.io/app/swap/${ELIDED_ID}`,
+    });
   });
 
   test('live POST /swaps (ERC-20 wallet flow to the token contract, amount 0): no address, no "send 0"', async () => {

@@ -27,7 +27,15 @@ beforeAll(async () => {
   await h.startWorkers({ render: trackingRenderer });
   const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
   // The production layout: the core and tracking share one prefix.
-  core = createCore({ api: h.client, catalog, redis: testRedis(h.prefix), keyPrefix: h.prefix, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+  core = createCore({
+    api: h.client,
+    catalog,
+    redis: testRedis(h.prefix),
+    keyPrefix: h.prefix,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -53,15 +61,29 @@ async function completeAfter(ids: string[], ms: number): Promise<void> {
   for (const id of ids) expect((await h.tracking.swapState(id))?.status).toBe('completed');
   // The chats may hear of a completion a moment before the poller has recorded its duration.
   recorded += ids.length;
-  await waitFor(async () => (await readRouteTimes(reader, h.prefix, ARB_BASE, h.clock.now())).seen?.count === recorded, `${recorded} durations recorded`, 10_000);
+  await waitFor(
+    async () => (await readRouteTimes(reader, h.prefix, ARB_BASE, h.clock.now())).seen?.count === recorded,
+    `${recorded} durations recorded`,
+    10_000,
+  );
 }
 let recorded = 0;
 const reader = testRedis();
-const ARB_BASE = routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' });
+const ARB_BASE = routeTimesId({
+  sourceNetwork: 'ARBITRUM_MAINNET',
+  sourceToken: 'USDC',
+  destinationNetwork: 'BASE_MAINNET',
+  destinationToken: 'USDC',
+});
 
 const timeField = async (u: ChatUser) => {
   const quote = card(await u.says('/quote 100 USDC arbitrum base'), { title: 'Quote' });
-  return quote.fields?.find((f) => f.id === 'time')?.value.map((s) => (typeof s === 'string' ? s : s.text)).join('') ?? '';
+  return (
+    quote.fields
+      ?.find((f) => f.id === 'time')
+      ?.value.map((s) => (typeof s === 'string' ? s : s.text))
+      .join('') ?? ''
+  );
 };
 
 describe('observed arrival times on the quote card', () => {
@@ -83,28 +105,48 @@ describe('observed arrival times on the quote card', () => {
   }, 120_000);
 });
 
-describe('the status card and the route\'s distribution', () => {
+describe("the status card and the route's distribution", () => {
   it('a swap past the route\'s p90 gets "slower than usual on this route" on its card, and the route\'s p50/p90', async () => {
-    const route = routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'OPTIMISM_MAINNET', destinationToken: 'USDC' });
+    const route = routeTimesId({
+      sourceNetwork: 'ARBITRUM_MAINNET',
+      sourceToken: 'USDC',
+      destinationNetwork: 'OPTIMISM_MAINNET',
+      destinationToken: 'USDC',
+    });
     const times = new RouteTimesStore(testRedis(h.prefix), h.prefix);
     // Five swaps on this route arrived 15 s after their deposit was seen.
     for (let i = 0; i < 5; i++) await times.recordCompleted(route, { depositSeenAt: h.clock.now() - 15_000, history: [] }, h.clock.now());
     const created = await h.client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'OPTIMISM_MAINNET', destination_token: 'USDC',
-      destination_address: `0x${'c'.repeat(40)}`, amount: 100, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'OPTIMISM_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${'c'.repeat(40)}`,
+      amount: 100,
+      use_deposit_address: true,
     });
     const id = created.swap.id;
     await h.tracking.service.follow(id, chat('slow'), { userId: 'slow' });
     await step([id], 1_000);
     h.sandbox.deposit(id);
     await step([id], 1_000);
-    const lastCard = () => replyText(h.messengers.console.forChat('slow').filter((r) => (r.reply.title ?? '').startsWith(`Swap ${id.slice(0, 8)}`)).at(-1)!.reply);
+    const lastCard = () =>
+      replyText(
+        h.messengers.console
+          .forChat('slow')
+          .filter((r) => (r.reply.title ?? '').startsWith(`Swap ${id.slice(0, 8)}`))
+          .at(-1)!.reply,
+      );
     expect(lastCard()).toContain('On this route half the swaps arrive within 20 seconds, 9 in 10 within 20 seconds (5 recent swaps).');
     expect(lastCard()).not.toContain('Slower than usual');
 
     // 25 s after the deposit was seen, still confirming (3 confirmations 10 s apart): past the route's p90.
     await step([id], 25_000);
     expect((await h.tracking.swapState(id))?.status).toBe('user_transfer_pending');
-    await waitFor(async () => lastCard().includes('Slower than usual on this route: 9 in 10 swaps arrived within 20 seconds.'), 'the slower note on the card', 10_000);
+    await waitFor(
+      async () => lastCard().includes('Slower than usual on this route: 9 in 10 swaps arrived within 20 seconds.'),
+      'the slower note on the card',
+      10_000,
+    );
   }, 60_000);
 });

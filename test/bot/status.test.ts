@@ -16,18 +16,36 @@ describe('/status through the lifecycle', () => {
     const u = new ChatUser(h, { userId: 'st1' });
     card(await u.says(`/status ${id}`), {
       title: `Swap ${id.slice(0, 8)}: Waiting for your deposit`,
-      contains: ['Layerswap is waiting for the deposit', 'Next: Send the exact amount', /Usually done about \d+ seconds after the deposit is confirmed/, 'Send: 100 USDC on Arbitrum One', `To address: ${EVM}`],
+      contains: [
+        'Layerswap is waiting for the deposit',
+        'Next: Send the exact amount',
+        /Usually done about \d+ seconds after the deposit is confirmed/,
+        'Send: 100 USDC on Arbitrum One',
+        `To address: ${EVM}`,
+      ],
       buttons: ['Refresh', 'Track'],
     });
     h.sandbox.deposit(id);
     // The deposit is listed and counting confirmations: seen, confirming k/n, never "send".
-    const confirming = card(await u.says(`/status ${id}`), { title: /Deposit seen, confirming \d\/3$/, contains: [/Your deposit: 100 USDC · \w+ · \d\/3 [▓░]{3}/, /Expected by \d\d:\d\d UTC/, 'do not send it again'] });
+    const confirming = card(await u.says(`/status ${id}`), {
+      title: /Deposit seen, confirming \d\/3$/,
+      contains: [/Your deposit: 100 USDC · \w+ · \d\/3 [▓░]{3}/, /Expected by \d\d:\d\d UTC/, 'do not send it again'],
+    });
     expect(allText([confirming])).not.toMatch(/Send the exact amount/);
     const link = confirming.lines.flat().find((s) => s.kind === 'link');
     expect(link?.kind === 'link' && link.url).toMatch(/^https:\/\/arbiscan\.io\/tx\/0x[0-9a-f]{64}$/);
     h.clock.advance(120_000);
     const done = await u.says(`/status ${id}`);
-    card(done, { title: 'Completed', contains: ['The funds were delivered', 'Your deposit: 100 USDC · completed · 3/3 ▓▓▓', /Payout: 9\d(\.\d+)? USDC · completed/, /Received: 9\d(\.\d+)? USDC on Base/], buttons: ['Refresh'] });
+    card(done, {
+      title: 'Completed',
+      contains: [
+        'The funds were delivered',
+        'Your deposit: 100 USDC · completed · 3/3 ▓▓▓',
+        /Payout: 9\d(\.\d+)? USDC · completed/,
+        /Received: 9\d(\.\d+)? USDC on Base/,
+      ],
+      buttons: ['Refresh'],
+    });
     expect(replyButtons(done[0] as Reply).map((b) => b.label)).not.toContain('Track');
   });
 
@@ -58,13 +76,19 @@ describe('/status through the lifecycle', () => {
     const u = new ChatUser(h, { userId: 'st4' });
     h.sandbox.deposit(id, { amount: 1 });
     h.clock.advance(120_000);
-    card(await u.says(`/status ${id}`), { title: 'Failed', contains: ['Why: The deposit was less than the minimum for this route.', 'Next: Contact Layerswap support'] });
+    card(await u.says(`/status ${id}`), {
+      title: 'Failed',
+      contains: ['Why: The deposit was less than the minimum for this route.', 'Next: Contact Layerswap support'],
+    });
   });
 
   test('no deposit in time: expired, and what that means', async () => {
     const id = await createSwap('st5');
     h.clock.advance(7 * 3_600_000);
-    card(await new ChatUser(h, { userId: 'st5' }).says(`/status ${id}`), { title: 'Expired', contains: ['No deposit arrived in time', 'Do not send anything to its deposit address'] });
+    card(await new ChatUser(h, { userId: 'st5' }).says(`/status ${id}`), {
+      title: 'Expired',
+      contains: ['No deposit arrived in time', 'Do not send anything to its deposit address'],
+    });
   });
 
   test('in a group the card masks addresses and never shows deposit details', async () => {
@@ -121,7 +145,10 @@ describe('/track, /untrack, /tracking', () => {
       }
       // The second swap could not be followed: the creator is told so.
       const viewer = new ChatUser(h2, { userId: 'lim' });
-      card(await viewer.says(`/track ${ids[1]}`), { title: 'Cannot follow more swaps', contains: ['This chat follows 1 swap,', '/untrack'] });
+      card(await viewer.says(`/track ${ids[1]}`), {
+        title: 'Cannot follow more swaps',
+        contains: ['This chat follows 1 swap,', '/untrack'],
+      });
     } finally {
       await h2.close();
     }

@@ -31,7 +31,15 @@ beforeAll(async () => {
       return client.getQuote(...a);
     },
   });
-  core = createCore({ api, catalog, redis: testRedis(h.prefix), keyPrefix: h.prefix, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+  core = createCore({
+    api,
+    catalog,
+    redis: testRedis(h.prefix),
+    keyPrefix: h.prefix,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -48,15 +56,26 @@ describe('Swap again', () => {
     h.sandbox.deposit(id);
     await h.settleUntilCompleted(id, 10);
     let done: Reply | undefined;
-    await waitFor(async () => {
-      done = h.messengers.console.forChat('u-again').map((r) => r.reply).find((r) => r.title === 'Swap completed');
-      return done !== undefined;
-    }, 'the completion message', 10_000);
+    await waitFor(
+      async () => {
+        done = h.messengers.console
+          .forChat('u-again')
+          .map((r) => r.reply)
+          .find((r) => r.title === 'Swap completed');
+        return done !== undefined;
+      },
+      'the completion message',
+      10_000,
+    );
     const again = replyButtons(done!).find((b) => b.label === 'Swap again');
     expect(again?.kind === 'action' ? utf8Length(again.action) : Infinity).toBeLessThanOrEqual(MAX_ACTION_BYTES);
 
     const quotesBefore = quotes;
-    const confirm = card(await u.presses('Swap again', [done!]), { title: 'Confirm your swap', contains: [DEST, '25 USDC', 'Arbitrum One', 'Base'], buttons: ['Confirm'] });
+    const confirm = card(await u.presses('Swap again', [done!]), {
+      title: 'Confirm your swap',
+      contains: [DEST, '25 USDC', 'Arbitrum One', 'Base'],
+      buttons: ['Confirm'],
+    });
     expect(replyText(confirm)).not.toContain('refund address');
     // The card's figures are from a quote asked for now, not the old swap's.
     expect(quotes).toBeGreaterThan(quotesBefore);

@@ -20,13 +20,24 @@ describe('/swap', () => {
     const confirm = await u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
     card(confirm, {
       title: 'Confirm your swap',
-      contains: ['You send: 100 USDC on Arbitrum One', /You receive: 9\d/, `To address: ${EVM}`, 'Refund address: none: no automatic refund', 'Refuel: no'],
+      contains: [
+        'You send: 100 USDC on Arbitrum One',
+        /You receive: 9\d/,
+        `To address: ${EVM}`,
+        'Refund address: none: no automatic refund',
+        'Refuel: no',
+      ],
       buttons: ['Confirm', 'Cancel'],
     });
     const created = await u.presses('Confirm');
     const deposit = card(created, {
       title: 'Deposit for swap',
-      contains: ['Send exactly 100 USDC on Arbitrum One', 'USDC token contract: 0xaf88d065e77c8cc2239327c5edb3a432268e5831', 'after that the swap expires', 'Swap id:'],
+      contains: [
+        'Send exactly 100 USDC on Arbitrum One',
+        'USDC token contract: 0xaf88d065e77c8cc2239327c5edb3a432268e5831',
+        'after that the swap expires',
+        'Swap id:',
+      ],
       buttons: ['Copy address', 'Copy amount', 'Status', 'Track'],
       target: 'dm',
     });
@@ -105,7 +116,9 @@ describe('/swap', () => {
     const ask = await g.says('/swap 12 usdc arbitrum base');
     const link = findButton(ask, 'Continue privately');
     const dm = new ChatUser(h, { userId: 's5' });
-    card(await dm.says(`/start ${link.kind === 'deeplink' ? link.payload : ''}`), { contains: ['Continuing where you left off', 'So far: 12 USDC on Arbitrum One → USDC on Base', 'address on Base'] });
+    card(await dm.says(`/start ${link.kind === 'deeplink' ? link.payload : ''}`), {
+      contains: ['Continuing where you left off', 'So far: 12 USDC on Arbitrum One → USDC on Base', 'address on Base'],
+    });
     card(await dm.says(EVM), { contains: ['refunds'] });
     // The group no longer takes answers for it.
     expect(await g.says('0x0000000000000000000000000000000000000001')).toEqual([]);
@@ -115,7 +128,13 @@ describe('/swap', () => {
     const u = new ChatUser(h, { userId: 's6' });
     await u.says('/swap 100 USDC arbitrum base');
     await u.says(EVM);
-    card(await u.says(TON), { contains: ['⚠️ That is not a valid Arbitrum One address', '0x followed by 40 hex characters', 'So far: 100 USDC on Arbitrum One → USDC on Base'] });
+    card(await u.says(TON), {
+      contains: [
+        '⚠️ That is not a valid Arbitrum One address',
+        '0x followed by 40 hex characters',
+        'So far: 100 USDC on Arbitrum One → USDC on Base',
+      ],
+    });
     const next = await u.says('0x52908400098527886E0F7030069857D2E4169EE7');
     const confirm = next.some((r) => replyButtons(r).some((b) => b.label === 'No refuel')) ? await u.presses('No refuel') : next;
     card(confirm, { title: 'Confirm your swap', contains: ['Refund address: 0x52908400098527886E0F7030069857D2E4169EE7'] });
@@ -125,12 +144,18 @@ describe('/swap', () => {
     const u = new ChatUser(h, { userId: 's7' });
     await u.says('/swap 100 USDC arbitrum base');
     await u.says(EVM);
-    card(await u.presses('Skip (no refund address)'), { contains: ['Refuel: also get a little ETH on Base'], buttons: ['Yes, refuel', 'No refuel'] });
+    card(await u.presses('Skip (no refund address)'), {
+      contains: ['Refuel: also get a little ETH on Base'],
+      buttons: ['Yes, refuel', 'No refuel'],
+    });
     card(await u.presses('Yes, refuel'), { title: 'Confirm your swap', contains: [/Refuel: 0\.000\d+ ETH on Base/] });
   });
 
   test('answering the refuel question asks for one quote, whichever the answer', async () => {
-    for (const [who, answer] of [['s7y', 'Yes, refuel'], ['s7n', 'No refuel']] as const) {
+    for (const [who, answer] of [
+      ['s7y', 'Yes, refuel'],
+      ['s7n', 'No refuel'],
+    ] as const) {
       const u = new ChatUser(h, { userId: who });
       await u.says('/swap 100 USDC arbitrum base');
       await u.says(EVM);
@@ -174,7 +199,9 @@ describe('/swap', () => {
   test('a new /swap replaces the unfinished one and says so', async () => {
     const u = new ChatUser(h, { userId: 's9' });
     const first = await u.says('/swap 5 usdc arbitrum base');
-    card(await u.says('/swap 7 usdc base arbitrum'), { contains: ['Your unfinished swap was dropped', 'So far: 7 USDC on Base → USDC on Arbitrum One'] });
+    card(await u.says('/swap 7 usdc base arbitrum'), {
+      contains: ['Your unfinished swap was dropped', 'So far: 7 USDC on Base → USDC on Arbitrum One'],
+    });
     card(await u.presses('Cancel', first), { title: 'Nothing to cancel' });
   });
 
@@ -182,7 +209,10 @@ describe('/swap', () => {
     const u = new ChatUser(h, { userId: 's10' });
     const confirm = await u.toConfirmation('/swap 30 usdc arbitrum base', EVM);
     h.sandbox.injectFault({ status: 500, count: 1, pathPrefix: '/api/v2/swaps' });
-    card(await u.presses('Confirm', confirm), { title: 'Could not confirm the swap was created', contains: ['Check /history or /status in a minute.', 'Do not pay twice.'] });
+    card(await u.presses('Confirm', confirm), {
+      title: 'Could not confirm the swap was created',
+      contains: ['Check /history or /status in a minute.', 'Do not pay twice.'],
+    });
     const after = h.sandbox.requestCount();
     const again = await u.presses('Confirm', confirm);
     expect(allText(again)).not.toContain('Deposit for swap');

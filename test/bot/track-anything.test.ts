@@ -8,7 +8,8 @@ import { allText, card, ChatUser, useHarness } from './support/conversation.js';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const h = useHarness();
 
-const createSwap = (userId: string): Promise<{ id: string; deposit: Reply[] }> => new ChatUser(h, { userId }).createsSwap('/swap 100 USDC arbitrum base', DEST);
+const createSwap = (userId: string): Promise<{ id: string; deposit: Reply[] }> =>
+  new ChatUser(h, { userId }).createsSwap('/swap 100 USDC arbitrum base', DEST);
 
 async function depositHash(id: string): Promise<string> {
   const d = await h.api.getSwap(id);
@@ -35,7 +36,9 @@ describe('what /track and /status take, by shape', () => {
   test('a 0x hash of the wrong length gets a specific reason', () => {
     const r = parseLookup(`0x${'a'.repeat(50)}`);
     expect(r.ok).toBe(false);
-    expect(!r.ok && say('en', r.reason)).toBe('That has 50 hex digits after 0x: too short for a transaction hash (64) or an EVM address (40).');
+    expect(!r.ok && say('en', r.reason)).toBe(
+      'That has 50 hex digits after 0x: too short for a transaction hash (64) or an EVM address (40).',
+    );
   });
 
   test('spreadsheet formulas in a CSV cell are defused and quotes escaped', () => {
@@ -56,15 +59,25 @@ describe('/track by deposit transaction and by address', () => {
     expect([...(h.tracking.follows.get('console:private:ta1-other')?.keys() ?? [])]).toContain(id);
 
     const listed = await other.says(`/track ${DEST}`);
-    const list = card(listed, { title: 'Swaps of this address', contains: [id, '100 USDC Arbitrum One → USDC Base', 'Deposit seen, confirming'], buttons: [`Follow ${id.slice(0, 8)}`, 'Show expired'] });
+    const list = card(listed, {
+      title: 'Swaps of this address',
+      contains: [id, '100 USDC Arbitrum One → USDC Base', 'Deposit seen, confirming'],
+      buttons: [`Follow ${id.slice(0, 8)}`, 'Show expired'],
+    });
     expect(replyText(list)).toContain(DEST);
   });
 
   test('bad input gets a specific reply: wrong shape, an unknown hash, an address with no swaps', async () => {
     const u = new ChatUser(h, { userId: 'ta2' });
     card(await u.says('/track 0x1234'), { title: 'Which swap?', contains: ['4 hex digits after 0x'] });
-    card(await u.says(`/track 0x${'cd'.repeat(32)}`), { title: 'No swap found', contains: ['No swap with that deposit transaction yet: if you sent it minutes ago, it may still be confirming.'] });
-    card(await u.says('/status 0x52908400098527886E0F7030069857D2E4169EE7'), { title: 'No swaps found', contains: ['No swaps for that address.', 'Show expired'] });
+    card(await u.says(`/track 0x${'cd'.repeat(32)}`), {
+      title: 'No swap found',
+      contains: ['No swap with that deposit transaction yet: if you sent it minutes ago, it may still be confirming.'],
+    });
+    card(await u.says('/status 0x52908400098527886E0F7030069857D2E4169EE7'), {
+      title: 'No swaps found',
+      contains: ['No swaps for that address.', 'Show expired'],
+    });
     expect(h.tracking.follows.get('console:private:ta2')).toBeUndefined();
   });
 
@@ -162,7 +175,11 @@ describe('Where is my swap?', () => {
     card(status, { title: 'Expired', buttons: ['Where is my swap?'] });
     await u.presses('Where is my swap?', status);
     const answer = await u.says(id);
-    card(answer, { title: 'Expired', contains: ['contact Layerswap support with the summary below', `Swap id: ${id}`], buttons: ['Copy support summary'] });
+    card(answer, {
+      title: 'Expired',
+      contains: ['contact Layerswap support with the summary below', `Swap id: ${id}`],
+      buttons: ['Copy support summary'],
+    });
     // A swap looked up, not followed, has no history: the summary has no empty "History:" line.
     expect(allText(answer)).not.toContain('History');
   });
@@ -171,7 +188,14 @@ describe('Where is my swap?', () => {
 describe('/history additions', () => {
   test('swaps to my addresses (toggle) and a CSV export sent as a file', async () => {
     const { id } = await createSwap('th1');
-    const stranger = h.sandbox.injectSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 50 });
+    const stranger = h.sandbox.injectSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: DEST,
+      amount: 50,
+    });
     const u = new ChatUser(h, { userId: 'th1' });
     const own = await u.says('/history');
     expect(allText(own)).toContain(id);

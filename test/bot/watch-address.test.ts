@@ -23,7 +23,15 @@ beforeAll(async () => {
   h = await startTracking({ tracking: { pacing: () => undefined, watch: { tickMs: 50, minMs: 1_000, maxMs: 8_000 } } });
   await h.startWorkers({ render: trackingRenderer });
   const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
-  core = createCore({ api: h.client, catalog, redis: testRedis(h.prefix), keyPrefix: h.prefix, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+  core = createCore({
+    api: h.client,
+    catalog,
+    redis: testRedis(h.prefix),
+    keyPrefix: h.prefix,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -42,13 +50,28 @@ describe('watched addresses', () => {
     // The first check notes what exists (the swap made here) and follows nothing new.
     await waitFor(() => lists() > before, 'the first check of the address', 10_000);
 
-    const outside = h.sandbox.injectSwap({ source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 40 });
+    const outside = h.sandbox.injectSwap({
+      source_network: 'OPTIMISM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: DEST,
+      amount: 40,
+    });
     h.clock.advance(2_500);
-    await waitFor(async () => (await h.tracking.service.listFollowed(me)).some((f) => f.swapId === outside), 'the outside swap followed', 10_000);
+    await waitFor(
+      async () => (await h.tracking.service.listFollowed(me)).some((f) => f.swapId === outside),
+      'the outside swap followed',
+      10_000,
+    );
     expect((await h.tracking.service.listFollowed(me)).map((f) => f.swapId).sort()).toEqual([own, outside].sort());
     // Its status card comes to the private chat like any followed swap's.
     h.clock.advance(1_000);
-    await waitFor(() => h.messengers.console.forChat('u-watch').some((r) => (r.reply.title ?? '').startsWith(`Swap ${outside.slice(0, 8)}`)), 'the outside swap\'s card', 10_000);
+    await waitFor(
+      () => h.messengers.console.forChat('u-watch').some((r) => (r.reply.title ?? '').startsWith(`Swap ${outside.slice(0, 8)}`)),
+      "the outside swap's card",
+      10_000,
+    );
 
     card(await u.says('/addresses unwatch 1'), { contains: ['No longer watched.'] });
     const keys = new TrackingKeys(h.prefix);
@@ -57,7 +80,13 @@ describe('watched addresses', () => {
   }, 60_000);
 
   it('each tick checks at most its share of the API budget', () => {
-    const w = new AddressWatch(testRedis(), new TrackingKeys('x'), Date.now, { minMs: 60_000, maxMs: 900_000, share: 0.1, apiPerSecond: 50, tickMs: 5_000 });
+    const w = new AddressWatch(testRedis(), new TrackingKeys('x'), Date.now, {
+      minMs: 60_000,
+      maxMs: 900_000,
+      share: 0.1,
+      apiPerSecond: 50,
+      tickMs: 5_000,
+    });
     // 50 requests/s over 5 s is 250; a tenth of it.
     expect(w.perTick).toBe(25);
   });
@@ -68,10 +97,20 @@ describe('a watched address at the follow limit', () => {
   let fullCore: BotCore;
   beforeAll(async () => {
     // Two swaps per user at most.
-    full = await startTracking({ tracking: { pacing: () => undefined, limits: { maxPerChat: 1000, maxPerUser: 2 }, watch: { tickMs: 50, minMs: 1_000, maxMs: 1_000 } } });
+    full = await startTracking({
+      tracking: { pacing: () => undefined, limits: { maxPerChat: 1000, maxPerUser: 2 }, watch: { tickMs: 50, minMs: 1_000, maxMs: 1_000 } },
+    });
     await full.startWorkers({ render: trackingRenderer });
     const catalog = new CatalogCache(full.client, { ttlMs: 60_000, now: () => full.clock.now() });
-    fullCore = createCore({ api: full.client, catalog, redis: testRedis(full.prefix), keyPrefix: full.prefix, tracking: full.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => full.clock.now() });
+    fullCore = createCore({
+      api: full.client,
+      catalog,
+      redis: testRedis(full.prefix),
+      keyPrefix: full.prefix,
+      tracking: full.tracking.service,
+      limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+      now: () => full.clock.now(),
+    });
   });
   afterAll(async () => {
     await full?.close();
@@ -88,9 +127,18 @@ describe('a watched address at the follow limit', () => {
     const before = lists();
     await u.says('/addresses watch 1');
     await waitFor(() => lists() > before, 'the first check of the address', 10_000);
-    const inject = () => full.sandbox.injectSwap({ source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 40 });
+    const inject = () =>
+      full.sandbox.injectSwap({
+        source_network: 'OPTIMISM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: DEST,
+        amount: 40,
+      });
     const followed = async () => (await full.tracking.service.listFollowed(target)).map((f) => f.swapId);
-    const notices = () => full.messengers.console.forChat(chatId).filter((r) => r.reply.title === 'Dirección vigilada: un intercambio sin seguir');
+    const notices = () =>
+      full.messengers.console.forChat(chatId).filter((r) => r.reply.title === 'Dirección vigilada: un intercambio sin seguir');
     /** Moves the clock past the check interval and waits for the check to be made. */
     const checked = async () => {
       const n = lists();

@@ -85,15 +85,29 @@ describe('chain watcher on a real local EVM node', () => {
   const wallet = () => {
     const url = sandbox.chain?.url ?? '';
     const account = privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x');
-    return createWalletClient({ account, chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
+    return createWalletClient({
+      account,
+      chain: {
+        id: 31337,
+        name: 'local',
+        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      },
+      transport: http(url),
+    });
   };
 
   /** A followed swap from Arbitrum; returns its id, chat and deposit address. */
   async function followedSwap(token: 'USDC' | 'ETH', amount: number) {
     n++;
     const details = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: token, destination_network: 'BASE_MAINNET', destination_token: token,
-      destination_address: `0x${n.toString(16).padStart(40, 'a')}`, amount, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: token,
+      destination_network: 'BASE_MAINNET',
+      destination_token: token,
+      destination_address: `0x${n.toString(16).padStart(40, 'a')}`,
+      amount,
+      use_deposit_address: true,
     });
     const address = details.deposit_actions?.[0]?.to_address as Hex;
     const chat: ChatTarget = { platform: 'console', chatId: `chat-${n}`, chatKind: 'private' };
@@ -102,14 +116,23 @@ describe('chain watcher on a real local EVM node', () => {
     await waitFor(() => tracking.swapState(details.swap.id), 'the first poll');
     return { id: details.swap.id, chat, address };
   }
-  const cards = (chatId: string) => messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => JSON.stringify(r.reply));
+  const cards = (chatId: string) =>
+    messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => JSON.stringify(r.reply));
   // The status card as it stands: the deposit card ("Deposit received") is a message of its own,
   // sent from the same poll in either order, so "the last message" is not the status card.
-  const latest = (chatId: string) => cards(chatId).filter((c) => c.startsWith('{"title":"Swap ')).at(-1) ?? '';
+  const latest = (chatId: string) =>
+    cards(chatId)
+      .filter((c) => c.startsWith('{"title":"Swap '))
+      .at(-1) ?? '';
 
   const sendToken = async (contract: string, to: Hex, amount: string) => {
     const w = wallet();
-    const hash = await w.writeContract({ address: contract as Hex, abi: TOKEN_ABI, functionName: 'transfer', args: [to, parseUnits(amount, 6)] });
+    const hash = await w.writeContract({
+      address: contract as Hex,
+      abi: TOKEN_ABI,
+      functionName: 'transfer',
+      args: [to, parseUnits(amount, 6)],
+    });
     return hash;
   };
 
@@ -117,11 +140,18 @@ describe('chain watcher on a real local EVM node', () => {
     const { chat, address } = await followedSwap('USDC', 100);
     await sendToken(USDC, address, '100');
     const head = sandbox.chain?.head() ?? 0;
-    const seen = await waitFor(() => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 100 USDC in block ([\d,]+), confirming 1\/3/), 'the chain sighting on the card');
+    const seen = await waitFor(
+      () => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 100 USDC in block ([\d,]+), confirming 1\/3/),
+      'the chain sighting on the card',
+    );
     // No block was mined after the transfer: the card shows it within that block.
     expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
     // The "Deposit seen" message goes with the chain's sighting: network, amount, block, confirmations.
-    const moment = await waitFor(() => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')), 'the Deposit seen message', 20_000);
+    const moment = await waitFor(
+      () => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')),
+      'the Deposit seen message',
+      20_000,
+    );
     expect(moment).toContain(`Deposit seen on Arbitrum One: 100 USDC in block ${seen[1] ?? ''}, confirming 1/3`);
     expect(moment).toContain('We saw your deposit of 100 USDC.');
     await sandbox.chain?.node?.mine(1);
@@ -133,14 +163,21 @@ describe('chain watcher on a real local EVM node', () => {
     // This swap's polls fail from now on (the faults only match its path).
     sandbox.injectFault({ status: 502, count: 1000, pathPrefix: `/api/v2/swaps/${id}` });
     await sendToken(USDC, address, '100');
-    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'), 'the sighting on the card with the API failing');
+    await waitFor(
+      () => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'),
+      'the sighting on the card with the API failing',
+    );
   }, 60_000);
 
   it('shows a native deposit too', async () => {
     const { chat, address } = await followedSwap('ETH', 0.05);
     await wallet().sendTransaction({ to: address, value: parseUnits('0.05', 18) });
     const head = sandbox.chain?.head() ?? 0;
-    const seen = await waitFor(() => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 0\.05 ETH in block ([\d,]+), confirming 1\//), 'the native sighting on the card', 20_000);
+    const seen = await waitFor(
+      () => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 0\.05 ETH in block ([\d,]+), confirming 1\//),
+      'the native sighting on the card',
+      20_000,
+    );
     // No block was mined after the transfer: the card shows it within that block.
     expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
   }, 60_000);
@@ -148,7 +185,10 @@ describe('chain watcher on a real local EVM node', () => {
   it('tells a transfer of the wrong token at once, with what to do', async () => {
     const { chat, address } = await followedSwap('USDC', 100);
     await sendToken(USDT0, address, '100');
-    await waitFor(() => latest(chat.chatId).includes('A transfer of 100 USDT0 reached the deposit address on Arbitrum One'), 'the wrong token on the card');
+    await waitFor(
+      () => latest(chat.chatId).includes('A transfer of 100 USDT0 reached the deposit address on Arbitrum One'),
+      'the wrong token on the card',
+    );
     expect(latest(chat.chatId)).toContain('but this swap expects 100 USDC');
     expect(latest(chat.chatId)).toContain('contact Layerswap support with the transaction hash');
   }, 60_000);
@@ -162,24 +202,48 @@ describe('chain watcher on a real local EVM node', () => {
     expect(latest(chat.chatId)).toContain('Deposit seen on Arbitrum One: 50 USDC in block');
     expect(latest(chat.chatId)).toContain('Layerswap has yet to pick it up');
     // Its "Deposit seen" message carries the sighting and says the same.
-    const moment = await waitFor(() => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')), 'the Deposit seen message', 20_000);
+    const moment = await waitFor(
+      () => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')),
+      'the Deposit seen message',
+      20_000,
+    );
     expect(moment).toContain('Deposit seen on Arbitrum One: 50 USDC in block');
     expect(moment).toContain(under);
     // The service picks it up: the same sentence, now from its input transaction, and no second message.
-    await waitFor(async () => (await client.getSwap(id)).swap.transactions.some((x) => x.type === 'input'), 'the service seeing the deposit', 20_000);
+    await waitFor(
+      async () => (await client.getSwap(id)).swap.transactions.some((x) => x.type === 'input'),
+      'the service seeing the deposit',
+      20_000,
+    );
     await tracking.service.pollNow(id);
-    await waitFor(async () => ((await tracking.swapState(id))?.transactions.length ?? 0) > 0, 'the service\'s input transaction polled', 20_000);
-    await waitFor(() => latest(chat.chatId).includes(under) && !latest(chat.chatId).includes('Layerswap has yet to pick it up'), 'the same under-payment from the service', 20_000);
+    await waitFor(
+      async () => ((await tracking.swapState(id))?.transactions.length ?? 0) > 0,
+      "the service's input transaction polled",
+      20_000,
+    );
+    await waitFor(
+      () => latest(chat.chatId).includes(under) && !latest(chat.chatId).includes('Layerswap has yet to pick it up'),
+      'the same under-payment from the service',
+      20_000,
+    );
     expect(cards(chat.chatId).filter((c) => c.startsWith('{"title":"Deposit seen"'))).toHaveLength(1);
   }, 60_000);
 
   it('falls back to polling the API when the RPC dies mid-swap, and loses nothing', async () => {
     const { id, chat, address } = await followedSwap('USDC', 100);
     await sendToken(USDC, address, '100');
-    await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'), 'the sighting before the RPC dies', 20_000);
+    await waitFor(
+      () => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'),
+      'the sighting before the RPC dies',
+      20_000,
+    );
     // A confirmation the service sees on its own chain, then the bot's RPC dies.
     await sandbox.chain?.node?.mine(1);
-    await waitFor(async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2, 'the service at 2 confirmations', 20_000);
+    await waitFor(
+      async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
+      'the service at 2 confirmations',
+      20_000,
+    );
     await rpc.close({ force: true });
     // The watcher finds it down and hands the swap back to the API at once: a poll no one asked for
     // (the cadence's next is 30 s away, the chain's at the 3rd confirmation) brings the service's count.

@@ -33,11 +33,19 @@ describe('chain watcher configuration', () => {
   });
 
   it('reads CHAIN_RPC_URLS pairs and names each bad entry without echoing any URL', () => {
-    const ok = loadConfig({ CHAIN_RPC_URLS: 'ARBITRUM_MAINNET=https://arb.example/v2/k3y-arb-0123456789, BASE_MAINNET=http://10.0.0.5:8545' });
+    const ok = loadConfig({
+      CHAIN_RPC_URLS: 'ARBITRUM_MAINNET=https://arb.example/v2/k3y-arb-0123456789, BASE_MAINNET=http://10.0.0.5:8545',
+    });
     expect(ok.CHAIN_RPC_URLS).toContain('BASE_MAINNET=http://10.0.0.5:8545');
-    const e = problemsOf({ CHAIN_RPC_URLS: 'ARBITRUM_MAINNET=https://arb.example/v2/supersecretkey123,BASE_MAINNET=ftp://base.example/supersecretkey456,https://op.example/supersecretkey789', LOG_LEVEL: 'loud' });
+    const e = problemsOf({
+      CHAIN_RPC_URLS:
+        'ARBITRUM_MAINNET=https://arb.example/v2/supersecretkey123,BASE_MAINNET=ftp://base.example/supersecretkey456,https://op.example/supersecretkey789',
+      LOG_LEVEL: 'loud',
+    });
     expect(e.problems).toHaveLength(2);
-    expect(e.message).toContain('CHAIN_RPC_URLS=(hidden): entry 2 (BASE_MAINNET: not an http(s) URL), entry 3 (no NETWORK_NAME= before the URL): must be NETWORK_NAME=url pairs');
+    expect(e.message).toContain(
+      'CHAIN_RPC_URLS=(hidden): entry 2 (BASE_MAINNET: not an http(s) URL), entry 3 (no NETWORK_NAME= before the URL): must be NETWORK_NAME=url pairs',
+    );
     expect(e.message).not.toContain('supersecretkey');
     expect(e.message).toContain('LOG_LEVEL');
   });
@@ -45,7 +53,10 @@ describe('chain watcher configuration', () => {
   it("keeps the RPC URLs' keys out of the logs, even when only the key's path or password is written", () => {
     const c = loadConfig({ CHAIN_RPC_URLS: 'ARBITRUM_MAINNET=https://user:pa55word@arb.example/v2/supersecretkey123' });
     const { logger, lines } = memoryLogger(c.secretValues);
-    logger.warn({ err: new Error('POST /v2/supersecretkey123 failed: 401') }, 'rpc failed at https://user:pa55word@arb.example/v2/supersecretkey123');
+    logger.warn(
+      { err: new Error('POST /v2/supersecretkey123 failed: 401') },
+      'rpc failed at https://user:pa55word@arb.example/v2/supersecretkey123',
+    );
     logger.warn({ password: 'pa55word' }, 'auth');
     const out = lines.join('');
     expect(out).toContain('rpc failed');
@@ -67,7 +78,11 @@ describe('chain watcher configuration', () => {
       expect(rpc, out).toBeDefined();
       expect(out).toMatch(/^chain funded key: 0x[0-9a-f]{64}$/m);
       // A real EVM node answers there.
-      const res = await fetch(rpc ?? '', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+      const res = await fetch(rpc ?? '', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      });
       expect(((await res.json()) as { result: string }).result).toBe('0x7a69');
     } finally {
       child.kill('SIGTERM');

@@ -25,7 +25,16 @@ describe('EVM watcher on a local node mining every second', () => {
   const pub = () => createPublicClient({ cacheTime: 0, transport: http(node.url) });
   const send = async (to: Hex) => {
     const account = privateKeyToAccount(node.fundedKey);
-    const wallet = createWalletClient({ account, chain: { id: node.chainId, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } }, transport: http(node.url) });
+    const wallet = createWalletClient({
+      account,
+      chain: {
+        id: node.chainId,
+        name: 'local',
+        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [node.url] } },
+      },
+      transport: http(node.url),
+    });
     const hash = await wallet.sendTransaction({ to, value: parseUnits('0.01', 18) });
     return Number((await pub().waitForTransactionReceipt({ hash, pollingInterval: 20 })).blockNumber);
   };
@@ -38,7 +47,10 @@ describe('EVM watcher on a local node mining every second', () => {
       pollMs: 50,
       minGapMs: 0,
       events: {
-        transfer: (e, t) => void pub().getBlockNumber().then((h) => seen.push({ swapId: e.swapId, t, headThen: Number(h) })),
+        transfer: (e, t) =>
+          void pub()
+            .getBlockNumber()
+            .then((h) => seen.push({ swapId: e.swapId, t, headThen: Number(h) })),
         head: (_n, h) => void (scanned = h),
         health: () => undefined,
       },

@@ -15,26 +15,81 @@ import { SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
-const arb = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm', chain_id: '42161', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' };
-const base = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', chain_id: '8453', transaction_explorer_template: 'https://basescan.org/tx/{0}' };
+const arb = {
+  name: 'ARBITRUM_MAINNET',
+  display_name: 'Arbitrum One',
+  type: 'evm',
+  chain_id: '42161',
+  transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
+};
+const base = {
+  name: 'BASE_MAINNET',
+  display_name: 'Base',
+  type: 'evm',
+  chain_id: '8453',
+  transaction_explorer_template: 'https://basescan.org/tx/{0}',
+};
 const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', price_in_usd: 1 };
-const QUOTE = { requested_amount: 100, receive_amount: 99.152261, min_receive_amount: 98.90438, service_fee: 0.2, blockchain_fee: 0.647739, total_fee: 0.847739, rate: 1, avg_completion_time: '00:00:35' };
+const QUOTE = {
+  requested_amount: 100,
+  receive_amount: 99.152261,
+  min_receive_amount: 98.90438,
+  service_fee: 0.2,
+  blockchain_fee: 0.647739,
+  total_fee: 0.847739,
+  rate: 1,
+  avg_completion_time: '00:00:35',
+};
 const TX = `0x${'a'.repeat(64)}`;
 
 function details(status: string, txs: unknown[], chain?: Partial<ChainSighting>): SwapDetails {
   const d = SwapDetailsSchema.parse({
-    swap: { id: ID, created_date: '2026-01-01T11:58:00+00:00', status, source_network: arb, source_token: usdc, destination_network: base, destination_token: usdc, destination_address: `0x${'d'.repeat(40)}`, requested_amount: 100, transactions: txs },
+    swap: {
+      id: ID,
+      created_date: '2026-01-01T11:58:00+00:00',
+      status,
+      source_network: arb,
+      source_token: usdc,
+      destination_network: base,
+      destination_token: usdc,
+      destination_address: `0x${'d'.repeat(40)}`,
+      requested_amount: 100,
+      transactions: txs,
+    },
     quote: QUOTE,
   });
-  const sighting: ChainSighting | undefined = chain ? { network: 'Arbitrum One', txHash: TX, block: 218_004_211, symbol: 'USDC', amount: '50', confirmations: 1, required: 3, verdict: 'less', expected: { symbol: 'USDC', amount: '100' }, ...chain } : undefined;
+  const sighting: ChainSighting | undefined = chain
+    ? {
+        network: 'Arbitrum One',
+        txHash: TX,
+        block: 218_004_211,
+        symbol: 'USDC',
+        amount: '50',
+        confirmations: 1,
+        required: 3,
+        verdict: 'less',
+        expected: { symbol: 'USDC', amount: '100' },
+        ...chain,
+      }
+    : undefined;
   return (sighting ? { ...d, chain: sighting } : d) as SwapDetails;
 }
-const input = (amount: number) => ({ type: 'input', status: 'pending', amount, confirmations: 1, max_confirmations: 3, transaction_hash: TX, timestamp: '2026-01-01T11:59:00+00:00', network: arb, token: usdc });
+const input = (amount: number) => ({
+  type: 'input',
+  status: 'pending',
+  amount,
+  confirmations: 1,
+  max_confirmations: 3,
+  transaction_hash: TX,
+  timestamp: '2026-01-01T11:59:00+00:00',
+  network: arb,
+  token: usdc,
+});
 const text = (r: Reply | undefined) => (r ? replyText(r) : '');
 const UNDER = 'You sent 50 USDC: 50 USDC less than the 100 USDC asked.';
 
 describe('a chain sighting in the money model', () => {
-  it('takes the swap\'s token seen on chain as the deposit, with where it was seen', () => {
+  it("takes the swap's token seen on chain as the deposit, with where it was seen", () => {
     const m = swapMoney(details('user_transfer_pending', [], {}), NOW);
     expect(m.deposited?.units).toBe(50_000_000n);
     expect(m.difference).toEqual({ kind: 'under', amount: { units: 50_000_000n, token: m.source } });
@@ -44,11 +99,13 @@ describe('a chain sighting in the money model', () => {
   });
 
   it('does not count another token or a transfer after expiry as the deposit', () => {
-    expect(swapMoney(details('user_transfer_pending', [], { verdict: 'wrong_token', symbol: 'USDT0', amount: '100' }), NOW).deposited).toBeUndefined();
+    expect(
+      swapMoney(details('user_transfer_pending', [], { verdict: 'wrong_token', symbol: 'USDT0', amount: '100' }), NOW).deposited,
+    ).toBeUndefined();
     expect(swapMoney(details('expired', [], { verdict: 'late', amount: '100' }), NOW).deposited).toBeUndefined();
   });
 
-  it('gives way to the service\'s input transaction once it shows one', () => {
+  it("gives way to the service's input transaction once it shows one", () => {
     const m = swapMoney(details('user_transfer_pending', [input(50)], {}), NOW);
     expect(m.onChain).toBeUndefined();
     expect(m.deposited?.units).toBe(50_000_000n);
@@ -61,7 +118,16 @@ describe('a chain sighting in the money model', () => {
       expect(text(statusCard(d, { audience: 'private', now: NOW }))).toContain(UNDER);
       expect(text(depositCardAfter(d, NOW, 'en'))).toContain(UNDER);
     }
-    const moment = text(renderMoment({ kind: 'deposit_seen', version: 2, at: NOW }, { details: chainSeen, state: { lastPolledAt: NOW, lastChangeAt: NOW, history: [] }, target: { platform: 'console', chatId: 'c', chatKind: 'private' } }));
+    const moment = text(
+      renderMoment(
+        { kind: 'deposit_seen', version: 2, at: NOW },
+        {
+          details: chainSeen,
+          state: { lastPolledAt: NOW, lastChangeAt: NOW, history: [] },
+          target: { platform: 'console', chatId: 'c', chatKind: 'private' },
+        },
+      ),
+    );
     expect(moment).toContain(UNDER);
     expect(moment).toContain('Deposit seen on Arbitrum One: 50 USDC in block 218,004,211, confirming 1/3.');
     // The chain's own "wrong amount" wording is gone: one sentence for one fact.
@@ -69,11 +135,16 @@ describe('a chain sighting in the money model', () => {
   });
 
   it('names the phase the chain saw on the status card, never "Waiting for your deposit" beside "Deposit seen"', () => {
-    const card = statusCard(details('user_transfer_pending', [], { verdict: 'ok', amount: '100', confirmations: 2 }), { audience: 'private', now: NOW });
+    const card = statusCard(details('user_transfer_pending', [], { verdict: 'ok', amount: '100', confirmations: 2 }), {
+      audience: 'private',
+      now: NOW,
+    });
     expect(card.title).toBe('Swap 3f2b8c1e: Deposit seen, confirming 2/3');
     expect(text(card)).not.toContain('Waiting for your deposit');
     expect(text(card)).not.toMatch(/Send the exact amount|I've sent it/);
     // Without a sighting the same answer still waits for the deposit.
-    expect(statusCard(details('user_transfer_pending', []), { audience: 'private', now: NOW }).title).toBe('Swap 3f2b8c1e: Waiting for your deposit');
+    expect(statusCard(details('user_transfer_pending', []), { audience: 'private', now: NOW }).title).toBe(
+      'Swap 3f2b8c1e: Waiting for your deposit',
+    );
   });
 });

@@ -71,8 +71,13 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const swaps: Array<{ id: string; chat: ChatTarget; address: Hex }> = [];
     for (let n = 1; n <= 2; n++) {
       const details = await client.createSwap({
-        source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-        destination_address: `0x${n.toString(16).padStart(40, 'c')}`, amount: 100, use_deposit_address: true,
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: `0x${n.toString(16).padStart(40, 'c')}`,
+        amount: 100,
+        use_deposit_address: true,
       });
       const chat: ChatTarget = { platform: 'console', chatId: `restart-${n}`, chatKind: 'private' };
       await before.service.follow(details.swap.id, chat, { userId: `u${n}`, creator: true });
@@ -84,12 +89,27 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const messenger = new RecordingMessenger('console');
     await worker(messenger);
     const url = sandbox.chain?.url ?? '';
-    const wallet = createWalletClient({ account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'), chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
+      chain: {
+        id: 31337,
+        name: 'local',
+        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      },
+      transport: http(url),
+    });
     for (const s of swaps) {
       await wallet.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: 'transfer', args: [s.address, parseUnits('100', 6)] });
     }
     for (const s of swaps) {
-      await waitFor(() => messenger.log.some((r) => r.chatId === s.chat.chatId && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC in block')), `the sighting on ${s.chat.chatId}'s card after the restart`);
+      await waitFor(
+        () =>
+          messenger.log.some(
+            (r) => r.chatId === s.chat.chatId && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC in block'),
+          ),
+        `the sighting on ${s.chat.chatId}'s card after the restart`,
+      );
     }
   }, 90_000);
 
@@ -99,8 +119,13 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const messenger = new RecordingMessenger('console');
     const late = await worker(messenger);
     const details = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-      destination_address: `0x${'d'.repeat(40)}`, amount: 100, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${'d'.repeat(40)}`,
+      amount: 100,
+      use_deposit_address: true,
     });
     const id = details.swap.id;
     const chat: ChatTarget = { platform: 'console', chatId: 'late', chatKind: 'private' };
@@ -110,17 +135,39 @@ describe('a worker restart while swaps wait for their deposits', () => {
     await late.service.pollNow(id);
     await waitFor(async () => (await late.swapState(id))?.status === 'expired', 'the expired status');
     const url = sandbox.chain?.url ?? '';
-    const wallet = createWalletClient({ account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'), chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
-    await wallet.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: 'transfer', args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)] });
-    await waitFor(() => messenger.log.some((r) => r.chatId === 'late' && JSON.stringify(r.reply).includes('It arrived after the swap expired')), 'the late transfer on the card');
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
+      chain: {
+        id: 31337,
+        name: 'local',
+        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      },
+      transport: http(url),
+    });
+    await wallet.writeContract({
+      address: USDC,
+      abi: TOKEN_ABI,
+      functionName: 'transfer',
+      args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)],
+    });
+    await waitFor(
+      () => messenger.log.some((r) => r.chatId === 'late' && JSON.stringify(r.reply).includes('It arrived after the swap expired')),
+      'the late transfer on the card',
+    );
   }, 90_000);
 
   it('still tells a late transfer when the worker restarted after the swap expired', async () => {
     await running.at(-1)?.close();
     const before = await worker(new RecordingMessenger('console'));
     const details = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-      destination_address: `0x${'e'.repeat(40)}`, amount: 100, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${'e'.repeat(40)}`,
+      amount: 100,
+      use_deposit_address: true,
     });
     const id = details.swap.id;
     const chat: ChatTarget = { platform: 'console', chatId: 'late-restart', chatKind: 'private' };
@@ -134,9 +181,27 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const messenger = new RecordingMessenger('console');
     await worker(messenger);
     const url = sandbox.chain?.url ?? '';
-    const wallet = createWalletClient({ account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'), chain: { id: 31337, name: 'local', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } }, transport: http(url) });
-    await wallet.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: 'transfer', args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)] });
-    const told = await waitFor(() => messenger.log.find((r) => r.chatId === 'late-restart' && JSON.stringify(r.reply).includes('It arrived after the swap expired')), 'the late transfer told by the restarted worker', 20_000);
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
+      chain: {
+        id: 31337,
+        name: 'local',
+        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [url] } },
+      },
+      transport: http(url),
+    });
+    await wallet.writeContract({
+      address: USDC,
+      abi: TOKEN_ABI,
+      functionName: 'transfer',
+      args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)],
+    });
+    const told = await waitFor(
+      () => messenger.log.find((r) => r.chatId === 'late-restart' && JSON.stringify(r.reply).includes('It arrived after the swap expired')),
+      'the late transfer told by the restarted worker',
+      20_000,
+    );
     expect(JSON.stringify(told.reply)).toContain('A transfer of 100 USDC reached the deposit address on Arbitrum One');
   }, 90_000);
 });

@@ -35,8 +35,13 @@ describe('the sandbox on a real local chain', () => {
 
   it('POST /sandbox/swaps/{id}/deposit sends a real transfer, which the swap then shows', async () => {
     const details = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-      destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: '0x1111111111111111111111111111111111111111',
+      amount: 100,
+      use_deposit_address: true,
     });
     const id = details.swap.id;
     const address = details.deposit_actions?.[0]?.to_address as Hex;
@@ -45,7 +50,10 @@ describe('the sandbox on a real local chain', () => {
     const pub = createPublicClient({ cacheTime: 0, transport: http(sandbox.chain?.url ?? '') });
     const balance = await pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [address] });
     expect(balance).toBe(100_000_000n);
-    const input = await waitFor(async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input'), 'the swap showing the deposit');
+    const input = await waitFor(
+      async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input'),
+      'the swap showing the deposit',
+    );
     const tx = await pub.getTransactionReceipt({ hash: input.transaction_hash as Hex });
     expect(tx.to?.toLowerCase()).toBe(USDC);
     // A deposit the swap cannot take is refused as before, with nothing sent.
@@ -54,7 +62,7 @@ describe('the sandbox on a real local chain', () => {
     expect(await pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [address] })).toBe(100_000_000n);
   }, 60_000);
 
-  it('names its chain as its EVM networks\' node_url: a bot with CHAIN_WATCH=auto pointed at it watches that chain', async () => {
+  it("names its chain as its EVM networks' node_url: a bot with CHAIN_WATCH=auto pointed at it watches that chain", async () => {
     const networks = await client.getNetworks();
     expect(networks.find((n) => n.name === 'ARBITRUM_MAINNET')?.node_url).toBe(sandbox.chain?.url);
     expect(networks.find((n) => n.name === 'SOLANA_MAINNET')?.node_url).toBe('https://api.mainnet-beta.solana.com');
@@ -71,8 +79,12 @@ describe('the sandbox on a real local chain', () => {
     const prefix = uniquePrefix('chain-auto');
     const messenger = new RecordingMessenger('console');
     const tracking = createTracking({
-      redis: testRedisUrl(), prefix, api: client, limits: { maxPerChat: 100, maxPerUser: 100 },
-      cadence: { fastMs: 60_000, slowMs: 60_000, stuckFactor: 4 }, apiRate: { max: 100_000, duration: 1000 },
+      redis: testRedisUrl(),
+      prefix,
+      api: client,
+      limits: { maxPerChat: 100, maxPerUser: 100 },
+      cadence: { fastMs: 60_000, slowMs: 60_000, stuckFactor: 4 },
+      apiRate: { max: 100_000, duration: 1000 },
       chain: {
         evmRpcs: new Map(),
         fallbackRpc: async (name) => (await client.getNetworks()).find((n) => n.name === name && n.type === 'evm')?.node_url ?? undefined,
@@ -83,14 +95,26 @@ describe('the sandbox on a real local chain', () => {
     try {
       await tracking.startWorkers({ messengers: { console: messenger }, render: trackingRenderer });
       const details = await client.createSwap({
-        source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-        destination_address: '0x2222222222222222222222222222222222222222', amount: 100, use_deposit_address: true,
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: '0x2222222222222222222222222222222222222222',
+        amount: 100,
+        use_deposit_address: true,
       });
       const chat: ChatTarget = { platform: 'console', chatId: 'auto', chatKind: 'private' };
       await tracking.service.follow(details.swap.id, chat, { userId: 'u-auto', creator: true });
       await waitFor(() => tracking.swapState(details.swap.id), 'the first poll', 20_000);
       await raw(sandbox.url, `/sandbox/swaps/${details.swap.id}/deposit`, { key: sandbox.apiKey, method: 'POST', body: {} });
-      await waitFor(() => messenger.log.some((r) => r.chatId === 'auto' && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC in block')), 'the deposit seen through the catalogue\'s node_url', 20_000);
+      await waitFor(
+        () =>
+          messenger.log.some(
+            (r) => r.chatId === 'auto' && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC in block'),
+          ),
+        "the deposit seen through the catalogue's node_url",
+        20_000,
+      );
     } finally {
       await tracking.close();
     }
@@ -102,19 +126,27 @@ describe('SANDBOX_CHAIN=1 swapbot console', () => {
   testRedis(prefix);
 
   it('shows the simulated deposit as a real transfer seen on chain, with its block, then completion', async () => {
-    const { code, stdout, stderr } = await runCli(['console'], `${CONSOLE_SWAP_SCRIPT}\n`, {
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: prefix,
-      SANDBOX_CHAIN: '1',
-      SANDBOX_DEPOSIT_DELAY_MS: '300',
-      SANDBOX_SPEED: '4',
-    }, 120_000);
+    const { code, stdout, stderr } = await runCli(
+      ['console'],
+      `${CONSOLE_SWAP_SCRIPT}\n`,
+      {
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: prefix,
+        SANDBOX_CHAIN: '1',
+        SANDBOX_DEPOSIT_DELAY_MS: '300',
+        SANDBOX_SPEED: '4',
+      },
+      120_000,
+    );
     expect(stderr).not.toMatch(/error/i);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^chain rpc: http:\/\/127\.0\.0\.1:\d+$/m);
     expect(stdout).toMatch(/^chain funded key: 0x[0-9a-f]{64}$/m);
     const deposit = stdout.indexOf('Send exactly 100 USDC on Arbitrum One');
-    const seen = /Deposit seen on Arbitrum One: 100 USDC in block [\d,]+, (confirming \d\/3|3\/3 confirmations|confirmations so far: \d+)\./.exec(stdout);
+    const seen =
+      /Deposit seen on Arbitrum One: 100 USDC in block [\d,]+, (confirming \d\/3|3\/3 confirmations|confirmations so far: \d+)\./.exec(
+        stdout,
+      );
     // The catalogue has no confirmation count: none is made up (it was "1/1 confirmations").
     expect(stdout).not.toMatch(/Deposit seen on [^\n]*1\/1 confirmations/);
     expect(seen, stdout).not.toBeNull();

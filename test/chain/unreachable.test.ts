@@ -52,7 +52,8 @@ describe('RPC nodes that never answer', () => {
 
   it('logs one line for all of them, falls back to polling, and does not hammer them', async () => {
     let n = 0;
-    for (const network of asked.keys()) watcher.watch({ swapId: `s${++n}`, network, address: `0x${n.toString(16).padStart(40, '0')}`, token: USDC });
+    for (const network of asked.keys())
+      watcher.watch({ swapId: `s${++n}`, network, address: `0x${n.toString(16).padStart(40, '0')}`, token: USDC });
     await waitFor(() => down.size === 3, 'every network handed to the API polling', 10_000);
     for (const network of asked.keys()) expect(watcher.healthy(network)).toBe(false);
     const warnings = log.lines.filter((l) => l.includes('"level":40'));

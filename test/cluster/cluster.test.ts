@@ -64,8 +64,13 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
   async function createSwap(): Promise<string> {
     n++;
     const created = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC',
-      destination_address: `0x${n.toString(16).padStart(40, 'a')}`, amount: 100, use_deposit_address: true,
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${n.toString(16).padStart(40, 'a')}`,
+      amount: 100,
+      use_deposit_address: true,
     });
     return created.swap.id;
   }
@@ -88,15 +93,22 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
       expect(await tracking.service.follow(id, chat, { userId: `u-${label}-${i}`, creator: i % 2 === 0 })).toMatchObject({ ok: true });
       swaps.push({ id, chat });
     }
-    for (const s of swaps) await expect.poll(async () => (await tracking.swapState(s.id))?.status, { timeout: withinMs, interval: 100 }).toMatch(/^(created|user_transfer_pending)$/);
-    for (const s of swaps.filter((_, i) => i % 2 === 1)) await expect.poll(() => card(s.chat.chatId, s.id), { timeout: withinMs, interval: 100 }).toMatch(/status (created|user_transfer_pending)/);
+    for (const s of swaps)
+      await expect
+        .poll(async () => (await tracking.swapState(s.id))?.status, { timeout: withinMs, interval: 100 })
+        .toMatch(/^(created|user_transfer_pending)$/);
+    for (const s of swaps.filter((_, i) => i % 2 === 1))
+      await expect
+        .poll(() => card(s.chat.chatId, s.id), { timeout: withinMs, interval: 100 })
+        .toMatch(/status (created|user_transfer_pending)/);
     return swaps;
   }
 
   /** The service completes the swaps: every chat's card says so. */
   async function complete(swaps: Followed, withinMs: number): Promise<void> {
     for (const s of swaps) sandbox.setStatus(s.id, 'completed');
-    for (const s of swaps) await expect.poll(() => card(s.chat.chatId, s.id), { timeout: withinMs, interval: 100 }).toContain('status completed');
+    for (const s of swaps)
+      await expect.poll(() => card(s.chat.chatId, s.id), { timeout: withinMs, interval: 100 }).toContain('status completed');
     for (const s of swaps) expect((await tracking.swapState(s.id))?.status).toBe('completed');
   }
 
@@ -104,7 +116,9 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     await complete(await follow('before', 6, STARTUP_MS), STARTUP_MS);
     // Per-swap keys carry the swap's hash tag: six swaps land on more than one master.
     const probe = createRedis(cluster.url);
-    const slots = new Set(await Promise.all(Array.from({ length: 6 }, (_, i) => probe.call('CLUSTER', 'KEYSLOT', keys.swap(`id-${i}`)) as Promise<number>)));
+    const slots = new Set(
+      await Promise.all(Array.from({ length: 6 }, (_, i) => probe.call('CLUSTER', 'KEYSLOT', keys.swap(`id-${i}`)) as Promise<number>)),
+    );
     probe.disconnect();
     expect(slots.size).toBeGreaterThan(1);
   }, 120_000);

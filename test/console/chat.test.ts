@@ -62,7 +62,12 @@ describe('terminal chat', () => {
     await c.waitFor('› Amount of USDC', at);
     at = c.text.length;
     c.type('2'); // an answer, not a button: below the route's minimum
-    const { min_amount: min } = await h.api.getLimits({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'ETHEREUM_MAINNET', destination_token: 'USDC' });
+    const { min_amount: min } = await h.api.getLimits({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'ETHEREUM_MAINNET',
+      destination_token: 'USDC',
+    });
     await c.waitFor(`2 USDC is below the minimum of ${min} USDC for this route.`, at);
     at = c.text.length;
     c.type('50');
@@ -96,14 +101,22 @@ describe('ConsoleMessenger', () => {
   test('pushed cards print as updates; identical edits print nothing', async () => {
     const output = new PassThrough();
     let text = '';
-    output.on('data', (d: Buffer) => { text += d.toString(); });
+    output.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     const m = new ConsoleMessenger(output);
     const target = { platform: 'console' as const, chatId: 'u', chatKind: 'private' as const };
-    const ref = await m.send(target, { title: 'Swap 1: Waiting for your deposit', lines: [[{ kind: 'text', text: 'waiting' }]], target: 'here' });
+    const ref = await m.send(target, {
+      title: 'Swap 1: Waiting for your deposit',
+      lines: [[{ kind: 'text', text: 'waiting' }]],
+      target: 'here',
+    });
     expect(ref).toEqual({ platform: 'console', chatId: 'u', messageId: '1' });
     expect(text).toContain('── update ──\nSwap 1: Waiting for your deposit\nwaiting');
     const same = text.length;
-    expect(await m.edit(ref, { title: 'Swap 1: Waiting for your deposit', lines: [[{ kind: 'text', text: 'waiting' }]], target: 'here' })).toEqual(ref);
+    expect(
+      await m.edit(ref, { title: 'Swap 1: Waiting for your deposit', lines: [[{ kind: 'text', text: 'waiting' }]], target: 'here' }),
+    ).toEqual(ref);
     expect(text.length).toBe(same);
     await m.edit(ref, { title: 'Swap 1: Completed', tone: 'success', lines: [[{ kind: 'text', text: 'done' }]], target: 'here' });
     expect(text.slice(same)).toContain('updated: ✅ Swap 1: Completed\ndone');
@@ -113,7 +126,10 @@ describe('ConsoleMessenger', () => {
     const c = pipeChat({ userId: 'push-user' });
     c.type('/quote 100 USDC arbitrum base');
     await c.waitFor('[1] Swap this');
-    await c.chat.messenger.send({ platform: 'console', chatId: 'push-user', chatKind: 'private' }, { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' });
+    await c.chat.messenger.send(
+      { platform: 'console', chatId: 'push-user', chatKind: 'private' },
+      { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' },
+    );
     expect(c.text).toContain('[3] History');
     const at = c.text.length;
     c.type('3');

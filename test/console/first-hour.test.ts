@@ -32,7 +32,15 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
     const id = await createSwap(c);
     const sent = c.numberOf("I've sent it");
     // Tracking pushes the swap's status card below the deposit card, with buttons of its own.
-    await c.chat.messenger.send({ platform: 'console', chatId: 'x', chatKind: 'private' }, { title: `Swap ${id.slice(0, 8)}: Waiting for your deposit`, lines: [], buttons: [[{ kind: 'action', label: 'Refresh', action: `st:${id}` }]], target: 'here' });
+    await c.chat.messenger.send(
+      { platform: 'console', chatId: 'x', chatKind: 'private' },
+      {
+        title: `Swap ${id.slice(0, 8)}: Waiting for your deposit`,
+        lines: [],
+        buttons: [[{ kind: 'action', label: 'Refresh', action: `st:${id}` }]],
+        target: 'here',
+      },
+    );
     const refresh = c.numberOf('Refresh');
     expect(refresh).not.toBe(sent);
     const at = c.text.length;
@@ -59,7 +67,10 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
     expect(skip).toMatch(/^#\d+$/);
     expect(refund).toContain(`(A plain number here is your answer. To press a button, type # and its number, e.g. ${skip}.)`);
     // A pushed card arriving meanwhile leaves the question open: a plain number is still an answer.
-    await c.chat.messenger.send({ platform: 'console', chatId: 'x', chatKind: 'private' }, { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' });
+    await c.chat.messenger.send(
+      { platform: 'console', chatId: 'x', chatKind: 'private' },
+      { title: 'Pushed', lines: [], buttons: [[{ kind: 'action', label: 'History', action: 'hs:0' }]], target: 'here' },
+    );
     const history = c.numberOf('History');
     expect(history).toMatch(/^#\d+$/);
     at = c.text.length;
@@ -73,7 +84,7 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
     await c.chat.done;
   });
 
-  test('a number no button has says which numbers there are, in the chat\'s language', async () => {
+  test("a number no button has says which numbers there are, in the chat's language", async () => {
     const c = pipeChat({ locale: 'ru' });
     c.type('/quote 100 USDC arbitrum base');
     await c.waitFor('[1] Обменять  [2] Обновить');
@@ -145,7 +156,7 @@ describe('short ids in a group', () => {
 });
 
 describe('terminal chat: languages at the edges (issue 22, item 6)', () => {
-  test('/language takes a code or a language\'s name; an unknown one says so and offers the buttons', async () => {
+  test("/language takes a code or a language's name; an unknown one says so and offers the buttons", async () => {
     const c = pipeChat();
     let at = c.text.length;
     c.type('/language ru');
@@ -170,7 +181,7 @@ describe('terminal chat: languages at the edges (issue 22, item 6)', () => {
   test.each([
     ['ru', '100 USDC в сети Arbitrum One → USDC в сети Base'],
     ['zh-CN', 'Arbitrum One 上的 100 USDC → Base 上的 USDC'],
-  ])('/history words a swap made in English in the reader\'s language (%s)', async (lang, route) => {
+  ])("/history words a swap made in English in the reader's language (%s)", async (lang, route) => {
     const c = pipeChat();
     await createSwap(c);
     // The reader chose another language since (as /language does).

@@ -27,11 +27,24 @@ beforeAll(async () => {
   output.on('data', (d: Buffer) => (text += d.toString()));
   const logger = createLogger({ level: 'warn', format: 'line', destination: output, secrets: [API_KEY] });
   // One retry, without waiting: the retry is what logs the warning.
-  const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: API_KEY, timeoutMs: 3_000, maxRetries: 1, sleep: async () => undefined, logger });
+  const api = new LayerswapClient({
+    baseUrl: sandbox.url,
+    apiKey: API_KEY,
+    timeoutMs: 3_000,
+    maxRetries: 1,
+    sleep: async () => undefined,
+    logger,
+  });
   const prefix = uniquePrefix('console-log');
   const core = createCore({
-    api, catalog: new CatalogCache(api, { ttlMs: 60_000, now: () => clock.now() }), redis: testRedis(prefix), keyPrefix: prefix,
-    tracking: new MemoryTracking(), limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, logger, now: () => clock.now(),
+    api,
+    catalog: new CatalogCache(api, { ttlMs: 60_000, now: () => clock.now() }),
+    redis: testRedis(prefix),
+    keyPrefix: prefix,
+    tracking: new MemoryTracking(),
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    logger,
+    now: () => clock.now(),
   });
   chat = startConsoleChat({ core, input: new PassThrough(), output, userId: 'console-log-user' });
 });
@@ -52,7 +65,9 @@ describe('terminal chat log lines', () => {
     const lines = after.split('\n');
     const warnings = lines.filter((l) => l.includes('WARN'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^\d\d:\d\d:\d\d WARN {2}layerswap request failed; retrying {2}.*request=GET \/api\/v2\/quote attempt=1 .*\(.*502/);
+    expect(warnings[0]).toMatch(
+      /^\d\d:\d\d:\d\d WARN {2}layerswap request failed; retrying {2}.*request=GET \/api\/v2\/quote attempt=1 .*\(.*502/,
+    );
     // The retried quote still reaches the user, after the warning.
     expect(lines.indexOf(warnings[0]!)).toBeLessThan(lines.findIndex((l) => l.includes('You send: 50 USDC')));
     expect(text).not.toMatch(/\{"level"|"msg":/);

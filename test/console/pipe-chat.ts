@@ -20,7 +20,17 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
   });
   let ended = false;
   const userId = opts.userId ?? `con-${Math.random()}`;
-  const chat = startConsoleChat({ core: h.core, input, output, userId, isTTY: opts.isTTY, ...(opts.locale ? { locale: opts.locale } : {}), onEnd: () => { ended = true; } });
+  const chat = startConsoleChat({
+    core: h.core,
+    input,
+    output,
+    userId,
+    isTTY: opts.isTTY,
+    ...(opts.locale ? { locale: opts.locale } : {}),
+    onEnd: () => {
+      ended = true;
+    },
+  });
   /** The number printed beside the last button with this label ("#7" while a question was open). */
   const numberOf = (label: string): string => {
     const all = [...text.matchAll(new RegExp(`\\[(#?\\d+)\\] ${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=  |\\n|$)`, 'g'))];
@@ -30,11 +40,14 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
   };
   /** Waits until the output after `from` contains the pattern; returns that output. */
   const waitFor = (pattern: string | RegExp, from = 0): Promise<string> =>
-    vi.waitFor(() => {
-      const tail = text.slice(from);
-      if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
-      throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
-    }, { timeout: 10_000, interval: 20 });
+    vi.waitFor(
+      () => {
+        const tail = text.slice(from);
+        if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
+        throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
   /** Does `act`, then waits for the pattern in what is printed after it; returns that output. */
   const step = (act: () => unknown, until: string | RegExp): Promise<string> => {
     const at = text.length;
@@ -49,8 +62,12 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
     /** Types the number of the last button with this label, as a user reading the screen would. */
     press: (label: string) => input.write(`${numberOf(label)}\n`),
     end: () => input.end(),
-    get text() { return text; },
-    get ended() { return ended; },
+    get text() {
+      return text;
+    },
+    get ended() {
+      return ended;
+    },
     waitFor,
     /** Types a line, then waits for the pattern in the answer. */
     says: (line: string, until: string | RegExp) => step(() => input.write(`${line}\n`), until),
@@ -58,4 +75,3 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
     presses: (label: string, until: string | RegExp) => step(() => input.write(`${numberOf(label)}\n`), until),
   };
 }
-

@@ -15,11 +15,17 @@ const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 describe('terminal chat: observed times, Swap again, saved addresses', () => {
   test('a route quoted after five completed swaps shows what they took', async () => {
     const times = new RouteTimesStore(h.redis, h.prefix);
-    const route = routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'OPTIMISM_MAINNET', destinationToken: 'USDC' });
+    const route = routeTimesId({
+      sourceNetwork: 'ARBITRUM_MAINNET',
+      sourceToken: 'USDC',
+      destinationNetwork: 'OPTIMISM_MAINNET',
+      destinationToken: 'USDC',
+    });
     const c = startPipeChat(h);
     c.type('/quote 100 USDC arbitrum optimism');
     expect(await c.waitFor('[2] Refresh')).toMatch(/Expected time: about /);
-    for (const ms of [40_000, 50_000, 70_000, 80_000, 100_000]) await times.recordCompleted(route, { depositSeenAt: h.clock.now() - ms, history: [] }, h.clock.now());
+    for (const ms of [40_000, 50_000, 70_000, 80_000, 100_000])
+      await times.recordCompleted(route, { depositSeenAt: h.clock.now() - ms, history: [] }, h.clock.now());
     const at = c.text.length;
     c.type('/quote 100 USDC arbitrum optimism');
     expect(await c.waitFor('Refresh', at)).toContain('Expected time: 5 of the last 5 swaps on this route arrived within 2 minutes');

@@ -77,14 +77,22 @@ describe('terminal chat: the deposit card has a lifecycle', () => {
 
     at = out.length;
     live.sandbox.deposit(swapId, { amount: 100 });
-    const after = await seen(new RegExp(`updated: \\S* ?Swap ${short}: Deposit (seen|confirmed)[\\s\\S]*?Deposit seen: 100 USDC at [^\\n]*Do not send again\\.`), at, 'the deposit card reprinted as seen');
+    const after = await seen(
+      new RegExp(`updated: \\S* ?Swap ${short}: Deposit (seen|confirmed)[\\s\\S]*?Deposit seen: 100 USDC at [^\\n]*Do not send again\\.`),
+      at,
+      'the deposit card reprinted as seen',
+    );
     const reprint = after.slice(after.search(new RegExp(`updated: \\S* ?Swap ${short}: deposit`)));
     const reprintCard = reprint.split('\n\n')[0] ?? '';
     expect(reprintCard).not.toMatch(/Send exactly|Copy address|I've sent it/);
 
     at = out.length;
     await driveToCompletion(live, swapId);
-    const closed = await seen(new RegExp(`updated: \\S* ?Swap ${short}: Deposit closed[\\s\\S]*This deposit address is no longer for this swap`), at, 'the deposit card closed');
+    const closed = await seen(
+      new RegExp(`updated: \\S* ?Swap ${short}: Deposit closed[\\s\\S]*This deposit address is no longer for this swap`),
+      at,
+      'the deposit card closed',
+    );
     expect(closed).toMatch(/Received: \d+\.\d+ USDC/);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
  * real Redis): the banner in the user's language and true about pressing buttons, and an explicit
  * --lang beating a language saved earlier with /language.
  */
-describe('the terminal chat\'s start in the user\'s language', () => {
+describe("the terminal chat's start in the user's language", () => {
   const prefix = uniquePrefix('console-start');
   const redis = testRedis(prefix);
   const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix };
@@ -21,9 +21,19 @@ describe('the terminal chat\'s start in the user\'s language', () => {
   });
 
   it.each([
-    ['--lang ru', ['console', '--lang', 'ru'], { REDIS_PREFIX: `${prefix}-ru` }, ['Терминальный чат swapbot', 'Здесь всё ненастоящее', 'введите # и номер']],
-    ['LANG=zh_CN.UTF-8', ['console'], { LANG: 'zh_CN.UTF-8', REDIS_PREFIX: `${prefix}-zh` }, ['swapbot 终端聊天', '这里的一切都不是真实的', '请输入 # 加编号']],
-  ])('prints the banner in the user\'s language (%s)', async (_name, args, extra, expected) => {
+    [
+      '--lang ru',
+      ['console', '--lang', 'ru'],
+      { REDIS_PREFIX: `${prefix}-ru` },
+      ['Терминальный чат swapbot', 'Здесь всё ненастоящее', 'введите # и номер'],
+    ],
+    [
+      'LANG=zh_CN.UTF-8',
+      ['console'],
+      { LANG: 'zh_CN.UTF-8', REDIS_PREFIX: `${prefix}-zh` },
+      ['swapbot 终端聊天', '这里的一切都不是真实的', '请输入 # 加编号'],
+    ],
+  ])("prints the banner in the user's language (%s)", async (_name, args, extra, expected) => {
     // A prefix each: the first run's --lang is saved as the console user's choice.
     const { code, stdout } = await runCli(args, '', { ...env, ...extra });
     expect(code).toBe(0);

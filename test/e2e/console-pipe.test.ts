@@ -9,7 +9,15 @@ async function sandboxReceiveFor100Usdc(): Promise<string> {
   const sandbox = await startSandbox();
   const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
   try {
-    const { quote } = await api.getQuote({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', amount: 100, refuel: false, use_deposit_address: true });
+    const { quote } = await api.getQuote({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      amount: 100,
+      refuel: false,
+      use_deposit_address: true,
+    });
     return String(quote.receive_amount);
   } finally {
     await api.close();
@@ -54,7 +62,11 @@ describe('the terminal chat over a pipe (the built CLI, the in-process sandbox, 
   });
 
   it('answers bad input with a specific message and keeps running', async () => {
-    const { code, stdout } = await runCli(['console'], '/quote abc USDC arbitrum base\n/status not-a-uuid\n/frobnicate\n/quote 100 USDC arbitum base\n', env);
+    const { code, stdout } = await runCli(
+      ['console'],
+      '/quote abc USDC arbitrum base\n/status not-a-uuid\n/frobnicate\n/quote 100 USDC arbitum base\n',
+      env,
+    );
     expect(code).toBe(0);
     expect(stdout).toContain('"abc" is not a number');
     // What was entered is kept: the route is remembered while the amount is asked again.

@@ -28,7 +28,13 @@ function stripDecimals(v: unknown): unknown {
 
 /** ERC-20 and depository actions as the real service sends them: amount 0, the swap's call data. */
 function realShapedActions(actions: unknown): unknown {
-  return (actions as Record<string, unknown>[]).map((a) => ({ ...a, type: 'transfer', amount: 0, amount_in_base_units: '0', call_data: '0x13e1' }));
+  return (actions as Record<string, unknown>[]).map((a) => ({
+    ...a,
+    type: 'transfer',
+    amount: 0,
+    amount_in_base_units: '0',
+    call_data: '0x13e1',
+  }));
 }
 
 /** Deposit actions with real shapes, swaps without created_date or token decimals; the rest as it is. */
@@ -68,14 +74,19 @@ describe('the terminal chat against answers shaped like the real service', () =>
       '7', // Confirm
       '/history',
     ].join('\n');
-    const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, {
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: prefix,
-      LAYERSWAP_API_URL: stand.url,
-      LAYERSWAP_API_KEY: sandbox.apiKey,
-      POLL_FAST_MS: '500',
-      POLL_SLOW_MS: '1000',
-    }, 90_000);
+    const { code, stdout, stderr } = await runCli(
+      ['console'],
+      `${script}\n`,
+      {
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: prefix,
+        LAYERSWAP_API_URL: stand.url,
+        LAYERSWAP_API_KEY: sandbox.apiKey,
+        POLL_FAST_MS: '500',
+        POLL_SLOW_MS: '1000',
+      },
+      90_000,
+    );
     expect(code, stderr).toBe(0);
     expect(stdout).not.toContain('SANDBOX'); // it took the stand-in for the real service
 
@@ -86,7 +97,9 @@ describe('the terminal chat against answers shaped like the real service', () =>
     expect(stand.requests.filter((r) => r.startsWith(`GET /api/v2/swaps/${id!}`)).length).toBeGreaterThan(0);
 
     // The deposit card: the address the service gave, the requested amount, no memo from call data.
-    const actions = await (await fetch(`${sandbox.url}/api/v2/swaps/${id!}/deposit_actions`, { headers: { 'X-LS-APIKEY': sandbox.apiKey } })).json() as { data: { to_address: string }[] };
+    const actions = (await (
+      await fetch(`${sandbox.url}/api/v2/swaps/${id!}/deposit_actions`, { headers: { 'X-LS-APIKEY': sandbox.apiKey } })
+    ).json()) as { data: { to_address: string }[] };
     const address = actions.data[0]!.to_address;
     const card = stdout.slice(stdout.indexOf('Deposit for swap'));
     expect(card).toContain('Send exactly 100 USDC on Arbitrum One');

@@ -22,7 +22,10 @@ class Chat {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcessWithoutNullStreams;
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, [CLI, 'console'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [CLI, 'console'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child.stdout.on('data', (d: Buffer) => (this.out += d.toString()));
     this.child.stderr.on('data', (d: Buffer) => (this.err += d.toString()));
     this.exited = new Promise((resolve) => this.child.on('exit', resolve));
@@ -32,11 +35,14 @@ class Chat {
   }
   /** Waits until the output after `from` matches; returns where the match starts. */
   async waitFor(re: RegExp, from = 0, timeout = 30_000): Promise<number> {
-    return vi.waitFor(() => {
-      const i = this.out.slice(from).search(re);
-      if (i < 0) throw new Error(`no ${String(re)} in:\n${this.out.slice(from)}\nstderr:\n${this.err}`);
-      return from + i;
-    }, { timeout, interval: 50 });
+    return vi.waitFor(
+      () => {
+        const i = this.out.slice(from).search(re);
+        if (i < 0) throw new Error(`no ${String(re)} in:\n${this.out.slice(from)}\nstderr:\n${this.err}`);
+        return from + i;
+      },
+      { timeout, interval: 50 },
+    );
   }
   /** Presses the button with this label in the last reply that showed it. */
   press(label: string): void {
@@ -64,7 +70,10 @@ describe('track anything through the terminal chat (built CLI, sandbox over HTTP
   const chats: Chat[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 5_000, completionLagMs: 0 } });
+    sandbox = await startSandbox({
+      clock,
+      timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 5_000, completionLagMs: 0 },
+    });
     api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -73,9 +82,16 @@ describe('track anything through the terminal chat (built CLI, sandbox over HTTP
     await sandbox.close();
   });
 
-  const env = (prefix: string) => ({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, LAYERSWAP_API_URL: sandbox.url, LAYERSWAP_API_KEY: sandbox.apiKey, POLL_FAST_MS: '300', POLL_SLOW_MS: '500',
+  const env = (prefix: string) => ({
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: prefix,
+    LAYERSWAP_API_URL: sandbox.url,
+    LAYERSWAP_API_KEY: sandbox.apiKey,
+    POLL_FAST_MS: '300',
+    POLL_SLOW_MS: '500',
     // The sandbox's catalogue names public mainnet RPC nodes, which this offline test cannot reach.
-    CHAIN_WATCH: 'off' });
+    CHAIN_WATCH: 'off',
+  });
 
   it('finds a deposited swap by its hash in a fresh chat and follows it live; lists it by address; "I\'ve sent it" shows confirmations first', async () => {
     // Chat A creates the swap.

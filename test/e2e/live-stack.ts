@@ -39,7 +39,10 @@ export interface LiveStack {
 
 export async function startLiveStack(name: string, messengers: WorkerOptions['messengers']): Promise<LiveStack> {
   const clock = new ManualClock();
-  const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 } });
+  const sandbox = await startSandbox({
+    clock,
+    timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 },
+  });
   const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
   const catalog = new CatalogCache(api, { ttlMs: 3_600_000, now: () => clock.now() });
   await catalog.warm(); // as the web process does at start: autocomplete reads only the cache
@@ -66,11 +69,38 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     languages: new LanguageStore(redis, prefix),
   });
   // The production renderer, with the card's "now" read from the sandbox clock.
-  const render: TrackingRenderer<SwapDetails> = { ...trackingRenderer, depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale), card: (details, target, view, locale) => statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, now: clock.now(), ...(view ? { followed: view } : {}) }) };
+  const render: TrackingRenderer<SwapDetails> = {
+    ...trackingRenderer,
+    depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale),
+    card: (details, target, view, locale) =>
+      statusCard(details, {
+        audience: target.chatKind === 'private' ? 'private' : 'public',
+        locale,
+        now: clock.now(),
+        ...(view ? { followed: view } : {}),
+      }),
+  };
   await tracking.startWorkers({ messengers, render });
-  const core = createCore({ api, catalog, redis, keyPrefix: prefix, tracking: tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => clock.now(), logger });
+  const core = createCore({
+    api,
+    catalog,
+    redis,
+    keyPrefix: prefix,
+    tracking: tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => clock.now(),
+    logger,
+  });
   return {
-    clock, sandbox, api, core, tracking, redis, prefix, logger, logLines: lines,
+    clock,
+    sandbox,
+    api,
+    core,
+    tracking,
+    redis,
+    prefix,
+    logger,
+    logLines: lines,
     async close() {
       await tracking.close();
       await sandbox.close();

@@ -42,7 +42,10 @@ async function health(port: number): Promise<number | undefined> {
 }
 
 function run(command: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [CLI, command], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, command], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -111,15 +114,35 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     const quote = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card', 30_000);
     // The amount the sandbox quotes (a fixed network cost plus a small rate), not a made-up one.
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    const expected = await api.getQuote({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', amount: 100, refuel: false, use_deposit_address: true });
+    const expected = await api.getQuote({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      amount: 100,
+      refuel: false,
+      use_deposit_address: true,
+    });
     expect(quote.text).toContain(`You receive: ${expected.quote.receive_amount} USDC on Base`);
 
     // A swap made elsewhere, followed with /track: the worker process polls it and pushes cards.
-    const created = await api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true });
+    const created = await api.createSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: '0x1111111111111111111111111111111111111111',
+      amount: 100,
+      use_deposit_address: true,
+    });
     await api.close();
     const id = created.swap.id;
     fake.sendText(chat, alice, `/track ${id}`);
-    const card = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes(id.slice(0, 8)) && /Waiting for your deposit/i.test(m.text)), 'the status card from the worker', 30_000);
+    const card = await waitFor(
+      () => fake.botMessages(chat.id).find((m) => m.text?.includes(id.slice(0, 8)) && /Waiting for your deposit/i.test(m.text)),
+      'the status card from the worker',
+      30_000,
+    );
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1); // one card per swap per chat
 
     sandbox.deposit(id);
@@ -139,7 +162,9 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     expect((await fetch(`http://127.0.0.1:${workerPort}/health`)).status).toBe(200);
     // The worker's own counters: the cards it pushed to Telegram.
     const metrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
-    expect(Number(/^swapbot_notify_deliveries_total\{platform="telegram",outcome="delivered"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThanOrEqual(2);
+    expect(
+      Number(/^swapbot_notify_deliveries_total\{platform="telegram",outcome="delivered"\} (\d+)$/m.exec(metrics)?.[1] ?? 0),
+    ).toBeGreaterThanOrEqual(2);
 
     web.child.kill('SIGTERM');
     worker.child.kill('SIGTERM');
@@ -189,7 +214,15 @@ describe('swapbot web + swapbot worker on Discord', () => {
   it('answers a slash command through the gateway and the worker edits the live card in the DM', async () => {
     const fake = world.fake;
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    const created = await api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: '0x1111111111111111111111111111111111111111', amount: 100, use_deposit_address: true });
+    const created = await api.createSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: '0x1111111111111111111111111111111111111111',
+      amount: 100,
+      use_deposit_address: true,
+    });
     await api.close();
     const id = created.swap.id;
     const short = id.slice(0, 8);
@@ -197,7 +230,11 @@ describe('swapbot web + swapbot worker on Discord', () => {
     // The gateway session of the web process is up once a slash command gets an answer.
     const dm = fake.world.dmChannel(world.alice.user.id).id;
     const cardIn = () => fake.messagesIn(dm).find((m) => titleOf(m).includes(`Swap ${short}`) && !m.interactionId);
-    await waitFor(() => fake.gateway.stats.identifies.some((i) => i.token === 'ok') || undefined, 'the web process to identify on the gateway', 30_000);
+    await waitFor(
+      () => fake.gateway.stats.identifies.some((i) => i.token === 'ok') || undefined,
+      'the web process to identify on the gateway',
+      30_000,
+    );
     await waitFor(() => web.output().includes('discord connected'), 'the web process to handle READY and GUILD_CREATE', 30_000);
     fake.slashCommand(world.aliceDm, 'track', { swap_id: id });
     const card = await waitFor(cardIn, 'the live card pushed by the worker', 30_000);

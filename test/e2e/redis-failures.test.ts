@@ -30,7 +30,9 @@ function freePort(): Promise<number> {
 
 /** A throwaway redis-server on this port; resolves once it accepts connections. */
 function redisServer(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   cleanups.push(() => void child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
     let log = '';
@@ -76,7 +78,12 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
     const closed = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'swapbot-noredis-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { code, stdout, stderr } = await runCli(['start'], '/quote 0.5 eth ethereum -> optimism\n', { REDIS_URL: `redis://:hunter2pass@127.0.0.1:${closed}`, DATA_DIR: dataDir }, 30_000);
+    const { code, stdout, stderr } = await runCli(
+      ['start'],
+      '/quote 0.5 eth ethereum -> optimism\n',
+      { REDIS_URL: `redis://:hunter2pass@127.0.0.1:${closed}`, DATA_DIR: dataDir },
+      30_000,
+    );
     expect(code).toBe(1);
     // No banner, no chat: nothing pretends all is well.
     expect(stdout).toBe('');

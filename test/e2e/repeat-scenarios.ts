@@ -34,30 +34,59 @@ export interface RepeatSurface {
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const SHORT = '0xd8dA…6045';
 /** The observed line's route (no other scenario completes a swap on it). */
-const OBSERVED = { source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC' };
+const OBSERVED = {
+  source_network: 'OPTIMISM_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'ARBITRUM_MAINNET',
+  destination_token: 'USDC',
+};
 /** The slow swap's route: 3 confirmations 10 s apart on Arbitrum, so it is still confirming 25 s after its deposit was seen. */
-const SLOW = { source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'OPTIMISM_MAINNET', destination_token: 'USDC' };
-const idOf = (r: typeof OBSERVED) => routeTimesId({ sourceNetwork: r.source_network, sourceToken: r.source_token, destinationNetwork: r.destination_network, destinationToken: r.destination_token });
+const SLOW = {
+  source_network: 'ARBITRUM_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'OPTIMISM_MAINNET',
+  destination_token: 'USDC',
+};
+const idOf = (r: typeof OBSERVED) =>
+  routeTimesId({
+    sourceNetwork: r.source_network,
+    sourceToken: r.source_token,
+    destinationNetwork: r.destination_network,
+    destinationToken: r.destination_token,
+  });
 
 /** Swaps made on the service, followed in the chat by the real tracker, deposited and driven to completion: their durations recorded. */
 async function completedByTracker(s: RepeatSurface, n: number, recordedBefore: number): Promise<void> {
   const { live } = s;
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const d = await live.api.createSwap({ ...OBSERVED, destination_address: `0x${(recordedBefore + i + 1).toString(16).padStart(40, 'e')}`, amount: 50, use_deposit_address: true });
+    const d = await live.api.createSwap({
+      ...OBSERVED,
+      destination_address: `0x${(recordedBefore + i + 1).toString(16).padStart(40, 'e')}`,
+      amount: 50,
+      use_deposit_address: true,
+    });
     ids.push(d.swap.id);
     await live.tracking.service.follow(d.swap.id, s.me, { userId: s.me.chatId });
   }
   for (const id of ids) live.sandbox.deposit(id);
   // Each deposit seen by a poll before the clock moves: the durations start there.
-  await waitFor(async () => (await Promise.all(ids.map((id) => live.tracking.swapState(id)))).every((st) => st?.depositSeenAt !== undefined), 'the deposits seen', 10_000);
+  await waitFor(
+    async () => (await Promise.all(ids.map((id) => live.tracking.swapState(id)))).every((st) => st?.depositSeenAt !== undefined),
+    'the deposits seen',
+    10_000,
+  );
   for (const id of ids) await driveToCompletion(live, id);
   const want = recordedBefore + n;
-  await waitFor(async () => (await readRouteTimes(live.redis, live.prefix, idOf(OBSERVED), live.clock.now())).seen?.count === want, `${want} durations recorded`, 10_000);
+  await waitFor(
+    async () => (await readRouteTimes(live.redis, live.prefix, idOf(OBSERVED), live.clock.now())).seen?.count === want,
+    `${want} durations recorded`,
+    10_000,
+  );
 }
 
 export function repeatScenarios(surface: () => RepeatSurface): void {
-  it('a route quoted after five completed swaps shows what they took; with four, the service\'s estimate', async () => {
+  it("a route quoted after five completed swaps shows what they took; with four, the service's estimate", async () => {
     const s = surface();
     const quote = '/quote 100 USDC OPTIMISM_MAINNET ARBITRUM_MAINNET';
     expect(await s.says(quote, /Expected time/)).toMatch(/Expected time\W+about /);
@@ -74,7 +103,8 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     const { live } = s;
     // Five swaps on this route arrived 15 s after their deposit was seen.
     const times = new RouteTimesStore(live.redis, live.prefix);
-    for (let i = 0; i < 5; i++) await times.recordCompleted(idOf(SLOW), { depositSeenAt: live.clock.now() - 15_000, history: [] }, live.clock.now());
+    for (let i = 0; i < 5; i++)
+      await times.recordCompleted(idOf(SLOW), { depositSeenAt: live.clock.now() - 15_000, history: [] }, live.clock.now());
     const id = (await live.api.createSwap({ ...SLOW, destination_address: EVM, amount: 100, use_deposit_address: true })).swap.id;
     await live.tracking.service.follow(id, s.me, { userId: s.me.chatId });
     const title = new RegExp(`Swap ${id.slice(0, 8)}: `);
@@ -109,7 +139,7 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     expect(live.sandbox.requestCount('getQuote'), 'a quote asked for now').toBeGreaterThan(quotes);
   }, 90_000);
 
-  it('a watched address picks up a swap made outside the chat (the sandbox\'s inject endpoint)', async () => {
+  it("a watched address picks up a swap made outside the chat (the sandbox's inject endpoint)", async () => {
     const s = surface();
     const { live } = s;
     expect(await s.says('/addresses', 'Saved addresses')).toContain(EVM);
@@ -117,9 +147,20 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     expect(await s.says('/addresses watch 1', 'Watching it')).toContain('watched');
     // The first check notes what exists; a swap made after it is new.
     await waitFor(() => live.sandbox.requestCount('listSwaps') > lists, 'the first check of the address', 10_000);
-    const outside = live.sandbox.injectSwap({ source_network: 'OPTIMISM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: EVM, amount: 40 });
+    const outside = live.sandbox.injectSwap({
+      source_network: 'OPTIMISM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: EVM,
+      amount: 40,
+    });
     live.clock.advance(2_000);
-    await waitFor(async () => (await live.tracking.service.listFollowed(s.me)).some((f) => f.swapId === outside), 'the outside swap followed', 10_000);
+    await waitFor(
+      async () => (await live.tracking.service.listFollowed(s.me)).some((f) => f.swapId === outside),
+      'the outside swap followed',
+      10_000,
+    );
     await s.sees(new RegExp(`Swap ${outside.slice(0, 8)}: `));
     expect(await s.says('/addresses unwatch 1', 'No longer watched.')).not.toContain('· watched');
   }, 60_000);

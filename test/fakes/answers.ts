@@ -4,7 +4,9 @@
  */
 
 /** Telegram's Bot API envelope. */
-export type TelegramResult = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
+export type TelegramResult =
+  | { ok: true; result: unknown }
+  | { ok: false; error_code: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
 
 export const ok = (result: unknown): TelegramResult => ({ ok: true, result });
 
@@ -32,10 +34,22 @@ export function discordRateLimited(retryAfter: number, opts: { global?: boolean;
   const after = String(retryAfter);
   const headers: Record<string, string> = opts.global
     ? { 'Retry-After': after, 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' }
-    : { 'Retry-After': after, 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset-After': after, 'X-RateLimit-Bucket': 'fake-bucket', 'X-RateLimit-Scope': 'user' };
+    : {
+        'Retry-After': after,
+        'X-RateLimit-Limit': '5',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset-After': after,
+        'X-RateLimit-Bucket': 'fake-bucket',
+        'X-RateLimit-Scope': 'user',
+      };
   return {
     status: 429,
-    body: { message: 'You are being rate limited.', retry_after: retryAfter, global: Boolean(opts.global), ...(opts.code ? { code: opts.code } : {}) },
+    body: {
+      message: 'You are being rate limited.',
+      retry_after: retryAfter,
+      global: Boolean(opts.global),
+      ...(opts.code ? { code: opts.code } : {}),
+    },
     headers,
   };
 }

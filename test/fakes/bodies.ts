@@ -48,7 +48,12 @@ export function telegramPayload(body: Buffer, contentType = ''): { payload: Json
   const files: Record<string, Uint8Array> = {};
   for (const [k, v] of Object.entries(payload)) {
     // editMessageMedia: the file is named inside the media object ({"media": "attach://…"}).
-    const ref = typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as Json).media === 'string' ? ((v as Json).media as string) : undefined;
+    const ref =
+      typeof v === 'string'
+        ? v
+        : v && typeof v === 'object' && typeof (v as Json).media === 'string'
+          ? ((v as Json).media as string)
+          : undefined;
     if (ref?.startsWith('attach://')) {
       const blob = blobs[ref.slice('attach://'.length)];
       if (blob) files[k] = blob;
@@ -65,7 +70,8 @@ export function discordBody(body: Buffer, contentType = ''): { body: Json | Json
   let json: Json | undefined;
   const files: FileRecord[] = [];
   for (const part of multipartParts(body, contentType)) {
-    if (part.filename !== undefined) files.push({ field: part.name, filename: part.filename, contentType: part.contentType ?? '', bytes: part.body });
+    if (part.filename !== undefined)
+      files.push({ field: part.name, filename: part.filename, contentType: part.contentType ?? '', bytes: part.body });
     else if (part.name === 'payload_json') json = JSON.parse(part.body.toString('utf8')) as Json;
   }
   return { body: json, files };
@@ -95,7 +101,13 @@ function multipartParts(body: Buffer, contentType: string): FormPart[] {
     const name = /(?:^|[;\s])name="([^"]*)"/i.exec(headers)?.[1];
     const filename = /filename="?([^";\r\n]+)"?/i.exec(headers)?.[1];
     const type = /^content-type:\s*([^\r\n]+)/im.exec(headers)?.[1]?.trim();
-    if (name !== undefined) parts.push({ name, ...(filename !== undefined ? { filename } : {}), ...(type !== undefined ? { contentType: type } : {}), body: raw.subarray(split + 4) });
+    if (name !== undefined)
+      parts.push({
+        name,
+        ...(filename !== undefined ? { filename } : {}),
+        ...(type !== undefined ? { contentType: type } : {}),
+        body: raw.subarray(split + 4),
+      });
   }
   return parts;
 }

@@ -31,7 +31,10 @@ describe('catalogs', () => {
         expect(Object.hasOwn(en, enKey), `${locale} has ${k}, English does not`).toBe(true);
         // A plural form may leave out {{count}} (Russian "1 час" reads as "час"), nothing else.
         const want = placeholders(en[enKey] as string).filter((p) => !(PLURAL.test(k) && p === 'count'));
-        expect(placeholders(v).filter((p) => !(PLURAL.test(k) && p === 'count')), `${locale} ${k}`).toEqual(want);
+        expect(
+          placeholders(v).filter((p) => !(PLURAL.test(k) && p === 'count')),
+          `${locale} ${k}`,
+        ).toEqual(want);
         expect(v.trim(), `${locale} ${k} is empty`).not.toBe('');
       }
     });
@@ -40,19 +43,44 @@ describe('catalogs', () => {
 
 describe('locale resolution', () => {
   it.each([
-    ['ru', 'ru'], ['ru-RU', 'ru'], ['ru_RU.UTF-8', 'ru'], ['es-419', 'es'], ['es-ES', 'es'], ['pt-br', 'pt-BR'], ['pt', 'pt-BR'],
-    ['zh-CN', 'zh-CN'], ['zh', 'zh-CN'], ['zh-hans', 'zh-CN'], ['zh-TW', 'en'], ['fa', 'en'], ['C.UTF-8', 'en'], ['', 'en'], [undefined, 'en'],
+    ['ru', 'ru'],
+    ['ru-RU', 'ru'],
+    ['ru_RU.UTF-8', 'ru'],
+    ['es-419', 'es'],
+    ['es-ES', 'es'],
+    ['pt-br', 'pt-BR'],
+    ['pt', 'pt-BR'],
+    ['zh-CN', 'zh-CN'],
+    ['zh', 'zh-CN'],
+    ['zh-hans', 'zh-CN'],
+    ['zh-TW', 'en'],
+    ['fa', 'en'],
+    ['C.UTF-8', 'en'],
+    ['', 'en'],
+    [undefined, 'en'],
   ])('%s → %s', (tag, want) => {
     expect(resolveLocale(tag, 'en')).toBe(want);
   });
 });
 
 describe('formatting', () => {
-  it('durations use each language\'s plural forms', () => {
-    expect([1, 2, 5, 21, 22, 25].map((m) => formatDuration('ru', m * 60_000 + (m === 1 ? 30_000 : 0)))).toEqual(['2 минуты', '2 минуты', '5 минут', '21 минуту', '22 минуты', '25 минут']);
+  it("durations use each language's plural forms", () => {
+    expect([1, 2, 5, 21, 22, 25].map((m) => formatDuration('ru', m * 60_000 + (m === 1 ? 30_000 : 0)))).toEqual([
+      '2 минуты',
+      '2 минуты',
+      '5 минут',
+      '21 минуту',
+      '22 минуты',
+      '25 минут',
+    ]);
     expect(formatDuration('ru', 1_000)).toBe('1 секунду');
     // "Ожидаемое время: примерно 1 минута" (a value after a colon), but "идёт уже 1 минуту" (in a sentence).
-    expect([1, 2, 5, 21].map((m) => formatDuration('ru', m * 60_000, { about: true, standalone: true }))).toEqual(['примерно 1 минута', 'примерно 2 минуты', 'примерно 5 минут', 'примерно 21 минута']);
+    expect([1, 2, 5, 21].map((m) => formatDuration('ru', m * 60_000, { about: true, standalone: true }))).toEqual([
+      'примерно 1 минута',
+      'примерно 2 минуты',
+      'примерно 5 минут',
+      'примерно 21 минута',
+    ]);
     expect(formatDuration('ru', 60_000, { about: true })).toBe('примерно 1 минуту');
     expect(formatDuration('ru', 1_000, { standalone: true })).toBe('1 секунда');
     expect(formatDuration('en', 60_000, { about: true, standalone: true })).toBe('about 1 minute');
@@ -65,7 +93,9 @@ describe('formatting', () => {
   });
   it('names, amounts and placeholders pass through untranslated', () => {
     expect(t('ru', 'deposit.onNetwork', { network: 'Arbitrum One' })).toBe('в сети Arbitrum One');
-    expect(t('zh-CN', 'deposit.pickNetwork', { exchange: 'Binance', network: 'Base', amount: '100.5', symbol: 'USDC' })).toContain('100.5 USDC');
+    expect(t('zh-CN', 'deposit.pickNetwork', { exchange: 'Binance', network: 'Base', amount: '100.5', symbol: 'USDC' })).toContain(
+      '100.5 USDC',
+    );
   });
   it('the pseudo-locale wraps catalog text, and an unknown key is visible as such', () => {
     expect(t('pseudo', 'core.notSure.title')).toBe('⟦Not sure what you mean⟧');

@@ -23,35 +23,44 @@ describe('the terminal chat in other languages', () => {
   const script = CONSOLE_SWAP_SCRIPT;
 
   it.each([
-    ['ru', [
-      'Котировка: USDC Arbitrum One → USDC Base',
-      'Вы отправляете: 100 USDC в сети Arbitrum One',
-      '[1] Обменять  [2] Обновить',
-      'Отправьте адрес в сети Base, на который придут USDC.',
-      'Если пропустить, автоматического возврата не будет:',
-      '[#4] Пропустить (без адреса возврата)',
-      'Refuel: получить ещё немного ETH в сети Base',
-      'Подтвердите обмен',
-      'Адрес получения: 0x1111111111111111111111111111111111111111',
-      '[9] Подтвердить  [10] Отмена',
-      'Отправьте ровно 100 USDC в сети Arbitrum One',
-      'Отправляйте только в сети Arbitrum One: средства, отправленные через другую сеть, будут потеряны',
-    ]],
-    ['zh-CN', [
-      '报价：USDC Arbitrum One → USDC Base',
-      '您发送: Arbitrum One 上的 100 USDC',
-      '[1] 兑换  [2] 刷新',
-      '请发送接收 USDC 的 Base 地址。',
-      '如果跳过，将不会自动退款：',
-      '[#4] 跳过（不设退款地址）',
-      '确认您的兑换',
-      '接收地址: 0x1111111111111111111111111111111111111111',
-      '[9] 确认  [10] 取消',
-      '请仅通过 Arbitrum One 网络发送：通过其他任何网络发送的资金都将丢失',
-    ]],
+    [
+      'ru',
+      [
+        'Котировка: USDC Arbitrum One → USDC Base',
+        'Вы отправляете: 100 USDC в сети Arbitrum One',
+        '[1] Обменять  [2] Обновить',
+        'Отправьте адрес в сети Base, на который придут USDC.',
+        'Если пропустить, автоматического возврата не будет:',
+        '[#4] Пропустить (без адреса возврата)',
+        'Refuel: получить ещё немного ETH в сети Base',
+        'Подтвердите обмен',
+        'Адрес получения: 0x1111111111111111111111111111111111111111',
+        '[9] Подтвердить  [10] Отмена',
+        'Отправьте ровно 100 USDC в сети Arbitrum One',
+        'Отправляйте только в сети Arbitrum One: средства, отправленные через другую сеть, будут потеряны',
+      ],
+    ],
+    [
+      'zh-CN',
+      [
+        '报价：USDC Arbitrum One → USDC Base',
+        '您发送: Arbitrum One 上的 100 USDC',
+        '[1] 兑换  [2] 刷新',
+        '请发送接收 USDC 的 Base 地址。',
+        '如果跳过，将不会自动退款：',
+        '[#4] 跳过（不设退款地址）',
+        '确认您的兑换',
+        '接收地址: 0x1111111111111111111111111111111111111111',
+        '[9] 确认  [10] 取消',
+        '请仅通过 Arbitrum One 网络发送：通过其他任何网络发送的资金都将丢失',
+      ],
+    ],
   ])('%s: quote, swap, the deposit card and the pushed updates, in that language', async (lang, expected) => {
     // A prefix per language: the same terminal user, a fresh one (no saved address from the other run).
-    const { code, stdout, stderr } = await runCli(['console', '--lang', lang], `${script}\n`, { ...env, REDIS_PREFIX: `${prefix}-${lang}` });
+    const { code, stdout, stderr } = await runCli(['console', '--lang', lang], `${script}\n`, {
+      ...env,
+      REDIS_PREFIX: `${prefix}-${lang}`,
+    });
     expect(stderr).not.toMatch(/error/i);
     expect(code).toBe(0);
     for (const s of expected) expect(stdout).toContain(s);
@@ -61,7 +70,16 @@ describe('the terminal chat in other languages', () => {
     expect(pushed).toMatch(RECEIVED[lang] ?? /never/);
     for (const s of ['Deposit seen', 'Swap completed', 'Received ']) expect(pushed).not.toContain(s);
     // What this bot says in English in these steps must not leak through.
-    for (const s of ['Send the address on', 'Confirm your swap', 'Skip (no refund address)', 'Send only over the', 'You send', 'Swap this', 'Deposit for swap']) expect(stdout).not.toContain(s);
+    for (const s of [
+      'Send the address on',
+      'Confirm your swap',
+      'Skip (no refund address)',
+      'Send only over the',
+      'You send',
+      'Swap this',
+      'Deposit for swap',
+    ])
+      expect(stdout).not.toContain(s);
     expect(stdout).toMatch(/0x[0-9a-fA-F]{40}/); // the deposit address itself, untouched
   });
 });

@@ -9,10 +9,14 @@ const ADDRESS = '0x1111111111111111111111111111111111111111';
 const figures = (s: string): string[] => s.match(/\$?\d+(?:\.\d+)?|\b[A-Z]{2,}\b/g) ?? [];
 
 /** Conversations through the real core (sandbox, Redis) in the user's language. */
-describe('replies in the user\'s language', () => {
+describe("replies in the user's language", () => {
   let h: Harness;
-  beforeAll(async () => { h = await startHarness(); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   const say = (extra: Partial<Incoming> & { userId: string }): Promise<Reply[]> =>
     h.core.handle({ platform: 'telegram', userName: 'T', chatId: extra.userId, chatKind: 'private', ...extra });
@@ -28,7 +32,7 @@ describe('replies in the user\'s language', () => {
     expect(replyText((await say({ userId: 'zh1', locale: 'zh-hans', text: 'hello' }))[0]!)).toContain('没太明白您的意思');
   });
 
-  it('/language saves the choice per user, over the platform\'s language', async () => {
+  it("/language saves the choice per user, over the platform's language", async () => {
     const who = { userId: 'lang1', locale: 'ru' };
     const menu = await say({ ...who, text: '/language' });
     expect(menu[0]!.title).toBe('Язык');
@@ -40,7 +44,7 @@ describe('replies in the user\'s language', () => {
     expect(replyText((await say({ userId: 'lang2', locale: 'ru', text: '/frobnicate' }))[0]!)).toContain('Я не знаю команду');
   });
 
-  it('in a group only admins choose, and the chat\'s choice beats the presser\'s own language', async () => {
+  it("in a group only admins choose, and the chat's choice beats the presser's own language", async () => {
     const group = { chatId: 'g1', chatKind: 'group' as const };
     const member = { userId: 'm1', locale: 'ru', ...group, isChatAdmin: () => Promise.resolve(false) };
     const refused = await say({ ...member, text: '/language' });
@@ -65,7 +69,8 @@ describe('replies in the user\'s language', () => {
     await press(quote, t(locale, 'quote.swapThis'), who);
     const refundAsk = await say({ ...who, text: ADDRESS });
     let next = await press(refundAsk, t(locale, 'wizard.skipRefund'), who);
-    if (next.flatMap(replyButtons).some((b) => b.label === t(locale, 'wizard.refuelNo'))) next = await press(next, t(locale, 'wizard.refuelNo'), who);
+    if (next.flatMap(replyButtons).some((b) => b.label === t(locale, 'wizard.refuelNo')))
+      next = await press(next, t(locale, 'wizard.refuelNo'), who);
     const deposit = await press(next, t(locale, 'confirm.confirm'), who);
     const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(deposit.map(replyText).join('\n'))?.[0];
     if (!id) throw new Error(`no swap id in:\n${deposit.map(replyText).join('\n')}`);
@@ -73,27 +78,57 @@ describe('replies in the user\'s language', () => {
   }
 
   it.each([
-    ['ru', 'Котировка: USDC Arbitrum One → USDC Base', ['Вы отправляете', 'Вы получаете', 'Минимум к получению', 'Комиссии', 'Ожидаемое время', 'Маршрут'], ['Обменять', 'Обновить', 'Поделиться'], '100 USDC в сети Arbitrum One', /^примерно \d+ секунд/],
-    ['zh-CN', '报价：USDC Arbitrum One → USDC Base', ['您发送', '您收到', '最少到账', '费用', '预计时间', '路径'], ['兑换', '刷新', '分享'], 'Arbitrum One 上的 100 USDC', /^约 ?\d+ ?秒/],
-  ] as const)('/quote in %s: the words translated, every amount, token and network as in English', async (locale, title, names, buttons, send, time) => {
-    const [en] = await say({ userId: `q-en-${locale}`, locale: 'en', text: '/quote 100 USDC arbitrum base' });
-    const [card] = await say({ userId: `q-${locale}`, locale, text: '/quote 100 USDC arbitrum base' });
-    expect(card!.title).toBe(title);
-    expect(card!.fields!.map((f) => f.name)).toEqual(names);
-    expect(replyButtons(card!).map((b) => b.label)).toEqual(buttons);
-    // The same figures in the same fields: only the words around them changed.
-    expect(card!.fields!.map((f) => f.id)).toEqual(en!.fields!.map((f) => f.id));
-    for (const [i, f] of card!.fields!.entries()) expect(figures(lineText(f.value)), f.name).toEqual(figures(lineText(en!.fields![i]!.value)));
-    const value = (id: string): string => lineText(card!.fields!.find((f) => f.id === id)!.value);
-    expect(value('send')).toBe(send);
-    expect(value('receive')).toMatch(/Base/);
-    expect(value('time')).toMatch(time);
-    expect(replyText(card!)).not.toMatch(/\b(on|You|Fees|about|seconds|Swap this|Refresh|Quote)\b/);
-  });
+    [
+      'ru',
+      'Котировка: USDC Arbitrum One → USDC Base',
+      ['Вы отправляете', 'Вы получаете', 'Минимум к получению', 'Комиссии', 'Ожидаемое время', 'Маршрут'],
+      ['Обменять', 'Обновить', 'Поделиться'],
+      '100 USDC в сети Arbitrum One',
+      /^примерно \d+ секунд/,
+    ],
+    [
+      'zh-CN',
+      '报价：USDC Arbitrum One → USDC Base',
+      ['您发送', '您收到', '最少到账', '费用', '预计时间', '路径'],
+      ['兑换', '刷新', '分享'],
+      'Arbitrum One 上的 100 USDC',
+      /^约 ?\d+ ?秒/,
+    ],
+  ] as const)(
+    '/quote in %s: the words translated, every amount, token and network as in English',
+    async (locale, title, names, buttons, send, time) => {
+      const [en] = await say({ userId: `q-en-${locale}`, locale: 'en', text: '/quote 100 USDC arbitrum base' });
+      const [card] = await say({ userId: `q-${locale}`, locale, text: '/quote 100 USDC arbitrum base' });
+      expect(card!.title).toBe(title);
+      expect(card!.fields!.map((f) => f.name)).toEqual(names);
+      expect(replyButtons(card!).map((b) => b.label)).toEqual(buttons);
+      // The same figures in the same fields: only the words around them changed.
+      expect(card!.fields!.map((f) => f.id)).toEqual(en!.fields!.map((f) => f.id));
+      for (const [i, f] of card!.fields!.entries())
+        expect(figures(lineText(f.value)), f.name).toEqual(figures(lineText(en!.fields![i]!.value)));
+      const value = (id: string): string => lineText(card!.fields!.find((f) => f.id === id)!.value);
+      expect(value('send')).toBe(send);
+      expect(value('receive')).toMatch(/Base/);
+      expect(value('time')).toMatch(time);
+      expect(replyText(card!)).not.toMatch(/\b(on|You|Fees|about|seconds|Swap this|Refresh|Quote)\b/);
+    },
+  );
 
   it.each([
-    ['ru', 'Что я умею', '/quote <amount> <token> <from> <to> [<to-token>] Котировка обмена: комиссии, сумма к получению, время', 'Где мой обмен?', 'Пример: /quote 100 USDC from arbitrum to base'],
-    ['zh-CN', '我能做什么', '/quote <amount> <token> <from> <to> [<to-token>] 兑换报价：手续费、到账金额、时间', '我的兑换在哪里？', '示例： /quote 100 USDC from arbitrum to base'],
+    [
+      'ru',
+      'Что я умею',
+      '/quote <amount> <token> <from> <to> [<to-token>] Котировка обмена: комиссии, сумма к получению, время',
+      'Где мой обмен?',
+      'Пример: /quote 100 USDC from arbitrum to base',
+    ],
+    [
+      'zh-CN',
+      '我能做什么',
+      '/quote <amount> <token> <from> <to> [<to-token>] 兑换报价：手续费、到账金额、时间',
+      '我的兑换在哪里？',
+      '示例： /quote 100 USDC from arbitrum to base',
+    ],
   ] as const)('/help in %s: descriptions as in the menus, command lines as typed', async (locale, title, quoteLine, where, example) => {
     const [help] = await say({ userId: `h-${locale}`, locale, text: '/help' });
     expect(help!.title).toBe(title);
@@ -106,27 +141,44 @@ describe('replies in the user\'s language', () => {
   });
 
   it.each([
-    ['ru', 'Обменов пока нет', 'Ваши обмены (1)', '100 USDC в сети Arbitrum One → USDC в сети Base', ['Добавить обмены на мои адреса', 'Экспорт в CSV'], 'Ваши обмены в CSV (1)'],
-    ['zh-CN', '暂无兑换', '您的兑换（1）', 'Arbitrum One 上的 100 USDC → Base 上的 USDC', ['包括转入我地址的兑换', '导出 CSV'], '您的兑换 CSV（1）'],
-  ] as const)('/history in %s: empty, then the swap made in that language, its id and the export', async (locale, empty, title, route, buttons, exportTitle) => {
-    const who = { userId: `hist-${locale}`, locale };
-    expect((await say({ ...who, text: '/history' }))[0]!.title).toBe(empty);
-    const { id, deposit } = await createSwap(locale, who.userId);
-    // The deposit card in that language, the address and amount untouched.
-    const depositText = deposit.map(replyText).join('\n');
-    expect(depositText).toContain(t(locale, 'deposit.title', { id: id.slice(0, 8) }));
-    expect(depositText).toMatch(/100 USDC/);
-    const [list] = await say({ ...who, text: '/history' });
-    expect(list!.title).toBe(title);
-    const row = list!.lines.map(lineText).find((l) => l.includes(id));
-    expect(row).toContain(route);
-    // Swap again on the row, then the list's own buttons.
-    expect(replyButtons(list!).map((b) => b.label)).toEqual([t(locale, 'swapAgain.row', { id: id.slice(0, 8) }), ...buttons]);
-    const [csv] = await press([list!], buttons[1], who);
-    expect(csv!.title).toBe(exportTitle);
-    // The file stays a machine format: English column names, the id as is.
-    const file = new TextDecoder().decode(csv!.attachment!.data);
-    expect(file.split('\r\n')[0]).toMatch(/^date,swap_id,status,/);
-    expect(file).toContain(id);
-  });
+    [
+      'ru',
+      'Обменов пока нет',
+      'Ваши обмены (1)',
+      '100 USDC в сети Arbitrum One → USDC в сети Base',
+      ['Добавить обмены на мои адреса', 'Экспорт в CSV'],
+      'Ваши обмены в CSV (1)',
+    ],
+    [
+      'zh-CN',
+      '暂无兑换',
+      '您的兑换（1）',
+      'Arbitrum One 上的 100 USDC → Base 上的 USDC',
+      ['包括转入我地址的兑换', '导出 CSV'],
+      '您的兑换 CSV（1）',
+    ],
+  ] as const)(
+    '/history in %s: empty, then the swap made in that language, its id and the export',
+    async (locale, empty, title, route, buttons, exportTitle) => {
+      const who = { userId: `hist-${locale}`, locale };
+      expect((await say({ ...who, text: '/history' }))[0]!.title).toBe(empty);
+      const { id, deposit } = await createSwap(locale, who.userId);
+      // The deposit card in that language, the address and amount untouched.
+      const depositText = deposit.map(replyText).join('\n');
+      expect(depositText).toContain(t(locale, 'deposit.title', { id: id.slice(0, 8) }));
+      expect(depositText).toMatch(/100 USDC/);
+      const [list] = await say({ ...who, text: '/history' });
+      expect(list!.title).toBe(title);
+      const row = list!.lines.map(lineText).find((l) => l.includes(id));
+      expect(row).toContain(route);
+      // Swap again on the row, then the list's own buttons.
+      expect(replyButtons(list!).map((b) => b.label)).toEqual([t(locale, 'swapAgain.row', { id: id.slice(0, 8) }), ...buttons]);
+      const [csv] = await press([list!], buttons[1], who);
+      expect(csv!.title).toBe(exportTitle);
+      // The file stays a machine format: English column names, the id as is.
+      const file = new TextDecoder().decode(csv!.attachment!.data);
+      expect(file.split('\r\n')[0]).toMatch(/^date,swap_id,status,/);
+      expect(file).toContain(id);
+    },
+  );
 });

@@ -17,7 +17,9 @@ const DYNAMIC: ReadonlyArray<[RegExp, string]> = [
 ];
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every string the code spells: plain strings, and templates as their fixed pieces. */
@@ -40,7 +42,10 @@ describe('catalog keys', () => {
     // Only templates with a fixed head ("error.") are key families; `${prefix}.label` names none.
     const templates = pieces.filter(([head]) => /^[a-zA-Z]+\./.test(head ?? '')).map((p) => new RegExp(`^${p.map(escape).join('.+')}$`));
     const used = (key: string): boolean =>
-      literals.has(key) || literals.has(key.slice(0, key.lastIndexOf('.'))) || templates.some((r) => r.test(key)) || DYNAMIC.some(([r]) => r.test(key));
+      literals.has(key) ||
+      literals.has(key.slice(0, key.lastIndexOf('.'))) ||
+      templates.some((r) => r.test(key)) ||
+      DYNAMIC.some(([r]) => r.test(key));
     const keys = new Set(Object.keys(CATALOGS.en).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')));
     expect([...keys].filter((k) => !used(k))).toEqual([]);
   });

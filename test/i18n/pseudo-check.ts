@@ -14,13 +14,23 @@ import { replyButtons } from '../../src/contracts/reply.js';
  */
 export async function serviceNames(api: LayerswapClient): Promise<string[]> {
   const networks = await api.getNetworks();
-  return [...new Set(networks.flatMap((n) => [n.display_name ?? '', n.name, n.type ?? '', ...n.tokens.map((x) => x.symbol)]).concat(['Layerswap', 'UTC'], Object.values(LOCALE_NAMES)))]
+  return [
+    ...new Set(
+      networks
+        .flatMap((n) => [n.display_name ?? '', n.name, n.type ?? '', ...n.tokens.map((x) => x.symbol)])
+        .concat(['Layerswap', 'UTC'], Object.values(LOCALE_NAMES)),
+    ),
+  ]
     .filter((s) => s.length > 0)
     .sort((a, b) => b.length - a.length);
 }
 
 /** What a user reads, minus code spans (commands, addresses, ids, copied as typed). */
-const lineWords = (l: Line): string => l.filter((s) => s.kind !== 'code').map((s) => s.text).join('');
+const lineWords = (l: Line): string =>
+  l
+    .filter((s) => s.kind !== 'code')
+    .map((s) => s.text)
+    .join('');
 
 export const readable = (r: Reply): string[] => [
   r.title ?? '',
@@ -36,11 +46,17 @@ export function leftovers(texts: string[], names: readonly string[]): string[] {
   const out: string[] = [];
   for (const raw of texts) {
     let s = raw;
-    for (let prev = ''; prev !== s;) { prev = s; s = s.replace(/⟦[^⟦⟧]*⟧/g, ' '); }
+    for (let prev = ''; prev !== s;) {
+      prev = s;
+      s = s.replace(/⟦[^⟦⟧]*⟧/g, ' ');
+    }
     // Names as the service gives them or as the user typed them ("usdc").
     for (const n of names) s = s.replace(new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
     // Command lines ("/networks evm": the type is a name above), hex ids and a shortened address's end.
-    s = s.replace(/\/[a-z_]+/g, ' ').replace(/0x[0-9a-fA-F]+|…[0-9a-fA-F]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{8}\b/g, ' ').replace(/\b\d+(?:\.\d+)?\b/g, ' ');
+    s = s
+      .replace(/\/[a-z_]+/g, ' ')
+      .replace(/0x[0-9a-fA-F]+|…[0-9a-fA-F]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{8}\b/g, ' ')
+      .replace(/\b\d+(?:\.\d+)?\b/g, ' ');
     const words = s.match(/\p{L}{2,}/gu);
     if (words) out.push(`${words.join(' ')}   ← in: ${raw}`);
   }

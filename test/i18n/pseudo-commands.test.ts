@@ -17,15 +17,30 @@ describe('no English outside the catalogs on the command side', () => {
     h = await startHarness();
     names = await serviceNames(h.api);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   const ADDRESS = '0x1111111111111111111111111111111111111111';
-  const who = { platform: 'telegram' as const, userName: 'P', userId: 'pseudo1', chatId: 'pseudo1', chatKind: 'private' as const, locale: 'pseudo' };
+  const who = {
+    platform: 'telegram' as const,
+    userName: 'P',
+    userId: 'pseudo1',
+    chatId: 'pseudo1',
+    chatKind: 'private' as const,
+    locale: 'pseudo',
+  };
   const say = (extra: Partial<Incoming>): Promise<Reply[]> => h.core.handle({ ...who, ...extra });
   const press = (replies: Reply[], key: CatalogKey): Promise<Reply[]> => {
     const label = t('pseudo', key);
     const b = replies.flatMap(replyButtons).find((x) => x.label === label);
-    if (b?.kind !== 'action') throw new Error(`no button ${label}: ${replies.flatMap(replyButtons).map((x) => x.label).join(', ')}`);
+    if (b?.kind !== 'action')
+      throw new Error(
+        `no button ${label}: ${replies
+          .flatMap(replyButtons)
+          .map((x) => x.label)
+          .join(', ')}`,
+      );
     return say({ action: b.action });
   };
 

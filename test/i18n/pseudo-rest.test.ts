@@ -23,14 +23,31 @@ describe('no English outside the catalogs in the rest of the commands', () => {
   beforeAll(async () => {
     [h, limited] = await Promise.all([startHarness(), startHarness({ commandsPerMinute: 2 })]);
     names = await serviceNames(h.api);
-    swapId = (await h.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 100, use_deposit_address: true })).swap.id;
+    swapId = (
+      await h.api.createSwap({
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: ADDRESS,
+        amount: 100,
+        use_deposit_address: true,
+      })
+    ).swap.id;
   });
   afterAll(async () => {
     await h?.close();
     await limited?.close();
   });
 
-  const who = { platform: 'telegram' as const, userName: 'P', userId: 'pseudo-rest', chatId: 'pseudo-rest', chatKind: 'private' as const, locale: 'pseudo' };
+  const who = {
+    platform: 'telegram' as const,
+    userName: 'P',
+    userId: 'pseudo-rest',
+    chatId: 'pseudo-rest',
+    chatKind: 'private' as const,
+    locale: 'pseudo',
+  };
   const say = (extra: Partial<Incoming>, core = h.core): Promise<Reply[]> => core.handle({ ...who, ...extra });
   const check = (replies: Reply[]): void => {
     expect(replies.length).toBeGreaterThan(0);
@@ -38,11 +55,17 @@ describe('no English outside the catalogs in the rest of the commands', () => {
   };
   const press = (replies: Reply[], label: string): Promise<Reply[]> => {
     const b = replies.flatMap(replyButtons).find((x) => x.label === label);
-    if (b?.kind !== 'action') throw new Error(`no button ${label}: ${replies.flatMap(replyButtons).map((x) => x.label).join(', ')}`);
+    if (b?.kind !== 'action')
+      throw new Error(
+        `no button ${label}: ${replies
+          .flatMap(replyButtons)
+          .map((x) => x.label)
+          .join(', ')}`,
+      );
     return say({ action: b.action });
   };
 
-  it('/status, /track, /tracking and /untrack of a swap, and pressing the card\'s buttons', async () => {
+  it("/status, /track, /tracking and /untrack of a swap, and pressing the card's buttons", async () => {
     const status = await say({ text: `/status ${swapId}` });
     expect(status[0]!.title).toContain(swapId.slice(0, 8));
     check(status);
@@ -75,12 +98,32 @@ describe('no English outside the catalogs in the rest of the commands', () => {
   });
 
   it('bad input: unknown commands, nonsense, bad ids, hashes and amounts', async () => {
-    for (const text of ['/frobnicate', 'hello there', '/status 12345', '/status', '/track', '/untrack nothing', '/quote -5 usdc arbitrum base', '/quote 100 zzz arbitrum base', '/routes nowhere', `/status 0x${'ab'.repeat(32)}`]) check(await say({ text }));
+    for (const text of [
+      '/frobnicate',
+      'hello there',
+      '/status 12345',
+      '/status',
+      '/track',
+      '/untrack nothing',
+      '/quote -5 usdc arbitrum base',
+      '/quote 100 zzz arbitrum base',
+      '/routes nowhere',
+      `/status 0x${'ab'.repeat(32)}`,
+    ])
+      check(await say({ text }));
     check(await say({ action: 'zz:forged' }));
   });
 
   it('a group: a member who is not an admin is refused /track', async () => {
-    check(await say({ text: `/track ${swapId}`, chatId: 'pseudo-group', chatKind: 'group', chatLocale: 'pseudo', isChatAdmin: () => Promise.resolve(false) }));
+    check(
+      await say({
+        text: `/track ${swapId}`,
+        chatId: 'pseudo-group',
+        chatKind: 'group',
+        chatLocale: 'pseudo',
+        isChatAdmin: () => Promise.resolve(false),
+      }),
+    );
   });
 
   it('the rate limit', async () => {
@@ -93,8 +136,16 @@ describe('no English outside the catalogs in the rest of the commands', () => {
   it('autocomplete labels and a value our client refused to send', async () => {
     const tokens = await h.core.suggest('token', '', { network: 'ARBITRUM_MAINNET', locale: 'pseudo' });
     expect(tokens.map((s) => s.label[0])).toContain('⟦');
-    expect(leftovers(tokens.map((s) => s.label), names)).toEqual([]);
-    const refused = errorReply(new InvalidRequestError('GET /api/v2/swaps/{swapId}', 'swapId', 'x is not a swap id: a swap id is a UUID'), 'pseudo');
+    expect(
+      leftovers(
+        tokens.map((s) => s.label),
+        names,
+      ),
+    ).toEqual([]);
+    const refused = errorReply(
+      new InvalidRequestError('GET /api/v2/swaps/{swapId}', 'swapId', 'x is not a swap id: a swap id is a UUID'),
+      'pseudo',
+    );
     check([refused]);
     expect(readable(refused).join(' ')).not.toContain('UUID');
   });

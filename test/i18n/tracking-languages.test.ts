@@ -25,7 +25,15 @@ beforeAll(async () => {
   const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
   // The core's keys under the same prefix as tracking's, as in production (one REDIS_PREFIX):
   // both read the same /language choices.
-  core = createCore({ api: h.client, catalog, redis: testRedis(h.prefix), keyPrefix: h.prefix, tracking: h.tracking.service, limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 }, now: () => h.clock.now() });
+  core = createCore({
+    api: h.client,
+    catalog,
+    redis: testRedis(h.prefix),
+    keyPrefix: h.prefix,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -54,7 +62,10 @@ const incoming = (who: Who, extra: Partial<Incoming>): Incoming => ({
   ...extra,
 });
 const says = (who: Who, text: string) => core.handle(incoming(who, { text }));
-const sendsAction = (who: Who, action: string) => core.handle(incoming(who, { action, messageRef: { platform: 'console', chatId: who.chatId ?? who.userId, messageId: String(++pressed) } }));
+const sendsAction = (who: Who, action: string) =>
+  core.handle(
+    incoming(who, { action, messageRef: { platform: 'console', chatId: who.chatId ?? who.userId, messageId: String(++pressed) } }),
+  );
 async function presses(who: Who, from: Reply[], label: string): Promise<Reply[]> {
   const b = findButton(from, label);
   if (b.kind !== 'action') throw new Error(`${label} is a ${b.kind} button`);
@@ -65,7 +76,10 @@ async function presses(who: Who, from: Reply[], label: string): Promise<Reply[]>
 function delivered(chatId: string, id: string) {
   const log = h.messengers.console.forChat(chatId);
   const isCard = (r: Reply) => replyButtons(r).some((b) => b.kind === 'action' && b.action === statusActions.refresh(id));
-  return { cards: log.filter((r) => isCard(r.reply)).map((r) => r.reply), messages: log.filter((r) => r.op === 'send' && !isCard(r.reply)).map((r) => r.reply) };
+  return {
+    cards: log.filter((r) => isCard(r.reply)).map((r) => r.reply),
+    messages: log.filter((r) => r.op === 'send' && !isCard(r.reply)).map((r) => r.reply),
+  };
 }
 
 async function poll(id: string): Promise<void> {
@@ -80,7 +94,7 @@ async function complete(id: string): Promise<void> {
   expect((await h.tracking.swapState(id))?.status).toBe('completed');
 }
 
-describe('pushed updates in the follower\'s language', () => {
+describe("pushed updates in the follower's language", () => {
   it('a Russian and an English follower of one swap each get the card and the key moments in their own language', async () => {
     const id = await h.createSwap();
     const short = id.slice(0, 8);
@@ -103,7 +117,9 @@ describe('pushed updates in the follower\'s language', () => {
     expect(delivered(en.userId, id).messages.map((r) => r.title)).toEqual(['Deposit seen', 'Swap completed']);
     const ruDone = delivered(ru.userId, id);
     // The receipt (Чек) sits between where the funds went and the payout transaction.
-    expect(replyText(ruDone.messages[1]!)).toMatch(/Получено [\d.]+ USDC в сети Base\nНа адрес 0x\w+\nЧек\nОтправлено: 100 USDC[^]*\nТранзакция выплаты: 0x/);
+    expect(replyText(ruDone.messages[1]!)).toMatch(
+      /Получено [\d.]+ USDC в сети Base\nНа адрес 0x\w+\nЧек\nОтправлено: 100 USDC[^]*\nТранзакция выплаты: 0x/,
+    );
     expect(ruDone.cards.at(-1)!.title).toBe(`Обмен ${short}: Завершён`);
     expect(delivered(en.userId, id).cards.at(-1)!.title).toBe(`Swap ${short}: Completed`);
   });
@@ -125,11 +141,17 @@ describe('pushed updates in the follower\'s language', () => {
     for (const chat of ['grp-es', 'guild-es']) {
       const card = delivered(chat, id).cards.at(-1)!;
       expect(card.title, chat).toBe(`Intercambio ${short}: Esperando tu depósito`);
-      expect(replyButtons(card).map((b) => b.label), chat).toEqual(expect.arrayContaining(['Actualizar', 'Silenciar', 'Dejar de seguir']));
+      expect(
+        replyButtons(card).map((b) => b.label),
+        chat,
+      ).toEqual(expect.arrayContaining(['Actualizar', 'Silenciar', 'Dejar de seguir']));
     }
     await complete(id);
     for (const chat of ['grp-es', 'guild-es']) {
-      expect(delivered(chat, id).messages.map((r) => r.title), chat).toEqual(['Depósito detectado', 'Intercambio completado']);
+      expect(
+        delivered(chat, id).messages.map((r) => r.title),
+        chat,
+      ).toEqual(['Depósito detectado', 'Intercambio completado']);
     }
   });
 
@@ -147,6 +169,10 @@ describe('pushed updates in the follower\'s language', () => {
     expect(after.messages.map((r) => r.title)).toEqual(['已检测到充值', '兑换已完成']);
     expect(after.cards.at(-1)!.title).toBe(`兑换 ${short}：已完成`);
     // The same card, edited in place: a new language is one more edit, not a second card.
-    expect(h.messengers.console.forChat(user.userId).filter((r) => r.op === 'send' && replyButtons(r.reply).some((b) => b.kind === 'action' && b.action === statusActions.refresh(id)))).toHaveLength(1);
+    expect(
+      h.messengers.console
+        .forChat(user.userId)
+        .filter((r) => r.op === 'send' && replyButtons(r.reply).some((b) => b.kind === 'action' && b.action === statusActions.refresh(id))),
+    ).toHaveLength(1);
   });
 });

@@ -21,7 +21,10 @@ import { fixtureData, fixtureNames } from '../support/fixtures.js';
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ELIDED_ID = '0b0c0d0e-1111-4222-8333-944455556666';
 const SWAP_FIXTURES = fixtureNames().filter((n) => /(get-swap|post-swaps)/.test(n));
-const chats: ChatTarget[] = [{ platform: 'telegram', chatId: '42', chatKind: 'private' }, { platform: 'telegram', chatId: '-100', chatKind: 'group' }];
+const chats: ChatTarget[] = [
+  { platform: 'telegram', chatId: '42', chatKind: 'private' },
+  { platform: 'telegram', chatId: '-100', chatKind: 'group' },
+];
 
 function swapFixture(name: string): SwapDetails {
   const data = structuredClone(fixtureData<{ swap: { id?: string } }>(name));
@@ -33,7 +36,11 @@ function swapFixture(name: string): SwapDetails {
 function valuesOf(details: SwapDetails): string[] {
   const out: string[] = [];
   const walk = (v: unknown, key = ''): void => {
-    if (typeof v === 'string' && (['id', 'name', 'display_name', 'symbol', 'transaction_hash', 'to'].includes(key) || key.endsWith('_address'))) out.push(v);
+    if (
+      typeof v === 'string' &&
+      (['id', 'name', 'display_name', 'symbol', 'transaction_hash', 'to'].includes(key) || key.endsWith('_address'))
+    )
+      out.push(v);
     else if (Array.isArray(v)) v.forEach((x) => walk(x));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };
@@ -41,7 +48,9 @@ function valuesOf(details: SwapDetails): string[] {
   return out;
 }
 
-const MONTHS = Array.from({ length: 12 }, (_, m) => new Intl.DateTimeFormat('en', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 1)));
+const MONTHS = Array.from({ length: 12 }, (_, m) =>
+  new Intl.DateTimeFormat('en', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 1)),
+);
 const SEPARATORS = /[\s·:,.()/→…]+/;
 
 /** The text of a string outside every ⟦…⟧ (nested ones too). */
@@ -59,18 +68,24 @@ function strays(reply: Reply, details: SwapDetails, exempt: ReadonlySet<string>)
   const values = valuesOf(details);
   const words = new Set(values.flatMap((v) => v.split(SEPARATORS)));
   const isValue = (w: string) =>
-    /^[\d%+\-$<>?▓░]+$/.test(w)
-    || words.has(w)
-    || MONTHS.includes(w) || w === 'UTC'
+    /^[\d%+\-$<>?▓░]+$/.test(w) ||
+    words.has(w) ||
+    MONTHS.includes(w) ||
+    w === 'UTC' ||
     // a masked address or shortened hash: its ends
-    || (w.length >= 4 && values.some((v) => v.length > w.length && (v.startsWith(w) || v.endsWith(w))));
+    (w.length >= 4 && values.some((v) => v.length > w.length && (v.startsWith(w) || v.endsWith(w))));
   const texts = [
     reply.title ?? '',
     ...reply.lines.map(lineText).filter((l) => !exempt.has(l)),
     ...(reply.fields ?? []).flatMap((f) => [f.name, lineText(f.value)]),
     ...replyButtons(reply).map((b) => b.label),
   ];
-  return texts.flatMap((t) => outside(t).split(SEPARATORS).filter((w) => w !== '' && !isValue(w)).map((w) => `${w} (in "${t}")`));
+  return texts.flatMap((t) =>
+    outside(t)
+      .split(SEPARATORS)
+      .filter((w) => w !== '' && !isValue(w))
+      .map((w) => `${w} (in "${t}")`),
+  );
 }
 
 describe('pseudo-locale: no text outside the catalogs in what tracking sends', () => {
@@ -83,7 +98,11 @@ describe('pseudo-locale: no text outside the catalogs in what tracking sends', (
     }
     for (const target of chats) {
       const summary = new Set(supportSummary(d, state, target.chatKind === 'private' ? 'private' : 'public'));
-      for (const kind of MOMENT_KINDS) replies.push({ reply: renderMoment({ kind, version: 1, at: NOW }, { details: d, state, target, locale: 'pseudo' }), exempt: summary });
+      for (const kind of MOMENT_KINDS)
+        replies.push({
+          reply: renderMoment({ kind, version: 1, at: NOW }, { details: d, state, target, locale: 'pseudo' }),
+          exempt: summary,
+        });
     }
     replies.push({ reply: trackingRenderer.stopped('not_found', d.swap.id, 'pseudo'), exempt: new Set() });
     const found = replies.flatMap((r) => strays(r.reply, d, r.exempt));

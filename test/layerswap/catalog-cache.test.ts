@@ -106,7 +106,11 @@ describe('CatalogCache', () => {
     expect(b).toBe(a);
     expect(c?.[0]?.name).toBe('SOLANA_MAINNET');
     expect(server.count('GET', '/api/v2/destinations')).toBe(2);
-    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ source_network: 'SOLANA_MAINNET', source_token: 'USDC', include_swaps: 'true' });
+    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({
+      source_network: 'SOLANA_MAINNET',
+      source_token: 'USDC',
+      include_swaps: 'true',
+    });
     expect(Object.fromEntries(server.requests[1]?.query ?? [])).toEqual({ source_network: 'ARBITRUM_MAINNET', include_swaps: 'true' });
   });
 

@@ -7,8 +7,13 @@ import { fixtureEnvelope } from '../support/fixtures.js';
 import { SWAP_DETAILS } from './samples.js';
 
 const PARAMS = {
-  source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC',
-  destination_address: '0x1111111111111111111111111111111111111111', amount: 10, use_deposit_address: true,
+  source_network: 'SOLANA_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'ARBITRUM_MAINNET',
+  destination_token: 'USDC',
+  destination_address: '0x1111111111111111111111111111111111111111',
+  amount: 10,
+  use_deposit_address: true,
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -73,7 +78,9 @@ describe('createSwap', () => {
     expect(waits).toEqual([500]);
     expect(server?.count('POST')).toBe(1);
     const sent = server ? bodyOf(server).reference_id : undefined;
-    const attempts = lines.map((l) => JSON.parse(l) as { msg: string; referenceId?: string; attempt?: number }).filter((l) => l.msg === 'creating swap');
+    const attempts = lines
+      .map((l) => JSON.parse(l) as { msg: string; referenceId?: string; attempt?: number })
+      .filter((l) => l.msg === 'creating swap');
     expect(attempts.map((a) => a.attempt)).toEqual([0, 1]);
     expect(attempts.map((a) => a.referenceId)).toEqual([sent, sent]);
     await client.close();
@@ -135,7 +142,10 @@ describe('createSwap', () => {
   it('refuses an amount that is not a finite number before sending', async () => {
     const server = await serve();
     const { client } = testClient(server.url);
-    expect(await rejectionOf(client.createSwap({ ...PARAMS, amount: Number.POSITIVE_INFINITY }))).toMatchObject({ name: 'InvalidRequestError', field: 'amount' });
+    expect(await rejectionOf(client.createSwap({ ...PARAMS, amount: Number.POSITIVE_INFINITY }))).toMatchObject({
+      name: 'InvalidRequestError',
+      field: 'amount',
+    });
     expect(server.requests).toHaveLength(0);
     await client.close();
   });
@@ -174,7 +184,12 @@ describe('createSwap', () => {
       const server = await serve();
       const { logger, lines } = memoryLogger();
       const { client, waits } = testClient(server.url, { logger });
-      server.script(json(200, fixtureEnvelope(LIVE)), apiError(503, 'UNAVAILABLE', 'down'), apiError(503, 'UNAVAILABLE', 'down'), apiError(503, 'UNAVAILABLE', 'down'));
+      server.script(
+        json(200, fixtureEnvelope(LIVE)),
+        apiError(503, 'UNAVAILABLE', 'down'),
+        apiError(503, 'UNAVAILABLE', 'down'),
+        apiError(503, 'UNAVAILABLE', 'down'),
+      );
       const details = await client.createSwap(PARAMS);
       expect(details).toMatchObject({ partial: true, swap: { id: LIVE_ID, status: 'user_transfer_pending' } });
       expect(details.deposit_actions?.[0]?.to_address).toBe('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');

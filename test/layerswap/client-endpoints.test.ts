@@ -8,7 +8,12 @@ import { ARBITRUM, SWAP_DETAILS, SWAP_ID } from './samples.js';
 
 /** The endpoints beyond quote/create/status, over a real socket: path, query, body, answer, errors. */
 
-const ROUTE = { source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC' };
+const ROUTE = {
+  source_network: 'ETHEREUM_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'ARBITRUM_MAINNET',
+  destination_token: 'USDC',
+};
 const TX = '0x01885c930c698370b82f2614692eab5305e3d493238eb9750c88f80e172d0884';
 
 const server = useFaultServer();
@@ -27,7 +32,11 @@ describe('getLimits', () => {
   it('fails an answer without a max amount, and passes service errors through typed', async () => {
     const { client } = testClient(server.url);
     server.script(ok({ min_amount: 10 }), apiError(400, 'ROUTE_NOT_FOUND_ERROR', 'No route'));
-    expect(await rejectionOf(client.getLimits(ROUTE))).toMatchObject({ name: 'ResponseShapeError', path: 'data.max_amount', request: 'GET /api/v2/limits' });
+    expect(await rejectionOf(client.getLimits(ROUTE))).toMatchObject({
+      name: 'ResponseShapeError',
+      path: 'data.max_amount',
+      request: 'GET /api/v2/limits',
+    });
     expect(await rejectionOf(client.getLimits(ROUTE))).toMatchObject({ name: 'ApiError', code: 'ROUTE_NOT_FOUND_ERROR', status: 400 });
     await client.close();
   });
@@ -37,12 +46,22 @@ describe('getSources', () => {
   it('sends the destination filter and reads route networks', async () => {
     const { client } = testClient(server.url);
     server.script(json(200, fixtureEnvelope('app.destinations.fuse-item.json')));
-    const sources = await client.getSources({ destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC', has_deposit_address: true, network_types: ['evm', 'fuel'] });
+    const sources = await client.getSources({
+      destination_network: 'ARBITRUM_MAINNET',
+      destination_token: 'USDC',
+      has_deposit_address: true,
+      network_types: ['evm', 'fuel'],
+    });
     expect(sources[0]?.name).toBe('FUSE_MAINNET');
     expect(sources[0]?.tokens[0]).toMatchObject({ symbol: 'USDC', status: 'active' });
     const req = server.requests[0];
     expect(req?.path).toBe('/api/v2/sources');
-    expect(Object.fromEntries(req?.query ?? [])).toEqual({ destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC', has_deposit_address: 'true', network_types: 'evm,fuel' });
+    expect(Object.fromEntries(req?.query ?? [])).toEqual({
+      destination_network: 'ARBITRUM_MAINNET',
+      destination_token: 'USDC',
+      has_deposit_address: 'true',
+      network_types: 'evm,fuel',
+    });
     await client.close();
   });
 
@@ -93,7 +112,11 @@ describe('listSwaps', () => {
     const list = await client.listSwaps({ address: ' 0x1111111111111111111111111111111111111111 ', page: 2, include_expired: true });
     expect(list.map((d) => d.swap.id)).toEqual([SWAP_ID]);
     expect(list[0]?.quote?.receive_amount).toBe(9.55772);
-    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ address: '0x1111111111111111111111111111111111111111', page: '2', include_expired: 'true' });
+    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({
+      address: '0x1111111111111111111111111111111111111111',
+      page: '2',
+      include_expired: 'true',
+    });
     expect(await client.listSwaps({ address: '0x1' })).toEqual([]);
     await client.close();
   });
@@ -123,9 +146,18 @@ describe('speedUpDeposit', () => {
   it('rejects with typed errors the caller may ignore', async () => {
     const { client } = testClient(server.url, { maxRetries: 0 });
     server.script(apiError(400, 'VALIDATION_ERROR', 'Transaction not found'));
-    expect(await rejectionOf(client.speedUpDeposit(SWAP_ID, { transaction_id: TX }))).toMatchObject({ name: 'ApiError', code: 'VALIDATION_ERROR' });
-    expect(await rejectionOf(client.speedUpDeposit('nope', { transaction_id: TX }))).toMatchObject({ name: 'InvalidRequestError', field: 'swapId' });
-    expect(await rejectionOf(client.speedUpDeposit(SWAP_ID, { transaction_id: '' }))).toMatchObject({ name: 'InvalidRequestError', field: 'transaction_id' });
+    expect(await rejectionOf(client.speedUpDeposit(SWAP_ID, { transaction_id: TX }))).toMatchObject({
+      name: 'ApiError',
+      code: 'VALIDATION_ERROR',
+    });
+    expect(await rejectionOf(client.speedUpDeposit('nope', { transaction_id: TX }))).toMatchObject({
+      name: 'InvalidRequestError',
+      field: 'swapId',
+    });
+    expect(await rejectionOf(client.speedUpDeposit(SWAP_ID, { transaction_id: '' }))).toMatchObject({
+      name: 'InvalidRequestError',
+      field: 'transaction_id',
+    });
     expect(server.requests).toHaveLength(1);
     await client.close();
   });
@@ -134,7 +166,9 @@ describe('speedUpDeposit', () => {
 describe('getTransactionStatus', () => {
   it('sends network and transaction_id and reads the SDK shape', async () => {
     const { client } = testClient(server.url);
-    server.script(ok({ network: 'ETHEREUM_MAINNET', transaction_id: TX, is_found: true, is_completed: false, confirmations: 3, max_confirmations: 12 }));
+    server.script(
+      ok({ network: 'ETHEREUM_MAINNET', transaction_id: TX, is_found: true, is_completed: false, confirmations: 3, max_confirmations: 12 }),
+    );
     const status = await client.getTransactionStatus({ network: 'ETHEREUM_MAINNET', transaction_id: TX });
     expect(status).toMatchObject({ is_found: true, is_completed: false, confirmations: 3, max_confirmations: 12 });
     expect(server.requests[0]?.path).toBe('/api/v2/transaction_status');
@@ -146,7 +180,9 @@ describe('getTransactionStatus', () => {
     const { client } = testClient(server.url);
     server.script(ok({ is_found: 'maybe' }), ok('found'));
     expect((await client.getTransactionStatus({ network: 'ETHEREUM_MAINNET', transaction_id: TX })).is_found).toBeUndefined();
-    expect(await rejectionOf(client.getTransactionStatus({ network: 'ETHEREUM_MAINNET', transaction_id: TX }))).toBeInstanceOf(ResponseShapeError);
+    expect(await rejectionOf(client.getTransactionStatus({ network: 'ETHEREUM_MAINNET', transaction_id: TX }))).toBeInstanceOf(
+      ResponseShapeError,
+    );
     expect(await rejectionOf(client.getTransactionStatus({ network: '', transaction_id: TX }))).toMatchObject({ field: 'network' });
     await client.close();
   });
@@ -189,7 +225,11 @@ describe('loadDepositActions', () => {
 
 describe('exchanges', () => {
   const COINBASE = { name: 'COINBASE', display_name: 'Coinbase', logo: 'https://x/coinbase.png', metadata: { o_auth: null } };
-  const ON_ETHEREUM = { network: { name: 'ETHEREUM_MAINNET', display_name: 'Ethereum' }, token: { symbol: 'USDC', decimals: 6 }, fee: { total_fee: 0.41, total_fee_in_usd: 0.41 } };
+  const ON_ETHEREUM = {
+    network: { name: 'ETHEREUM_MAINNET', display_name: 'Ethereum' },
+    token: { symbol: 'USDC', decimals: 6 },
+    fee: { total_fee: 0.41, total_fee_in_usd: 0.41 },
+  };
 
   it('lists source exchanges with the app’s filter; an unreadable entry drops only itself', async () => {
     const { client } = testClient(server.url);
@@ -197,14 +237,20 @@ describe('exchanges', () => {
     const list = await client.getSourceExchanges({ source_network: 'BASE_MAINNET', source_token: 'USDC', include_swaps: false });
     expect(list.map((e) => e.name)).toEqual(['COINBASE']);
     expect(server.requests[0]?.path).toBe('/api/v2/source_exchanges');
-    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ source_network: 'BASE_MAINNET', source_token: 'USDC', include_swaps: 'false' });
+    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({
+      source_network: 'BASE_MAINNET',
+      source_token: 'USDC',
+      include_swaps: 'false',
+    });
     await client.close();
   });
 
   it('lists destination exchanges seen from the source, retrying a 503 like every GET', async () => {
     const { client, waits } = testClient(server.url);
     server.script(apiError(503, 'UNAVAILABLE', 'busy'), ok([COINBASE]));
-    expect((await client.getDestinationExchanges({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' })).map((e) => e.name)).toEqual(['COINBASE']);
+    expect((await client.getDestinationExchanges({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' })).map((e) => e.name)).toEqual(
+      ['COINBASE'],
+    );
     expect(waits).toEqual([500]);
     expect(server.requests[1]?.path).toBe('/api/v2/destination_exchanges');
     await client.close();
@@ -213,10 +259,28 @@ describe('exchanges', () => {
   it('reads withdrawal and deposit networks as {network, token, fee}; entries without a network are dropped', async () => {
     const { client } = testClient(server.url);
     server.script(ok([ON_ETHEREUM, { token: { symbol: 'USDC' } }]), ok([{ ...ON_ETHEREUM, fee: null }]));
-    const out = await client.getExchangeWithdrawalNetworks({ source_exchange: 'COINBASE', destination_network: 'BASE_MAINNET', destination_token: 'USDC' });
-    expect(out).toEqual([expect.objectContaining({ network: expect.objectContaining({ name: 'ETHEREUM_MAINNET' }), token: expect.objectContaining({ symbol: 'USDC' }), fee: { total_fee: 0.41, total_fee_in_usd: 0.41 } })]);
-    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ source_exchange: 'COINBASE', destination_network: 'BASE_MAINNET', destination_token: 'USDC' });
-    const into = await client.getExchangeDepositNetworks({ destination_exchange: 'COINBASE', source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' });
+    const out = await client.getExchangeWithdrawalNetworks({
+      source_exchange: 'COINBASE',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+    });
+    expect(out).toEqual([
+      expect.objectContaining({
+        network: expect.objectContaining({ name: 'ETHEREUM_MAINNET' }),
+        token: expect.objectContaining({ symbol: 'USDC' }),
+        fee: { total_fee: 0.41, total_fee_in_usd: 0.41 },
+      }),
+    ]);
+    expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({
+      source_exchange: 'COINBASE',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+    });
+    const into = await client.getExchangeDepositNetworks({
+      destination_exchange: 'COINBASE',
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+    });
     expect(into[0]?.fee ?? undefined).toBeUndefined();
     expect(server.requests[1]?.path).toBe('/api/v2/exchange_deposit_networks');
     await client.close();
@@ -224,7 +288,9 @@ describe('exchanges', () => {
 
   it('refuses a missing exchange before sending anything, naming the field', async () => {
     const { client } = testClient(server.url);
-    const err = await rejectionOf(client.getExchangeWithdrawalNetworks({ source_exchange: ' ', destination_network: 'BASE_MAINNET', destination_token: 'USDC' }));
+    const err = await rejectionOf(
+      client.getExchangeWithdrawalNetworks({ source_exchange: ' ', destination_network: 'BASE_MAINNET', destination_token: 'USDC' }),
+    );
     expect(err).toBeInstanceOf(InvalidRequestError);
     expect(err).toMatchObject({ field: 'source_exchange' });
     expect(server.requests).toHaveLength(0);

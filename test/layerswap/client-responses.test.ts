@@ -11,8 +11,20 @@ describe('requests', () => {
   it('sends the API key header and each parameter the way the service reads it', async () => {
     const { client } = testClient(server.url);
     server.script(ok(QUOTE), ok([ARBITRUM]), ok([]), ok(SWAP_DETAILS), ok([]));
-    await client.getQuote({ ...QUOTE_PARAMS, amount: 0.0000001, refuel: true, use_deposit_address: false, slippage: '0.5', destination_address: '0xabc' });
-    await client.getDestinations({ source_network: 'SOLANA_MAINNET', source_token: 'USDC', include_unavailable: true, network_types: ['evm', 'solana'] });
+    await client.getQuote({
+      ...QUOTE_PARAMS,
+      amount: 0.0000001,
+      refuel: true,
+      use_deposit_address: false,
+      slippage: '0.5',
+      destination_address: '0xabc',
+    });
+    await client.getDestinations({
+      source_network: 'SOLANA_MAINNET',
+      source_token: 'USDC',
+      include_unavailable: true,
+      network_types: ['evm', 'solana'],
+    });
     await client.getNetworks({ network_types: [] });
     await client.getSwap(SWAP_ID, { exclude_deposit_actions: true });
     await client.getDepositActions(SWAP_ID.toUpperCase(), { source_address: 'So1ana' });
@@ -21,8 +33,15 @@ describe('requests', () => {
     expect(quote?.headers['x-ls-apikey']).toBe(API_KEY);
     expect(quote?.path).toBe('/api/v2/quote');
     expect(Object.fromEntries(quote?.query ?? [])).toEqual({
-      source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC',
-      amount: '0.0000001', refuel: 'true', use_deposit_address: 'false', slippage: '0.5', destination_address: '0xabc',
+      source_network: 'SOLANA_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'ARBITRUM_MAINNET',
+      destination_token: 'USDC',
+      amount: '0.0000001',
+      refuel: 'true',
+      use_deposit_address: 'false',
+      slippage: '0.5',
+      destination_address: '0xabc',
     });
     expect(destinations?.query.get('network_types')).toBe('evm,solana');
     expect(destinations?.query.get('include_unavailable')).toBe('true');

@@ -45,7 +45,11 @@ describe('GET retries', () => {
   it('reads Retry-After as an HTTP date and retry-after-ms', async () => {
     const { client, waits } = testClient(server.url);
     const inThirty = new Date(Date.now() + 30_000).toUTCString();
-    server.script(apiError(503, 'UNAVAILABLE', 'maintenance', {}, { 'retry-after': inThirty }), apiError(503, 'UNAVAILABLE', 'x', {}, { 'retry-after-ms': '250' }), ok([]));
+    server.script(
+      apiError(503, 'UNAVAILABLE', 'maintenance', {}, { 'retry-after': inThirty }),
+      apiError(503, 'UNAVAILABLE', 'x', {}, { 'retry-after-ms': '250' }),
+      ok([]),
+    );
     await client.getNetworks();
     expect(waits).toHaveLength(2);
     expect(waits[0]).toBeGreaterThan(25_000);

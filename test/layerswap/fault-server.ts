@@ -40,7 +40,14 @@ export async function startFaultServer(options: { port?: number; fallback?: Step
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const recorded = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), remotePort: req.socket.remotePort };
+      const recorded = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        remotePort: req.socket.remotePort,
+      };
       requests.push(recorded);
       (queue.shift() ?? fallback)(req, res, recorded);
     });
@@ -84,7 +91,13 @@ export function ok(data: unknown, headers: Record<string, string> = {}): Step {
   return json(200, { data, error: null }, headers);
 }
 
-export function apiError(status: number, code: string, message: string, metadata: Record<string, unknown> = {}, headers: Record<string, string> = {}): Step {
+export function apiError(
+  status: number,
+  code: string,
+  message: string,
+  metadata: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Step {
   return json(status, { data: null, error: { code, message, metadata } }, headers);
 }
 

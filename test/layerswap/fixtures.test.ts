@@ -2,7 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ResponseShapeError } from '../../src/layerswap/errors.js';
 import { readEnvelope } from '../../src/layerswap/response.js';
-import { AuthorizeStatusSchema, DepositActionListSchema, DepositActionSchema, DestinationListSchema, LimitsSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema, type DepositAction, type Destination, type Limits, type Network, type QuoteResponse, type SwapDetails } from '../../src/layerswap/schemas.js';
+import {
+  AuthorizeStatusSchema,
+  DepositActionListSchema,
+  DepositActionSchema,
+  DestinationListSchema,
+  LimitsSchema,
+  NetworkListSchema,
+  QuoteResponseSchema,
+  SwapDetailsSchema,
+  type DepositAction,
+  type Destination,
+  type Limits,
+  type Network,
+  type QuoteResponse,
+  type SwapDetails,
+} from '../../src/layerswap/schemas.js';
 import { fixtureEnvelope, fixtureNames, rawFixture } from '../support/fixtures.js';
 
 /**
@@ -28,7 +43,8 @@ function swapData(name: string): unknown {
 
 /** The endpoint of each fixture (fixtures/README.md), read with its schema. */
 function parseFixture(name: string): unknown {
-  if (name.startsWith('docs.deposit-actions.')) return read(DepositActionListSchema, (rawFixture(name) as { deposit_actions: unknown }).deposit_actions);
+  if (name.startsWith('docs.deposit-actions.'))
+    return read(DepositActionListSchema, (rawFixture(name) as { deposit_actions: unknown }).deposit_actions);
   if (name.startsWith('docs.deposit-action.')) return read(DepositActionSchema, rawFixture(name));
   if (name.includes('.get-swap.') || name.includes('.post-swaps.')) return read(SwapDetailsSchema, swapData(name));
   if (name.includes('.quote.')) return read(QuoteResponseSchema, fixtureEnvelope(name).data);
@@ -53,7 +69,12 @@ describe('real answers (test/fixtures/layerswap)', () => {
     expect(d.swap).toMatchObject({ id: '52507d08-1caf-43c6-923d-bde9ba5efd80', status: 'user_transfer_pending', transactions: [] });
     expect(d.swap.source_network).toBeUndefined();
     const action = d.deposit_actions?.[0];
-    expect(action).toMatchObject({ type: 'transfer', to_address: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', amount: 0, amount_in_base_units: '0' });
+    expect(action).toMatchObject({
+      type: 'transfer',
+      to_address: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+      amount: 0,
+      amount_in_base_units: '0',
+    });
     expect(action?.call_data).toMatch(/^0xa9059cbb[0-9a-f]+$/);
     // The cut-down nested token keeps its symbol; decimals are simply absent.
     expect(action?.token).toEqual({ symbol: 'USDC' });
@@ -65,7 +86,10 @@ describe('real answers (test/fixtures/layerswap)', () => {
     expect(d.swap.status).toBe('refunded');
     expect(d.swap.created_date).toBeUndefined();
     expect(d.swap.source_token).toEqual({ symbol: 'mUSD', display_asset: 'MetaMask USD' });
-    expect(d.swap.transactions.map((t) => [t.type, t.status, t.amount])).toEqual([['input', 'completed', 0.052854], ['refund', 'completed', 0.052854]]);
+    expect(d.swap.transactions.map((t) => [t.type, t.status, t.amount])).toEqual([
+      ['input', 'completed', 0.052854],
+      ['refund', 'completed', 0.052854],
+    ]);
     expect(d.swap.transactions[1]?.transaction_hash).toBe('0xa8a71bd2093c09b254f870fdeef38639f5ce712645f2c425acedb655616967ef');
   });
 
@@ -81,14 +105,21 @@ describe('real answers (test/fixtures/layerswap)', () => {
   });
 
   it('quotes keep the numbers a quote card shows', () => {
-    expect((parseFixture('wdk.quote.spl.json') as QuoteResponse).quote).toMatchObject({ receive_amount: 9.55772, total_fee: 0.442279, avg_completion_time: '00:00:05.4528534' });
+    expect((parseFixture('wdk.quote.spl.json') as QuoteResponse).quote).toMatchObject({
+      receive_amount: 9.55772,
+      total_fee: 0.442279,
+      avg_completion_time: '00:00:05.4528534',
+    });
     expect((parseFixture('docs.quote.lifi.json') as QuoteResponse).quote).toMatchObject({ receive_amount: 99.5, slippage: 0.5 });
     expect((parseFixture('app.quote.arb-base-usdc.from-withdrawSwap.json') as QuoteResponse).quote.refuel_in_source).toBeNull();
   });
 
   it('catalogues keep every network and token', () => {
     const wdk = parseFixture('wdk.networks.json') as Network[];
-    expect(wdk.map((n) => [n.name, n.tokens.length])).toEqual([['SOLANA_MAINNET', 5], ['ARBITRUM_MAINNET', 48]]);
+    expect(wdk.map((n) => [n.name, n.tokens.length])).toEqual([
+      ['SOLANA_MAINNET', 5],
+      ['ARBITRUM_MAINNET', 48],
+    ]);
     expect(wdk[1]?.tokens.find((t) => t.symbol === 'EUR24')?.decimals).toBe(2);
     expect(parseFixture('app.networks.settings-testnets.json') as Network[]).toHaveLength(18);
     const fuse = (parseFixture('app.destinations.fuse-item.json') as Destination[])[0];
@@ -97,9 +128,19 @@ describe('real answers (test/fixtures/layerswap)', () => {
   });
 
   it('limits and deposit actions carry what a card needs', () => {
-    expect(parseFixture('docs.limits.lifi.json') as Limits).toEqual({ min_amount: 10, min_amount_in_usd: 10, max_amount: 500000, max_amount_in_usd: 500000 });
+    expect(parseFixture('docs.limits.lifi.json') as Limits).toEqual({
+      min_amount: 10,
+      min_amount_in_usd: 10,
+      max_amount: 500000,
+      max_amount_in_usd: 500000,
+    });
     const btc = (parseFixture('docs.deposit-actions.lifi-bitcoin.json') as DepositAction[])[0];
-    expect(btc).toMatchObject({ to_address: 'bc1plxa9q77gz9r33g8pd4c2ygzezchjffuedtzdrkclyceseyw8v80qasmquf', amount: 0.03755, call_data: '11177265', network: { name: 'BITCOIN_MAINNET', type: 'bitcoin' } });
+    expect(btc).toMatchObject({
+      to_address: 'bc1plxa9q77gz9r33g8pd4c2ygzezchjffuedtzdrkclyceseyw8v80qasmquf',
+      amount: 0.03755,
+      call_data: '11177265',
+      network: { name: 'BITCOIN_MAINNET', type: 'bitcoin' },
+    });
     expect((parseFixture('docs.deposit-action.gasless-sign.json') as DepositAction).type).toBe('sign');
   });
 

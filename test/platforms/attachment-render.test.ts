@@ -9,7 +9,12 @@ import { renderReply as renderTelegram } from '../../src/platforms/telegram/rend
 
 /** A reply with a file (the /history CSV export) as each adapter renders it. */
 const csv = new TextEncoder().encode('date,swap_id\r\n2026-01-01T00:00:00.000Z,abc\r\n');
-const reply: Reply = { title: 'Your swaps as CSV (1)', lines: [[{ kind: 'text', text: 'Newest first.' }]], attachment: { data: csv, filename: 'swapbot-swaps-2026-01-01.csv', mimeType: 'text/csv' }, target: 'here' };
+const reply: Reply = {
+  title: 'Your swaps as CSV (1)',
+  lines: [[{ kind: 'text', text: 'Newest first.' }]],
+  attachment: { data: csv, filename: 'swapbot-swaps-2026-01-01.csv', mimeType: 'text/csv' },
+  target: 'here',
+};
 
 describe('a file attachment in each adapter', () => {
   it('Telegram: the text, then the file as a document; edits still target the text', () => {

@@ -66,7 +66,8 @@ async function telegram(): Promise<Subject> {
     fake.openDm(u);
     return { platform: 'telegram', chatId: String(u.id), chatKind: 'private' };
   };
-  const labels = (markup: unknown): string[] => ((markup as { inline_keyboard?: Array<Array<{ text: string }>> } | undefined)?.inline_keyboard ?? []).flat().map((b) => b.text);
+  const labels = (markup: unknown): string[] =>
+    ((markup as { inline_keyboard?: Array<Array<{ text: string }>> } | undefined)?.inline_keyboard ?? []).flat().map((b) => b.text);
   return {
     platform: 'telegram',
     messenger,
@@ -78,7 +79,11 @@ async function telegram(): Promise<Subject> {
     seen: (ref) => {
       const m = fake.message(Number(ref.chatId), Number(ref.messageId));
       if (!m) return undefined;
-      return { text: [m.text ?? m.caption ?? '', ...labels(m.markup)].join('\n'), image: m.photoSize ? m.photoBytes ?? new Uint8Array() : undefined, silent: m.silent === true };
+      return {
+        text: [m.text ?? m.caption ?? '', ...labels(m.markup)].join('\n'),
+        image: m.photoSize ? (m.photoBytes ?? new Uint8Array()) : undefined,
+        silent: m.silent === true,
+      };
     },
     count: (target) => fake.botMessages(Number(target.chatId)).length,
     refusals: {
@@ -92,8 +97,10 @@ async function telegram(): Promise<Subject> {
       closedPrivateChat: () => ({ platform: 'telegram', chatId: String(newUser().id), chatKind: 'private' }),
       next: (kind, target) => {
         const chatId = Number(target.chatId);
-        if (kind === 'rate_limited') fake.failNext({ method: 'sendMessage', chatId, code: 429, description: 'Too Many Requests: retry after 3', retryAfter: 3 });
-        if (kind === 'rejected') fake.failNext({ method: 'sendMessage', chatId, code: 400, description: "Bad Request: can't parse entities" });
+        if (kind === 'rate_limited')
+          fake.failNext({ method: 'sendMessage', chatId, code: 429, description: 'Too Many Requests: retry after 3', retryAfter: 3 });
+        if (kind === 'rejected')
+          fake.failNext({ method: 'sendMessage', chatId, code: 400, description: "Bad Request: can't parse entities" });
         if (kind === 'transient') fake.failNext({ method: 'sendMessage', chatId, code: 502, description: 'Bad Gateway' });
       },
     },
@@ -108,14 +115,20 @@ async function discord(): Promise<Subject> {
   const owner = fake.world.addUser({ id: '2400000000000000001', username: 'owner' });
   const messenger = new DiscordMessenger({ token, api: fake.apiUrl });
   let users = 0;
-  const user = (opts: { dmClosed?: boolean } = {}): FakeUser => fake.world.addUser({ id: String(2400000000000001000n + BigInt(++users)), username: `u${users}`, ...opts });
+  const user = (opts: { dmClosed?: boolean } = {}): FakeUser =>
+    fake.world.addUser({ id: String(2400000000000001000n + BigInt(++users)), username: `u${users}`, ...opts });
   // A fresh channel per chat: discord.js keeps each channel's rate-limit bucket on the real clock.
-  const channel = (): ChatTarget => ({ platform: 'discord', chatId: fake.world.addGuild({ name: 'G', ownerId: owner.id, channels: ['general'] }).channelIds[0] ?? '', chatKind: 'group' });
+  const channel = (): ChatTarget => ({
+    platform: 'discord',
+    chatId: fake.world.addGuild({ name: 'G', ownerId: owner.id, channels: ['general'] }).channelIds[0] ?? '',
+    chatKind: 'group',
+  });
   const shown = (ref: MessageRef): DiscordMessage | undefined => {
     const m = fake.world.messages.get(ref.messageId);
     return m && !m.deleted ? m : undefined;
   };
-  const channelOf = (target: ChatTarget): string => (target.chatKind === 'private' ? fake.world.dmChannel(target.chatId).id : target.chatId);
+  const channelOf = (target: ChatTarget): string =>
+    target.chatKind === 'private' ? fake.world.dmChannel(target.chatId).id : target.chatId;
   return {
     platform: 'discord',
     messenger,
@@ -124,7 +137,11 @@ async function discord(): Promise<Subject> {
     seen: (ref) => {
       const m = shown(ref);
       if (!m) return undefined;
-      return { text: [unescape(embedText(m)), String(m.body.content ?? ''), ...buttonLabels(m)].join('\n'), image: m.attachments[0]?.bytes, silent: (Number(m.body.flags ?? 0) & (1 << 12)) !== 0 };
+      return {
+        text: [unescape(embedText(m)), String(m.body.content ?? ''), ...buttonLabels(m)].join('\n'),
+        image: m.attachments[0]?.bytes,
+        silent: (Number(m.body.flags ?? 0) & (1 << 12)) !== 0,
+      };
     },
     count: (target) => fake.messagesIn(channelOf(target)).filter((m) => !m.deleted).length,
     refusals: {
@@ -180,11 +197,21 @@ function terminal(): Promise<Subject> {
   });
 }
 
-const card = (status: string, extra: Partial<Reply> = {}): Reply => ({ title: `Swap 1a2b3c4d: ${status}`, tone: 'pending', lines: [line(`Status: ${status}`)], buttons: [[actionButton('Refresh', 'st:1a2b3c4d')]], target: 'here', ...extra });
+const card = (status: string, extra: Partial<Reply> = {}): Reply => ({
+  title: `Swap 1a2b3c4d: ${status}`,
+  tone: 'pending',
+  lines: [line(`Status: ${status}`)],
+  buttons: [[actionButton('Refresh', 'st:1a2b3c4d')]],
+  target: 'here',
+  ...extra,
+});
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array<number>(300).fill(7)]);
 
 async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(DeliveryError);
   return e as DeliveryError;
 }
@@ -227,7 +254,10 @@ describe.each([
 
   it('sends a picture with its card; an edit without one shows the card without it', async () => {
     const target = s.privateChat();
-    const ref = await s.messenger.send(target, card('Waiting', { image: { png, alt: 'QR code of the deposit address', filename: 'deposit-qr.png' } }));
+    const ref = await s.messenger.send(
+      target,
+      card('Waiting', { image: { png, alt: 'QR code of the deposit address', filename: 'deposit-qr.png' } }),
+    );
     const first = s.seen(ref);
     expect(first?.image).toBeDefined();
     expect(first?.text).toContain('Status: Waiting');
@@ -270,7 +300,9 @@ describe.each([
       title: 'T'.repeat(400),
       lines: Array.from({ length: 120 }, (_, i) => line(`line ${i} `.padEnd(90, '·'))),
       fields: Array.from({ length: 40 }, (_, i) => ({ name: `field ${i}`, value: line('v'.repeat(1500)) })),
-      buttons: Array.from({ length: 8 }, (_, r) => Array.from({ length: 8 }, (_, b) => actionButton(`${r}.${b} `.padEnd(100, 'x'), `a:${r}${b}`))),
+      buttons: Array.from({ length: 8 }, (_, r) =>
+        Array.from({ length: 8 }, (_, b) => actionButton(`${r}.${b} `.padEnd(100, 'x'), `a:${r}${b}`)),
+      ),
       target: 'here',
     };
     const target = s.groupChat?.() ?? s.privateChat();

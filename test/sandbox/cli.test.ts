@@ -16,14 +16,30 @@ async function runUntilListening(argv: string[], env: Record<string, string | un
     },
     signal: stop.signal,
   });
-  const line = await Promise.race([firstLine, done.then(() => { throw new Error('the CLI returned before listening'); })]);
+  const line = await Promise.race([
+    firstLine,
+    done.then(() => {
+      throw new Error('the CLI returned before listening');
+    }),
+  ]);
   const url = /(http:\/\/[^\s)]+)/.exec(line)?.[1] ?? '';
-  return { line, url, lines, stop: async () => { stop.abort(); await done; } };
+  return {
+    line,
+    url,
+    lines,
+    stop: async () => {
+      stop.abort();
+      await done;
+    },
+  };
 }
 
 describe('sandbox CLI', () => {
   it('serves the API on the given port with the key from the environment, and prints one line without the key', async () => {
-    const cli = await runUntilListening(['--port', '0', '--host', '127.0.0.1', '--speed', '60'], { SANDBOX_API_KEY: 's3cret-key', SANDBOX_DEPOSIT_DELAY_MS: 'off' });
+    const cli = await runUntilListening(['--port', '0', '--host', '127.0.0.1', '--speed', '60'], {
+      SANDBOX_API_KEY: 's3cret-key',
+      SANDBOX_DEPOSIT_DELAY_MS: 'off',
+    });
     try {
       expect(cli.lines).toHaveLength(1);
       expect(cli.line).not.toContain('s3cret-key');
@@ -52,13 +68,20 @@ describe('sandbox CLI', () => {
   });
 
   it('prefers --api-key over the environment and explains bad values', () => {
-    expect(parseSandboxArgs(['--api-key', 'flag-key'], { SANDBOX_API_KEY: 'env-key' })).toMatchObject({ apiKey: 'flag-key', keySource: '--api-key', port: 8787 });
+    expect(parseSandboxArgs(['--api-key', 'flag-key'], { SANDBOX_API_KEY: 'env-key' })).toMatchObject({
+      apiKey: 'flag-key',
+      keySource: '--api-key',
+      port: 8787,
+    });
     expect(() => parseSandboxArgs(['--port', 'eighty'], {})).toThrow(/--port must be a whole number/);
     expect(() => parseSandboxArgs(['--speed', '0'], {})).toThrow(/--speed/);
     expect(() => parseSandboxArgs(['--colour'], {})).toThrow(/Unknown option '--colour'/);
     expect(() => parseSandboxArgs(['--host'], {})).toThrow(/--host needs a value/);
     expect(() => parseSandboxArgs([], { SANDBOX_DEPOSIT_DELAY_MS: 'soon' })).toThrow(/SANDBOX_DEPOSIT_DELAY_MS/);
-    expect(parseSandboxArgs([], { SANDBOX_DEPOSIT_DELAY_MS: 'OFF', SANDBOX_SPEED: '10' })).toMatchObject({ depositDelayMs: 'off', speed: 10 });
+    expect(parseSandboxArgs([], { SANDBOX_DEPOSIT_DELAY_MS: 'OFF', SANDBOX_SPEED: '10' })).toMatchObject({
+      depositDelayMs: 'off',
+      speed: 10,
+    });
   });
 
   it('turns webhooks on only with both SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET, never echoing the secret', () => {

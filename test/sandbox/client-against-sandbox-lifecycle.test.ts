@@ -11,13 +11,21 @@ import { ADDR, apiError, raw } from './support.js';
 
 let open: { sandbox: SandboxServer; client: LayerswapClient }[] = [];
 afterEach(async () => {
-  await Promise.all(open.map(async ({ sandbox, client }) => { await client.close(); await sandbox.close(); }));
+  await Promise.all(
+    open.map(async ({ sandbox, client }) => {
+      await client.close();
+      await sandbox.close();
+    }),
+  );
   open = [];
 });
 
 async function setup(timings: Partial<SandboxTimings> = { depositDelayMs: 'off' }) {
   const clock = new ManualClock();
-  const sandbox = await startSandbox({ clock, timings: { confirmationIntervalMs: 2_000, payoutDelayMs: 5_000, refundDelayMs: 10_000, ...timings } });
+  const sandbox = await startSandbox({
+    clock,
+    timings: { confirmationIntervalMs: 2_000, payoutDelayMs: 5_000, refundDelayMs: 10_000, ...timings },
+  });
   const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, sleep: async () => undefined });
   open.push({ sandbox, client });
   return { clock, sandbox, client };
@@ -25,8 +33,13 @@ async function setup(timings: Partial<SandboxTimings> = { depositDelayMs: 'off' 
 
 /** ETHEREUM_MAINNET waits for 12 confirmations; the payout lands on Arbitrum. */
 const ethToArb: CreateSwapParams = {
-  source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC',
-  destination_address: ADDR.evm, amount: 100, use_deposit_address: true,
+  source_network: 'ETHEREUM_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'ARBITRUM_MAINNET',
+  destination_token: 'USDC',
+  destination_address: ADDR.evm,
+  amount: 100,
+  use_deposit_address: true,
 };
 const tx = (d: SwapDetails, type: string): Transaction | undefined => d.swap.transactions.find((t) => t.type === type);
 
@@ -62,7 +75,13 @@ describe('swap lifecycle', () => {
     clock.advance(DEFAULT_TIMINGS.completionLagMs);
     d = await client.getSwap(swap.id);
     expect(d.swap.status).toBe('completed');
-    expect(tx(d, 'output')).toMatchObject({ status: 'completed', to: ADDR.evm, amount: d.quote?.receive_amount, token: { symbol: 'USDC' }, network: { name: 'ARBITRUM_MAINNET' } });
+    expect(tx(d, 'output')).toMatchObject({
+      status: 'completed',
+      to: ADDR.evm,
+      amount: d.quote?.receive_amount,
+      token: { symbol: 'USDC' },
+      network: { name: 'ARBITRUM_MAINNET' },
+    });
     expect(isValidAddress('evm', tx(d, 'output')?.from ?? '')).toBe(true);
     expect(tx(d, 'refuel')).toMatchObject({ status: 'completed', amount: 0.00033333, token: { symbol: 'ETH' } });
     expect(tx(d, 'output')?.transaction_hash).not.toBe(tx(d, 'input')?.transaction_hash);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
-import { DepositActionListSchema, DestinationListSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema } from '../../src/layerswap/schemas.js';
+import {
+  DepositActionListSchema,
+  DestinationListSchema,
+  NetworkListSchema,
+  QuoteResponseSchema,
+  SwapDetailsSchema,
+} from '../../src/layerswap/schemas.js';
 import { isValidAddress } from '../../src/sandbox/addresses.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
@@ -29,7 +35,11 @@ describe('networks', () => {
     expect(networks.length).toBeGreaterThanOrEqual(12);
     expect(new Set(networks.map((n) => n.type))).toEqual(new Set(['evm', 'starknet', 'solana', 'ton', 'tron', 'bitcoin']));
     const by = new Map(networks.map((n) => [n.name, n]));
-    expect(by.get('ETHEREUM_MAINNET')).toMatchObject({ display_name: 'Ethereum', chain_id: '1', transaction_explorer_template: 'https://etherscan.io/tx/{0}' });
+    expect(by.get('ETHEREUM_MAINNET')).toMatchObject({
+      display_name: 'Ethereum',
+      chain_id: '1',
+      transaction_explorer_template: 'https://etherscan.io/tx/{0}',
+    });
     expect(by.get('ARBITRUM_MAINNET')).toMatchObject({ display_name: 'Arbitrum One', chain_id: '42161' });
     expect(by.get('STARKNET_MAINNET')?.chain_id).toBe('0x534e5f4d41494e');
     expect(by.get('SOLANA_MAINNET')?.chain_id).toBe('');
@@ -63,7 +73,9 @@ describe('destinations', () => {
   it('lists same-asset routes from a token, with refuel offers on EVM destinations', async () => {
     const list = await client.getDestinations({ source_network: 'BASE_MAINNET', source_token: 'USDC' });
     expect(() => DestinationListSchema.parse(list)).not.toThrow();
-    expect(list.map((n) => n.name)).toEqual(expect.arrayContaining(['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'SOLANA_MAINNET', 'STARKNET_MAINNET']));
+    expect(list.map((n) => n.name)).toEqual(
+      expect.arrayContaining(['ETHEREUM_MAINNET', 'ARBITRUM_MAINNET', 'SOLANA_MAINNET', 'STARKNET_MAINNET']),
+    );
     expect(list.map((n) => n.name)).not.toContain('BASE_MAINNET');
     expect(tokensOn(list, 'ARBITRUM_MAINNET')).toEqual(['USDC:active']);
     const arbUsdc = list.find((n) => n.name === 'ARBITRUM_MAINNET')?.tokens[0];
@@ -92,7 +104,10 @@ describe('destinations', () => {
     const sol = { source_network: 'SOLANA_MAINNET', source_token: '11111111111111111111111111111111' };
     expect(await client.getDestinations(sol)).toEqual([]);
     const swaps = await client.getDestinations({ ...sol, include_swaps: true });
-    expect(swaps.map((n) => `${n.name}/${n.tokens.map((t) => t.symbol).join()}`).sort()).toEqual(['ARBITRUM_MAINNET/ETH', 'BASE_MAINNET/ETH']);
+    expect(swaps.map((n) => `${n.name}/${n.tokens.map((t) => t.symbol).join()}`).sort()).toEqual([
+      'ARBITRUM_MAINNET/ETH',
+      'BASE_MAINNET/ETH',
+    ]);
     const unmatched = await client.getDestinations({ ...sol, include_unmatched: true });
     expect(tokensOn(unmatched, 'TON_MAINNET')).toEqual(['TON:not_found', 'USDT:not_found']);
   });
@@ -117,34 +132,77 @@ describe('quote', () => {
     expect(() => QuoteResponseSchema.parse(q)).not.toThrow();
     // A fixed network cost plus a small rate, as in the live capture (0.439897 + 0.002382 on 10 USDC).
     expect(q.quote).toMatchObject({
-      requested_amount: 10, blockchain_fee: 0.439867, service_fee: 0.00238, total_fee: 0.442247, total_fee_in_usd: 0.442144,
-      receive_amount: 9.557753, min_receive_amount: 9.533858, slippage: 0.0025, rate: 1, refuel_in_source: 0,
+      requested_amount: 10,
+      blockchain_fee: 0.439867,
+      service_fee: 0.00238,
+      total_fee: 0.442247,
+      total_fee_in_usd: 0.442144,
+      receive_amount: 9.557753,
+      min_receive_amount: 9.533858,
+      slippage: 0.0025,
+      rate: 1,
+      refuel_in_source: 0,
       path: [{ provider: 'LAYERSWAP', order: 0 }],
     });
     expect(q.quote.source_network?.name).toBe('SOLANA_MAINNET');
-    expect(q.quote.destination_token).toMatchObject({ symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' });
+    expect(q.quote.destination_token).toMatchObject({
+      symbol: 'USDC',
+      decimals: 6,
+      contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831',
+    });
     expect(q.quote.avg_completion_time).toMatch(TIMESPAN);
     expect(q.refuel).toBeNull();
     expect(q.reward).toBeNull();
   });
 
   it('converts across assets at the price ratio (SOL to ETH)', async () => {
-    const q = await client.getQuote({ source_network: 'SOLANA_MAINNET', source_token: 'SOL', destination_network: 'ARBITRUM_MAINNET', destination_token: 'ETH', amount: 1 });
-    expect(q.quote).toMatchObject({ rate: 0.05, blockchain_fee: 0.00293176, service_fee: 0.000238, total_fee: 0.00316976, receive_amount: 0.04984151 });
+    const q = await client.getQuote({
+      source_network: 'SOLANA_MAINNET',
+      source_token: 'SOL',
+      destination_network: 'ARBITRUM_MAINNET',
+      destination_token: 'ETH',
+      amount: 1,
+    });
+    expect(q.quote).toMatchObject({
+      rate: 0.05,
+      blockchain_fee: 0.00293176,
+      service_fee: 0.000238,
+      total_fee: 0.00316976,
+      receive_amount: 0.04984151,
+    });
     expect(q.quote.total_fee_in_usd).toBeCloseTo(0.475464, 6);
   });
 
   it('adds a refuel (taken from the amount) when asked, and a reward on the example route', async () => {
     const q = await client.getQuote({ ...usdc, amount: 100, refuel: true });
     expect(q.quote).toMatchObject({ refuel_in_source: 1.000234, receive_amount: 98.536099 });
-    expect(q.refuel).toMatchObject({ token: { symbol: 'ETH' }, network: { name: 'ARBITRUM_MAINNET' }, amount: 0.00033333, amount_in_usd: 1 });
-    const r = await client.getQuote({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'STARKNET_MAINNET', destination_token: 'ETH', amount: 0.1 });
+    expect(q.refuel).toMatchObject({
+      token: { symbol: 'ETH' },
+      network: { name: 'ARBITRUM_MAINNET' },
+      amount: 0.00033333,
+      amount_in_usd: 1,
+    });
+    const r = await client.getQuote({
+      source_network: 'ETHEREUM_MAINNET',
+      source_token: 'ETH',
+      destination_network: 'STARKNET_MAINNET',
+      destination_token: 'ETH',
+      amount: 0.1,
+    });
     expect(r.reward).toMatchObject({ amount_in_usd: 0.5, campaign_type: 'default', network: { name: 'STARKNET_MAINNET' } });
     expect(r.quote.avg_completion_time).not.toBe(q.quote.avg_completion_time);
   });
 
   it('answers ROUTE_NOT_FOUND_ERROR for pairs without a route and for inactive routes', async () => {
-    const e = await apiError(client.getQuote({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'BITCOIN_MAINNET', destination_token: 'BTC', amount: 1 }));
+    const e = await apiError(
+      client.getQuote({
+        source_network: 'ETHEREUM_MAINNET',
+        source_token: 'ETH',
+        destination_network: 'BITCOIN_MAINNET',
+        destination_token: 'BTC',
+        amount: 1,
+      }),
+    );
     expect(e).toMatchObject({ status: 404, code: 'ROUTE_NOT_FOUND_ERROR' });
     const inactive = await apiError(client.getQuote({ ...usdc, destination_token: 'USDC.e', amount: 10 }));
     expect(inactive.code).toBe('ROUTE_NOT_FOUND_ERROR');
@@ -156,7 +214,15 @@ describe('quote', () => {
     expect(low).toMatchObject({ status: 400, code: 'LESS_THAN_MIN_ERROR', metadata: { AmountLimit: 5.001171 } });
     const high = await apiError(client.getQuote({ ...usdc, amount: 500_200 }));
     expect(high).toMatchObject({ code: 'GREATER_THAN_MAX_ERROR', metadata: { AmountLimit: 500117.027384 } });
-    const eth = await apiError(client.getQuote({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'BASE_MAINNET', destination_token: 'ETH', amount: 0.001 }));
+    const eth = await apiError(
+      client.getQuote({
+        source_network: 'ETHEREUM_MAINNET',
+        source_token: 'ETH',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'ETH',
+        amount: 0.001,
+      }),
+    );
     expect(eth.metadata).toEqual({ AmountLimit: 0.00166667 });
   });
 
@@ -184,7 +250,16 @@ describe('quote', () => {
   });
 
   it('answers QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS where the network only takes wallet deposits', async () => {
-    const e = await apiError(client.getQuote({ source_network: 'STARKNET_MAINNET', source_token: 'ETH', destination_network: 'BASE_MAINNET', destination_token: 'ETH', amount: 0.1, use_deposit_address: true }));
+    const e = await apiError(
+      client.getQuote({
+        source_network: 'STARKNET_MAINNET',
+        source_token: 'ETH',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'ETH',
+        amount: 0.1,
+        use_deposit_address: true,
+      }),
+    );
     expect(e.code).toBe('QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS');
   });
 
@@ -204,7 +279,14 @@ describe('swaps', () => {
     const created = await client.createSwap({ ...base, use_deposit_address: true, reference_id: 'order-42', refund_address: ADDR.solana });
     expect(() => SwapDetailsSchema.parse(created)).not.toThrow();
     const { swap } = created;
-    expect(swap).toMatchObject({ status: 'user_transfer_pending', requested_amount: 25, destination_address: ADDR.evm, use_deposit_address: true, fail_reason: null, transactions: [] });
+    expect(swap).toMatchObject({
+      status: 'user_transfer_pending',
+      requested_amount: 25,
+      destination_address: ADDR.evm,
+      use_deposit_address: true,
+      fail_reason: null,
+      transactions: [],
+    });
     expect(swap.created_date).toMatch(ISO_WITH_OFFSET);
     expect(swap.metadata?.reference_id).toBe('order-42');
     expect(typeof swap.metadata?.sequence_number).toBe('number');
@@ -225,25 +307,76 @@ describe('swaps', () => {
   });
 
   it('gives deposit-address swaps an address of their own per swap and no memo, on every family', async () => {
-    const ton = await client.createSwap({ source_network: 'TON_MAINNET', source_token: 'USDT', destination_network: 'TRON_MAINNET', destination_token: 'USDT', destination_address: ADDR.tron, amount: 20, use_deposit_address: true });
-    const ton2 = await client.createSwap({ source_network: 'TON_MAINNET', source_token: 'USDT', destination_network: 'TRON_MAINNET', destination_token: 'USDT', destination_address: ADDR.tron, amount: 20, use_deposit_address: true });
+    const ton = await client.createSwap({
+      source_network: 'TON_MAINNET',
+      source_token: 'USDT',
+      destination_network: 'TRON_MAINNET',
+      destination_token: 'USDT',
+      destination_address: ADDR.tron,
+      amount: 20,
+      use_deposit_address: true,
+    });
+    const ton2 = await client.createSwap({
+      source_network: 'TON_MAINNET',
+      source_token: 'USDT',
+      destination_network: 'TRON_MAINNET',
+      destination_token: 'USDT',
+      destination_address: ADDR.tron,
+      amount: 20,
+      use_deposit_address: true,
+    });
     expect(ton.deposit_actions?.[0]).toMatchObject({ type: 'manual_transfer', call_data: null });
     expect(isValidAddress('ton', ton.deposit_actions?.[0]?.to_address ?? '')).toBe(true);
     expect(ton2.deposit_actions?.[0]?.to_address).not.toBe(ton.deposit_actions?.[0]?.to_address);
 
-    const btc = await client.createSwap({ source_network: 'BITCOIN_MAINNET', source_token: 'BTC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'WBTC', destination_address: ADDR.evm, amount: 0.01, use_deposit_address: true });
+    const btc = await client.createSwap({
+      source_network: 'BITCOIN_MAINNET',
+      source_token: 'BTC',
+      destination_network: 'ARBITRUM_MAINNET',
+      destination_token: 'WBTC',
+      destination_address: ADDR.evm,
+      amount: 0.01,
+      use_deposit_address: true,
+    });
     expect(btc.deposit_actions?.[0]).toMatchObject({ call_data: null, amount_in_base_units: '1000000' });
     expect(isValidAddress('bitcoin', btc.deposit_actions?.[0]?.to_address ?? '')).toBe(true);
 
-    const evm = await client.createSwap({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'BASE_MAINNET', destination_token: 'ETH', destination_address: ADDR.evm, amount: 0.1, use_deposit_address: true });
-    expect(evm.deposit_actions?.[0]).toMatchObject({ type: 'manual_transfer', call_data: null, amount_in_base_units: '100000000000000000' });
+    const evm = await client.createSwap({
+      source_network: 'ETHEREUM_MAINNET',
+      source_token: 'ETH',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'ETH',
+      destination_address: ADDR.evm,
+      amount: 0.1,
+      use_deposit_address: true,
+    });
+    expect(evm.deposit_actions?.[0]).toMatchObject({
+      type: 'manual_transfer',
+      call_data: null,
+      amount_in_base_units: '100000000000000000',
+    });
   });
 
   it('builds wallet transfers: native with the sequence number, ERC-20 through the token contract', async () => {
-    const native = await client.createSwap({ source_network: 'ETHEREUM_MAINNET', source_token: 'ETH', destination_network: 'BASE_MAINNET', destination_token: 'ETH', destination_address: ADDR.evm, amount: 0.1, source_address: ADDR.evm2 });
+    const native = await client.createSwap({
+      source_network: 'ETHEREUM_MAINNET',
+      source_token: 'ETH',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'ETH',
+      destination_address: ADDR.evm,
+      amount: 0.1,
+      source_address: ADDR.evm2,
+    });
     const seq = Number(native.swap.metadata?.sequence_number);
     expect(native.deposit_actions?.[0]).toMatchObject({ type: 'transfer', amount: 0.1, call_data: `0x${seq.toString(16)}` });
-    const token = await client.createSwap({ source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDR.evm, amount: 50 });
+    const token = await client.createSwap({
+      source_network: 'ETHEREUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: ADDR.evm,
+      amount: 50,
+    });
     const action = token.deposit_actions?.[0];
     expect(action).toMatchObject({ type: 'transfer', to_address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', amount: 0 });
     expect(action?.call_data).toMatch(/^0xa9059cbb[0-9a-f]{128}/);
@@ -256,7 +389,9 @@ describe('swaps', () => {
     expect((await apiError(client.createSwap({ ...base, destination_network: 'TON_MAINNET' }))).code).toBe('VALIDATION_ERROR');
     expect((await apiError(client.createSwap({ ...base, destination_token: 'USDT' }))).code).toBe('VALIDATION_ERROR');
     expect((await apiError(client.createSwap({ ...base, amount: 1 }))).code).toBe('LESS_THAN_MIN_ERROR');
-    expect((await apiError(client.createSwap({ ...base, destination_address: '' }))).serviceMessage).toMatch(/destination_address is required/);
+    expect((await apiError(client.createSwap({ ...base, destination_address: '' }))).serviceMessage).toMatch(
+      /destination_address is required/,
+    );
   });
 
   it('answers NOT_FOUND for an unknown swap id', async () => {
@@ -269,31 +404,73 @@ describe('swaps', () => {
 describe('exchanges (the official app’s reads)', () => {
   it('source exchanges: all, or those withdrawing the token on the network', async () => {
     expect((await client.getSourceExchanges()).map((e) => e.name)).toEqual(['BINANCE', 'COINBASE', 'OKX', 'KRAKEN']);
-    const usdcOnBase = await client.getSourceExchanges({ source_network: 'BASE_MAINNET', source_token: 'USDC', include_swaps: false, include_unavailable: true, include_unmatched: true });
+    const usdcOnBase = await client.getSourceExchanges({
+      source_network: 'BASE_MAINNET',
+      source_token: 'USDC',
+      include_swaps: false,
+      include_unavailable: true,
+      include_unmatched: true,
+    });
     expect(usdcOnBase.map((e) => e.name)).toEqual(['BINANCE', 'COINBASE']);
     expect(Object.keys(usdcOnBase[0] ?? {}).sort()).toEqual(['display_name', 'logo', 'metadata', 'name']);
     expect(await client.getSourceExchanges({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' })).toEqual([]);
-    expect(await apiError(client.getSourceExchanges({ source_network: 'BASE_MAINNET' }))).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/source_network and source_token go together/) });
+    expect(await apiError(client.getSourceExchanges({ source_network: 'BASE_MAINNET' }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/source_network and source_token go together/),
+    });
   });
 
   it('withdrawal networks: where the exchange withdraws to reach the destination, never the destination network itself', async () => {
-    const nets = await client.getExchangeWithdrawalNetworks({ source_exchange: 'coinbase', destination_network: 'BASE_MAINNET', destination_token: 'USDC' });
-    expect(nets.map((n) => `${n.network.name}/${n.token.symbol}`)).toEqual(['ETHEREUM_MAINNET/USDC', 'SOLANA_MAINNET/USDC', 'POLYGON_MAINNET/USDC']);
+    const nets = await client.getExchangeWithdrawalNetworks({
+      source_exchange: 'coinbase',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+    });
+    expect(nets.map((n) => `${n.network.name}/${n.token.symbol}`)).toEqual([
+      'ETHEREUM_MAINNET/USDC',
+      'SOLANA_MAINNET/USDC',
+      'POLYGON_MAINNET/USDC',
+    ]);
     expect(nets[0]?.fee?.total_fee).toBeGreaterThan(0);
     // Kraken moves no USDC at all.
-    expect(await client.getExchangeWithdrawalNetworks({ source_exchange: 'KRAKEN', destination_network: 'BASE_MAINNET', destination_token: 'USDC' })).toEqual([]);
-    expect(await apiError(client.getExchangeWithdrawalNetworks({ source_exchange: 'FTX', destination_network: 'BASE_MAINNET', destination_token: 'USDC' }))).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/unknown exchange 'FTX'/) });
+    expect(
+      await client.getExchangeWithdrawalNetworks({
+        source_exchange: 'KRAKEN',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+      }),
+    ).toEqual([]);
+    expect(
+      await apiError(
+        client.getExchangeWithdrawalNetworks({ source_exchange: 'FTX', destination_network: 'BASE_MAINNET', destination_token: 'USDC' }),
+      ),
+    ).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/unknown exchange 'FTX'/) });
   });
 
   it('destination exchanges and deposit networks, seen from the route’s source', async () => {
     const fromArbUsdc = await client.getDestinationExchanges({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' });
     expect(fromArbUsdc.map((e) => e.name)).toEqual(['BINANCE', 'COINBASE']);
-    const nets = await client.getExchangeDepositNetworks({ destination_exchange: 'COINBASE', source_network: 'ARBITRUM_MAINNET', source_token: 'USDC' });
+    const nets = await client.getExchangeDepositNetworks({
+      destination_exchange: 'COINBASE',
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+    });
     expect(nets.map((n) => n.network.name)).toEqual(['ETHEREUM_MAINNET', 'BASE_MAINNET', 'SOLANA_MAINNET', 'POLYGON_MAINNET']);
   });
 
   it('a swap from an exchange on a network it does not withdraw on is refused', async () => {
-    const body = { source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDR.evm, amount: 100, source_exchange: 'COINBASE' };
-    expect(await apiError(client.createSwap(body))).toMatchObject({ code: 'ROUTE_NOT_FOUND_ERROR', message: expect.stringContaining('Coinbase does not move USDC over Arbitrum One.') });
+    const body = {
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: ADDR.evm,
+      amount: 100,
+      source_exchange: 'COINBASE',
+    };
+    expect(await apiError(client.createSwap(body))).toMatchObject({
+      code: 'ROUTE_NOT_FOUND_ERROR',
+      message: expect.stringContaining('Coinbase does not move USDC over Arbitrum One.'),
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DepositActionListSchema, DestinationListSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema, TokenSchema } from '../../src/layerswap/schemas.js';
+import {
+  DepositActionListSchema,
+  DestinationListSchema,
+  NetworkListSchema,
+  QuoteResponseSchema,
+  SwapDetailsSchema,
+  TokenSchema,
+} from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { fixtureData } from '../support/fixtures.js';
@@ -32,8 +39,13 @@ async function data(path: string, init?: Parameters<typeof raw>[2]): Promise<unk
 }
 
 const swapBody = {
-  source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC',
-  destination_address: ADDR.evm, amount: 10, use_deposit_address: true,
+  source_network: 'SOLANA_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'ARBITRUM_MAINNET',
+  destination_token: 'USDC',
+  destination_address: ADDR.evm,
+  amount: 10,
+  use_deposit_address: true,
 };
 
 describe('answers have the key sets of the real service', () => {
@@ -60,7 +72,9 @@ describe('answers have the key sets of the real service', () => {
   });
 
   it('GET /quote: the live capture key for key, down to nested networks and tokens', async () => {
-    const q = await data('/api/v2/quote?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC&amount=10&use_deposit_address=true');
+    const q = await data(
+      '/api/v2/quote?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC&amount=10&use_deposit_address=true',
+    );
     expect(() => QuoteResponseSchema.parse(q)).not.toThrow();
     const real = fixtureData<Obj>('wdk.quote.spl.json');
     expect(keys(q)).toEqual(keys(real));
@@ -73,13 +87,18 @@ describe('answers have the key sets of the real service', () => {
     // Real-looking figures: a stablecoin price that is not 1, 6-decimal fees that are not proportional.
     expect(obj(q, 'quote', 'source_token').price_in_usd).toBe(0.999766);
     const fee = obj(q, 'quote').total_fee as number;
-    const q1000 = await data('/api/v2/quote?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC&amount=1000');
+    const q1000 = await data(
+      '/api/v2/quote?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC&amount=1000',
+    );
     expect((obj(q1000, 'quote').total_fee as number) / fee).toBeLessThan(2);
   });
 
   it('GET /destinations and /sources: the prod-pasted item keys; route tokens without group, refuel only when offered', async () => {
     const real = fixtureData<Obj[]>('app.destinations.fuse-item.json');
-    for (const path of ['/api/v2/destinations?source_network=BASE_MAINNET&source_token=USDC', '/api/v2/sources?destination_network=BASE_MAINNET&destination_token=USDC']) {
+    for (const path of [
+      '/api/v2/destinations?source_network=BASE_MAINNET&source_token=USDC',
+      '/api/v2/sources?destination_network=BASE_MAINNET&destination_token=USDC',
+    ]) {
       const list = (await data(path)) as Obj[];
       expect(() => DestinationListSchema.parse(list)).not.toThrow();
       expect(list.length).toBeGreaterThan(0);
@@ -120,7 +139,9 @@ describe('answers have the key sets of the real service', () => {
   });
 
   it('GET /limits: the documented keys, in source-token units and USD', async () => {
-    const limits = (await data('/api/v2/limits?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC')) as Obj;
+    const limits = (await data(
+      '/api/v2/limits?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC',
+    )) as Obj;
     expect(keys(limits)).toEqual(keys(fixtureData<Obj>('docs.limits.lifi.json')));
     expect(limits).toMatchObject({ min_amount: 5.001171, max_amount: 500117.027384 });
     expect(limits.min_amount_in_usd).toBeCloseTo(5, 2);

@@ -17,7 +17,11 @@ afterEach(async () => {
 
 async function setup(webhook?: SandboxWebhookOptions) {
   const clock = new ManualClock();
-  const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', confirmationIntervalMs: 2_000, payoutDelayMs: 5_000, completionLagMs: 1_000 }, webhook });
+  const sandbox = await startSandbox({
+    clock,
+    timings: { depositDelayMs: 'off', confirmationIntervalMs: 2_000, payoutDelayMs: 5_000, completionLagMs: 1_000 },
+    webhook,
+  });
   open.push(sandbox);
   const get = async (path: string) => (await raw(sandbox.url, path)).json;
   const post = async (path: string, body: unknown) => (await raw(sandbox.url, path, { method: 'POST', body })).json;
@@ -25,11 +29,16 @@ async function setup(webhook?: SandboxWebhookOptions) {
 }
 
 const ethToArb = {
-  source_network: 'ETHEREUM_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC',
-  destination_address: ADDR.evm, amount: 100,
+  source_network: 'ETHEREUM_MAINNET',
+  source_token: 'USDC',
+  destination_network: 'ARBITRUM_MAINNET',
+  destination_token: 'USDC',
+  destination_address: ADDR.evm,
+  amount: 100,
 };
 const idOf = (r: { data: unknown }) => ((r.data as Obj).swap as Obj).id as string;
-const statusOf = async (get: (p: string) => Promise<{ data: unknown }>, id: string) => (((await get(`/api/v2/swaps/${id}`)).data as Obj).swap as Obj);
+const statusOf = async (get: (p: string) => Promise<{ data: unknown }>, id: string) =>
+  ((await get(`/api/v2/swaps/${id}`)).data as Obj).swap as Obj;
 
 describe('endpoints', () => {
   it('lists swaps by address, newest first, paged, expired ones only with include_expired', async () => {
@@ -39,7 +48,10 @@ describe('endpoints', () => {
     const first = (await get(`/api/v2/swaps?address=${ADDR.evm2.toUpperCase().replace('0X', '0x')}`)).data as Obj[];
     expect(first).toHaveLength(20);
     expect((first[0]?.swap as Obj).id).toBe(ids[21]);
-    expect(((await get(`/api/v2/swaps?address=${ADDR.evm2}&page=2`)).data as Obj[]).map((d) => (d.swap as Obj).id)).toEqual([ids[1], ids[0]]);
+    expect(((await get(`/api/v2/swaps?address=${ADDR.evm2}&page=2`)).data as Obj[]).map((d) => (d.swap as Obj).id)).toEqual([
+      ids[1],
+      ids[0],
+    ]);
     expect((await get(`/api/v2/swaps?address=${ADDR.evm}`)).data).toHaveLength(20); // destination address matches too
     clock.advance(7 * 60 * 60 * 1000);
     expect((await get(`/api/v2/swaps?address=${ADDR.evm2}`)).data).toEqual([]);
@@ -55,10 +67,17 @@ describe('endpoints', () => {
     clock.advance(3 * 2_000);
     const input = ((await statusOf(get, id)).transactions as Obj[])[0] as Obj;
     const hash = input.transaction_hash as string;
-    expect(((await get(`/api/v2/swaps/by_transaction_hash/${hash.toUpperCase().replace('0X', '0x')}`)).data as Obj).swap).toMatchObject({ id });
+    expect(((await get(`/api/v2/swaps/by_transaction_hash/${hash.toUpperCase().replace('0X', '0x')}`)).data as Obj).swap).toMatchObject({
+      id,
+    });
     expect((await get('/api/v2/swaps/by_transaction_hash/0xdead')).error).toMatchObject({ code: 'NOT_FOUND' });
     expect((await get(`/api/v2/transaction_status?network=ETHEREUM_MAINNET&transaction_id=${hash}`)).data).toEqual({
-      network: 'ETHEREUM_MAINNET', transaction_id: hash, is_found: true, is_completed: false, confirmations: 3, max_confirmations: 12,
+      network: 'ETHEREUM_MAINNET',
+      transaction_id: hash,
+      is_found: true,
+      is_completed: false,
+      confirmations: 3,
+      max_confirmations: 12,
     });
     expect((await get(`/api/v2/transaction_status?network=BASE_MAINNET&transaction_id=${hash}`)).data).toMatchObject({ is_found: false });
     expect((await get('/api/v2/transaction_status?network=MOON&transaction_id=1')).error).toMatchObject({ code: 'VALIDATION_ERROR' });
@@ -71,9 +90,16 @@ describe('endpoints', () => {
     const hash = `0x${'ab'.repeat(32)}`;
     const made = await post('/sandbox/swaps', { ...ethToArb, source_address: ADDR.evm2, deposit_tx_hash: hash });
     const id = idOf(made);
-    expect(((await get(`/api/v2/swaps/by_transaction_hash/${hash}`)).data as Obj).swap).toMatchObject({ id, metadata: { app: 'another-app' } });
+    expect(((await get(`/api/v2/swaps/by_transaction_hash/${hash}`)).data as Obj).swap).toMatchObject({
+      id,
+      metadata: { app: 'another-app' },
+    });
     expect(((await get(`/api/v2/swaps?address=${ADDR.evm2}`)).data as Obj[]).map((d) => (d.swap as Obj).id)).toEqual([id]);
-    expect(((await statusOf(get, id)).transactions as Obj[])[0]).toMatchObject({ transaction_hash: hash, from: ADDR.evm2, status: 'pending' });
+    expect(((await statusOf(get, id)).transactions as Obj[])[0]).toMatchObject({
+      transaction_hash: hash,
+      from: ADDR.evm2,
+      status: 'pending',
+    });
   });
 
   it('lists exchanges and their networks, and creates swaps from and to an exchange', async () => {
@@ -89,7 +115,9 @@ describe('endpoints', () => {
     expect(((fromCex.data as Obj).deposit_actions as Obj[])[0]).toMatchObject({ type: 'manual_transfer', call_data: null });
     const toCex = await post('/api/v2/swaps', { ...ethToArb, destination_network: 'BASE_MAINNET', destination_exchange: 'BINANCE' });
     expect((toCex.data as Obj).swap).toMatchObject({ destination_exchange: { name: 'BINANCE', display_name: 'Binance' } });
-    expect((await post('/api/v2/swaps', { ...ethToArb, source_exchange: 'KRAKEN' })).error).toMatchObject({ code: 'ROUTE_NOT_FOUND_ERROR' });
+    expect((await post('/api/v2/swaps', { ...ethToArb, source_exchange: 'KRAKEN' })).error).toMatchObject({
+      code: 'ROUTE_NOT_FOUND_ERROR',
+    });
     expect((await post('/api/v2/swaps', { ...ethToArb, source_exchange: 'FTX' })).error?.message).toMatch(/unknown exchange 'FTX'/);
   });
 });
@@ -105,7 +133,10 @@ describe('statuses on demand', () => {
       clock.advance(5_000);
       expect(await statusOf(get, id)).toMatchObject({ status: 'failed', fail_reason: reason });
     }
-    const bad = await post(`/sandbox/swaps/${idOf(await post('/api/v2/swaps', ethToArb))}/deposit`, { outcome: 'fail', fail_reason: 'bored' });
+    const bad = await post(`/sandbox/swaps/${idOf(await post('/api/v2/swaps', ethToArb))}/deposit`, {
+      outcome: 'fail',
+      fail_reason: 'bored',
+    });
     expect(bad.error?.message).toMatch(/failReason must be null or one of/);
   });
 
@@ -141,7 +172,11 @@ describe('webhooks', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         if (refuseNext-- > 0) return void res.writeHead(503).end();
-        const headers = { 'svix-id': String(req.headers['svix-id']), 'svix-timestamp': String(req.headers['svix-timestamp']), 'svix-signature': String(req.headers['svix-signature']) };
+        const headers = {
+          'svix-id': String(req.headers['svix-id']),
+          'svix-timestamp': String(req.headers['svix-timestamp']),
+          'svix-signature': String(req.headers['svix-signature']),
+        };
         received.push(verifier.verify(Buffer.concat(chunks).toString('utf8'), headers) as Obj); // throws on a bad signature
         res.writeHead(204).end();
       });
@@ -157,9 +192,15 @@ describe('webhooks', () => {
     clock.advance(12 * 2_000);
     await vi.waitFor(() => expect(received.map((p) => p.status)).toContain('ls_transfer_pending'), { timeout: 5_000 });
     clock.advance(6_000);
-    await vi.waitFor(() => expect(received.map((p) => p.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']), { timeout: 5_000 });
+    await vi.waitFor(() => expect(received.map((p) => p.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']), {
+      timeout: 5_000,
+    });
     expect(received[0]).toEqual({ id, created_date: expect.any(String), status: 'user_transfer_pending', fail_reason: null });
-    expect(received[2]).toMatchObject({ id, status: 'completed', transactions: expect.arrayContaining([expect.objectContaining({ type: 'output' })]) });
+    expect(received[2]).toMatchObject({
+      id,
+      status: 'completed',
+      transactions: expect.arrayContaining([expect.objectContaining({ type: 'output' })]),
+    });
     expect(sandbox.webhookStats()).toEqual({ attempted: 4, delivered: 3, failed: 0 });
   });
 

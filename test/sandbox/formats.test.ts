@@ -19,15 +19,22 @@ describe('address checks', () => {
 
   it('accept real addresses of each family and refuse them on the others', () => {
     const real: [Family, string][] = [
-      ['evm', ADDR.evm], ['solana', ADDR.solana], ['starknet', ADDR.starknet], ['ton', ADDR.ton], ['tron', ADDR.tron], ['bitcoin', ADDR.bitcoin],
-      ['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'], ['bitcoin', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy'],
+      ['evm', ADDR.evm],
+      ['solana', ADDR.solana],
+      ['starknet', ADDR.starknet],
+      ['ton', ADDR.ton],
+      ['tron', ADDR.tron],
+      ['bitcoin', ADDR.bitcoin],
+      ['bitcoin', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'],
+      ['bitcoin', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy'],
       ['bitcoin', 'bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297'],
       ['ton', '0:ae4fe3d3f5c6c4b0fdde5b0d8d2e9a3e46bd4c2e8d8e1cba2b1f0d8fcbd8e2a1'],
     ];
     for (const [family, address] of real) {
       expect(isValidAddress(family, address), `${family} ${address}`).toBe(true);
       for (const other of FAMILIES) {
-        if (other !== family && !(family === 'evm' && other === 'starknet')) expect(isValidAddress(other, address), `${other} ${address}`).toBe(false);
+        if (other !== family && !(family === 'evm' && other === 'starknet'))
+          expect(isValidAddress(other, address), `${other} ${address}`).toBe(false);
       }
     }
   });
@@ -45,10 +52,13 @@ describe('address checks', () => {
     expect(isValidAddress('evm', '')).toBe(false);
   });
 
-  test.prop([fc.constantFrom(...FAMILIES), fc.string({ maxLength: 40 })])('hands out addresses that pass its own checks', (family, seed) => {
-    expect(isValidAddress(family, fakeAddress(family, seed))).toBe(true);
-    expect(fakeAddress(family, seed)).toBe(fakeAddress(family, seed));
-  });
+  test.prop([fc.constantFrom(...FAMILIES), fc.string({ maxLength: 40 })])(
+    'hands out addresses that pass its own checks',
+    (family, seed) => {
+      expect(isValidAddress(family, fakeAddress(family, seed))).toBe(true);
+      expect(fakeAddress(family, seed)).toBe(fakeAddress(family, seed));
+    },
+  );
 
   test.prop([fc.constantFrom(...FAMILIES), fc.string({ minLength: 1, maxLength: 128 })])('never throws on any input', (family, input) => {
     expect(typeof isValidAddress(family, input)).toBe('boolean');
@@ -71,9 +81,12 @@ describe('number formats', () => {
     expect(toBaseUnits('0.00000001', 8)).toBe('1');
   });
 
-  test.prop([fc.integer({ min: 1, max: 10 ** 12 }), fc.integer({ min: 0, max: 9 })])('base units of n / 10^k with k places equal n', (n, k) => {
-    expect(toBaseUnits(toDecimalString(n / 10 ** k), 9)).toBe((BigInt(n) * 10n ** BigInt(9 - k)).toString());
-  });
+  test.prop([fc.integer({ min: 1, max: 10 ** 12 }), fc.integer({ min: 0, max: 9 })])(
+    'base units of n / 10^k with k places equal n',
+    (n, k) => {
+      expect(toBaseUnits(toDecimalString(n / 10 ** k), 9)).toBe((BigInt(n) * 10n ** BigInt(9 - k)).toString());
+    },
+  );
 
   it('formats .NET TimeSpans and dates with an offset', () => {
     expect(formatTimeSpan(150.5)).toBe('00:02:30.5000000');

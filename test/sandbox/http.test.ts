@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DepositActionListSchema, DestinationListSchema, EnvelopeSchema, NetworkListSchema, QuoteResponseSchema, SwapDetailsSchema } from '../../src/layerswap/schemas.js';
+import {
+  DepositActionListSchema,
+  DestinationListSchema,
+  EnvelopeSchema,
+  NetworkListSchema,
+  QuoteResponseSchema,
+  SwapDetailsSchema,
+} from '../../src/layerswap/schemas.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { ADDR, raw } from './support.js';
@@ -24,13 +31,24 @@ describe('envelope and schemas', () => {
     expect(EnvelopeSchema.parse(networks.json).error).toBeNull();
     expect(NetworkListSchema.safeParse(networks.json.data).success).toBe(true);
 
-    const dest = await get('/api/v2/destinations?source_network=ARBITRUM_MAINNET&include_swaps=true&include_unavailable=true&include_unmatched=true');
+    const dest = await get(
+      '/api/v2/destinations?source_network=ARBITRUM_MAINNET&include_swaps=true&include_unavailable=true&include_unmatched=true',
+    );
     expect(DestinationListSchema.safeParse(dest.json.data).success).toBe(true);
     expect(QuoteResponseSchema.safeParse((await get(`/api/v2/quote?${quoteQuery}`)).json.data).success).toBe(true);
 
     const created = await raw(sandbox.url, '/api/v2/swaps', {
-      method: 'POST', key: 'k-123',
-      body: { source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDR.evm, amount: '20', use_deposit_address: true },
+      method: 'POST',
+      key: 'k-123',
+      body: {
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: ADDR.evm,
+        amount: '20',
+        use_deposit_address: true,
+      },
     });
     expect(created.status).toBe(200);
     expect(SwapDetailsSchema.safeParse(created.json.data).success).toBe(true);
@@ -52,7 +70,10 @@ describe('errors on the wire', () => {
   it('needs X-LS-APIKEY: 401 when missing, 403 when wrong, both INVALID_CREDENTIALS', async () => {
     const missing = await get('/api/v2/networks', null);
     expect(missing.status).toBe(401);
-    expect(missing.json).toEqual({ data: null, error: { code: 'INVALID_CREDENTIALS', message: expect.stringContaining('X-LS-APIKEY'), metadata: {} } });
+    expect(missing.json).toEqual({
+      data: null,
+      error: { code: 'INVALID_CREDENTIALS', message: expect.stringContaining('X-LS-APIKEY'), metadata: {} },
+    });
     const wrong = await get('/api/v2/networks', 'k-124');
     expect(wrong.status).toBe(403);
     expect(wrong.json.error?.code).toBe('INVALID_CREDENTIALS');
@@ -81,7 +102,11 @@ describe('errors on the wire', () => {
       expect(res.status).toBe(400);
       expect(res.json.error?.code).toBe('VALIDATION_ERROR');
     }
-    const huge = await raw(sandbox.url, '/api/v2/swaps', { method: 'POST', key: 'k-123', body: JSON.stringify({ pad: 'x'.repeat(70_000) }) });
+    const huge = await raw(sandbox.url, '/api/v2/swaps', {
+      method: 'POST',
+      key: 'k-123',
+      body: JSON.stringify({ pad: 'x'.repeat(70_000) }),
+    });
     expect(huge.status).toBe(413);
     expect((await get('/health')).status).toBe(200);
   });

@@ -30,7 +30,12 @@ export async function raw(
   baseUrl: string,
   path: string,
   init: { method?: string; key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; headers: Headers; text: string; json: { data: unknown; error: { code: string; message: string; metadata: Record<string, unknown> } | null } }> {
+): Promise<{
+  status: number;
+  headers: Headers;
+  text: string;
+  json: { data: unknown; error: { code: string; message: string; metadata: Record<string, unknown> } | null };
+}> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key !== null) headers['x-ls-apikey'] = init.key ?? 'sandbox';
   if (init.body !== undefined) headers['content-type'] = 'application/json';

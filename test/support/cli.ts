@@ -19,7 +19,13 @@ export const CONSOLE_SWAP_SCRIPT = [
 ].join('\n');
 
 /** Runs `swapbot <args>` with lines on stdin, as `printf ... | swapbot console` would. */
-export function runCli(args: string[], stdin: string, env: Record<string, string>, timeoutMs = 60_000, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  stdin: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },

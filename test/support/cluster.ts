@@ -42,7 +42,8 @@ function onPath(binary: string): string | undefined {
 
 /** Why the cluster tests cannot run here, or undefined when they can (CI has redis-server). */
 export function clusterUnavailable(): string | undefined {
-  if (!onPath('redis-server') || !onPath('redis-cli')) return 'redis-server and redis-cli are not on PATH (apt-get install redis-server): the Redis Cluster tests are skipped';
+  if (!onPath('redis-server') || !onPath('redis-cli'))
+    return 'redis-server and redis-cli are not on PATH (apt-get install redis-server): the Redis Cluster tests are skipped';
   return undefined;
 }
 
@@ -114,8 +115,28 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
     for (const port of ports) {
       const child = spawn(
         'redis-server',
-        ['--port', `${port}`, '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`,
-          '--cluster-node-timeout', '1500', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', join(dir, `${port}.log`)],
+        [
+          '--port',
+          `${port}`,
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          '1500',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--daemonize',
+          'no',
+          '--logfile',
+          join(dir, `${port}.log`),
+        ],
         { stdio: 'ignore' },
       );
       nodes.set(port, child);
@@ -123,20 +144,37 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
     for (const port of ports) await until(`node ${port} to answer`, () => ask(port, async (r) => (await r.ping()) === 'PONG'), 10_000);
 
     const masters = ports.slice(0, 3);
-    const created = spawnSync('redis-cli', ['--cluster', 'create', ...masters.map((p) => `127.0.0.1:${p}`), '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    const created = spawnSync('redis-cli', ['--cluster', 'create', ...masters.map((p) => `127.0.0.1:${p}`), '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
-    await until('the cluster to say ok', async () => (await Promise.all(masters.map((p) => info(p, 'INFO')))).every((s) => s.includes('cluster_state:ok')), 20_000);
+    await until(
+      'the cluster to say ok',
+      async () => (await Promise.all(masters.map((p) => info(p, 'INFO')))).every((s) => s.includes('cluster_state:ok')),
+      20_000,
+    );
 
     // The replica follows the master that owns the chosen key's slot.
     const slot = await ask(masters[0] as number, (r) => r.call('CLUSTER', 'KEYSLOT', opts.replicaOfKey) as Promise<number>);
-    const owners = (await ask(masters[0] as number, (r) => r.call('CLUSTER', 'SLOTS'))) as Array<[number, number, [string, number, string]]>;
+    const owners = (await ask(masters[0] as number, (r) => r.call('CLUSTER', 'SLOTS'))) as Array<
+      [number, number, [string, number, string]]
+    >;
     const owner = owners.find(([from, to]) => slot >= from && slot <= to);
     if (!owner) throw new Error(`local cluster: no master owns slot ${slot}`);
     const [, ownerPort, ownerId] = owner[2];
     const replicaPort = ports[3] as number;
-    const added = spawnSync('redis-cli', ['--cluster', 'add-node', `127.0.0.1:${replicaPort}`, `127.0.0.1:${ownerPort}`, '--cluster-slave', '--cluster-master-id', ownerId], { encoding: 'utf8', timeout: 30_000 });
+    const added = spawnSync(
+      'redis-cli',
+      ['--cluster', 'add-node', `127.0.0.1:${replicaPort}`, `127.0.0.1:${ownerPort}`, '--cluster-slave', '--cluster-master-id', ownerId],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     if (added.status !== 0) throw new Error(`redis-cli --cluster add-node failed: ${added.stdout}${added.stderr}`);
-    await until('the replica to sync', () => ask(replicaPort, async (r) => /master_link_status:up/.test(await r.info('replication'))), 20_000);
+    await until(
+      'the replica to sync',
+      () => ask(replicaPort, async (r) => /master_link_status:up/.test(await r.info('replication'))),
+      20_000,
+    );
 
     return {
       url: clusterUrl(masters.map((p) => `127.0.0.1:${p}`).join(',')),
@@ -146,14 +184,25 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
         nodes.get(port)?.kill('SIGKILL');
       },
       async waitForFailover(timeoutMs = 30_000) {
-        await until('the replica to take over', async () => {
-          const role = await ask(replicaPort, async (r) => r.info('replication'));
-          return role.includes('role:master');
-        }, timeoutMs);
+        await until(
+          'the replica to take over',
+          async () => {
+            const role = await ask(replicaPort, async (r) => r.info('replication'));
+            return role.includes('role:master');
+          },
+          timeoutMs,
+        );
         // Every node still up must agree the cluster is whole again: until then some answer
         // CLUSTERDOWN, and clients see an outage rather than a failover.
-        const alive = ports.filter((p) => { const c = nodes.get(p); return c && c.exitCode === null && c.signalCode === null; });
-        await until('every node to say the cluster is ok', async () => (await Promise.all(alive.map((p) => info(p, 'INFO')))).every((s) => s.includes('cluster_state:ok')), timeoutMs);
+        const alive = ports.filter((p) => {
+          const c = nodes.get(p);
+          return c && c.exitCode === null && c.signalCode === null;
+        });
+        await until(
+          'every node to say the cluster is ok',
+          async () => (await Promise.all(alive.map((p) => info(p, 'INFO')))).every((s) => s.includes('cluster_state:ok')),
+          timeoutMs,
+        );
       },
       stop,
     };

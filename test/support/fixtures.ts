@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/layerswap/', import.meta.url));
 
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort();
+  return readdirSync(FIXTURES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 }
 
 /** The file's JSON as stored. */

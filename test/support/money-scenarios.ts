@@ -62,7 +62,12 @@ export const MONEY_SCENARIOS: MoneyScenario[] = [
     create: SWAP,
     steps: [{ do: 'deposit', amount: 80 }, { do: 'status' }, { do: 'until', status: 'completed' }, { do: 'status' }, { do: 'history' }],
     final: 'completed',
-    says: ['You sent 80 USDC: 20 USDC less than the 100 USDC asked.', /you now receive about 7\d\.\d+ USDC \(estimate\)/, 'Sent: 80 USDC', /80 USDC on Arbitrum One → 7\d\.\d+ USDC on Base/],
+    says: [
+      'You sent 80 USDC: 20 USDC less than the 100 USDC asked.',
+      /you now receive about 7\d\.\d+ USDC \(estimate\)/,
+      'Sent: 80 USDC',
+      /80 USDC on Arbitrum One → 7\d\.\d+ USDC on Base/,
+    ],
   },
   {
     name: 'over-payment: 120 of 100 arrives',
@@ -135,14 +140,22 @@ export const MONEY_SCENARIOS: MoneyScenario[] = [
   },
   {
     name: 'from an exchange (Coinbase withdrawal)',
-    create: { line: '100 USDC from Coinbase to Base', slash: { amount: 100, token: 'USDC', from: 'COINBASE', to: 'BASE_MAINNET' }, pick: 'Ethereum' },
+    create: {
+      line: '100 USDC from Coinbase to Base',
+      slash: { amount: 100, token: 'USDC', from: 'COINBASE', to: 'BASE_MAINNET' },
+      pick: 'Ethereum',
+    },
     steps: [{ do: 'deposit' }, { do: 'until', status: 'completed' }],
     final: 'completed',
     says: ['Swap completed'],
   },
   {
     name: 'to an exchange (Coinbase deposit address)',
-    create: { line: '100 USDC arbitrum to coinbase', slash: { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'COINBASE' }, pick: 'Base' },
+    create: {
+      line: '100 USDC arbitrum to coinbase',
+      slash: { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'COINBASE' },
+      pick: 'Base',
+    },
     steps: [{ do: 'deposit' }, { do: 'until', status: 'completed' }],
     final: 'completed',
     says: ['Swap completed', /Coinbase/],
@@ -218,13 +231,23 @@ export async function runMoneyScenario(surface: MoneySurface, s: MoneyScenario):
   };
   for (const step of s.steps) {
     switch (step.do) {
-      case 'sentIt': await surface.sentIt(swapId); break;
-      case 'status': await surface.status(swapId); break;
-      case 'history': await surface.history(); break;
+      case 'sentIt':
+        await surface.sentIt(swapId);
+        break;
+      case 'status':
+        await surface.status(swapId);
+        break;
+      case 'history':
+        await surface.history();
+        break;
       case 'deposit':
         await upToDate(live);
         depositMark = surface.mark();
-        live.sandbox.deposit(swapId, { ...(step.amount !== undefined ? { amount: step.amount } : {}), ...(step.outcome ? { outcome: step.outcome } : {}), ...(step.late ? { late: true } : {}) });
+        live.sandbox.deposit(swapId, {
+          ...(step.amount !== undefined ? { amount: step.amount } : {}),
+          ...(step.outcome ? { outcome: step.outcome } : {}),
+          ...(step.late ? { late: true } : {}),
+        });
         await live.tracking.service.pollNow(swapId).catch(() => undefined);
         await tick(live, swapId, 1_000);
         break;
@@ -246,13 +269,20 @@ export async function runMoneyScenario(surface: MoneySurface, s: MoneyScenario):
   await upToDate(live);
   const model = await snapshot();
   expect((await live.api.getSwap(swapId)).swap.status, `${s.name}: the swap's status at the end`).toBe(s.final);
-  const story: Story = { swapId, all: surface.since(start), models, ...(depositMark !== undefined ? { afterDeposit: surface.since(depositMark) } : {}), ...(depositAddress ? { depositAddress } : {}) };
+  const story: Story = {
+    swapId,
+    all: surface.since(start),
+    models,
+    ...(depositMark !== undefined ? { afterDeposit: surface.since(depositMark) } : {}),
+    ...(depositAddress ? { depositAddress } : {}),
+  };
   checkMoneyStory(story, s, model, surface.statusCard(swapId));
   return story;
 }
 
 /** Instructions to pay: none may be shown once a deposit is seen. */
-const SEND_WORDS = /Send exactly|Send the exact amount|Send it before|Send it within|Withdraw exactly|^Send: |Copy address|Copy amount|I've sent it/m;
+const SEND_WORDS =
+  /Send exactly|Send the exact amount|Send it before|Send it within|Withdraw exactly|^Send: |Copy address|Copy amount|I've sent it/m;
 const SEND_BUTTONS = /^(Copy address|Copy amount|Copy memo|I've sent it)$/;
 /** Phase names retired in favour of one name per phase (issue 24, item 6). */
 const OLD_PHASE_NAMES = /Deposit received/;
@@ -264,9 +294,20 @@ const AMOUNT = /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)? (USDC|ETH)\b/g;
 /** The figures ("80 USDC", "0.0004 ETH") in a text that are none of the models' figures. */
 export function figuresNotInModel(text: string, models: SwapMoney[]): string[] {
   const allowed = allowedFigures(models);
-  const symbols = [...new Set(models.flatMap((m) => [m.source.symbol, m.destination.symbol, ...m.deductions.flatMap((d) => (d.delivers?.symbol ? [d.delivers.symbol] : []))]))].filter((x) => x && x !== '?');
+  const symbols = [
+    ...new Set(
+      models.flatMap((m) => [
+        m.source.symbol,
+        m.destination.symbol,
+        ...m.deductions.flatMap((d) => (d.delivers?.symbol ? [d.delivers.symbol] : [])),
+      ]),
+    ),
+  ].filter((x) => x && x !== '?');
   if (symbols.length === 0) return [];
-  const re = new RegExp(`(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)? (${symbols.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w.])`, 'g');
+  const re = new RegExp(
+    `(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)? (${symbols.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w.])`,
+    'g',
+  );
   return [...text.matchAll(re)].map((m) => `${m[1]!.replace(/,/g, '')}${m[2] ?? ''} ${m[3]}`).filter((f) => !allowed.has(f));
 }
 
@@ -279,7 +320,14 @@ function allowedFigures(models: SwapMoney[]): Set<string> {
     out.add(t.replace(/^-/, ''));
   };
   for (const m of models) {
-    add(m.asked); add(m.deposited); add(m.difference?.amount); add(m.expected); add(m.minimum); add(m.received); add(m.refund?.amount); add(m.refuelled);
+    add(m.asked);
+    add(m.deposited);
+    add(m.difference?.amount);
+    add(m.expected);
+    add(m.minimum);
+    add(m.received);
+    add(m.refund?.amount);
+    add(m.refuelled);
     for (const d of m.deductions) {
       add(d.amount);
       if (d.delivers) out.add(`${d.delivers.amount} ${d.delivers.symbol}`);
@@ -289,7 +337,8 @@ function allowedFigures(models: SwapMoney[]): Set<string> {
     if (sent) {
       const total = m.deductions.reduce((a, d) => a + d.amount.units, 0n);
       add({ units: sent.units - total, token: sent.token });
-      if (m.refund?.amount && m.refund.amount.token.symbol === sent.token.symbol) add({ units: sent.units - m.refund.amount.units, token: sent.token });
+      if (m.refund?.amount && m.refund.amount.token.symbol === sent.token.symbol)
+        add({ units: sent.units - m.refund.amount.units, token: sent.token });
     }
   }
   return out;
@@ -312,9 +361,13 @@ function checkMoneyStory(story: Story, s: MoneyScenario, model: SwapMoney, card:
     for (const x of story.afterDeposit) {
       // Nothing sent or edited after the deposit tells the user to pay.
       expect(x.text, where(x)).not.toMatch(SEND_WORDS);
-      expect(x.buttons.filter((b) => SEND_BUTTONS.test(b)), where(x)).toEqual([]);
+      expect(
+        x.buttons.filter((b) => SEND_BUTTONS.test(b)),
+        where(x),
+      ).toEqual([]);
       expect(x.qr ?? false, `a QR to pay: ${where(x)}`).toBe(false);
-      if (story.depositAddress) expect(x.text.toLowerCase(), `the deposit address: ${where(x)}`).not.toContain(story.depositAddress.toLowerCase());
+      if (story.depositAddress)
+        expect(x.text.toLowerCase(), `the deposit address: ${where(x)}`).not.toContain(story.depositAddress.toLowerCase());
       // Every figure in either token is one of the model's.
       for (const m of x.text.matchAll(AMOUNT)) {
         const figure = `${m[1]!.replace(/,/g, '')}${m[2] ?? ''} ${m[3]}`;

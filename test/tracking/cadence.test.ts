@@ -1,6 +1,15 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { blockTimeMs, confirmationDelay, depositConfirmations, isStuck, nextPollDelay, outageDelay, parseTimeSpan, type CadenceSettings } from '../../src/tracking/cadence.js';
+import {
+  blockTimeMs,
+  confirmationDelay,
+  depositConfirmations,
+  isStuck,
+  nextPollDelay,
+  outageDelay,
+  parseTimeSpan,
+  type CadenceSettings,
+} from '../../src/tracking/cadence.js';
 import { observe, type ObservedSwap, type SwapState } from '../../src/tracking/observe.js';
 import { SWAP_STATUSES } from '../../src/layerswap/schemas.js';
 
@@ -16,10 +25,18 @@ describe('poll cadence', () => {
 
   it('keeps watching a deposit above the maximum for 3 hours (Layerswap reviews it for up to 2)', () => {
     const onHold = (statusAgeMs: number) =>
-      nextPollDelay({ status: 'failed', failReason: 'received_more_than_valid_range', depositSeen: true, waitingMs: 0, statusAgeMs }, settings);
+      nextPollDelay(
+        { status: 'failed', failReason: 'received_more_than_valid_range', depositSeen: true, waitingMs: 0, statusAgeMs },
+        settings,
+      );
     expect(onHold(0)).toBe(120_000);
     expect(onHold(3 * 60 * min)).toBeNull();
-    expect(nextPollDelay({ status: 'failed', failReason: 'received_less_than_valid_range', depositSeen: true, waitingMs: 0, statusAgeMs: 0 }, settings)).toBeNull();
+    expect(
+      nextPollDelay(
+        { status: 'failed', failReason: 'received_less_than_valid_range', depositSeen: true, waitingMs: 0, statusAgeMs: 0 },
+        settings,
+      ),
+    ).toBeNull();
   });
 
   it('polls fast once funds move: a deposit seen, ls_transfer_pending or pending_refund', () => {
@@ -85,7 +102,6 @@ describe('expected completion time and stuck swaps', () => {
   });
 });
 
-
 describe('poll cadence when webhooks are trusted', () => {
   const hooked = { ...settings, webhooks: { safetyMs: 300_000, waitingPollMs: 60_000, tailMs: 30_000 } };
   const base = { depositSeen: false, waitingMs: 0, sinceChangeMs: 60_000 };
@@ -96,14 +112,19 @@ describe('poll cadence when webhooks are trusted', () => {
    * how long the swap had been waiting when each gap began.
    */
   function waitingPolls(cadence: CadenceSettings, forMs: number): Array<{ waitingMs: number; gapMs: number }> {
-    const answer = { swap: { id: '3f2b8c1e-0000-4000-8000-000000000002', status: 'user_transfer_pending', fail_reason: null, transactions: [] } } as unknown as ObservedSwap;
+    const answer = {
+      swap: { id: '3f2b8c1e-0000-4000-8000-000000000002', status: 'user_transfer_pending', fail_reason: null, transactions: [] },
+    } as unknown as ObservedSwap;
     const start = 5_000_000;
     let state: SwapState | undefined;
     const gaps: Array<{ waitingMs: number; gapMs: number }> = [];
-    for (let now = start; now - start < forMs; ) {
+    for (let now = start; now - start < forMs;) {
       state = observe(state, answer, now, 4).state;
       const waitingMs = now - state.firstPolledAt;
-      const gapMs = nextPollDelay({ status: state.status, depositSeen: false, waitingMs, sinceChangeMs: now - state.lastChangeAt }, cadence) as number;
+      const gapMs = nextPollDelay(
+        { status: state.status, depositSeen: false, waitingMs, sinceChangeMs: now - state.lastChangeAt },
+        cadence,
+      ) as number;
       gaps.push({ waitingMs, gapMs });
       now += gapMs;
     }
@@ -157,7 +178,13 @@ describe('poll cadence when webhooks are trusted', () => {
   });
 
   it('reads the confirmations of a deposit that still gathers them', () => {
-    const tx = (status: string, confirmations: number, maxConfirmations: number) => ({ type: 'input', status, hash: '0x1', confirmations, maxConfirmations });
+    const tx = (status: string, confirmations: number, maxConfirmations: number) => ({
+      type: 'input',
+      status,
+      hash: '0x1',
+      confirmations,
+      maxConfirmations,
+    });
     expect(depositConfirmations([tx('pending', 1, 3)])).toEqual({ seen: 1, needed: 3 });
     expect(depositConfirmations([tx('completed', 3, 3)])).toBeUndefined();
     expect(depositConfirmations([])).toBeUndefined();
@@ -171,7 +198,11 @@ describe('poll cadence when webhooks are trusted', () => {
  * nextPollDelay() from the state; a webhook at the status change runs a poll at once
  * (engine.pollNow). Returns when each confirmation happened, was first seen, and each poll ran.
  */
-function confirmingLifecycle(cadence: CadenceSettings, seenAt: number, blocks: readonly number[] = Array.from({ length: 12 }, () => 9_000)) {
+function confirmingLifecycle(
+  cadence: CadenceSettings,
+  seenAt: number,
+  blocks: readonly number[] = Array.from({ length: 12 }, () => 9_000),
+) {
   const depositAt = 1_000_000;
   const needed = blocks.length;
   const confirmedAt = [depositAt];
@@ -183,7 +214,15 @@ function confirmingLifecycle(cadence: CadenceSettings, seenAt: number, blocks: r
         id: '3f2b8c1e-0000-4000-8000-000000000001',
         status: seen >= needed ? 'ls_transfer_pending' : 'user_transfer_pending',
         fail_reason: null,
-        transactions: [{ type: 'input', status: seen >= needed ? 'completed' : 'pending', transaction_hash: '0xdeposit', confirmations: seen, max_confirmations: needed }],
+        transactions: [
+          {
+            type: 'input',
+            status: seen >= needed ? 'completed' : 'pending',
+            transaction_hash: '0xdeposit',
+            confirmations: seen,
+            max_confirmations: needed,
+          },
+        ],
         source_network: { name: 'ETHEREUM_MAINNET', type: 'evm' },
       },
     } as ObservedSwap;
@@ -198,16 +237,19 @@ function confirmingLifecycle(cadence: CadenceSettings, seenAt: number, blocks: r
     state = observe(state, answer(t), t, 4).state;
     const c = state.transactions[0]?.confirmations ?? 0;
     for (let k = 1; k <= c; k++) firstSeen[k] ??= t;
-    const delay = nextPollDelay({
-      status: state.status,
-      depositSeen: true,
-      waitingMs: t - state.firstPolledAt,
-      sinceChangeMs: t - state.lastChangeAt,
-      confirmations: depositConfirmations(state.transactions),
-      blockMs: state.blockMs,
-      ...(state.confirmationPolls ? { confirmationPolls: state.confirmationPolls } : {}),
-      now: t,
-    }, cadence) as number;
+    const delay = nextPollDelay(
+      {
+        status: state.status,
+        depositSeen: true,
+        waitingMs: t - state.firstPolledAt,
+        sinceChangeMs: t - state.lastChangeAt,
+        confirmations: depositConfirmations(state.transactions),
+        blockMs: state.blockMs,
+        ...(state.confirmationPolls ? { confirmationPolls: state.confirmationPolls } : {}),
+        now: t,
+      },
+      cadence,
+    ) as number;
     // The webhook at the status change pulls the poll forward.
     t = cadence.webhooks && t < last && t + delay > last ? last : t + delay;
   }
@@ -220,12 +262,16 @@ function confirmingLifecycle(cadence: CadenceSettings, seenAt: number, blocks: r
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('confirmations with webhooks, on an injected clock', () => {
-  const withHooks: CadenceSettings = { fastMs: 5_000, slowMs: 20_000, webhooks: { safetyMs: 300_000, waitingPollMs: 60_000, tailMs: 30_000 } };
+  const withHooks: CadenceSettings = {
+    fastMs: 5_000,
+    slowMs: 20_000,
+    webhooks: { safetyMs: 300_000, waitingPollMs: 60_000, tailMs: 30_000 },
+  };
   const without: CadenceSettings = { fastMs: 5_000, slowMs: 20_000 };
   // The deposit first seen at different moments between two confirmations.
   const seenAfter = [0, 1_500, 4_000, 8_500].map((ms) => 1_000_000 + 2 * 9_000 + ms);
 
-  it('learns the swap\'s own pace and then needs little more than one poll per confirmation, each seen within half a fast interval', () => {
+  it("learns the swap's own pace and then needs little more than one poll per confirmation, each seen within half a fast interval", () => {
     for (const at of seenAfter) {
       const { polls, blockMs, lags, toGo } = confirmingLifecycle(withHooks, at);
       // 10 confirmations to go after the 2nd; polling every 5 s would take 18.
@@ -256,14 +302,17 @@ describe('confirmations with webhooks, on an injected clock', () => {
     expect(mean(hooked)).toBeLessThanOrEqual(mean(plain));
   });
 
-  it('sees a chain faster than its table within about a block (4 s blocks where Ethereum\'s 12 s is believed)', () => {
+  it("sees a chain faster than its table within about a block (4 s blocks where Ethereum's 12 s is believed)", () => {
     // First seen right at the 1st confirmation: the 2nd arrives 6 s into a wait the table paced
     // for 12 s blocks, and the 3rd must not wait for a poll aimed by the table.
     const { lags } = confirmingLifecycle(withHooks, 1_004_000, [4_000, 4_000, 4_000, 4_000, 4_000]);
     expect(Math.max(...lags)).toBeLessThanOrEqual(4_000 + 2_500);
   });
 
-  test.prop([fc.array(fc.integer({ min: 4_000, max: 16_000 }), { minLength: 3, maxLength: 14 }), fc.double({ min: 0, max: 0.99, noNaN: true })], { numRuns: 1000 })(
+  test.prop(
+    [fc.array(fc.integer({ min: 4_000, max: 16_000 }), { minLength: 3, maxLength: 14 }), fc.double({ min: 0, max: 0.99, noNaN: true })],
+    { numRuns: 1000 },
+  )(
     'on irregular blocks (4-16 s), at most about 1.5x the polls of every 5 s (a late block costs short retries and relearning), and each confirmation seen within about the longest block',
     (blocks, share) => {
       // First seen somewhere between the 1st and the 2nd confirmation.

@@ -50,7 +50,8 @@ beforeAll(async () => {
     expired: await create(false, 4),
   };
   const sample = async () => {
-    for (const [story, d] of Object.entries(stories)) samples.push({ story, at: clock.now(), details: await client.getSwap(d.swap.id, { exclude_deposit_actions: true }) });
+    for (const [story, d] of Object.entries(stories))
+      samples.push({ story, at: clock.now(), details: await client.getSwap(d.swap.id, { exclude_deposit_actions: true }) });
   };
   await sample();
   sandbox.deposit(stories.complete.swap.id);
@@ -74,7 +75,8 @@ function stateFor(details: SwapDetails, at: number): SwapState {
 describe('the stored card data', () => {
   it('covers every status the stories reach', () => {
     const statuses = new Set(samples.map((s) => s.details.swap.status));
-    for (const s of ['user_transfer_pending', 'ls_transfer_pending', 'completed', 'failed', 'pending_refund', 'refunded', 'expired']) expect(statuses).toContain(s);
+    for (const s of ['user_transfer_pending', 'ls_transfer_pending', 'completed', 'failed', 'pending_refund', 'refunded', 'expired'])
+      expect(statuses).toContain(s);
     expect(Math.max(...samples.map((s) => s.details.swap.transactions.length))).toBeGreaterThanOrEqual(2);
   });
 
@@ -103,14 +105,25 @@ describe('the stored card data', () => {
 
   it('keeps what a hand-built answer carries beyond the sandbox: own transaction networks and tokens, exchanges, unknown fields', () => {
     const base = samples.find((s) => s.details.swap.status === 'completed')?.details as SwapDetails;
-    const other = { name: 'OPTIMISM_MAINNET', display_name: 'OP Mainnet', logo: 'https://x/logo.png', node_url: 'https://node', transaction_explorer_template: 'https://optimistic.etherscan.io/tx/{0}' };
+    const other = {
+      name: 'OPTIMISM_MAINNET',
+      display_name: 'OP Mainnet',
+      logo: 'https://x/logo.png',
+      node_url: 'https://node',
+      transaction_explorer_template: 'https://optimistic.etherscan.io/tx/{0}',
+    };
     const details: SwapDetails = {
       ...base,
       swap: {
         ...base.swap,
         source_exchange: { name: 'BINANCE', display_name: 'Binance', logo: 'https://x/b.png', token_groups: [{ a: 1 }] },
         future_field: 'kept',
-        transactions: base.swap.transactions.map((t) => ({ ...t, network: other, token: { symbol: 'ETH', decimals: 18, logo: 'https://x/eth.png' }, fee_token: { symbol: 'ETH', decimals: 18, logo: 'l' } })),
+        transactions: base.swap.transactions.map((t) => ({
+          ...t,
+          network: other,
+          token: { symbol: 'ETH', decimals: 18, logo: 'https://x/eth.png' },
+          fee_token: { symbol: 'ETH', decimals: 18, logo: 'l' },
+        })),
       },
     };
     const stored = decodeDetails(encodeDetails(details)) as SwapDetails;
@@ -120,7 +133,10 @@ describe('the stored card data', () => {
     for (const target of CHATS) {
       const audience = target.chatKind === 'private' ? 'private' : 'public';
       expect(statusCard(stored, { audience, now: 0 })).toEqual(statusCard(details, { audience, now: 0 }));
-      for (const kind of MOMENT_KINDS) expect(renderMoment({ kind, version: 1, at: 0 }, { details: stored, state, target })).toEqual(renderMoment({ kind, version: 1, at: 0 }, { details, state, target }));
+      for (const kind of MOMENT_KINDS)
+        expect(renderMoment({ kind, version: 1, at: 0 }, { details: stored, state, target })).toEqual(
+          renderMoment({ kind, version: 1, at: 0 }, { details, state, target }),
+        );
     }
   });
 
@@ -128,7 +144,8 @@ describe('the stored card data', () => {
     for (const { details } of samples) {
       const withActions = { ...details, deposit_actions: [{ type: 'transfer', to_address: '0xdeposit', amount: 100 }] };
       const json = JSON.stringify(slimDetails(withActions));
-      for (const gone of ['"logo"', '"node_url"', '"nodes"', '"evm_oracle_contract"', '"deposit_actions"', '"tokens"', '"listing_date"']) expect(json).not.toContain(gone);
+      for (const gone of ['"logo"', '"node_url"', '"nodes"', '"evm_oracle_contract"', '"deposit_actions"', '"tokens"', '"listing_date"'])
+        expect(json).not.toContain(gone);
       // At most a third of the full answer, and well under 1.5 KB.
       expect(encodeDetails(details).length).toBeLessThan(Math.min(1_536, JSON.stringify(details).length / 3));
     }
@@ -143,7 +160,11 @@ describe('the stored card data', () => {
   it('still reads a value stored by this version (the deflate dictionary must never change)', () => {
     // Written by encodeDetails when the format was introduced; a changed dictionary cannot read it.
     const stored = Buffer.from(STORED_V1, 'base64');
-    expect(decodeDetails(stored)?.swap).toMatchObject({ id: '3f2c1a9e-8b7d-4c6e-9f01-23456789abcd', status: 'completed', requested_amount: 100 });
+    expect(decodeDetails(stored)?.swap).toMatchObject({
+      id: '3f2c1a9e-8b7d-4c6e-9f01-23456789abcd',
+      status: 'completed',
+      requested_amount: 100,
+    });
   });
 });
 

@@ -53,8 +53,13 @@ describe('catching up after long failures', () => {
     await h.settle([id]);
 
     const mine = h.messengers.console.forChat(chat.chatId);
-    expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
-    expect(replyText(mine.filter((r) => r.reply.title === CARD_TITLE).at(-1)?.reply ?? { lines: [], target: 'here' })).toContain('status completed');
+    expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([
+      MOMENT_TITLES.deposit_seen,
+      MOMENT_TITLES.completed,
+    ]);
+    expect(replyText(mine.filter((r) => r.reply.title === CARD_TITLE).at(-1)?.reply ?? { lines: [], target: 'here' })).toContain(
+      'status completed',
+    );
   }, 30_000);
 
   it('keeps tracking through a streak of "not found" right after creation', async () => {

@@ -32,7 +32,14 @@ function setup() {
   open.push(tracking);
   const keys = new TrackingKeys(prefix);
   const store = new SwapStore(redis, keys);
-  return { service: tracking.service, keys, store, languages, subs: new Subscriptions(redis, keys, store, { maxPerChat: 10, maxPerUser: 10 }), moves: new ChatMoves(redis, keys, languages) };
+  return {
+    service: tracking.service,
+    keys,
+    store,
+    languages,
+    subs: new Subscriptions(redis, keys, store, { maxPerChat: 10, maxPerUser: 10 }),
+    moves: new ChatMoves(redis, keys, languages),
+  };
 }
 
 const oldGroup: ChatTarget = { platform: 'telegram', chatId: '-4001', chatKind: 'group' };
@@ -45,7 +52,12 @@ describe('a chat moving to a new id', () => {
     await t.service.follow(a, oldGroup, { userId: '7' });
     await t.service.follow(b, oldGroup, { userId: '7' });
     const before = await t.store.snapshotFor(a, 'telegram:-4001');
-    const saved = await t.store.setDelivery(a, 'telegram:-4001', { version: 3, moments: 1, ref: { platform: 'telegram', chatId: '-4001', messageId: '55' }, cardHash: 'h' }, before.deliveryRaw);
+    const saved = await t.store.setDelivery(
+      a,
+      'telegram:-4001',
+      { version: 3, moments: 1, ref: { platform: 'telegram', chatId: '-4001', messageId: '55' }, cardHash: 'h' },
+      before.deliveryRaw,
+    );
     expect(saved.result).toBe('saved');
     await t.service.saveSettings(oldGroup, { moments: ['completed'], minorEdits: false, minUsd: 250 });
     await t.languages.set('chat', 'telegram', '-4001', 'ru');

@@ -37,7 +37,11 @@ describe("the creator's deposit card, kept by tracking", () => {
     h.sandbox.deposit(id);
     await h.settle([id]);
     const depositEdits = () => h.messengers.console.forChat(chat.chatId).filter((r) => r.op === 'edit' && r.messageId === 'deposit-1');
-    expect(depositEdits().map((r) => replyText(r.reply)).join('\n')).toMatch(/Deposit seen: .* Do not send again\./);
+    expect(
+      depositEdits()
+        .map((r) => replyText(r.reply))
+        .join('\n'),
+    ).toMatch(/Deposit seen: .* Do not send again\./);
     for (const r of depositEdits()) expect(JSON.stringify(r.reply.buttons ?? [])).not.toMatch(/"copy"/);
     // Only the status card and key moments were sent: never a second deposit card.
     for (const r of sent()) expect(replyText(r.reply)).not.toMatch(/Send exactly/);

@@ -21,7 +21,7 @@ describe('the first poll comes after the swap ended', () => {
     await h?.close();
   });
 
-  it("tells the creator the outcome: the status card and the final key moment", async () => {
+  it('tells the creator the outcome: the status card and the final key moment', async () => {
     const done: ChatTarget = { platform: 'console', chatId: 'creator-done', chatKind: 'private' };
     const lapsed: ChatTarget = { platform: 'console', chatId: 'creator-expired', chatKind: 'private' };
     const waiting: ChatTarget = { platform: 'console', chatId: 'creator-waiting', chatKind: 'private' };

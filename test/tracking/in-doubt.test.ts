@@ -21,7 +21,10 @@ import { startHarness, type Harness } from './support/harness.js';
 const note: Reply = { title: 'Swap 1a2b', lines: [line('a test message')], target: 'here' };
 
 async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(DeliveryError);
   return e as DeliveryError;
 }
@@ -99,7 +102,8 @@ describe('a send with no answer', () => {
     const user = newUser('Classify');
     fake.openDm(user);
     const target: ChatTarget = { platform: 'telegram', chatId: String(user.id), chatKind: 'private' };
-    const quick = (apiRoot: string) => new TelegramMessenger({ token: fake.token, api: new Api(fake.token, { apiRoot, timeoutSeconds: 1 }) });
+    const quick = (apiRoot: string) =>
+      new TelegramMessenger({ token: fake.token, api: new Api(fake.token, { apiRoot, timeoutSeconds: 1 }) });
 
     const refused = await failure(quick(`http://127.0.0.1:${await closedPort()}`).send(target, note));
     expect(refused.failure).toBe('transient');
@@ -115,7 +119,9 @@ describe('a send with no answer', () => {
 
   it('does the same on Discord (whose nonce makes a resend safe anyway)', async () => {
     const channel: ChatTarget = { platform: 'discord', chatId: '123456789012345678', chatKind: 'channel' };
-    const refused = await failure(new DiscordMessenger({ token: 'x.y.z', api: `http://127.0.0.1:${await closedPort()}/api`, timeoutMs: 1_000 }).send(channel, note));
+    const refused = await failure(
+      new DiscordMessenger({ token: 'x.y.z', api: `http://127.0.0.1:${await closedPort()}/api`, timeoutMs: 1_000 }).send(channel, note),
+    );
     expect(refused.failure).toBe('transient');
     expect(refused.inDoubt).toBe(false);
 
@@ -124,7 +130,9 @@ describe('a send with no answer', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     try {
       const { port } = silent.address() as AddressInfo;
-      const timedOut = await failure(new DiscordMessenger({ token: 'x.y.z', api: `http://127.0.0.1:${port}/api`, timeoutMs: 500 }).send(channel, note));
+      const timedOut = await failure(
+        new DiscordMessenger({ token: 'x.y.z', api: `http://127.0.0.1:${port}/api`, timeoutMs: 500 }).send(channel, note),
+      );
       expect(timedOut.failure).toBe('transient');
       expect(timedOut.inDoubt).toBe(true);
     } finally {

@@ -58,15 +58,17 @@ describe('tracking 100 swaps through their whole lifecycles', () => {
       followers: Array.from({ length: 1 + (i % 3) }, (_, j) => CHATS[(i * 7 + j * 13) % CHATS.length] as ChatTarget),
     }));
     for (let b = 0; b < plan.length; b += 25) {
-      const batch = await Promise.all(plan.slice(b, b + 25).map(async (p, k) => {
-        const i = b + k;
-        const id = await h.createSwap({ refund: p.story === 'refund' });
-        for (const [j, chat] of p.followers.entries()) {
-          const res = await h.tracking.service.follow(id, chat, { userId: `user-${(i + j) % 30}`, creator: j === 0 });
-          expect(res).toEqual({ ok: true, alreadyFollowing: false });
-        }
-        return { id, ...p };
-      }));
+      const batch = await Promise.all(
+        plan.slice(b, b + 25).map(async (p, k) => {
+          const i = b + k;
+          const id = await h.createSwap({ refund: p.story === 'refund' });
+          for (const [j, chat] of p.followers.entries()) {
+            const res = await h.tracking.service.follow(id, chat, { userId: `user-${(i + j) % 30}`, creator: j === 0 });
+            expect(res).toEqual({ ok: true, alreadyFollowing: false });
+          }
+          return { id, ...p };
+        }),
+      );
       swaps.push(...batch);
     }
     const ids = swaps.map((s) => s.id);
@@ -114,7 +116,13 @@ describe('tracking 100 swaps through their whole lifecycles', () => {
 
     for (const s of swaps) {
       const state = await h.tracking.swapState(s.id);
-      const expectedStatus = { complete: 'completed', refund: 'refunded', expire: 'expired', under_min: 'failed', stuck: 'ls_transfer_pending' }[s.story];
+      const expectedStatus = {
+        complete: 'completed',
+        refund: 'refunded',
+        expire: 'expired',
+        under_min: 'failed',
+        stuck: 'ls_transfer_pending',
+      }[s.story];
       expect(state?.status).toBe(expectedStatus);
 
       for (const [j, chat] of s.followers.entries()) {
@@ -128,7 +136,11 @@ describe('tracking 100 swaps through their whole lifecycles', () => {
         // The creator (the first follower) was handed the deposit card, which stands for the new
         // swap: their status card starts with the first change, so it always comes below it.
         const expected = expectedCards.get(`${chatKey(chat)}|${s.id}`) ?? [];
-        expect({ story: s.story, chat, cards: cards.map((c) => replyText(c.reply)) }).toEqual({ story: s.story, chat, cards: j === 0 ? expected.slice(1) : expected });
+        expect({ story: s.story, chat, cards: cards.map((c) => replyText(c.reply)) }).toEqual({
+          story: s.story,
+          chat,
+          cards: j === 0 ? expected.slice(1) : expected,
+        });
         // The key messages of this story, in order, each once.
         expect(moments.map((m) => m.reply.title)).toEqual(EXPECTED_MOMENTS[s.story].map((k) => MOMENT_TITLES[k]));
         if (chat.chatKind !== 'private') {
@@ -142,6 +154,11 @@ describe('tracking 100 swaps through their whole lifecycles', () => {
     }
     // Finished swaps no longer have a poll job; only the stuck ones are still watched.
     const left = await pollQueue.getJobs(['delayed', 'waiting', 'active', 'prioritized']);
-    expect(left.map((j) => j.id).sort()).toEqual(swaps.filter((s) => s.story === 'stuck').map((s) => `swap-${s.id}`).sort());
+    expect(left.map((j) => j.id).sort()).toEqual(
+      swaps
+        .filter((s) => s.story === 'stuck')
+        .map((s) => `swap-${s.id}`)
+        .sort(),
+    );
   }, 90_000);
 });

@@ -47,7 +47,10 @@ describe('Redis memory per followed swap', () => {
     await h.settle(ids, 60_000);
     const confirming = await bytesPerSwap(h.redis, h.prefix, SWAPS);
     // The figures, for the README and the lead's report.
-    console.info(`redis bytes per followed swap: waiting ${waiting.perSwap.toFixed(0)}, confirming ${confirming.perSwap.toFixed(0)} (fixed: ${confirming.fixed} bytes)`, confirming.byKind);
+    console.info(
+      `redis bytes per followed swap: waiting ${waiting.perSwap.toFixed(0)}, confirming ${confirming.perSwap.toFixed(0)} (fixed: ${confirming.fixed} bytes)`,
+      confirming.byKind,
+    );
     expect(waiting.perSwap).toBeLessThanOrEqual(LIMIT);
     expect(confirming.perSwap).toBeLessThanOrEqual(LIMIT);
   });

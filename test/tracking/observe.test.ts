@@ -20,7 +20,11 @@ function details(status: string, txs: Partial<Transaction>[] = [], extra: Partia
       id: ID,
       created_date: '2026-01-01T00:00:00Z',
       status,
-      source_network: { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', transaction_explorer_template: 'https://arbiscan.io/tx/{0}' },
+      source_network: {
+        name: 'ARBITRUM_MAINNET',
+        display_name: 'Arbitrum One',
+        transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
+      },
       source_token: { symbol: 'USDC', decimals: 6 },
       destination_network: { name: 'BASE_MAINNET', display_name: 'Base', transaction_explorer_template: 'https://basescan.org/tx/{0}' },
       destination_token: { symbol: 'USDC', decimals: 6 },
@@ -34,8 +38,14 @@ function details(status: string, txs: Partial<Transaction>[] = [], extra: Partia
   };
 }
 
-const input = (confirmations: number, status = 'pending'): Partial<Transaction> =>
-  ({ type: 'input', status, transaction_hash: HASH, confirmations, max_confirmations: 3, amount: 100 });
+const input = (confirmations: number, status = 'pending'): Partial<Transaction> => ({
+  type: 'input',
+  status,
+  transaction_hash: HASH,
+  confirmations,
+  max_confirmations: 3,
+  amount: 100,
+});
 
 describe('observing a swap', () => {
   it('announces nothing on first sight, then each key moment once as the status moves', () => {
@@ -57,16 +67,31 @@ describe('observing a swap', () => {
     expect(o).toMatchObject({ changed: true, moments: [], state: { version: 3 } });
     s = o.state;
 
-    o = observe(s, details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 }]), t0 + 4000, 4);
+    o = observe(
+      s,
+      details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 }]),
+      t0 + 4000,
+      4,
+    );
     expect(o.moments.map((m) => m.kind)).toEqual(['completed']);
     expect(o.state.history.map((h) => h.status)).toEqual(['user_transfer_pending', 'ls_transfer_pending', 'completed']);
   });
 
   it('an answer that would move the swap back is not shown until 3 in a row agree; forward moves are never held', () => {
-    const seen = observe(observe(undefined, details('user_transfer_pending'), 0, 4).state, details('user_transfer_pending', [input(1)]), 1000, 4).state;
+    const seen = observe(
+      observe(undefined, details('user_transfer_pending'), 0, 4).state,
+      details('user_transfer_pending', [input(1)]),
+      1000,
+      4,
+    ).state;
     // A stale "waiting, no deposit": ignored, the state stays, and any other answer ends the streak.
     let o = observe(seen, details('user_transfer_pending'), 2000, 4);
-    expect(o).toMatchObject({ changed: false, backward: 'ignored', save: true, state: { version: seen.version, status: 'user_transfer_pending', backward: { polls: 1 } } });
+    expect(o).toMatchObject({
+      changed: false,
+      backward: 'ignored',
+      save: true,
+      state: { version: seen.version, status: 'user_transfer_pending', backward: { polls: 1 } },
+    });
     expect(o.state.transactions).toEqual(seen.transactions);
     o = observe(o.state, details('user_transfer_pending', [input(1)]), 3000, 4);
     expect(o).toMatchObject({ changed: false, save: true });
@@ -87,12 +112,19 @@ describe('observing a swap', () => {
 
     const processing = observe(seen, details('ls_transfer_pending', [input(3, 'completed')]), 2000, 4).state;
     expect(observe(processing, details('user_transfer_pending', [input(2)]), 3000, 4).backward).toBe('ignored');
-    const delivered = observe(processing, details('ls_transfer_pending', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout' }]), 3000, 4).state;
+    const delivered = observe(
+      processing,
+      details('ls_transfer_pending', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout' }]),
+      3000,
+      4,
+    ).state;
     expect(observe(delivered, details('ls_transfer_pending', [input(3, 'completed')]), 4000, 4).backward).toBe('ignored');
     // The documented order: pending_refund after a failed execution, refunded after it.
     const refunding = observe(processing, details('pending_refund', [input(3, 'completed')]), 3000, 4);
     expect(refunding.backward).toBeUndefined();
-    expect(observe(refunding.state, details('refunded', [input(3, 'completed')]), 4000, 4).moments.map((m) => m.kind)).toEqual(['refunded']);
+    expect(observe(refunding.state, details('refunded', [input(3, 'completed')]), 4000, 4).moments.map((m) => m.kind)).toEqual([
+      'refunded',
+    ]);
     expect(observe(refunding.state, details('ls_transfer_pending', [input(3, 'completed')]), 4000, 4).backward).toBe('ignored');
   });
 
@@ -105,9 +137,19 @@ describe('observing a swap', () => {
 
   it('a poll that misses the in-between status announces only where the swap is now, never an older moment after it', () => {
     const s = observe(undefined, details('user_transfer_pending'), 0, 4).state;
-    const refunded = observe(s, details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefund' }]), 1000, 4);
+    const refunded = observe(
+      s,
+      details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefund' }]),
+      1000,
+      4,
+    );
     expect(refunded.moments.map((m) => m.kind)).toEqual(['refunded']);
-    const completed = observe(s, details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 }]), 1000, 4);
+    const completed = observe(
+      s,
+      details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xout', amount: 99.4 }]),
+      1000,
+      4,
+    );
     expect(completed.moments.map((m) => m.kind)).toEqual(['completed']);
     expect(completed.state.depositSeenAt).toBe(1000);
   });
@@ -125,12 +167,14 @@ describe('observing a swap', () => {
     expect(o.changed).toBe(true);
   });
 
-  it('a deposit listed while the status still says user_transfer_pending is announced, with the card\'s words', () => {
+  it("a deposit listed while the status still says user_transfer_pending is announced, with the card's words", () => {
     const s = observe(undefined, details('user_transfer_pending'), 0, 4).state;
     const d = details('user_transfer_pending', [input(1)]);
     const o = observe(s, d, 1000, 4);
     expect(o.moments.map((m) => m.kind)).toEqual(['deposit_seen']);
-    const text = replyText(renderMoment(o.moments[0]!, { details: d, state: o.state, target: { platform: 'telegram', chatId: '1', chatKind: 'private' } }));
+    const text = replyText(
+      renderMoment(o.moments[0]!, { details: d, state: o.state, target: { platform: 'telegram', chatId: '1', chatKind: 'private' } }),
+    );
     expect(text).toContain('Deposit seen, confirming 1/3.');
     expect(text).not.toMatch(/send the exact|send exactly/i);
   });
@@ -139,7 +183,9 @@ describe('observing a swap', () => {
     const seen = { kind: 'deposit_seen' as const };
     expect(isStaleMoment(seen, details('ls_transfer_pending', [input(1)]))).toBe(false);
     expect(isStaleMoment(seen, details('completed', [input(3, 'completed')]))).toBe(true);
-    expect(isStaleMoment(seen, details('ls_transfer_pending', [input(3, 'completed'), { type: 'output', status: 'completed' }]))).toBe(true);
+    expect(isStaleMoment(seen, details('ls_transfer_pending', [input(3, 'completed'), { type: 'output', status: 'completed' }]))).toBe(
+      true,
+    );
     expect(isStaleMoment(seen, details('refunded', [input(3, 'completed')]))).toBe(true);
     expect(isStaleMoment({ kind: 'completed' }, details('completed'))).toBe(false);
   });
@@ -157,10 +203,17 @@ describe('observing a swap', () => {
     expect(o.moments).toEqual([]);
   });
 
-  it('with the route\'s own distribution, stuck only past both its p99 and the service\'s estimate', () => {
+  it("with the route's own distribution, stuck only past both its p99 and the service's estimate", () => {
     const pending = () => details('ls_transfer_pending', [input(3, 'completed')]);
     const s = observe(undefined, pending(), 0, 4).state;
-    expect(s.route).toBe(routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' }));
+    expect(s.route).toBe(
+      routeTimesId({
+        sourceNetwork: 'ARBITRUM_MAINNET',
+        sourceToken: 'USDC',
+        destinationNetwork: 'BASE_MAINNET',
+        destinationToken: 'USDC',
+      }),
+    );
     // The route's p99 is 20 minutes: 9 minutes (past 4 x the 2-minute estimate) is not stuck on this route.
     expect(observe(s, pending(), 9 * 60_000, 4, { stuckAfterMs: 20 * 60_000 }).moments).toEqual([]);
     expect(observe(s, pending(), 20 * 60_000 + 1, 4, { stuckAfterMs: 20 * 60_000 }).moments.map((m) => m.kind)).toEqual(['stuck']);
@@ -169,7 +222,7 @@ describe('observing a swap', () => {
     expect(observe(s, pending(), 2 * 60_000 + 1, 4, { stuckAfterMs: 30_000 }).moments.map((m) => m.kind)).toEqual(['stuck']);
   });
 
-  it('past the route\'s p90 while moving: one card edit marks it slower (no message)', () => {
+  it("past the route's p90 while moving: one card edit marks it slower (no message)", () => {
     const confirming = (n: number) => details('user_transfer_pending', [input(n)]);
     const s = observe(undefined, confirming(1), 0, 4).state;
     const early = observe(s, confirming(1), 10_000, 4, { slowAfterMs: 20_000 });
@@ -186,14 +239,27 @@ describe('key-moment messages', () => {
   const privateChat: ChatTarget = { platform: 'telegram', chatId: '42', chatKind: 'private' };
   const group: ChatTarget = { platform: 'telegram', chatId: '-100', chatKind: 'group' };
   const state: SwapState = {
-    swapId: ID, version: 5, status: 'ls_transfer_pending', failReason: null, transactions: [],
-    history: [{ status: 'user_transfer_pending', at: 0 }, { status: 'ls_transfer_pending', at: 60_000 }],
-    firstPolledAt: 0, lastPolledAt: 3_600_000, lastChangeAt: 3_600_000, expectedCompletionMs: 120_000,
+    swapId: ID,
+    version: 5,
+    status: 'ls_transfer_pending',
+    failReason: null,
+    transactions: [],
+    history: [
+      { status: 'user_transfer_pending', at: 0 },
+      { status: 'ls_transfer_pending', at: 60_000 },
+    ],
+    firstPolledAt: 0,
+    lastPolledAt: 3_600_000,
+    lastChangeAt: 3_600_000,
+    expectedCompletionMs: 120_000,
   };
   const moment = (kind: Parameters<typeof renderMoment>[0]['kind']) => ({ kind, version: 5, at: 0 });
 
   it('completed: the received amount and the payout transaction link', () => {
-    const d = details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xpayout', amount: 99.4, token: { symbol: 'USDC', decimals: 6 } }]);
+    const d = details('completed', [
+      input(3, 'completed'),
+      { type: 'output', status: 'completed', transaction_hash: '0xpayout', amount: 99.4, token: { symbol: 'USDC', decimals: 6 } },
+    ]);
     const r = renderMoment(moment('completed'), { details: d, state, target: privateChat });
     expect(r.title).toBe(MOMENT_TITLES.completed);
     expect(replyText(r)).toContain('Received 99.4 USDC on Base');
@@ -203,7 +269,9 @@ describe('key-moment messages', () => {
 
   it('failed: the reason in plain words', () => {
     const d = details('failed', [input(3, 'completed')], { fail_reason: 'received_less_than_valid_range' });
-    expect(replyText(renderMoment(moment('failed'), { details: d, state, target: privateChat }))).toContain('The deposit was less than the minimum for this route.');
+    expect(replyText(renderMoment(moment('failed'), { details: d, state, target: privateChat }))).toContain(
+      'The deposit was less than the minimum for this route.',
+    );
   });
 
   it('a deposit above the maximum is on hold for review, not "failed"', () => {
@@ -215,7 +283,10 @@ describe('key-moment messages', () => {
   });
 
   it('refunded: the refund transaction', () => {
-    const d = details('refunded', [input(3, 'completed'), { type: 'refund', status: 'completed', transaction_hash: '0xrefundtx', amount: 100 }]);
+    const d = details('refunded', [
+      input(3, 'completed'),
+      { type: 'refund', status: 'completed', transaction_hash: '0xrefundtx', amount: 100 },
+    ]);
     const r = renderMoment(moment('refunded'), { details: d, state, target: privateChat });
     expect(replyButtons(r)).toContainEqual({ kind: 'url', label: 'View refund transaction', url: 'https://arbiscan.io/tx/0xrefundtx' });
     expect(replyText(r)).toContain(REFUND);
@@ -226,13 +297,21 @@ describe('key-moment messages', () => {
     const text = replyText(renderMoment(moment('stuck'), { details: d, state, target: privateChat }));
     expect(text).toContain('ls_transfer_pending');
     expect(text).toContain('usually takes about 2 minutes; it has been 59 minutes.');
-    for (const part of [`Swap id: ${ID}`, `input tx: ${HASH}`, `Destination address: ${DEST}`, 'History: user_transfer_pending 1970-01-01T00:00:00Z, ls_transfer_pending 1970-01-01T00:01:00Z']) {
+    for (const part of [
+      `Swap id: ${ID}`,
+      `input tx: ${HASH}`,
+      `Destination address: ${DEST}`,
+      'History: user_transfer_pending 1970-01-01T00:00:00Z, ls_transfer_pending 1970-01-01T00:01:00Z',
+    ]) {
       expect(text).toContain(part);
     }
   });
 
   it('groups and channels see masked addresses and no deposit details', () => {
-    const d = details('completed', [input(3, 'completed'), { type: 'output', status: 'completed', transaction_hash: '0xpayout', amount: 99.4 }]);
+    const d = details('completed', [
+      input(3, 'completed'),
+      { type: 'output', status: 'completed', transaction_hash: '0xpayout', amount: 99.4 },
+    ]);
     for (const kind of ['deposit_seen', 'completed', 'refunded', 'pending_refund', 'stuck', 'expired'] as const) {
       const text = replyText(renderMoment(moment(kind), { details: d, state, target: group }));
       expect(text).not.toContain(DEST);

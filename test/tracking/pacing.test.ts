@@ -12,7 +12,12 @@ describe('message pacing', () => {
   const group = (chatId: string): ChatTarget => ({ platform: 'telegram', chatId, chatKind: 'group' });
 
   it('stops the whole platform at its rate, whichever chats the messages go to', async () => {
-    const pacer = new Pacer(redis, keys, () => undefined, (p) => (p === 'telegram' ? { limit: 3, windowMs: 60_000 } : undefined));
+    const pacer = new Pacer(
+      redis,
+      keys,
+      () => undefined,
+      (p) => (p === 'telegram' ? { limit: 3, windowMs: 60_000 } : undefined),
+    );
     const waits = [];
     for (const c of ['a', 'b', 'c', 'd']) waits.push(await pacer.take(group(c), `telegram:${c}`));
     expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
@@ -24,7 +29,12 @@ describe('message pacing', () => {
   it('does not spend a chat budget when the platform is full, nor the platform budget when the chat is', async () => {
     const p2 = uniquePrefix('pace2');
     const k2 = new TrackingKeys(p2);
-    const pacer = new Pacer(redis, k2, () => ({ limit: 1, windowMs: 60_000 }), () => ({ limit: 2, windowMs: 60_000 }));
+    const pacer = new Pacer(
+      redis,
+      k2,
+      () => ({ limit: 1, windowMs: 60_000 }),
+      () => ({ limit: 2, windowMs: 60_000 }),
+    );
     expect(await pacer.take(group('x'), 'telegram:x')).toBe(0); // chat x: 1/1, platform 1/2
     expect(await pacer.take(group('x'), 'telegram:x')).toBeGreaterThan(0); // chat x full; platform untouched
     expect(await pacer.take(group('y'), 'telegram:y')).toBe(0); // platform 2/2

@@ -79,7 +79,9 @@ describe('embedded redis-server', () => {
     const path = process.env.PATH;
     process.env.PATH = tempDir();
     try {
-      await expect(startEmbeddedRedis({ dataDir: tempDir() })).rejects.toThrow(/apt-get install redis-server.*brew install redis.*REDIS_URL/s);
+      await expect(startEmbeddedRedis({ dataDir: tempDir() })).rejects.toThrow(
+        /apt-get install redis-server.*brew install redis.*REDIS_URL/s,
+      );
     } finally {
       process.env.PATH = path;
     }

@@ -12,14 +12,23 @@ const redis = testRedis(prefix);
 describe('route times in Redis', () => {
   it('a busy route: at most 2 KB, whatever the number of swaps and their durations', async () => {
     const store = new RouteTimesStore(redis, prefix);
-    const route = routeTimesId({ sourceNetwork: 'ARBITRUM_MAINNET', sourceToken: 'USDC', destinationNetwork: 'BASE_MAINNET', destinationToken: 'USDC' });
+    const route = routeTimesId({
+      sourceNetwork: 'ARBITRUM_MAINNET',
+      sourceToken: 'USDC',
+      destinationNetwork: 'BASE_MAINNET',
+      destinationToken: 'USDC',
+    });
     const start = 100 * WEEK_MS;
     // 4 weeks of swaps, thousands each, in every bucket.
     for (let week = 0; week < 4; week++) {
       for (const s of [...BUCKET_BOUNDS_S, 200_000]) {
         for (let k = 0; k < 3; k++) {
           const now = start + week * WEEK_MS;
-          await store.recordCompleted(route, { depositSeenAt: now - s * 1000, history: [{ status: 'ls_transfer_pending', at: now - s * 500 }] }, now);
+          await store.recordCompleted(
+            route,
+            { depositSeenAt: now - s * 1000, history: [{ status: 'ls_transfer_pending', at: now - s * 500 }] },
+            now,
+          );
         }
       }
     }
@@ -31,7 +40,12 @@ describe('route times in Redis', () => {
 
   it('weeks past the window are dropped on the next write, and ignored on reading before it', async () => {
     const store = new RouteTimesStore(redis, prefix, 0);
-    const route = routeTimesId({ sourceNetwork: 'OPTIMISM_MAINNET', sourceToken: 'ETH', destinationNetwork: 'BASE_MAINNET', destinationToken: 'ETH' });
+    const route = routeTimesId({
+      sourceNetwork: 'OPTIMISM_MAINNET',
+      sourceToken: 'ETH',
+      destinationNetwork: 'BASE_MAINNET',
+      destinationToken: 'ETH',
+    });
     const old = 200 * WEEK_MS;
     for (let i = 0; i < 6; i++) await store.recordCompleted(route, { depositSeenAt: old - 600_000, history: [] }, old);
     expect((await store.read(route, old)).seen?.count).toBe(6);

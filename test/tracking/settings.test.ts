@@ -41,8 +41,15 @@ describe('notification settings in delivery', () => {
     return id;
   }
 
-  const moments = (m: RecordingMessenger, chatId: string) => m.forChat(chatId).filter((r) => r.op === 'send' && r.reply.title !== CARD_TITLE);
-  const lastCard = (m: RecordingMessenger, chatId: string) => replyText(m.forChat(chatId).filter((r) => r.reply.title === CARD_TITLE).at(-1)?.reply ?? { lines: [], target: 'here' });
+  const moments = (m: RecordingMessenger, chatId: string) =>
+    m.forChat(chatId).filter((r) => r.op === 'send' && r.reply.title !== CARD_TITLE);
+  const lastCard = (m: RecordingMessenger, chatId: string) =>
+    replyText(
+      m
+        .forChat(chatId)
+        .filter((r) => r.reply.title === CARD_TITLE)
+        .at(-1)?.reply ?? { lines: [], target: 'here' },
+    );
 
   it('a muted swap completes with its card edited and no key-moment message; another chat is told', async () => {
     const muted: ChatTarget = { platform: 'telegram', chatId: '7001', chatKind: 'private' };
@@ -65,7 +72,10 @@ describe('notification settings in delivery', () => {
       await h.tracking.service.mute(id, chat, false);
       expect(await h.tracking.service.isMuted(id, chat)).toBe(false);
     });
-    expect(moments(h.messengers.telegram, chat.chatId).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+    expect(moments(h.messengers.telegram, chat.chatId).map((r) => r.reply.title)).toEqual([
+      MOMENT_TITLES.deposit_seen,
+      MOMENT_TITLES.completed,
+    ]);
   }, 30_000);
 
   it('quiet hours send every message, silently; outside them with sound', async () => {
@@ -111,7 +121,12 @@ describe('notification settings in delivery', () => {
     expect(moments(dc, chat.chatId).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen]);
     const card = dc.forChat(chat.chatId).find((r) => r.op === 'send' && r.reply.title === CARD_TITLE);
     await waitFor(() => dc.forChat(chat.chatId).some((r) => r.op === 'react'), 'the reaction');
-    expect(dc.forChat(chat.chatId).filter((r) => r.op === 'react').map((r) => [r.messageId, r.emoji])).toEqual([[card?.messageId, '✅']]);
+    expect(
+      dc
+        .forChat(chat.chatId)
+        .filter((r) => r.op === 'react')
+        .map((r) => [r.messageId, r.emoji]),
+    ).toEqual([[card?.messageId, '✅']]);
   }, 30_000);
 
   it('quiet mode in a chat that refuses reactions: the completion comes as a message, never lost', async () => {
@@ -119,7 +134,10 @@ describe('notification settings in delivery', () => {
     await h.tracking.service.saveSettings(chat, settings({ reactOnly: true }));
     h.messengers.telegram.fail({ failure: 'rejected', chatId: chat.chatId, op: 'react' });
     await complete([chat]);
-    await waitFor(() => moments(h.messengers.telegram, chat.chatId).some((r) => r.reply.title === MOMENT_TITLES.completed), 'the completion message');
+    await waitFor(
+      () => moments(h.messengers.telegram, chat.chatId).some((r) => r.reply.title === MOMENT_TITLES.completed),
+      'the completion message',
+    );
     expect(h.messengers.telegram.forChat(chat.chatId).filter((r) => r.op === 'react')).toEqual([]);
   }, 30_000);
 
@@ -136,7 +154,15 @@ describe('notification settings in delivery', () => {
 
   it('keeps settings in Redis beside the subscriptions (read back as saved; unreadable means defaults)', async () => {
     const chat: ChatTarget = { platform: 'telegram', chatId: '-1007005', chatKind: 'group' };
-    const s = settings({ moments: ['completed'], minorEdits: false, quiet: { from: 22, to: 7, tz: 'Europe/Berlin' }, minUsd: 250, reactOnly: true, hideAmounts: true, topic: '9' });
+    const s = settings({
+      moments: ['completed'],
+      minorEdits: false,
+      quiet: { from: 22, to: 7, tz: 'Europe/Berlin' },
+      minUsd: 250,
+      reactOnly: true,
+      hideAmounts: true,
+      topic: '9',
+    });
     await h.tracking.service.saveSettings(chat, s);
     expect(await h.tracking.service.settings(chat)).toEqual(s);
     const key = h.keys.party('telegram:-1007005');

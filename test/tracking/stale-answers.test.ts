@@ -77,7 +77,10 @@ describe('answers that would move a swap back', () => {
     if (!last) throw new Error(`no status card in ${c.chatId}`);
     return last.reply;
   };
-  const labels = (r: Reply) => replyButtons(r).flat().map((b) => b.label);
+  const labels = (r: Reply) =>
+    replyButtons(r)
+      .flat()
+      .map((b) => b.label);
 
   async function depositSeen(c: ChatTarget): Promise<string> {
     const id = await h.createSwap();
@@ -107,7 +110,12 @@ describe('answers that would move a swap back', () => {
     expect(await backwardCount('ignored')).toBe(ignored + 1);
     const logged = log.lines.filter((l) => l.includes(id) && l.includes('would move the swap back'));
     expect(logged).toHaveLength(1);
-    expect(JSON.parse(logged[0] ?? '{}')).toMatchObject({ status: 'user_transfer_pending', was: 'user_transfer_pending', depositSeen: true, polls: 1 });
+    expect(JSON.parse(logged[0] ?? '{}')).toMatchObject({
+      status: 'user_transfer_pending',
+      was: 'user_transfer_pending',
+      depositSeen: true,
+      polls: 1,
+    });
     // The swap goes on as if the stale answer never came.
     await h.settleUntilCompleted(id, 12);
     await h.settle([id]);
@@ -140,7 +148,9 @@ describe('answers that would move a swap back', () => {
       expect(text).toContain(t(locale, 'swapPhase.regressed.next'));
       expect(text).not.toContain(t(locale, 'swapStatus.user_transfer_pending.next'));
       expect(text).not.toContain(t(locale, 'statusCard.field.send'));
-      const buttons = replyButtons(statusCard(waiting, { audience: 'private', locale, followed: { depositSeen: true } })).flat().map((b) => b.label);
+      const buttons = replyButtons(statusCard(waiting, { audience: 'private', locale, followed: { depositSeen: true } }))
+        .flat()
+        .map((b) => b.label);
       expect(buttons).not.toContain(t(locale, 'statusCard.button.sent'));
     }
   });

@@ -95,7 +95,12 @@ describe('following swaps', () => {
     await t.service.follow(a, group, { userId: '1' });
     t.clock.advance(5);
     await t.service.follow(b, group, { userId: '1' });
-    const state = observe(undefined, { swap: { id: a, status: 'ls_transfer_pending', transactions: [] } } as unknown as SwapDetails, t.clock.now(), 4).state;
+    const state = observe(
+      undefined,
+      { swap: { id: a, status: 'ls_transfer_pending', transactions: [] } } as unknown as SwapDetails,
+      t.clock.now(),
+      4,
+    ).state;
     await t.store.pollCommit(0, state, { changed: true, moments: [] });
     const list = await t.service.listFollowed(group);
     expect(list.map((f) => f.swapId)).toEqual([b, a]);

@@ -23,10 +23,24 @@ describe('the per-swap store', () => {
     const groupRef = { platform: 'telegram' as const, chatId: '-100:{x}', messageId: '7' };
     const prev = async (f: Follower) => (await store.snapshotFor(id, targetKey(f))).deliveryRaw;
     expect((await store.setDelivery(id, targetKey(dm), { version: 1, moments: 0, ref: dmRef }, await prev(dm))).result).toBe('saved');
-    expect((await store.setDelivery(id, targetKey(group), { version: 1, moments: 0, ref: groupRef, sending: { what: 'moment', key: 'k' } }, await prev(group))).result).toBe('saved');
+    expect(
+      (
+        await store.setDelivery(
+          id,
+          targetKey(group),
+          { version: 1, moments: 0, ref: groupRef, sending: { what: 'moment', key: 'k' } },
+          await prev(group),
+        )
+      ).result,
+    ).toBe('saved');
     // Over a record another run changed meanwhile: refused.
     expect((await store.setDelivery(id, targetKey(dm), { version: 2, moments: 0 }, undefined)).result).toBe('conflict');
     expect((await store.snapshotFor(id, targetKey(dm))).delivery?.ref).toEqual(dmRef);
-    expect((await store.snapshotFor(id, targetKey(group))).delivery).toEqual({ version: 1, moments: 0, ref: groupRef, sending: { what: 'moment', key: 'k' } });
+    expect((await store.snapshotFor(id, targetKey(group))).delivery).toEqual({
+      version: 1,
+      moments: 0,
+      ref: groupRef,
+      sending: { what: 'moment', key: 'k' },
+    });
   });
 });

@@ -26,7 +26,9 @@ describe('poll cadence with webhooks', () => {
   let plain: Harness;
   beforeAll(async () => {
     const cadence = { fastMs: 50, slowMs: 100, stuckFactor: 4 };
-    hooked = await startHarness({ tracking: { cadence: { ...cadence, webhooks: { safetyMs: SAFETY_MS, waitingPollMs: WAITING_MS, tailMs: 0 } } } });
+    hooked = await startHarness({
+      tracking: { cadence: { ...cadence, webhooks: { safetyMs: SAFETY_MS, waitingPollMs: WAITING_MS, tailMs: 0 } } },
+    });
     plain = await startHarness({ tracking: { cadence } });
     await hooked.startWorkers();
     await plain.startWorkers();
@@ -75,7 +77,7 @@ describe('poll cadence with webhooks', () => {
     await expect.poll(() => dueIn(hooked, id), { timeout: 10_000 }).toBeLessThan(WAITING_MS);
   });
 
-  it('keeps each confirmation count\'s first and last poll in Redis and aims the next poll by them', async () => {
+  it("keeps each confirmation count's first and last poll in Redis and aims the next poll by them", async () => {
     const id = await hooked.createSwap();
     await hooked.tracking.service.follow(id, chat, { userId: 'u' });
     await hooked.settle([id]);
@@ -90,7 +92,11 @@ describe('poll cadence with webhooks', () => {
       await hooked.settle([id]);
     }
     const state = await hooked.tracking.swapState(id);
-    expect(state?.confirmationPolls).toEqual([[0, t0, t0], [1, t0 + 10_000, t0 + 10_000], [2, t0 + 20_000, t0 + 20_000]]);
+    expect(state?.confirmationPolls).toEqual([
+      [0, t0, t0],
+      [1, t0 + 10_000, t0 + 10_000],
+      [2, t0 + 20_000, t0 + 20_000],
+    ]);
     // Blocks 5-20 s apart fit that evidence, so the 3rd confirmation comes within 20 s of the
     // last poll. It is the last one (it turns the status, and that webhook pulls the poll): the
     // next poll is a backstop just after that window, not the 50-ms fast cadence.

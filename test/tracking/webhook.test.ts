@@ -65,7 +65,15 @@ describe('swap status webhooks', () => {
     // Signed with another secret
     const other = new Webhook(`whsec_${Buffer.from('another-secret-another-secret-32').toString('base64')}`);
     const now = new Date();
-    expect((await post(body, { 'svix-id': 'msg_x', 'svix-timestamp': String(Math.floor(now.getTime() / 1000)), 'svix-signature': other.sign('msg_x', now, body) })).status).toBe(401);
+    expect(
+      (
+        await post(body, {
+          'svix-id': 'msg_x',
+          'svix-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'svix-signature': other.sign('msg_x', now, body),
+        })
+      ).status,
+    ).toBe(401);
     // Correctly signed but 10 minutes old: outside Svix's tolerance
     const stale = await post(body, signed('msg_stale', body, new Date(Date.now() - 10 * 60_000)));
     expect(stale).toMatchObject({ status: 401, body: { ok: false } });

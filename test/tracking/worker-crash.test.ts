@@ -37,10 +37,22 @@ describe('a worker killed mid-run', () => {
   });
 
   function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(here('./support/ts-register.mjs')).href, here('./support/worker-process.ts')], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), PREFIX: h.prefix, SANDBOX_URL: h.sandbox.url, SANDBOX_KEY: h.sandbox.apiKey, SINK_URL: sinkUrl, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', pathToFileURL(here('./support/ts-register.mjs')).href, here('./support/worker-process.ts')],
+      {
+        env: {
+          ...process.env,
+          REDIS_URL: testRedisUrl(),
+          PREFIX: h.prefix,
+          SANDBOX_URL: h.sandbox.url,
+          SANDBOX_KEY: h.sandbox.apiKey,
+          SINK_URL: sinkUrl,
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let errors = '';
     child.stderr?.on('data', (d: Buffer) => (errors += d.toString()));
@@ -91,7 +103,10 @@ describe('a worker killed mid-run', () => {
       expect(texts.at(-1)).toContain('status completed');
       expect(cards[0]?.op).toBe('send');
       expect(cards.slice(1).filter((c) => !(c.op === 'edit' && c.messageId === cards[0]?.messageId))).toEqual([]);
-      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([
+        MOMENT_TITLES.deposit_seen,
+        MOMENT_TITLES.completed,
+      ]);
     }
     await waitFor(async () => (await h.tracking.pendingNotifications()) === 0, 'no notification left');
   }, 60_000);
@@ -143,7 +158,10 @@ describe('a worker killed mid-run', () => {
       expect(cards.filter((c) => c.op === 'send')).toHaveLength(1); // one card, edited from then on
       expect(cards.filter((c) => !(c.messageId === cards[0]?.messageId))).toEqual([]);
       expect(replyText(cards.at(-1)?.reply ?? { lines: [], target: 'here' })).toContain('status completed');
-      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([
+        MOMENT_TITLES.deposit_seen,
+        MOMENT_TITLES.completed,
+      ]);
     }
   }, 120_000);
 
@@ -158,7 +176,10 @@ describe('a worker killed mid-run', () => {
       const mine = sink.forChat(chat.chatId).filter((r) => replyText(r.reply).includes(id));
       const cards = mine.filter((r) => r.reply.title === CARD_TITLE);
       // The platform got each message the worker died after: at most once means exactly once here.
-      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
+      expect(mine.filter((r) => r.reply.title !== CARD_TITLE).map((r) => r.reply.title)).toEqual([
+        MOMENT_TITLES.deposit_seen,
+        MOMENT_TITLES.completed,
+      ]);
       expect(replyText(cards.at(-1)?.reply ?? { lines: [], target: 'here' })).toContain('status completed');
     }
   }, 120_000);

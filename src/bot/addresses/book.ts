@@ -23,12 +23,22 @@ export const isSavedId = (s: string | undefined): s is string => s !== undefined
 
 /** A label as typed: control characters and extra spaces out, cut to MAX_LABEL characters. */
 function cleanLabel(raw: string): string {
-  return [...raw.replace(/\p{C}+/gu, ' ').replace(/\s+/g, ' ').trim()].slice(0, MAX_LABEL).join('');
+  return [
+    ...raw
+      .replace(/\p{C}+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  ]
+    .slice(0, MAX_LABEL)
+    .join('');
 }
 
 export class RedisAddressBook implements AddressBook {
   private readonly keys: CoreKeys;
-  constructor(private readonly redis: Redis, prefix: string) {
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
     this.keys = new CoreKeys(prefix);
   }
 
@@ -39,7 +49,9 @@ export class RedisAddressBook implements AddressBook {
     try {
       const list = JSON.parse(raw) as unknown;
       if (!Array.isArray(list)) return [];
-      return (list as SavedAddress[]).filter((e) => e && isSavedId(e.id) && typeof e.address === 'string' && typeof e.family === 'string').sort((a, b) => b.usedAt - a.usedAt);
+      return (list as SavedAddress[])
+        .filter((e) => e && isSavedId(e.id) && typeof e.address === 'string' && typeof e.family === 'string')
+        .sort((a, b) => b.usedAt - a.usedAt);
     } catch {
       return [];
     }
@@ -92,7 +104,8 @@ export class RedisAddressBook implements AddressBook {
 }
 
 /** How a saved address reads on a button: its label, else its ends ("0x1234…5678"). */
-export const savedLabel = (e: Pick<SavedAddress, 'address' | 'label'>): string => e.label ?? (e.address.length > 14 ? `${e.address.slice(0, 6)}…${e.address.slice(-4)}` : e.address);
+export const savedLabel = (e: Pick<SavedAddress, 'address' | 'label'>): string =>
+  e.label ?? (e.address.length > 14 ? `${e.address.slice(0, 6)}…${e.address.slice(-4)}` : e.address);
 
 /**
  * A watched address's new swap hit the follow limit: what happened and what to do, said once (the

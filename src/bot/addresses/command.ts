@@ -27,13 +27,28 @@ function listReply(ctx: Ctx, list: readonly SavedAddress[], note?: string): Repl
   if (list.length === 0) lines.push(line(ctx.t('addresses.empty')));
   list.forEach((e, i) => {
     const label = e.label ? `${e.label} · ` : '';
-    lines.push(line(text(`${i + 1}. ${label}${e.family.toUpperCase()} · `), code(e.address), ...(e.watched ? [text(` · ${ctx.t('addresses.watchedMark')}`)] : [])));
+    lines.push(
+      line(
+        text(`${i + 1}. ${label}${e.family.toUpperCase()} · `),
+        code(e.address),
+        ...(e.watched ? [text(` · ${ctx.t('addresses.watchedMark')}`)] : []),
+      ),
+    );
   });
   if (list.length > 0) lines.push(line(ctx.t('addresses.howTo', { max: MAX_SAVED })));
-  const buttons: Button[] = list.slice(0, REMOVE_BUTTONS).map((e, i) => actionButton(ctx.t('addresses.remove', { n: i + 1, label: savedLabel(e) }), inlineAction(VERBS.removeAddress, e.id)));
+  const buttons: Button[] = list
+    .slice(0, REMOVE_BUTTONS)
+    .map((e, i) => actionButton(ctx.t('addresses.remove', { n: i + 1, label: savedLabel(e) }), inlineAction(VERBS.removeAddress, e.id)));
   const rows: Button[][] = [];
   for (let i = 0; i < buttons.length; i += 2) rows.push(buttons.slice(i, i + 2));
-  return { title: ctx.t('addresses.title'), tone: 'info', lines, ...(rows.length ? { buttons: rows } : {}), target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' };
+  return {
+    title: ctx.t('addresses.title'),
+    tone: 'info',
+    lines,
+    ...(rows.length ? { buttons: rows } : {}),
+    target: 'here',
+    mode: ctx.incoming.action ? 'edit' : 'new',
+  };
 }
 
 const privateChat = (ctx: Ctx) => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' as const });
@@ -51,7 +66,9 @@ async function addresses(ctx: Ctx, args: string): Promise<Reply[]> {
   const [verb, n, ...rest] = args.trim().split(/\s+/).filter(Boolean);
   if (!verb) return [listReply(ctx, list)];
   const entry = /^\d{1,2}$/.test(n ?? '') ? list[Number(n) - 1] : undefined;
-  const which = (v: string) => [notice(ctx.t('addresses.title'), [line(ctx.t('addresses.whichOne', { usage: USAGE, total: list.length, verb: v }))], 'warning')];
+  const which = (v: string) => [
+    notice(ctx.t('addresses.title'), [line(ctx.t('addresses.whichOne', { usage: USAGE, total: list.length, verb: v }))], 'warning'),
+  ];
   if (/^rename$/i.test(verb)) {
     if (!entry) return which('rename');
     await ctx.addressBook.rename(platform, userId, entry.id, rest.join(' '));

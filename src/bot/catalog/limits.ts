@@ -22,12 +22,21 @@ export interface KnownLimits {
 const usable = (n: number | null | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** Limits for a route whose networks and tokens are known; undefined when none can be loaded. */
-export async function routeLimits(ctx: Ctx, route: Route, networks: readonly Network[], refuel?: boolean): Promise<KnownLimits | undefined> {
+export async function routeLimits(
+  ctx: Ctx,
+  route: Route,
+  networks: readonly Network[],
+  refuel?: boolean,
+): Promise<KnownLimits | undefined> {
   const { sourceNetwork, sourceToken, destinationNetwork, destinationToken } = route;
   if (!sourceNetwork || !sourceToken || !destinationNetwork || !destinationToken) return undefined;
   const raw: RouteLimits | undefined = await ctx.catalog.limits({
-    source_network: sourceNetwork, source_token: sourceToken, destination_network: destinationNetwork, destination_token: destinationToken,
-    use_deposit_address: true, ...(refuel ? { refuel: true } : {}),
+    source_network: sourceNetwork,
+    source_token: sourceToken,
+    destination_network: destinationNetwork,
+    destination_token: destinationToken,
+    use_deposit_address: true,
+    ...(refuel ? { refuel: true } : {}),
   });
   if (!raw) return undefined;
   const min = usable(raw.min_amount) ? raw.min_amount : undefined;
@@ -55,7 +64,8 @@ export function readableLimit(locale: Locale, n: number, side: 'min' | 'max', de
   return formatNumber(locale, v, { maximumFractionDigits: digits });
 }
 
-const readable = (locale: Locale, l: KnownLimits, side: 'min' | 'max'): string => readableLimit(locale, side === 'min' ? l.min ?? 0 : l.max ?? 0, side, l.decimals);
+const readable = (locale: Locale, l: KnownLimits, side: 'min' | 'max'): string =>
+  readableLimit(locale, side === 'min' ? (l.min ?? 0) : (l.max ?? 0), side, l.decimals);
 
 /** "You can send between 5.01 USDC and 500,117 USDC." for the amount question. */
 export function limitsLine(locale: Locale, l: KnownLimits): Line {
@@ -69,16 +79,28 @@ export function limitsLine(locale: Locale, l: KnownLimits): Line {
 /** "5.01–500,117 USDC" (or "min 5.01 USDC", "max 500,117 USDC") for a list line. */
 export function limitsRange(locale: Locale, l: KnownLimits): string {
   if (l.min !== undefined && l.max !== undefined) return `${readable(locale, l, 'min')}–${readable(locale, l, 'max')} ${l.symbol}`;
-  return l.min !== undefined ? t(locale, 'limits.min', { min: `${readable(locale, l, 'min')} ${l.symbol}` }) : t(locale, 'limits.max', { max: `${readable(locale, l, 'max')} ${l.symbol}` });
+  return l.min !== undefined
+    ? t(locale, 'limits.min', { min: `${readable(locale, l, 'min')} ${l.symbol}` })
+    : t(locale, 'limits.max', { max: `${readable(locale, l, 'max')} ${l.symbol}` });
 }
 
 /** An amount outside the limits, as a problem naming the limit; undefined when it fits. */
 export function amountProblem(amount: number, l: KnownLimits): Problem | undefined {
   if (l.min !== undefined && amount < l.min) {
-    return { id: 'amount.below_min', field: 'amount', reason: msg('problem.amount.belowMin', { amount: amountText(amount, l), min: amountText(l.min, l) }), hint: msg('problem.amount.belowMinHint') };
+    return {
+      id: 'amount.below_min',
+      field: 'amount',
+      reason: msg('problem.amount.belowMin', { amount: amountText(amount, l), min: amountText(l.min, l) }),
+      hint: msg('problem.amount.belowMinHint'),
+    };
   }
   if (l.max !== undefined && amount > l.max) {
-    return { id: 'amount.above_max', field: 'amount', reason: msg('problem.amount.aboveMax', { amount: amountText(amount, l), max: amountText(l.max, l) }), hint: msg('problem.amount.aboveMaxHint') };
+    return {
+      id: 'amount.above_max',
+      field: 'amount',
+      reason: msg('problem.amount.aboveMax', { amount: amountText(amount, l), max: amountText(l.max, l) }),
+      hint: msg('problem.amount.aboveMaxHint'),
+    };
   }
   return undefined;
 }

@@ -7,8 +7,7 @@ import { editDistance, normalizeName, typoAllowance } from '../kernel/edit-dista
 export type NetworkLike = Pick<Network, 'name' | 'display_name' | 'chain_id' | 'type'> & { tokens?: Network['tokens'] };
 
 export type NetworkMatch<N extends NetworkLike> =
-  | { ok: true; network: N }
-  | { ok: false; id: string; reason: Msg; hint?: Msg; choices: N[] };
+  { ok: true; network: N } | { ok: false; id: string; reason: Msg; hint?: Msg; choices: N[] };
 
 export const networkLabel = (n: Pick<NetworkLike, 'name' | 'display_name'>): string => n.display_name || n.name;
 const isMainnet = (n: NetworkLike): boolean => /_MAINNET$/i.test(n.name);
@@ -50,13 +49,31 @@ export function resolveNetwork<N extends NetworkLike>(raw: string, networks: rea
   if (found.length === 1) return { ok: true, network: found[0] as N };
   const shown = JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input);
   if (found.length > 1) {
-    return { ok: false, id: 'network.ambiguous', reason: msg('problem.network.ambiguous', { shown, names: found.slice(0, 5).map(networkLabel).join(', ') }), hint: msg('problem.network.whichOne'), choices: found };
+    return {
+      ok: false,
+      id: 'network.ambiguous',
+      reason: msg('problem.network.ambiguous', { shown, names: found.slice(0, 5).map(networkLabel).join(', ') }),
+      hint: msg('problem.network.whichOne'),
+      choices: found,
+    };
   }
   const near = suggestNetworks(key, networks);
   if (near.length > 0) {
-    return { ok: false, id: 'network.unknown', reason: msg('problem.network.unknown', { shown }), hint: msg('problem.didYouMean', { names: { or: near.map(networkLabel) } }), choices: near };
+    return {
+      ok: false,
+      id: 'network.unknown',
+      reason: msg('problem.network.unknown', { shown }),
+      hint: msg('problem.didYouMean', { names: { or: near.map(networkLabel) } }),
+      choices: near,
+    };
   }
-  return { ok: false, id: 'network.unknown', reason: msg('problem.network.unknown', { shown }), hint: msg('problem.network.seeAll'), choices: [] };
+  return {
+    ok: false,
+    id: 'network.unknown',
+    reason: msg('problem.network.unknown', { shown }),
+    hint: msg('problem.network.seeAll'),
+    choices: [],
+  };
 }
 
 /** Networks within typo distance of a normalised key, closest first (at most 3). */
@@ -65,7 +82,12 @@ function suggestNetworks<N extends NetworkLike>(key: string, networks: readonly 
   if (allowance === 0) return [];
   const scored: Array<{ n: N; d: number }> = [];
   for (const n of networks) {
-    const keys = [...networkKeys(n), ...Object.entries(NETWORK_ALIASES).filter(([, stem]) => stem === networkStem(n.name)).map(([a]) => a)];
+    const keys = [
+      ...networkKeys(n),
+      ...Object.entries(NETWORK_ALIASES)
+        .filter(([, stem]) => stem === networkStem(n.name))
+        .map(([a]) => a),
+    ];
     const d = Math.min(...keys.map((k) => editDistance(key, k, allowance)));
     if (d <= allowance) scored.push({ n, d });
   }

@@ -14,7 +14,9 @@ const sameContract = (a: string, b: string): boolean => (a.startsWith('0x') ? a.
 /** Symbols listed in a reply, capped so the message stays short. */
 export function tokenList(tokens: readonly Pick<Token, 'symbol'>[], max = 15): Msg {
   const symbols = [...new Set(tokens.map((t) => t.symbol))];
-  return symbols.length > max ? msg('problem.token.listMore', { list: symbols.slice(0, max).join(', '), n: symbols.length - max }) : msg('problem.token.list', { list: symbols.join(', ') });
+  return symbols.length > max
+    ? msg('problem.token.listMore', { list: symbols.slice(0, max).join(', '), n: symbols.length - max })
+    : msg('problem.token.list', { list: symbols.join(', ') });
 }
 
 /**
@@ -37,9 +39,19 @@ export function resolveToken<T extends Token>(raw: string, tokens: readonly T[],
   if (byContract) return { ok: true, token: byContract };
 
   const shown = JSON.stringify(input.length > 44 ? `${input.slice(0, 44)}…` : input);
-  if (tokens.length === 0) return { ok: false, id: 'token.none', reason: msg('problem.token.none', { network: networkLabel }), choices: [] };
+  if (tokens.length === 0)
+    return { ok: false, id: 'token.none', reason: msg('problem.token.none', { network: networkLabel }), choices: [] };
   const allowance = typoAllowance(lower.length);
   const near = allowance === 0 ? [] : tokens.filter((t) => editDistance(lower, t.symbol.toLowerCase(), allowance) <= allowance);
-  const hint = near.length > 0 ? msg('problem.didYouMean', { names: { or: near.slice(0, 3).map((t) => t.symbol) } }) : msg('problem.token.itHas', { list: tokenList(tokens) });
-  return { ok: false, id: 'token.unknown', reason: msg('problem.token.unknown', { network: networkLabel, shown }), hint, choices: near.length > 0 ? near : [...tokens] };
+  const hint =
+    near.length > 0
+      ? msg('problem.didYouMean', { names: { or: near.slice(0, 3).map((t) => t.symbol) } })
+      : msg('problem.token.itHas', { list: tokenList(tokens) });
+  return {
+    ok: false,
+    id: 'token.unknown',
+    reason: msg('problem.token.unknown', { network: networkLabel, shown }),
+    hint,
+    choices: near.length > 0 ? near : [...tokens],
+  };
 }

@@ -24,26 +24,47 @@ async function routesPage(ctx: Ctx, networkArg: string, tokenArg: string, page: 
     if (!t.ok) return [problemReply(ctx.locale, t, ctx.t('routes.unknownToken'))];
     tokenSymbol = t.token.symbol;
   }
-  const destinations = (await ctx.catalog.destinations(tokenSymbol ? { source_network: n.network.name, source_token: tokenSymbol } : { source_network: n.network.name }))
-    .filter((d) => activeTokens(d).length > 0);
+  const destinations = (
+    await ctx.catalog.destinations(
+      tokenSymbol ? { source_network: n.network.name, source_token: tokenSymbol } : { source_network: n.network.name },
+    )
+  ).filter((d) => activeTokens(d).length > 0);
   const from = tokenSymbol ? ctx.t('routes.tokenOn', { token: tokenSymbol, network: networkLabel(n.network) }) : networkLabel(n.network);
   const p = pageOf(destinations, page, PAGE);
   // With a token, each page's same-token routes show their amount limits (cached briefly; left out when unknown).
-  const limits = await Promise.all(p.items.map(async (d) => {
-    if (!tokenSymbol || !activeTokens(d).some((t) => t.symbol === tokenSymbol)) return undefined;
-    const route = { sourceNetwork: n.network.name, sourceToken: tokenSymbol, destinationNetwork: d.name, destinationToken: tokenSymbol };
-    return routeLimits(ctx, route, networks);
-  }));
+  const limits = await Promise.all(
+    p.items.map(async (d) => {
+      if (!tokenSymbol || !activeTokens(d).some((t) => t.symbol === tokenSymbol)) return undefined;
+      const route = { sourceNetwork: n.network.name, sourceToken: tokenSymbol, destinationNetwork: d.name, destinationToken: tokenSymbol };
+      return routeLimits(ctx, route, networks);
+    }),
+  );
   const lines: Line[] = p.items.map((d, i) => {
     const l = limits[i];
-    return line(bold(networkLabel(d)), `: ${say(ctx.locale, tokenList(activeTokens(d), 10))}`, ...(l ? [` · ${limitsRange(ctx.locale, l)}`] : []));
+    return line(
+      bold(networkLabel(d)),
+      `: ${say(ctx.locale, tokenList(activeTokens(d), 10))}`,
+      ...(l ? [` · ${limitsRange(ctx.locale, l)}`] : []),
+    );
   });
   if (destinations.length === 0) lines.push(line(ctx.t('routes.none')));
   // What a person would type (the parser reads it back as this network), not the API name.
-  else lines.push(line(ctx.t('routes.quoteOne', { command: `/quote <amount> ${tokenSymbol ?? '<token>'} ${typedNetwork(n.network, networks)} <to>` })));
+  else
+    lines.push(
+      line(ctx.t('routes.quoteOne', { command: `/quote <amount> ${tokenSymbol ?? '<token>'} ${typedNetwork(n.network, networks)} <to>` })),
+    );
   if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.routesPage, [n.network.name, tokenSymbol ?? ''], p.page, p.pages);
-  return [{ title: ctx.t('routes.title', { from, n: destinations.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+  return [
+    {
+      title: ctx.t('routes.title', { from, n: destinations.length }),
+      tone: 'info',
+      lines,
+      buttons,
+      target: 'here',
+      mode: ctx.incoming.action ? 'edit' : 'new',
+    },
+  ];
 }
 
 function routes(ctx: Ctx, args: string): Promise<Reply[]> {
@@ -55,6 +76,13 @@ function routes(ctx: Ctx, args: string): Promise<Reply[]> {
 export const routesButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => routesPage(ctx, args[0] ?? '', args[1] ?? '', pageArg(args[2]));
 
 export const routesCommand: Command = {
-  name: 'routes', description: 'Where you can swap to from a network', inGroups: true,
-  options: [{ ...FROM, name: 'network', description: 'Source network' }, { ...TOKEN, required: false, description: 'Source token' }], usage: '/routes <network> [token]', run: routes,
+  name: 'routes',
+  description: 'Where you can swap to from a network',
+  inGroups: true,
+  options: [
+    { ...FROM, name: 'network', description: 'Source network' },
+    { ...TOKEN, required: false, description: 'Source token' },
+  ],
+  usage: '/routes <network> [token]',
+  run: routes,
 };

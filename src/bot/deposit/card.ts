@@ -1,6 +1,19 @@
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
 import { isNative } from '../catalog/index.js';
-import { actionButton, bold, code, copyButton, deeplinkButton, line, link, text, urlButton, type Button, type Line, type Reply } from '../../contracts/reply.js';
+import {
+  actionButton,
+  bold,
+  code,
+  copyButton,
+  deeplinkButton,
+  line,
+  link,
+  text,
+  urlButton,
+  type Button,
+  type Line,
+  type Reply,
+} from '../../contracts/reply.js';
 import { DEPOSIT_WINDOW_MS, swapMoney } from '../money/model.js';
 import { expectedText } from '../money/words.js';
 import { replySize, LIMITS } from '../kernel/fit.js';
@@ -18,7 +31,8 @@ export { fromBaseUnits } from '../money/base-units.js';
 /** The deep-link payload that re-opens a swap's deposit card in a private chat. */
 export const depositPayload = (swapId: string): string => `dep_${swapId.replace(/-/g, '')}`;
 
-const exchangeName = (e: { name: string; display_name?: string | null | undefined } | null | undefined) => (e ? e.display_name || e.name : undefined);
+const exchangeName = (e: { name: string; display_name?: string | null | undefined } | null | undefined) =>
+  e ? e.display_name || e.name : undefined;
 
 /**
  * The deposit card, for the creator's private chat only: exact amount, token (with contract when
@@ -28,7 +42,12 @@ const exchangeName = (e: { name: string; display_name?: string | null | undefine
  * deep link. When the text would not fit an image caption, the QR comes as a second message.
  * `actions` are the swap's deposit actions when loaded apart (GET /swaps/{id}/deposit_actions).
  */
-export async function depositCards(details: SwapDetails, now: number, actions?: readonly DepositAction[], locale: Locale = defaultLocale()): Promise<Reply[]> {
+export async function depositCards(
+  details: SwapDetails,
+  now: number,
+  actions?: readonly DepositAction[],
+  locale: Locale = defaultLocale(),
+): Promise<Reply[]> {
   const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const plan = depositPlan(details, actions ?? details.deposit_actions);
@@ -44,9 +63,20 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
       target: 'here' as const,
     },
   };
-  const statusRow = [actionButton(t('deposit.statusButton'), statusActions.refresh(swap.id)), actionButton(t('statusCard.button.track'), statusActions.track(swap.id)), actionButton(t('statusCard.button.sent'), statusActions.sent(swap.id))];
+  const statusRow = [
+    actionButton(t('deposit.statusButton'), statusActions.refresh(swap.id)),
+    actionButton(t('statusCard.button.track'), statusActions.track(swap.id)),
+    actionButton(t('statusCard.button.sent'), statusActions.sent(swap.id)),
+  ];
   if (plan.kind !== 'manual') {
-    return [{ ...common, tone: 'warning', lines: noManualDeposit(details, plan, locale), buttons: [[urlButton(t('deposit.openApp'), page)], statusRow] }];
+    return [
+      {
+        ...common,
+        tone: 'warning',
+        lines: noManualDeposit(details, plan, locale),
+        buttons: [[urlButton(t('deposit.openApp'), page)], statusRow],
+      },
+    ];
   }
 
   const { address, amount, token, network, memo } = plan;
@@ -55,18 +85,23 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   const source = exchangeName(swap.source_exchange);
   const lines: Line[] = source
     ? [
-      line(t('deposit.withdrawExactly'), ' ', what, ' ', t('deposit.withdrawFrom', { exchange: source, network: networkName(network) })),
-      line(code(address)),
-      line(t('deposit.pickNetwork', { exchange: source, network: networkName(network), amount, symbol: token.symbol })),
-    ]
-    : [line(t('deposit.sendExactly'), ' ', what, ' ', t('deposit.onNetwork', { network: networkName(network) })), line(t('deposit.toAddress')), line(code(address))];
+        line(t('deposit.withdrawExactly'), ' ', what, ' ', t('deposit.withdrawFrom', { exchange: source, network: networkName(network) })),
+        line(code(address)),
+        line(t('deposit.pickNetwork', { exchange: source, network: networkName(network), amount, symbol: token.symbol })),
+      ]
+    : [
+        line(t('deposit.sendExactly'), ' ', what, ' ', t('deposit.onNetwork', { network: networkName(network) })),
+        line(t('deposit.toAddress')),
+        line(code(address)),
+      ];
   if (!native && token.contract) lines.push(line(t('deposit.contract', { symbol: token.symbol }), ' ', code(token.contract)));
   if (memo) {
     lines.push(line(t(`deposit.memo.${memo.kind}`), ': ', code(memo.value)));
     lines.push(line(bold(t(`deposit.memoWarn.${memo.kind}`, { value: memo.value }))));
   }
   const destination = exchangeName(swap.destination_exchange);
-  if (destination && swap.destination_address) lines.push(line(...tSpans(locale, 'deposit.payoutTo', { exchange: destination, address: code(swap.destination_address) })));
+  if (destination && swap.destination_address)
+    lines.push(line(...tSpans(locale, 'deposit.payoutTo', { exchange: destination, address: code(swap.destination_address) })));
   const created = swap.created_date ? Date.parse(swap.created_date) : Number.NaN;
   const expires = Number.isNaN(created) ? undefined : created + DEPOSIT_WINDOW_MS;
   lines.push(line(expires ? t('deposit.sendBefore', { time: formatTime(expires, now, locale) }) : t('deposit.sendWithin')));
@@ -74,7 +109,10 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   const money = swapMoney(details, now);
   const receive = expectedText(money, locale);
   if (receive && swap.destination_address && !destination) {
-    lines.push(line(t('money.deposit.receive', { amount: receive, network: swap.destination_network ? networkName(swap.destination_network) : '' })), line(code(swap.destination_address)));
+    lines.push(
+      line(t('money.deposit.receive', { amount: receive, network: swap.destination_network ? networkName(swap.destination_network) : '' })),
+      line(code(swap.destination_address)),
+    );
   }
   lines.push(line(t('deposit.swapId'), ' ', code(swap.id)));
   lines.push(line(text(t('deposit.onlyFromNetwork', { network: networkName(network) }))));
@@ -85,8 +123,21 @@ export async function depositCards(details: SwapDetails, now: number, actions?: 
   const card: Reply = { ...common, tone: 'pending', lines, buttons: [copies, statusRow] };
   // A withdrawal form of an exchange takes an address, not a payment request: a scanner there may
   // read an EIP-681 token contract as the address (funds lost). The official app shows the bare address.
-  const uri = source ? address : paymentUri({ family: network?.type ?? '', chainId: network?.chain_id, nativeSymbol: network?.token?.symbol, address, amount, token, memo });
-  const image = await qrImage(uri, uri === address ? t('deposit.qr.addressAlt', { id: shortId(swap.id) }) : t('deposit.qr.paymentAlt', { amount, symbol: token.symbol }));
+  const uri = source
+    ? address
+    : paymentUri({
+        family: network?.type ?? '',
+        chainId: network?.chain_id,
+        nativeSymbol: network?.token?.symbol,
+        address,
+        amount,
+        token,
+        memo,
+      });
+  const image = await qrImage(
+    uri,
+    uri === address ? t('deposit.qr.addressAlt', { id: shortId(swap.id) }) : t('deposit.qr.paymentAlt', { amount, symbol: token.symbol }),
+  );
   if (replySize(card) <= LIMITS.caption) return [{ ...card, image }];
   // Too long for a caption: the QR follows as its own private message.
   return [card, { lines: [line(t(uri === address ? 'deposit.qr.address' : 'deposit.qr.payment'))], image, target: 'dm' }];
@@ -101,12 +152,9 @@ function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind
   const amount = what && swap.source_network ? t('route.onNetwork', { what: what, where: networkName(swap.source_network) }) : what;
   return plan.kind === 'app_only'
     ? [
-      line(bold(amount ? t('deposit.appOnly.titleAmount', { amount }) : t('deposit.appOnly.title'))),
-      line(t('deposit.appOnly.why')),
-      line(t('deposit.appOnly.open'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
-    ]
-    : [
-      line(bold(t('deposit.notYet.title'))),
-      line(t('deposit.notYet.check'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
-    ];
+        line(bold(amount ? t('deposit.appOnly.titleAmount', { amount }) : t('deposit.appOnly.title'))),
+        line(t('deposit.appOnly.why')),
+        line(t('deposit.appOnly.open'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
+      ]
+    : [line(bold(t('deposit.notYet.title'))), line(t('deposit.notYet.check'), ' ', t('deposit.swapId'), ' ', code(swap.id))];
 }

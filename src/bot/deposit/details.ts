@@ -33,7 +33,11 @@ export const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(de
 const hasRoute = (d: SwapDetails): boolean => Boolean(d.swap.source_network && d.swap.source_token);
 
 /** Loads what is missing; undefined parts could not be loaded. Never throws. */
-async function load(ctx: Ctx, swapId: string, known: SwapDetails | undefined): Promise<{ details?: SwapDetails; actions?: DepositAction[] }> {
+async function load(
+  ctx: Ctx,
+  swapId: string,
+  known: SwapDetails | undefined,
+): Promise<{ details?: SwapDetails; actions?: DepositAction[] }> {
   let details = known && hasRoute(known) ? known : undefined;
   if (!details) {
     details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
@@ -62,23 +66,36 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
   if (details && !waitsForDeposit(details)) {
     // The deposit card in its later state (seen, confirmed, closed): never the address again.
     const after = depositCardAfter(details, ctx.now(), ctx.locale);
-    return [after ? { ...after, dmFallback: privateLink(ctx, swapId) } : {
-      ...notice(ctx.t('deposit.seen.title', { id: shortId(swapId) }), [line(ctx.t('deposit.seen.text')), line(ctx.t('deposit.seen.status'), ' ', code(`/status ${swapId}`))]),
-      target: 'dm',
-      dmFallback: privateLink(ctx, swapId),
-    }];
+    return [
+      after
+        ? { ...after, dmFallback: privateLink(ctx, swapId) }
+        : {
+            ...notice(ctx.t('deposit.seen.title', { id: shortId(swapId) }), [
+              line(ctx.t('deposit.seen.text')),
+              line(ctx.t('deposit.seen.status'), ' ', code(`/status ${swapId}`)),
+            ]),
+            target: 'dm',
+            dmFallback: privateLink(ctx, swapId),
+          },
+    ];
   }
   if (!details || !actions) {
-    return [{
-      ...notice(ctx.t('deposit.notLoaded.title', { id: shortId(swapId) }), [
-        line(ctx.t('deposit.swapId'), ' ', code(swapId)),
-        line(ctx.t('deposit.notLoaded.text')),
-        line(ctx.t('deposit.notLoaded.retry', { button: ctx.t('deposit.detailsButton') }), ' ', code(`/status ${swapId}`)),
-      ], 'warning'),
-      buttons: [[actionButton(ctx.t('deposit.detailsButton'), depositAction(swapId))]],
-      target: 'dm',
-      dmFallback: privateLink(ctx, swapId),
-    }];
+    return [
+      {
+        ...notice(
+          ctx.t('deposit.notLoaded.title', { id: shortId(swapId) }),
+          [
+            line(ctx.t('deposit.swapId'), ' ', code(swapId)),
+            line(ctx.t('deposit.notLoaded.text')),
+            line(ctx.t('deposit.notLoaded.retry', { button: ctx.t('deposit.detailsButton') }), ' ', code(`/status ${swapId}`)),
+          ],
+          'warning',
+        ),
+        buttons: [[actionButton(ctx.t('deposit.detailsButton'), depositAction(swapId))]],
+        target: 'dm',
+        dmFallback: privateLink(ctx, swapId),
+      },
+    ];
   }
   // One self-contained card (with its QR) where the platform can show one (Discord Components V2).
   return (await depositCards(details, ctx.now(), actions, ctx.locale)).map((r) => ({ ...r, layout: 'card' as const }));
@@ -96,4 +113,5 @@ function privateLink(ctx: Ctx, swapId: string): Reply {
 }
 
 /** Whether this user created the swap (history knows the creators of swaps made through the bot). */
-export const isCreator = (ctx: Ctx, swapId: string): Promise<boolean> => ctx.history.has(ctx.incoming.platform, ctx.incoming.userId, swapId);
+export const isCreator = (ctx: Ctx, swapId: string): Promise<boolean> =>
+  ctx.history.has(ctx.incoming.platform, ctx.incoming.userId, swapId);

@@ -52,5 +52,15 @@ export function depositCardAfter(details: SwapDetails, now: number, locale: Loca
   }
   lines.push(line(tr('deposit.swapId'), ' ', code(id)));
   // One self-contained card like the deposit card it replaces (Discord cannot edit a Components V2 message back to an embed).
-  return fitReply({ layout: 'card', title, tone: kind === 'delivered' ? 'success' : kind === 'expired' || kind === 'failed' ? 'warning' : 'pending', lines, buttons: [buttons], target: 'dm' }, locale);
+  return fitReply(
+    {
+      layout: 'card',
+      title,
+      tone: kind === 'delivered' ? 'success' : kind === 'expired' || kind === 'failed' ? 'warning' : 'pending',
+      lines,
+      buttons: [buttons],
+      target: 'dm',
+    },
+    locale,
+  );
 }

@@ -20,15 +20,15 @@ export interface DepositMemo {
 
 export type DepositPlan =
   | {
-    kind: 'manual';
-    action: DepositAction;
-    address: string;
-    /** Exact decimal text in token units. */
-    amount: string;
-    token: Pick<Token, 'symbol' | 'decimals' | 'contract'>;
-    network: Pick<NetworkRef, 'name' | 'display_name' | 'type' | 'chain_id' | 'token'> | undefined;
-    memo?: DepositMemo;
-  }
+      kind: 'manual';
+      action: DepositAction;
+      address: string;
+      /** Exact decimal text in token units. */
+      amount: string;
+      token: Pick<Token, 'symbol' | 'decimals' | 'contract'>;
+      network: Pick<NetworkRef, 'name' | 'display_name' | 'type' | 'chain_id' | 'token'> | undefined;
+      memo?: DepositMemo;
+    }
   /** The service gave actions, but none a person can carry out from any wallet. */
   | { kind: 'app_only' }
   /** No usable deposit details (none yet, or cut down): show no address. */
@@ -48,7 +48,13 @@ export function depositMemo(callData: string | null | undefined, family: string 
     case 'ton':
       try {
         const parsed: unknown = JSON.parse(raw);
-        if (parsed && typeof parsed === 'object' && 'comment' in parsed && typeof parsed.comment === 'string' && parsed.comment.trim() !== '') {
+        if (
+          parsed &&
+          typeof parsed === 'object' &&
+          'comment' in parsed &&
+          typeof parsed.comment === 'string' &&
+          parsed.comment.trim() !== ''
+        ) {
           return { kind: 'comment', value: parsed.comment };
         }
       } catch {
@@ -66,13 +72,22 @@ function sourceOf(details: SwapDetails, action: DepositAction) {
   const net = action.network ?? swapNet;
   const sameNet = !!net && !!swapNet && net.name === swapNet.name;
   const network = net
-    ? { ...net, type: net.type ?? (sameNet ? swapNet.type : undefined), chain_id: net.chain_id ?? (sameNet ? swapNet.chain_id : undefined), token: net.token ?? (sameNet ? swapNet.token : undefined) }
+    ? {
+        ...net,
+        type: net.type ?? (sameNet ? swapNet.type : undefined),
+        chain_id: net.chain_id ?? (sameNet ? swapNet.chain_id : undefined),
+        token: net.token ?? (sameNet ? swapNet.token : undefined),
+      }
     : undefined;
   const swapToken = details.swap.source_token ?? undefined;
   const tok = action.token ?? swapToken;
   const sameToken = !!tok && !!swapToken && tok.symbol === swapToken.symbol;
   const token = tok
-    ? { symbol: tok.symbol, decimals: tok.decimals ?? (sameToken ? swapToken.decimals : undefined), contract: tok.contract !== undefined ? tok.contract : sameToken ? swapToken.contract : undefined }
+    ? {
+        symbol: tok.symbol,
+        decimals: tok.decimals ?? (sameToken ? swapToken.decimals : undefined),
+        contract: tok.contract !== undefined ? tok.contract : sameToken ? swapToken.contract : undefined,
+      }
     : undefined;
   return { network, token };
 }
@@ -91,7 +106,10 @@ function amountOf(details: SwapDetails, action: DepositAction, decimals: number 
   return requested && isPositive(requested) ? sendableFromText(requested, decimals) : undefined;
 }
 
-export function depositPlan(details: SwapDetails, actions: readonly DepositAction[] | null | undefined = details.deposit_actions): DepositPlan {
+export function depositPlan(
+  details: SwapDetails,
+  actions: readonly DepositAction[] | null | undefined = details.deposit_actions,
+): DepositPlan {
   const sorted = (actions ?? []).slice().sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   if (sorted.length === 0) return { kind: 'unknown' };
   const depositAddressFlow = details.swap.use_deposit_address === true;

@@ -19,7 +19,10 @@ export async function welcomeBack(ctx: Ctx): Promise<Reply | undefined> {
   const swaps = await ctx.tracking.droppedWhileAway(chatTarget(ctx));
   if (swaps.length === 0) return undefined;
   return {
-    ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.text', { count: swaps.length })), ...swaps.map((s) => line('• ', code(s.swapId), ': ', outcome(ctx, s)))]),
+    ...notice(ctx.t('notify.away.title'), [
+      line(ctx.t('notify.away.text', { count: swaps.length })),
+      ...swaps.map((s) => line('• ', code(s.swapId), ': ', outcome(ctx, s))),
+    ]),
     buttons: [[actionButton(ctx.t('notify.away.button'), inlineAction(VERBS.followAgain))]],
   };
 }
@@ -30,7 +33,9 @@ function outcome(ctx: Ctx, s: FollowedSwap): string {
 
 /** Follow again: every swap dropped while away, followed here again (the caps apply, as for /track). */
 export async function followAgainButton(ctx: Ctx): Promise<Reply[]> {
-  const n = ctx.tracking.followAgain ? await ctx.tracking.followAgain(chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale }) : 0;
+  const n = ctx.tracking.followAgain
+    ? await ctx.tracking.followAgain(chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale })
+    : 0;
   // The notice with the button becomes the answer, so it cannot be pressed twice.
   if (n === 0) return [{ ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.nothing'))], 'warning'), mode: 'edit' }];
   return [{ ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.followed', { count: n }))], 'success'), mode: 'edit' }];

@@ -34,7 +34,11 @@ async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | 
     const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
     const view = { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) };
     // The card tracking keeps (bot/renderer.ts), drawn here for the pressed message.
-    const card = statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale: ctx.locale, followed: view });
+    const card = statusCard(details, {
+      audience: target.chatKind === 'private' ? 'private' : 'public',
+      locale: ctx.locale,
+      followed: view,
+    });
     if (followed) return { ...card, mode: 'edit' };
     const stop = statusActions.stop(id);
     const rows = (card.buttons ?? []).filter((row) => !row.some((b) => b.kind === 'action' && b.action === stop));
@@ -47,10 +51,20 @@ async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | 
 async function setMuted(ctx: Ctx, args: string[], muted: boolean): Promise<Reply[]> {
   const ok = await allowed(ctx, args);
   if ('lines' in ok) return [ok];
-  if (!(await ctx.tracking.mute(ok.id, chatTarget(ctx), muted))) return [forPresser(notice(ctx.t('notify.notFollowing.title'), [line(ctx.t('notify.notFollowing.text'))], 'warning'))];
+  if (!(await ctx.tracking.mute(ok.id, chatTarget(ctx), muted)))
+    return [forPresser(notice(ctx.t('notify.notFollowing.title'), [line(ctx.t('notify.notFollowing.text'))], 'warning'))];
   // The pressed card shows the new state at once (Unmute in place of Mute); tracking keeps it current.
   const card = await pressedCard(ctx, ok.id, { muted });
-  return [card ?? forPresser(notice(ctx.t(muted ? 'notify.muted.title' : 'notify.unmuted.title'), [line(ctx.t(muted ? 'notify.muted.text' : 'notify.unmuted.text'))], 'success'))];
+  return [
+    card ??
+      forPresser(
+        notice(
+          ctx.t(muted ? 'notify.muted.title' : 'notify.unmuted.title'),
+          [line(ctx.t(muted ? 'notify.muted.text' : 'notify.unmuted.text'))],
+          'success',
+        ),
+      ),
+  ];
 }
 
 export const muteButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => setMuted(ctx, args, true);
@@ -63,10 +77,13 @@ export async function stopButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   if (!removed) return [forPresser(notice(ctx.t('notify.notFollowing.title'), [line(ctx.t('notify.notFollowing.text'))], 'warning'))];
   // The card loses Mute and Stop (tracking no longer edits it); Undo comes in the notice below it.
   const card = await pressedCard(ctx, ok.id, undefined);
-  return [...(card ? [card] : []), {
-    ...notice(ctx.t('notify.stopped.title'), [line(ctx.t('notify.stopped.text', { id: shortId(ok.id) }))], 'success'),
-    buttons: [[actionButton(ctx.t('notify.button.undo'), inlineAction(VERBS.refollow, ok.id))]],
-  }];
+  return [
+    ...(card ? [card] : []),
+    {
+      ...notice(ctx.t('notify.stopped.title'), [line(ctx.t('notify.stopped.text', { id: shortId(ok.id) }))], 'success'),
+      buttons: [[actionButton(ctx.t('notify.button.undo'), inlineAction(VERBS.refollow, ok.id))]],
+    },
+  ];
 }
 
 /** Undo after Stop: follows the swap here again (the chat's and user's caps apply, as for /track). */

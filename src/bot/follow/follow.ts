@@ -2,7 +2,6 @@ import { bold, line, type Reply } from '../../contracts/reply.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
 import { forSender, notice } from '../kernel/replies.js';
 
-
 /** In groups and channels only the chat's admins may change what the chat follows. */
 export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
   if (!isPublic(ctx)) return true;
@@ -14,7 +13,11 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
 }
 
 /** Why a non-admin cannot change what a group follows, in the chat's language. */
-export const adminsOnly = (ctx: Ctx): Reply => forSender(ctx, notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning'));
+export const adminsOnly = (ctx: Ctx): Reply =>
+  forSender(
+    ctx,
+    notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning'),
+  );
 
 /**
  * Follows a swap in this chat (live updates come from the tracking worker). `known`: the swap was
@@ -35,9 +38,13 @@ export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Pro
   // Already following: point at the card only if the chat has one (a creator's comes with the first change when it could not come at once).
   const cardSoon = result.alreadyFollowing && !(await hasStatusCard(ctx, swapId));
   const text = result.alreadyFollowing ? (cardSoon ? 'follow.already.cardSoon' : 'follow.already.text') : 'follow.started.text';
-  return [notice(ctx.t(result.alreadyFollowing ? 'follow.already.title' : 'follow.started.title'), [
-    line(ctx.t(text), ' ', bold('/untrack'), ' ', ctx.t('follow.untrackStops')),
-  ], 'success')];
+  return [
+    notice(
+      ctx.t(result.alreadyFollowing ? 'follow.already.title' : 'follow.started.title'),
+      [line(ctx.t(text), ' ', bold('/untrack'), ' ', ctx.t('follow.untrackStops'))],
+      'success',
+    ),
+  ];
 }
 
 /** Whether this chat has the swap's live status card (sent or due); true where tracking cannot tell. */

@@ -29,9 +29,15 @@ const MOMENT_KEYS: Readonly<Record<MomentKind, CatalogKey>> = {
 
 const act = (...args: string[]) => inlineAction(VERBS.settings, ...args);
 const MIN_PRESETS = [0, 100, 1000, 10_000];
-const QUIET_PRESETS: Array<[number, number]> = [[22, 7], [23, 8]];
+const QUIET_PRESETS: Array<[number, number]> = [
+  [22, 7],
+  [23, 8],
+];
 
-const adminsOnly = (ctx: Ctx): Reply => ({ ...notice(ctx.t('settings.adminsOnly.title'), [line(ctx.t('settings.adminsOnly.text'))], 'warning'), target: 'ephemeral' });
+const adminsOnly = (ctx: Ctx): Reply => ({
+  ...notice(ctx.t('settings.adminsOnly.title'), [line(ctx.t('settings.adminsOnly.text'))], 'warning'),
+  target: 'ephemeral',
+});
 
 const onOff = (ctx: Ctx, on: boolean) => ctx.t(on ? 'settings.on' : 'settings.off');
 const hours = (q: { from: number; to: number }) => `${String(q.from).padStart(2, '0')}:00–${String(q.to).padStart(2, '0')}:00`;
@@ -46,14 +52,30 @@ function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
     lines.push(line(bold(ctx.t('settings.minUsd')), ' ', s.minUsd ? `$${s.minUsd}` : ctx.t('settings.off')));
     lines.push(line(bold(ctx.t('settings.reactOnly')), ' ', onOff(ctx, s.reactOnly === true)));
     lines.push(line(bold(ctx.t('settings.amounts')), ' ', ctx.t(s.hideAmounts ? 'settings.hidden' : 'settings.shown')));
-    lines.push(line(bold(ctx.t('settings.destination')), ' ', s.topic ? ctx.t('settings.destinationTopic', { topic: s.topic }) : ctx.t('settings.destinationTrack')));
+    lines.push(
+      line(
+        bold(ctx.t('settings.destination')),
+        ' ',
+        s.topic ? ctx.t('settings.destinationTopic', { topic: s.topic }) : ctx.t('settings.destinationTrack'),
+      ),
+    );
   }
-  lines.push(line(ctx.t('settings.typed'), ' ', code('/settings quiet 22-7 Europe/Berlin'), group ? ' · ' : '', ...(group ? [code('/settings min 250')] : [])));
+  lines.push(
+    line(
+      ctx.t('settings.typed'),
+      ' ',
+      code('/settings quiet 22-7 Europe/Berlin'),
+      group ? ' · ' : '',
+      ...(group ? [code('/settings min 250')] : []),
+    ),
+  );
 
   // At most 5 rows of at most 5 buttons: what every platform shows (bot/kernel/fit.ts cuts the rest).
   // 'cancelled' was retired by Layerswap (Sept 2026, layerswapapp #2170): still parsed and still
   // announced for an old swap, no longer offered as a choice. Indexes stay those of MOMENT_KINDS.
-  const momentButtons: Button[] = MOMENT_KINDS.flatMap((k, i) => (k === 'cancelled' ? [] : [actionButton(`${s.moments.includes(k) ? '🔔' : '🔕'} ${ctx.t(MOMENT_KEYS[k])}`, act('m', String(i)))]));
+  const momentButtons: Button[] = MOMENT_KINDS.flatMap((k, i) =>
+    k === 'cancelled' ? [] : [actionButton(`${s.moments.includes(k) ? '🔔' : '🔕'} ${ctx.t(MOMENT_KEYS[k])}`, act('m', String(i)))],
+  );
   const rows: Button[][] = [momentButtons.slice(0, 4), momentButtons.slice(4)];
   rows.push([
     actionButton(ctx.t('settings.button.minorEdits', { state: onOff(ctx, s.minorEdits) }), act('e')),
@@ -65,7 +87,9 @@ function settingsCard(ctx: Ctx, s: ChatSettings): Reply {
     rows.push([
       actionButton(ctx.t('settings.button.reactOnly', { state: onOff(ctx, s.reactOnly === true) }), act('r')),
       actionButton(ctx.t('settings.button.amounts', { state: ctx.t(s.hideAmounts ? 'settings.hidden' : 'settings.shown') }), act('a')),
-      ...(ctx.incoming.threadId || s.topic ? [actionButton(ctx.t(s.topic && s.topic === ctx.incoming.threadId ? 'settings.topicClear' : 'settings.topicHere'), act('t'))] : []),
+      ...(ctx.incoming.threadId || s.topic
+        ? [actionButton(ctx.t(s.topic && s.topic === ctx.incoming.threadId ? 'settings.topicClear' : 'settings.topicHere'), act('t'))]
+        : []),
     ]);
   }
   return { title: ctx.t('settings.title'), tone: 'info', lines, buttons: rows, target: 'here' };
@@ -76,7 +100,12 @@ function parseQuiet(text: string): Result<ChatSettings['quiet'] | null> {
   const [span = '', tz = 'UTC', ...rest] = text.trim().split(/\s+/);
   if (span.toLowerCase() === 'off') return ok(null);
   const m = /^(\d{1,2})(?::00)?-(\d{1,2})(?::00)?$/.exec(span);
-  if (!m || rest.length > 0) return fail('settings.quiet_format', msg('settings.problem.quietFormat', { text: text.slice(0, 40) }), msg('settings.problem.quietHint'));
+  if (!m || rest.length > 0)
+    return fail(
+      'settings.quiet_format',
+      msg('settings.problem.quietFormat', { text: text.slice(0, 40) }),
+      msg('settings.problem.quietHint'),
+    );
   const from = Number(m[1]);
   const to = Number(m[2]);
   if (from > 23 || to > 23) return fail('settings.quiet_hour', msg('settings.problem.quietHour'), msg('settings.problem.quietHint'));
@@ -93,7 +122,8 @@ function parseMinUsd(text: string): Result<number> {
   const v = text.trim().replace(/^\$/, '').replace(/,/g, '');
   if (v.toLowerCase() === 'off' || v === '0') return ok(0);
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n) || n > 1e9) return fail('settings.min_usd', msg('settings.problem.minUsd', { text: text.slice(0, 40) }), msg('settings.problem.minUsdHint'));
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n) || n > 1e9)
+    return fail('settings.min_usd', msg('settings.problem.minUsd', { text: text.slice(0, 40) }), msg('settings.problem.minUsdHint'));
   return ok(n);
 }
 
@@ -122,7 +152,12 @@ async function settingsCommand(ctx: Ctx, args: string): Promise<Reply[]> {
     case 'reset':
       return save(ctx, { ...DEFAULT_SETTINGS, moments: [...DEFAULT_SETTINGS.moments] }, 'new');
     default:
-      return [problemReply(ctx.locale, { reason: msg('settings.problem.unknown', { text: what.slice(0, 20) }), hint: msg('settings.problem.unknownHint') })];
+      return [
+        problemReply(ctx.locale, {
+          reason: msg('settings.problem.unknown', { text: what.slice(0, 20) }),
+          hint: msg('settings.problem.unknownHint'),
+        }),
+      ];
   }
 }
 
@@ -182,7 +217,14 @@ export const settingsCommandSpec: Command = {
   description: 'Choose which swap updates this chat gets, and when',
   inGroups: true,
   // Discord passes typed values through this option (Telegram: the words after /settings).
-  options: [{ name: 'change', description: 'Optional: quiet 22-7 Europe/Berlin, quiet off, min 250, min off or reset', type: 'string', required: false }],
+  options: [
+    {
+      name: 'change',
+      description: 'Optional: quiet 22-7 Europe/Berlin, quiet off, min 250, min off or reset',
+      type: 'string',
+      required: false,
+    },
+  ],
   usage: '/settings [quiet 22-7 Europe/Berlin | min 250 | reset]',
   run: settingsCommand,
 };

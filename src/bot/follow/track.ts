@@ -29,4 +29,11 @@ export async function trackButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   return followSwap(ctx, id.value);
 }
 
-export const trackCommand: Command = { name: 'track', description: 'Follow a swap: by its id, your deposit transaction or your wallet address', inGroups: true, options: [SWAP_LOOKUP], usage: '/track <swap id | tx hash | address>', run: track };
+export const trackCommand: Command = {
+  name: 'track',
+  description: 'Follow a swap: by its id, your deposit transaction or your wallet address',
+  inGroups: true,
+  options: [SWAP_LOOKUP],
+  usage: '/track <swap id | tx hash | address>',
+  run: track,
+};

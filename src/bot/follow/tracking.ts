@@ -14,13 +14,34 @@ async function trackingList(ctx: Ctx, page = 0): Promise<Reply[]> {
   const followed = await ctx.tracking.listFollowed(chatTarget(ctx));
   if (followed.length === 0) return [notice(ctx.t('tracking.none.title'), [line(ctx.t('tracking.none.text'))])];
   const p = pageOf(followed, page, PAGE);
-  const lines: Line[] = p.items.map((f) => line(code(f.swapId), ` · ${f.status ? statusWords(f.status, ctx.locale).label : ctx.t('tracking.checking')} · ${ctx.t('tracking.since', { time: formatTime(f.since, ctx.now(), ctx.locale) })}`));
+  const lines: Line[] = p.items.map((f) =>
+    line(
+      code(f.swapId),
+      ` · ${f.status ? statusWords(f.status, ctx.locale).label : ctx.t('tracking.checking')} · ${ctx.t('tracking.since', { time: formatTime(f.since, ctx.now(), ctx.locale) })}`,
+    ),
+  );
   if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));
   const buttons = await pageButtons(ctx, VERBS.trackingPage, [], p.page, p.pages);
-  return [{ title: ctx.t('tracking.title', { n: followed.length }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' }];
+  return [
+    {
+      title: ctx.t('tracking.title', { n: followed.length }),
+      tone: 'info',
+      lines,
+      buttons,
+      target: 'here',
+      mode: ctx.incoming.action ? 'edit' : 'new',
+    },
+  ];
 }
 
 const tracking = (ctx: Ctx): Promise<Reply[]> => trackingList(ctx, 0);
 export const trackingPage = (ctx: Ctx, args: string[]): Promise<Reply[]> => trackingList(ctx, pageArg(args[0]));
 
-export const trackingCommand: Command = { name: 'tracking', description: 'List the swaps this chat follows', inGroups: true, options: [], usage: '/tracking', run: tracking };
+export const trackingCommand: Command = {
+  name: 'tracking',
+  description: 'List the swaps this chat follows',
+  inGroups: true,
+  options: [],
+  usage: '/tracking',
+  run: tracking,
+};

@@ -24,9 +24,18 @@ async function untrack(ctx: Ctx, args: string): Promise<Reply[]> {
 
 async function stop(ctx: Ctx, swapId: string): Promise<Reply[]> {
   const removed = await ctx.tracking.unfollow(swapId, chatTarget(ctx));
-  return [removed
-    ? notice(ctx.t('untrack.stopped.title'), [line(ctx.t('untrack.stopped.text'))], 'success')
-    : notice(ctx.t('untrack.notFollowing.title'), [line(ctx.t('untrack.notFollowing.text'))])];
+  return [
+    removed
+      ? notice(ctx.t('untrack.stopped.title'), [line(ctx.t('untrack.stopped.text'))], 'success')
+      : notice(ctx.t('untrack.notFollowing.title'), [line(ctx.t('untrack.notFollowing.text'))]),
+  ];
 }
 
-export const untrackCommand: Command = { name: 'untrack', description: 'Stop following a swap in this chat', inGroups: true, options: [SWAP_ID], usage: '/untrack <swap id>', run: untrack };
+export const untrackCommand: Command = {
+  name: 'untrack',
+  description: 'Stop following a swap in this chat',
+  inGroups: true,
+  options: [SWAP_ID],
+  usage: '/untrack <swap id>',
+  run: untrack,
+};

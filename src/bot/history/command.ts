@@ -59,23 +59,40 @@ interface Row {
  */
 async function addressRows(ctx: Ctx): Promise<Row[]> {
   const addresses = await ctx.history.addresses(ctx.incoming.platform, ctx.incoming.userId);
-  const lists = await Promise.all(addresses.map((address) => ctx.api.listSwaps({ address, page: 1 }).catch((err: unknown) => {
-    ctx.logger.warn({ err: asError(err) }, 'could not list the swaps of a history address');
-    return [] as SwapDetails[];
-  })));
-  return lists.flatMap((l) => l.slice(0, ADDRESS_SWAPS)).map((d) => {
-    const created = Date.parse(d.swap.created_date ?? '');
-    return { swapId: d.swap.id, createdAt: Number.isNaN(created) ? 0 : created, text: `${swapRoute(d)} · ${swapStatusLabel(d, ctx.locale)} · ${ctx.t('history.toYourAddress')}` };
-  });
+  const lists = await Promise.all(
+    addresses.map((address) =>
+      ctx.api.listSwaps({ address, page: 1 }).catch((err: unknown) => {
+        ctx.logger.warn({ err: asError(err) }, 'could not list the swaps of a history address');
+        return [] as SwapDetails[];
+      }),
+    ),
+  );
+  return lists
+    .flatMap((l) => l.slice(0, ADDRESS_SWAPS))
+    .map((d) => {
+      const created = Date.parse(d.swap.created_date ?? '');
+      return {
+        swapId: d.swap.id,
+        createdAt: Number.isNaN(created) ? 0 : created,
+        text: `${swapRoute(d)} · ${swapStatusLabel(d, ctx.locale)} · ${ctx.t('history.toYourAddress')}`,
+      };
+    });
 }
 
 /** A swap created here, its route worded in the reader's language (older entries kept only the words). */
-const rowOf = (ctx: Ctx, networks: readonly Network[]) => (e: HistoryEntry): Row => ({
-  swapId: e.swapId,
-  own: true,
-  createdAt: e.createdAt,
-  text: e.route ? routeSummary(e.route, networks, ctx.locale, { source: ctx.catalog.peekExchanges('source') ?? [], destination: ctx.catalog.peekExchanges('destination') ?? [] }) : e.summary,
-});
+const rowOf =
+  (ctx: Ctx, networks: readonly Network[]) =>
+  (e: HistoryEntry): Row => ({
+    swapId: e.swapId,
+    own: true,
+    createdAt: e.createdAt,
+    text: e.route
+      ? routeSummary(e.route, networks, ctx.locale, {
+          source: ctx.catalog.peekExchanges('source') ?? [],
+          destination: ctx.catalog.peekExchanges('destination') ?? [],
+        })
+      : e.summary,
+  });
 
 /**
  * A page of own swaps with their figures from the money model (what was sent and what arrived,
@@ -83,10 +100,12 @@ const rowOf = (ctx: Ctx, networks: readonly Network[]) => (e: HistoryEntry): Row
  * keeps its recorded summary.
  */
 async function liveRows(ctx: Ctx, entries: readonly HistoryEntry[], entryRow: (e: HistoryEntry) => Row): Promise<Row[]> {
-  return Promise.all(entries.map(async (e) => {
-    const d = await ctx.api.getSwap(e.swapId, { exclude_deposit_actions: true }).catch(() => undefined);
-    return d ? { ...entryRow(e), text: `${swapRouteIn(d, ctx.locale)} · ${swapStatusLabel(d, ctx.locale)}` } : entryRow(e);
-  }));
+  return Promise.all(
+    entries.map(async (e) => {
+      const d = await ctx.api.getSwap(e.swapId, { exclude_deposit_actions: true }).catch(() => undefined);
+      return d ? { ...entryRow(e), text: `${swapRouteIn(d, ctx.locale)} · ${swapStatusLabel(d, ctx.locale)}` } : entryRow(e);
+    }),
+  );
 }
 
 /** /history: the swaps this user created through the bot (and, toggled on, those to their addresses), newest first, paged. */
@@ -103,11 +122,17 @@ async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[
   } else {
     const [own, others] = await Promise.all([ctx.history.all(ctx.incoming.platform, ctx.incoming.userId), addressRows(ctx)]);
     const seen = new Set(own.map((e) => e.swapId));
-    const all = [...own.map(entryRow), ...others.filter((r) => !seen.has(r.swapId) && !seen.has(r.swapId) && Boolean(seen.add(r.swapId)))].sort((a, b) => b.createdAt - a.createdAt);
+    const all = [
+      ...own.map(entryRow),
+      ...others.filter((r) => !seen.has(r.swapId) && !seen.has(r.swapId) && Boolean(seen.add(r.swapId))),
+    ].sort((a, b) => b.createdAt - a.createdAt);
     total = all.length;
     rows = all.slice(Math.max(0, page) * PAGE, (Math.max(0, page) + 1) * PAGE);
   }
-  const toggle = actionButton(ctx.t(scope === 'o' ? 'history.includeAddresses' : 'history.onlyHere'), inlineAction(VERBS.historyPage, scope === 'o' ? 'a' : 'o', '0'));
+  const toggle = actionButton(
+    ctx.t(scope === 'o' ? 'history.includeAddresses' : 'history.onlyHere'),
+    inlineAction(VERBS.historyPage, scope === 'o' ? 'a' : 'o', '0'),
+  );
   if (total === 0) {
     const empty = notice(ctx.t('history.empty.title'), [line(ctx.t(scope === 'o' ? 'history.empty.own' : 'history.empty.all'))]);
     return [privately(ctx, { ...empty, buttons: [[toggle]], mode: ctx.incoming.action ? 'edit' : 'new' })];
@@ -119,15 +144,31 @@ async function historyPage(ctx: Ctx, page: number, scope: Scope): Promise<Reply[
   lines.push(line(ctx.t('history.checkOne')));
   if (pages > 1) lines.push(pageLine(ctx, p, pages));
   // One Swap again per row created here, two to a row of buttons (the list is always private).
-  const again = rows.filter((r) => r.own).map((r) => swapAgainButton(r.swapId, ctx.locale, ctx.t('swapAgain.row', { id: shortId(r.swapId) })));
+  const again = rows
+    .filter((r) => r.own)
+    .map((r) => swapAgainButton(r.swapId, ctx.locale, ctx.t('swapAgain.row', { id: shortId(r.swapId) })));
   const againRows = again.map((_, i) => again.slice(i, i + 2)).filter((_, i) => i % 2 === 0);
-  const buttons = [...againRows, ...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)), [toggle, actionButton(ctx.t('history.exportButton'), inlineAction(VERBS.historyExport))]];
-  return [privately(ctx, { title: ctx.t(scope === 'o' ? 'history.title' : 'history.titleAll', { total }), tone: 'info', lines, buttons, target: 'here', mode: ctx.incoming.action ? 'edit' : 'new' })];
+  const buttons = [
+    ...againRows,
+    ...(await pageButtons(ctx, VERBS.historyPage, [scope], p, pages)),
+    [toggle, actionButton(ctx.t('history.exportButton'), inlineAction(VERBS.historyExport))],
+  ];
+  return [
+    privately(ctx, {
+      title: ctx.t(scope === 'o' ? 'history.title' : 'history.titleAll', { total }),
+      tone: 'info',
+      lines,
+      buttons,
+      target: 'here',
+      mode: ctx.incoming.action ? 'edit' : 'new',
+    }),
+  ];
 }
 
 export const history = (ctx: Ctx): Promise<Reply[]> => historyPage(ctx, 0, 'o');
 /** hs [scope] <page>: pages and the scope toggle (older buttons carry only the page). */
-export const historyButton = (ctx: Ctx, args: string[]): Promise<Reply[]> => historyPage(ctx, pageArg(args[args.length - 1]), args.length === 2 && args[0] === 'a' ? 'a' : 'o');
+export const historyButton = (ctx: Ctx, args: string[]): Promise<Reply[]> =>
+  historyPage(ctx, pageArg(args[args.length - 1]), args.length === 2 && args[0] === 'a' ? 'a' : 'o');
 
 /** hx: the CSV export of the user's swaps, sent privately as a file. */
 export async function historyExportButton(ctx: Ctx): Promise<Reply[]> {
@@ -136,27 +177,35 @@ export async function historyExportButton(ctx: Ctx): Promise<Reply[]> {
   const rows: Array<{ entry: HistoryEntry; details: SwapDetails | undefined }> = [];
   for (let i = 0; i < entries.length; i += EXPORT_CONCURRENCY) {
     const batch = entries.slice(i, i + EXPORT_CONCURRENCY);
-    rows.push(...(await Promise.all(batch.map(async (entry) => ({
-      entry,
-      details: await ctx.api.getSwap(entry.swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
-        ctx.logger.warn({ err: asError(err), swapId: entry.swapId }, 'could not load a swap for the CSV export');
-        return undefined;
-      }),
-    })))));
+    rows.push(
+      ...(await Promise.all(
+        batch.map(async (entry) => ({
+          entry,
+          details: await ctx.api.getSwap(entry.swapId, { exclude_deposit_actions: true }).catch((err: unknown) => {
+            ctx.logger.warn({ err: asError(err), swapId: entry.swapId }, 'could not load a swap for the CSV export');
+            return undefined;
+          }),
+        })),
+      )),
+    );
   }
   const missing = rows.filter((r) => !r.details).length;
   const date = new Date(ctx.now()).toISOString().slice(0, 10);
   const reply: Reply = {
     title: ctx.t('history.export.title', { total: rows.length }),
     tone: 'info',
-    lines: [
-      line(ctx.t('history.export.text')),
-      ...(missing > 0 ? [line(ctx.t('history.export.missing', { count: missing }))] : []),
-    ],
+    lines: [line(ctx.t('history.export.text')), ...(missing > 0 ? [line(ctx.t('history.export.missing', { count: missing }))] : [])],
     attachment: { data: new TextEncoder().encode(swapsCsv(rows)), filename: `swapbot-swaps-${date}.csv`, mimeType: 'text/csv' },
     target: 'here',
   };
   return [{ ...privately(ctx, reply), mode: 'new' }];
 }
 
-export const historyCommand: Command = { name: 'history', description: 'Your swaps created through this bot', inGroups: false, options: [], usage: '/history', run: history };
+export const historyCommand: Command = {
+  name: 'history',
+  description: 'Your swaps created through this bot',
+  inGroups: false,
+  options: [],
+  usage: '/history',
+  run: history,
+};

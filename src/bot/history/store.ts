@@ -25,7 +25,12 @@ export class RedisHistoryStore implements HistoryStore {
 
   async add(platform: Platform, userId: string, entry: HistoryEntry): Promise<void> {
     const key = this.key(platform, userId);
-    await this.redis.multi().lpush(key, JSON.stringify(entry)).ltrim(key, 0, KEEP - 1).expire(key, TTL_SECONDS).exec();
+    await this.redis
+      .multi()
+      .lpush(key, JSON.stringify(entry))
+      .ltrim(key, 0, KEEP - 1)
+      .expire(key, TTL_SECONDS)
+      .exec();
   }
 
   async page(platform: Platform, userId: string, page: number, size: number): Promise<{ entries: HistoryEntry[]; total: number }> {
@@ -43,7 +48,10 @@ export class RedisHistoryStore implements HistoryStore {
     const key = this.addressesKey(platform, userId);
     const m = this.redis.multi();
     for (const a of addresses) if (a) m.lrem(key, 0, a).lpush(key, a);
-    await m.ltrim(key, 0, ADDRESSES - 1).expire(key, TTL_SECONDS).exec();
+    await m
+      .ltrim(key, 0, ADDRESSES - 1)
+      .expire(key, TTL_SECONDS)
+      .exec();
   }
 
   async addresses(platform: Platform, userId: string): Promise<string[]> {

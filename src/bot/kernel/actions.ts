@@ -94,7 +94,16 @@ export class ActionCodec {
     if (raw === null) return { ok: false };
     try {
       const v: unknown = JSON.parse(raw);
-      if (v && typeof v === 'object' && 'verb' in v && 'args' in v && typeof v.verb === 'string' && VERB.test(v.verb) && Array.isArray(v.args) && v.args.every((a) => typeof a === 'string')) {
+      if (
+        v &&
+        typeof v === 'object' &&
+        'verb' in v &&
+        'args' in v &&
+        typeof v.verb === 'string' &&
+        VERB.test(v.verb) &&
+        Array.isArray(v.args) &&
+        v.args.every((a) => typeof a === 'string')
+      ) {
         return { ok: true, action: { verb: v.verb, args: v.args as string[] } };
       }
     } catch {

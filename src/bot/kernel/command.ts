@@ -32,10 +32,45 @@ export interface Command extends CommandSpec {
 }
 
 // Options several commands share.
-export const AMOUNT: CommandOption = { name: 'amount', description: 'Amount to send, in the source token', type: 'number', required: true, greaterThan: 0 };
-export const TOKEN: CommandOption = { name: 'token', description: 'Token to send (symbol such as USDC, or contract address)', type: 'string', required: true, autocomplete: 'token' };
-export const FROM: CommandOption = { name: 'from', description: 'Source network', type: 'string', required: true, autocomplete: 'source_network' };
-export const TO: CommandOption = { name: 'to', description: 'Destination network', type: 'string', required: true, autocomplete: 'destination_network' };
-export const TO_TOKEN: CommandOption = { name: 'to_token', description: 'Token to receive (defaults to the same token)', type: 'string', required: false, autocomplete: 'token' };
+export const AMOUNT: CommandOption = {
+  name: 'amount',
+  description: 'Amount to send, in the source token',
+  type: 'number',
+  required: true,
+  greaterThan: 0,
+};
+export const TOKEN: CommandOption = {
+  name: 'token',
+  description: 'Token to send (symbol such as USDC, or contract address)',
+  type: 'string',
+  required: true,
+  autocomplete: 'token',
+};
+export const FROM: CommandOption = {
+  name: 'from',
+  description: 'Source network',
+  type: 'string',
+  required: true,
+  autocomplete: 'source_network',
+};
+export const TO: CommandOption = {
+  name: 'to',
+  description: 'Destination network',
+  type: 'string',
+  required: true,
+  autocomplete: 'destination_network',
+};
+export const TO_TOKEN: CommandOption = {
+  name: 'to_token',
+  description: 'Token to receive (defaults to the same token)',
+  type: 'string',
+  required: false,
+  autocomplete: 'token',
+};
 export const SWAP_ID: CommandOption = { name: 'swap_id', description: 'Swap id (a UUID)', type: 'string', required: true };
-export const SWAP_LOOKUP: CommandOption = { name: 'swap_id', description: 'Swap id, deposit transaction hash or wallet address', type: 'string', required: true };
+export const SWAP_LOOKUP: CommandOption = {
+  name: 'swap_id',
+  description: 'Swap id, deposit transaction hash or wallet address',
+  type: 'string',
+  required: true,
+};

@@ -11,7 +11,10 @@ import type { RouteTimes } from '../../contracts/route-times.js';
 import type { AddressBook, AskStore, DraftStore, HistoryStore } from './stores.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
-export type Catalog = Pick<CatalogCache, 'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'>;
+export type Catalog = Pick<
+  CatalogCache,
+  'networks' | 'destinations' | 'peekNetworks' | 'limits' | 'exchanges' | 'exchangeNetworks' | 'peekExchanges'
+>;
 
 /** What createCore needs. The lead wires the real parts; tests pass the sandbox client. */
 export interface CoreDeps {
@@ -55,4 +58,9 @@ export interface Ctx {
 export const isPublic = (ctx: Ctx): boolean => ctx.incoming.chatKind !== 'private';
 
 /** This chat, with the forum topic the message came from (tracking posts the cards there). */
-export const chatTarget = (ctx: Ctx): ChatTarget => ({ platform: ctx.incoming.platform, chatId: ctx.incoming.chatId, chatKind: ctx.incoming.chatKind, ...(ctx.incoming.threadId ? { threadId: ctx.incoming.threadId } : {}) });
+export const chatTarget = (ctx: Ctx): ChatTarget => ({
+  platform: ctx.incoming.platform,
+  chatId: ctx.incoming.chatId,
+  chatKind: ctx.incoming.chatKind,
+  ...(ctx.incoming.threadId ? { threadId: ctx.incoming.threadId } : {}),
+});

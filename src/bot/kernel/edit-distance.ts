@@ -13,7 +13,8 @@ export function editDistance(a: string, b: string, cap = 8): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min((prev[j] as number) + 1, (r[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, ((rows[i - 2] as number[])[j - 2] as number) + 1);
       r[j] = v;
       best = Math.min(best, v);
     }

@@ -16,7 +16,8 @@ import { defaultLocale, t as tr, type CatalogKey, type KeyPart, type Locale } fr
  */
 export const notAnswering = (locale: Locale = defaultLocale()): string => tr(locale, 'error.notAnswering');
 
-const num = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? v : undefined);
+const num = (v: unknown): string | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? v : undefined;
 
 /** Catalog keys of each documented error code (reference section 7): `error.<key>.title`, `.reason`, `.hint`. */
 type ErrorWords = KeyPart<'error.', '.title'> & KeyPart<'error.', '.reason'> & KeyPart<'error.', '.hint'>;
@@ -38,8 +39,10 @@ const SIMPLE: Readonly<Record<string, ErrorWords>> = {
 /** Plain-word explanation of each documented error code (reference section 7). */
 export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { title: string; lines: Line[] } {
   const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
-  const words = (k: ErrorWords, reason?: string, hint?: string): { title: string; lines: Line[] } =>
-    ({ title: t(`error.${k}.title`), lines: [line(reason ?? t(`error.${k}.reason`)), line(hint ?? t(`error.${k}.hint`))] });
+  const words = (k: ErrorWords, reason?: string, hint?: string): { title: string; lines: Line[] } => ({
+    title: t(`error.${k}.title`),
+    lines: [line(reason ?? t(`error.${k}.reason`)), line(hint ?? t(`error.${k}.hint`))],
+  });
   const m = e.metadata;
   const limit = num(m.AmountLimit);
   const simple = SIMPLE[e.code];
@@ -52,10 +55,24 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
     case 'GREATER_THAN_MAX_ERROR':
       return words('tooLarge', limit ? t('error.tooLarge.reasonLimit', { limit }) : undefined);
     case 'VALIDATION_ERROR':
-      return { title: t('error.refused.title'), lines: [e.serviceMessage ? line(t('error.validation.reasonSaid'), ' ', e.serviceMessage.slice(0, 200)) : line(t('error.validation.reason')), line(t('error.validation.hint'))] };
+      return {
+        title: t('error.refused.title'),
+        lines: [
+          e.serviceMessage
+            ? line(t('error.validation.reasonSaid'), ' ', e.serviceMessage.slice(0, 200))
+            : line(t('error.validation.reason')),
+          line(t('error.validation.hint')),
+        ],
+      };
     case 'UNACTIVATED_ADDRESS_ERROR': {
       const url = typeof m.ActivationUrl === 'string' && /^https:\/\//.test(m.ActivationUrl) ? m.ActivationUrl : undefined;
-      return { title: t('error.unactivated.title'), lines: [line(t('error.unactivated.reason')), url ? line(t('error.unactivated.hereLabel'), ' ', link(t('error.unactivated.link'), url)) : line(t('error.unactivated.hint'))] };
+      return {
+        title: t('error.unactivated.title'),
+        lines: [
+          line(t('error.unactivated.reason')),
+          url ? line(t('error.unactivated.hereLabel'), ' ', link(t('error.unactivated.link'), url)) : line(t('error.unactivated.hint')),
+        ],
+      };
     }
     case 'NETWORK_CURRENCY_DAILY_LIMIT_REACHED': {
       const left = num(m.AvailableTransactionAmount);
@@ -66,13 +83,24 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
         const wait = e.retryAfterMs ? Math.max(1, Math.ceil(e.retryAfterMs / 1000)) : 60;
         return { title: t('error.busy.title'), lines: [line(t('error.busy.reason', { count: wait }))] };
       }
-      if (e.status >= 500 || e.code === 'HTTP_ERROR' || e.code === 'NON_JSON_RESPONSE') return { title: t('error.unavailable.title'), lines: [line(notAnswering(locale))] };
-      return { title: t('error.refused.title'), lines: [e.serviceMessage ? line(t('error.refused.said'), ' ', e.serviceMessage.slice(0, 200)) : line(t('error.refused.noReason')), line(t('error.refused.hint'))] };
+      if (e.status >= 500 || e.code === 'HTTP_ERROR' || e.code === 'NON_JSON_RESPONSE')
+        return { title: t('error.unavailable.title'), lines: [line(notAnswering(locale))] };
+      return {
+        title: t('error.refused.title'),
+        lines: [
+          e.serviceMessage ? line(t('error.refused.said'), ' ', e.serviceMessage.slice(0, 200)) : line(t('error.refused.noReason')),
+          line(t('error.refused.hint')),
+        ],
+      };
   }
 }
 
 /** The sentence for a value our client refused to send, by the field it refused (layerswap/query.ts). */
-const NOT_SENT: Readonly<Record<string, KeyPart<'error.notSent.'>>> = { swapId: 'swapId', transaction_hash: 'hash', transaction_id: 'hash' };
+const NOT_SENT: Readonly<Record<string, KeyPart<'error.notSent.'>>> = {
+  swapId: 'swapId',
+  transaction_hash: 'hash',
+  transaction_id: 'hash',
+};
 
 /**
  * Any error from a handler as a reply. Service errors get their plain words; anything else
@@ -80,7 +108,12 @@ const NOT_SENT: Readonly<Record<string, KeyPart<'error.notSent.'>>> = { swapId: 
  */
 export function errorReply(err: unknown, locale: Locale = defaultLocale()): Reply {
   const t = (key: CatalogKey): string => tr(locale, key);
-  const plain = (key: KeyPart<'error.', '.title'>, lines: Line[]): Reply => ({ title: t(`error.${key}.title`), tone: 'error', lines, target: 'here' });
+  const plain = (key: KeyPart<'error.', '.title'>, lines: Line[]): Reply => ({
+    title: t(`error.${key}.title`),
+    tone: 'error',
+    lines,
+    target: 'here',
+  });
   if (err instanceof ApiError) {
     const { title, lines } = apiErrorLines(err, locale);
     return { title, tone: 'error', lines, target: 'here' };

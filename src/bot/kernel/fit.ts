@@ -36,13 +36,19 @@ const shortened = (locale: Locale): string => `… ${t(locale, 'fit.shortened')}
 /** Characters a renderer may spend on a span, markup included. */
 function spanSize(s: Span): number {
   switch (s.kind) {
-    case 'text': return s.text.length;
-    case 'bold': return s.text.length + 4;
-    case 'italic': return s.text.length + 2;
-    case 'code': return s.text.length + 2;
-    case 'link': return s.text.length + s.url.length + 4;
+    case 'text':
+      return s.text.length;
+    case 'bold':
+      return s.text.length + 4;
+    case 'italic':
+      return s.text.length + 2;
+    case 'code':
+      return s.text.length + 2;
+    case 'link':
+      return s.text.length + s.url.length + 4;
     // Discord's <t:1700000000:R> is 16 characters whatever the fallback text.
-    case 'time': return Math.max(s.text.length + 40, 16);
+    case 'time':
+      return Math.max(s.text.length + 40, 16);
   }
 }
 export const lineSize = (l: Line): number => l.reduce((n, s) => n + spanSize(s), 0);
@@ -86,7 +92,10 @@ function cutLine(l: Line, budget: number): Line {
 
 function fitField(f: Field): Field {
   const name = ellipsize(f.name.trim() === '' ? '-' : f.name, LIMITS.fieldName);
-  const value = lineSize(f.value) === 0 || f.value.every((s) => s.text.trim() === '') ? [{ kind: 'text' as const, text: '-' }] : cutLine(f.value, LIMITS.fieldValue);
+  const value =
+    lineSize(f.value) === 0 || f.value.every((s) => s.text.trim() === '')
+      ? [{ kind: 'text' as const, text: '-' }]
+      : cutLine(f.value, LIMITS.fieldValue);
   return { ...f, name, value };
 }
 
@@ -123,7 +132,11 @@ function fitText(r: Reply, budget: number, locale: Locale): Pick<Reply, 'title' 
   let left = budget - (title ? title.length + 1 : 0);
   let fields = (r.fields ?? []).map(fitField);
   const extra = fields.length - LIMITS.fields;
-  if (extra > 0) fields = [...fields.slice(0, LIMITS.fields - 1), { name: '…', value: [{ kind: 'text', text: t(locale, 'fit.more', { count: extra + 1 }) }] }];
+  if (extra > 0)
+    fields = [
+      ...fields.slice(0, LIMITS.fields - 1),
+      { name: '…', value: [{ kind: 'text', text: t(locale, 'fit.more', { count: extra + 1 }) }] },
+    ];
 
   const total = r.lines.reduce((n, l) => n + lineSize(l) + 1, 0) + fields.reduce((n, f) => n + fieldSize(f), 0);
   if (total <= left) return { title, lines: r.lines, fields: r.fields === undefined ? undefined : fields };
@@ -170,7 +183,8 @@ export function fitReply(r: Reply, locale: Locale = defaultLocale()): Reply {
   if (r.prompt) {
     out.prompt = { label: ellipsize(r.prompt.label, LIMITS.promptLabel) };
     if (r.prompt.placeholder !== undefined) out.prompt.placeholder = ellipsize(r.prompt.placeholder, LIMITS.placeholder);
-    if (r.prompt.maxLength !== undefined) out.prompt.maxLength = Math.max(1, Math.min(LIMITS.promptMaxLength, Math.floor(r.prompt.maxLength)));
+    if (r.prompt.maxLength !== undefined)
+      out.prompt.maxLength = Math.max(1, Math.min(LIMITS.promptMaxLength, Math.floor(r.prompt.maxLength)));
     if (r.prompt.buttonsAnswer) out.prompt.buttonsAnswer = true;
   }
   if (r.dmFallback) {
@@ -182,5 +196,9 @@ export function fitReply(r: Reply, locale: Locale = defaultLocale()): Reply {
 
 /** Plain size of a reply as the limits count it (title, lines, fields). */
 export function replySize(r: Reply): number {
-  return (r.title ? r.title.length + 1 : 0) + r.lines.reduce((n, l) => n + lineSize(l) + 1, 0) + (r.fields ?? []).reduce((n, f) => n + fieldSize(f), 0);
+  return (
+    (r.title ? r.title.length + 1 : 0) +
+    r.lines.reduce((n, l) => n + lineSize(l) + 1, 0) +
+    (r.fields ?? []).reduce((n, f) => n + fieldSize(f), 0)
+  );
 }

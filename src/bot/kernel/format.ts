@@ -9,9 +9,10 @@ import { dateTimeFormat, numberFormat } from '../../i18n/intl.js';
 export function formatAmount(value: number | null | undefined, decimals = 8): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '?';
   const abs = Math.abs(value);
-  const opts: Intl.NumberFormatOptions = abs !== 0 && abs < 0.0001
-    ? { maximumSignificantDigits: 6, useGrouping: false }
-    : { maximumFractionDigits: Math.max(0, Math.min(decimals, abs >= 1000 ? 4 : 8)), useGrouping: false };
+  const opts: Intl.NumberFormatOptions =
+    abs !== 0 && abs < 0.0001
+      ? { maximumSignificantDigits: 6, useGrouping: false }
+      : { maximumFractionDigits: Math.max(0, Math.min(decimals, abs >= 1000 ? 4 : 8)), useGrouping: false };
   return numberFormat('en-US', opts).format(value);
 }
 
@@ -23,10 +24,13 @@ export function exactAmount(value: number | null | undefined, decimals = 18): st
 
 export function formatUsd(value: number | null | undefined): string | undefined {
   if (value === null || value === undefined || !Number.isFinite(value)) return undefined;
-  return value < 0.01 && value > 0 ? '<$0.01' : `$${numberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)}`;
+  return value < 0.01 && value > 0
+    ? '<$0.01'
+    : `$${numberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value)}`;
 }
 
-export const networkName = (n: Pick<NetworkRef, 'name' | 'display_name'> | null | undefined): string => (n ? n.display_name || n.name : 'unknown network');
+export const networkName = (n: Pick<NetworkRef, 'name' | 'display_name'> | null | undefined): string =>
+  n ? n.display_name || n.name : 'unknown network';
 
 export const tokenAmount = (amount: number | null | undefined, token: Pick<Token, 'symbol' | 'decimals'> | null | undefined): string =>
   `${formatAmount(amount, token?.decimals ?? undefined)} ${token?.symbol ?? ''}`.trim();
@@ -47,7 +51,9 @@ export function formatTime(ms: number, now?: number, locale: Locale = defaultLoc
   const lang = intlLocale(locale);
   const time = `${dateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(d)} UTC`;
   const day = (at: Date) => at.toISOString().slice(0, 10);
-  return now !== undefined && day(new Date(now)) === day(d) ? time : `${dateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(d)} ${time}`;
+  return now !== undefined && day(new Date(now)) === day(d)
+    ? time
+    : `${dateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(d)} ${time}`;
 }
 
 /** The swap's page in the official Layerswap app: where a deposit can be checked or made. */

@@ -7,7 +7,10 @@ import { listFormat } from '../../i18n/intl.js';
  * text, so one parser serves every language; they become words in problemText(), with the chat's
  * locale. A value may be another Msg (translated too) or a list, joined with the locale's "or"/"and".
  */
-export interface Msg { key: CatalogKey; vars?: Record<string, MsgVar> }
+export interface Msg {
+  key: CatalogKey;
+  vars?: Record<string, MsgVar>;
+}
 export type MsgVar = string | number | Msg | { or: readonly string[] } | { and: readonly string[] };
 export const msg = (key: CatalogKey, vars?: Record<string, MsgVar>): Msg => (vars === undefined ? { key } : { key, vars });
 
@@ -28,8 +31,7 @@ export function say(locale: Locale, m: Msg): string {
 
 /** The fields a problem can be about: a route field or one of the swap's own questions. */
 export type ProblemField =
-  | 'source_network' | 'source_token' | 'destination_network' | 'destination_token' | 'amount'
-  | 'destination_address' | 'refund_address';
+  'source_network' | 'source_token' | 'destination_network' | 'destination_token' | 'amount' | 'destination_address' | 'refund_address';
 
 /**
  * What was wrong with an input, as data: a stable id (what a translation keys on), the reason
@@ -53,7 +55,11 @@ export const fail = <T = never>(id: string, reason: Msg, hint?: Msg): Result<T> 
   hint === undefined ? { ok: false, id, reason } : { ok: false, id, reason, hint };
 
 /** A problem built from parts, leaving out what is empty. */
-export function problemOf(id: string, reason: Msg, extra: { hint?: Msg | undefined; choices?: readonly string[] | undefined; field?: ProblemField | undefined } = {}): Problem {
+export function problemOf(
+  id: string,
+  reason: Msg,
+  extra: { hint?: Msg | undefined; choices?: readonly string[] | undefined; field?: ProblemField | undefined } = {},
+): Problem {
   const p: Problem = { id, reason };
   if (extra.hint !== undefined) p.hint = extra.hint;
   if (extra.choices && extra.choices.length > 0) p.choices = [...extra.choices];
@@ -67,7 +73,8 @@ export function problemFrom(r: Problem, field?: ProblemField, choices?: readonly
 }
 
 // The one place a problem becomes words.
-export const problemText = (locale: Locale, p: Pick<Problem, 'reason' | 'hint'>): string => (p.hint ? `${say(locale, p.reason)} ${say(locale, p.hint)}` : say(locale, p.reason));
+export const problemText = (locale: Locale, p: Pick<Problem, 'reason' | 'hint'>): string =>
+  p.hint ? `${say(locale, p.reason)} ${say(locale, p.hint)}` : say(locale, p.reason);
 
 /** The line a wizard question starts with when the previous answer was wrong. */
 export const problemLine = (locale: Locale, p: Problem): Line => [bold('⚠️ '), text(problemText(locale, p))];

@@ -14,4 +14,7 @@ export const forSender = (ctx: { incoming: { chatKind: string } }, r: Reply): Re
   ctx.incoming.chatKind === 'private' ? r : { ...r, target: 'ephemeral', ephemeralFallback: 'here' };
 
 /** The answer to a button that is stale, forged or someone else's: for the presser only. */
-export const expired = (ctx: { t: Translate }): Reply => ({ ...notice(ctx.t('core.expired.title'), [line(ctx.t('core.expired.text'))], 'warning'), target: 'ephemeral' });
+export const expired = (ctx: { t: Translate }): Reply => ({
+  ...notice(ctx.t('core.expired.title'), [line(ctx.t('core.expired.text'))], 'warning'),
+  target: 'ephemeral',
+});

@@ -107,9 +107,7 @@ export interface AddressBook {
  * address"), so the next plain message of that user in that chat answers it. One per user, short
  * lived; any command or other button clears it, so a stale question never swallows a wizard answer.
  */
-export type Ask =
-  | { kind: 'sent'; swapId: string; chatId: string }
-  | { kind: 'where'; chatId: string };
+export type Ask = { kind: 'sent'; swapId: string; chatId: string } | { kind: 'where'; chatId: string };
 
 /** The one open free-text question per user. */
 export interface AskStore {

@@ -36,9 +36,12 @@ export function decimalText(n: number | null | undefined): string | undefined {
   if (!m) return s;
   const digits = (m[1] ?? '') + (m[2] ?? '');
   const point = (m[1] ?? '').length + Number(m[3]);
-  const out = point <= 0 ? `0.${'0'.repeat(-point)}${digits}`
-    : point >= digits.length ? digits + '0'.repeat(point - digits.length)
-      : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const out =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return out.includes('.') ? out.replace(/0+$/, '').replace(/\.$/, '') : out;
 }
 

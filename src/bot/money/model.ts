@@ -104,8 +104,13 @@ export interface SwapMoney {
 /** How long the service waits for a deposit before the swap expires (reference section 4). */
 export const DEPOSIT_WINDOW_MS = 6 * 3_600_000;
 
-const tokenOf = (t: Pick<Token, 'symbol' | 'decimals' | 'price_in_usd'> | null | undefined, fallback: string, usd?: number | null): MoneyToken => {
-  const price = typeof usd === 'number' && usd > 0 ? usd : typeof t?.price_in_usd === 'number' && t.price_in_usd > 0 ? t.price_in_usd : undefined;
+const tokenOf = (
+  t: Pick<Token, 'symbol' | 'decimals' | 'price_in_usd'> | null | undefined,
+  fallback: string,
+  usd?: number | null,
+): MoneyToken => {
+  const price =
+    typeof usd === 'number' && usd > 0 ? usd : typeof t?.price_in_usd === 'number' && t.price_in_usd > 0 ? t.price_in_usd : undefined;
   return { symbol: t?.symbol ?? fallback, decimals: decimalsOf(t?.decimals), ...(price !== undefined ? { usd: price } : {}) };
 };
 
@@ -144,7 +149,11 @@ function sameAssetOf(details: SwapDetails): boolean {
  * (observed by tracking), used instead of the service's average for when to expect the payout.
  * `refundAddress`: our record of the creation (the address, or null when none was given).
  */
-export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen?: boolean; typicalMs?: number; refundAddress?: string | null } = {}): SwapMoney {
+export function swapMoney(
+  details: SwapDetails,
+  now: number,
+  opts: { depositSeen?: boolean; typicalMs?: number; refundAddress?: string | null } = {},
+): SwapMoney {
   const s = details.swap;
   const q = details.quote ?? undefined;
   const phase = phaseOfSwap(details);
@@ -153,7 +162,10 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   const refundTx = lastOf(s.transactions, 'refund');
   const refuelTx = lastOf(s.transactions, 'refuel');
   const refuelToken = refuelTokenOf(details, refuelTx);
-  const refuelled = refuelTx && refuelToken && typeof refuelTx.amount === 'number' ? money(refuelTx.amount, tokenOf(refuelToken, '?', refuelTx.usd_price)) : undefined;
+  const refuelled =
+    refuelTx && refuelToken && typeof refuelTx.amount === 'number'
+      ? money(refuelTx.amount, tokenOf(refuelToken, '?', refuelTx.usd_price))
+      : undefined;
   const source = tokenOf(s.source_token, '?', input?.usd_price);
   const destination = tokenOf(s.destination_token, '?', output?.usd_price);
   const sameAsset = sameAssetOf(details);
@@ -162,10 +174,20 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   const asked = money(askedN, source);
   const depositedM = input && typeof input.amount === 'number' ? money(input.amount, source) : undefined;
   const chain = depositedM ? undefined : chainDeposit(details, source);
-  const deposited = depositedM ? { ...depositedM, ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}), ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}) } : chain?.deposited;
-  const difference = asked && deposited && asked.units !== deposited.units
-    ? { kind: deposited.units < asked.units ? 'under' as const : 'over' as const, amount: { units: deposited.units > asked.units ? deposited.units - asked.units : asked.units - deposited.units, token: source } }
-    : undefined;
+  const deposited = depositedM
+    ? {
+        ...depositedM,
+        ...(input?.transaction_hash ? { tx: input.transaction_hash } : {}),
+        ...(timeOf(input) !== undefined ? { at: timeOf(input)! } : {}),
+      }
+    : chain?.deposited;
+  const difference =
+    asked && deposited && asked.units !== deposited.units
+      ? {
+          kind: deposited.units < asked.units ? ('under' as const) : ('over' as const),
+          amount: { units: deposited.units > asked.units ? deposited.units - asked.units : asked.units - deposited.units, token: source },
+        }
+      : undefined;
 
   // Fees as quoted, in source units (reference section 5: total = blockchain + service).
   const serviceFee = money(q?.service_fee, source);
@@ -174,14 +196,20 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   const feesUnits = (serviceFee?.units ?? 0n) + (networkFee?.units ?? 0n) + (refuelIn?.units ?? 0n);
   // Destination per source, from the quote's own figures when it gives no rate.
   const quoteNet = q && typeof q.requested_amount === 'number' ? q.requested_amount - unitsValue(feesUnits, source.decimals) : undefined;
-  const rate = typeof q?.rate === 'number' && q.rate > 0 ? q.rate
-    : sameAsset ? 1
-      : q && quoteNet && quoteNet > 0 ? q.receive_amount / quoteNet : undefined;
+  const rate =
+    typeof q?.rate === 'number' && q.rate > 0
+      ? q.rate
+      : sameAsset
+        ? 1
+        : q && quoteNet && quoteNet > 0
+          ? q.receive_amount / quoteNet
+          : undefined;
 
   // What to receive now.
-  const received = output && typeof output.amount === 'number' && output.status !== 'failed'
-    ? { ...money(output.amount, destination)!, ...(output.transaction_hash ? { tx: output.transaction_hash } : {}) }
-    : undefined;
+  const received =
+    output && typeof output.amount === 'number' && output.status !== 'failed'
+      ? { ...money(output.amount, destination)!, ...(output.transaction_hash ? { tx: output.transaction_hash } : {}) }
+      : undefined;
   let expected: SwapMoney['expected'];
   const quoted = q ? money(q.receive_amount, destination) : undefined;
   if (received) expected = { ...received, basis: 'quote' };
@@ -204,18 +232,20 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   if (networkFee && networkFee.units !== 0n) deductions.push({ kind: 'network_fee', amount: networkFee });
   if (refuelIn && refuelIn.units !== 0n) {
     const r = details.refuel;
-    const delivers = r && typeof r.amount === 'number' && r.amount > 0
-      ? { amount: r.amount, symbol: r.token?.symbol ?? '', ...(typeof r.amount_in_usd === 'number' ? { usd: r.amount_in_usd } : {}) }
-      : undefined;
+    const delivers =
+      r && typeof r.amount === 'number' && r.amount > 0
+        ? { amount: r.amount, symbol: r.token?.symbol ?? '', ...(typeof r.amount_in_usd === 'number' ? { usd: r.amount_in_usd } : {}) }
+        : undefined;
     deductions.push({ kind: 'refuel', amount: refuelIn, ...(delivers ? { delivers } : {}) });
   }
   let reconciled = false;
   const outcome = received ?? expected;
   if (sent && outcome && rate !== undefined) {
     // The payout in source units: same asset rescaled exactly, else through the rate.
-    const inSource = sameAsset && rate === 1
-      ? rescale(outcome.units, destination.decimals, source.decimals)
-      : toUnits(unitsValue(outcome.units, destination.decimals) / rate, source.decimals);
+    const inSource =
+      sameAsset && rate === 1
+        ? rescale(outcome.units, destination.decimals, source.decimals)
+        : toUnits(unitsValue(outcome.units, destination.decimals) / rate, source.decimals);
     if (inSource !== undefined) {
       const diff = sent.units - feesUnits - inSource;
       if (diff !== 0n) deductions.push({ kind: 'price_difference', amount: { units: diff, token: source } });
@@ -224,21 +254,25 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
   }
 
   const refundAddress = s.refund_address ?? opts.refundAddress ?? (refundTx?.to || undefined);
-  const refundKnown = refundAddress ? 'given' as const : opts.refundAddress === null ? 'none' as const : 'unknown' as const;
-  const refund = phase.kind === 'refunding' || phase.kind === 'refunded' || refundTx
-    ? {
-      ...(refundTx && typeof refundTx.amount === 'number' ? { amount: money(refundTx.amount, tokenOf(refundTx.token ?? s.source_token, source.symbol, refundTx.usd_price))! } : {}),
-      ...(refundAddress ? { address: refundAddress } : {}),
-      ...(refundTx?.transaction_hash ? { tx: refundTx.transaction_hash } : {}),
-    }
-    : undefined;
+  const refundKnown = refundAddress ? ('given' as const) : opts.refundAddress === null ? ('none' as const) : ('unknown' as const);
+  const refund =
+    phase.kind === 'refunding' || phase.kind === 'refunded' || refundTx
+      ? {
+          ...(refundTx && typeof refundTx.amount === 'number'
+            ? { amount: money(refundTx.amount, tokenOf(refundTx.token ?? s.source_token, source.symbol, refundTx.usd_price))! }
+            : {}),
+          ...(refundAddress ? { address: refundAddress } : {}),
+          ...(refundTx?.transaction_hash ? { tx: refundTx.transaction_hash } : {}),
+        }
+      : undefined;
 
   const created = Date.parse(s.created_date ?? '');
   const avg = opts.typicalMs ?? parseTimeSpan(q?.avg_completion_time);
   const started = timeOf(input);
   const deadlines: SwapMoney['deadlines'] = {};
   if (phase.kind === 'waiting' && !Number.isNaN(created)) deadlines.depositBy = created + DEPOSIT_WINDOW_MS;
-  if ((phase.kind === 'confirming' || phase.kind === 'processing') && avg !== undefined && started !== undefined) deadlines.expectedBy = started + avg;
+  if ((phase.kind === 'confirming' || phase.kind === 'processing') && avg !== undefined && started !== undefined)
+    deadlines.expectedBy = started + avg;
   const late = deadlines.expectedBy !== undefined && now > deadlines.expectedBy;
 
   return {
@@ -273,13 +307,19 @@ export function swapMoney(details: SwapDetails, now: number, opts: { depositSeen
  * deposited amount (so an under- or over-payment reads as the service-seen one). Another token,
  * or a transfer after expiry, is not the swap's deposit (the chain lines tell those).
  */
-function chainDeposit(details: SwapDetails, source: MoneyToken): { deposited: Money & { tx: string }; onChain: NonNullable<SwapMoney['onChain']> } | undefined {
+function chainDeposit(
+  details: SwapDetails,
+  source: MoneyToken,
+): { deposited: Money & { tx: string }; onChain: NonNullable<SwapMoney['onChain']> } | undefined {
   const c = sightingOf(details);
   if (!c || (c.verdict !== 'ok' && c.verdict !== 'less' && c.verdict !== 'more')) return undefined;
   const m = /^(\d+)(?:\.(\d+))?$/.exec(c.amount);
   if (!m || (m[2]?.length ?? 0) > source.decimals) return undefined;
   const units = BigInt((m[1] ?? '0') + (m[2] ?? '').padEnd(source.decimals, '0'));
-  return { deposited: { units, token: source, tx: c.txHash }, onChain: { network: c.network, block: c.block, confirmations: c.confirmations, required: c.required } };
+  return {
+    deposited: { units, token: source, tx: c.txHash },
+    onChain: { network: c.network, block: c.block, confirmations: c.confirmations, required: c.required },
+  };
 }
 
 /**
@@ -292,18 +332,29 @@ export const refuelTokenOf = (details: SwapDetails, tx?: Transaction): Token | u
 /** The one next step of each phase. */
 function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean }): NextStep {
   switch (kind) {
-    case 'waiting': return facts.deposited ? 'wait_confirmations' : 'send';
-    case 'confirming': return 'wait_confirmations';
-    case 'processing': return 'wait_payout';
-    case 'delivered': return 'nothing';
+    case 'waiting':
+      return facts.deposited ? 'wait_confirmations' : 'send';
+    case 'confirming':
+      return 'wait_confirmations';
+    case 'processing':
+      return 'wait_payout';
+    case 'delivered':
+      return 'nothing';
     // The service refunds by itself only to a refund address (reference section 4): pending_refund says there is one.
-    case 'refunding': return 'wait_refund';
-    case 'refunded': return 'nothing';
-    case 'on_hold': return 'wait_review';
-    case 'failed': return facts.deposited ? 'contact_support' : 'new_swap';
-    case 'expired': return facts.deposited ? 'contact_support' : 'new_swap';
-    case 'cancelled': return 'new_swap';
-    case 'unknown': return 'check_later';
+    case 'refunding':
+      return 'wait_refund';
+    case 'refunded':
+      return 'nothing';
+    case 'on_hold':
+      return 'wait_review';
+    case 'failed':
+      return facts.deposited ? 'contact_support' : 'new_swap';
+    case 'expired':
+      return facts.deposited ? 'contact_support' : 'new_swap';
+    case 'cancelled':
+      return 'new_swap';
+    case 'unknown':
+      return 'check_later';
   }
 }
 
@@ -314,7 +365,8 @@ export const moneyText = (m: Money): string => `${unitsText(m.units, m.token.dec
 export const moneyNumber = (m: Money): string => unitsText(m.units, m.token.decimals);
 
 /** The USD value of an amount, when the token's price is known. */
-export const moneyUsd = (m: Money): number | undefined => (m.token.usd !== undefined ? unitsValue(m.units, m.token.decimals) * m.token.usd : undefined);
+export const moneyUsd = (m: Money): number | undefined =>
+  m.token.usd !== undefined ? unitsValue(m.units, m.token.decimals) * m.token.usd : undefined;
 
 /** The amount the user sent (the deposit once seen, else the amount asked). */
 export const sentOf = (m: SwapMoney): Money | undefined => m.deposited ?? m.asked;

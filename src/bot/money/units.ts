@@ -10,7 +10,8 @@ import { decimalText } from './base-units.js';
 const UNKNOWN_DECIMALS = 8;
 
 /** Valid decimals of a token, else the fallback. */
-export const decimalsOf = (d: number | null | undefined): number => (typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 30 ? d : UNKNOWN_DECIMALS);
+export const decimalsOf = (d: number | null | undefined): number =>
+  typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= 30 ? d : UNKNOWN_DECIMALS;
 
 /** A number in token units → integer smallest units, rounded half up ('ceil' rounds up). Undefined for non-numbers. */
 export function toUnits(n: number | null | undefined, decimals: number, mode: 'round' | 'ceil' = 'round'): bigint | undefined {
@@ -59,5 +60,7 @@ function sendableText(n: number | null | undefined, decimals: number | null | un
 /** Same rounding for decimal text (a deposit action's exact amount). */
 export function sendableFromText(text: string, decimals: number | null | undefined): string {
   const n = Number(text);
-  return Number.isFinite(n) && typeof decimals === 'number' && /\.\d+/.test(text) && (text.split('.')[1]?.length ?? 0) > decimals ? (sendableText(n, decimals) ?? text) : text;
+  return Number.isFinite(n) && typeof decimals === 'number' && /\.\d+/.test(text) && (text.split('.')[1]?.length ?? 0) > decimals
+    ? (sendableText(n, decimals) ?? text)
+    : text;
 }

@@ -49,17 +49,29 @@ export function moneyFields(m: SwapMoney, locale: Locale, on: { source?: string;
   const at = (s: string, where?: string) => (where ? t(locale, 'statusCard.amountOn', { amount: s, network: where }) : s);
   const fields: Field[] = [];
   if (m.deposited) {
-    fields.push({ id: 'deposited', name: t(locale, 'money.field.deposited'), value: line(at(moneyText(m.deposited), on.source)), inline: true });
-    if (m.difference && m.asked) fields.push({ id: 'asked', name: t(locale, 'money.field.asked'), value: line(moneyText(m.asked)), inline: true });
+    fields.push({
+      id: 'deposited',
+      name: t(locale, 'money.field.deposited'),
+      value: line(at(moneyText(m.deposited), on.source)),
+      inline: true,
+    });
+    if (m.difference && m.asked)
+      fields.push({ id: 'asked', name: t(locale, 'money.field.asked'), value: line(moneyText(m.asked)), inline: true });
   } else if (m.asked) {
     // "Send" only while a deposit is still wanted; afterwards it is only what was asked.
-    fields.push({ id: 'send', name: t(locale, m.next === 'send' ? 'statusCard.field.send' : 'money.field.asked'), value: line(at(moneyText(m.asked), on.source)), inline: true });
+    fields.push({
+      id: 'send',
+      name: t(locale, m.next === 'send' ? 'statusCard.field.send' : 'money.field.asked'),
+      value: line(at(moneyText(m.asked), on.source)),
+      inline: true,
+    });
   }
   if (m.received || (m.expected && !NO_PAYOUT.has(m.phase.kind))) {
     const value = m.received ? moneyText(m.received) : expectedText(m, locale);
     if (value) fields.push({ id: 'receive', name: receiveName(m, locale), value: line(at(value, on.destination)), inline: true });
   }
-  if (m.refund?.amount) fields.push({ id: 'refunded', name: t(locale, 'money.field.refunded'), value: line(moneyText(m.refund.amount)), inline: true });
+  if (m.refund?.amount)
+    fields.push({ id: 'refunded', name: t(locale, 'money.field.refunded'), value: line(moneyText(m.refund.amount)), inline: true });
   return fields;
 }
 
@@ -90,9 +102,12 @@ export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; p
   const kind = m.phase.kind;
   // Said when it matters (late, or the swap stopped), not on every healthy card.
   // "No refund address" only from our record: the service's answer never says either way.
-  if (((kind === 'processing' && m.late) || kind === 'failed') && m.refundKnown !== 'given' && m.deposited) lines.push(line(t(locale, m.refundKnown === 'none' ? 'money.noRefundAddress' : 'money.refundIfGiven')));
-  if (kind === 'expired' && opts.private) lines.push(line(t(locale, m.deposited ? 'money.expired.deposited' : 'money.expired.alreadySent')));
-  if (kind === 'waiting' && m.sourceExchange && opts.private) lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
+  if (((kind === 'processing' && m.late) || kind === 'failed') && m.refundKnown !== 'given' && m.deposited)
+    lines.push(line(t(locale, m.refundKnown === 'none' ? 'money.noRefundAddress' : 'money.refundIfGiven')));
+  if (kind === 'expired' && opts.private)
+    lines.push(line(t(locale, m.deposited ? 'money.expired.deposited' : 'money.expired.alreadySent')));
+  if (kind === 'waiting' && m.sourceExchange && opts.private)
+    lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
   if (m.late && opts.lateLine !== false) lines.push(line(italic(t(locale, 'money.late'))));
   lines.push(...refundFeeLines(m, locale));
   return lines;
@@ -102,12 +117,23 @@ export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; p
 export function refundFeeLines(m: SwapMoney, locale: Locale): Line[] {
   if (!m.refund?.amount || !m.deposited || m.refund.amount.token.symbol !== m.deposited.token.symbol) return [];
   const kept = m.deposited.units - m.refund.amount.units;
-  return kept > 0n ? [line(t(locale, 'money.refundFee', { refunded: moneyText(m.refund.amount), deposited: moneyText(m.deposited), fee: `${unitsText(kept, m.source.decimals)} ${m.source.symbol}` }))] : [];
+  return kept > 0n
+    ? [
+        line(
+          t(locale, 'money.refundFee', {
+            refunded: moneyText(m.refund.amount),
+            deposited: moneyText(m.deposited),
+            fee: `${unitsText(kept, m.source.decimals)} ${m.source.symbol}`,
+          }),
+        ),
+      ]
+    : [];
 }
 
 /** One deduction's label. */
 function deductionLabel(d: Deduction, locale: Locale): string {
-  if (d.kind === 'refuel' && d.delivers) return t(locale, 'money.receipt.refuelDelivers', { amount: `${d.delivers.amount} ${d.delivers.symbol}`.trim() });
+  if (d.kind === 'refuel' && d.delivers)
+    return t(locale, 'money.receipt.refuelDelivers', { amount: `${d.delivers.amount} ${d.delivers.symbol}`.trim() });
   return t(locale, `money.receipt.${d.kind}`);
 }
 
@@ -141,7 +167,13 @@ export function breakdownLines(m: SwapMoney, locale: Locale, final: boolean): Li
     lines.push(line(`${t(locale, 'money.receipt.minus', { what: deductionLabel(d, locale) })}: `, text(withUsd(locale, d.amount))));
   }
   const worth = r && !m.sameAsset ? ` ${t(locale, 'money.receipt.worth', { amount: moneyText(r.net) })}` : '';
-  lines.push(line(`${t(locale, 'money.receipt.equals', { what: t(locale, final ? 'money.receipt.received' : 'quote.field.receive') })}: `, bold(withUsd(locale, outcome)), worth));
+  lines.push(
+    line(
+      `${t(locale, 'money.receipt.equals', { what: t(locale, final ? 'money.receipt.received' : 'quote.field.receive') })}: `,
+      bold(withUsd(locale, outcome)),
+      worth,
+    ),
+  );
   if (!r) lines.push(line(italic(t(locale, 'money.receipt.noRate'))));
   return lines;
 }

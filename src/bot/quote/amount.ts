@@ -24,11 +24,16 @@ export function parseAmount(raw: string, token?: { symbol: string; decimals: num
   if (/^\+/.test(input)) return fail('amount.plus_sign', msg('problem.amount.plusSign'), EXAMPLE);
   if (/^\d+,\d+$/.test(input)) {
     return /^\d{1,3}(,\d{3})+$/.test(input)
-      ? fail('amount.comma_ambiguous', msg('problem.amount.commaAmbiguous', { shown }), msg('problem.amount.commaAmbiguousHint', { whole: input.replace(/,/g, ''), decimal: input.replace(',', '.') }))
+      ? fail(
+          'amount.comma_ambiguous',
+          msg('problem.amount.commaAmbiguous', { shown }),
+          msg('problem.amount.commaAmbiguousHint', { whole: input.replace(/,/g, ''), decimal: input.replace(',', '.') }),
+        )
       : fail('amount.decimal_comma', msg('problem.amount.decimalComma', { decimal: input.replace(',', '.') }));
   }
   if (/,/.test(input)) return fail('amount.commas', msg('problem.amount.commas'), EXAMPLE);
-  if (/^\d*\.?\d+e[+-]?\d+$/i.test(input) || /^\d+\.e[+-]?\d+$/i.test(input)) return fail('amount.exponent', msg('problem.amount.exponent', { shown }), EXAMPLE);
+  if (/^\d*\.?\d+e[+-]?\d+$/i.test(input) || /^\d+\.e[+-]?\d+$/i.test(input))
+    return fail('amount.exponent', msg('problem.amount.exponent', { shown }), EXAMPLE);
   if (!/^(\d+\.?\d*|\.\d+)$/.test(input)) return fail('amount.not_a_number', msg('problem.amount.notANumber', { shown }), EXAMPLE);
 
   const [intRaw = '', fracRaw = ''] = input.split('.');
@@ -39,10 +44,15 @@ export function parseAmount(raw: string, token?: { symbol: string; decimals: num
   if (token && frac.length > token.decimals) {
     return token.decimals === 0
       ? fail('amount.no_decimals', msg('problem.amount.noDecimals', { symbol: token.symbol }))
-      : fail('amount.too_many_decimals', msg('problem.amount.tooManyDecimals', { symbol: token.symbol, decimals: token.decimals, shown, digits: frac.length }), msg('problem.amount.tooManyDecimalsHint', { decimals: token.decimals }));
+      : fail(
+          'amount.too_many_decimals',
+          msg('problem.amount.tooManyDecimals', { symbol: token.symbol, decimals: token.decimals, shown, digits: frac.length }),
+          msg('problem.amount.tooManyDecimalsHint', { decimals: token.decimals }),
+        );
   }
   const significant = (intPart === '0' ? '' : intPart) + frac;
-  if (significant.replace(/^0+/, '').length > 15) return fail('amount.too_precise', msg('problem.amount.tooPrecise'), msg('problem.amount.tooPreciseHint'));
+  if (significant.replace(/^0+/, '').length > 15)
+    return fail('amount.too_precise', msg('problem.amount.tooPrecise'), msg('problem.amount.tooPreciseHint'));
   const text = frac ? `${intPart}.${frac}` : intPart;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) return fail('amount.not_a_number', msg('problem.amount.notAnAmount', { shown }), EXAMPLE);

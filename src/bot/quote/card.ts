@@ -24,7 +24,12 @@ export type QuoteFieldId = 'highFees' | 'send' | 'receive' | 'minReceive' | 'fee
  */
 export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: number, locale: Locale, observed?: Distribution): Field[] {
   const tr = (key: CatalogKey, vars?: Vars): string => t(locale, key, vars);
-  const field = (id: QuoteFieldId, value: string, inline?: boolean): Field => ({ id, name: tr(`quote.field.${id}`), value: line(value), ...(inline ? { inline } : {}) });
+  const field = (id: QuoteFieldId, value: string, inline?: boolean): Field => ({
+    id,
+    name: tr(`quote.field.${id}`),
+    value: line(value),
+    ...(inline ? { inline } : {}),
+  });
   const withUsd = (text: string, usd: string | undefined): string => (usd ? tr('quote.withUsd', { text, usd }) : text);
   const { quote } = q;
   const src = quote.source_token ?? { symbol: labels.sourceToken, decimals: 8 };
@@ -40,12 +45,29 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
     field('receive', tr('route.onNetwork', { what: received, where: dstNet }), true),
   ];
   if (m.minimum) fields.push(field('minReceive', tr('money.quote.minMeans', { amount: moneyText(m.minimum) }), true));
-  if (typeof quote.total_fee === 'number') fields.push(field('fees', withUsd(moneyText({ units: toUnits(quote.total_fee, m.source.decimals) ?? 0n, token: m.source }), formatUsd(quote.total_fee_in_usd)), true));
+  if (typeof quote.total_fee === 'number')
+    fields.push(
+      field(
+        'fees',
+        withUsd(
+          moneyText({ units: toUnits(quote.total_fee, m.source.decimals) ?? 0n, token: m.source }),
+          formatUsd(quote.total_fee_in_usd),
+        ),
+        true,
+      ),
+    );
   // A same-asset route has no rate worth reading (1 USDC = 1 USDC).
-  if (typeof quote.rate === 'number' && !m.sameAsset) fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
+  if (typeof quote.rate === 'number' && !m.sameAsset)
+    fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
   const ms = parseTimeSpan(quote.avg_completion_time);
   // What the tracker saw on this route (at least 5 swaps: quote.ts observedTimes), else the service's estimate.
-  if (observed) fields.push(field('time', tr('quote.observed', { within: observed.within, total: observed.count, duration: formatDuration(locale, observed.withinMs) })));
+  if (observed)
+    fields.push(
+      field(
+        'time',
+        tr('quote.observed', { within: observed.within, total: observed.count, duration: formatDuration(locale, observed.withinMs) }),
+      ),
+    );
   else if (ms !== undefined) fields.push(field('time', formatDuration(locale, ms, { about: true, standalone: true }), true));
   if (q.refuel && typeof q.refuel.amount === 'number' && q.refuel.amount > 0) {
     const gas = tokenAmount(q.refuel.amount, q.refuel.token);
@@ -56,7 +78,10 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
     const reward = withUsd(tokenAmount(q.reward.amount, q.reward.token), formatUsd(q.reward.amount_in_usd));
     fields.push(field('reward', q.reward.campaign_type === 'for_nft_holders' ? tr('quote.forNftHolders', { what: reward }) : reward));
   }
-  const path = (quote.path ?? []).slice().sort((a, b) => (a.order ?? 0) - (b.order ?? 0)).map((p) => p.provider);
+  const path = (quote.path ?? [])
+    .slice()
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+    .map((p) => p.provider);
   if (path.length > 0) fields.push(field('path', path.join(' → ')));
   const share = feeShare(q, amount);
   if (share !== undefined && share >= HIGH_FEE_SHARE) {
@@ -84,12 +109,22 @@ function feeShare(q: QuoteResponse, amount: number): number | undefined {
 }
 
 /** A share for reading, in the locale's way ("50.5%", "50,5 %"). */
-const formatPercent = (locale: Locale, share: number): string => formatNumber(locale, Math.min(share, 1), { style: 'percent', maximumFractionDigits: 1 });
+const formatPercent = (locale: Locale, share: number): string =>
+  formatNumber(locale, Math.min(share, 1), { style: 'percent', maximumFractionDigits: 1 });
 
 /** The quote card with its Swap this and Refresh buttons (actions made by the caller). */
-export function quoteCard(q: QuoteResponse, labels: RouteLabels, amount: number, actions: { swap: string; refresh: string }, locale: Locale, observed?: Distribution): Reply {
+export function quoteCard(
+  q: QuoteResponse,
+  labels: RouteLabels,
+  amount: number,
+  actions: { swap: string; refresh: string },
+  locale: Locale,
+  observed?: Distribution,
+): Reply {
   return {
-    title: t(locale, 'quote.title', { route: `${labels.sourceToken} ${labels.sourceNetwork} → ${labels.destinationToken} ${labels.destinationNetwork}` }),
+    title: t(locale, 'quote.title', {
+      route: `${labels.sourceToken} ${labels.sourceNetwork} → ${labels.destinationToken} ${labels.destinationNetwork}`,
+    }),
     tone: 'info',
     lines: [line(text(t(locale, 'quote.pricesMove')))],
     fields: quoteFields(q, labels, amount, locale, observed),

@@ -2,7 +2,15 @@
 export { quoteFields } from './card.js';
 export { observedTimes, quoteParams, quoteReply, recoverQuote } from './quote.js';
 export { routeArgs, routeFromButton } from './route-button.js';
-export { activeTokens, checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, routeFromLine, takesDepositAddress } from './route-check.js';
+export {
+  activeTokens,
+  checkRoute,
+  exchangeNetworkChoices,
+  loadExchanges,
+  offersRefuel,
+  routeFromLine,
+  takesDepositAddress,
+} from './route-check.js';
 export type { RouteCheck } from './route-check.js';
 export { isRouteField, missingField, routeKey, setRouteField } from './route.js';
 export type { RouteExchanges } from './route.js';

@@ -48,7 +48,8 @@ const COMPACT_FIELDS: ReadonlySet<string> = new Set<QuoteFieldId>(['send', 'rece
 /** The figures a result's description shows. */
 const DESCRIPTION_FIELDS: ReadonlySet<string> = new Set<QuoteFieldId>(['receive', 'fees']);
 
-const resultId = (kind: InlineResult['kind'], key: string): string => `${kind}:${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
+const resultId = (kind: InlineResult['kind'], key: string): string =>
+  `${kind}:${createHash('sha256').update(key).digest('base64url').slice(0, 16)}`;
 
 /** The how-to: what to type, and a Share button that opens the example in another chat. */
 function howTo(locale: Locale): InlineResult {
@@ -78,29 +79,49 @@ function problemResult(locale: Locale, p: Problem, query: string): InlineResult 
     kind: 'problem',
     title: say(locale, p.reason).slice(0, 100),
     description: (p.hint ? say(locale, p.hint) : t(locale, 'inline.tryExample', { example: EXAMPLE })).slice(0, 200),
-    reply: { ...reply, lines: [...reply.lines, line(t(locale, 'inline.example'), ' ', { kind: 'code', text: EXAMPLE })], buttons: [[shareButton(t(locale, 'quote.tryAgain'), query.slice(0, MAX_QUERY))]] },
+    reply: {
+      ...reply,
+      lines: [...reply.lines, line(t(locale, 'inline.example'), ' ', { kind: 'code', text: EXAMPLE })],
+      buttons: [[shareButton(t(locale, 'quote.tryAgain'), query.slice(0, MAX_QUERY))]],
+    },
   };
 }
 
 /** The compact public card of a quote. */
 async function inlineCard(ctx: Ctx, route: Route, networks: readonly Network[], q: QuoteResponse): Promise<Reply> {
   const args = routeArgs(route);
-  const [link, refresh] = await Promise.all([ctx.codec.link({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshInline, args })]);
+  const [link, refresh] = await Promise.all([
+    ctx.codec.link({ verb: VERBS.swapThis, args }),
+    ctx.codec.encode({ verb: VERBS.refreshInline, args }),
+  ]);
   const labels = routeLabels(route, networks, ctx.locale);
   return {
     title: ctx.t('quote.title', { route: routeSummary(route, networks, ctx.locale) }),
     tone: 'info',
     lines: [line(ctx.t('quote.pricesMove'))],
     fields: quoteFields(q, labels, Number(route.amount), ctx.locale).filter((f) => f.id !== undefined && COMPACT_FIELDS.has(f.id)),
-    buttons: [[deeplinkButton(ctx.t('quote.swapThis'), `${SWAP_LINK_PREFIX}${link}`), actionButton(ctx.t('quote.refresh'), refresh)], [shareButton(ctx.t('quote.share'), routeLine(route))]],
+    buttons: [
+      [deeplinkButton(ctx.t('quote.swapThis'), `${SWAP_LINK_PREFIX}${link}`), actionButton(ctx.t('quote.refresh'), refresh)],
+      [shareButton(ctx.t('quote.share'), routeLine(route))],
+    ],
     target: 'here',
   };
 }
 
 /** A complete route quoted as a result: the card, or the reason it cannot be quoted. */
-async function quoteResult(ctx: Ctx, route: Route, networks: readonly Network[], kind: 'quote' | 'fix' | 'route', query: string): Promise<InlineResult> {
+async function quoteResult(
+  ctx: Ctx,
+  route: Route,
+  networks: readonly Network[],
+  kind: 'quote' | 'fix' | 'route',
+  query: string,
+): Promise<InlineResult> {
   const check = await checkRoute(ctx, route, networks, false);
-  const problem = check.problem ?? (isComplete(check.route) ? undefined : problemOf('inline.incomplete', msg('problem.inline.incomplete'), { hint: msg('inline.tryExample', { example: EXAMPLE }) }));
+  const problem =
+    check.problem ??
+    (isComplete(check.route)
+      ? undefined
+      : problemOf('inline.incomplete', msg('problem.inline.incomplete'), { hint: msg('inline.tryExample', { example: EXAMPLE }) }));
   if (problem) return problemResult(ctx.locale, problem, query);
   const limits = await routeLimits(ctx, check.route, networks);
   const outside = limits ? amountProblem(Number(check.route.amount), limits) : undefined;
@@ -112,11 +133,19 @@ async function quoteResult(ctx: Ctx, route: Route, networks: readonly Network[],
     const recovered = recoverQuote(err, check.route, ctx.locale);
     if (recovered) return problemResult(ctx.locale, recovered.problem, query);
     if (!isServiceError(err)) throw err;
-    return problemResult(ctx.locale, problemOf('inline.service', msg('problem.text', { text: errorReply(err, ctx.locale).title ?? ctx.t('error.notAnswering') }), { hint: msg('problem.inline.tryMinute') }), query);
+    return problemResult(
+      ctx.locale,
+      problemOf('inline.service', msg('problem.text', { text: errorReply(err, ctx.locale).title ?? ctx.t('error.notAnswering') }), {
+        hint: msg('problem.inline.tryMinute'),
+      }),
+      query,
+    );
   }
   const reply = await inlineCard(ctx, check.route, networks, q);
   const summary = routeSummary(check.route, networks, ctx.locale);
-  const figures = (reply.fields ?? []).filter((f) => f.id !== undefined && DESCRIPTION_FIELDS.has(f.id)).map((f) => `${f.name}: ${lineText(f.value)}`);
+  const figures = (reply.fields ?? [])
+    .filter((f) => f.id !== undefined && DESCRIPTION_FIELDS.has(f.id))
+    .map((f) => `${f.name}: ${lineText(f.value)}`);
   return {
     id: resultId(kind, routeLine(check.route)),
     kind,
@@ -147,19 +176,26 @@ async function commonRoutes(ctx: Ctx, partial: Route, networks: readonly Network
   const token = (partial.sourceToken ?? partial.pendingSourceToken)?.toUpperCase();
   const known = (name: string) => networks.some((n) => n.name === name);
   const picked = COMMON_ROUTES.filter((c) => (!token || c.token === token) && known(c.from) && known(c.to)).slice(0, MAX_COMMON);
-  const results = await Promise.all(picked.map(async (c) => {
-    const route: Route = { amount: partial.amount ?? c.amount, sourceNetwork: c.from, sourceToken: c.token, destinationNetwork: c.to, destinationToken: c.token };
-    try {
-      return await quoteResult(ctx, route, networks, 'route', query);
-    } catch (err) {
-      ctx.logger.debug({ err: asError(err) }, 'inline: a common route could not be quoted');
-      return undefined;
-    }
-  }));
+  const results = await Promise.all(
+    picked.map(async (c) => {
+      const route: Route = {
+        amount: partial.amount ?? c.amount,
+        sourceNetwork: c.from,
+        sourceToken: c.token,
+        destinationNetwork: c.to,
+        destinationToken: c.token,
+      };
+      try {
+        return await quoteResult(ctx, route, networks, 'route', query);
+      } catch (err) {
+        ctx.logger.debug({ err: asError(err) }, 'inline: a common route could not be quoted');
+        return undefined;
+      }
+    }),
+  );
   // A common route that cannot be quoted now is simply not offered.
   return results.filter((r): r is InlineResult => r !== undefined && r.kind === 'route');
 }
-
 
 /**
  * An inline query: the quote of what was typed, plus a corrected reading when a network was
@@ -167,10 +203,14 @@ async function commonRoutes(ctx: Ctx, partial: Route, networks: readonly Network
  * query that cannot be read. Answers are in the asker's language, so platforms may cache them for the asker only (personal).
  */
 export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> {
-  const query = raw.trim().replace(/^\/quote(?:@\w+)?\s*/i, '').slice(0, MAX_QUERY);
+  const query = raw
+    .trim()
+    .replace(/^\/quote(?:@\w+)?\s*/i, '')
+    .slice(0, MAX_QUERY);
   const [networks, exchanges] = await Promise.all([ctx.catalog.networks(), loadExchanges(ctx)]);
   const words = splitRouteWords(query);
-  if (!words.ok) return { results: [problemResult(ctx.locale, words, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
+  if (!words.ok)
+    return { results: [problemResult(ctx.locale, words, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
   const read = applyRouteWords({}, words.value, networks, exchanges);
   const results: InlineResult[] = [];
   if (!read.problem && isQuotable(read.route)) results.push(await quoteResult(ctx, read.route, networks, 'quote', query));
@@ -181,10 +221,18 @@ export async function inlineQuote(ctx: Ctx, raw: string): Promise<InlineAnswer> 
   }
   if (results.some((r) => r.kind === 'quote' || r.kind === 'fix')) return { results, personal: true, cacheSeconds: QUOTE_CACHE_SECONDS };
   if (read.problem && query !== '' && (isQuotable(read.route) || words.value.to !== undefined || words.value.from !== undefined)) {
-    return { results: [...results, problemResult(ctx.locale, read.problem, query), howTo(ctx.locale)], personal: true, cacheSeconds: HELP_CACHE_SECONDS };
+    return {
+      results: [...results, problemResult(ctx.locale, read.problem, query), howTo(ctx.locale)],
+      personal: true,
+      cacheSeconds: HELP_CACHE_SECONDS,
+    };
   }
   const common = await commonRoutes(ctx, read.route, networks, query);
-  return { results: [...results, howTo(ctx.locale), ...common], personal: true, cacheSeconds: common.length > 0 ? QUOTE_CACHE_SECONDS : HELP_CACHE_SECONDS };
+  return {
+    results: [...results, howTo(ctx.locale), ...common],
+    personal: true,
+    cacheSeconds: common.length > 0 ? QUOTE_CACHE_SECONDS : HELP_CACHE_SECONDS,
+  };
 }
 
 /** qi: Refresh on an inline card: the same route quoted again in place; never the wizard (no chat to ask in). */
@@ -193,6 +241,7 @@ export async function refreshInline(ctx: Ctx, args: string[]): Promise<Reply[]> 
   const route = await routeFromButton(ctx, args, networks);
   if (!route) return [expired(ctx)];
   const result = await quoteResult(ctx, route, networks, 'quote', routeLine(route));
-  if (result.kind === 'problem') return [{ ...notice(ctx.t('inline.cannotRefresh'), [line(result.title), line(result.description)], 'warning'), target: 'ephemeral' }];
+  if (result.kind === 'problem')
+    return [{ ...notice(ctx.t('inline.cannotRefresh'), [line(result.title), line(result.description)], 'warning'), target: 'ephemeral' }];
   return [{ ...result.reply, mode: 'edit' }];
 }

@@ -24,13 +24,15 @@ const isKeyword = (w: string | undefined, k: string): boolean => w !== undefined
  */
 function looksLikeAddress(w: string): boolean {
   if (/^0x0+$/i.test(w) || /^1+$/.test(w)) return false;
-  return /^0x[0-9a-f]{40}$/i.test(w)
-    || /^0x[0-9a-f]{50,64}$/i.test(w)
-    || /^(EQ|UQ|kQ|0Q)[A-Za-z0-9_-]{46}$/.test(w)
-    || /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(w)
-    || /^(bc1|tb1)[02-9ac-hj-np-z]{20,90}$/i.test(w)
-    || /^[a-z]{2,20}1[02-9ac-hj-np-z]{38,90}$/.test(w)
-    || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(w);
+  return (
+    /^0x[0-9a-f]{40}$/i.test(w) ||
+    /^0x[0-9a-f]{50,64}$/i.test(w) ||
+    /^(EQ|UQ|kQ|0Q)[A-Za-z0-9_-]{46}$/.test(w) ||
+    /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(w) ||
+    /^(bc1|tb1)[02-9ac-hj-np-z]{20,90}$/i.test(w) ||
+    /^[a-z]{2,20}1[02-9ac-hj-np-z]{38,90}$/.test(w) ||
+    /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(w)
+  );
 }
 
 /**

@@ -34,7 +34,12 @@ export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
 export async function observedTimes(ctx: Ctx, route: Route): Promise<Distribution | undefined> {
   if (!ctx.routeTimes) return undefined;
   const p = quoteParams(route);
-  const id = routeTimesId({ sourceNetwork: p.source_network, sourceToken: p.source_token, destinationNetwork: p.destination_network, destinationToken: p.destination_token });
+  const id = routeTimesId({
+    sourceNetwork: p.source_network,
+    sourceToken: p.source_token,
+    destinationNetwork: p.destination_network,
+    destinationToken: p.destination_token,
+  });
   // A figure, not a step of the swap: a failed read shows the service's estimate.
   return shownDistribution((await ctx.routeTimes(id).catch(() => ({}) as RouteTimes)).seen);
 }
@@ -67,7 +72,11 @@ export function recoverQuote(err: unknown, route: Route, locale: Locale): { rout
   if (!field) return undefined;
   // The service's refusal is already in words (errors-text.ts), in the chat's language.
   const words = apiErrorLines(err, locale);
-  const problem = problemOf(`quote.${err.code}`, msg('problem.serviceSaid', { title: words.title, text: words.lines.map(lineText).join(' ') }), { field });
+  const problem = problemOf(
+    `quote.${err.code}`,
+    msg('problem.serviceSaid', { title: words.title, text: words.lines.map(lineText).join(' ') }),
+    { field },
+  );
   return { route: clearField(route, field), problem };
 }
 
@@ -77,7 +86,15 @@ export function recoverQuote(err: unknown, route: Route, locale: Locale): { rout
  */
 export function routeLine(route: Route): string {
   const dst = route.destinationToken && route.destinationToken !== route.sourceToken ? [route.destinationToken] : [];
-  return [route.amount, route.sourceToken, route.sourceExchange ?? route.sourceNetwork, route.destinationExchange ?? route.destinationNetwork, ...dst].filter(Boolean).join(' ');
+  return [
+    route.amount,
+    route.sourceToken,
+    route.sourceExchange ?? route.sourceNetwork,
+    route.destinationExchange ?? route.destinationNetwork,
+    ...dst,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -85,10 +102,20 @@ export function routeLine(route: Route): string {
  * buttons) and Share (the same quote into another chat; Telegram refuses it on channel posts).
  */
 export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Network[], fetched?: QuoteResponse): Promise<Reply> {
-  const q = fetched ?? await ctx.api.getQuote(quoteParams(route));
+  const q = fetched ?? (await ctx.api.getQuote(quoteParams(route)));
   const args = routeArgs(route);
-  const [swap, refresh] = await Promise.all([ctx.codec.encode({ verb: VERBS.swapThis, args }), ctx.codec.encode({ verb: VERBS.refreshQuote, args })]);
-  const card = quoteCard(q, routeLabels(route, networks, ctx.locale), Number(route.amount), { swap, refresh }, ctx.locale, await observedTimes(ctx, route));
+  const [swap, refresh] = await Promise.all([
+    ctx.codec.encode({ verb: VERBS.swapThis, args }),
+    ctx.codec.encode({ verb: VERBS.refreshQuote, args }),
+  ]);
+  const card = quoteCard(
+    q,
+    routeLabels(route, networks, ctx.locale),
+    Number(route.amount),
+    { swap, refresh },
+    ctx.locale,
+    await observedTimes(ctx, route),
+  );
   if (ctx.incoming.chatKind === 'channel') return card;
   return { ...card, buttons: [...(card.buttons ?? []), [shareButton(ctx.t('quote.share'), routeLine(route))]] };
 }

@@ -13,8 +13,17 @@ export const routeArgs = (r: Route): string[] => {
 };
 
 function routeFromArgs(args: string[]): Route | undefined {
-  if ((args.length !== 5 && args.length !== 7) || args.slice(0, 5).some((a) => a === '') || args.some((a) => a.length > 100)) return undefined;
-  const [amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken, sourceExchange, destinationExchange] = args as [string, string, string, string, string, string?, string?];
+  if ((args.length !== 5 && args.length !== 7) || args.slice(0, 5).some((a) => a === '') || args.some((a) => a.length > 100))
+    return undefined;
+  const [amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken, sourceExchange, destinationExchange] = args as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+  ];
   const route: Route = { amount, sourceNetwork, sourceToken, destinationNetwork, destinationToken };
   if (sourceExchange) route.sourceExchange = sourceExchange;
   if (destinationExchange) route.destinationExchange = destinationExchange;
@@ -28,11 +37,14 @@ function routeFromArgs(args: string[]): Route | undefined {
 export async function routeFromButton(ctx: Ctx, args: string[], networks?: readonly Network[]): Promise<Route | undefined> {
   const raw = routeFromArgs(args);
   if (!raw) return undefined;
-  const names = networks ?? await ctx.catalog.networks();
+  const names = networks ?? (await ctx.catalog.networks());
   let route: Route = {};
   const order: Array<[RouteField, string | undefined]> = [
-    ['source_network', raw.sourceNetwork], ['source_token', raw.sourceToken], ['destination_network', raw.destinationNetwork],
-    ['destination_token', raw.destinationToken], ['amount', raw.amount],
+    ['source_network', raw.sourceNetwork],
+    ['source_token', raw.sourceToken],
+    ['destination_network', raw.destinationNetwork],
+    ['destination_token', raw.destinationToken],
+    ['amount', raw.amount],
   ];
   for (const [field, value] of order) {
     const u = setRouteField(route, field, value ?? '', names);

@@ -16,7 +16,11 @@ export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {
  * A route from one typed line (/quote, /swap): every part that checks out is kept, the first wrong
  * one is the problem. A line that cannot be read at all is a problem without a route.
  */
-export async function routeFromLine(ctx: Ctx, args: string, networks: readonly Network[]): Promise<RouteUpdate | { route?: undefined; problem: Problem }> {
+export async function routeFromLine(
+  ctx: Ctx,
+  args: string,
+  networks: readonly Network[],
+): Promise<RouteUpdate | { route?: undefined; problem: Problem }> {
   const words = splitRouteWords(args);
   if (!words.ok) return { problem: words };
   return applyRouteWords({}, words.value, networks, await loadExchanges(ctx));
@@ -43,19 +47,37 @@ async function checkExchanges(ctx: Ctx, r: Route, networks: readonly Network[]):
       delete r.sourceNetwork;
       r.pendingSourceToken = token;
       delete r.sourceToken;
-      return { id: 'exchange.no_withdrawal', field: 'source_network', reason: msg('problem.exchange.noWithdrawal', { exchange: label, token, network: where }), hint: msg('problem.exchange.noWithdrawalHint', { exchange: label }) };
+      return {
+        id: 'exchange.no_withdrawal',
+        field: 'source_network',
+        reason: msg('problem.exchange.noWithdrawal', { exchange: label, token, network: where }),
+        hint: msg('problem.exchange.noWithdrawalHint', { exchange: label }),
+      };
     }
     // Deposits are checked against the networks the exchange takes them on from this source: a
     // payout on a network the exchange does not credit could be lost, so "unknown" is not "yes".
-    const accepted = r.sourceNetwork && r.sourceToken ? await ctx.catalog.exchangeNetworks(side, name, { network: r.sourceNetwork, token: r.sourceToken }) : undefined;
+    const accepted =
+      r.sourceNetwork && r.sourceToken
+        ? await ctx.catalog.exchangeNetworks(side, name, { network: r.sourceNetwork, token: r.sourceToken })
+        : undefined;
     if (accepted?.some((x) => x.network.name === network && x.token.symbol === token)) continue;
     delete r.destinationNetwork;
     r.pendingDestinationToken = token;
     delete r.destinationToken;
     if (!accepted) {
-      return { id: 'exchange.deposit_unknown', field: 'destination_network', reason: msg('problem.exchange.depositUnknown', { exchange: label, token }), hint: msg('problem.exchange.depositUnknownHint', { exchange: label }) };
+      return {
+        id: 'exchange.deposit_unknown',
+        field: 'destination_network',
+        reason: msg('problem.exchange.depositUnknown', { exchange: label, token }),
+        hint: msg('problem.exchange.depositUnknownHint', { exchange: label }),
+      };
     }
-    return { id: 'exchange.no_deposit', field: 'destination_network', reason: msg('problem.exchange.noDeposit', { exchange: label, token, network: where }), hint: msg('problem.exchange.noDepositHint', { exchange: label }) };
+    return {
+      id: 'exchange.no_deposit',
+      field: 'destination_network',
+      reason: msg('problem.exchange.noDeposit', { exchange: label, token, network: where }),
+      hint: msg('problem.exchange.noDepositHint', { exchange: label }),
+    };
   }
   return undefined;
 }
@@ -112,7 +134,15 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
     delete r.sourceNetwork;
     if (r.sourceToken) r.pendingSourceToken = r.sourceToken;
     delete r.sourceToken;
-    return { route: r, problem: { id: 'route.wallet_only', field: 'source_network', reason: msg('problem.route.walletOnly', { network: networkLabel(source) }), hint: msg('problem.route.walletOnlyHint') } };
+    return {
+      route: r,
+      problem: {
+        id: 'route.wallet_only',
+        field: 'source_network',
+        reason: msg('problem.route.walletOnly', { network: networkLabel(source) }),
+        hint: msg('problem.route.walletOnlyHint'),
+      },
+    };
   }
   if (!r.sourceNetwork || !r.sourceToken) return { route: r };
   const exchangeProblem = await checkExchanges(ctx, r, networks);
@@ -141,7 +171,11 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
         id: 'route.not_found',
         field: 'destination_network',
         reason: wanted
-          ? msg('problem.route.notFound', { token: r.sourceToken, from: source ? networkLabel(source) : r.sourceNetwork, to: networkLabel(wanted) })
+          ? msg('problem.route.notFound', {
+              token: r.sourceToken,
+              from: source ? networkLabel(source) : r.sourceNetwork,
+              to: networkLabel(wanted),
+            })
           : msg('problem.route.notFoundThere', { token: r.sourceToken, from: source ? networkLabel(source) : r.sourceNetwork }),
         hint: msg(reachable.length > 0 ? 'problem.route.pickReachable' : 'problem.route.nothingReachable'),
         choices: reachable.map((d) => d.name),
@@ -156,7 +190,13 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
       route: r,
       destination,
       destinations: reachable,
-      problem: { id: 'route.token_not_received', field: 'destination_token', reason: msg('problem.route.tokenNotReceived', { asked, network: networkLabel(destination), token: r.sourceToken }), hint: msg('problem.route.youCanReceive', { list: tokenList(active) }), choices: active.map((t) => t.symbol) },
+      problem: {
+        id: 'route.token_not_received',
+        field: 'destination_token',
+        reason: msg('problem.route.tokenNotReceived', { asked, network: networkLabel(destination), token: r.sourceToken }),
+        hint: msg('problem.route.youCanReceive', { list: tokenList(active) }),
+        choices: active.map((t) => t.symbol),
+      },
     };
   }
   if (!r.destinationToken && !r.pendingDestinationToken) {

@@ -1,7 +1,15 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import { parseAmount } from './amount.js';
 import { normalizeName } from '../kernel/edit-distance.js';
-import { exchangeLabel, findExchange, networkKeys, networkLabel, resolveNetwork, resolveToken, suggestExchanges } from '../catalog/index.js';
+import {
+  exchangeLabel,
+  findExchange,
+  networkKeys,
+  networkLabel,
+  resolveNetwork,
+  resolveToken,
+  suggestExchanges,
+} from '../catalog/index.js';
 import { msg, problemOf, type Problem } from '../kernel/problem.js';
 import type { RouteWords } from './line.js';
 import type { Route, RouteField } from '../kernel/route.js';
@@ -18,9 +26,11 @@ export interface RouteUpdate {
   problem?: Problem;
 }
 
-const byName = (networks: readonly Network[], name: string | undefined): Network | undefined => (name ? networks.find((n) => n.name === name) : undefined);
+const byName = (networks: readonly Network[], name: string | undefined): Network | undefined =>
+  name ? networks.find((n) => n.name === name) : undefined;
 
-const problem = (field: RouteField, r: Pick<Problem, 'id' | 'reason' | 'hint'>, choices?: string[]): Problem => problemOf(r.id, r.reason, { hint: r.hint, choices, field });
+const problem = (field: RouteField, r: Pick<Problem, 'id' | 'reason' | 'hint'>, choices?: string[]): Problem =>
+  problemOf(r.id, r.reason, { hint: r.hint, choices, field });
 
 /** Re-checks the fields that depend on others (pending tokens, amount decimals) after a change. */
 function settle(route: Route, networks: readonly Network[]): RouteUpdate {
@@ -37,7 +47,11 @@ function settle(route: Route, networks: readonly Network[]): RouteUpdate {
       if (side === 'source') r.sourceToken = m.token.symbol;
       else r.destinationToken = m.token.symbol;
     } else {
-      first ??= problem(side === 'source' ? 'source_token' : 'destination_token', m, m.choices.map((t) => t.symbol));
+      first ??= problem(
+        side === 'source' ? 'source_token' : 'destination_token',
+        m,
+        m.choices.map((t) => t.symbol),
+      );
     }
   }
   const source = byName(networks, r.sourceNetwork);
@@ -55,7 +69,13 @@ function settle(route: Route, networks: readonly Network[]): RouteUpdate {
 }
 
 /** Sets one field from what the user typed or picked; keeps everything else. Pure; never throws. */
-export function setRouteField(route: Route, field: RouteField, raw: string, networks: readonly Network[], exchanges: RouteExchanges = NO_EXCHANGES): RouteUpdate {
+export function setRouteField(
+  route: Route,
+  field: RouteField,
+  raw: string,
+  networks: readonly Network[],
+  exchanges: RouteExchanges = NO_EXCHANGES,
+): RouteUpdate {
   const r: Route = { ...route };
   switch (field) {
     case 'amount': {
@@ -76,8 +96,23 @@ export function setRouteField(route: Route, field: RouteField, raw: string, netw
       const m = resolveNetwork(raw, networks);
       if (!m.ok) {
         const near = m.choices.length === 0 ? suggestExchanges(raw, exchanges[side]) : [];
-        if (near.length > 0) return { route: r, problem: problemOf('exchange.near', m.reason, { hint: msg('problem.didYouMean', { names: { or: near.map(exchangeLabel) } }), choices: near.map((e) => e.name), field }) };
-        return { route: r, problem: problem(field, m, m.choices.map((n) => n.name)) };
+        if (near.length > 0)
+          return {
+            route: r,
+            problem: problemOf('exchange.near', m.reason, {
+              hint: msg('problem.didYouMean', { names: { or: near.map(exchangeLabel) } }),
+              choices: near.map((e) => e.name),
+              field,
+            }),
+          };
+        return {
+          route: r,
+          problem: problem(
+            field,
+            m,
+            m.choices.map((n) => n.name),
+          ),
+        };
       }
       if (field === 'source_network') {
         if (r.sourceNetwork !== m.network.name && r.sourceToken) {
@@ -127,7 +162,12 @@ const sameAddress = (a: string, b: string): boolean => (a.startsWith('0x') ? a.t
  * Fills a route from one typed line (split by splitRouteWords): every slot that checks out is
  * kept, and the first problem is returned for the wizard to ask again.
  */
-export function applyRouteWords(base: Route, words: RouteWords, networks: readonly Network[], exchanges: RouteExchanges = NO_EXCHANGES): RouteUpdate {
+export function applyRouteWords(
+  base: Route,
+  words: RouteWords,
+  networks: readonly Network[],
+  exchanges: RouteExchanges = NO_EXCHANGES,
+): RouteUpdate {
   let route: Route = { ...base };
   let first: Problem | undefined;
   const apply = (field: RouteField, value: string | undefined) => {
@@ -155,7 +195,10 @@ export function applyRouteWords(base: Route, words: RouteWords, networks: readon
   if (words.address !== undefined) {
     // A token contract of the destination is the token to receive, not where to send it.
     const dest = networks.find((n) => n.name === route.destinationNetwork);
-    const isToken = !route.destinationToken && !route.pendingDestinationToken && dest?.tokens.some((t) => t.contract && sameAddress(t.contract, words.address ?? ''));
+    const isToken =
+      !route.destinationToken &&
+      !route.pendingDestinationToken &&
+      dest?.tokens.some((t) => t.contract && sameAddress(t.contract, words.address ?? ''));
     if (isToken) apply('destination_token', words.address);
     else route.pendingDestinationAddress = words.address;
   }
@@ -175,7 +218,9 @@ export function missingField(route: Route): RouteField | undefined {
 /** Enough to quote: the token to receive defaults to the same one (checkRoute). */
 export const isQuotable = (r: Route): boolean => Boolean(r.amount && r.sourceNetwork && r.sourceToken && r.destinationNetwork);
 
-export const isComplete = (route: Route): route is Required<Pick<Route, 'amount' | 'sourceNetwork' | 'sourceToken' | 'destinationNetwork' | 'destinationToken'>> & Route =>
+export const isComplete = (
+  route: Route,
+): route is Required<Pick<Route, 'amount' | 'sourceNetwork' | 'sourceToken' | 'destinationNetwork' | 'destinationToken'>> & Route =>
   missingField(route) === undefined;
 
 /** The route with a field cleared (and what depends on it), so the wizard asks it again. */
@@ -201,4 +246,13 @@ export const isRouteField = (s: string | undefined): s is RouteField =>
  * key is still the quote of that key, and a changed route or refuel answer must be quoted again.
  */
 export const routeKey = (r: Route, refuel?: boolean): string =>
-  [r.amount, r.sourceNetwork, r.sourceToken, r.destinationNetwork, r.destinationToken, r.sourceExchange ?? '', r.destinationExchange ?? '', refuel ? 'refuel' : ''].join('|');
+  [
+    r.amount,
+    r.sourceNetwork,
+    r.sourceToken,
+    r.destinationNetwork,
+    r.destinationToken,
+    r.sourceExchange ?? '',
+    r.destinationExchange ?? '',
+    refuel ? 'refuel' : '',
+  ].join('|');

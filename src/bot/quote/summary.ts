@@ -30,18 +30,28 @@ export function routeSummary(route: Route, networks: readonly Network[], locale:
   const srcEx = route.sourceExchange ? exchangeName(exchanges?.source, route.sourceExchange) : undefined;
   const srcWhere = route.sourceNetwork ? labelOf(networks, route.sourceNetwork) : undefined;
   const srcPlace = srcEx ? (srcWhere ? tr('route.via', { exchange: srcEx, network: srcWhere }) : srcEx) : srcWhere;
-  const from = srcPlace ? (send ? tr(srcEx ? 'route.fromExchange' : 'route.onNetwork', { what: send, where: srcPlace }) : tr('route.fromOnly', { where: srcPlace })) : send;
+  const from = srcPlace
+    ? send
+      ? tr(srcEx ? 'route.fromExchange' : 'route.onNetwork', { what: send, where: srcPlace })
+      : tr('route.fromOnly', { where: srcPlace })
+    : send;
   const dstEx = route.destinationExchange ? exchangeName(exchanges?.destination, route.destinationExchange) : undefined;
   const dstWhere = route.destinationNetwork ? labelOf(networks, route.destinationNetwork) : undefined;
   const dstPlace = dstEx ? (dstWhere ? tr('route.via', { exchange: dstEx, network: dstWhere }) : dstEx) : dstWhere;
-  const to = dstPlace ? (dstToken ? tr(dstEx ? 'route.toExchange' : 'route.onNetwork', { what: dstToken, where: dstPlace }) : dstPlace) : '';
+  const to = dstPlace
+    ? dstToken
+      ? tr(dstEx ? 'route.toExchange' : 'route.onNetwork', { what: dstToken, where: dstPlace })
+      : dstPlace
+    : '';
   return to ? `${from || '?'} → ${to}` : from;
 }
 
 /** The route's names for a card ("Coinbase via Base" for an exchange side). */
 export function routeLabels(route: Route, networks: readonly Network[], locale: Locale): RouteLabels {
   const via = (exchange: string | undefined, network: string | undefined): string =>
-    (exchange ? t(locale, 'route.via', { exchange: exchangeName(undefined, exchange), network: labelOf(networks, network) }) : labelOf(networks, network));
+    exchange
+      ? t(locale, 'route.via', { exchange: exchangeName(undefined, exchange), network: labelOf(networks, network) })
+      : labelOf(networks, network);
   return {
     sourceNetwork: via(route.sourceExchange, route.sourceNetwork),
     sourceToken: route.sourceToken ?? '?',
@@ -60,11 +70,15 @@ export function typedNetwork(n: Network, networks: readonly Network[]): string {
   const candidates = [
     ...(/^\S+$/.test(networkLabel(n)) ? [networkLabel(n)] : []),
     stem,
-    ...Object.entries(NETWORK_ALIASES).filter(([, s]) => s === stem).map(([alias]) => alias),
+    ...Object.entries(NETWORK_ALIASES)
+      .filter(([, s]) => s === stem)
+      .map(([alias]) => alias),
     networkLabel(n).replace(/\s+/g, ''),
   ].map((w) => w.toLowerCase());
-  return candidates.find((w) => {
-    const found = resolveNetwork(w, networks);
-    return found.ok && found.network.name === n.name;
-  }) ?? n.name;
+  return (
+    candidates.find((w) => {
+      const found = resolveNetwork(w, networks);
+      return found.ok && found.network.name === n.name;
+    }) ?? n.name
+  );
 }

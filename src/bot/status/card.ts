@@ -3,7 +3,21 @@ import { parseTimeSpan } from '../../layerswap/timespan.js';
 import { inlineAction } from '../kernel/actions.js';
 import { VERBS } from '../kernel/verbs.js';
 import { fitReply } from '../kernel/fit.js';
-import { actionButton, bold, code, italic, line, link, text, time, type Button, type Field, type Line, type Reply, type Span } from '../../contracts/reply.js';
+import {
+  actionButton,
+  bold,
+  code,
+  italic,
+  line,
+  link,
+  text,
+  time,
+  type Button,
+  type Field,
+  type Line,
+  type Reply,
+  type Span,
+} from '../../contracts/reply.js';
 import type { CardView } from '../../contracts/tracking.js';
 import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer, txOnSource } from '../kernel/format.js';
@@ -33,7 +47,9 @@ export const statusActions = {
 /** Mute (or Unmute) and Stop, on every card tracking keeps current. */
 function followButtons(swapId: string, muted: boolean, locale: Locale): Button[] {
   return [
-    muted ? actionButton(t(locale, 'notify.button.unmute'), statusActions.unmute(swapId)) : actionButton(t(locale, 'notify.button.mute'), statusActions.mute(swapId)),
+    muted
+      ? actionButton(t(locale, 'notify.button.unmute'), statusActions.unmute(swapId))
+      : actionButton(t(locale, 'notify.button.mute'), statusActions.mute(swapId)),
     actionButton(t(locale, 'notify.button.stop'), statusActions.stop(swapId)),
   ];
 }
@@ -50,7 +66,7 @@ export function confirmationBar(confirmations: number, max: number): string {
 function transactionLine(tx: Transaction, details: SwapDetails, audience: 'private' | 'public', locale: Locale): Line {
   const swap = details.swap;
   const onSource = txOnSource(tx);
-  const token = tx.type === 'refuel' ? refuelTokenOf(details, tx) : tx.token ?? (onSource ? swap.source_token : swap.destination_token);
+  const token = tx.type === 'refuel' ? refuelTokenOf(details, tx) : (tx.token ?? (onSource ? swap.source_token : swap.destination_token));
   const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${tokenAmount(tx.amount, token)}`)];
   if (tx.status) spans.push(text(` · ${isTxStatus(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
   if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
@@ -58,7 +74,8 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
   }
   const url = txExplorer(details, tx);
   if (url) spans.push(text(' · '), link(t(locale, 'statusCard.explorer'), url));
-  else if (tx.transaction_hash) spans.push(text(' · '), code(audience === 'public' ? maskAddress(tx.transaction_hash) : tx.transaction_hash));
+  else if (tx.transaction_hash)
+    spans.push(text(' · '), code(audience === 'public' ? maskAddress(tx.transaction_hash) : tx.transaction_hash));
   return spans;
 }
 
@@ -77,7 +94,10 @@ function expectedLine(details: SwapDetails, m: SwapMoney, now: number, locale: L
   const by = formatTime(due, now, locale);
   // Relative to the reader's now where the platform keeps it true without edits; once passed, said as passed.
   return due > now
-    ? tSpans(locale, 'statusCard.expectedBy', { time: by, relative: time(due, t(locale, 'statusCard.fromNow', { duration: about(due - now) })) }).map((p) => (typeof p === 'string' ? italic(p) : p))
+    ? tSpans(locale, 'statusCard.expectedBy', {
+        time: by,
+        relative: time(due, t(locale, 'statusCard.fromNow', { duration: about(due - now) })),
+      }).map((p) => (typeof p === 'string' ? italic(p) : p))
     : line(italic(t(locale, 'statusCard.late', { time: by })));
 }
 
@@ -86,8 +106,11 @@ function routeTimeLines(view: CardView | undefined, phase: string, locale: Local
   const route = view?.routeTimes;
   if (!route || !['waiting', 'confirming', 'processing'].includes(phase)) return [];
   const within = (ms: number) => formatDuration(locale, ms);
-  const out = [line(italic(t(locale, 'statusCard.routeTimes', { p50: within(route.p50Ms), p90: within(route.p90Ms), total: route.count })))];
-  if (view.slower && (phase === 'confirming' || phase === 'processing')) out.push(line(bold(t(locale, 'statusCard.slower', { p90: within(route.p90Ms) }))));
+  const out = [
+    line(italic(t(locale, 'statusCard.routeTimes', { p50: within(route.p50Ms), p90: within(route.p90Ms), total: route.count }))),
+  ];
+  if (view.slower && (phase === 'confirming' || phase === 'processing'))
+    out.push(line(bold(t(locale, 'statusCard.slower', { p90: within(route.p90Ms) }))));
   return out;
 }
 
@@ -98,7 +121,10 @@ function routeTimeLines(view: CardView | undefined, phase: string, locale: Local
  * channels) masks addresses; no audience ever sees deposit details. Already fitted to every
  * platform's limits.
  */
-export function statusCard(details: SwapDetails, opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale; refundAddress?: string | null }): Reply {
+export function statusCard(
+  details: SwapDetails,
+  opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale; refundAddress?: string | null },
+): Reply {
   const now = opts.now ?? Date.now();
   const locale = opts.locale ?? defaultLocale();
   const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
@@ -107,20 +133,32 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
   // answer): never ask for the money again.
   const regressed = opts.followed?.depositSeen === true && phase.kind === 'waiting';
-  const money = swapMoney(details, now, { depositSeen: opts.followed?.depositSeen === true, ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}), ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}) });
+  const money = swapMoney(details, now, {
+    depositSeen: opts.followed?.depositSeen === true,
+    ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}),
+    ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}),
+  });
   // The chain watcher saw the deposit before the service did: the card names the phase the
   // deposit is in, as the "Deposit seen" message did, never "Waiting for your deposit".
   const chain = phase.kind === 'waiting' && !regressed ? money.onChain : undefined;
   const words = chain
     ? {
-        label: chain.required > 0 ? tr('swapPhase.confirming.labelCount', { done: Math.min(chain.confirmations, chain.required), max: chain.required }) : tr('swapPhase.confirming.label'),
+        label:
+          chain.required > 0
+            ? tr('swapPhase.confirming.labelCount', { done: Math.min(chain.confirmations, chain.required), max: chain.required })
+            : tr('swapPhase.confirming.label'),
         meaning: tr('swapPhase.chainSeen.meaning'),
         next: tr('swapPhase.confirming.next'),
         tone: 'pending' as const,
       }
     : regressed
-    ? { label: tr('swapPhase.regressed.label'), meaning: tr('swapPhase.regressed.meaning'), next: tr('swapPhase.regressed.next'), tone: 'warning' as const }
-    : phaseWords(phase, swap.status, swap.fail_reason, locale);
+      ? {
+          label: tr('swapPhase.regressed.label'),
+          meaning: tr('swapPhase.regressed.meaning'),
+          next: tr('swapPhase.regressed.next'),
+          tone: 'warning' as const,
+        }
+      : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
@@ -143,10 +181,17 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   // "Later than usual" is the expected line's own when it has one.
   lines.push(...badDayLines(money, locale, { now, private: opts.audience === 'private', lateLine: !expected }));
 
-  const on = { ...(swap.source_network ? { source: networkName(swap.source_network) } : {}), ...(swap.destination_network ? { destination: networkName(swap.destination_network) } : {}) };
+  const on = {
+    ...(swap.source_network ? { source: networkName(swap.source_network) } : {}),
+    ...(swap.destination_network ? { destination: networkName(swap.destination_network) } : {}),
+  };
   const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);
   const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
-  if (swap.destination_address) fields.push({ name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'), value: [showAddress(swap.destination_address)] });
+  if (swap.destination_address)
+    fields.push({
+      name: exchange ? tr('statusCard.field.toExchange', { exchange }) : tr('statusCard.field.to'),
+      value: [showAddress(swap.destination_address)],
+    });
   if (money.refundAddress) fields.push({ name: tr('statusCard.field.refund'), value: [showAddress(money.refundAddress)] });
   if (swap.transactions.length > 0) {
     lines.push(line(bold(tr('statusCard.transactions'))));
@@ -154,23 +199,33 @@ export function statusCard(details: SwapDetails, opts: { audience: 'private' | '
   }
   fields.push({ name: tr('statusCard.field.swapId'), value: [code(swap.id)] });
   const created = Date.parse(swap.created_date ?? '');
-  if (!Number.isNaN(created)) fields.push({ name: tr('statusCard.field.created'), value: line(formatTime(created, now, locale)), inline: true });
+  if (!Number.isNaN(created))
+    fields.push({ name: tr('statusCard.field.created'), value: line(formatTime(created, now, locale)), inline: true });
 
   const buttons = [actionButton(tr('statusCard.button.refresh'), statusActions.refresh(swap.id))];
   if (!FINAL_SWAP_STATUSES.has(swap.status)) buttons.push(actionButton(tr('statusCard.button.track'), statusActions.track(swap.id)));
   // Only in private chats: their answers are free text, which groups do not send the bot.
-  if (opts.audience === 'private' && money.next === 'send') buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
-  if (opts.audience === 'private' && phase.kind === 'expired') buttons.push(actionButton(tr('statusCard.button.where'), statusActions.where()));
+  if (opts.audience === 'private' && money.next === 'send')
+    buttons.push(actionButton(tr('statusCard.button.sent'), statusActions.sent(swap.id)));
+  if (opts.audience === 'private' && phase.kind === 'expired')
+    buttons.push(actionButton(tr('statusCard.button.where'), statusActions.where()));
   // Fitted here too: the tracking worker sends this card straight to a Messenger.
-  return fitReply({
-    title: tr('statusCard.title', { id: shortId(swap.id), label: words.label }),
-    tone: words.tone,
-    lines,
-    fields,
-    buttons: [buttons, ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []), ...(money.next === 'contact_support' ? [[supportButton(locale)]] : [])],
-    target: 'here',
-    layout: 'card',
-  }, locale);
+  return fitReply(
+    {
+      title: tr('statusCard.title', { id: shortId(swap.id), label: words.label }),
+      tone: words.tone,
+      lines,
+      fields,
+      buttons: [
+        buttons,
+        ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []),
+        ...(money.next === 'contact_support' ? [[supportButton(locale)]] : []),
+      ],
+      target: 'here',
+      layout: 'card',
+    },
+    locale,
+  );
 }
 
 /** A group that hides amounts still sees the route: tokens and networks without numbers. */
@@ -178,6 +233,10 @@ function hiddenAmountFields(m: SwapMoney, on: { source?: string; destination?: s
   const what = (symbol: string, network?: string) => line(network ? t(locale, 'statusCard.amountOn', { amount: symbol, network }) : symbol);
   return [
     { name: t(locale, 'statusCard.field.send'), value: what(m.source.symbol, on.source), inline: true },
-    { name: t(locale, m.received ? 'statusCard.field.received' : 'statusCard.field.receiveQuoted'), value: what(m.destination.symbol, on.destination), inline: true },
+    {
+      name: t(locale, m.received ? 'statusCard.field.received' : 'statusCard.field.receiveQuoted'),
+      value: what(m.destination.symbol, on.destination),
+      inline: true,
+    },
   ];
 }

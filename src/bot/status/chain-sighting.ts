@@ -19,13 +19,21 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
   const network = s.network;
   if (s.verdict === 'wrong_token' || s.verdict === 'late') {
     const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
-    return [line(bold(t(locale, 'statusCard.chain.wrong', { amount, network, block, expected }))), line(t(locale, `statusCard.chain.${s.verdict}`, { expected }))];
+    return [
+      line(bold(t(locale, 'statusCard.chain.wrong', { amount, network, block, expected }))),
+      line(t(locale, `statusCard.chain.${s.verdict}`, { expected })),
+    ];
   }
   const waiting = ['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(details.swap.status);
   // Once the service has moved on, its own transaction lines tell the rest.
   if (!waiting) return [];
   // required 0: the service's count is not known yet (the catalogue has none; its input transaction tells).
-  const key = s.required <= 0 ? 'statusCard.chain.seenSoFar' : s.confirmations >= s.required ? 'statusCard.chain.seenConfirmed' : 'statusCard.chain.seen';
+  const key =
+    s.required <= 0
+      ? 'statusCard.chain.seenSoFar'
+      : s.confirmations >= s.required
+        ? 'statusCard.chain.seenConfirmed'
+        : 'statusCard.chain.seen';
   const out = [line(t(locale, key, { amount, network, block, confirmations: s.confirmations, required: s.required }))];
   const matched = details.swap.transactions.some((x) => x.type === 'input' && x.transaction_hash?.toLowerCase() === s.txHash.toLowerCase());
   if (!matched) out.push(line(italic(t(locale, 'statusCard.chain.unmatched'))));

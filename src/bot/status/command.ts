@@ -34,7 +34,12 @@ async function refundOf(ctx: Ctx, swapId: string, mine: boolean): Promise<{ refu
 /** The status card of a swap, masked unless shown privately to its creator. */
 async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
   const { details, mine } = await load(ctx, swapId);
-  return statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale, ...(await refundOf(ctx, swapId, mine)) });
+  return statusCard(details, {
+    audience: mine ? 'private' : 'public',
+    now: ctx.now(),
+    locale: ctx.locale,
+    ...(await refundOf(ctx, swapId, mine)),
+  });
 }
 
 /**
@@ -45,7 +50,12 @@ async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
 async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
     const { details, mine } = found ? { details: found, mine: !isPublic(ctx) && (await isCreator(ctx, swapId)) } : await load(ctx, swapId);
-    const card = statusCard(details, { audience: mine ? 'private' : 'public', now: ctx.now(), locale: ctx.locale, ...(await refundOf(ctx, swapId, mine)) });
+    const card = statusCard(details, {
+      audience: mine ? 'private' : 'public',
+      now: ctx.now(),
+      locale: ctx.locale,
+      ...(await refundOf(ctx, swapId, mine)),
+    });
     return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
   });
 }
@@ -54,7 +64,8 @@ async function status(ctx: Ctx, args: string): Promise<Reply[]> {
 export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
   const asNew = args.length === 2 && args[1] === 'n';
-  if (!id.ok || (args.length !== 1 && !asNew)) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
+  if (!id.ok || (args.length !== 1 && !asNew))
+    return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
   return [{ ...(await statusReply(ctx, id.value)), mode: asNew ? 'new' : modeOf(ctx) }];
 }
 
@@ -62,8 +73,16 @@ export async function refreshStatus(ctx: Ctx, args: string[]): Promise<Reply[]> 
 export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
   if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
-  if (!(await isCreator(ctx, id.value))) return [{ ...problemReply(ctx.locale, { reason: msg('status.notYours.text') }, ctx.t('status.notYours.title')), target: 'ephemeral' }];
+  if (!(await isCreator(ctx, id.value)))
+    return [{ ...problemReply(ctx.locale, { reason: msg('status.notYours.text') }, ctx.t('status.notYours.title')), target: 'ephemeral' }];
   return depositReplies(ctx, id.value);
 }
 
-export const statusCommand: Command = { name: 'status', description: 'Status of a swap: by its id, your deposit transaction or your wallet address', inGroups: true, options: [SWAP_LOOKUP], usage: '/status <swap id | tx hash | address>', run: status };
+export const statusCommand: Command = {
+  name: 'status',
+  description: 'Status of a swap: by its id, your deposit transaction or your wallet address',
+  inGroups: true,
+  options: [SWAP_LOOKUP],
+  usage: '/status <swap id | tx hash | address>',
+  run: status,
+};

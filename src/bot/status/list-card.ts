@@ -15,7 +15,9 @@ export function swapRoute(details: SwapDetails): string {
   const m = swapMoney(details, Date.now());
   const sent = sentOf(m);
   const from = s.source_token ? `${sent ? moneyText(sent) : s.source_token.symbol} ${networkName(s.source_network)}` : '?';
-  const to = s.destination_token ? `${m.received ? moneyText(m.received) : s.destination_token.symbol} ${networkName(s.destination_network)}` : '?';
+  const to = s.destination_token
+    ? `${m.received ? moneyText(m.received) : s.destination_token.symbol} ${networkName(s.destination_network)}`
+    : '?';
   return `${from} → ${to}`;
 }
 
@@ -24,14 +26,16 @@ export function swapRouteIn(details: SwapDetails, locale: Locale): string {
   const s = details.swap;
   const m = swapMoney(details, Date.now());
   const sent = sentOf(m);
-  const side = (what: string, network: Parameters<typeof networkName>[0]) => (network ? t(locale, 'route.onNetwork', { what, where: networkName(network) }) : what);
+  const side = (what: string, network: Parameters<typeof networkName>[0]) =>
+    network ? t(locale, 'route.onNetwork', { what, where: networkName(network) }) : what;
   const from = s.source_token ? side(sent ? moneyText(sent) : s.source_token.symbol, s.source_network) : '?';
   const to = s.destination_token ? side(m.received ? moneyText(m.received) : s.destination_token.symbol, s.destination_network) : '?';
   return `${from} → ${to}`;
 }
 
 /** The swap's status in words, as its card's title says it. */
-export const swapStatusLabel = (details: SwapDetails, locale: Locale): string => phaseWords(phaseOfSwap(details), details.swap.status, details.swap.fail_reason, locale).label;
+export const swapStatusLabel = (details: SwapDetails, locale: Locale): string =>
+  phaseWords(phaseOfSwap(details), details.swap.status, details.swap.fail_reason, locale).label;
 
 export interface SwapListView {
   address: string;
@@ -69,5 +73,14 @@ export function swapListCard(v: SwapListView): Reply {
   if (v.prev) nav.push(actionButton(tr('list.prev'), v.prev));
   if (v.next) nav.push(actionButton(tr('list.next'), v.next));
   nav.push(actionButton(tr(v.includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), v.toggle));
-  return fitReply({ title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'), tone: 'info', lines, buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0), target: 'here' }, v.locale);
+  return fitReply(
+    {
+      title: v.page > 0 ? tr('swapList.titlePage', { page: v.page + 1 }) : tr('swapList.title'),
+      tone: 'info',
+      lines,
+      buttons: [follow.slice(0, 3), follow.slice(3), nav].filter((r) => r.length > 0),
+      target: 'here',
+    },
+    v.locale,
+  );
 }

@@ -1,6 +1,27 @@
 import type { ChatTarget } from '../../contracts/incoming.js';
-import { bold, code, copyButton, line, link, urlButton, type Button, type Line, type Reply, type Span, type Tone } from '../../contracts/reply.js';
-import { DEFAULT_EXPECTED_COMPLETION_MS, lastEntered, MOMENT_KINDS, NOT_FOUND_GIVE_UP_MS, type Moment, type MomentKind, type StopReason, type TrackedTimes } from '../../contracts/tracking.js';
+import {
+  bold,
+  code,
+  copyButton,
+  line,
+  link,
+  urlButton,
+  type Button,
+  type Line,
+  type Reply,
+  type Span,
+  type Tone,
+} from '../../contracts/reply.js';
+import {
+  DEFAULT_EXPECTED_COMPLETION_MS,
+  lastEntered,
+  MOMENT_KINDS,
+  NOT_FOUND_GIVE_UP_MS,
+  type Moment,
+  type MomentKind,
+  type StopReason,
+  type TrackedTimes,
+} from '../../contracts/tracking.js';
 import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
@@ -19,7 +40,9 @@ import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '
  */
 
 /** Each moment's title in the default locale (tests compare titles; cards use momentTitle). */
-export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = Object.fromEntries(MOMENT_KINDS.map((k) => [k, momentTitle(k, defaultLocale())])) as Record<MomentKind, string>;
+export const MOMENT_TITLES: Readonly<Record<MomentKind, string>> = Object.fromEntries(
+  MOMENT_KINDS.map((k) => [k, momentTitle(k, defaultLocale())]),
+) as Record<MomentKind, string>;
 
 function momentTitle(kind: MomentKind | 'onHold', locale: Locale): string {
   return t(locale, `moment.title.${kind}`);
@@ -74,22 +97,31 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const sentNow = money.deposited ?? money.asked;
   const amount = !isPublic && sentNow ? `${moneyNumber(sentNow)} ` : '';
   // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
-  const route = s.source_token && s.source_network && s.destination_token && s.destination_network
-    ? line(`${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`)
-    : undefined;
+  const route =
+    s.source_token && s.source_network && s.destination_token && s.destination_network
+      ? line(
+          `${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`,
+        )
+      : undefined;
   const lines: Line[] = route ? [route] : [];
   const buttons: Button[][] = [];
   const tx = (type: TxKind) => lastTx(s.transactions, type);
   const txLine = (type: TxKind, x: Transaction | undefined) => {
     if (!x?.transaction_hash) return;
     const url = txExplorer(details, x);
-    lines.push(sentence('moment.txLine', { label: tr(`moment.tx.${type}`), hash: url ? link(shortHash(x.transaction_hash), url) : code(x.transaction_hash) }));
+    lines.push(
+      sentence('moment.txLine', {
+        label: tr(`moment.tx.${type}`),
+        hash: url ? link(shortHash(x.transaction_hash), url) : code(x.transaction_hash),
+      }),
+    );
     if (url) buttons.push([urlButton(tr(`moment.view.${type}`), url)]);
   };
   /** "… refunded (10 USDC) to 0x…": the variants a catalog sentence needs for what is known (an amount only once refunded). */
   const refundLine = (key: 'moment.refunding' | 'moment.refunded', refunded?: string) => {
     const to = money.refundAddress ? addr(money.refundAddress) : undefined;
-    if (key === 'moment.refunded' && refunded !== undefined) return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
+    if (key === 'moment.refunded' && refunded !== undefined)
+      return to ? sentence(`${key}.amountTo`, { amount: refunded, address: to }) : line(tr(`${key}.amount`, { amount: refunded }));
     return to ? sentence(`${key}.to`, { address: to }) : line(tr(`${key}.plain`));
   };
 
@@ -98,7 +130,10 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       const input = tx('input');
       // The same words as the status card for the same data: one reading of the phase.
       const phase = phaseOfSwap(details);
-      const now = phase.kind === 'confirming' || phase.kind === 'processing' ? [tr('moment.depositSeen.phase', { label: phaseWords(phase, s.status, s.fail_reason, locale).label }), ' '] : [];
+      const now =
+        phase.kind === 'confirming' || phase.kind === 'processing'
+          ? [tr('moment.depositSeen.phase', { label: phaseWords(phase, s.status, s.fail_reason, locale).label }), ' ']
+          : [];
       if (isPublic) {
         lines.push(line(...now, tr('moment.depositSeen.public')));
       } else {
@@ -118,7 +153,11 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       const received = money.received ?? money.expected;
       if (received) {
         const what = bold(moneyText(received));
-        lines.push(s.destination_network ? sentence('moment.completed.receivedOn', { amount: what, network: networkName(s.destination_network) }) : sentence('moment.completed.received', { amount: what }));
+        lines.push(
+          s.destination_network
+            ? sentence('moment.completed.receivedOn', { amount: what, network: networkName(s.destination_network) })
+            : sentence('moment.completed.received', { amount: what }),
+        );
       }
       if (s.destination_address) lines.push(sentence('moment.completed.to', { address: addr(s.destination_address) }));
       // The receipt (private chats: amounts sent are deposit details): sent − deductions = received.
@@ -165,7 +204,13 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       return renderStuck(ctx, locale, route);
   }
   lines.push(sentence('moment.swapId', { id }));
-  return { title: momentTitle(moment.kind, locale), tone: TONES[moment.kind], lines, ...(buttons.length ? { buttons } : {}), target: 'here' };
+  return {
+    title: momentTitle(moment.kind, locale),
+    tone: TONES[moment.kind],
+    lines,
+    ...(buttons.length ? { buttons } : {}),
+    target: 'here',
+  };
 }
 
 const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
@@ -177,9 +222,22 @@ function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined
   const summary = supportSummary(details, state, target.chatKind === 'private' ? 'private' : 'public');
   const lines: Line[] = [
     ...(route ? [route] : []),
-    line(t(locale, 'moment.stuck.sending', { status: 'ls_transfer_pending', expected: formatDuration(locale, expected, { about: true }), elapsed: formatDuration(locale, state.lastPolledAt - since) })),
+    line(
+      t(locale, 'moment.stuck.sending', {
+        status: 'ls_transfer_pending',
+        expected: formatDuration(locale, expected, { about: true }),
+        elapsed: formatDuration(locale, state.lastPolledAt - since),
+      }),
+    ),
     // A refund is promised only where a refund address is known to exist, "none" said only when known.
-    line(t(locale, STUCK_REFUND[swapMoney(details, state.lastPolledAt, ctx.refundAddress !== undefined ? { refundAddress: ctx.refundAddress } : {}).refundKnown])),
+    line(
+      t(
+        locale,
+        STUCK_REFUND[
+          swapMoney(details, state.lastPolledAt, ctx.refundAddress !== undefined ? { refundAddress: ctx.refundAddress } : {}).refundKnown
+        ],
+      ),
+    ),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');
@@ -206,10 +264,7 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 
 export function supportSummary(details: SwapDetails, state: Pick<TrackedTimes, 'history'>, audience: 'private' | 'public'): string[] {
   const s = details.swap;
   const addr = (a: string | null | undefined) => (a ? (audience === 'public' ? maskAddress(a) : a) : undefined);
-  const lines = [
-    `Swap id: ${s.id}`,
-    `Status: ${s.status}${s.fail_reason ? ` (${s.fail_reason})` : ''}`,
-  ];
+  const lines = [`Swap id: ${s.id}`, `Status: ${s.status}${s.fail_reason ? ` (${s.fail_reason})` : ''}`];
   // A cut-down swap drops the lines it cannot fill.
   if (s.source_token && s.source_network && s.destination_token && s.destination_network) {
     lines.push(`Route: ${s.source_token.symbol} ${s.source_network.name} -> ${s.destination_token.symbol} ${s.destination_network.name}`);

@@ -29,7 +29,13 @@ const STATUS_TONES: Readonly<Record<KnownStatus, Tone>> = {
   refunded: 'warning',
 };
 
-const FAIL_REASONS: ReadonlySet<string> = new Set<Exclude<KeyPart<'failReason.', '.meaning'>, 'other'>>(['received_less_than_valid_range', 'received_more_than_valid_range', 'swap_route_unavailable', 'degraded_quote', 'gasless_deposit_failed']);
+const FAIL_REASONS: ReadonlySet<string> = new Set<Exclude<KeyPart<'failReason.', '.meaning'>, 'other'>>([
+  'received_less_than_valid_range',
+  'received_more_than_valid_range',
+  'swap_route_unavailable',
+  'degraded_quote',
+  'gasless_deposit_failed',
+]);
 const isFailReason = (r: string): r is KeyPart<'failReason.', '.meaning'> & KeyPart<'failReason.', '.next'> => FAIL_REASONS.has(r);
 const isKnownStatus = (s: string): s is KnownStatus => Object.hasOwn(STATUS_TONES, s);
 
@@ -43,7 +49,9 @@ const group = (locale: Locale, prefix: Group, tone: Tone): StatusWords => ({
 });
 
 export function statusWords(status: string, locale: Locale = defaultLocale()): StatusWords {
-  return isKnownStatus(status) ? group(locale, `swapStatus.${status}`, STATUS_TONES[status]) : { label: status, meaning: t(locale, 'swapStatus.unknown.meaning'), next: t(locale, 'swapStatus.unknown.next'), tone: 'info' };
+  return isKnownStatus(status)
+    ? group(locale, `swapStatus.${status}`, STATUS_TONES[status])
+    : { label: status, meaning: t(locale, 'swapStatus.unknown.meaning'), next: t(locale, 'swapStatus.unknown.next'), tone: 'info' };
 }
 
 export function failReasonWords(reason: string, locale: Locale = defaultLocale()): { meaning: string; next: string } {
@@ -60,7 +68,9 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
   const of = (s: string) => statusWords(s, locale);
   switch (phase.kind) {
     case 'waiting':
-      return status === 'created' ? { ...of('user_transfer_pending'), meaning: t(locale, 'swapStatus.created.meaning') } : of('user_transfer_pending');
+      return status === 'created'
+        ? { ...of('user_transfer_pending'), meaning: t(locale, 'swapStatus.created.meaning') }
+        : of('user_transfer_pending');
     case 'confirming': {
       const c = phase.confirmations;
       return {
@@ -72,7 +82,9 @@ export function phaseWords(phase: SwapPhase, status: string, failReason?: string
       return of('ls_transfer_pending');
     case 'delivered':
       // One name per phase: the payout is complete, whatever the lagging status says.
-      return status === 'completed' ? of('completed') : { ...group(locale, 'swapPhase.delivered', 'success'), label: of('completed').label };
+      return status === 'completed'
+        ? of('completed')
+        : { ...group(locale, 'swapPhase.delivered', 'success'), label: of('completed').label };
     case 'on_hold':
       return { label: t(locale, 'swapPhase.onHold.label'), ...failReasonWords('received_more_than_valid_range', locale), tone: 'warning' };
     case 'failed':

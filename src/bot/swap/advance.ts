@@ -6,7 +6,23 @@ import type { Translate } from '../../i18n/index.js';
 import { errorReply } from '../kernel/errors-text.js';
 import { amountProblem, exchangeLabel, limitsLine, networkLabel, routeLimits } from '../catalog/index.js';
 import { problemFrom } from '../kernel/problem.js';
-import { activeTokens, checkRoute, exchangeName, exchangeNetworkChoices, labelOf, loadExchanges, missingField, offersRefuel, quoteParams, quoteReply, recoverQuote, routeKey, takesDepositAddress, type RouteCheck, type RouteExchanges } from '../quote/index.js';
+import {
+  activeTokens,
+  checkRoute,
+  exchangeName,
+  exchangeNetworkChoices,
+  labelOf,
+  loadExchanges,
+  missingField,
+  offersRefuel,
+  quoteParams,
+  quoteReply,
+  recoverQuote,
+  routeKey,
+  takesDepositAddress,
+  type RouteCheck,
+  type RouteExchanges,
+} from '../quote/index.js';
 import { askConfirm } from './confirm.js';
 import { VERBS } from '../kernel/verbs.js';
 import { askAddress, askRefuel, cancelButton, draftTitle, headLines, modeOf, privateButton, type AskOptions } from './ask.js';
@@ -15,14 +31,22 @@ import type { RouteField } from '../kernel/route.js';
 import type { Draft } from '../kernel/stores.js';
 
 /** Exchanges offered after the networks, marked so nobody mistakes one for a chain. */
-const exchangeChoices = (list: RouteExchanges['source']): Choice[] => list.map((e) => ({ label: `${exchangeLabel(e)} (exchange)`, value: e.name }));
+const exchangeChoices = (list: RouteExchanges['source']): Choice[] =>
+  list.map((e) => ({ label: `${exchangeLabel(e)} (exchange)`, value: e.name }));
 
 /** The networks an exchange works with on this route (from the service), as choices in catalogue order. */
 const exchangeNetworkButtons = (names: readonly string[], networks: readonly Network[]): Choice[] =>
   networks.filter((n) => names.includes(n.name)).map((n) => ({ label: networkLabel(n), value: n.name }));
 
 /** `exchangeNets`: for a side with an exchange, the networks it works with when the service said so. */
-function routeChoices(field: ChoiceField, draft: Draft, networks: readonly Network[], check: RouteCheck, exchanges: RouteExchanges, exchangeNets?: readonly string[]): Choice[] {
+function routeChoices(
+  field: ChoiceField,
+  draft: Draft,
+  networks: readonly Network[],
+  check: RouteCheck,
+  exchanges: RouteExchanges,
+  exchangeNets?: readonly string[],
+): Choice[] {
   const r = draft.route;
   switch (field) {
     case 'source_network': {
@@ -51,18 +75,33 @@ function routeChoices(field: ChoiceField, draft: Draft, networks: readonly Netwo
 }
 
 const QUESTIONS: Record<RouteField, (t: Translate, d: Draft, networks: readonly Network[], ex: RouteExchanges) => string> = {
-  source_network: (t, d, _n, ex) => (d.route.sourceExchange
-    ? t('wizard.ask.withdrawNetwork', { token: d.route.pendingSourceToken ?? t('wizard.theTokens'), exchange: exchangeName(ex.source, d.route.sourceExchange) })
-    : t('wizard.ask.sourceNetwork')),
+  source_network: (t, d, _n, ex) =>
+    d.route.sourceExchange
+      ? t('wizard.ask.withdrawNetwork', {
+          token: d.route.pendingSourceToken ?? t('wizard.theTokens'),
+          exchange: exchangeName(ex.source, d.route.sourceExchange),
+        })
+      : t('wizard.ask.sourceNetwork'),
   source_token: (t, d, n) => t('wizard.ask.sourceToken', { network: labelOf(n, d.route.sourceNetwork) }),
-  destination_network: (t, d, _n, ex) => (d.route.destinationExchange
-    ? t('wizard.ask.depositNetwork', { exchange: exchangeName(ex.destination, d.route.destinationExchange), token: d.route.sourceToken ?? t('wizard.tokens') })
-    : t('wizard.ask.destinationNetwork', { token: d.route.sourceToken ?? t('wizard.tokens') })),
+  destination_network: (t, d, _n, ex) =>
+    d.route.destinationExchange
+      ? t('wizard.ask.depositNetwork', {
+          exchange: exchangeName(ex.destination, d.route.destinationExchange),
+          token: d.route.sourceToken ?? t('wizard.tokens'),
+        })
+      : t('wizard.ask.destinationNetwork', { token: d.route.sourceToken ?? t('wizard.tokens') }),
   destination_token: (t, d, n) => t('wizard.ask.destinationToken', { network: labelOf(n, d.route.destinationNetwork) }),
   amount: (t, d) => t('wizard.ask.amount', { token: d.route.sourceToken ?? '' }),
 };
 
-async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks: readonly Network[], check: RouteCheck, opts: AskOptions): Promise<Reply[]> {
+async function askRouteField(
+  ctx: Ctx,
+  draft: Draft,
+  field: RouteField,
+  networks: readonly Network[],
+  check: RouteCheck,
+  opts: AskOptions,
+): Promise<Reply[]> {
   draft.awaiting = field;
   await ctx.drafts.save(draft);
   const exchanges = await loadExchanges(ctx);
@@ -72,14 +111,18 @@ async function askRouteField(ctx: Ctx, draft: Draft, field: RouteField, networks
   if (field === 'amount') {
     const limits = await routeLimits(ctx, draft.route, networks, draft.refuel);
     if (limits) lines.push(limitsLine(ctx.locale, limits));
-    reply.prompt = { label: ctx.t('wizard.amountOf', { token: draft.route.sourceToken ?? ctx.t('wizard.tokens') }), placeholder: ctx.t('wizard.amountPlaceholder'), maxLength: 40 };
+    reply.prompt = {
+      label: ctx.t('wizard.amountOf', { token: draft.route.sourceToken ?? ctx.t('wizard.tokens') }),
+      placeholder: ctx.t('wizard.amountPlaceholder'),
+      maxLength: 40,
+    };
     reply.buttons = [[cancel, ...privateButton(ctx, draft)]];
     return [reply];
   }
   const side = field === 'source_network' ? 'source' : field === 'destination_network' ? 'destination' : undefined;
   const exchangeNets = side ? await exchangeNetworkChoices(ctx, draft.route, side) : undefined;
   let choices = routeChoices(field, draft, networks, check, exchanges, exchangeNets);
-  const suggested = opts.problem?.field === field ? opts.problem.choices ?? [] : [];
+  const suggested = opts.problem?.field === field ? (opts.problem.choices ?? []) : [];
   if (suggested.length > 0) {
     // "Did you mean" choices first, then the rest.
     choices = [...choices.filter((c) => suggested.includes(c.value)), ...choices.filter((c) => !suggested.includes(c.value))];
@@ -141,7 +184,8 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     }
     if (!draft.destinationAddress) return await askAddress(ctx, draft, 'destination_address', networks, shown);
     if (!draft.refundAddress && !draft.refundSkipped) return await askAddress(ctx, draft, 'refund_address', networks, shown);
-    if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken)) return await askRefuel(ctx, draft, networks, shown);
+    if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken))
+      return await askRefuel(ctx, draft, networks, shown);
     return await askConfirm(ctx, draft, networks, check, shown, quote);
   } catch (err) {
     const recovered = recoverQuote(err, draft.route, ctx.locale);
@@ -152,7 +196,17 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     }
     // The service is down or refused for another reason: keep everything, offer to try again.
     await ctx.drafts.save(draft);
-    return [{ ...errorReply(err, ctx.locale), buttons: [[actionButton(ctx.t('quote.tryAgain'), await ctx.codec.encode({ verb: VERBS.resume, args: [draft.id] })), await cancelButton(ctx, draft)]] }];
+    return [
+      {
+        ...errorReply(err, ctx.locale),
+        buttons: [
+          [
+            actionButton(ctx.t('quote.tryAgain'), await ctx.codec.encode({ verb: VERBS.resume, args: [draft.id] })),
+            await cancelButton(ctx, draft),
+          ],
+        ],
+      },
+    ];
   }
 }
 

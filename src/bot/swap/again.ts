@@ -19,7 +19,15 @@ import type { Route } from '../kernel/route.js';
 function routeOf(details: SwapDetails): Route | undefined {
   const s = details.swap;
   const amount = s.requested_amount ?? details.quote?.requested_amount;
-  if (typeof amount !== 'number' || !(amount > 0) || !s.source_network?.name || !s.source_token?.symbol || !s.destination_network?.name || !s.destination_token?.symbol) return undefined;
+  if (
+    typeof amount !== 'number' ||
+    !(amount > 0) ||
+    !s.source_network?.name ||
+    !s.source_token?.symbol ||
+    !s.destination_network?.name ||
+    !s.destination_token?.symbol
+  )
+    return undefined;
   return {
     amount: String(amount),
     sourceNetwork: s.source_network.name,
@@ -36,7 +44,8 @@ export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
   if (args.length !== 1 || !id.ok) return [expired(ctx)];
   const swapId = id.value;
-  if (isPublic(ctx)) return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.privateOnly'))], 'warning'), target: 'ephemeral' }];
+  if (isPublic(ctx))
+    return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.privateOnly'))], 'warning'), target: 'ephemeral' }];
   const details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
   const raw = routeOf(details);
   const route = raw ? await routeFromButton(ctx, routeArgs(raw)) : undefined;
@@ -47,6 +56,9 @@ export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const entry = (await ctx.history.all(ctx.incoming.platform, ctx.incoming.userId).catch(() => [])).find((e) => e.swapId === swapId);
   const refund = details.swap.refund_address ?? entry?.refund;
   const refuel = typeof details.refuel?.amount === 'number' && details.refuel.amount > 0;
-  const replies = await startWizard(ctx, 'swap', route, undefined, { refuel, ...(refund ? { refundAddress: refund } : refund === null ? { refundSkipped: true } : {}) });
+  const replies = await startWizard(ctx, 'swap', route, undefined, {
+    refuel,
+    ...(refund ? { refundAddress: refund } : refund === null ? { refundSkipped: true } : {}),
+  });
   return replies.map((r) => ({ ...r, mode: 'new' as const }));
 }

@@ -17,9 +17,11 @@ export interface AskOptions {
 }
 
 export const draftTitle = (ctx: Ctx, d: Draft): string => ctx.t(d.kind === 'swap' ? 'wizard.newSwap' : 'wizard.newQuote');
-export const cancelButton = async (ctx: Ctx, d: Draft): Promise<Button> => actionButton(ctx.t('wizard.cancel'), await ctx.codec.encode({ verb: VERBS.cancel, args: [d.id] }));
+export const cancelButton = async (ctx: Ctx, d: Draft): Promise<Button> =>
+  actionButton(ctx.t('wizard.cancel'), await ctx.codec.encode({ verb: VERBS.cancel, args: [d.id] }));
 /** Group chats get a way to continue privately (addresses are better typed there). */
-export const privateButton = (ctx: Ctx, d: Draft): Button[] => (ctx.incoming.chatKind === 'private' ? [] : [deeplinkButton(ctx.t('wizard.continuePrivately'), `d_${d.id}`)]);
+export const privateButton = (ctx: Ctx, d: Draft): Button[] =>
+  ctx.incoming.chatKind === 'private' ? [] : [deeplinkButton(ctx.t('wizard.continuePrivately'), `d_${d.id}`)];
 /** Replies to a pressed button replace the message it was on. */
 export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.incoming.messageRef ? 'edit' : 'new');
 
@@ -27,7 +29,9 @@ export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.
 function progressLine(ctx: Ctx, draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {
   const r = draft.route;
   const started = r.sourceNetwork || r.amount || r.pendingSourceToken || r.destinationNetwork || r.sourceExchange || r.destinationExchange;
-  return started ? line(bold(ctx.t('wizard.soFar')), ' ', text(routeSummary(r, networks, ctx.locale, exchanges))) : line(ctx.t('wizard.stepByStep'));
+  return started
+    ? line(bold(ctx.t('wizard.soFar')), ' ', text(routeSummary(r, networks, ctx.locale, exchanges)))
+    : line(ctx.t('wizard.stepByStep'));
 }
 
 /** Note, problem and progress: the head of every wizard message. */
@@ -41,13 +45,20 @@ export function headLines(ctx: Ctx, draft: Draft, networks: readonly Network[], 
 /** What an address looks like on a family, for the prompt's placeholder. */
 function placeholder(ctx: Ctx, type: string | undefined): string {
   switch ((type ?? '').toLowerCase()) {
-    case 'evm': return ctx.t('wizard.placeholder.evm');
-    case 'solana': return ctx.t('wizard.placeholder.solana');
-    case 'starknet': return '0x… (Starknet)';
-    case 'ton': return ctx.t('wizard.placeholder.ton');
-    case 'tron': return ctx.t('wizard.placeholder.tron');
-    case 'bitcoin': return 'bc1…';
-    default: return ctx.t('wizard.placeholder.address');
+    case 'evm':
+      return ctx.t('wizard.placeholder.evm');
+    case 'solana':
+      return ctx.t('wizard.placeholder.solana');
+    case 'starknet':
+      return '0x… (Starknet)';
+    case 'ton':
+      return ctx.t('wizard.placeholder.ton');
+    case 'tron':
+      return ctx.t('wizard.placeholder.tron');
+    case 'bitcoin':
+      return 'bc1…';
+    default:
+      return ctx.t('wizard.placeholder.address');
   }
 }
 
@@ -57,7 +68,9 @@ function placeholder(ctx: Ctx, type: string | undefined): string {
  */
 async function savedAddressRows(ctx: Ctx, draft: Draft, family: string | undefined): Promise<Button[][]> {
   if (ctx.incoming.chatKind !== 'private' || !family) return [];
-  const saved = (await ctx.addressBook.list(ctx.incoming.platform, ctx.incoming.userId)).filter((e) => e.family === family.toLowerCase()).slice(0, 8);
+  const saved = (await ctx.addressBook.list(ctx.incoming.platform, ctx.incoming.userId))
+    .filter((e) => e.family === family.toLowerCase())
+    .slice(0, 8);
   const buttons = saved.map((e) => actionButton(savedLabel(e), inlineAction(VERBS.useAddress, draft.id, e.id)));
   const rows: Button[][] = [];
   for (let i = 0; i < buttons.length; i += 2) rows.push(buttons.slice(i, i + 2));
@@ -65,7 +78,13 @@ async function savedAddressRows(ctx: Ctx, draft: Draft, family: string | undefin
 }
 
 /** Asks for the destination address, or the optional refund address (with Skip, and what skipping means). */
-export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_address' | 'refund_address', networks: readonly Network[], opts: AskOptions): Promise<Reply[]> {
+export async function askAddress(
+  ctx: Ctx,
+  draft: Draft,
+  step: 'destination_address' | 'refund_address',
+  networks: readonly Network[],
+  opts: AskOptions,
+): Promise<Reply[]> {
   draft.awaiting = step;
   await ctx.drafts.save(draft);
   const r = draft.route;
@@ -76,28 +95,58 @@ export async function askAddress(ctx: Ctx, draft: Draft, step: 'destination_addr
   const cancel = await cancelButton(ctx, draft);
   if (step === 'destination_address') {
     // An exchange receives at the user's own deposit address there, for this token on this network.
-    lines.push(line(r.destinationExchange
-      ? ctx.t('wizard.askExchangeAddress', { exchange: exchangeName(undefined, r.destinationExchange), token: r.destinationToken ?? '', network: where })
-      : ctx.t('wizard.askAddress', { token: r.destinationToken ?? '', network: where })));
+    lines.push(
+      line(
+        r.destinationExchange
+          ? ctx.t('wizard.askExchangeAddress', {
+              exchange: exchangeName(undefined, r.destinationExchange),
+              token: r.destinationToken ?? '',
+              network: where,
+            })
+          : ctx.t('wizard.askAddress', { token: r.destinationToken ?? '', network: where }),
+      ),
+    );
     const saved = await savedAddressRows(ctx, draft, type);
     if (saved.length > 0) lines.push(line(ctx.t('addresses.orPick')));
-    return [{
-      title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
-      prompt: { label: ctx.t('wizard.yourAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128, ...(saved.length > 0 ? { buttonsAnswer: true } : {}) },
-      buttons: [...saved, [cancel, ...privateButton(ctx, draft)]],
-    }];
+    return [
+      {
+        title: draftTitle(ctx, draft),
+        tone: opts.problem ? 'warning' : 'info',
+        lines,
+        target: 'here',
+        mode: modeOf(ctx),
+        prompt: {
+          label: ctx.t('wizard.yourAddressOn', { network: where }),
+          placeholder: placeholder(ctx, type),
+          maxLength: 128,
+          ...(saved.length > 0 ? { buttonsAnswer: true } : {}),
+        },
+        buttons: [...saved, [cancel, ...privateButton(ctx, draft)]],
+      },
+    ];
   }
   lines.push(
     line(ctx.t('wizard.refundOptional', { network: where, token: r.sourceToken ?? '' })),
     line(bold(ctx.t('wizard.refundSkipBold')), ' ', ctx.t('wizard.refundSkipText')),
   );
   const skip = actionButton(ctx.t('wizard.skipRefund'), await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }));
-  return [{
-    title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx),
-    // Skip answers it too: never hidden behind Discord's modal.
-    prompt: { label: ctx.t('wizard.refundAddressOn', { network: where }), placeholder: placeholder(ctx, type), maxLength: 128, buttonsAnswer: true },
-    buttons: [[skip], [cancel, ...privateButton(ctx, draft)]],
-  }];
+  return [
+    {
+      title: draftTitle(ctx, draft),
+      tone: opts.problem ? 'warning' : 'info',
+      lines,
+      target: 'here',
+      mode: modeOf(ctx),
+      // Skip answers it too: never hidden behind Discord's modal.
+      prompt: {
+        label: ctx.t('wizard.refundAddressOn', { network: where }),
+        placeholder: placeholder(ctx, type),
+        maxLength: 128,
+        buttonsAnswer: true,
+      },
+      buttons: [[skip], [cancel, ...privateButton(ctx, draft)]],
+    },
+  ];
 }
 
 /** Asks whether to add refuel (a little native gas on the destination), when the route offers it. */
@@ -112,8 +161,17 @@ export async function askRefuel(ctx: Ctx, draft: Draft, networks: readonly Netwo
     ctx.codec.encode({ verb: VERBS.refuel, args: [draft.id, '1'] }),
     ctx.codec.encode({ verb: VERBS.refuel, args: [draft.id, '0'] }),
   ]);
-  return [{
-    title: draftTitle(ctx, draft), tone: 'info', lines, target: 'here', mode: modeOf(ctx),
-    buttons: [[actionButton(ctx.t('wizard.refuelYes'), yes), actionButton(ctx.t('wizard.refuelNo'), no)], [await cancelButton(ctx, draft)]],
-  }];
+  return [
+    {
+      title: draftTitle(ctx, draft),
+      tone: 'info',
+      lines,
+      target: 'here',
+      mode: modeOf(ctx),
+      buttons: [
+        [actionButton(ctx.t('wizard.refuelYes'), yes), actionButton(ctx.t('wizard.refuelNo'), no)],
+        [await cancelButton(ctx, draft)],
+      ],
+    },
+  ];
 }

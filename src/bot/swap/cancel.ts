@@ -6,9 +6,11 @@ import type { Command } from '../kernel/command.js';
 /** /cancel: drops the open draft. */
 async function cancel(ctx: Ctx): Promise<Reply[]> {
   const dropped = await ctx.drafts.delete(ctx.incoming.platform, ctx.incoming.userId);
-  return [dropped
-    ? notice(ctx.t('cancel.done.title'), [line(ctx.t('cancel.done.text'))], 'success')
-    : notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.text'))])];
+  return [
+    dropped
+      ? notice(ctx.t('cancel.done.title'), [line(ctx.t('cancel.done.text'))], 'success')
+      : notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.text'))]),
+  ];
 }
 
 /**
@@ -17,8 +19,16 @@ async function cancel(ctx: Ctx): Promise<Reply[]> {
  */
 export async function cancelButtonAction(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
-  if (!draft || draft.id !== args[0]) return [{ ...notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.button'))]), target: 'ephemeral' }];
+  if (!draft || draft.id !== args[0])
+    return [{ ...notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.button'))]), target: 'ephemeral' }];
   return (await cancel(ctx)).map((r) => ({ ...r, mode: 'edit' as const }));
 }
 
-export const cancelCommand: Command = { name: 'cancel', description: 'Drop the swap you are setting up', inGroups: false, options: [], usage: '/cancel', run: cancel };
+export const cancelCommand: Command = {
+  name: 'cancel',
+  description: 'Drop the swap you are setting up',
+  inGroups: false,
+  options: [],
+  usage: '/cancel',
+  run: cancel,
+};

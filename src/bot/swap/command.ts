@@ -16,7 +16,13 @@ export const swapCommand: Command = {
   name: 'swap',
   description: 'Create a swap and get its deposit address privately',
   inGroups: true,
-  options: [{ ...AMOUNT, required: false }, { ...TOKEN, required: false }, { ...FROM, required: false }, { ...TO, required: false }, TO_TOKEN],
+  options: [
+    { ...AMOUNT, required: false },
+    { ...TOKEN, required: false },
+    { ...FROM, required: false },
+    { ...TO, required: false },
+    TO_TOKEN,
+  ],
   usage: '/swap [<amount> <token> <from> <to> [<to-token>]]',
   run: swap,
 };

@@ -13,18 +13,39 @@ import type { Draft } from '../kernel/stores.js';
  * and Confirm / Cancel. `fetched` is a quote of this very route and refuel from this same step;
  * without one a fresh quote is fetched. Quote errors propagate to the caller (the wizard).
  */
-export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Network[], check: RouteCheck, opts: AskOptions, fetched?: QuoteResponse): Promise<Reply[]> {
-  const q = fetched ?? await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
+export async function askConfirm(
+  ctx: Ctx,
+  draft: Draft,
+  networks: readonly Network[],
+  check: RouteCheck,
+  opts: AskOptions,
+  fetched?: QuoteResponse,
+): Promise<Reply[]> {
+  const q = fetched ?? (await ctx.api.getQuote(quoteParams(draft.route, draft.refuel)));
   draft.awaiting = 'confirm';
   await ctx.drafts.save(draft);
-  const fields: Field[] = quoteFields(q, routeLabels(draft.route, networks, ctx.locale), Number(draft.route.amount), ctx.locale, await observedTimes(ctx, draft.route));
+  const fields: Field[] = quoteFields(
+    q,
+    routeLabels(draft.route, networks, ctx.locale),
+    Number(draft.route.amount),
+    ctx.locale,
+    await observedTimes(ctx, draft.route),
+  );
   fields.push({ name: ctx.t('confirm.toAddress'), value: [code(draft.destinationAddress ?? '')] });
-  fields.push({ name: ctx.t('confirm.refundAddress'), value: draft.refundAddress ? [code(draft.refundAddress)] : line(ctx.t('confirm.noRefund')) });
+  fields.push({
+    name: ctx.t('confirm.refundAddress'),
+    value: draft.refundAddress ? [code(draft.refundAddress)] : line(ctx.t('confirm.noRefund')),
+  });
   // With refuel on, the quote's own Refuel field shows what arrives.
-  if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken)) fields.push({ name: ctx.t('confirm.refuel'), value: line(ctx.t('confirm.no')), inline: true });
+  if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken))
+    fields.push({ name: ctx.t('confirm.refuel'), value: line(ctx.t('confirm.no')), inline: true });
   const lines = headLines(ctx, draft, networks, opts);
   // How it adds up: the amount sent − each deduction = what arrives, as the receipt will say.
-  const breakdown = breakdownLines(quoteMoney(q, Number(draft.route.amount), routeLabels(draft.route, networks, ctx.locale)), ctx.locale, false);
+  const breakdown = breakdownLines(
+    quoteMoney(q, Number(draft.route.amount), routeLabels(draft.route, networks, ctx.locale)),
+    ctx.locale,
+    false,
+  );
   if (breakdown.length > 0) lines.push(line(bold(ctx.t('money.quote.breakdown'))), ...breakdown);
   lines.push(line(ctx.t('confirm.check')));
   lines.push(line(italic(ctx.t('confirm.figures'))));
@@ -32,13 +53,15 @@ export async function askConfirm(ctx: Ctx, draft: Draft, networks: readonly Netw
     ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id] }),
     ctx.codec.encode({ verb: VERBS.cancel, args: [draft.id] }),
   ]);
-  return [{
-    title: ctx.t('confirm.title'),
-    tone: 'warning',
-    lines,
-    fields,
-    buttons: [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]],
-    target: 'here',
-    mode: modeOf(ctx),
-  }];
+  return [
+    {
+      title: ctx.t('confirm.title'),
+      tone: 'warning',
+      lines,
+      fields,
+      buttons: [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]],
+      target: 'here',
+      mode: modeOf(ctx),
+    },
+  ];
 }

@@ -32,10 +32,18 @@ function exchangeParams(route: Route): { source_exchange?: string; destination_e
  */
 export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> {
   if (!(await ctx.drafts.lock(draft.id))) {
-    return (await repeatedConfirm(ctx, draft.id)) ?? [{ ...notice(ctx.t('create.busy.title'), [line(ctx.t('create.busy.text'))], 'pending'), target: 'ephemeral' }];
+    return (
+      (await repeatedConfirm(ctx, draft.id)) ?? [
+        { ...notice(ctx.t('create.busy.title'), [line(ctx.t('create.busy.text'))], 'pending'), target: 'ephemeral' },
+      ]
+    );
   }
   // The same route, amount, refuel and deposit-address flow as the quote the user confirmed.
-  const params: CreateSwapParams = { ...quoteParams(draft.route, draft.refuel), ...exchangeParams(draft.route), destination_address: draft.destinationAddress ?? '' };
+  const params: CreateSwapParams = {
+    ...quoteParams(draft.route, draft.refuel),
+    ...exchangeParams(draft.route),
+    destination_address: draft.destinationAddress ?? '',
+  };
   if (draft.refundAddress) params.refund_address = draft.refundAddress;
 
   let details;
@@ -62,15 +70,26 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
   const networks = ctx.catalog.peekNetworks() ?? [];
   await ctx.drafts.markCreated(draft.id, { swapId, platform: ctx.incoming.platform, userId: ctx.incoming.userId });
   await ctx.drafts.delete(draft.platform, draft.userId);
-  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, { swapId, createdAt: ctx.now(), summary: routeSummary(draft.route, networks, ctx.locale), route: draft.route, refund: draft.refundAddress ?? null });
+  await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, {
+    swapId,
+    createdAt: ctx.now(),
+    summary: routeSummary(draft.route, networks, ctx.locale),
+    route: draft.route,
+    refund: draft.refundAddress ?? null,
+  });
   await ctx.history.addAddresses(ctx.incoming.platform, ctx.incoming.userId, [draft.destinationAddress, draft.refundAddress]);
   // Offered again at the next address step of this family (/addresses manages them).
   const family = networks.find((n) => n.name === draft.route.destinationNetwork)?.type;
-  if (draft.destinationAddress && family) await ctx.addressBook.remember(ctx.incoming.platform, ctx.incoming.userId, family, draft.destinationAddress, ctx.now());
+  if (draft.destinationAddress && family)
+    await ctx.addressBook.remember(ctx.incoming.platform, ctx.incoming.userId, family, draft.destinationAddress, ctx.now());
 
   const replies: Reply[] = [];
   const follow = await ctx.tracking
-    .follow(swapId, { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' }, { userId: ctx.incoming.userId, creator: true, ...(ctx.incoming.chatKind === 'private' ? { locale: ctx.locale } : {}) })
+    .follow(
+      swapId,
+      { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' },
+      { userId: ctx.incoming.userId, creator: true, ...(ctx.incoming.chatKind === 'private' ? { locale: ctx.locale } : {}) },
+    )
     .catch((err: unknown) => {
       ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
       return undefined;
@@ -81,7 +100,18 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
     replies.push(notice(ctx.t('create.created.title', { id: shortId(swapId) }), [line(ctx.t('create.created.text'))], 'success'));
   }
   if (!follow || !follow.ok) {
-    replies.push({ ...notice(ctx.t('create.notFollowing.title'), [follow ? line(ctx.t('create.notFollowing.limit', { count: follow.limit })) : line(ctx.t('create.notFollowing.failed'), ' ', code(swapId))], 'warning'), target: 'dm' });
+    replies.push({
+      ...notice(
+        ctx.t('create.notFollowing.title'),
+        [
+          follow
+            ? line(ctx.t('create.notFollowing.limit', { count: follow.limit }))
+            : line(ctx.t('create.notFollowing.failed'), ' ', code(swapId)),
+        ],
+        'warning',
+      ),
+      target: 'dm',
+    });
   }
   return replies;
 }
@@ -95,7 +125,16 @@ async function depositCardOnce(ctx: Ctx, swapId: string, details?: Parameters<ty
     // The first card is the one tracking edits later (the adapter reports where it landed).
     return (await depositReplies(ctx, swapId, details)).map((r, i) => (i === 0 && r.target === 'dm' ? { ...r, depositCardOf: swapId } : r));
   }
-  return [{ ...notice(ctx.t('create.alreadySent.title', { id: shortId(swapId) }), [line(ctx.t('create.alreadySent.text')), line(code(`/status ${swapId}`))], 'info'), target: 'ephemeral' }];
+  return [
+    {
+      ...notice(
+        ctx.t('create.alreadySent.title', { id: shortId(swapId) }),
+        [line(ctx.t('create.alreadySent.text')), line(code(`/status ${swapId}`))],
+        'info',
+      ),
+      target: 'ephemeral',
+    },
+  ];
 }
 
 /**

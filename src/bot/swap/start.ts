@@ -12,11 +12,27 @@ import type { Draft } from '../kernel/stores.js';
  * and the user is told only when there was one that had got somewhere. `answers`: what Swap again
  * already knows (swap/again.ts).
  */
-export async function startWizard(ctx: Ctx, kind: Draft['kind'], route: Route, problem?: Problem, answers: Pick<Draft, 'refundAddress' | 'refundSkipped' | 'refuel'> = {}): Promise<Reply[]> {
+export async function startWizard(
+  ctx: Ctx,
+  kind: Draft['kind'],
+  route: Route,
+  problem?: Problem,
+  answers: Pick<Draft, 'refundAddress' | 'refundSkipped' | 'refuel'> = {},
+): Promise<Reply[]> {
   const i = ctx.incoming;
   const note: Line[] = [];
   const existing = await ctx.drafts.get(i.platform, i.userId);
   if (existing?.awaiting) note.push(line(italic(ctx.t(existing.kind === 'swap' ? 'wizard.droppedSwap' : 'wizard.droppedQuote'))));
-  const draft: Draft = { id: newDraftId(), kind, platform: i.platform, userId: i.userId, chatId: i.chatId, chatKind: i.chatKind, route, createdAt: ctx.now(), ...answers };
+  const draft: Draft = {
+    id: newDraftId(),
+    kind,
+    platform: i.platform,
+    userId: i.userId,
+    chatId: i.chatId,
+    chatKind: i.chatKind,
+    route,
+    createdAt: ctx.now(),
+    ...answers,
+  };
   return advance(ctx, draft, problem ? { note, problem } : { note });
 }

@@ -50,7 +50,14 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   const screen = new ConsoleScreen(opts.output, opts.isTTY ?? false);
   screen.locale = resolveLocale(opts.locale, 'en');
   const messenger = new ConsoleMessenger(screen);
-  const base = { platform: 'console' as const, userId, userName, chatId: userId, chatKind: 'private' as const, ...(opts.locale ? { locale: opts.locale } : {}) };
+  const base = {
+    platform: 'console' as const,
+    userId,
+    userName,
+    chatId: userId,
+    chatKind: 'private' as const,
+    ...(opts.locale ? { locale: opts.locale } : {}),
+  };
   let queue: Promise<void> = Promise.resolve();
 
   async function deliver(incoming: Incoming): Promise<void> {
@@ -58,7 +65,12 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
     for (const r of replies) {
       const messageId = await screen.print(r, { updated: r.mode === 'edit' });
       // The deposit card: tracking reprints it as the swap moves on.
-      if (r.depositCardOf) await opts.core.depositCardSent?.(r.depositCardOf, { platform: 'console', chatId: userId, chatKind: 'private' }, { platform: 'console', chatId: userId, messageId });
+      if (r.depositCardOf)
+        await opts.core.depositCardSent?.(
+          r.depositCardOf,
+          { platform: 'console', chatId: userId, chatKind: 'private' },
+          { platform: 'console', chatId: userId, messageId },
+        );
     }
   }
 
@@ -107,10 +119,12 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   rl.on('line', (l) => void send(l));
   const done = new Promise<void>((resolve) => {
     rl.once('close', () => {
-      void queue.then(() => screen.flush()).then(() => {
-        opts.onEnd?.();
-        resolve();
-      });
+      void queue
+        .then(() => screen.flush())
+        .then(() => {
+          opts.onEnd?.();
+          resolve();
+        });
     });
   });
   return { messenger, done, send, close: () => rl.close() };

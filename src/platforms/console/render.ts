@@ -13,8 +13,10 @@ export const safe = (s: string): string => s.replace(CONTROL, '�');
 
 function span(s: Span): string {
   switch (s.kind) {
-    case 'link': return `${safe(s.text)} (${safe(s.url)})`;
-    default: return safe(s.text);
+    case 'link':
+      return `${safe(s.text)} (${safe(s.url)})`;
+    default:
+      return safe(s.text);
   }
 }
 const lineText = (l: Line): string => l.map(span).join('');
@@ -28,9 +30,12 @@ export interface Rendered {
 
 function buttonLabel(b: Button): string {
   switch (b.kind) {
-    case 'url': return `${safe(b.label)} ↗`;
-    case 'copy': return `${safe(b.label)} ⧉`;
-    default: return safe(b.label);
+    case 'url':
+      return `${safe(b.label)} ↗`;
+    case 'copy':
+      return `${safe(b.label)} ⧉`;
+    default:
+      return safe(b.label);
   }
 }
 
@@ -41,7 +46,10 @@ function buttonLabel(b: Button): string {
  * `promptHint`: printed under the prompt (how to press a button while text is asked for).
  * `imageArt`: the image drawn as characters (a terminal QR), printed below its note.
  */
-export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolean; firstNumber?: number; promptHint?: string; imageArt?: string; savedTo?: string } = {}): Rendered {
+export function renderReply(
+  r: Reply,
+  opts: { updated?: boolean; hashed?: boolean; firstNumber?: number; promptHint?: string; imageArt?: string; savedTo?: string } = {},
+): Rendered {
   const first = opts.firstNumber ?? 1;
   const out: string[] = [];
   const title = r.title ? `${r.tone ? `${TONE[r.tone]} ` : ''}${safe(r.title)}` : undefined;
@@ -55,10 +63,12 @@ export function renderReply(r: Reply, opts: { updated?: boolean; hashed?: boolea
   const buttons: Button[] = [];
   for (const row of r.buttons ?? []) {
     // The terminal has no inline mode to share through.
-    const parts = row.filter((b) => b.kind !== 'share').map((b) => {
-      buttons.push(b);
-      return `[${opts.hashed ? '#' : ''}${first + buttons.length - 1}] ${buttonLabel(b)}`;
-    });
+    const parts = row
+      .filter((b) => b.kind !== 'share')
+      .map((b) => {
+        buttons.push(b);
+        return `[${opts.hashed ? '#' : ''}${first + buttons.length - 1}] ${buttonLabel(b)}`;
+      });
     if (parts.length > 0) out.push(parts.join('  '));
   }
   if (r.prompt && opts.promptHint) out.push(opts.promptHint);

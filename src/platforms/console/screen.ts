@@ -63,7 +63,14 @@ export class ConsoleScreen {
       // At a text step a plain number is an answer: say how to press a button instead.
       const example = pressable ? firstNumber : this.numbered.size > 0 ? this.lastNumber : undefined;
       const promptHint = hashed && example !== undefined ? t(this.locale, 'console.pressHint', { n: example }) : undefined;
-      const rendered = renderReply(reply, { updated: opts.updated, hashed, firstNumber, imageArt, ...(promptHint ? { promptHint } : {}), ...(savedTo ? { savedTo } : {}) });
+      const rendered = renderReply(reply, {
+        updated: opts.updated,
+        hashed,
+        firstNumber,
+        imageArt,
+        ...(promptHint ? { promptHint } : {}),
+        ...(savedTo ? { savedTo } : {}),
+      });
       this.output.write(`\n${opts.header ? `${opts.header}\n` : ''}${rendered.text}\n`);
       for (const button of rendered.buttons) this.remember({ button, messageId: id });
       if (!opts.pushed) this.promptOpen = hashed;

@@ -44,7 +44,14 @@ export function discordMessenger(settings: Pick<DiscordSettings, 'token' | 'apiU
 /** `swapbot register-commands`: to the guild when one is given (instant), else globally. */
 export async function registerDiscordMenus(settings: DiscordSettings, logger: Logger = silentLogger): Promise<RegisterResult> {
   const rest = new REST(settings.apiUrl ? { api: settings.apiUrl } : {}).setToken(settings.token);
-  const result = await registerDiscordCommands({ rest, applicationId: settings.applicationId, ...(settings.guildId ? { guildId: settings.guildId } : {}) });
-  logger.info({ scope: result.scope, created: result.created, updated: result.updated, deleted: result.deleted, unchanged: result.unchanged.length }, 'discord commands registered');
+  const result = await registerDiscordCommands({
+    rest,
+    applicationId: settings.applicationId,
+    ...(settings.guildId ? { guildId: settings.guildId } : {}),
+  });
+  logger.info(
+    { scope: result.scope, created: result.created, updated: result.updated, deleted: result.deleted, unchanged: result.unchanged.length },
+    'discord commands registered',
+  );
   return result;
 }

@@ -16,13 +16,24 @@ const ANSWER_WITHIN_MS = 2_000;
 type Values = ReadonlyMap<string, string>;
 
 /** The network a token list depends on (the destination for to_token, else the source), and the user's language. */
-export function suggestionContext(optionName: string, values: Values, locale?: string): { network?: string; sourceNetwork?: string; locale?: string } {
+export function suggestionContext(
+  optionName: string,
+  values: Values,
+  locale?: string,
+): { network?: string; sourceNetwork?: string; locale?: string } {
   const source = values.get('from') ?? values.get('network');
   const network = optionName === 'to_token' ? values.get('to') : source;
   return { ...(network ? { network } : {}), ...(source ? { sourceNetwork: source } : {}), ...(locale ? { locale } : {}) };
 }
 
-async function suggestChoices(core: BotCore, commandName: string, optionName: string, partial: string, values: Values, locale?: string): Promise<Array<{ name: string; value: string }>> {
+async function suggestChoices(
+  core: BotCore,
+  commandName: string,
+  optionName: string,
+  partial: string,
+  values: Values,
+  locale?: string,
+): Promise<Array<{ name: string; value: string }>> {
   const option = COMMANDS.find((c) => c.name === commandName)?.options.find((o) => o.name === optionName);
   if (!option?.autocomplete) return [];
   const suggestions = await core.suggest(option.autocomplete, partial, suggestionContext(optionName, values, locale));

@@ -59,13 +59,24 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
   /** The adapter's own words to the person interacting (everything it says itself is ephemeral). */
   const wordsFor = (i: BaseInteraction) => (): Promise<Translate> =>
-    adapterWords(opts.core.localeOf?.bind(opts.core), { platform: 'discord', userId: i.user.id, chatId: i.user.id, chatKind: 'private', locale: i.locale });
-  const say = async (i: BaseInteraction, key: 'platform.discord.commandGone' | 'platform.discord.messageCommandGone' | 'platform.discord.buttonGone' | 'platform.discord.formGone') =>
-    notice((await wordsFor(i)())(key));
+    adapterWords(opts.core.localeOf?.bind(opts.core), {
+      platform: 'discord',
+      userId: i.user.id,
+      chatId: i.user.id,
+      chatKind: 'private',
+      locale: i.locale,
+    });
+  const say = async (
+    i: BaseInteraction,
+    key:
+      'platform.discord.commandGone' | 'platform.discord.messageCommandGone' | 'platform.discord.buttonGone' | 'platform.discord.formGone',
+  ) => notice((await wordsFor(i)())(key));
 
   client.on(Events.InteractionCreate, (interaction) => {
     const ilog = interactionLogger(log, interaction);
-    void onInteraction(interaction, ilog).catch((error: unknown) => ilog.error({ err: loggableError(error) }, 'discord interaction failed'));
+    void onInteraction(interaction, ilog).catch((error: unknown) =>
+      ilog.error({ err: loggableError(error) }, 'discord interaction failed'),
+    );
   });
   client.on(Events.Error, (error) => log.error({ err: loggableError(error) }, 'discord client error'));
   client.on(Events.ShardError, (error, shard) => log.warn({ err: loggableError(error), shard }, 'discord gateway error'));
@@ -80,16 +91,24 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       return void (await i.reply(await say(i, 'platform.discord.commandGone')));
     }
     if (i.isMessageContextMenuCommand()) {
-      if (i.commandName !== TRACK_THIS_NAME || !opts.core.trackThis) return void (await i.reply(await say(i, 'platform.discord.messageCommandGone')));
+      if (i.commandName !== TRACK_THIS_NAME || !opts.core.trackThis)
+        return void (await i.reply(await say(i, 'platform.discord.messageCommandGone')));
       const incoming = incomingBasis(i, opts.trackRole);
       const text = messageText(i.targetMessage);
       return run(i, incoming, ilog, () => opts.core.trackThis!(incoming, text));
     }
     if (i.isButton() || i.isStringSelectMenu()) {
       const own = parseOwnId(i.customId);
-      if (own?.kind === 'prompt') return void (await i.showModal(buildModal(own.prompt, undefined, own.prompt.label.trim() ? undefined : (await wordsFor(i)())('platform.discord.yourAnswer'))));
+      if (own?.kind === 'prompt')
+        return void (await i.showModal(
+          buildModal(own.prompt, undefined, own.prompt.label.trim() ? undefined : (await wordsFor(i)())('platform.discord.yourAnswer')),
+        ));
       if (own?.kind === 'copy') {
-        return void (await i.reply({ content: codeSpan(own.text) || '\u200b', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
+        return void (await i.reply({
+          content: codeSpan(own.text) || '\u200b',
+          flags: MessageFlags.Ephemeral,
+          allowedMentions: { parse: [] },
+        }));
       }
       const action = own?.kind === 'select' && i.isStringSelectMenu() ? i.values[0] : own ? undefined : i.customId;
       if (!action) return void (await i.reply(await say(i, 'platform.discord.buttonGone')));
@@ -102,7 +121,12 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     }
   }
 
-  async function run(i: RepliableInteraction, incoming: Incoming, ilog: Logger, answer: () => Promise<Reply[]> = () => opts.core.handle(incoming)): Promise<void> {
+  async function run(
+    i: RepliableInteraction,
+    incoming: Incoming,
+    ilog: Logger,
+    answer: () => Promise<Reply[]> = () => opts.core.handle(incoming),
+  ): Promise<void> {
     const core = opts.core;
     const responder = new InteractionResponder(i, wordsFor(i), core.depositCardSent ? core.depositCardSent.bind(core) : undefined);
     try {
@@ -129,7 +153,15 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
     const answer = (reply: Reply) => i.editReply(interactionOptions(renderReply(reply)));
     try {
       const dm = await i.user.createDM();
-      const replies = await opts.core.handle({ platform: 'discord', userId: i.user.id, userName: i.user.globalName ?? i.user.username, chatId: i.user.id, chatKind: 'private', text, isChatAdmin: () => Promise.resolve(true) });
+      const replies = await opts.core.handle({
+        platform: 'discord',
+        userId: i.user.id,
+        userName: i.user.globalName ?? i.user.username,
+        chatId: i.user.id,
+        chatKind: 'private',
+        text,
+        isChatAdmin: () => Promise.resolve(true),
+      });
       for (const reply of replies) await dm.send(interactionOptions(renderReply(reply)));
       const t = await wordsFor(i)();
       await answer({
@@ -173,7 +205,10 @@ function messageText(m: Message): string {
   const parts = [m.content];
   for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', ...e.fields.map((f) => `${f.name} ${f.value}`));
   type Node = { type?: number; content?: string; components?: Node[] };
-  const texts = (n: Node): string[] => [...(n.type === 10 && typeof n.content === 'string' ? [n.content] : []), ...(n.components ?? []).flatMap(texts)];
+  const texts = (n: Node): string[] => [
+    ...(n.type === 10 && typeof n.content === 'string' ? [n.content] : []),
+    ...(n.components ?? []).flatMap(texts),
+  ];
   for (const c of m.components) parts.push(...texts(c.toJSON() as Node));
   return parts.join('\n');
 }
@@ -195,12 +230,20 @@ function gatewayOverride(gatewayUrl: string | undefined): Partial<RESTOptions> {
       const res = await base(url, init);
       if (!res.ok || !/\/gateway\/bot(?:\?|$)/.test(url)) return res;
       const data = (await res.json()) as Record<string, unknown>;
-      return new Response(JSON.stringify({ ...data, url: gatewayUrl }), { status: res.status, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ ...data, url: gatewayUrl }), {
+        status: res.status,
+        headers: { 'content-type': 'application/json' },
+      });
     },
   };
 }
 
 /** The logger of one interaction: every line carries its id, the channel (chat) and the user. */
 function interactionLogger(log: Logger, i: BaseInteraction): Logger {
-  return log.child({ interactionId: i.id, chatId: i.channelId ?? undefined, userId: i.user.id, ...(i.guildId ? { guildId: i.guildId } : {}) });
+  return log.child({
+    interactionId: i.id,
+    chatId: i.channelId ?? undefined,
+    userId: i.user.id,
+    ...(i.guildId ? { guildId: i.guildId } : {}),
+  });
 }

@@ -1,5 +1,16 @@
-import type { APIApplicationCommandOption, REST, RESTPostAPIChatInputApplicationCommandsJSONBody, RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord.js';
-import { ApplicationCommandOptionType, ApplicationCommandType, ApplicationIntegrationType, InteractionContextType, Routes } from 'discord.js';
+import type {
+  APIApplicationCommandOption,
+  REST,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
+} from 'discord.js';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ApplicationIntegrationType,
+  InteractionContextType,
+  Routes,
+} from 'discord.js';
 import { COMMANDS, type CommandOption, type CommandSpec } from '../../bot/command-list.js';
 import { DISCORD_LOCALES, menuText } from '../../i18n/index.js';
 
@@ -28,7 +39,12 @@ export const TINY_POSITIVE = 0.000000001;
 export type CommandBody = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 function optionBody(o: CommandOption): APIApplicationCommandOption {
-  const base = { name: o.name, description: o.description.slice(0, 100), description_localizations: localizations(`option.${o.name}`, o.description), required: o.required };
+  const base = {
+    name: o.name,
+    description: o.description.slice(0, 100),
+    description_localizations: localizations(`option.${o.name}`, o.description),
+    required: o.required,
+  };
   if (o.type === 'number') {
     const min = o.greaterThan === undefined ? undefined : o.greaterThan + TINY_POSITIVE;
     return { ...base, type: ApplicationCommandOptionType.Number, ...(min === undefined ? {} : { min_value: min }) };
@@ -46,12 +62,20 @@ function optionBody(o: CommandOption): APIApplicationCommandOption {
 export function commandBody(spec: CommandSpec, scope: 'guild' | 'global' = 'global'): CommandBody {
   // Discord wants required options first; the command line keeps COMMANDS order regardless.
   const options = [...spec.options.filter((o) => o.required), ...spec.options.filter((o) => !o.required)].map(optionBody);
-  const body: CommandBody = { type: ApplicationCommandType.ChatInput, name: spec.name, description: spec.description.slice(0, 100), description_localizations: localizations(`command.${spec.name}.description`, spec.description), options };
+  const body: CommandBody = {
+    type: ApplicationCommandType.ChatInput,
+    name: spec.name,
+    description: spec.description.slice(0, 100),
+    description_localizations: localizations(`command.${spec.name}.description`, spec.description),
+    options,
+  };
   if (scope === 'guild') return body;
   return {
     ...body,
     integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
-    contexts: spec.inGroups ? [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel] : [InteractionContextType.BotDM],
+    contexts: spec.inGroups
+      ? [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel]
+      : [InteractionContextType.BotDM],
   };
 }
 
@@ -71,13 +95,24 @@ export type MessageCommandBody = RESTPostAPIContextMenuApplicationCommandsJSONBo
 
 /** Message commands must have an empty description and no options (Discord's rule). */
 function trackThisCommandBody(scope: 'guild' | 'global' = 'global'): MessageCommandBody {
-  const body: MessageCommandBody = { type: ApplicationCommandType.Message, name: TRACK_THIS_NAME, name_localizations: nameLocalizations('command.trackThis.name', TRACK_THIS_NAME) };
+  const body: MessageCommandBody = {
+    type: ApplicationCommandType.Message,
+    name: TRACK_THIS_NAME,
+    name_localizations: nameLocalizations('command.trackThis.name', TRACK_THIS_NAME),
+  };
   if (scope === 'guild') return body;
   // Anyone may look a swap up anywhere; following stays with the core's admin rule.
-  return { ...body, integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall], contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel] };
+  return {
+    ...body,
+    integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+    contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+  };
 }
 
-export function discordCommandDefinitions(commands: readonly CommandSpec[] = COMMANDS, scope: 'guild' | 'global' = 'global'): CommandBody[] {
+export function discordCommandDefinitions(
+  commands: readonly CommandSpec[] = COMMANDS,
+  scope: 'guild' | 'global' = 'global',
+): CommandBody[] {
   return commands.map((c) => commandBody(c, scope));
 }
 
@@ -113,7 +148,9 @@ export function normalizeCommand(c: Record<string, unknown>, scope: 'guild' | 'g
   // contexts and integration_types only mean something for global commands.
   if (scope === 'global') {
     out.contexts = Array.isArray(c.contexts) ? [...(c.contexts as number[])].sort() : null;
-    out.integration_types = Array.isArray(c.integration_types) ? [...(c.integration_types as number[])].sort() : [ApplicationIntegrationType.GuildInstall];
+    out.integration_types = Array.isArray(c.integration_types)
+      ? [...(c.integration_types as number[])].sort()
+      : [ApplicationIntegrationType.GuildInstall];
   }
   return JSON.stringify(out);
 }
@@ -130,14 +167,24 @@ export interface RegisterResult {
  * Makes the registered commands match ours: GET what is there, then POST new ones, PATCH changed
  * ones, DELETE stale ones (one bulk PUT when nothing is registered yet). Identical: no write.
  */
-export async function registerDiscordCommands(opts: { rest: REST; applicationId: string; guildId?: string; commands?: readonly CommandSpec[] }): Promise<RegisterResult> {
+export async function registerDiscordCommands(opts: {
+  rest: REST;
+  applicationId: string;
+  guildId?: string;
+  commands?: readonly CommandSpec[];
+}): Promise<RegisterResult> {
   const scope = opts.guildId ? 'guild' : 'global';
-  const list = opts.guildId ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId) : Routes.applicationCommands(opts.applicationId);
-  const one = (id: string) => (opts.guildId ? Routes.applicationGuildCommand(opts.applicationId, opts.guildId, id) : Routes.applicationCommand(opts.applicationId, id));
+  const list = opts.guildId
+    ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId)
+    : Routes.applicationCommands(opts.applicationId);
+  const one = (id: string) =>
+    opts.guildId ? Routes.applicationGuildCommand(opts.applicationId, opts.guildId, id) : Routes.applicationCommand(opts.applicationId, id);
   const wanted: Array<CommandBody | MessageCommandBody> = [...discordCommandDefinitions(opts.commands, scope), trackThisCommandBody(scope)];
   // Without with_localizations Discord leaves the localizations out, and every command would
   // compare as changed: a PATCH each, counted against the daily command-write limit.
-  const existing = (await opts.rest.get(list, { query: new URLSearchParams({ with_localizations: 'true' }) })) as Array<Record<string, unknown>>;
+  const existing = (await opts.rest.get(list, { query: new URLSearchParams({ with_localizations: 'true' }) })) as Array<
+    Record<string, unknown>
+  >;
   const result: RegisterResult = { scope, created: [], updated: [], deleted: [], unchanged: [] };
 
   if (existing.length === 0) {

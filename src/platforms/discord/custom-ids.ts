@@ -30,7 +30,13 @@ export type OwnId =
 /** The "Enter address" button that opens the modal when it could not be shown straight away. */
 export function promptButtonId(prompt: PromptSpec): string {
   const head = `${PREFIX}p:${prompt.maxLength ?? ''}:`;
-  return head + Array.from(prompt.label).slice(0, 45).join('').slice(0, CUSTOM_ID_MAX - head.length);
+  return (
+    head +
+    Array.from(prompt.label)
+      .slice(0, 45)
+      .join('')
+      .slice(0, CUSTOM_ID_MAX - head.length)
+  );
 }
 
 /** A copy button: pressing it shows the text alone, ephemerally, so it can be copied cleanly. */

@@ -1,4 +1,11 @@
-import type { ButtonInteraction, ChatInputCommandInteraction, Message, MessageContextMenuCommandInteraction, ModalSubmitInteraction, StringSelectMenuInteraction } from 'discord.js';
+import type {
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  Message,
+  MessageContextMenuCommandInteraction,
+  ModalSubmitInteraction,
+  StringSelectMenuInteraction,
+} from 'discord.js';
 import { InteractionContextType, MessageFlags } from 'discord.js';
 import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import { italic, line, type Reply } from '../../contracts/reply.js';
@@ -10,7 +17,12 @@ import { interactionOptions, replyOptions } from './payload.js';
 import { renderReply } from './render.js';
 import { interactionOnly, USER_INSTALL_FOLLOWUPS } from './user-install.js';
 
-export type RepliableInteraction = ChatInputCommandInteraction | MessageContextMenuCommandInteraction | ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
+export type RepliableInteraction =
+  | ChatInputCommandInteraction
+  | MessageContextMenuCommandInteraction
+  | ButtonInteraction
+  | StringSelectMenuInteraction
+  | ModalSubmitInteraction;
 
 /**
  * Delivers the core's replies for one interaction, within Discord's rules:
@@ -68,7 +80,11 @@ export class InteractionResponder {
     if (this.inDm) return 'public';
     if (reply.target === 'dm') return 'dm';
     if (reply.target === 'ephemeral' || this.personal || reply.prompt) return 'ephemeral';
-    const refusal = (reply.tone === 'error' || reply.tone === 'warning') && !reply.buttons?.some((row) => row.length > 0) && !reply.image && !reply.fields?.length;
+    const refusal =
+      (reply.tone === 'error' || reply.tone === 'warning') &&
+      !reply.buttons?.some((row) => row.length > 0) &&
+      !reply.image &&
+      !reply.fields?.length;
     return refusal ? 'ephemeral' : 'public';
   }
 
@@ -119,7 +135,11 @@ export class InteractionResponder {
         await this.depositCardAt(reply, sent);
       } catch (error) {
         if (!isDmClosed(error)) throw error;
-        await this.show({ ...reply, lines: [line(italic((await this.words())('platform.discord.dmClosed'))), ...reply.lines] }, true, false);
+        await this.show(
+          { ...reply, lines: [line(italic((await this.words())('platform.discord.dmClosed'))), ...reply.lines] },
+          true,
+          false,
+        );
       }
     }
     await this.finish();
@@ -141,7 +161,11 @@ export class InteractionResponder {
   /** The creator's deposit card reached their DMs as `message`: tracking keeps it to edit later. */
   private async depositCardAt(reply: Reply, message: { id: string; channelId: string }): Promise<void> {
     if (!reply.depositCardOf || !this.onDepositCard) return;
-    await this.onDepositCard(reply.depositCardOf, { platform: 'discord', chatId: this.i.user.id, chatKind: 'private' }, { platform: 'discord', chatId: message.channelId, messageId: message.id });
+    await this.onDepositCard(
+      reply.depositCardOf,
+      { platform: 'discord', chatId: this.i.user.id, chatKind: 'private' },
+      { platform: 'discord', chatId: message.channelId, messageId: message.id },
+    );
   }
 
   /** Shows a reply; returns the message it became when Discord says (a deposit card is fetched). */
@@ -188,12 +212,14 @@ export class InteractionResponder {
   private async finish(): Promise<void> {
     if (!this.acked) {
       if (this.canUpdate) await this.ack();
-      else if (this.dmSent) await this.show({ lines: [line((await this.words())('platform.discord.dmSent'))], target: 'ephemeral' }, true, false);
+      else if (this.dmSent)
+        await this.show({ lines: [line((await this.words())('platform.discord.dmSent'))], target: 'ephemeral' }, true, false);
       else await this.i.reply({ content: '\u2705', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
       return;
     }
     if (this.original === 'loading-public' || this.original === 'loading-ephemeral') {
-      if (this.dmSent) await this.show({ lines: [line((await this.words())('platform.discord.dmSent'))], target: 'ephemeral' }, true, false);
+      if (this.dmSent)
+        await this.show({ lines: [line((await this.words())('platform.discord.dmSent'))], target: 'ephemeral' }, true, false);
       else await this.i.deleteReply();
     }
   }
@@ -202,6 +228,7 @@ export class InteractionResponder {
 function holdsCopyButtons(message: Message): boolean {
   // Rows, or a Components V2 card whose rows sit inside its container: searched at any depth.
   type Node = { custom_id?: string; components?: Node[] };
-  const copies = (n: Node): boolean => (typeof n.custom_id === 'string' && parseOwnId(n.custom_id)?.kind === 'copy') || (n.components ?? []).some(copies);
+  const copies = (n: Node): boolean =>
+    (typeof n.custom_id === 'string' && parseOwnId(n.custom_id)?.kind === 'copy') || (n.components ?? []).some(copies);
   return message.components.some((c) => copies(c.toJSON() as Node));
 }

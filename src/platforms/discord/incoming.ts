@@ -17,8 +17,7 @@ export function incomingBasis(i: BaseInteraction, trackRole?: string): Basis {
   const shared = inGuild || i.context === InteractionContextType.PrivateChannel;
   const only = interactionOnly(i);
   const member = i.member;
-  const userName =
-    member instanceof GuildMember ? member.displayName : (member?.nick ?? i.user.globalName ?? i.user.username);
+  const userName = member instanceof GuildMember ? member.displayName : (member?.nick ?? i.user.globalName ?? i.user.username);
   return {
     platform: 'discord',
     userId: i.user.id,

@@ -66,7 +66,8 @@ function wrap(marker: string, text: string): string {
 function fitSpan(span: Span, budget: number): string {
   const full = renderSpan(span);
   if (full.length <= budget) return full;
-  if (span.kind === 'link' || span.kind === 'time') return fitSpan({ kind: 'text', text: span.text || (span.kind === 'link' ? span.url : '') }, budget);
+  if (span.kind === 'link' || span.kind === 'time')
+    return fitSpan({ kind: 'text', text: span.text || (span.kind === 'link' ? span.url : '') }, budget);
   const chars = Array.from(span.text);
   let lo = 0;
   let hi = chars.length;

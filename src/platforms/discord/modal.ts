@@ -11,7 +11,11 @@ import { plain, renderLines } from './markdown.js';
  * title and label 45, placeholder 100, text display 4000, input max_length 4000. `blankLabel`
  * ("Your answer", in the person's language) stands in for an empty label, which Discord refuses.
  */
-export function buildModal(prompt: PromptSpec, reply?: Reply, blankLabel = t(defaultLocale(), 'platform.discord.yourAnswer')): APIModalInteractionResponseCallbackData {
+export function buildModal(
+  prompt: PromptSpec,
+  reply?: Reply,
+  blankLabel = t(defaultLocale(), 'platform.discord.yourAnswer'),
+): APIModalInteractionResponseCallbackData {
   const components: APIModalInteractionResponseCallbackComponent[] = [];
   const explanation = reply ? renderLines(reply.lines, 4000) : '';
   if (explanation) components.push({ type: ComponentType.TextDisplay, content: explanation });

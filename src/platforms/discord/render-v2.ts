@@ -1,4 +1,11 @@
-import type { APIButtonComponent, APIComponentInContainer, APIContainerComponent, APIMessageTopLevelComponent, APISectionComponent, APITextDisplayComponent } from 'discord.js';
+import type {
+  APIButtonComponent,
+  APIComponentInContainer,
+  APIContainerComponent,
+  APIMessageTopLevelComponent,
+  APISectionComponent,
+  APITextDisplayComponent,
+} from 'discord.js';
 import { ButtonStyle, ComponentType, SeparatorSpacingSize } from 'discord.js';
 import type { Line, Reply } from '../../contracts/reply.js';
 import { plain, renderLine, renderLines } from './markdown.js';
@@ -73,7 +80,11 @@ export function renderCardV2(input: CardLayoutInput): APIMessageTopLevelComponen
     const section: APISectionComponent = {
       type: ComponentType.Section,
       components: [text(headText || '\u200b')],
-      accessory: { type: ComponentType.Thumbnail, media: { url: `attachment://${imageName}` }, ...(reply.image.alt ? { description: plain(reply.image.alt, 1024) } : {}) },
+      accessory: {
+        type: ComponentType.Thumbnail,
+        media: { url: `attachment://${imageName}` },
+        ...(reply.image.alt ? { description: plain(reply.image.alt, 1024) } : {}),
+      },
     };
     children.push(section);
   } else if (headText) children.push(text(headText));
@@ -110,6 +121,10 @@ export function renderCardV2(input: CardLayoutInput): APIMessageTopLevelComponen
     if (1 + countComponents([...children, row]) > V2_LIMITS.components) break;
     children.push(row);
   }
-  const container: APIContainerComponent = { type: ComponentType.Container, components: children.slice(0, V2_LIMITS.containerChildren), ...(colour !== undefined ? { accent_color: colour } : {}) };
+  const container: APIContainerComponent = {
+    type: ComponentType.Container,
+    components: children.slice(0, V2_LIMITS.containerChildren),
+    ...(colour !== undefined ? { accent_color: colour } : {}),
+  };
   return [container];
 }

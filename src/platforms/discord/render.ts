@@ -1,4 +1,12 @@
-import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField, APIMessageTopLevelComponent, APIStringSelectComponent } from 'discord.js';
+import type {
+  APIActionRowComponent,
+  APIButtonComponent,
+  APIComponentInMessageActionRow,
+  APIEmbed,
+  APIEmbedField,
+  APIMessageTopLevelComponent,
+  APIStringSelectComponent,
+} from 'discord.js';
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { bold, code, type Button, type Line, type Reply, type Tone } from '../../contracts/reply.js';
 import { copyButtonId, CUSTOM_ID_MAX, promptButtonId, selectId } from './custom-ids.js';
@@ -20,7 +28,20 @@ import { IS_COMPONENTS_V2, renderCardV2 } from './render-v2.js';
  * - prompt: a button that opens the modal (the adapter shows the modal directly when it can).
  */
 
-const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, total: 6000, rows: 5, buttonsPerRow: 5, buttonLabel: 80, selectOptions: 25, optionLabel: 100, url: 512 } as const;
+const LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  total: 6000,
+  rows: 5,
+  buttonsPerRow: 5,
+  buttonLabel: 80,
+  selectOptions: 25,
+  optionLabel: 100,
+  url: 512,
+} as const;
 
 export const TONE_COLOURS: Record<Tone, number> = {
   info: 0x5865f2,
@@ -88,7 +109,12 @@ export function renderReply(reply: Reply): RenderedMessage {
     embed.image = { url: `attachment://${name}` };
   }
   // A file (the CSV export) rides along as a plain attachment below the embed.
-  if (reply.attachment) files.push({ name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file', data: Buffer.from(reply.attachment.data), contentType: reply.attachment.mimeType });
+  if (reply.attachment)
+    files.push({
+      name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file',
+      data: Buffer.from(reply.attachment.data),
+      contentType: reply.attachment.mimeType,
+    });
   if (!embed.title && !embed.description && !embed.fields && !embed.image) embed.description = EMPTY;
   return { embeds: [embed], components, files, allowedMentions: { parse: [] } };
 }
@@ -100,8 +126,19 @@ function renderCard(reply: Reply): RenderedMessage {
   const files: RenderedFile[] = [];
   const name = reply.image ? imageName(reply.image.filename) : undefined;
   if (reply.image && name) files.push({ name, data: Buffer.from(reply.image.png), description: plain(reply.image.alt, 1024) || undefined });
-  if (reply.attachment) files.push({ name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file', data: Buffer.from(reply.attachment.data), contentType: reply.attachment.mimeType });
-  const components = renderCardV2({ reply, rows, overflow, colour: reply.tone ? TONE_COLOURS[reply.tone] : undefined, ...(name ? { imageName: name } : {}) });
+  if (reply.attachment)
+    files.push({
+      name: reply.attachment.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file',
+      data: Buffer.from(reply.attachment.data),
+      contentType: reply.attachment.mimeType,
+    });
+  const components = renderCardV2({
+    reply,
+    rows,
+    overflow,
+    colour: reply.tone ? TONE_COLOURS[reply.tone] : undefined,
+    ...(name ? { imageName: name } : {}),
+  });
   return { embeds: [], components: [], v2: components, files, allowedMentions: { parse: [] }, flags: IS_COMPONENTS_V2 };
 }
 
@@ -125,14 +162,21 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
     for (const b of row) {
       if (b.kind === 'action') {
         if (asSelect || b.action.length > CUSTOM_ID_MAX || !fresh(b.action)) continue;
-        buttons.push({ type: ComponentType.Button, style: firstAction ? ButtonStyle.Primary : ButtonStyle.Secondary, label: label(b.label), custom_id: b.action });
+        buttons.push({
+          type: ComponentType.Button,
+          style: firstAction ? ButtonStyle.Primary : ButtonStyle.Secondary,
+          label: label(b.label),
+          custom_id: b.action,
+        });
         firstAction = false;
       } else if (b.kind === 'url') {
-        if (b.url.length <= LIMITS.url && /^https?:\/\//i.test(b.url)) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, label: label(b.label), url: b.url });
+        if (b.url.length <= LIMITS.url && /^https?:\/\//i.test(b.url))
+          buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, label: label(b.label), url: b.url });
       } else if (b.kind === 'copy') {
         const id = copyButtonId(b.text);
         if (!id) overflow.push([bold(`${b.label}: `), code(b.text)]);
-        else if (fresh(id)) buttons.push({ type: ComponentType.Button, style: ButtonStyle.Secondary, label: label(b.label), custom_id: id });
+        else if (fresh(id))
+          buttons.push({ type: ComponentType.Button, style: ButtonStyle.Secondary, label: label(b.label), custom_id: id });
       }
       // deeplink, share: omitted on Discord (see above).
     }
@@ -143,7 +187,14 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
   if (reply.prompt) {
     kept.push({
       type: ComponentType.ActionRow,
-      components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: label(`✏️ ${reply.prompt.label}`), custom_id: promptButtonId(reply.prompt) }],
+      components: [
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Primary,
+          label: label(`✏️ ${reply.prompt.label}`),
+          custom_id: promptButtonId(reply.prompt),
+        },
+      ],
     });
   }
   return kept;
@@ -157,7 +208,14 @@ function selectRow(index: number, actions: Array<Extract<Button, { kind: 'action
     seen.add(a.action);
     options.push({ label: plain(a.label, LIMITS.optionLabel) || a.action, value: a.action });
   }
-  const select: APIStringSelectComponent = { type: ComponentType.StringSelect, custom_id: selectId(index), placeholder: 'Choose…', min_values: 1, max_values: 1, options };
+  const select: APIStringSelectComponent = {
+    type: ComponentType.StringSelect,
+    custom_id: selectId(index),
+    placeholder: 'Choose…',
+    min_values: 1,
+    max_values: 1,
+    options,
+  };
   return { type: ComponentType.ActionRow, components: [select] };
 }
 

@@ -29,4 +29,3 @@ export function interactionOnly(i: BaseInteraction): boolean {
   // Outside a server with no context given (older payloads): the bot's own DM.
   return false;
 }
-

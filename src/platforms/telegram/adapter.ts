@@ -40,7 +40,10 @@ export interface TelegramAdapter {
  * The one way to run Telegram: long polling, or, when TELEGRAM_WEBHOOK_URL and its secret are set,
  * grammY's webhookCallback at the URL's path (the caller serves it) plus setWebhook with the secret.
  */
-export function telegramAdapter(settings: TelegramSettings, deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix: string }): TelegramAdapter {
+export function telegramAdapter(
+  settings: TelegramSettings,
+  deps: { core: BotCore; redis: Redis; logger: Logger; keyPrefix: string },
+): TelegramAdapter {
   const { token } = settings;
   const { logger } = deps;
   const telegram = createTelegramBot({

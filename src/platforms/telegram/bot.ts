@@ -93,7 +93,8 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
       fetchFailing = false;
       return res;
     } catch (err) {
-      if (!fetchFailing && !signal?.aborted) logger.warn({ err: telegramError(err, token) }, `telegram: cannot fetch updates; retrying every ${FETCH_RETRY_MS / 1000} s`);
+      if (!fetchFailing && !signal?.aborted)
+        logger.warn({ err: telegramError(err, token) }, `telegram: cannot fetch updates; retrying every ${FETCH_RETRY_MS / 1000} s`);
       fetchFailing = !signal?.aborted;
       throw err;
     }
@@ -115,7 +116,10 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
 
   bot.catch(async (err) => {
     // Never the error object itself: a wrapped network error may quote the URL with the token.
-    logger.error({ err: telegramError(err.error, token), updateId: err.ctx.update.update_id, chatId: err.ctx.chat?.id, userId: err.ctx.from?.id }, 'telegram: update failed');
+    logger.error(
+      { err: telegramError(err.error, token), updateId: err.ctx.update.update_id, chatId: err.ctx.chat?.id, userId: err.ctx.from?.id },
+      'telegram: update failed',
+    );
     const ctx = err.ctx;
     try {
       const from = ctx.from;
@@ -123,7 +127,13 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
       // An alert is the presser's alone; a message in a group is read by the group.
       const sorry = async (to: 'person' | 'chat') => {
         const chat = to === 'chat' && ctx.chat && ctx.chat.type !== 'private' ? ctx.chat : undefined;
-        const who = { platform: 'telegram' as const, userId, chatId: chat ? String(chat.id) : userId, chatKind: chat ? chatKind(chat) : ('private' as const), ...(from?.language_code ? { locale: from.language_code } : {}) };
+        const who = {
+          platform: 'telegram' as const,
+          userId,
+          chatId: chat ? String(chat.id) : userId,
+          chatKind: chat ? chatKind(chat) : ('private' as const),
+          ...(from?.language_code ? { locale: from.language_code } : {}),
+        };
         return (await adapterWords(opts.core.localeOf?.bind(opts.core), who))('error.bug.reason');
       };
       if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: await sorry('person'), show_alert: true });
@@ -154,7 +164,9 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     if (sweeper) return;
     const sweep = () => {
       if (!bot.isInited()) return;
-      ledger.sweep(bot.botInfo.id, (u) => bot.handleUpdate(u)).catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: update sweep failed'));
+      ledger
+        .sweep(bot.botInfo.id, (u) => bot.handleUpdate(u))
+        .catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: update sweep failed'));
     };
     sweeper = setInterval(sweep, Math.max(50, Math.floor(lease.leaseMs / 2)));
     sweeper.unref();
@@ -165,7 +177,12 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     const { signal } = life;
     while (!signal.aborted) {
       runner = run(bot, {
-        runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 }, silent: true, retryInterval: FETCH_RETRY_MS, maxRetryTime: Number.MAX_SAFE_INTEGER },
+        runner: {
+          fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 },
+          silent: true,
+          retryInterval: FETCH_RETRY_MS,
+          maxRetryTime: Number.MAX_SAFE_INTEGER,
+        },
         sink: { concurrency: opts.concurrency ?? 100 },
       });
       started();
@@ -214,7 +231,10 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
       const left = await ledger.drain(stopOpts.graceMs ?? DEFAULT_GRACE_MS);
       if (left > 0) {
         ledger.abandon();
-        logger.warn({ updates: left }, 'telegram: updates still in hand at shutdown (Telegram slow?); their claims lapse and another process or the next start answers them');
+        logger.warn(
+          { updates: left },
+          'telegram: updates still in hand at shutdown (Telegram slow?); their claims lapse and another process or the next start answers them',
+        );
       }
     },
     webhookHandler(secret: string) {
@@ -224,7 +244,11 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
     },
     async setWebhook(url, secret) {
       await connect();
-      await retrying('setWebhook', () => bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }), { logger, token, signal: life.signal });
+      await retrying('setWebhook', () => bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }), {
+        logger,
+        token,
+        signal: life.signal,
+      });
     },
   };
 }

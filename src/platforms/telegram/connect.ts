@@ -32,7 +32,11 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Runs `fn` until it succeeds (bounded backoff; one warning per outage); rejects on stop. */
-export async function retrying<T>(what: string, fn: () => Promise<T>, opts: { logger: Logger; token: string; signal: AbortSignal }): Promise<T> {
+export async function retrying<T>(
+  what: string,
+  fn: () => Promise<T>,
+  opts: { logger: Logger; token: string; signal: AbortSignal },
+): Promise<T> {
   let wait = FIRST_RETRY_MS;
   let failing = false;
   for (;;) {
@@ -42,7 +46,11 @@ export async function retrying<T>(what: string, fn: () => Promise<T>, opts: { lo
       if (failing) opts.logger.info(`telegram: ${what} succeeded`);
       return v;
     } catch (err) {
-      if (!failing) opts.logger.warn({ err: telegramError(err, opts.token) }, `telegram: ${what} failed; retrying (at most every ${MAX_RETRY_MS / 1000} s)`);
+      if (!failing)
+        opts.logger.warn(
+          { err: telegramError(err, opts.token) },
+          `telegram: ${what} failed; retrying (at most every ${MAX_RETRY_MS / 1000} s)`,
+        );
       failing = true;
       await pause(wait, opts.signal);
       wait = Math.min(MAX_RETRY_MS, wait * 2);
@@ -50,7 +58,10 @@ export async function retrying<T>(what: string, fn: () => Promise<T>, opts: { lo
   }
 }
 
-export async function connectBot(bot: Bot, opts: { logger: Logger; token: string; signal: AbortSignal; firstRetryMs?: number }): Promise<void> {
+export async function connectBot(
+  bot: Bot,
+  opts: { logger: Logger; token: string; signal: AbortSignal; firstRetryMs?: number },
+): Promise<void> {
   let wait = opts.firstRetryMs ?? FIRST_RETRY_MS;
   let failing = false;
   while (!bot.isInited()) {
@@ -65,10 +76,15 @@ export async function connectBot(bot: Bot, opts: { logger: Logger; token: string
     } catch (err) {
       if (opts.signal.aborted) throw new Error('telegram: stopped while connecting', { cause: err });
       if (err instanceof GrammyError && (err.error_code === 401 || err.error_code === 404)) {
-        throw new TokenRefused(`Telegram refused TELEGRAM_BOT_TOKEN (${err.error_code} ${err.description}): check it with @BotFather.`, { cause: err });
+        throw new TokenRefused(`Telegram refused TELEGRAM_BOT_TOKEN (${err.error_code} ${err.description}): check it with @BotFather.`, {
+          cause: err,
+        });
       }
       if (!failing) {
-        opts.logger.warn({ err: telegramError(err, opts.token) }, `telegram: cannot reach the Bot API; retrying (at most every ${MAX_RETRY_MS / 1000} s), not ready until then`);
+        opts.logger.warn(
+          { err: telegramError(err, opts.token) },
+          `telegram: cannot reach the Bot API; retrying (at most every ${MAX_RETRY_MS / 1000} s), not ready until then`,
+        );
       }
       failing = true;
       await pause(wait, opts.signal);

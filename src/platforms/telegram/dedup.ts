@@ -50,7 +50,11 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
   const { redis, logger } = opts;
   const leaseMs = (opts.lease ?? DEFAULT_UPDATE_LEASE).leaseMs;
   const registry = new CoreKeys(opts.keyPrefix);
-  const keys = (botId: number, id: number) => [registry.telegramUpdate(botId, id), registry.telegramInFlight(botId), registry.telegramInFlightData(botId)];
+  const keys = (botId: number, id: number) => [
+    registry.telegramUpdate(botId, id),
+    registry.telegramInFlight(botId),
+    registry.telegramInFlightData(botId),
+  ];
   const run = scripts(redis);
   /** Updates this process holds a lease on, by update key. */
   const held = new Map<string, { owner: string; keys: string[]; id: number }>();
@@ -62,7 +66,9 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
 
   const renewAll = () => {
     for (const h of held.values()) {
-      run('renewUpdate', h.keys, [h.owner, leaseMs, h.id]).catch((err: unknown) => logger.debug({ err: telegramError(err) }, 'telegram: could not renew an update lease'));
+      run('renewUpdate', h.keys, [h.owner, leaseMs, h.id]).catch((err: unknown) =>
+        logger.debug({ err: telegramError(err) }, 'telegram: could not renew an update lease'),
+      );
     }
   };
   const keepRenewing = () => {
@@ -115,7 +121,9 @@ export function createUpdateLedger(opts: { redis: Redis; keyPrefix: string; logg
       if (entry) {
         untrack(k[0]!);
         // Done even when the handler failed: the user was told, and a replay would say it twice.
-        await run('finishUpdate', k, [DAY_SECONDS, id]).catch((err: unknown) => logger.warn({ err: telegramError(err) }, 'telegram: could not mark an update done'));
+        await run('finishUpdate', k, [DAY_SECONDS, id]).catch((err: unknown) =>
+          logger.warn({ err: telegramError(err) }, 'telegram: could not mark an update done'),
+        );
       }
       work.delete(p);
       finish();

@@ -89,7 +89,10 @@ export class ReplyDelivery {
         await this.deliver(reply);
       } catch (err) {
         failed = true;
-        this.deps.logger.warn({ err: telegramError(err, this.deps.token), chatKind: this.origin.chatKind }, 'telegram: a reply could not be delivered');
+        this.deps.logger.warn(
+          { err: telegramError(err, this.deps.token), chatKind: this.origin.chatKind },
+          'telegram: a reply could not be delivered',
+        );
       }
     }
     if (failed) await this.apologise();
@@ -102,7 +105,9 @@ export class ReplyDelivery {
     this.answered = true;
     await this.deps.api
       .answerCallbackQuery(this.origin.callbackQueryId, text ? { text: text.slice(0, ALERT_LIMIT), show_alert: alert } : {})
-      .catch((err: unknown) => this.deps.logger.debug({ err: telegramError(err, this.deps.token) }, 'telegram: answerCallbackQuery failed'));
+      .catch((err: unknown) =>
+        this.deps.logger.debug({ err: telegramError(err, this.deps.token) }, 'telegram: answerCallbackQuery failed'),
+      );
   }
 
   /** The polite line when something failed: an alert for a button press, a message otherwise. */
@@ -117,7 +122,13 @@ export class ReplyDelivery {
     const o = this.origin;
     const userId = String(o.dmUserId ?? o.chatId);
     const alone = to === 'person' || o.chatKind === 'private';
-    return adapterWords(this.deps.localeOf, { platform: 'telegram', userId, chatId: alone ? userId : o.chatId, chatKind: alone ? 'private' : o.chatKind, ...(o.locale ? { locale: o.locale } : {}) });
+    return adapterWords(this.deps.localeOf, {
+      platform: 'telegram',
+      userId,
+      chatId: alone ? userId : o.chatId,
+      chatKind: alone ? 'private' : o.chatKind,
+      ...(o.locale ? { locale: o.locale } : {}),
+    });
   }
 
   /** Telegram shows ephemeral messages in groups, to a real user, and not through inline mode. */
@@ -127,7 +138,8 @@ export class ReplyDelivery {
 
   private async deliver(given: Reply): Promise<void> {
     // Pressed on an ephemeral message: the exchange belongs to the presser; what it says stays with them.
-    const reply: Reply = this.origin.ephemeralMessageId !== undefined && given.target === 'here' ? { ...given, target: 'ephemeral' } : given;
+    const reply: Reply =
+      this.origin.ephemeralMessageId !== undefined && given.target === 'here' ? { ...given, target: 'ephemeral' } : given;
     if (reply.target === 'ephemeral' && this.origin.chatKind === 'group' && this.origin.inline !== true) {
       if (this.mayBeEphemeral()) {
         if (reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
@@ -135,11 +147,15 @@ export class ReplyDelivery {
       }
       // Refused, or no user to show it to (an anonymous admin): what the bot did before ephemeral
       // messages, never the group for anything private.
-      if (reply.ephemeralFallback === 'here') return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
+      if (reply.ephemeralFallback === 'here')
+        return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
       const alert = this.mayBeEphemeral() && this.origin.callbackQueryId && !this.answered ? alertText([reply]) : undefined;
       if (alert !== undefined) return this.answer(alert, true);
     }
-    const privately = reply.target === 'dm' || (reply.target === 'ephemeral' && this.origin.chatKind === 'group') || (this.origin.inline === true && reply.mode !== 'edit');
+    const privately =
+      reply.target === 'dm' ||
+      (reply.target === 'ephemeral' && this.origin.chatKind === 'group') ||
+      (this.origin.inline === true && reply.mode !== 'edit');
     if (!privately || this.origin.chatKind === 'private') return this.show(this.origin.chatId, this.origin.chatKind, reply);
     if (this.origin.dmUserId === undefined) return this.fallback(reply);
     try {
@@ -194,7 +210,10 @@ export class ReplyDelivery {
         link_preview_options: { is_disabled: true },
         ...(markup ? { reply_markup: markup } : {}),
         ...(this.origin.threadId ? { message_thread_id: Number(this.origin.threadId) } : {}),
-        ephemeral_message_parameters: { receiver_user_id: this.origin.dmUserId, ...(this.origin.callbackQueryId ? { callback_query_id: this.origin.callbackQueryId } : {}) },
+        ephemeral_message_parameters: {
+          receiver_user_id: this.origin.dmUserId,
+          ...(this.origin.callbackQueryId ? { callback_query_id: this.origin.callbackQueryId } : {}),
+        },
       });
       return true;
     } catch (err) {
@@ -232,7 +251,12 @@ export class ReplyDelivery {
   private async fallback(reply: Reply): Promise<void> {
     const alert = async () => {
       const t = await this.words('person');
-      return this.answer(this.deps.botUsername ? t('platform.telegram.privateOnly.alert', { bot: `@${this.deps.botUsername}` }) : t('platform.telegram.privateOnly.text'), true);
+      return this.answer(
+        this.deps.botUsername
+          ? t('platform.telegram.privateOnly.alert', { bot: `@${this.deps.botUsername}` })
+          : t('platform.telegram.privateOnly.text'),
+        true,
+      );
     };
     if (this.origin.inline && this.origin.callbackQueryId && !this.answered) return alert();
     if (reply.dmFallback) return this.show(this.origin.chatId, this.origin.chatKind, { ...reply.dmFallback, target: 'here', mode: 'new' });

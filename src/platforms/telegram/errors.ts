@@ -17,7 +17,9 @@ function isEditImpossible(err: unknown): boolean {
   return (
     err instanceof GrammyError &&
     err.error_code === 400 &&
-    /message to edit not found|message can't be edited|there is no text in the message to edit|there is no caption in the message to edit|message_id_invalid/i.test(err.description)
+    /message to edit not found|message can't be edited|there is no text in the message to edit|there is no caption in the message to edit|message_id_invalid/i.test(
+      err.description,
+    )
   );
 }
 
@@ -45,14 +47,23 @@ export function classifyFailure(err: unknown): { failure: DeliveryFailure; retry
       const movedTo = err.parameters.migrate_to_chat_id;
       if (typeof movedTo === 'number') return { failure: 'gone', movedTo: String(movedTo) };
       // Gone for good: deleted chat, upgraded group (migrate_to_chat_id), lost rights to post.
-      if (/chat not found|group chat was upgraded|not enough rights|have no rights|need administrator rights|CHAT_WRITE_FORBIDDEN|CHANNEL_PRIVATE|user is deactivated/i.test(desc))
+      if (
+        /chat not found|group chat was upgraded|not enough rights|have no rights|need administrator rights|CHAT_WRITE_FORBIDDEN|CHANNEL_PRIVATE|user is deactivated/i.test(
+          desc,
+        )
+      )
         return { failure: 'gone' };
       return { failure: 'rejected' };
     }
     // 401 (bad token), 404, 409...: retrying will not help.
     return { failure: 'rejected' };
   }
-  if (err instanceof DeliveryError) return { failure: err.failure, ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}), ...(err.inDoubt ? { inDoubt: true } : {}) };
+  if (err instanceof DeliveryError)
+    return {
+      failure: err.failure,
+      ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+      ...(err.inDoubt ? { inDoubt: true } : {}),
+    };
   // HttpError (network, timeouts) and anything unexpected: worth another try later. A request that
   // left (a timeout, a reset) may have been delivered: in doubt, unless it never connected.
   if (err instanceof HttpError) return { failure: 'transient', ...(neverSent(err.error) ? {} : { inDoubt: true }) };

@@ -19,7 +19,13 @@ export function guestMode(shared: HandlerDeps): Composer<Context> {
     if (!m || !queryId || !m.from || !deps.core.guestQuery) return;
     // The mention itself is not part of the question.
     const text = (m.text ?? m.caption ?? '').replace(new RegExp(`@${ctx.me.username}\\b`, 'gi'), ' ').trim();
-    const result = await deps.core.guestQuery({ platform: 'telegram', userId: String(m.from.id), userName: userName(m.from), text, ...(m.from.language_code ? { locale: m.from.language_code } : {}) });
+    const result = await deps.core.guestQuery({
+      platform: 'telegram',
+      userId: String(m.from.id),
+      userName: userName(m.from),
+      text,
+      ...(m.from.language_code ? { locale: m.from.language_code } : {}),
+    });
     const { article, problems } = articleOf(result, ctx.me.username);
     if (problems.length > 0) deps.logger.warn({ problems, kind: result.kind }, 'telegram: guest result rendered with problems');
     if (!article) return;

@@ -43,7 +43,9 @@ function spanHtml(p: Piece): string {
     }
     case 'time':
       // A date_time entity shown relative ("in 5 minutes"); clients without it show the text.
-      return Number.isFinite(p.at) ? `<tg-time unix="${Math.floor(p.at / 1000)}" format="r">${escapeHtml(p.text)}</tg-time>` : escapeHtml(p.text);
+      return Number.isFinite(p.at)
+        ? `<tg-time unix="${Math.floor(p.at / 1000)}" format="r">${escapeHtml(p.text)}</tg-time>`
+        : escapeHtml(p.text);
   }
 }
 

@@ -54,19 +54,27 @@ export function actorOf(msg: Pick<Message, 'from' | 'sender_chat' | 'chat'>): Ac
   }
   const u = msg.from;
   if (!u) return undefined;
-  return { userId: String(u.id), userName: userName(u), dmUserId: u.id, actsAsChat: false, ...(u.language_code ? { locale: u.language_code } : {}) };
+  return {
+    userId: String(u.id),
+    userName: userName(u),
+    dmUserId: u.id,
+    actsAsChat: false,
+    ...(u.language_code ? { locale: u.language_code } : {}),
+  };
 }
 
-export type MessageRoute =
-  | { kind: 'handle'; text: string }
-  | { kind: 'ignore' };
+export type MessageRoute = { kind: 'handle'; text: string } | { kind: 'ignore' };
 
 /**
  * Which text messages reach the core. Private: everything (commands and answers to prompts).
  * Groups and channels: commands for us, and replies to our own messages (answers to a prompt);
  * everything else is people talking among themselves.
  */
-export function routeText(msg: Pick<Message, 'chat' | 'reply_to_message' | 'from'>, text: string, bot: { id: number; username: string }): MessageRoute {
+export function routeText(
+  msg: Pick<Message, 'chat' | 'reply_to_message' | 'from'>,
+  text: string,
+  bot: { id: number; username: string },
+): MessageRoute {
   if (msg.from?.is_bot && msg.from.username !== 'GroupAnonymousBot') return { kind: 'ignore' };
   const addressing = commandAddressing(text, bot.username);
   if (addressing.kind === 'other') return { kind: 'ignore' };

@@ -19,7 +19,8 @@ const DESCRIPTION_LIMIT = 256;
 export function articleOf(r: InlineResult, botUsername: string): { article?: InlineQueryResultArticle; problems: string[] } {
   const rendered = renderReply({ ...r.reply, target: 'here', mode: 'new' }, { botUsername });
   const main = rendered.messages[rendered.main];
-  if (!main || main.kind !== 'text' || rendered.messages.length !== 1) return { problems: [...rendered.problems, `inline result ${r.id}: not a single text message`] };
+  if (!main || main.kind !== 'text' || rendered.messages.length !== 1)
+    return { problems: [...rendered.problems, `inline result ${r.id}: not a single text message`] };
   const keyboard: InlineKeyboardMarkup | undefined = isForceReply(main.markup) ? undefined : main.markup;
   return {
     article: {
@@ -41,7 +42,13 @@ export function inlineMode(shared: HandlerDeps): Composer<Context> {
   c.on('inline_query', async (ctx) => {
     const deps = forUpdate(shared, ctx);
     const q = ctx.inlineQuery;
-    const answer = await deps.core.inlineQuote({ platform: 'telegram', userId: String(q.from.id), userName: userName(q.from), text: q.query, ...(q.from.language_code ? { locale: q.from.language_code } : {}) });
+    const answer = await deps.core.inlineQuote({
+      platform: 'telegram',
+      userId: String(q.from.id),
+      userName: userName(q.from),
+      text: q.query,
+      ...(q.from.language_code ? { locale: q.from.language_code } : {}),
+    });
     const articles: InlineQueryResultArticle[] = [];
     for (const r of answer.results.slice(0, MAX_RESULTS)) {
       const { article, problems } = articleOf(r, ctx.me.username);
@@ -61,7 +68,10 @@ export function inlineMode(shared: HandlerDeps): Composer<Context> {
     chosen += 1;
     // The kind only: the query is the user's text and stays out of the log.
     const kind = r.result_id.split(':')[0]?.slice(0, 16) ?? 'unknown';
-    forUpdate(shared, ctx).logger.info({ event: 'inline_chosen', kind, chosenSinceStart: chosen, inlineMessage: r.inline_message_id !== undefined }, 'telegram: inline result chosen');
+    forUpdate(shared, ctx).logger.info(
+      { event: 'inline_chosen', kind, chosenSinceStart: chosen, inlineMessage: r.inline_message_id !== undefined },
+      'telegram: inline result chosen',
+    );
   });
   return c;
 }

@@ -68,7 +68,9 @@ export class TelegramMessenger implements Messenger {
    */
   async react(ref: MessageRef, emoji: string): Promise<void> {
     try {
-      await this.api.setMessageReaction(ref.chatId, Number(ref.messageId), [{ type: 'emoji', emoji: TELEGRAM_REACTION[emoji] ?? (emoji as ReactionTypeEmoji['emoji']) }]);
+      await this.api.setMessageReaction(ref.chatId, Number(ref.messageId), [
+        { type: 'emoji', emoji: TELEGRAM_REACTION[emoji] ?? (emoji as ReactionTypeEmoji['emoji']) },
+      ]);
     } catch (err) {
       throw toDeliveryError(err, this.token);
     }
@@ -83,11 +85,16 @@ export class TelegramMessenger implements Messenger {
     const rendered = await this.render(reply);
     if (isInlineRef(ref)) return this.editInline(ref, rendered);
     const [first, ...rest] = rendered.messages;
-    if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0)) return this.sendRendered(ref.chatId, rendered, options);
+    if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0))
+      return this.sendRendered(ref.chatId, rendered, options);
     const keyboard = isForceReply(first.markup) ? undefined : first.markup;
     const extra = { parse_mode: 'HTML' as const, ...(keyboard ? { reply_markup: keyboard } : {}) };
     try {
-      if (first.kind === 'text') await this.api.editMessageText(ref.chatId, Number(ref.messageId), first.html, { ...extra, link_preview_options: { is_disabled: true } });
+      if (first.kind === 'text')
+        await this.api.editMessageText(ref.chatId, Number(ref.messageId), first.html, {
+          ...extra,
+          link_preview_options: { is_disabled: true },
+        });
       else await this.api.editMessageCaption(ref.chatId, Number(ref.messageId), { caption: first.html, ...extra });
     } catch (err) {
       if (isKindMismatch(err)) return this.sendRendered(ref.chatId, rendered, options);
@@ -110,12 +117,22 @@ export class TelegramMessenger implements Messenger {
     const chatId = ref.chatId;
     const messageId = Number(ref.messageId);
     const picture = main.kind === 'photo' && main.photo ? main.photo : { png: plainPicture(), filename: 'closed.png' };
-    const asMedia = () => this.api.editMessageMedia(chatId, messageId, { type: 'photo', media: new InputFile(picture.png, picture.filename ?? 'image.png'), caption: main.html, parse_mode: 'HTML' }, { reply_markup: keyboard });
+    const asMedia = () =>
+      this.api.editMessageMedia(
+        chatId,
+        messageId,
+        { type: 'photo', media: new InputFile(picture.png, picture.filename ?? 'image.png'), caption: main.html, parse_mode: 'HTML' },
+        { reply_markup: keyboard },
+      );
     try {
       if (main.kind === 'photo') await asMedia();
       else {
         try {
-          await this.api.editMessageText(chatId, messageId, main.html, { parse_mode: 'HTML', reply_markup: keyboard, link_preview_options: { is_disabled: true } });
+          await this.api.editMessageText(chatId, messageId, main.html, {
+            parse_mode: 'HTML',
+            reply_markup: keyboard,
+            link_preview_options: { is_disabled: true },
+          });
         } catch (err) {
           // A photo (the card with its QR): the picture goes with the text.
           if (!isKindMismatch(err)) throw err;
@@ -133,7 +150,11 @@ export class TelegramMessenger implements Messenger {
     if (!main || main.kind !== 'text') throw toDeliveryError(new Error('an inline message can only show text'), this.token);
     const keyboard = isForceReply(main.markup) ? undefined : main.markup;
     try {
-      await this.api.editMessageTextInline(ref.messageId, main.html, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+      await this.api.editMessageTextInline(ref.messageId, main.html, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(keyboard ? { reply_markup: keyboard } : {}),
+      });
     } catch (err) {
       if (!isNotModified(err)) throw toDeliveryError(err, this.token);
     }
@@ -182,10 +203,13 @@ export class TelegramMessenger implements Messenger {
     try {
       const sent =
         msg.kind === 'photo' && msg.photo
-          ? await this.api.sendPhoto(chatId, new InputFile(msg.photo.png, msg.photo.filename ?? 'image.png'), { caption: msg.html, ...common })
+          ? await this.api.sendPhoto(chatId, new InputFile(msg.photo.png, msg.photo.filename ?? 'image.png'), {
+              caption: msg.html,
+              ...common,
+            })
           : msg.kind === 'document' && msg.document
-          ? await this.api.sendDocument(chatId, new InputFile(msg.document.data, msg.document.filename), { caption: msg.html, ...common })
-          : await this.api.sendMessage(chatId, msg.html, { ...common, link_preview_options: { is_disabled: true } });
+            ? await this.api.sendDocument(chatId, new InputFile(msg.document.data, msg.document.filename), { caption: msg.html, ...common })
+            : await this.api.sendMessage(chatId, msg.html, { ...common, link_preview_options: { is_disabled: true } });
       return { platform: 'telegram', chatId: String(sent.chat.id), messageId: String(sent.message_id) };
     } catch (err) {
       throw toDeliveryError(err, this.token);

@@ -17,7 +17,14 @@ export function plainPicture(): Uint8Array {
   ihdr.writeUInt32BE(side, 0);
   ihdr.writeUInt32BE(side, 4);
   ihdr.set([8, 0, 0, 0, 0], 8);
-  cached = new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]));
+  cached = new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(raw)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
   return cached;
 }
 

@@ -77,7 +77,9 @@ function renderButton(b: Button, opts: RenderOptions, problems: string[]): Inlin
       return { text, copy_text: { text: b.text } };
     case 'deeplink':
       if (!opts.botUsername || !START_PAYLOAD.test(b.payload)) {
-        problems.push(`deeplink button "${b.label}": ${opts.botUsername ? 'payload must be 1-64 of A-Z a-z 0-9 _ -' : 'bot username unknown'}`);
+        problems.push(
+          `deeplink button "${b.label}": ${opts.botUsername ? 'payload must be 1-64 of A-Z a-z 0-9 _ -' : 'bot username unknown'}`,
+        );
         return undefined;
       }
       return { text, url: `https://t.me/${opts.botUsername}?start=${b.payload}` };
@@ -87,7 +89,10 @@ function renderButton(b: Button, opts: RenderOptions, problems: string[]): Inlin
         return undefined;
       }
       // The user picks a chat (private, group or channel); the query opens there as @bot <query>.
-      return { text, switch_inline_query_chosen_chat: { query: b.query, allow_user_chats: true, allow_group_chats: true, allow_channel_chats: true } };
+      return {
+        text,
+        switch_inline_query_chosen_chat: { query: b.query, allow_user_chats: true, allow_group_chats: true, allow_channel_chats: true },
+      };
   }
 }
 
@@ -126,15 +131,28 @@ export function renderReply(reply: Reply, opts: RenderOptions = {}): RenderedRep
       messages.push({ kind: 'text', html: nonEmpty(fullText, '…'), ...(ownMarkup ? { markup: ownMarkup } : {}) });
     }
   } else {
-    messages.push({ kind: 'text', html: nonEmpty(fullText, reply.prompt ? linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT) : '…'), ...(ownMarkup ? { markup: ownMarkup } : {}) });
+    messages.push({
+      kind: 'text',
+      html: nonEmpty(fullText, reply.prompt ? linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT) : '…'),
+      ...(ownMarkup ? { markup: ownMarkup } : {}),
+    });
   }
   // A keyboard and a ForceReply cannot share a message: the prompt gets its own.
   if (reply.prompt && keyboard) {
-    messages.push({ kind: 'text', html: nonEmpty(linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT), '…'), markup: forceReply(reply.prompt) });
+    messages.push({
+      kind: 'text',
+      html: nonEmpty(linesToHtml([[{ kind: 'text', text: reply.prompt.label }]], TEXT_LIMIT), '…'),
+      markup: forceReply(reply.prompt),
+    });
   }
   const main = reply.prompt && keyboard ? messages.length - 2 : messages.length - 1;
   // A file follows its text as a document of its own (sendDocument), named in its caption.
-  if (reply.attachment) messages.push({ kind: 'document', html: linesToHtml([[{ kind: 'text', text: reply.attachment.filename }]], CAPTION_LIMIT), document: reply.attachment });
+  if (reply.attachment)
+    messages.push({
+      kind: 'document',
+      html: linesToHtml([[{ kind: 'text', text: reply.attachment.filename }]], CAPTION_LIMIT),
+      document: reply.attachment,
+    });
   return { messages, main, problems };
 }
 

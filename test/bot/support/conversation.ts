@@ -31,7 +31,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { commandsPerMinute?: number; timings?: Partial<SandboxTimings>; chatLimit?: number; reshape?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { commandsPerMinute?: number; timings?: Partial<SandboxTimings>; chatLimit?: number; reshape?: boolean } = {},
+): Promise<Harness> {
   const clock = new ManualClock();
   const sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off', ...opts.timings } });
   const prefix = uniquePrefix('bot');
@@ -41,13 +43,24 @@ export async function startHarness(opts: { commandsPerMinute?: number; timings?:
   const catalog = new CatalogCache(api, { ttlMs: 60_000, now: () => clock.now() });
   const tracking = new MemoryTracking(opts.chatLimit);
   const core = createCore({
-    api, catalog, redis, keyPrefix: prefix, tracking,
+    api,
+    catalog,
+    redis,
+    keyPrefix: prefix,
+    tracking,
     limits: { commandsPerMinute: opts.commandsPerMinute ?? 1000, draftTtlSeconds: 600 },
     now: () => clock.now(),
   });
   let closed = false;
   return {
-    sandbox, clock, core, redis, prefix, tracking, api, ...(proxy ? { proxy } : {}),
+    sandbox,
+    clock,
+    core,
+    redis,
+    prefix,
+    tracking,
+    api,
+    ...(proxy ? { proxy } : {}),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -92,7 +105,12 @@ export class ChatUser {
     const button = findButton(from, label);
     if (button.kind !== 'action') throw new Error(`button ${String(label)} is a ${button.kind} button`);
     this.messageCount++;
-    this.last = await this.h.core.handle(this.incoming({ action: button.action, messageRef: { platform: 'console', chatId: this.who.chatId ?? this.who.userId, messageId: String(this.messageCount) } }));
+    this.last = await this.h.core.handle(
+      this.incoming({
+        action: button.action,
+        messageRef: { platform: 'console', chatId: this.who.chatId ?? this.who.userId, messageId: String(this.messageCount) },
+      }),
+    );
     return this.last;
   }
 
@@ -126,7 +144,10 @@ export class ChatUser {
 export function findButton(replies: Reply[], label: string | RegExp): Button {
   const all = replies.flatMap(replyButtons);
   const b = all.find((x) => (typeof label === 'string' ? x.label === label : label.test(x.label)));
-  if (!b) throw new Error(`no button ${String(label)}; buttons: ${all.map((x) => x.label).join(', ')}\n${replies.map(replyText).join('\n---\n')}`);
+  if (!b)
+    throw new Error(
+      `no button ${String(label)}; buttons: ${all.map((x) => x.label).join(', ')}\n${replies.map(replyText).join('\n---\n')}`,
+    );
   return b;
 }
 
@@ -136,8 +157,14 @@ export const allText = (replies: Reply[]): string => replies.map(replyText).join
  * The reply whose title matches, checked to contain every text and to carry these buttons
  * (labels, in order within the reply, other buttons allowed).
  */
-export function card(replies: Reply[], match: { title?: string | RegExp; contains?: Array<string | RegExp>; buttons?: string[]; target?: Reply['target'] }): Reply {
-  const found = replies.find((r) => match.title === undefined || (typeof match.title === 'string' ? r.title?.includes(match.title) : match.title.test(r.title ?? '')));
+export function card(
+  replies: Reply[],
+  match: { title?: string | RegExp; contains?: Array<string | RegExp>; buttons?: string[]; target?: Reply['target'] },
+): Reply {
+  const found = replies.find(
+    (r) =>
+      match.title === undefined || (typeof match.title === 'string' ? r.title?.includes(match.title) : match.title.test(r.title ?? '')),
+  );
   expect(found, `no reply titled ${String(match.title)} in:\n${allText(replies)}`).toBeDefined();
   const r = found as Reply;
   const text = replyText(r);

@@ -1,5 +1,11 @@
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
-import { DEFAULT_SETTINGS, type ChatSettings, type FollowedSwap, type FollowResult, type TrackingService } from '../../../src/contracts/tracking.js';
+import {
+  DEFAULT_SETTINGS,
+  type ChatSettings,
+  type FollowedSwap,
+  type FollowResult,
+  type TrackingService,
+} from '../../../src/contracts/tracking.js';
 
 /**
  * A TrackingService kept in memory, for handler tests: the core only needs the interface; the real

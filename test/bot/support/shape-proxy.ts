@@ -21,7 +21,14 @@ export interface ShapeProxy {
 }
 
 export async function startShapeProxy(target: string): Promise<ShapeProxy> {
-  const proxy: ShapeProxy = { url: '', createShape: undefined, answerShape: undefined, failNext: new Map(), requests: [], close: async () => undefined };
+  const proxy: ShapeProxy = {
+    url: '',
+    createShape: undefined,
+    answerShape: undefined,
+    failNext: new Map(),
+    requests: [],
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -37,12 +44,19 @@ export async function startShapeProxy(target: string): Promise<ShapeProxy> {
         if (fail) {
           proxy.failNext.set(fail[0], fail[1] - 1);
           res.writeHead(503, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ data: null, error: { code: 'SERVICE_UNAVAILABLE', message: 'injected by the shape proxy', metadata: {} } }));
+          res.end(
+            JSON.stringify({ data: null, error: { code: 'SERVICE_UNAVAILABLE', message: 'injected by the shape proxy', metadata: {} } }),
+          );
           return;
         }
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
-        const upstream = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+        for (const [k, v] of Object.entries(req.headers))
+          if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
+        const upstream = await fetch(target + (req.url ?? '/'), {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+        });
         let text = await upstream.text();
         if (label === 'POST /api/v2/swaps' && upstream.ok && proxy.createShape) {
           const body = JSON.parse(text) as { data: Record<string, unknown> };
@@ -60,10 +74,11 @@ export async function startShapeProxy(target: string): Promise<ShapeProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return proxy;
 }
 

@@ -3,7 +3,17 @@ import type { Incoming } from '../../../src/contracts/incoming.js';
 import { actionButton, copyButton, line, type Reply } from '../../../src/contracts/reply.js';
 import { t } from '../../../src/i18n/index.js';
 import type { InteractionState, StoredMessage } from './fake-world.js';
-import { buttonId, buttonLabels, connectBot, embedText, ScriptedCore, startDiscordHarness, startDiscordWorld, unescape, type DiscordHarness } from './harness.js';
+import {
+  buttonId,
+  buttonLabels,
+  connectBot,
+  embedText,
+  ScriptedCore,
+  startDiscordHarness,
+  startDiscordWorld,
+  unescape,
+  type DiscordHarness,
+} from './harness.js';
 import { waitFor } from '../../support/wait.js';
 
 /**
@@ -15,38 +25,52 @@ let release: () => void = () => undefined;
 const gate = () => new Promise<void>((resolve) => (release = resolve));
 const say = (lines: string, extra: Partial<Reply> = {}): Reply => ({ lines: [line(lines)], target: 'here', ...extra });
 
-const core = new ScriptedCore(async (i: Incoming): Promise<Reply[]> => {
-  const cmd = i.text ?? i.action ?? '';
-  if (cmd === '/help') return [say(`hello ${i.userName}`, { title: `Hi **${i.userName}** @everyone` })];
-  if (cmd.startsWith('/status')) {
-    await gate();
-    return [say('slow answer')];
-  }
-  if (cmd.startsWith('/untrack')) {
-    await gate();
-    return [{ lines: [line('only you see this')], target: 'ephemeral' }];
-  }
-  if (cmd.startsWith('/history') || cmd.startsWith('/routes')) return [{ lines: [line('private stuff')], target: 'dm' }, { lines: [line('Sent privately')], target: 'ephemeral' }];
-  if (cmd === '/networks copy') return [say('an id', { buttons: [[copyButton('Copy id', 'abc-123'), actionButton('Refresh', 'rf:copy')]] })];
-  if (cmd === 'rf:copy') return [say('refreshed', { mode: 'edit' })];
-  if (cmd === '/networks mine') return [say('a public card', { buttons: [[actionButton('Press', 'ny:1')]] })];
-  if (cmd === 'ny:1') return [{ title: 'Not yours', tone: 'warning', lines: [line('only for the presser')], target: 'ephemeral', mode: 'edit' }];
-  if (cmd.startsWith('/networks')) {
-    return [say('pick one', { buttons: [Array.from({ length: 8 }, (_, n) => actionButton(`Network ${n}`, `net:${n}`))] })];
-  }
-  if (cmd.startsWith('net:')) return [say(`you picked ${cmd}`, { mode: 'edit' })];
-  if (cmd === '/swap') {
-    await gate();
-    return [say('Where to?', { prompt: { label: 'Your address on Base', placeholder: '0x…', maxLength: 64 }, buttons: [[actionButton('Cancel', 'cx:1')]] })];
-  }
-  if (cmd === '/tracking') throw new Error('boom: a bug in a handler');
-  if (cmd.startsWith('/quote')) return [say('quoted', { buttons: [[actionButton('Swap this', 'sw:1')]] })];
-  if (cmd === 'sw:1') {
-    await gate();
-    return [say('edited after a wait', { mode: 'edit', buttons: [[actionButton('Next', 'nx:1')]] })];
-  }
-  return [say(`got ${cmd}`)];
-}, Array.from({ length: 40 }, (_, n) => ({ label: `Network number ${n} ${'x'.repeat(120)}`, value: `NET_${n}` })));
+const core = new ScriptedCore(
+  async (i: Incoming): Promise<Reply[]> => {
+    const cmd = i.text ?? i.action ?? '';
+    if (cmd === '/help') return [say(`hello ${i.userName}`, { title: `Hi **${i.userName}** @everyone` })];
+    if (cmd.startsWith('/status')) {
+      await gate();
+      return [say('slow answer')];
+    }
+    if (cmd.startsWith('/untrack')) {
+      await gate();
+      return [{ lines: [line('only you see this')], target: 'ephemeral' }];
+    }
+    if (cmd.startsWith('/history') || cmd.startsWith('/routes'))
+      return [
+        { lines: [line('private stuff')], target: 'dm' },
+        { lines: [line('Sent privately')], target: 'ephemeral' },
+      ];
+    if (cmd === '/networks copy')
+      return [say('an id', { buttons: [[copyButton('Copy id', 'abc-123'), actionButton('Refresh', 'rf:copy')]] })];
+    if (cmd === 'rf:copy') return [say('refreshed', { mode: 'edit' })];
+    if (cmd === '/networks mine') return [say('a public card', { buttons: [[actionButton('Press', 'ny:1')]] })];
+    if (cmd === 'ny:1')
+      return [{ title: 'Not yours', tone: 'warning', lines: [line('only for the presser')], target: 'ephemeral', mode: 'edit' }];
+    if (cmd.startsWith('/networks')) {
+      return [say('pick one', { buttons: [Array.from({ length: 8 }, (_, n) => actionButton(`Network ${n}`, `net:${n}`))] })];
+    }
+    if (cmd.startsWith('net:')) return [say(`you picked ${cmd}`, { mode: 'edit' })];
+    if (cmd === '/swap') {
+      await gate();
+      return [
+        say('Where to?', {
+          prompt: { label: 'Your address on Base', placeholder: '0x…', maxLength: 64 },
+          buttons: [[actionButton('Cancel', 'cx:1')]],
+        }),
+      ];
+    }
+    if (cmd === '/tracking') throw new Error('boom: a bug in a handler');
+    if (cmd.startsWith('/quote')) return [say('quoted', { buttons: [[actionButton('Swap this', 'sw:1')]] })];
+    if (cmd === 'sw:1') {
+      await gate();
+      return [say('edited after a wait', { mode: 'edit', buttons: [[actionButton('Next', 'nx:1')]] })];
+    }
+    return [say(`got ${cmd}`)];
+  },
+  Array.from({ length: 40 }, (_, n) => ({ label: `Network number ${n} ${'x'.repeat(120)}`, value: `NET_${n}` })),
+);
 
 beforeAll(async () => {
   h = await startDiscordHarness(core, { ackBudgetMs: 300 });
@@ -88,14 +112,31 @@ describe('acknowledging within 3 seconds', () => {
     await waitFor(() => quoted.history.length > 1, 'the edit');
     expect(unescape(embedText(quoted))).toBe('edited after a wait');
     expect(buttonLabels(quoted)).toEqual(['Next']);
-    expect(lastSeen()).toMatchObject({ action: 'sw:1', messageRef: { platform: 'discord', chatId: quoted.channelId, messageId: quoted.id } });
+    expect(lastSeen()).toMatchObject({
+      action: 'sw:1',
+      messageRef: { platform: 'discord', chatId: quoted.channelId, messageId: quoted.id },
+    });
   });
 });
 
 describe('replies, buttons, modals', () => {
   it('joins slash options into the command line in usage order, numbers without exponents', async () => {
-    await answerOf(h.fake.slashCommand(h.alice, 'quote', { to: 'BASE_MAINNET', from: 'ARBITRUM_MAINNET', token: 'USDC', amount: 0.0000001, to_token: 'ETH' }));
-    expect(lastSeen()).toMatchObject({ text: '/quote 0.0000001 USDC ARBITRUM_MAINNET BASE_MAINNET ETH', chatKind: 'group', chatId: h.guild.channelIds[0], userId: h.alice.user.id, userName: 'Alice' });
+    await answerOf(
+      h.fake.slashCommand(h.alice, 'quote', {
+        to: 'BASE_MAINNET',
+        from: 'ARBITRUM_MAINNET',
+        token: 'USDC',
+        amount: 0.0000001,
+        to_token: 'ETH',
+      }),
+    );
+    expect(lastSeen()).toMatchObject({
+      text: '/quote 0.0000001 USDC ARBITRUM_MAINNET BASE_MAINNET ETH',
+      chatKind: 'group',
+      chatId: h.guild.channelIds[0],
+      userId: h.alice.user.id,
+      userName: 'Alice',
+    });
   });
 
   it('escapes user text in cards: no markdown, no mentions', async () => {
@@ -197,7 +238,10 @@ describe('replies, buttons, modals', () => {
     expect(forged.ephemeral).toBe(true);
     expect(String(forged.body.content)).toMatch(/no longer valid/);
     // In the presser's language (their Discord client's locale; a /language choice wins where the core has one).
-    const carlos = { user: h.fake.world.addUser({ id: '2100000000000000077', username: 'carlos', locale: 'es-ES' }), guild: h.alice.guild! };
+    const carlos = {
+      user: h.fake.world.addUser({ id: '2100000000000000077', username: 'carlos', locale: 'es-ES' }),
+      guild: h.alice.guild!,
+    };
     h.fake.world.addMember(carlos.guild, carlos.user.id);
     const again = await answerOf(h.fake.pressButton(carlos, quoted, '~dc:zz'));
     expect(again.ephemeral).toBe(true);
@@ -237,7 +281,10 @@ describe('starting', () => {
     const world = await startDiscordWorld();
     try {
       const wrong = 'MTEw.wrong.token-that-must-not-leak';
-      const error = await connectBot({ ...world, token: wrong }, core).then(() => undefined, (e: unknown) => e);
+      const error = await connectBot({ ...world, token: wrong }, core).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(String(error)).toMatch(/invalid token/i);
       expect(String(error)).not.toContain(wrong);
     } finally {

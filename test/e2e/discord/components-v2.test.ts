@@ -32,12 +32,19 @@ afterAll(async () => fake?.close());
 
 /** A status card as big as they come: many transaction lines with explorer links, every field. */
 function bigCard(): Reply {
-  const tx = (n: number) => line(`Transaction ${n}: 2/3 confirmations `, link('explorer', `https://explorer.example/tx/0x${String(n).padStart(64, '0')}`));
+  const tx = (n: number) =>
+    line(`Transaction ${n}: 2/3 confirmations `, link('explorer', `https://explorer.example/tx/0x${String(n).padStart(64, '0')}`));
   return {
-    layout: 'card', title: 'Swap 1234abcd: Deposit seen, confirming', tone: 'pending',
+    layout: 'card',
+    title: 'Swap 1234abcd: Deposit seen, confirming',
+    tone: 'pending',
     lines: [line('x'.repeat(1500)), ...Array.from({ length: 12 }, (_, i) => tx(i)), line('y'.repeat(3000))],
     fields: Array.from({ length: 12 }, (_, i) => ({ name: `Field ${i}`, value: line(code('0x'.padEnd(42, 'a'))) })),
-    buttons: [Array.from({ length: 8 }, (_, i) => actionButton(`Action ${i}`, `act:${i}`)), [urlButton('Open', 'https://layerswap.io')], Array.from({ length: 5 }, (_, i) => actionButton(`More ${i}`, `more:${i}`))],
+    buttons: [
+      Array.from({ length: 8 }, (_, i) => actionButton(`Action ${i}`, `act:${i}`)),
+      [urlButton('Open', 'https://layerswap.io')],
+      Array.from({ length: 5 }, (_, i) => actionButton(`More ${i}`, `more:${i}`)),
+    ],
     image: { png, alt: 'QR', filename: 'qr.png' },
     target: 'here',
   };
@@ -70,10 +77,20 @@ describe('Components V2 cards', () => {
     const post = (body: Json) => rest.post(Routes.channelMessages(channel()), { body });
     await expect(post({ flags: 1 << 15, content: 'hi', components: [text('a')] })).rejects.toThrow(/Invalid Form Body/);
     await expect(post({ flags: 1 << 15, embeds: [{ title: 'x' }], components: [text('a')] })).rejects.toThrow(/Invalid Form Body/);
-    const many = { type: 17, components: Array.from({ length: 10 }, () => ({ type: 1, components: Array.from({ length: 5 }, (_, i) => ({ type: 2, style: 5, label: `L${i}`, url: `https://x.example/${i}` })) })) };
+    const many = {
+      type: 17,
+      components: Array.from({ length: 10 }, () => ({
+        type: 1,
+        components: Array.from({ length: 5 }, (_, i) => ({ type: 2, style: 5, label: `L${i}`, url: `https://x.example/${i}` })),
+      })),
+    };
     await expect(post({ flags: 1 << 15, components: [many] })).rejects.toThrow(/Invalid Form Body/);
-    await expect(post({ flags: 1 << 15, components: [{ type: 11, media: { url: 'https://x.example/a.png' } }] })).rejects.toThrow(/Invalid Form Body/);
+    await expect(post({ flags: 1 << 15, components: [{ type: 11, media: { url: 'https://x.example/a.png' } }] })).rejects.toThrow(
+      /Invalid Form Body/,
+    );
     const ok = (await post({ flags: 1 << 15, components: [text('fine')] })) as { id: string };
-    await expect(rest.patch(Routes.channelMessage(channel(), ok.id), { body: { flags: 0, embeds: [{ title: 'back to an embed' }] } })).rejects.toThrow(/Invalid Form Body/);
+    await expect(
+      rest.patch(Routes.channelMessage(channel(), ok.id), { body: { flags: 0, embeds: [{ title: 'back to an embed' }] } }),
+    ).rejects.toThrow(/Invalid Form Body/);
   });
 });

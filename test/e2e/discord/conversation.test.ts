@@ -3,7 +3,19 @@ import { t } from '../../../src/i18n/index.js';
 import type { Where } from './fake-discord.js';
 import type { StoredMessage } from './fake-world.js';
 import type { Json } from '../../fakes/bodies.js';
-import { afterPress, answerOf, buttonId, buttonLabels, componentsOf, embedOf, embedText, isV2, titleOf, unescape, useLiveDiscord } from './harness.js';
+import {
+  afterPress,
+  answerOf,
+  buttonId,
+  buttonLabels,
+  componentsOf,
+  embedOf,
+  embedText,
+  isV2,
+  titleOf,
+  unescape,
+  useLiveDiscord,
+} from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -73,12 +85,20 @@ describe('a whole swap on Discord', () => {
     expect(confirm.ephemeral).toBe(true);
     expect(unescape(embedText(confirm))).toContain(ADDRESS.slice(0, 6));
     const general = h.guild.channelIds[0] ?? '';
-    const seenByAll = () => h.fake.messagesIn(general).filter((m) => !m.ephemeral).map((m) => unescape(JSON.stringify(m.history))).join('\n');
+    const seenByAll = () =>
+      h.fake
+        .messagesIn(general)
+        .filter((m) => !m.ephemeral)
+        .map((m) => unescape(JSON.stringify(m.history)))
+        .join('\n');
     expect(seenByAll()).not.toContain(ADDRESS.slice(2, 12));
 
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
     const confirmPress = h.fake.pressButton(h.alice, confirm, buttonId(confirm, 'Confirm'));
-    depositCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')), 'the deposit card in DMs');
+    depositCard = await waitFor(
+      () => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')),
+      'the deposit card in DMs',
+    );
     await waitFor(() => confirmPress.callbacks[0], 'Confirm acknowledged');
 
     // The deposit card: a Components V2 card (no embeds), a container coloured as pending, the
@@ -97,7 +117,10 @@ describe('a whole swap on Discord', () => {
     expect(swapId).toMatch(/^[0-9a-f-]{36}$/);
 
     // In the server, only a notice to Alice: nothing of the swap for the channel to see.
-    const notes = await waitFor(() => confirmPress.followupIds.length > 0 && confirmPress.followupIds.map((id) => h.fake.message(id)), 'the note in the server');
+    const notes = await waitFor(
+      () => confirmPress.followupIds.length > 0 && confirmPress.followupIds.map((id) => h.fake.message(id)),
+      'the note in the server',
+    );
     expect(notes.map((m) => m.ephemeral)).not.toContain(false);
     expect(seenByAll()).not.toContain(swapId);
     expect(seenByAll()).not.toContain(ADDRESS.slice(2, 12));
@@ -110,19 +133,28 @@ describe('a whole swap on Discord', () => {
 
     // The tracking worker posts the live status card to the DM through REST alone, as soon as the
     // swap exists (below the deposit card, which the adapter reported): before any deposit.
-    const liveCard = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)), 'the live status card');
+    const liveCard = await waitFor(
+      () => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)).startsWith(`Swap ${swapId.slice(0, 8)}: `)),
+      'the live status card',
+    );
     expect(unescape(titleOf(liveCard))).toMatch(/Waiting for your deposit/);
     const versionsBefore = liveCard.history.length;
     h.live.sandbox.deposit(swapId);
     // The deposit card itself is edited in place (the same DM message): seen, nothing left to copy or scan.
     const dep = depositCard;
-    await waitFor(() => /Deposit seen: 100 USDC at .*Do not send again/.test(unescape(embedText(dep))), 'the deposit card edited to "Deposit seen"');
+    await waitFor(
+      () => /Deposit seen: 100 USDC at .*Do not send again/.test(unescape(embedText(dep))),
+      'the deposit card edited to "Deposit seen"',
+    );
     expect(buttonLabels(dep)).not.toContain('Copy address');
     expect(buttonLabels(dep)).not.toContain("I've sent it");
     expect(unescape(embedText(dep))).not.toMatch(/Send exactly/);
     expect(isV2(liveCard)).toBe(true);
     await driveToCompletion(h.live, swapId);
-    const done = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
+    const done = await waitFor(
+      () => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'),
+      'the completion message',
+    );
     expect(embedOf(done).color).toBe(0x57f287);
     // The same V2 card was edited in place as the swap moved (every version keeps the flag and
     // no embeds), its container recoloured by phase, and now says completed.
@@ -144,7 +176,10 @@ describe('a whole swap on Discord', () => {
 
   it('Swap again on the completion message: the confirmation with the same destination; /addresses lists it and removes it', async () => {
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
-    const done = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'), 'the completion message');
+    const done = await waitFor(
+      () => h.fake.messagesIn(dmChannel).find((m) => unescape(titleOf(m)) === 'Swap completed'),
+      'the completion message',
+    );
     const confirm = await press(h.aliceDm, done, 'Swap again');
     expect(unescape(titleOf(confirm))).toBe('Confirm your swap');
     expect(unescape(embedText(confirm))).toContain(ADDRESS);
@@ -164,7 +199,13 @@ describe('a whole swap on Discord', () => {
     const before = { versions: deposit.history.length, body: JSON.stringify(deposit.body), attachments: deposit.attachments.length };
     const dmChannel = h.fake.world.dmChannel(h.alice.user.id).id;
     const status = h.fake.pressButton(h.aliceDm, deposit, buttonId(deposit, 'Status'));
-    const card = await waitFor(() => [status.originalId, ...status.followupIds].map((id) => (id && id !== deposit.id ? h.fake.message(id) : undefined)).find((m) => m && !m.loading && titleOf(m).length > 0), 'the new status card');
+    const card = await waitFor(
+      () =>
+        [status.originalId, ...status.followupIds]
+          .map((id) => (id && id !== deposit.id ? h.fake.message(id) : undefined))
+          .find((m) => m && !m.loading && titleOf(m).length > 0),
+      'the new status card',
+    );
     expect(card.channelId).toBe(dmChannel);
     expect(unescape(titleOf(card))).toMatch(new RegExp(`^Swap ${swapId.slice(0, 8)}`));
     await waitFor(() => status.callbacks[0], 'Status acknowledged');
@@ -188,7 +229,10 @@ describe('a whole swap on Discord', () => {
     }
     const confirm = await walkToConfirm(h.bob, message);
     const press = h.fake.pressButton(h.bob, confirm, buttonId(confirm, 'Confirm'));
-    const shown = await waitFor(() => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))), 'the ephemeral deposit card');
+    const shown = await waitFor(
+      () => press.followupIds.map((id) => h.fake.message(id)).find((m) => /Deposit for swap/.test(titleOf(m))),
+      'the ephemeral deposit card',
+    );
     expect(shown.ephemeral).toBe(true);
     expect(unescape(embedText(shown))).toContain(t('en', 'platform.discord.dmClosed'));
     // Nothing reached Bob's DM channel: Discord refused it.
@@ -201,11 +245,24 @@ describe('a whole swap on Discord', () => {
     h.live.sandbox.deposit(bobSwap);
     const bobChat = { platform: 'discord' as const, chatId: h.bob.user.id, chatKind: 'private' as const };
     const refusals = () => h.fake.requests.filter((r) => r.path === `/channels/${bobDm}/messages` && r.status === 403).length;
-    await waitFor(async () => refusals() >= 2 && (await h.live.tracking.service.listFollowed(bobChat)).length === 0, 'the closed DM to be unsubscribed');
+    await waitFor(
+      async () => refusals() >= 2 && (await h.live.tracking.service.listFollowed(bobChat)).length === 0,
+      'the closed DM to be unsubscribed',
+    );
   });
 
   it('lets only admins or the tracking role start tracking in a server', async () => {
-    const id = (await h.live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 20, use_deposit_address: true })).swap.id;
+    const id = (
+      await h.live.api.createSwap({
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: ADDRESS,
+        amount: 20,
+        use_deposit_address: true,
+      })
+    ).swap.id;
     const refused = await answerOf(h.fake, h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
     expect(unescape(embedText(refused))).toMatch(/Only admins can do that here/);
     expect(refused.ephemeral).toBe(true);
@@ -215,7 +272,10 @@ describe('a whole swap on Discord', () => {
     const byRole = await answerOf(h.fake, h.fake.slashCommand(h.tracker, 'track', { swap_id: id }));
     expect(unescape(embedText(byRole))).not.toMatch(/Only admins/);
     // The worker posts the live card to the channel through REST, with the address masked.
-    const channelCard = await waitFor(() => h.fake.messagesIn(channel).find((m) => !m.interactionId && unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
+    const channelCard = await waitFor(
+      () => h.fake.messagesIn(channel).find((m) => !m.interactionId && unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)),
+      'the channel card',
+    );
     expect(unescape(embedText(channelCard))).not.toContain(ADDRESS);
     const byMod = await answerOf(h.fake, h.fake.slashCommand(h.mod, 'untrack', { swap_id: id }));
     expect(unescape(embedText(byMod))).not.toMatch(/Only admins/);

@@ -27,11 +27,14 @@ function invalid(body: Json, store: Map<string, Json>): HttpAnswer | undefined {
   if (name.length < 1 || name.length > 32) return formError('name: Must be between 1 and 32 in length.');
   if (type === 1 && !/^[-_\p{L}\p{N}]{1,32}$/u.test(name)) return formError('name: Command name is invalid');
   if (type === 3 || type === 2) {
-    if (body.description !== undefined && body.description !== '') return formError('description: Context menu commands cannot have description');
+    if (body.description !== undefined && body.description !== '')
+      return formError('description: Context menu commands cannot have description');
     if (Array.isArray(body.options) && body.options.length > 0) return formError('options: Context menu commands cannot have options');
-    for (const [, v] of Object.entries((body.name_localizations ?? {}) as Json)) if (String(v).length < 1 || String(v).length > 32) return formError('name_localizations: Must be between 1 and 32 in length.');
+    for (const [, v] of Object.entries((body.name_localizations ?? {}) as Json))
+      if (String(v).length < 1 || String(v).length > 32) return formError('name_localizations: Must be between 1 and 32 in length.');
   }
-  if (type === 3 && [...store.values()].filter((c) => c.type === 3 && c.name !== name).length >= 5) return apiError(400, 30032, 'Maximum number of application commands reached (5 message commands)');
+  if (type === 3 && [...store.values()].filter((c) => c.type === 3 && c.name !== name).length >= 5)
+    return apiError(400, 30032, 'Maximum number of application commands reached (5 message commands)');
   return undefined;
 }
 
@@ -39,7 +42,13 @@ function invalid(body: Json, store: Map<string, Json>): HttpAnswer | undefined {
 function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
   const options = ((body.options ?? []) as Json[]).map((o) => {
     const { required, autocomplete, ...rest } = o;
-    return { ...rest, ...(required ? { required: true } : {}), ...(autocomplete ? { autocomplete: true } : {}), name_localizations: o.name_localizations ?? null, description_localizations: o.description_localizations ?? null };
+    return {
+      ...rest,
+      ...(required ? { required: true } : {}),
+      ...(autocomplete ? { autocomplete: true } : {}),
+      name_localizations: o.name_localizations ?? null,
+      description_localizations: o.description_localizations ?? null,
+    };
   });
   return {
     ...body,
@@ -54,7 +63,9 @@ function stored(w: World, scope: string, body: Json, id = w.snowflake()): Json {
     description: body.description ?? '',
     name_localizations: body.name_localizations ?? null,
     description_localizations: body.description_localizations ?? null,
-    ...(scope === 'global' ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] } : { guild_id: scope, contexts: null, integration_types: [0] }),
+    ...(scope === 'global'
+      ? { contexts: body.contexts ?? null, integration_types: body.integration_types ?? [0] }
+      : { guild_id: scope, contexts: null, integration_types: [0] }),
   };
 }
 

@@ -71,7 +71,8 @@ export class FakeDiscord {
           guild_join_requests: [],
           geo_ordered_rtc_regions: [],
         }),
-        guildCreates: () => [...this.world.guilds.values()].filter((g) => g.members.has(this.world.bot.id)).map((g) => this.world.guildCreate(g)),
+        guildCreates: () =>
+          [...this.world.guilds.values()].filter((g) => g.members.has(this.world.bot.id)).map((g) => this.world.guildCreate(g)),
       },
       () => this.gatewayUrl,
       opts.heartbeatIntervalMs,
@@ -121,7 +122,10 @@ export class FakeDiscord {
     if (!url.pathname.startsWith('/api/v10/')) answer = { status: 404, body: { code: 0, message: '404: Not Found' } };
     else {
       const authorized = req.headers.authorization === `Bot ${this.world.token}`;
-      answer = this.fault(recorded) ?? this.gatewayBot(recorded, authorized) ?? route(this.world, { method: recorded.method, path, query: url.searchParams, body, files, authorized }, this.url);
+      answer =
+        this.fault(recorded) ??
+        this.gatewayBot(recorded, authorized) ??
+        route(this.world, { method: recorded.method, path, query: url.searchParams, body, files, authorized }, this.url);
     }
     recorded.status = answer.status;
     res.writeHead(answer.status, { ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }), ...answer.headers });
@@ -131,7 +135,14 @@ export class FakeDiscord {
   private gatewayBot(r: RecordedRequest, authorized: boolean): HttpAnswer | undefined {
     if (r.method !== 'GET' || r.path !== '/gateway/bot') return undefined;
     if (!authorized) return { status: 401, body: { code: 0, message: '401: Unauthorized' } };
-    return { status: 200, body: { url: this.advertisedGateway ?? this.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } } };
+    return {
+      status: 200,
+      body: {
+        url: this.advertisedGateway ?? this.gatewayUrl,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+      },
+    };
   }
 
   private fault(r: RecordedRequest): HttpAnswer | undefined {
@@ -150,7 +161,17 @@ export class FakeDiscord {
     const channel = this.world.channels.get(channelId);
     if (!channel) throw new Error(`fake: no channel ${channelId}`);
     if (guild && !guild.members.has(user.id)) throw new Error(`fake: ${user.username} is not a member of ${guild.name}`);
-    const state: InteractionState = { id: this.world.snowflake(), token: this.world.interactionToken(), type, userId: user.id, channelId, guildId: guild?.id, payload: {}, callbacks: [], followupIds: [] };
+    const state: InteractionState = {
+      id: this.world.snowflake(),
+      token: this.world.interactionToken(),
+      type,
+      userId: user.id,
+      channelId,
+      guildId: guild?.id,
+      payload: {},
+      callbacks: [],
+      followupIds: [],
+    };
     const payload: Json = {
       id: state.id,
       application_id: this.world.applicationId,
@@ -164,7 +185,13 @@ export class FakeDiscord {
       channel: this.world.apiChannel(channel),
       channel_id: channelId,
       ...(guild
-        ? { guild_id: guild.id, guild_locale: 'en-US', member: this.world.apiMember(guild, user.id, true), context: 0, authorizing_integration_owners: where.userInstall ? { '1': user.id } : { '0': guild.id } }
+        ? {
+            guild_id: guild.id,
+            guild_locale: 'en-US',
+            member: this.world.apiMember(guild, user.id, true),
+            context: 0,
+            authorizing_integration_owners: where.userInstall ? { '1': user.id } : { '0': guild.id },
+          }
         : { user: this.world.apiUser(user), context: 1, authorizing_integration_owners: { '0': user.id } }),
     };
     return { state, payload };
@@ -185,8 +212,10 @@ export class FakeDiscord {
         if (c.name !== name) continue;
         const contexts = c.contexts as number[] | null | undefined;
         const installs = c.integration_types as number[] | null | undefined;
-        if (where.userInstall && (s !== 'global' || !Array.isArray(installs) || !installs.includes(1))) throw new Error(`fake: /${name} is not offered to user installs`);
-        if (s === 'global' && Array.isArray(contexts) && !contexts.includes(where.guild ? 0 : 1)) throw new Error(`fake: /${name} is not offered in ${where.guild ? 'servers' : 'DMs'}`);
+        if (where.userInstall && (s !== 'global' || !Array.isArray(installs) || !installs.includes(1)))
+          throw new Error(`fake: /${name} is not offered to user installs`);
+        if (s === 'global' && Array.isArray(contexts) && !contexts.includes(where.guild ? 0 : 1))
+          throw new Error(`fake: /${name} is not offered in ${where.guild ? 'servers' : 'DMs'}`);
         return c;
       }
     throw new Error(`fake: /${name} is not registered for this ${where.guild ? 'server' : 'DM'}`);
@@ -203,7 +232,8 @@ export class FakeDiscord {
         throw new Error(`fake: Discord would not send ${key}=${value} (min_value ${String(def.min_value)})`);
       return { name: key, type: def.type, value };
     });
-    if (!focused) for (const d of defs) if (d.required && !(String(d.name) in values)) throw new Error(`fake: Discord requires ${String(d.name)}`);
+    if (!focused)
+      for (const d of defs) if (d.required && !(String(d.name) in values)) throw new Error(`fake: Discord requires ${String(d.name)}`);
     return { id: command.id, name, type: 1, options, ...(where.guild ? { guild_id: where.guild.id } : {}) };
   }
 
@@ -216,16 +246,44 @@ export class FakeDiscord {
    * A message command (context menu, type 3) on a message `author` wrote here: data carries
    * target_id and resolved.messages, as Discord sends them.
    */
-  messageCommand(where: Where, name: string, target: { author: FakeUser; content: string; components?: Json[]; flags?: number }): InteractionState {
+  messageCommand(
+    where: Where,
+    name: string,
+    target: { author: FakeUser; content: string; components?: Json[]; flags?: number },
+  ): InteractionState {
     const command = this.registered(where, name);
     if (command.type !== 3) throw new Error(`fake: "${name}" is not a message command`);
     const { state, payload } = this.base(2, where);
     const id = this.world.snowflake();
     const message = {
-      id, type: 0, channel_id: payload.channel_id, author: this.world.apiUser(target.author), content: target.content, embeds: [], components: target.components ?? [], attachments: [],
-      mentions: [], mention_roles: [], mention_everyone: false, pinned: false, tts: false, timestamp: new Date().toISOString(), edited_timestamp: null, flags: target.flags ?? 0,
+      id,
+      type: 0,
+      channel_id: payload.channel_id,
+      author: this.world.apiUser(target.author),
+      content: target.content,
+      embeds: [],
+      components: target.components ?? [],
+      attachments: [],
+      mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
+      pinned: false,
+      tts: false,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      flags: target.flags ?? 0,
     };
-    return this.send(state, { ...payload, data: { id: command.id, name, type: 3, target_id: id, resolved: { messages: { [id]: message } }, ...(where.guild ? { guild_id: where.guild.id } : {}) } });
+    return this.send(state, {
+      ...payload,
+      data: {
+        id: command.id,
+        name,
+        type: 3,
+        target_id: id,
+        resolved: { messages: { [id]: message } },
+        ...(where.guild ? { guild_id: where.guild.id } : {}),
+      },
+    });
   }
 
   /** Types into an autocomplete option; resolves with the choices the bot answered. */
@@ -240,7 +298,8 @@ export class FakeDiscord {
   private component(where: Where, message: StoredMessage, customId: string, data: Json): InteractionState {
     if (message.deleted) throw new Error('fake: that message was deleted');
     // Rows, or a Components V2 tree (rows inside a container, buttons as a section's accessory).
-    const has = (c: Json): boolean => c.custom_id === customId || ((c.components ?? []) as Json[]).some(has) || (c.accessory !== undefined && has(c.accessory as Json));
+    const has = (c: Json): boolean =>
+      c.custom_id === customId || ((c.components ?? []) as Json[]).some(has) || (c.accessory !== undefined && has(c.accessory as Json));
     const found = ((message.body.components ?? []) as Json[]).some(has);
     if (!found) throw new Error(`fake: no component ${customId} on message ${message.id}`);
     const { state, payload } = this.base(3, { ...where, channelId: message.channelId });
@@ -260,16 +319,23 @@ export class FakeDiscord {
   submitModal(where: Where, shownBy: InteractionState, value: string): InteractionState {
     const modal = shownBy.modal;
     if (!modal) throw new Error('fake: no modal was shown for that interaction');
-    const components = ((modal.components ?? []) as Json[]).filter((c) => c.type === 18).map((label, n) => {
-      const input = label.component as Json;
-      const max = Number(input.max_length ?? 4000);
-      if (value.length > max || value.length < Number(input.min_length ?? 0)) throw new Error(`fake: Discord would not accept ${value.length} characters`);
-      return { type: 18, id: n * 2 + 1, component: { type: 4, id: n * 2 + 2, custom_id: input.custom_id, value } };
-    });
+    const components = ((modal.components ?? []) as Json[])
+      .filter((c) => c.type === 18)
+      .map((label, n) => {
+        const input = label.component as Json;
+        const max = Number(input.max_length ?? 4000);
+        if (value.length > max || value.length < Number(input.min_length ?? 0))
+          throw new Error(`fake: Discord would not accept ${value.length} characters`);
+        return { type: 18, id: n * 2 + 1, component: { type: 4, id: n * 2 + 2, custom_id: input.custom_id, value } };
+      });
     const { state, payload } = this.base(5, { ...where, channelId: shownBy.channelId });
     const message = shownBy.componentMessageId ? this.world.messages.get(shownBy.componentMessageId) : undefined;
     state.componentMessageId = message?.id;
-    return this.send(state, { ...payload, ...(message ? { message: this.world.apiMessage(message, this.url) } : {}), data: { custom_id: modal.custom_id, components } });
+    return this.send(state, {
+      ...payload,
+      ...(message ? { message: this.world.apiMessage(message, this.url) } : {}),
+      data: { custom_id: modal.custom_id, components },
+    });
   }
 
   // ---- reading what happened ----

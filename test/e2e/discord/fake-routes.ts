@@ -39,9 +39,17 @@ const routes: Array<[string, RegExp, Handler]> = [
   ['DELETE', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands\/(\d+)$/, (w, r, p) => deleteCommand(w, p[0], p[1], p[2])],
   ['POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/, callback],
   ['POST', /^\/webhooks\/(\d+)\/([^/]+)$/, followup],
-  ['GET', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ok(w.apiMessage(msg, base)))],
+  [
+    'GET',
+    /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/,
+    (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ok(w.apiMessage(msg, base))),
+  ],
   ['PATCH', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, editWebhookMessage],
-  ['DELETE', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/, (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ((msg.deleted = true), noContent))],
+  [
+    'DELETE',
+    /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/,
+    (w, r, p, base) => withWebhookMessage(w, p, base, (msg) => ((msg.deleted = true), noContent)),
+  ],
   ['POST', /^\/channels\/(\d+)\/messages$/, createChannelMessage],
   ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, editChannelMessage],
   ['PUT', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, addOwnReaction],
@@ -66,7 +74,19 @@ export function route(w: World, r: RouteRequest, baseUrl: string): HttpAnswer {
 
 function newMessage(w: World, channelId: string, body: Json, files: FileRecord[], opts: Partial<StoredMessage> = {}): StoredMessage {
   const channel = w.channels.get(channelId);
-  const m: StoredMessage = { id: w.snowflake(), channelId, guildId: channel?.guildId, body: {}, attachments: [], ephemeral: false, loading: false, deleted: false, history: [], reactions: [], ...opts };
+  const m: StoredMessage = {
+    id: w.snowflake(),
+    channelId,
+    guildId: channel?.guildId,
+    body: {},
+    attachments: [],
+    ephemeral: false,
+    loading: false,
+    deleted: false,
+    history: [],
+    reactions: [],
+    ...opts,
+  };
   applyBody(w, m, body, files);
   w.messages.set(m.id, m);
   return m;
@@ -79,7 +99,16 @@ function applyBody(w: World, m: StoredMessage, body: Json, files: FileRecord[]):
   if (Array.isArray(attachments)) {
     m.attachments = (attachments as Json[]).flatMap((a) => {
       const file = files.find((f) => f.field === `files[${String(a.id)}]`);
-      if (file) return [{ id: w.snowflake(), filename: String(a.filename ?? file.filename), size: file.bytes.length, bytes: file.bytes, description: a.description as string | undefined }];
+      if (file)
+        return [
+          {
+            id: w.snowflake(),
+            filename: String(a.filename ?? file.filename),
+            size: file.bytes.length,
+            bytes: file.bytes,
+            description: a.description as string | undefined,
+          },
+        ];
       const kept = m.attachments.find((old) => old.id === a.id);
       return kept ? [kept] : [];
     });
@@ -93,7 +122,13 @@ function invalid(body: Json, files: FileRecord[], m?: StoredMessage): HttpAnswer
   const merged = m ? { ...m.body, ...body } : body;
   const problems = validateMessage(merged, names);
   // Discord: once sent with IS_COMPONENTS_V2 a message keeps it; an edit cannot remove the flag.
-  if (m && (Number(m.body.flags ?? 0) & IS_COMPONENTS_V2) !== 0 && body.flags !== undefined && (Number(body.flags) & IS_COMPONENTS_V2) === 0) problems.push('flags: IS_COMPONENTS_V2 cannot be removed from a message');
+  if (
+    m &&
+    (Number(m.body.flags ?? 0) & IS_COMPONENTS_V2) !== 0 &&
+    body.flags !== undefined &&
+    (Number(body.flags) & IS_COMPONENTS_V2) === 0
+  )
+    problems.push('flags: IS_COMPONENTS_V2 cannot be removed from a message');
   return problems.length ? apiError(400, 50035, 'Invalid Form Body', problems) : undefined;
 }
 
@@ -107,7 +142,8 @@ function sendable(w: World, channelId: string): HttpAnswer | undefined {
   const channel = w.channels.get(channelId);
   if (!channel) return apiError(404, 10003, 'Unknown Channel');
   if (channel.missingAccess || !w.botIn(channel)) return apiError(403, 50001, 'Missing Access');
-  if (channel.type === 1 && w.users.get(channel.recipientId ?? '')?.dmClosed) return apiError(403, 50007, 'Cannot send messages to this user');
+  if (channel.type === 1 && w.users.get(channel.recipientId ?? '')?.dmClosed)
+    return apiError(403, 50007, 'Cannot send messages to this user');
   return undefined;
 }
 
@@ -116,7 +152,10 @@ function createChannelMessage(w: World, r: RouteRequest, p: P, base: string): Ht
   if (refused) return refused;
   const body = (r.body ?? {}) as Json;
   const flags = Number(body.flags ?? 0);
-  if (!Number.isInteger(flags) || (flags & ~SETTABLE_FLAGS) !== 0) return apiError(400, 50035, 'Invalid Form Body', ['flags: only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE and IS_COMPONENTS_V2 can be set']);
+  if (!Number.isInteger(flags) || (flags & ~SETTABLE_FLAGS) !== 0)
+    return apiError(400, 50035, 'Invalid Form Body', [
+      'flags: only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE and IS_COMPONENTS_V2 can be set',
+    ]);
   const bad = invalid(body, r.files);
   if (bad) return bad;
   return ok(w.apiMessage(newMessage(w, p[0], body, r.files), base));
@@ -166,7 +205,8 @@ function callback(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
       break;
     }
     case 5:
-      if (it.type !== 2 && it.type !== 5 && it.type !== 3) return apiError(400, 50035, 'Invalid Form Body', ['type: not valid for this interaction']);
+      if (it.type !== 2 && it.type !== 5 && it.type !== 3)
+        return apiError(400, 50035, 'Invalid Form Body', ['type: not valid for this interaction']);
       it.originalId = newMessage(w, it.channelId, {}, [], { ephemeral: (flags & 64) !== 0, interactionId: it.id, loading: true }).id;
       (w.messages.get(it.originalId) as StoredMessage).loading = true;
       break;
@@ -191,7 +231,8 @@ function callback(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
       break;
     }
     case 9: {
-      if (it.type === 5 || it.type === 4) return apiError(400, 50035, 'Invalid Form Body', ['type: a modal cannot answer this interaction']);
+      if (it.type === 5 || it.type === 4)
+        return apiError(400, 50035, 'Invalid Form Body', ['type: a modal cannot answer this interaction']);
       const problems = validateModal(data ?? {});
       if (problems.length) return apiError(400, 50035, 'Invalid Form Body', problems);
       it.modal = data;
@@ -210,7 +251,8 @@ function callback(w: World, r: RouteRequest, p: P, base: string): HttpAnswer {
 
 function webhookInteraction(w: World, app: string, token: string): InteractionState | HttpAnswer {
   const it = interactionFor(w, token);
-  if (!it || app !== w.applicationId || it.callbacks.length === 0 || [8, 9].includes(it.callbacks[0]?.type ?? 0)) return apiError(404, 10015, 'Unknown Webhook');
+  if (!it || app !== w.applicationId || it.callbacks.length === 0 || [8, 9].includes(it.callbacks[0]?.type ?? 0))
+    return apiError(404, 10015, 'Unknown Webhook');
   return it;
 }
 

@@ -81,7 +81,8 @@ function validateV2(body: Json, fileNames: readonly string[]): string[] {
       case 9: {
         if (parent === 'section' || parent === 'accessory') problems.push(`${where}: a section cannot be nested here`);
         const texts = (c.components ?? []) as Json[];
-        if (texts.length < 1 || texts.length > 3 || texts.some((t) => t.type !== 10)) problems.push(`${where}.components: one to three text displays`);
+        if (texts.length < 1 || texts.length > 3 || texts.some((t) => t.type !== 10))
+          problems.push(`${where}.components: one to three text displays`);
         texts.forEach((t, i) => visit(t, `${where}.components.${i}`, 'section'));
         const acc = c.accessory as Json | undefined;
         if (!acc || (acc.type !== 11 && acc.type !== 2)) problems.push(`${where}.accessory: a thumbnail or a button is required`);
@@ -104,7 +105,8 @@ function validateV2(body: Json, fileNames: readonly string[]): string[] {
         break;
       }
       case 13:
-        if (!String((c.file as Json | undefined)?.url ?? '').startsWith('attachment://')) problems.push(`${where}.file.url: attachment:// only`);
+        if (!String((c.file as Json | undefined)?.url ?? '').startsWith('attachment://'))
+          problems.push(`${where}.file.url: attachment:// only`);
         break;
       case 14:
         if (c.spacing !== undefined && c.spacing !== 1 && c.spacing !== 2) problems.push(`${where}.spacing: 1 or 2`);
@@ -114,7 +116,8 @@ function validateV2(body: Json, fileNames: readonly string[]): string[] {
         const children = (c.components ?? []) as Json[];
         if (children.length < 1 || children.length > 10) problems.push(`${where}.components: must be 1-10 in length`);
         const colour = c.accent_color;
-        if (colour !== undefined && colour !== null && !(Number.isInteger(colour) && Number(colour) >= 0 && Number(colour) <= 0xffffff)) problems.push(`${where}.accent_color: 0-0xFFFFFF`);
+        if (colour !== undefined && colour !== null && !(Number.isInteger(colour) && Number(colour) >= 0 && Number(colour) <= 0xffffff))
+          problems.push(`${where}.accent_color: 0-0xFFFFFF`);
         children.forEach((k, i) => {
           if (k.type === 17 || k.type === 11) problems.push(`${where}.components.${i}: not allowed in a container`);
           visit(k, `${where}.components.${i}`, 'container');
@@ -141,7 +144,8 @@ function validateComponents(rows: Json[], ids = new Set<string>(), at = 'compone
     if (row.type !== 1) problems.push(`${at}.${r}.type: must be an action row`);
     const items = (row.components ?? []) as Json[];
     const selects = items.filter((c) => c.type === 3).length;
-    if (items.length === 0 || items.length > 5 || (selects > 0 && items.length > 1)) problems.push(`${at}.${r}.components: 1-5 buttons or one select`);
+    if (items.length === 0 || items.length > 5 || (selects > 0 && items.length > 1))
+      problems.push(`${at}.${r}.components: 1-5 buttons or one select`);
     items.forEach((c, k) => {
       const where = `${at}.${r}.components.${k}`;
       if (c.type === 2) {
@@ -156,7 +160,8 @@ function validateComponents(rows: Json[], ids = new Set<string>(), at = 'compone
         if (options.length === 0 || options.length > 25) problems.push(`${where}.options: must be 1-25 in length`);
         const values = new Set(options.map((o) => String(o.value)));
         if (values.size !== options.length) problems.push(`${where}.options: values must be unique`);
-        for (const o of options) if (String(o.value).length > 100 || String(o.label).length > 100) problems.push(`${where}.options: label and value at most 100`);
+        for (const o of options)
+          if (String(o.value).length > 100 || String(o.label).length > 100) problems.push(`${where}.options: label and value at most 100`);
       } else problems.push(`${where}.type: unsupported in this fake`);
     });
   });

@@ -114,7 +114,13 @@ export class World {
   }
 
   /** `withBot: false`: a server that never added the bot (its members may have installed the app themselves). */
-  addGuild(opts: { name: string; ownerId: string; channels: string[]; roles?: Array<{ name: string; permissions: bigint }>; withBot?: boolean }): FakeGuild {
+  addGuild(opts: {
+    name: string;
+    ownerId: string;
+    channels: string[];
+    roles?: Array<{ name: string; permissions: bigint }>;
+    withBot?: boolean;
+  }): FakeGuild {
     const id = this.snowflake();
     const everyone: FakeRole = { id, name: '@everyone', permissions: Permission.ViewChannel | Permission.SendMessages };
     const guild: FakeGuild = {
@@ -165,7 +171,14 @@ export class World {
   }
 
   apiUser(user: FakeUser): Json {
-    return { id: user.id, username: user.username, global_name: user.globalName ?? null, discriminator: '0', avatar: null, bot: user.id === this.bot.id };
+    return {
+      id: user.id,
+      username: user.username,
+      global_name: user.globalName ?? null,
+      discriminator: '0',
+      avatar: null,
+      bot: user.id === this.bot.id,
+    };
   }
 
   apiMember(guild: FakeGuild, userId: string, withPermissions: boolean): Json {
@@ -188,7 +201,17 @@ export class World {
       const user = this.users.get(channel.recipientId ?? '');
       return { id: channel.id, type: 1, recipients: user ? [this.apiUser(user)] : [], last_message_id: null };
     }
-    return { id: channel.id, type: 0, name: channel.name, guild_id: channel.guildId, position: 0, permission_overwrites: [], nsfw: false, topic: null, parent_id: null };
+    return {
+      id: channel.id,
+      type: 0,
+      name: channel.name,
+      guild_id: channel.guildId,
+      position: 0,
+      permission_overwrites: [],
+      nsfw: false,
+      topic: null,
+      parent_id: null,
+    };
   }
 
   guildCreate(guild: FakeGuild): Json {
@@ -203,7 +226,17 @@ export class World {
       features: [],
       emojis: [],
       stickers: [],
-      roles: guild.roles.map((r, i) => ({ id: r.id, name: r.name, permissions: String(r.permissions), position: i, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 })),
+      roles: guild.roles.map((r, i) => ({
+        id: r.id,
+        name: r.name,
+        permissions: String(r.permissions),
+        position: i,
+        color: 0,
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      })),
       channels: guild.channelIds.map((id) => this.apiChannel(this.channels.get(id) as FakeChannel)),
       members: [...guild.members.keys()].map((uid) => this.apiMember(guild, uid, false)),
       threads: [],
@@ -226,7 +259,15 @@ export class World {
 
   /** A stored message as the API returns it (attachment:// image references resolved). */
   apiMessage(m: StoredMessage, baseUrl: string): Json {
-    const attachments = m.attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, url: `${baseUrl}/attachments/${m.channelId}/${a.id}/${a.filename}`, proxy_url: `${baseUrl}/attachments/${m.channelId}/${a.id}/${a.filename}`, content_type: 'image/png', description: a.description }));
+    const attachments = m.attachments.map((a) => ({
+      id: a.id,
+      filename: a.filename,
+      size: a.size,
+      url: `${baseUrl}/attachments/${m.channelId}/${a.id}/${a.filename}`,
+      proxy_url: `${baseUrl}/attachments/${m.channelId}/${a.id}/${a.filename}`,
+      content_type: 'image/png',
+      description: a.description,
+    }));
     const embeds = ((m.body.embeds ?? []) as Json[]).map((e) => {
       const image = e.image as Json | undefined;
       const url = String(image?.url ?? '');
@@ -252,7 +293,18 @@ export class World {
       timestamp: new Date().toISOString(),
       edited_timestamp: m.history.length > 1 ? new Date().toISOString() : null,
       flags: (m.ephemeral ? 64 : 0) | (m.loading ? 128 : 0) | (Number(m.body.flags ?? 0) & ~(64 | 128)),
-      ...(m.reactions.length ? { reactions: m.reactions.map((name) => ({ count: 1, count_details: { burst: 0, normal: 1 }, me: true, me_burst: false, burst_colors: [], emoji: { id: null, name } })) } : {}),
+      ...(m.reactions.length
+        ? {
+            reactions: m.reactions.map((name) => ({
+              count: 1,
+              count_details: { burst: 0, normal: 1 },
+              me: true,
+              me_burst: false,
+              burst_colors: [],
+              emoji: { id: null, name },
+            })),
+          }
+        : {}),
       ...(m.interactionId ? { webhook_id: this.applicationId, application_id: this.applicationId } : {}),
     };
   }

@@ -63,7 +63,15 @@ export async function startDiscordWorld(): Promise<DiscordWorld> {
   const tracker = w.addUser({ id: '2100000000000000003', username: 'tracy' });
   const mod = w.addUser({ id: '2100000000000000004', username: 'mod' });
   const owner = w.addUser({ id: '2100000000000000005', username: 'owner' });
-  const guild = w.addGuild({ name: 'Swappers', ownerId: owner.id, channels: ['general', 'swaps'], roles: [{ name: TRACK_ROLE, permissions: 0n }, { name: 'Moderators', permissions: Permission.ManageChannels }] });
+  const guild = w.addGuild({
+    name: 'Swappers',
+    ownerId: owner.id,
+    channels: ['general', 'swaps'],
+    roles: [
+      { name: TRACK_ROLE, permissions: 0n },
+      { name: 'Moderators', permissions: Permission.ManageChannels },
+    ],
+  });
   w.addMember(guild, owner.id);
   w.addMember(guild, alice.id);
   w.addMember(guild, bob.id);
@@ -71,7 +79,17 @@ export async function startDiscordWorld(): Promise<DiscordWorld> {
   w.addMember(guild, mod.id, ['Moderators']);
   // Registered globally, as in production: usable in the server and in DMs (each as its contexts allow).
   await registerDiscordCommands({ rest: new REST({ api: fake.apiUrl }).setToken(token), applicationId });
-  return { fake, token, applicationId, guild, alice: { user: alice, guild }, bob: { user: bob, guild }, tracker: { user: tracker, guild }, mod: { user: mod, guild }, aliceDm: { user: alice } };
+  return {
+    fake,
+    token,
+    applicationId,
+    guild,
+    alice: { user: alice, guild },
+    bob: { user: bob, guild },
+    tracker: { user: tracker, guild },
+    mod: { user: mod, guild },
+    aliceDm: { user: alice },
+  };
 }
 
 export interface DiscordHarness extends DiscordWorld {
@@ -83,7 +101,15 @@ export interface DiscordHarness extends DiscordWorld {
 /** Connects the real bot (discord.js over the fake's REST and gateway) with this core. */
 export async function connectBot(world: DiscordWorld, core: BotCore, opts: Partial<DiscordBotOptions> = {}): Promise<DiscordHarness> {
   const { logger, lines } = memoryLogger();
-  const bot = createDiscordBot({ token: world.token, applicationId: world.applicationId, core, logger, restApi: world.fake.apiUrl, trackRole: TRACK_ROLE, ...opts });
+  const bot = createDiscordBot({
+    token: world.token,
+    applicationId: world.applicationId,
+    core,
+    logger,
+    restApi: world.fake.apiUrl,
+    trackRole: TRACK_ROLE,
+    ...opts,
+  });
   await bot.start();
   return {
     ...world,
@@ -114,7 +140,8 @@ export function useLiveDiscord(name: string): LiveDiscord {
     const live = await startLiveStack(name, { discord: new DiscordMessenger({ token: world.token, api: world.fake.apiUrl }) });
     const h = await connectBot(world, live.core);
     return {
-      ...h, live,
+      ...h,
+      live,
       async close() {
         await h.close();
         await live.close();
@@ -137,7 +164,12 @@ export async function answerOf(fake: FakeDiscord, it: InteractionState): Promise
  * The message a component press (or a modal sent from one) leaves behind: the same message once
  * it was updated (at once, or after a deferral), or the reply the interaction made.
  */
-export async function afterPress(fake: FakeDiscord, it: InteractionState, message: StoredMessage, versionsBefore: number): Promise<StoredMessage> {
+export async function afterPress(
+  fake: FakeDiscord,
+  it: InteractionState,
+  message: StoredMessage,
+  versionsBefore: number,
+): Promise<StoredMessage> {
   await waitFor(() => it.callbacks[0], `an answer to interaction ${it.id}`);
   return waitFor(() => {
     if (message.history.length > versionsBefore) return message;
@@ -188,7 +220,11 @@ export function titleOf(message: StoredMessage): string {
 
 /** Title + description + fields of the first embed (or a V2 card's text displays), as one string (escapes kept). */
 export function embedText(message: StoredMessage): string {
-  if (isV2(message)) return componentsOf(message).filter((c) => c.type === 10).map((c) => String(c.content)).join('\n');
+  if (isV2(message))
+    return componentsOf(message)
+      .filter((c) => c.type === 10)
+      .map((c) => String(c.content))
+      .join('\n');
   const e = ((message.body.embeds ?? []) as Json[])[0] ?? {};
   const fields = ((e.fields ?? []) as Json[]).map((f) => `${String(f.name)}: ${String(f.value)}`);
   return [e.title, e.description, ...fields].filter(Boolean).join('\n');

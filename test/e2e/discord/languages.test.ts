@@ -27,7 +27,9 @@ async function after(it: InteractionState, message: StoredMessage, versionsBefor
 }
 
 describe('a Discord user whose client is in Chinese (locale zh-CN)', () => {
-  const user = () => h.fake.world.users.get('2100000000000000042') ?? h.fake.world.addUser({ id: '2100000000000000042', username: 'li', globalName: 'Li', locale: 'zh-CN' });
+  const user = () =>
+    h.fake.world.users.get('2100000000000000042') ??
+    h.fake.world.addUser({ id: '2100000000000000042', username: 'li', globalName: 'Li', locale: 'zh-CN' });
   const dm = (): Where => ({ user: user() });
 
   it('autocomplete marks native tokens and exchanges in Chinese', async () => {
@@ -36,9 +38,12 @@ describe('a Discord user whose client is in Chinese (locale zh-CN)', () => {
     expect(tokens.map((c) => c.name).join(' ')).not.toContain('(native)');
   });
 
-  it('quotes and walks the wizard to the deposit card in the bot DM, all in Chinese, with the service\'s address and amount', async () => {
+  it("quotes and walks the wizard to the deposit card in the bot DM, all in Chinese, with the service's address and amount", async () => {
     const dmChannel = h.fake.world.dmChannel(user().id).id;
-    const card = await answerOf(h.fake, h.fake.slashCommand(dm(), 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' }));
+    const card = await answerOf(
+      h.fake,
+      h.fake.slashCommand(dm(), 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' }),
+    );
     const text = unescape(embedText(card));
     expect(unescape(titleOf(card))).toBe('报价：USDC Arbitrum One → USDC Base');
     expect(text).toContain('您发送');
@@ -61,7 +66,10 @@ describe('a Discord user whose client is in Chinese (locale zh-CN)', () => {
     expect(unescape(embedText(step))).toContain(ADDRESS);
 
     h.fake.pressButton(dm(), step, buttonId(step, '确认'));
-    const deposit = await waitFor(() => h.fake.messagesIn(dmChannel).find((m) => /^兑换 [0-9a-f]{8} 的充值$/.test(unescape(titleOf(m)))), 'the deposit card');
+    const deposit = await waitFor(
+      () => h.fake.messagesIn(dmChannel).find((m) => /^兑换 [0-9a-f]{8} 的充值$/.test(unescape(titleOf(m)))),
+      'the deposit card',
+    );
     const body = unescape(embedText(deposit));
     expect(body).toContain('请准确发送');
     expect(body).toContain('请仅通过 Arbitrum One 网络发送：通过其他任何网络发送的资金都将丢失');
@@ -75,16 +83,24 @@ describe('a Discord user whose client is in Chinese (locale zh-CN)', () => {
     expect(body).not.toMatch(/Send exactly|Send only/);
   }, 60_000);
 
-  it('in a server channel, a card everyone reads is in the server\'s language, not the presser\'s', async () => {
+  it("in a server channel, a card everyone reads is in the server's language, not the presser's", async () => {
     h.fake.world.addMember(h.guild, user().id);
-    const card = await answerOf(h.fake, h.fake.slashCommand({ user: user(), guild: h.guild }, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' }));
+    const card = await answerOf(
+      h.fake,
+      h.fake.slashCommand({ user: user(), guild: h.guild }, 'quote', {
+        amount: 100,
+        token: 'USDC',
+        from: 'ARBITRUM_MAINNET',
+        to: 'BASE_MAINNET',
+      }),
+    );
     expect(card.ephemeral).toBe(false);
     expect(unescape(titleOf(card))).toBe('Quote: USDC Arbitrum One → USDC Base');
   });
 });
 
 describe('the registered application commands', () => {
-  it('carry description_localizations under Discord\'s locale names: ru, es-ES and es-419, zh-CN, pt-BR', () => {
+  it("carry description_localizations under Discord's locale names: ru, es-ES and es-419, zh-CN, pt-BR", () => {
     const commands = [...(h.fake.world.commands.get('global')?.values() ?? [])];
     expect(commands.length).toBeGreaterThan(5);
     const discordLocales = new Set<string>(Object.values(Locale));
@@ -102,7 +118,8 @@ describe('the registered application commands', () => {
         expect(text.length, `${String(c.name)} ${key}`).toBeLessThanOrEqual(100);
       }
       for (const o of (c.options ?? []) as Json[])
-        for (const key of Object.keys((o.description_localizations ?? {}) as Record<string, string>)) expect(discordLocales.has(key), `${String(c.name)} ${String(o.name)}: ${key}`).toBe(true);
+        for (const key of Object.keys((o.description_localizations ?? {}) as Record<string, string>))
+          expect(discordLocales.has(key), `${String(c.name)} ${String(o.name)}: ${key}`).toBe(true);
     }
     // Options are described in Chinese too (the names stay English: they are what /help shows).
     const from = (quote.options as Json[]).find((o) => o.name === 'from');

@@ -16,7 +16,12 @@ let closedDms: FakeUser;
 const token = 'MTEw.messenger.test-token-abcdef';
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
-const card = (status: string): Reply => ({ title: `Swap 1234abcd: ${status}`, tone: 'pending', lines: [line('Deposit ', code('0xabc')), line('ping @everyone <@&1>')], target: 'here' });
+const card = (status: string): Reply => ({
+  title: `Swap 1234abcd: ${status}`,
+  tone: 'pending',
+  lines: [line('Deposit ', code('0xabc')), line('ping @everyone <@&1>')],
+  target: 'here',
+});
 
 beforeAll(async () => {
   fake = await FakeDiscord.start({ token, applicationId: '1100000000000000009' });
@@ -33,7 +38,10 @@ const channel = (): ChatTarget => ({ platform: 'discord', chatId: guild.channelI
 const dmOf = (u: FakeUser): ChatTarget => ({ platform: 'discord', chatId: u.id, chatKind: 'private' });
 
 async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DeliveryError);
   const d = error as DeliveryError;
   expect(d.message).not.toContain(token);
@@ -97,11 +105,18 @@ describe('DiscordMessenger', () => {
   });
 
   it('sorts refusals: gone chats, gone messages, bad content, outages', async () => {
-    expect((await failure(messenger.send({ platform: 'discord', chatId: '999999999999999999', chatKind: 'group' }, card('x')))).failure).toBe('gone'); // 10003
-    expect((await failure(messenger.send({ platform: 'discord', chatId: guild.channelIds[1] ?? '', chatKind: 'group' }, card('x')))).failure).toBe('gone'); // 50001
+    expect(
+      (await failure(messenger.send({ platform: 'discord', chatId: '999999999999999999', chatKind: 'group' }, card('x')))).failure,
+    ).toBe('gone'); // 10003
+    expect(
+      (await failure(messenger.send({ platform: 'discord', chatId: guild.channelIds[1] ?? '', chatKind: 'group' }, card('x')))).failure,
+    ).toBe('gone'); // 50001
     expect((await failure(messenger.send(dmOf(closedDms), card('x')))).failure).toBe('gone'); // 50007
     expect((await failure(messenger.send(dmOf({ id: '2299999999999999999', username: 'nobody' }), card('x')))).failure).toBe('gone'); // unknown user
-    expect((await failure(messenger.edit({ platform: 'discord', chatId: channel().chatId, messageId: '1234567890123456789' }, card('x')))).failure).toBe('message_gone'); // 10008
+    expect(
+      (await failure(messenger.edit({ platform: 'discord', chatId: channel().chatId, messageId: '1234567890123456789' }, card('x'))))
+        .failure,
+    ).toBe('message_gone'); // 10008
 
     const tooManyFields: Reply = { ...card('x'), fields: Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, value: line('v') })) };
     const ref = await messenger.send(channel(), tooManyFields); // fitted to 25 fields, so Discord accepts it

@@ -3,7 +3,15 @@ import type { Where } from './fake-discord.js';
 import type { InteractionState, StoredMessage } from './fake-world.js';
 import { answerOf, buttonId, buttonLabels, componentsOf, embedText, titleOf, unescape, useLiveDiscord } from './harness.js';
 import { waitFor } from '../../support/wait.js';
-import { EVM_DEST, EVM_REFUND, MONEY_SCENARIOS, runMoneyScenario, type CreateSpec, type MoneySurface, type Shown } from '../../support/money-scenarios.js';
+import {
+  EVM_DEST,
+  EVM_REFUND,
+  MONEY_SCENARIOS,
+  runMoneyScenario,
+  type CreateSpec,
+  type MoneySurface,
+  type Shown,
+} from '../../support/money-scenarios.js';
 
 /**
  * The money scenarios (test/support/money-scenarios.ts) on Discord: the real discord.js client and
@@ -37,7 +45,11 @@ function discordSurface(): MoneySurface {
   const inDm = () => h.fake.messagesIn(dm);
 
   /** What an interaction led to: a modal, or the message it answered with or updated. */
-  async function outcome(it: InteractionState, pressed?: StoredMessage, versions = 0): Promise<{ modal: InteractionState } | { message: StoredMessage }> {
+  async function outcome(
+    it: InteractionState,
+    pressed?: StoredMessage,
+    versions = 0,
+  ): Promise<{ modal: InteractionState } | { message: StoredMessage }> {
     await waitFor(() => it.callbacks[0], `an answer to interaction ${it.id}`);
     if (it.modal) return { modal: it };
     if (!pressed) return { message: await answerOf(h.fake, it) };
@@ -67,12 +79,16 @@ function discordSurface(): MoneySurface {
         if (labels.includes('Confirm')) {
           const before = new Set(inDm().map((x) => x.id));
           h.fake.pressButton(where, m, buttonId(m, 'Confirm'));
-          const deposit = await waitFor(() => inDm().find((x) => !before.has(x.id) && unescape(titleOf(x)).startsWith('Deposit for swap')), 'the deposit card in DMs');
+          const deposit = await waitFor(
+            () => inDm().find((x) => !before.has(x.id) && unescape(titleOf(x)).startsWith('Deposit for swap')),
+            'the deposit card in DMs',
+          );
           return /Swap id: `?([0-9a-f-]{36})/.exec(unescape(embedText(deposit)))![1]!;
         }
         const edit = labels.find((l) => l.startsWith('✏️'));
         if (spec.pick && labels.includes(spec.pick)) step = await press(m, spec.pick);
-        else if (labels.includes('Skip (no refund address)')) step = await press(m, spec.refund && edit ? edit : 'Skip (no refund address)');
+        else if (labels.includes('Skip (no refund address)'))
+          step = await press(m, spec.refund && edit ? edit : 'Skip (no refund address)');
         else if (labels.includes('No refuel')) step = await press(m, spec.refuel ? 'Yes, refuel' : 'No refuel');
         else if (edit) step = await press(m, edit);
         else throw new Error(`the wizard is stuck at: ${embedText(m)} [${labels.join(', ')}]`);
@@ -80,8 +96,8 @@ function discordSurface(): MoneySurface {
       throw new Error('the wizard did not reach Confirm');
     },
     async sentIt() {
-      const card = [...inDm()].reverse().find((x) => buttonLabels(x).includes('I\'ve sent it'))!;
-      const step = await press(card, 'I\'ve sent it');
+      const card = [...inDm()].reverse().find((x) => buttonLabels(x).includes("I've sent it"))!;
+      const step = await press(card, "I've sent it");
       if ('modal' in step) await outcome(h.fake.submitModal(where, step.modal, 'skip'));
     },
     async status(swapId: string) {
@@ -97,7 +113,9 @@ function discordSurface(): MoneySurface {
     },
     statusCard(swapId: string) {
       // The live card is the first one, sent as the swap was made and edited since (a /status answer is a snapshot).
-      const m = inDm().find((x) => unescape(titleOf(x)).startsWith(`Swap ${swapId.slice(0, 8)}: `) && unescape(embedText(x)).includes('Next:'));
+      const m = inDm().find(
+        (x) => unescape(titleOf(x)).startsWith(`Swap ${swapId.slice(0, 8)}: `) && unescape(embedText(x)).includes('Next:'),
+      );
       return m ? shown(m, m.body) : undefined;
     },
   };
@@ -105,8 +123,12 @@ function discordSurface(): MoneySurface {
 
 describe('what the bot tells you about your money, on Discord', () => {
   for (const s of MONEY_SCENARIOS) {
-    it(s.name, async () => {
-      await runMoneyScenario(discordSurface(), s);
-    }, 90_000);
+    it(
+      s.name,
+      async () => {
+        await runMoneyScenario(discordSurface(), s);
+      },
+      90_000,
+    );
   }
 });

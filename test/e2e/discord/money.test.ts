@@ -12,13 +12,26 @@ const h = useLiveDiscord('dc-money');
 const ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
 const SEND = /Send exactly|Send the exact amount|Send it before/;
 
-describe('what the bot tells a Discord channel about a swap\'s money', () => {
+describe("what the bot tells a Discord channel about a swap's money", () => {
   it('a deposit with no refund address whose payout keeps failing: no "send", and the stuck message promises no refund', async () => {
     const channelId = h.guild.channelIds[0] ?? '';
-    const id = (await h.live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 100, use_deposit_address: true })).swap.id;
+    const id = (
+      await h.live.api.createSwap({
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: ADDRESS,
+        amount: 100,
+        use_deposit_address: true,
+      })
+    ).swap.id;
     await answerOf(h.fake, h.fake.slashCommand({ ...h.mod, channelId }, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
-    const card = await waitFor(() => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
+    const card = await waitFor(
+      () => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)),
+      'the channel card',
+    );
 
     h.live.sandbox.deposit(id, { outcome: 'fail_execution' });
     await waitFor(() => byWorker().find((m) => /Deposit seen/.test(unescape(titleOf(m)))), 'the deposit message');
@@ -33,7 +46,9 @@ describe('what the bot tells a Discord channel about a swap\'s money', () => {
     const stuck = await waitFor(() => byWorker().find((m) => /taking longer/i.test(unescape(titleOf(m)))), 'the stuck message');
     // A channel does not know whether a refund address was given (the service's answer never says): neither promised nor denied.
     expect(unescape(embedText(stuck))).toContain('If a refund address was given when the swap was made');
-    const all = byWorker().map((m) => unescape(embedText(m))).join('\n---\n');
+    const all = byWorker()
+      .map((m) => unescape(embedText(m)))
+      .join('\n---\n');
     expect(all).not.toMatch(SEND);
     expect(all).not.toMatch(/paid out soon or refunded|Refund on its way/);
     expect(unescape(embedText(card))).not.toMatch(SEND);

@@ -29,17 +29,32 @@ describe('a Discord channel in quiet mode with quiet hours', () => {
     await waitFor(() => press.callbacks[0], 'the press answered');
     await waitFor(() => buttonLabels(typed).includes('✅ Quiet mode: on'), 'the card to show quiet mode on');
 
-    const id = (await h.live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: ADDRESS, amount: 100, use_deposit_address: true })).swap.id;
+    const id = (
+      await h.live.api.createSwap({
+        source_network: 'ARBITRUM_MAINNET',
+        source_token: 'USDC',
+        destination_network: 'BASE_MAINNET',
+        destination_token: 'USDC',
+        destination_address: ADDRESS,
+        amount: 100,
+        use_deposit_address: true,
+      })
+    ).swap.id;
     await answerOf(h.fake, h.fake.slashCommand(mod, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
-    const card = await waitFor(() => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)), 'the channel card');
+    const card = await waitFor(
+      () => byWorker().find((m) => unescape(titleOf(m)).startsWith(`Swap ${id.slice(0, 8)}: `)),
+      'the channel card',
+    );
 
     h.live.sandbox.deposit(id);
     const deposit = await waitFor(() => byWorker().find((m) => /^Deposit seen/.test(unescape(titleOf(m)))), 'the deposit message');
     await driveToCompletion(h.live, id);
     await waitFor(() => card.reactions.length > 0, 'the reaction on the card');
     expect(card.reactions).toEqual(['✅']);
-    expect(h.fake.requests.map((r) => `${r.method} ${r.status} ${r.path}`)).toContain(`PUT 204 /channels/${channelId}/messages/${card.id}/reactions/✅/@me`);
+    expect(h.fake.requests.map((r) => `${r.method} ${r.status} ${r.path}`)).toContain(
+      `PUT 204 /channels/${channelId}/messages/${card.id}/reactions/✅/@me`,
+    );
     expect(/complet/i.test(unescape(embedText(card)))).toBe(true);
     expect(byWorker().map((m) => unescape(titleOf(m)))).not.toContain('Swap completed');
 

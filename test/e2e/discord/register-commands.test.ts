@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 afterAll(async () => fake?.close());
 
-const writesSince = (n: number) => fake.requests.slice(n).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/\d{15,}/g, ':id')}`);
+const writesSince = (n: number) =>
+  fake.requests
+    .slice(n)
+    .filter((r) => r.method !== 'GET')
+    .map((r) => `${r.method} ${r.path.replace(/\d{15,}/g, ':id')}`);
 
 describe.each([
   ['a development server (DISCORD_GUILD_ID)', true],
@@ -37,7 +41,16 @@ describe.each([
     const result = await registerDiscordCommands(target());
     expect(result.created.sort()).toEqual([...COMMANDS.map((c) => c.name), TRACK_THIS_NAME].sort());
     // "Track this swap": a message command (type 3), no description, its name localized.
-    expect(registered().find((c) => c.name === TRACK_THIS_NAME)).toMatchObject({ type: 3, description: '', name_localizations: { ru: 'Отслеживать обмен', 'es-ES': 'Seguir este intercambio', 'zh-CN': '跟踪此兑换', 'pt-BR': 'Acompanhar esta troca' } });
+    expect(registered().find((c) => c.name === TRACK_THIS_NAME)).toMatchObject({
+      type: 3,
+      description: '',
+      name_localizations: {
+        ru: 'Отслеживать обмен',
+        'es-ES': 'Seguir este intercambio',
+        'zh-CN': '跟踪此兑换',
+        'pt-BR': 'Acompanhar esta troca',
+      },
+    });
     expect(writesSince(n)).toHaveLength(1); // one bulk PUT
     const quote = registered().find((c) => c.name === 'quote') as Json;
     const options = quote.options as Json[];
@@ -52,7 +65,10 @@ describe.each([
     // Globally the app is user-installable: /quote works in servers, the bot DM and private channels.
     if (!inGuild) expect(registered().find((c) => c.name === 'quote')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
     // contexts and integration_types are documented as global-only: a server registration leaves them out.
-    const bodies = fake.requests.slice(n).filter((r) => r.method === 'PUT').flatMap((r) => r.body as Json[]);
+    const bodies = fake.requests
+      .slice(n)
+      .filter((r) => r.method === 'PUT')
+      .flatMap((r) => r.body as Json[]);
     expect(bodies).toHaveLength(COMMANDS.length + 1);
     for (const body of bodies) {
       if (!inGuild) expect(body.integration_types, `${String(body.name)} integration_types`).toEqual([0, 1]);
@@ -83,13 +99,19 @@ describe.each([
   });
 
   it('patches a changed command, posts a new one and deletes a dropped one, nothing else', async () => {
-    const changed: CommandSpec[] = COMMANDS.filter((c) => c.name !== 'cancel').map((c) => (c.name === 'status' ? { ...c, description: 'Show where a swap is' } : c));
+    const changed: CommandSpec[] = COMMANDS.filter((c) => c.name !== 'cancel').map((c) =>
+      c.name === 'status' ? { ...c, description: 'Show where a swap is' } : c,
+    );
     changed.push({ name: 'about', description: 'About this bot', inGroups: true, options: [], usage: '/about' });
     const n = fake.requests.length;
     const result = await registerDiscordCommands({ ...target(), commands: changed });
     expect(result).toMatchObject({ updated: ['status'], created: ['about'], deleted: ['cancel'] });
     expect(writesSince(n).sort()).toEqual(
-      [`POST ${inGuild ? '/applications/:id/guilds/:id/commands' : '/applications/:id/commands'}`, `PATCH ${inGuild ? '/applications/:id/guilds/:id/commands/:id' : '/applications/:id/commands/:id'}`, `DELETE ${inGuild ? '/applications/:id/guilds/:id/commands/:id' : '/applications/:id/commands/:id'}`].sort(),
+      [
+        `POST ${inGuild ? '/applications/:id/guilds/:id/commands' : '/applications/:id/commands'}`,
+        `PATCH ${inGuild ? '/applications/:id/guilds/:id/commands/:id' : '/applications/:id/commands/:id'}`,
+        `DELETE ${inGuild ? '/applications/:id/guilds/:id/commands/:id' : '/applications/:id/commands/:id'}`,
+      ].sort(),
     );
     expect((registered().find((c) => c.name === 'status') as Json).description).toBe('Show where a swap is');
     // And back: the next run with the real list restores it, then is quiet again.
@@ -106,7 +128,12 @@ describe('swapbot register-commands', () => {
     try {
       const owner = other.world.addUser({ id: '2300000000000000002', username: 'owner' });
       const dev = other.world.addGuild({ name: 'Dev', ownerId: owner.id, channels: ['general'] });
-      const config = loadConfig({ DISCORD_TOKEN: 'MTEw.config.token', DISCORD_APPLICATION_ID: '1100000000000000008', DISCORD_GUILD_ID: dev.id, DISCORD_API_URL: other.apiUrl });
+      const config = loadConfig({
+        DISCORD_TOKEN: 'MTEw.config.token',
+        DISCORD_APPLICATION_ID: '1100000000000000008',
+        DISCORD_GUILD_ID: dev.id,
+        DISCORD_API_URL: other.apiUrl,
+      });
       expect((await registerDiscordMenus(discordSettings(config))).scope).toBe('guild');
       expect(other.world.commands.get(dev.id)?.size).toBe(COMMANDS.length + 1);
       expect((await registerDiscordMenus(discordSettings(config))).unchanged).toHaveLength(COMMANDS.length + 1);

@@ -25,7 +25,9 @@ function slash(line: string): { name: string; values: Record<string, string | nu
   if (!command) throw new Error(`no command ${name}`);
   const values: Record<string, string | number> = {};
   command.options.forEach((o, i) => {
-    const last = i === command.options.length - 1 || (o.type === 'string' && command.options.slice(i + 1).every((n) => !n.required) && words.length > command.options.length);
+    const last =
+      i === command.options.length - 1 ||
+      (o.type === 'string' && command.options.slice(i + 1).every((n) => !n.required) && words.length > command.options.length);
     const value = last ? words.splice(0).join(' ') : words.shift();
     if (value) values[o.name] = o.type === 'number' ? Number(value) : value;
   });
@@ -49,42 +51,57 @@ function dcSurface(): RepeatSurface {
   const after = async (act: () => InteractionState | Promise<InteractionState>, until: string | RegExp): Promise<string> => {
     const before = new Map(messages().map((m) => [m.id, m.history.length]));
     const it = await act();
-    return waitFor(() => {
-      if (it.modal && matches(unescape(JSON.stringify(it.modal)), until)) {
-        modal = it;
-        return JSON.stringify(it.modal);
-      }
-      const m = messages().find((x) => (before.get(x.id) ?? -1) < x.history.length && matches(visible(x), until));
-      return m ? visible(m) : undefined;
-    }, `"${String(until)}" in the DM`).catch((e: unknown) => {
+    return waitFor(
+      () => {
+        if (it.modal && matches(unescape(JSON.stringify(it.modal)), until)) {
+          modal = it;
+          return JSON.stringify(it.modal);
+        }
+        const m = messages().find((x) => (before.get(x.id) ?? -1) < x.history.length && matches(visible(x), until));
+        return m ? visible(m) : undefined;
+      },
+      `"${String(until)}" in the DM`,
+    ).catch((e: unknown) => {
       const answer = it.originalId ? visible(h.fake.message(it.originalId)) : 'none';
-      throw new Error(`${(e as Error).message}; callbacks ${JSON.stringify(it.callbacks.map((c) => c.type))}, modal ${JSON.stringify(it.modal ?? null).slice(0, 300)}, answer ${answer}; the DM:\n${messages().slice(-2).map(visible).join('\n---\n')}`);
+      throw new Error(
+        `${(e as Error).message}; callbacks ${JSON.stringify(it.callbacks.map((c) => c.type))}, modal ${JSON.stringify(it.modal ?? null).slice(0, 300)}, answer ${answer}; the DM:\n${messages().slice(-2).map(visible).join('\n---\n')}`,
+      );
     });
   };
   surface = {
     live: h.live,
     me: { platform: 'discord', chatId: h.alice.user.id, chatKind: 'private' },
-    says: (line, until) => after(() => {
-      const { name, values } = slash(line);
-      return h.fake.slashCommand(dm, name, values);
-    }, until),
-    presses: (label, until) => after(() => {
-      const m = newest(label);
-      return h.fake.pressButton(dm, m, buttonId(m, label));
-    }, until),
-    answers: (text, until) => after(async () => {
-      if (!modal) {
-        // The question is a message with a button that opens the modal.
-        const m = [...messages()].reverse().find((x) => buttonLabels(x).some((l) => l.startsWith('✏️')));
-        if (!m) throw new Error('no question to answer');
-        const open = h.fake.pressButton(dm, m, buttonId(m, buttonLabels(m).find((l) => l.startsWith('✏️')) ?? ''));
-        modal = await waitFor(() => open.modal && open, 'the modal');
-      }
-      const shown = modal;
-      modal = undefined;
-      return h.fake.submitModal(dm, shown, text);
-    }, until),
-    sees: (match) => waitFor(() => messages().map(visible).find((t) => matches(t, match)), `"${String(match)}" in the DM`),
+    says: (line, until) =>
+      after(() => {
+        const { name, values } = slash(line);
+        return h.fake.slashCommand(dm, name, values);
+      }, until),
+    presses: (label, until) =>
+      after(() => {
+        const m = newest(label);
+        return h.fake.pressButton(dm, m, buttonId(m, label));
+      }, until),
+    answers: (text, until) =>
+      after(async () => {
+        if (!modal) {
+          // The question is a message with a button that opens the modal.
+          const m = [...messages()].reverse().find((x) => buttonLabels(x).some((l) => l.startsWith('✏️')));
+          if (!m) throw new Error('no question to answer');
+          const open = h.fake.pressButton(dm, m, buttonId(m, buttonLabels(m).find((l) => l.startsWith('✏️')) ?? ''));
+          modal = await waitFor(() => open.modal && open, 'the modal');
+        }
+        const shown = modal;
+        modal = undefined;
+        return h.fake.submitModal(dm, shown, text);
+      }, until),
+    sees: (match) =>
+      waitFor(
+        () =>
+          messages()
+            .map(visible)
+            .find((t) => matches(t, match)),
+        `"${String(match)}" in the DM`,
+      ),
     saysInGroup: async (line, until) => {
       const { name, values } = slash(line);
       let it: InteractionState;
@@ -95,11 +112,20 @@ function dcSurface(): RepeatSurface {
         if (/is not offered in servers/.test((e as Error).message)) return null;
         throw e;
       }
-      return waitFor(() => {
-        const ids = [it.originalId, ...it.followupIds].filter((id): id is string => Boolean(id));
-        const shown = [...ids.map((id) => h.fake.message(id)).filter((m) => !m.loading).map(visible), ...(it.modal ? [unescape(JSON.stringify(it.modal))] : [])].join('\n');
-        return matches(shown, until) ? shown : undefined;
-      }, `"${String(until)}" in the server`);
+      return waitFor(
+        () => {
+          const ids = [it.originalId, ...it.followupIds].filter((id): id is string => Boolean(id));
+          const shown = [
+            ...ids
+              .map((id) => h.fake.message(id))
+              .filter((m) => !m.loading)
+              .map(visible),
+            ...(it.modal ? [unescape(JSON.stringify(it.modal))] : []),
+          ].join('\n');
+          return matches(shown, until) ? shown : undefined;
+        },
+        `"${String(until)}" in the server`,
+      );
     },
   };
   return surface;

@@ -14,7 +14,15 @@ let swapId = '';
 let hash = '';
 
 beforeAll(async () => {
-  const created = await h.live.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 100, use_deposit_address: true });
+  const created = await h.live.api.createSwap({
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    destination_address: DEST,
+    amount: 100,
+    use_deposit_address: true,
+  });
   swapId = created.swap.id;
   h.live.sandbox.deposit(swapId);
   h.live.clock.advance(20_000);
@@ -35,8 +43,11 @@ describe('Discord "Track this swap"', () => {
     // Following privately answers for the presser alone.
     const press = h.fake.pressButton(h.alice, card, buttonId(card, 'Follow privately'));
     await waitFor(() => press.callbacks.length > 0 || undefined, 'the Follow privately answer');
-    const follow = await waitFor(() => h.fake.messagesIn(card.channelId).find((m) => m.ephemeral && /privately/.test(unescape(embedText(m))) && m.id !== card.id), 'the follow confirmation');
-    expect(unescape(embedText(follow))).toContain('I will send this swap\'s updates to you privately.');
+    const follow = await waitFor(
+      () => h.fake.messagesIn(card.channelId).find((m) => m.ephemeral && /privately/.test(unescape(embedText(m))) && m.id !== card.id),
+      'the follow confirmation',
+    );
+    expect(unescape(embedText(follow))).toContain("I will send this swap's updates to you privately.");
   }, 30_000);
 
   it('an admin also gets "Follow in this channel"', async () => {
@@ -46,22 +57,39 @@ describe('Discord "Track this swap"', () => {
 
   it('a deposit transaction hash and an address find the swap', async () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const byHash = await answerOf(h.fake, h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: `sent it: ${hash}` }));
+    const byHash = await answerOf(
+      h.fake,
+      h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: `sent it: ${hash}` }),
+    );
     expect(unescape(embedText(byHash))).toContain(swapId.slice(0, 8));
-    const byAddress = await answerOf(h.fake, h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: `wallet ${DEST}` }));
+    const byAddress = await answerOf(
+      h.fake,
+      h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: `wallet ${DEST}` }),
+    );
     expect(byAddress.ephemeral).toBe(true);
     expect(unescape(embedText(byAddress))).toContain(swapId.slice(0, 8));
     expect(unescape(embedText(byAddress))).not.toContain(DEST);
   }, 30_000);
 
-  it('on the bot\'s own Components V2 card, the id in its text displays finds the swap', async () => {
-    const card = await answerOf(h.fake, h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: '', flags: 1 << 15, components: [{ type: 17, components: [{ type: 10, content: `### Swap ${swapId.slice(0, 8)}\n**Swap id:** \`${swapId}\`` }] }] }));
+  it("on the bot's own Components V2 card, the id in its text displays finds the swap", async () => {
+    const card = await answerOf(
+      h.fake,
+      h.fake.messageCommand(h.alice, TRACK_THIS_NAME, {
+        author: author(),
+        content: '',
+        flags: 1 << 15,
+        components: [{ type: 17, components: [{ type: 10, content: `### Swap ${swapId.slice(0, 8)}\n**Swap id:** \`${swapId}\`` }] }],
+      }),
+    );
     expect(unescape(embedText(card))).toContain(swapId.slice(0, 8));
     expect(buttonLabels(card)).toContain('Follow privately');
   }, 30_000);
 
   it('nothing recognisable: a helpful note, only to the member', async () => {
-    const note = await answerOf(h.fake, h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: 'gm everyone, how do fees work?' }));
+    const note = await answerOf(
+      h.fake,
+      h.fake.messageCommand(h.alice, TRACK_THIS_NAME, { author: author(), content: 'gm everyone, how do fees work?' }),
+    );
     expect(note.ephemeral).toBe(true);
     expect(unescape(embedText(note))).toContain('No swap in that message');
     expect(unescape(embedText(note))).toContain('swap id, a deposit transaction hash or a wallet address');

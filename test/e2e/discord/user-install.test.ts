@@ -18,8 +18,12 @@ let visitor: Where;
 
 const core = new ScriptedCore(async (i: Incoming): Promise<Reply[]> => {
   const cmd = i.text ?? i.action ?? '';
-  if (cmd.startsWith('/quote')) return [{ title: 'Quote: 100 USDC', lines: [line('You receive 99.5 USDC')], buttons: [[actionButton('Refresh', 'qr:1')]], target: 'here' }];
-  if (cmd.startsWith('/swap')) return [{ title: 'Your address on Base?', lines: [line('So far: 100 USDC on Arbitrum One → USDC on Base')], target: 'here' }];
+  if (cmd.startsWith('/quote'))
+    return [
+      { title: 'Quote: 100 USDC', lines: [line('You receive 99.5 USDC')], buttons: [[actionButton('Refresh', 'qr:1')]], target: 'here' },
+    ];
+  if (cmd.startsWith('/swap'))
+    return [{ title: 'Your address on Base?', lines: [line('So far: 100 USDC on Arbitrum One → USDC on Base')], target: 'here' }];
   if (cmd.startsWith('/status')) return [{ lines: [line(`admin: ${String(await i.isChatAdmin?.())}`)], target: 'here' }];
   return [];
 });
@@ -44,7 +48,9 @@ const channelPosts = () => h.fake.requests.filter((r) => r.method === 'POST' && 
 describe('a user-installed app where the bot is not a member', () => {
   it('answers /quote through the interaction, as a public chat, without posting to the channel', async () => {
     const posts = channelPosts().length;
-    const answer = await answerOf(h.fake.slashCommand(visitor, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' }));
+    const answer = await answerOf(
+      h.fake.slashCommand(visitor, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' }),
+    );
     expect(answer.ephemeral).toBe(false);
     expect(answer.interactionId).toBeDefined();
     expect(unescape(embedText(answer))).toContain('You receive 99.5 USDC');
@@ -66,7 +72,11 @@ describe('a user-installed app where the bot is not a member', () => {
     const link = ((answer.body.components as Json[])[0]?.components as Json[])[0];
     expect(link).toMatchObject({ label: 'Continue in DM', url: `https://discord.com/channels/@me/${dm.id}` });
     // The core ran it as the user's private chat, and its question went to the DM.
-    expect(lastSeen()).toMatchObject({ text: '/swap 100 USDC ARBITRUM_MAINNET BASE_MAINNET', chatKind: 'private', chatId: h.alice.user.id });
+    expect(lastSeen()).toMatchObject({
+      text: '/swap 100 USDC ARBITRUM_MAINNET BASE_MAINNET',
+      chatKind: 'private',
+      chatId: h.alice.user.id,
+    });
     const inDm = h.fake.messagesIn(dm.id).at(-1) as StoredMessage;
     expect(unescape(embedText(inDm))).toContain('So far: 100 USDC on Arbitrum One → USDC on Base');
     expect(h.fake.messagesIn(elsewhere.channelIds[0] as string).filter((m) => !(m.interactionId !== undefined))).toEqual([]);

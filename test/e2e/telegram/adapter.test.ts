@@ -13,7 +13,12 @@ import { waitFor } from '../../support/wait.js';
 const prefix = uniquePrefix('tg-adapter');
 const redis = testRedis(prefix);
 
-const card = (title: string, extra: Partial<Reply> = {}): Reply => ({ title, lines: [line('for ', bold('<you> & "them"'))], target: 'here', ...extra });
+const card = (title: string, extra: Partial<Reply> = {}): Reply => ({
+  title,
+  lines: [line('for ', bold('<you> & "them"'))],
+  target: 'here',
+  ...extra,
+});
 
 let gate: Promise<void> | undefined;
 const core = new ScriptedCore(async (i: Incoming) => {
@@ -24,22 +29,31 @@ const core = new ScriptedCore(async (i: Incoming) => {
   }
   if (t.startsWith('/boom')) throw new Error('core exploded');
   if (t.startsWith('/track')) return [card((await i.isChatAdmin?.()) ? 'admin ok' : 'admins only')];
-  if (t.startsWith('/ask')) return [{ lines: [line('Send the address')], target: 'here', prompt: { label: 'Destination address', placeholder: '0x…' } }];
+  if (t.startsWith('/ask'))
+    return [{ lines: [line('Send the address')], target: 'here', prompt: { label: 'Destination address', placeholder: '0x…' } }];
   if (t.startsWith('/secret')) {
-    return [{
-      title: 'Deposit',
-      lines: [line('Send to ', code('0xabc'))],
-      buttons: [[copyButton('Copy address', '0xabc')]],
-      image: { png: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]), alt: 'QR' },
-      target: 'dm',
-      dmFallback: { lines: [line('Open a private chat to get it')], buttons: [[deeplinkButton('Get details', 'dep_123')]], target: 'here' },
-    }];
+    return [
+      {
+        title: 'Deposit',
+        lines: [line('Send to ', code('0xabc'))],
+        buttons: [[copyButton('Copy address', '0xabc')]],
+        image: { png: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]), alt: 'QR' },
+        target: 'dm',
+        dmFallback: {
+          lines: [line('Open a private chat to get it')],
+          buttons: [[deeplinkButton('Get details', 'dep_123')]],
+          target: 'here',
+        },
+      },
+    ];
   }
   if (t.startsWith('/mine')) return [{ lines: [line('only for you: your draft 0xfeed')], target: 'ephemeral' }];
   if (i.action === 'mine') return [{ lines: [line(`only for you: ${'your draft 0xfeed. '.repeat(15)}`)], target: 'ephemeral' }];
   if (i.action === 'next') return [card('step two', { mode: 'edit', buttons: [[actionButton('Back', 'back')]] })];
-  if (i.action === 'same') return [card('step one', { mode: 'edit', buttons: [[actionButton('Next', 'next'), actionButton('Same', 'same')]] })];
-  if (i.action !== undefined) return [{ title: 'This button has expired', tone: 'warning', lines: [line('Start again with /quote.')], target: 'here' }];
+  if (i.action === 'same')
+    return [card('step one', { mode: 'edit', buttons: [[actionButton('Next', 'next'), actionButton('Same', 'same')]] })];
+  if (i.action !== undefined)
+    return [{ title: 'This button has expired', tone: 'warning', lines: [line('Start again with /quote.')], target: 'here' }];
   if (t.startsWith('/start')) return [card(`started ${t.slice(7)}`)];
   return [card('step one', { buttons: [[actionButton('Next', 'next'), actionButton('Same', 'same')]] })];
 });
@@ -61,9 +75,23 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     expect(msg!.text).toContain('for <you> & "them"');
     expect(msg!.html).toContain('<b>step one</b>');
     expect(msg!.html).toContain('&lt;you&gt; &amp; &quot;them&quot;');
-    expect(msg!.markup).toEqual({ inline_keyboard: [[{ text: 'Next', callback_data: 'next' }, { text: 'Same', callback_data: 'same' }]] });
+    expect(msg!.markup).toEqual({
+      inline_keyboard: [
+        [
+          { text: 'Next', callback_data: 'next' },
+          { text: 'Same', callback_data: 'same' },
+        ],
+      ],
+    });
     const seen = core.seen.at(-1)!;
-    expect(seen).toMatchObject({ platform: 'telegram', userId: String(alice.id), userName: 'Alice', chatId: String(chat.id), chatKind: 'private', text: '/quote 100 usdc arb base' });
+    expect(seen).toMatchObject({
+      platform: 'telegram',
+      userId: String(alice.id),
+      userName: 'Alice',
+      chatId: String(chat.id),
+      chatKind: 'private',
+      text: '/quote 100 usdc arb base',
+    });
   });
 
   it('takes /cmd@thisbot in groups, ignores /cmd@otherbot and chatter', async () => {
@@ -94,7 +122,10 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     expect(msgs).toHaveLength(1);
     expect(msgs[0]!.html).toContain('step two');
     expect(msgs[0]!.versions).toHaveLength(1);
-    expect(core.seen.at(-1)).toMatchObject({ action: 'next', messageRef: { platform: 'telegram', chatId: String(chat.id), messageId: String(first.message_id) } });
+    expect(core.seen.at(-1)).toMatchObject({
+      action: 'next',
+      messageRef: { platform: 'telegram', chatId: String(chat.id), messageId: String(first.message_id) },
+    });
     // The 'same' press was refused by Telegram as "not modified", and answered quietly all the same.
     expect(h.fake.callsTo('editMessageText').find((c) => !c.ok)?.description).toMatch(/not modified/);
     expect(h.fake.callsTo('answerCallbackQuery').filter((c) => c.payload.callback_query_id === q1)[0]!.payload.show_alert).toBeUndefined();
@@ -162,12 +193,23 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     await waitFor(() => h.fake.ephemeral.to(group.id, stranger.id)[0], 'the ephemeral answer');
     expect(h.fake.botMessages(group.id)).toHaveLength(0);
     // Where Telegram refuses ephemeral messages (old clients), a DM, else a pointer to the private chat.
-    const refuse = () => h.fake.failNext({ method: 'sendMessage', chatId: group.id, code: 400, description: 'Bad Request: ephemeral messages are not available' });
+    const refuse = () =>
+      h.fake.failNext({
+        method: 'sendMessage',
+        chatId: group.id,
+        code: 400,
+        description: 'Bad Request: ephemeral messages are not available',
+      });
     refuse();
     h.fake.sendText(group, stranger, '/mine');
     const notice = await waitFor(() => h.fake.botMessages(group.id)[0], 'the pointer to the private chat');
     expect(notice.text).toMatch(/only send this privately/);
-    expect(h.fake.botMessages(group.id).map((m) => m.text).join(' ')).not.toContain('0xfeed');
+    expect(
+      h.fake
+        .botMessages(group.id)
+        .map((m) => m.text)
+        .join(' '),
+    ).not.toContain('0xfeed');
 
     // A button press: too long for an alert, no DM: an alert points to the private chat.
     h.fake.sendText(group, stranger, '/swap');
@@ -177,7 +219,12 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     const alert = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
     expect(alert.payload).toMatchObject({ show_alert: true });
     expect(String(alert.payload.text)).toMatch(/privately/);
-    expect(h.fake.botMessages(group.id).map((m) => m.text).join(' ')).not.toContain('0xfeed');
+    expect(
+      h.fake
+        .botMessages(group.id)
+        .map((m) => m.text)
+        .join(' '),
+    ).not.toContain('0xfeed');
     expect(h.fake.botMessages(group.id)).toHaveLength(2);
 
     // With the private chat open, the long answer to the press goes there.
@@ -189,15 +236,23 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
     expect(h.fake.botMessages(group.id)).toHaveLength(2);
   });
 
-  it('what the adapter says itself is in the presser\'s language: the pointer to the private chat', async () => {
+  it("what the adapter says itself is in the presser's language: the pointer to the private chat", async () => {
     const group = newGroup();
     const sasha = { ...newUser('Sasha'), language_code: 'ru' };
     h.fake.sendText(group, sasha, '/swap');
     const card = await waitFor(() => h.fake.botMessages(group.id).find((m) => m.text?.includes('step one')), 'a card with buttons');
-    h.fake.failNext({ method: 'sendMessage', chatId: group.id, code: 400, description: 'Bad Request: ephemeral messages are not available' });
+    h.fake.failNext({
+      method: 'sendMessage',
+      chatId: group.id,
+      code: 400,
+      description: 'Bad Request: ephemeral messages are not available',
+    });
     const q = h.fake.press(sasha, group.id, card.message_id, 'mine');
     const alert = await waitFor(() => h.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === q), 'the alert');
-    expect(alert.payload).toMatchObject({ show_alert: true, text: t('ru', 'platform.telegram.privateOnly.alert', { bot: `@${h.fake.bot.username}` }) });
+    expect(alert.payload).toMatchObject({
+      show_alert: true,
+      text: t('ru', 'platform.telegram.privateOnly.alert', { bot: `@${h.fake.bot.username}` }),
+    });
     expect(String(alert.payload.text)).toMatch(/личном чате/);
   });
 
@@ -235,7 +290,14 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
   it('a 429 storm: every wait is obeyed and the reply still arrives', async () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
-    h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 2, code: 429, description: 'Too Many Requests: retry after 1', retryAfter: 1 });
+    h.fake.failNext({
+      method: 'sendMessage',
+      chatId: chat.id,
+      times: 2,
+      code: 429,
+      description: 'Too Many Requests: retry after 1',
+      retryAfter: 1,
+    });
     h.fake.sendText(chat, alice, '/help');
     await waitFor(() => h.fake.botMessages(chat.id)[0], 'the reply after the storm');
     const attempts = h.fake.callsTo('sendMessage').filter((c) => Number(c.payload.chat_id) === chat.id);
@@ -248,7 +310,14 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
   it('a long 429 is not waited out in an interactive reply: the user is told, nothing hangs', async () => {
     const alice = newUser();
     const chat = h.fake.privateChat(alice);
-    h.fake.failNext({ method: 'sendMessage', chatId: chat.id, times: 1, code: 429, description: 'Too Many Requests: retry after 600', retryAfter: 600 });
+    h.fake.failNext({
+      method: 'sendMessage',
+      chatId: chat.id,
+      times: 1,
+      code: 429,
+      description: 'Too Many Requests: retry after 600',
+      retryAfter: 600,
+    });
     h.fake.sendText(chat, alice, '/help');
     const msg = await waitFor(() => h.fake.botMessages(chat.id)[0], 'the apology');
     expect(msg.text).toBe(t('en', 'error.bug.reason'));

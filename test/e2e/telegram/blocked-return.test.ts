@@ -17,7 +17,17 @@ const world = useWorld('tg-blocked');
 
 const isStatusCard = (m: StoredMessage) => /^Swap [0-9a-f]+: /.test(m.text ?? '');
 const newSwap = async () =>
-  (await world.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: EVM, amount: 100, use_deposit_address: true })).swap.id;
+  (
+    await world.api.createSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: EVM,
+      amount: 100,
+      use_deposit_address: true,
+    })
+  ).swap.id;
 
 describe('a user who blocked the bot and comes back', () => {
   it('hears once which swaps stopped being followed, with outcomes, and can follow them all again', async () => {
@@ -33,8 +43,15 @@ describe('a user who blocked the bot and comes back', () => {
 
     world.fake.blockBy(alice.id);
     world.sandbox.deposit(waiting);
-    await waitFor(() => world.fake.calls.some((c) => Number(c.payload.chat_id) === alice.id && c.errorCode === 403), 'a delivery refused with 403');
-    await waitFor(async () => (await world.tracking.service.listFollowed({ platform: 'telegram', chatId: String(alice.id), chatKind: 'private' })).length === 0, 'the chat unsubscribed');
+    await waitFor(
+      () => world.fake.calls.some((c) => Number(c.payload.chat_id) === alice.id && c.errorCode === 403),
+      'a delivery refused with 403',
+    );
+    await waitFor(
+      async () =>
+        (await world.tracking.service.listFollowed({ platform: 'telegram', chatId: String(alice.id), chatKind: 'private' })).length === 0,
+      'the chat unsubscribed',
+    );
 
     dm.says('/start');
     const back = await dm.sees('Welcome back');

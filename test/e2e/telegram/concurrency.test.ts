@@ -35,7 +35,10 @@ describe('long polling concurrency', () => {
     await waitFor(() => users.every((u) => h.fake.botMessages(u.id).length === 3), 'every answer', 20_000);
 
     // When each update's answer was delivered (its sendMessage answered by Telegram).
-    const doneAt = (chatId: string, text: string) => h.fake.callsTo('sendMessage').find((c) => String(c.payload.chat_id) === chatId && String(c.payload.text).includes(`answer to ${text}`))!.doneAt!;
+    const doneAt = (chatId: string, text: string) =>
+      h.fake
+        .callsTo('sendMessage')
+        .find((c) => String(c.payload.chat_id) === chatId && String(c.payload.text).includes(`answer to ${text}`))!.doneAt!;
     const spans = entered.map((e) => ({ ...e, end: doneAt(e.chatId, e.text) }));
 
     for (const u of users) {

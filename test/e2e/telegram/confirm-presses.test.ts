@@ -20,7 +20,10 @@ describe('Confirm pressed six times at once', () => {
     const user = newUser('Impatient');
     const u = new TgUser(world.fake, user, world.fake.privateChat(user));
     u.says('/swap 100 USDC arbitrum base');
-    const prompt = await waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'the address prompt');
+    const prompt = await waitFor(
+      () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
+      'the address prompt',
+    );
     u.says(EVM, { replyTo: prompt.message_id });
     await u.sees('for refunds');
     await u.presses('Skip (no refund address)');
@@ -32,12 +35,18 @@ describe('Confirm pressed six times at once', () => {
     const before = world.sandbox.requestCount('createSwap');
     const { message, button } = u.button('Confirm');
     const presses = Array.from({ length: 6 }, () => world.fake.press(user, u.chat.id, message.message_id, String(button.callback_data)));
-    await waitFor(() => presses.every((id) => world.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === id)), 'every press answered', 30_000);
+    await waitFor(
+      () => presses.every((id) => world.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === id)),
+      'every press answered',
+      30_000,
+    );
 
     expect(world.sandbox.requestCount('createSwap')).toBe(before + 1);
     expect(u.messages().filter(isDepositCard)).toHaveLength(1);
     // The presses after the first were told where the card is, in their callback answer.
-    const alerts = world.fake.callsTo('answerCallbackQuery').filter((c) => presses.includes(String(c.payload.callback_query_id)) && typeof c.payload.text === 'string');
+    const alerts = world.fake
+      .callsTo('answerCallbackQuery')
+      .filter((c) => presses.includes(String(c.payload.callback_query_id)) && typeof c.payload.text === 'string');
     expect(alerts.map((c) => String(c.payload.text)).join('\n')).toMatch(/already created|already being created/);
   }, 60_000);
 });

@@ -67,7 +67,7 @@ describe('a swap from quote to completion, in a private chat', () => {
     expect(deposit.caption).toContain('Send exactly 100 USDC on Arbitrum One');
     const upload = world.fake.callsTo('sendPhoto').find((c) => c.ok && Number(c.payload.chat_id) === alice.id)!;
     expect(Array.from(upload.photoBytes!.slice(0, 4))).toEqual(PNG_MAGIC);
-    const copies = ((deposit.markup!.inline_keyboard as Array<Array<Record<string, unknown>>>).flat()).filter((b) => 'copy_text' in b);
+    const copies = (deposit.markup!.inline_keyboard as Array<Array<Record<string, unknown>>>).flat().filter((b) => 'copy_text' in b);
     const address = (copies.find((b) => b.text === 'Copy address')!.copy_text as { text: string }).text;
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(deposit.caption).toContain(address);
@@ -158,7 +158,10 @@ describe('in a group', () => {
     const member = new TgUser(world.fake, newUser('Eve'), group);
     member.says(`/track ${aliceSwap}`);
     // The refusal is for the member alone: an ephemeral message, nothing in the group.
-    await waitFor(() => world.fake.ephemeral.to(group.id, member.user.id).find((m) => m.text.includes('Only admins can do that here')), 'the ephemeral refusal');
+    await waitFor(
+      () => world.fake.ephemeral.to(group.id, member.user.id).find((m) => m.text.includes('Only admins can do that here')),
+      'the ephemeral refusal',
+    );
     expect(member.messages()).toHaveLength(0);
     const admin = new TgUser(world.fake, newUser('Frank'), group);
     world.fake.setMember(group.id, admin.user.id, 'administrator');

@@ -55,7 +55,10 @@ describe('an update in hand when its process dies', () => {
     fake.sendText(chat, alice, '/quote 1 eth');
     await waitFor(() => hung.seen.length === 1, 'the first process to take the update');
     // The runner fetched the next batch, which confirms this update to Telegram: it is not sent again.
-    await waitFor(() => fake.callsTo('getUpdates').some((c) => Number(c.payload.offset) > 0), 'the next getUpdates (which confirms the update)');
+    await waitFor(
+      () => fake.callsTo('getUpdates').some((c) => Number(c.payload.offset) > 0),
+      'the next getUpdates (which confirms the update)',
+    );
     await first.stop({ graceMs: 0 });
 
     const healthy = new ScriptedCore(answer);

@@ -18,7 +18,8 @@ const world = useWorld('tg-deposit-life');
 const forceReply = (u: TgUser): Promise<StoredMessage> =>
   waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
 
-const labels = (m: StoredMessage): string[] => ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
+const labels = (m: StoredMessage): string[] =>
+  ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
 
 async function createSwap(u: TgUser): Promise<{ deposit: StoredMessage; swapId: string }> {
   u.says('/swap 100 USDC arbitrum base');
@@ -46,7 +47,10 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     const qr = deposit.photoBytes;
 
     // The live status card is there before anything happens to the swap, below the deposit card.
-    const card = await waitFor(() => a.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)), 'the status card');
+    const card = await waitFor(
+      () => a.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)),
+      'the status card',
+    );
     expect(card.text).toMatch(/Waiting for (your|the) deposit/i);
 
     world.sandbox.deposit(swapId, { amount: 80 });
@@ -69,33 +73,57 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     expect(closed.caption).toMatch(/Received: 7\d\.\d+ USDC/);
     expect(closed.caption).toContain('This deposit address is no longer for this swap. Do not send to it.');
     // One deposit card, ever: every photo in the chat is that one message.
-    expect(a.messages().filter((m) => m.photoSize !== undefined).map((m) => m.message_id)).toEqual([deposit.message_id]);
+    expect(
+      a
+        .messages()
+        .filter((m) => m.photoSize !== undefined)
+        .map((m) => m.message_id),
+    ).toEqual([deposit.message_id]);
   }, 60_000);
 
   it('a deposit card the user deleted is left deleted: no second deposit card, the status card still moves', async () => {
     const carol = newUser('Carol');
     const c = new TgUser(world.fake, carol, world.fake.privateChat(carol));
     const { deposit, swapId } = await createSwap(c);
-    const card = await waitFor(() => c.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)), 'the status card');
+    const card = await waitFor(
+      () => c.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)),
+      'the status card',
+    );
     world.fake.userDeletes(c.chat.id, deposit.message_id);
     world.sandbox.deposit(swapId, { amount: 100 });
-    await waitFor(() => /Deposit seen|confirm/i.test(c.messages().find((m) => m.message_id === card.message_id)?.text ?? '') || undefined, 'the status card at the deposit');
-    await waitFor(() => world.logLines.some((l) => l.includes('the deposit card could not be edited')) || undefined, 'the refused edit logged');
+    await waitFor(
+      () => /Deposit seen|confirm/i.test(c.messages().find((m) => m.message_id === card.message_id)?.text ?? '') || undefined,
+      'the status card at the deposit',
+    );
+    await waitFor(
+      () => world.logLines.some((l) => l.includes('the deposit card could not be edited')) || undefined,
+      'the refused edit logged',
+    );
     expect(c.messages().filter((m) => m.photoSize !== undefined)).toHaveLength(0);
-    expect(c.messages().map((m) => m.text ?? m.caption ?? '').join('\n')).not.toMatch(/Send exactly/);
+    expect(
+      c
+        .messages()
+        .map((m) => m.text ?? m.caption ?? '')
+        .join('\n'),
+    ).not.toMatch(/Send exactly/);
   }, 60_000);
 
   it('expiry closes the deposit card with the path for someone who already sent', async () => {
     const bob = newUser('Bob');
     const b = new TgUser(world.fake, bob, world.fake.privateChat(bob));
     const { deposit, swapId } = await createSwap(b);
-    await waitFor(() => b.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)), 'the status card');
+    await waitFor(
+      () => b.messages().find((m) => m.message_id > deposit.message_id && (m.text ?? '').startsWith(`Swap ${swapId.slice(0, 8)}`)),
+      'the status card',
+    );
     world.clock.advance(3 * 3_600_000);
     const closed = await waitFor(() => {
       const m = now(b, deposit);
       return /Deposit closed/.test(m.caption ?? '') ? m : undefined;
     }, 'the deposit card closed at expiry');
-    expect(closed.caption).toContain('Already sent funds to it? They are not lost: contact Layerswap support with the swap id and your transaction hash.');
+    expect(closed.caption).toContain(
+      'Already sent funds to it? They are not lost: contact Layerswap support with the swap id and your transaction hash.',
+    );
     expect(closed.caption).not.toMatch(/Send exactly|Send it before/);
     expect(labels(closed)).not.toContain("I've sent it");
     expect(b.messages().filter((m) => m.photoSize !== undefined)).toHaveLength(1);

@@ -14,9 +14,18 @@ import { TgUser, useWorld } from './world.js';
 const world = useWorld('tg-ephemeral');
 
 const privately = (u: TgUser, match: string | RegExp): Promise<EphemeralMessage> =>
-  waitFor(() => world.fake.ephemeral.to(u.chat.id, u.user.id).find((m) => (typeof match === 'string' ? m.text.includes(match) : match.test(m.text))), `an ephemeral "${String(match)}" for ${u.user.first_name}`);
+  waitFor(
+    () =>
+      world.fake.ephemeral.to(u.chat.id, u.user.id).find((m) => (typeof match === 'string' ? m.text.includes(match) : match.test(m.text))),
+    `an ephemeral "${String(match)}" for ${u.user.first_name}`,
+  );
 const buttons = (m: { markup?: Json }): Json[] => ((m.markup?.inline_keyboard ?? []) as Json[][]).flat();
-const REFUSED = { method: 'sendMessage', ephemeral: true, code: 400, description: 'Bad Request: ephemeral messages are not available in this chat' } as const;
+const REFUSED = {
+  method: 'sendMessage',
+  ephemeral: true,
+  code: 400,
+  description: 'Bad Request: ephemeral messages are not available in this chat',
+} as const;
 
 describe('Telegram ephemeral messages in a group', () => {
   it('/track, /untrack and /settings by a member: the refusal goes to that member only', async () => {
@@ -24,7 +33,7 @@ describe('Telegram ephemeral messages in a group', () => {
     const eve = new TgUser(world.fake, newUser('Eve'), group);
     eve.says('/track 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
     const track = await privately(eve, 'Only admins can do that here');
-    expect(track.text).toContain('only the chat\'s admins can start or stop tracking');
+    expect(track.text).toContain("only the chat's admins can start or stop tracking");
     expect(track.callbackQueryId).toBeUndefined();
     eve.says('/untrack 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
     await waitFor(() => (world.fake.ephemeral.to(group.id, eve.user.id).length >= 2 ? true : undefined), 'the /untrack refusal');
@@ -52,7 +61,7 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(error.text).toMatch(/swap id|transaction|address/i);
   }, 30_000);
 
-  it('a press on someone else\'s button: an ephemeral answer tied to that press; the pressed message is untouched', async () => {
+  it("a press on someone else's button: an ephemeral answer tied to that press; the pressed message is untouched", async () => {
     const group = newGroup('Buttons');
     const gil = new TgUser(world.fake, newUser('Gil'), group);
     gil.says('/swap 12 usdc arbitrum base');
@@ -64,8 +73,13 @@ describe('Telegram ephemeral messages in a group', () => {
     const answer = await privately(hal, /.+/);
     expect(answer.callbackQueryId).toBe(queryId);
     expect(world.fake.message(group.id, question.message_id)?.html).toBe(before);
-    await waitFor(() => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId), 'the press answered');
-    expect(world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId)?.payload.show_alert).toBeUndefined();
+    await waitFor(
+      () => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId),
+      'the press answered',
+    );
+    expect(
+      world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId)?.payload.show_alert,
+    ).toBeUndefined();
   }, 30_000);
 
   it('"Swap this" pressed by a member: the question and "Continue privately" for that member alone, no ForceReply in the group', async () => {
@@ -88,11 +102,17 @@ describe('Telegram ephemeral messages in a group', () => {
     const cancelled = world.fake.pressEphemeral(ask, String(cancel?.callback_data));
     await waitFor(() => (ask.versions.length > 0 ? true : undefined), 'the ephemeral question edited');
     expect(ask.text).not.toContain('address on Base');
-    await waitFor(() => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === cancelled), 'the Cancel press answered');
+    await waitFor(
+      () => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === cancelled),
+      'the Cancel press answered',
+    );
     expect(ivy.messages()).toHaveLength(publicBefore);
     // Swap this again; the link resumes Joe's new draft privately.
     const again = world.fake.press(joe.user, group.id, message.message_id, String(button.callback_data));
-    const ask2 = await waitFor(() => world.fake.ephemeral.to(group.id, joe.user.id).find((m) => m.callbackQueryId === again), 'the second question');
+    const ask2 = await waitFor(
+      () => world.fake.ephemeral.to(group.id, joe.user.id).find((m) => m.callbackQueryId === again),
+      'the second question',
+    );
     const go2 = buttons(ask2).find((b) => b.text === 'Continue privately');
     const dm = new TgUser(world.fake, joe.user, world.fake.privateChat(joe.user));
     expect(String(go2?.url)).not.toBe(String(go?.url));
@@ -113,20 +133,32 @@ describe('Telegram ephemeral messages in a group', () => {
     const lee = newUser('Lee');
     world.fake.failNext({ ...REFUSED, chatId: group.id });
     const queryId = world.fake.press(lee, group.id, question.message_id, String(kim.button('Cancel').button.callback_data));
-    const alert = await waitFor(() => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId), 'the alert');
+    const alert = await waitFor(
+      () => world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId),
+      'the alert',
+    );
     expect(alert.payload.show_alert).toBe(true);
     expect(String(alert.payload.text)).not.toBe('');
     expect(kim.messages().filter((m) => m.message_id > question.message_id)).toHaveLength(0);
   }, 30_000);
 
-  it('the fake holds Telegram\'s documented limits: groups only, no login_url buttons, the receiver\'s own press', async () => {
+  it("the fake holds Telegram's documented limits: groups only, no login_url buttons, the receiver's own press", async () => {
     const api = world.telegram.bot.api;
     const group = world.fake.chat(newGroup('Limits'));
     const mia = newUser('Mia');
     const dm = world.fake.openDm(mia);
-    await expect(api.sendMessage(dm.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id } })).rejects.toThrow(/only to group chats/);
-    await expect(api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id }, reply_markup: { inline_keyboard: [[{ text: 'Log in', login_url: { url: 'https://example.com/login' } }]] } })).rejects.toThrow(/login_url/);
-    await expect(api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id, callback_query_id: 'q-none' } })).rejects.toThrow(/callback query/);
+    await expect(api.sendMessage(dm.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id } })).rejects.toThrow(
+      /only to group chats/,
+    );
+    await expect(
+      api.sendMessage(group.id, 'hi', {
+        ephemeral_message_parameters: { receiver_user_id: mia.id },
+        reply_markup: { inline_keyboard: [[{ text: 'Log in', login_url: { url: 'https://example.com/login' } }]] },
+      }),
+    ).rejects.toThrow(/login_url/);
+    await expect(
+      api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id, callback_query_id: 'q-none' } }),
+    ).rejects.toThrow(/callback query/);
     const sent = await api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id } });
     expect(sent.message_id).toBe(0);
   }, 30_000);

@@ -94,7 +94,20 @@ export class FakeBotApi {
 
   private constructor(token: string, username: string) {
     this.token = token;
-    this.bot = { id: Number(token.split(':')[0]), is_bot: true, first_name: 'Swap Bot', username, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: true, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false } as UserFromGetMe;
+    this.bot = {
+      id: Number(token.split(':')[0]),
+      is_bot: true,
+      first_name: 'Swap Bot',
+      username,
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      supports_inline_queries: true,
+      can_connect_to_business: false,
+      has_main_web_app: false,
+      has_topics_enabled: false,
+      allows_users_to_create_topics: false,
+      can_manage_bots: false,
+    } as UserFromGetMe;
     this.store = new MessageStore(this.bot);
   }
 
@@ -147,9 +160,15 @@ export class FakeBotApi {
   }
 
   /** A user (or, without `from`, a channel) writes `text` (in a forum topic: `threadId`). Returns the message, queued as an update. */
-  sendText(chat: Chat, from: User | undefined, text: string, opts: { replyTo?: number; senderChat?: Chat; threadId?: number } = {}): Message {
+  sendText(
+    chat: Chat,
+    from: User | undefined,
+    text: string,
+    opts: { replyTo?: number; senderChat?: Chat; threadId?: number } = {},
+  ): Message {
     this.chat(chat);
-    if (opts.threadId !== undefined && !this.topics.get(chat.id)?.has(opts.threadId)) throw new Error(`fake: no topic ${opts.threadId} in chat ${chat.id}`);
+    if (opts.threadId !== undefined && !this.topics.get(chat.id)?.has(opts.threadId))
+      throw new Error(`fake: no topic ${opts.threadId} in chat ${chat.id}`);
     if (from) this.chat({ id: from.id, type: 'private', first_name: from.first_name });
     if (from && chat.type === 'private') this.dmOpen.add(from.id);
     // Writing to the bot again means the user unblocked it (Telegram's Restart sends /start).
@@ -166,7 +185,14 @@ export class FakeBotApi {
       ...(reply ? { reply_to_message: this.store.asMessage(reply) } : {}),
       ...(opts.threadId !== undefined ? { message_thread_id: opts.threadId, is_topic_message: true } : {}),
     } as Message;
-    this.store.put({ message_id: msg.message_id, chat, from: from ?? null, text, versions: [], ...(opts.threadId !== undefined ? { threadId: opts.threadId } : {}) });
+    this.store.put({
+      message_id: msg.message_id,
+      chat,
+      from: from ?? null,
+      text,
+      versions: [],
+      ...(opts.threadId !== undefined ? { threadId: opts.threadId } : {}),
+    });
     this.pushUpdate((chat.type === 'channel' ? { channel_post: msg } : { message: msg }) as Json);
     return msg;
   }
@@ -191,7 +217,16 @@ export class FakeBotApi {
     this.openQueries.add(id);
     this.queryFrom.set(id, m.receiverId);
     const from = { id: m.receiverId, is_bot: false, first_name: 'user' };
-    const message = { message_id: 0, ephemeral_message_id: m.ephemeralId, receiver_user: from, date: Math.floor(Date.now() / 1000), chat, from: this.bot, text: m.text, ...(m.markup ? { reply_markup: m.markup } : {}) };
+    const message = {
+      message_id: 0,
+      ephemeral_message_id: m.ephemeralId,
+      receiver_user: from,
+      date: Math.floor(Date.now() / 1000),
+      chat,
+      from: this.bot,
+      text: m.text,
+      ...(m.markup ? { reply_markup: m.markup } : {}),
+    };
     this.pushUpdate({ callback_query: { id, from, chat_instance: `ci${m.chatId}`, data, message } } as Json);
     return id;
   }
@@ -219,7 +254,9 @@ export class FakeBotApi {
     if (!parsed.ok) throw new Error(parsed.error);
     const inlineId = result.reply_markup ? `im${this.nextQuery++}` : undefined;
     if (inlineId) this.inlineMessages.set(inlineId, { text: parsed.text, html, markup: result.reply_markup as Json, versions: 0 });
-    this.pushUpdate({ chosen_inline_result: { result_id: resultId, from, query: 'hidden', ...(inlineId ? { inline_message_id: inlineId } : {}) } } as Json);
+    this.pushUpdate({
+      chosen_inline_result: { result_id: resultId, from, query: 'hidden', ...(inlineId ? { inline_message_id: inlineId } : {}) },
+    } as Json);
     return inlineId;
   }
 
@@ -273,11 +310,16 @@ export class FakeBotApi {
     if (group.type !== 'group') throw new Error(`fake: chat ${group.id} is not a basic group`);
     const supergroup = this.chat({ id: this.nextSupergroup--, type: 'supergroup', title: (group as { title: string }).title } as Chat);
     this.migrated.set(group.id, supergroup.id);
-    for (const [key, status] of [...this.members]) if (key.startsWith(`${group.id}:`)) this.members.set(`${supergroup.id}:${key.split(':')[1]}`, status);
+    for (const [key, status] of [...this.members])
+      if (key.startsWith(`${group.id}:`)) this.members.set(`${supergroup.id}:${key.split(':')[1]}`, status);
     if (opts.announce) {
       const date = Math.floor(Date.now() / 1000);
-      this.pushUpdate({ message: { message_id: this.store.newId(group.id), date, chat: group, from: by, migrate_to_chat_id: supergroup.id } } as Json);
-      this.pushUpdate({ message: { message_id: this.store.newId(supergroup.id), date, chat: supergroup, from: by, migrate_from_chat_id: group.id } } as Json);
+      this.pushUpdate({
+        message: { message_id: this.store.newId(group.id), date, chat: group, from: by, migrate_to_chat_id: supergroup.id },
+      } as Json);
+      this.pushUpdate({
+        message: { message_id: this.store.newId(supergroup.id), date, chat: supergroup, from: by, migrate_from_chat_id: group.id },
+      } as Json);
     }
     return supergroup;
   }
@@ -312,7 +354,9 @@ export class FakeBotApi {
 
   /** Messages the bot sent in a chat, oldest first. */
   botMessages(chatId: number): StoredMessage[] {
-    return [...this.store.all.values()].filter((m) => m.chat.id === chatId && m.fromBot === true).sort((a, b) => a.message_id - b.message_id);
+    return [...this.store.all.values()]
+      .filter((m) => m.chat.id === chatId && m.fromBot === true)
+      .sort((a, b) => a.message_id - b.message_id);
   }
 
   /** The user deletes a message in their chat: editing it is then "message to edit not found". */
@@ -334,7 +378,11 @@ export class FakeBotApi {
     const call: ApiCall = { method, payload, at: Date.now(), ok: true };
     if (files.photo) call.photoBytes = files.photo;
     this.calls.push(call);
-    if (this.holds.some((h) => (h.method === undefined || h.method === method) && (h.chatId === undefined || Number(payload.chat_id) === h.chatId))) {
+    if (
+      this.holds.some(
+        (h) => (h.method === undefined || h.method === method) && (h.chatId === undefined || Number(payload.chat_id) === h.chatId),
+      )
+    ) {
       call.held = true;
       return;
     }
@@ -342,7 +390,10 @@ export class FakeBotApi {
     const result = this.scriptedFor(method, payload) ?? this.dispatch(method, payload, files, res);
     if (result === 'held') return;
     if (!result.ok) Object.assign(call, { ok: false, errorCode: result.error_code, description: result.description });
-    const lose = this.lost.find((l) => l.left > 0 && (l.method === undefined || l.method === method) && (l.chatId === undefined || Number(payload.chat_id) === l.chatId));
+    const lose = this.lost.find(
+      (l) =>
+        l.left > 0 && (l.method === undefined || l.method === method) && (l.chatId === undefined || Number(payload.chat_id) === l.chatId),
+    );
     if (lose) {
       lose.left -= 1;
       call.held = true;
@@ -353,7 +404,13 @@ export class FakeBotApi {
   }
 
   private scriptedFor(method: string, p: Json): TelegramResult | undefined {
-    const s = this.scripted.find((e) => e.left > 0 && e.method === method && (e.chatId === undefined || Number(p.chat_id) === e.chatId) && (e.ephemeral !== true || p.ephemeral_message_parameters !== undefined));
+    const s = this.scripted.find(
+      (e) =>
+        e.left > 0 &&
+        e.method === method &&
+        (e.chatId === undefined || Number(p.chat_id) === e.chatId) &&
+        (e.ephemeral !== true || p.ephemeral_message_parameters !== undefined),
+    );
     if (!s) return undefined;
     s.left -= 1;
     return err(s.code, s.description, s.retryAfter);
@@ -362,7 +419,13 @@ export class FakeBotApi {
   private dispatch(method: string, p: Json, files: Record<string, Uint8Array>, res: ServerResponse): TelegramResult | 'held' {
     // An upgraded group takes nothing more, edits and reactions included (members are still read).
     const movedTo = p.chat_id !== undefined && method !== 'getChatMember' ? this.migrated.get(Number(p.chat_id)) : undefined;
-    if (movedTo !== undefined) return { ok: false, error_code: 400, description: 'Bad Request: group chat was upgraded to a supergroup chat', parameters: { migrate_to_chat_id: movedTo } };
+    if (movedTo !== undefined)
+      return {
+        ok: false,
+        error_code: 400,
+        description: 'Bad Request: group chat was upgraded to a supergroup chat',
+        parameters: { migrate_to_chat_id: movedTo },
+      };
     switch (method) {
       case 'getMe':
         return ok(this.bot);
@@ -381,13 +444,14 @@ export class FakeBotApi {
       case 'sendChatAction':
         return ok(true);
       case 'sendMessage':
-      case 'sendPhoto':
-      {
+      case 'sendPhoto': {
         const chat = this.target(p);
         if ('ok' in chat) return chat;
         // message_thread_id: only a topic of a forum supergroup.
-        if (p.message_thread_id !== undefined && !this.topics.get(chat.id)?.has(Number(p.message_thread_id))) return err(400, 'Bad Request: message thread not found');
-        if (p.ephemeral_message_parameters !== undefined) return this.ephemeral.send(chat, p, (q) => (this.openQueries.has(q) ? this.queryFrom.get(q) : undefined));
+        if (p.message_thread_id !== undefined && !this.topics.get(chat.id)?.has(Number(p.message_thread_id)))
+          return err(400, 'Bad Request: message thread not found');
+        if (p.ephemeral_message_parameters !== undefined)
+          return this.ephemeral.send(chat, p, (q) => (this.openQueries.has(q) ? this.queryFrom.get(q) : undefined));
         return this.store.send(chat, method, p, files);
       }
       case 'setMessageReaction':
@@ -407,7 +471,8 @@ export class FakeBotApi {
       case 'editMessageMedia':
         return this.store.editMedia(p, files);
       case 'answerCallbackQuery':
-        if (!this.openQueries.delete(String(p.callback_query_id))) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+        if (!this.openQueries.delete(String(p.callback_query_id)))
+          return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
         return ok(true);
       case 'getChatMember': {
         const chat = this.chats.get(Number(p.chat_id));
@@ -429,7 +494,8 @@ export class FakeBotApi {
     const reaction = (p.reaction ?? []) as Json[];
     if (!Array.isArray(reaction)) return err(400, "Bad Request: can't parse reaction types JSON object");
     if (reaction.length > 1) return err(400, 'Bad Request: REACTIONS_TOO_MANY');
-    for (const r of reaction) if (r.type !== 'emoji' || !TELEGRAM_REACTIONS.has(String(r.emoji))) return err(400, 'Bad Request: REACTION_INVALID');
+    for (const r of reaction)
+      if (r.type !== 'emoji' || !TELEGRAM_REACTIONS.has(String(r.emoji))) return err(400, 'Bad Request: REACTION_INVALID');
     msg.reactions = reaction.map((r) => String(r.emoji));
     return ok(true);
   }
@@ -450,10 +516,15 @@ export class FakeBotApi {
       const parsed = parseTelegramHtml(String(content?.message_text ?? ''));
       if (!parsed.ok) return err(400, parsed.error);
       if (parsed.text.trim() === '' || parsed.text.length > 4096) return err(400, 'Bad Request: MESSAGE_EMPTY');
-      if (r.reply_markup !== undefined && (!('inline_keyboard' in (r.reply_markup as Json)) || checkMarkup(r.reply_markup))) return err(400, checkMarkup(r.reply_markup) ?? 'Bad Request: inline keyboard expected');
+      if (r.reply_markup !== undefined && (!('inline_keyboard' in (r.reply_markup as Json)) || checkMarkup(r.reply_markup)))
+        return err(400, checkMarkup(r.reply_markup) ?? 'Bad Request: inline keyboard expected');
     }
     const cache = p.cache_time === undefined ? undefined : Number(p.cache_time);
-    this.inlineAnswers.set(id, { results, ...(cache !== undefined ? { cache_time: cache } : {}), ...(typeof p.is_personal === 'boolean' ? { is_personal: p.is_personal } : {}) });
+    this.inlineAnswers.set(id, {
+      results,
+      ...(cache !== undefined ? { cache_time: cache } : {}),
+      ...(typeof p.is_personal === 'boolean' ? { is_personal: p.is_personal } : {}),
+    });
     return ok(true);
   }
 
@@ -465,13 +536,15 @@ export class FakeBotApi {
     if (!parsed.ok) return err(400, parsed.error);
     const markupError = checkMarkup(p.reply_markup);
     if (markupError) return err(400, markupError);
-    if (html === m.html && JSON.stringify(p.reply_markup ?? null) === JSON.stringify(m.markup ?? null)) return err(400, 'Bad Request: message is not modified');
+    if (html === m.html && JSON.stringify(p.reply_markup ?? null) === JSON.stringify(m.markup ?? null))
+      return err(400, 'Bad Request: message is not modified');
     Object.assign(m, { text: parsed.text, html, markup: p.reply_markup as Json | undefined, versions: m.versions + 1 });
     return ok(true);
   }
 
   private getUpdates(p: Json, res: ServerResponse): TelegramResult | 'held' {
-    if (this.webhook) return err(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    if (this.webhook)
+      return err(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
     const offset = Number(p.offset ?? 0);
     const limit = Number(p.limit ?? 100);
     const timeout = Number(p.timeout ?? 0);

@@ -31,12 +31,15 @@ export class EphemeralStore {
   send(chat: Chat, p: Json, openQuery: (id: string) => number | undefined): TelegramResult {
     const raw = p.ephemeral_message_parameters;
     const params = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Json | undefined;
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return err(400, "Bad Request: can't parse ephemeral message parameters JSON object");
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      return err(400, "Bad Request: can't parse ephemeral message parameters JSON object");
     const receiver = Number(params.receiver_user_id);
     if (!Number.isSafeInteger(receiver) || receiver <= 0) return err(400, 'Bad Request: receiver_user_id is invalid');
-    if (chat.type !== 'group' && chat.type !== 'supergroup') return err(400, 'Bad Request: ephemeral messages can be sent only to group chats');
+    if (chat.type !== 'group' && chat.type !== 'supergroup')
+      return err(400, 'Bad Request: ephemeral messages can be sent only to group chats');
     const query = params.callback_query_id === undefined ? undefined : String(params.callback_query_id);
-    if (query !== undefined && openQuery(query) !== receiver) return err(400, 'Bad Request: callback query not found or sent by another user');
+    if (query !== undefined && openQuery(query) !== receiver)
+      return err(400, 'Bad Request: callback query not found or sent by another user');
     const html = String(p.text ?? '');
     const parsed = p.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html };
     if (!parsed.ok) return err(400, parsed.error);
@@ -44,7 +47,8 @@ export class EphemeralStore {
     if (parsed.text.length > 4096) return err(400, 'Bad Request: message is too long');
     const markup = p.reply_markup as Json | undefined;
     const rows = (markup?.inline_keyboard ?? []) as Json[][];
-    if (rows.flat().some((b) => 'login_url' in b)) return err(400, 'Bad Request: login_url buttons are not supported in ephemeral messages');
+    if (rows.flat().some((b) => 'login_url' in b))
+      return err(400, 'Bad Request: login_url buttons are not supported in ephemeral messages');
     const markupError = checkMarkup(markup);
     if (markupError) return err(400, markupError);
     const stored: EphemeralMessage = {
@@ -59,12 +63,23 @@ export class EphemeralStore {
       versions: [],
     };
     this.sent.push(stored);
-    return ok({ message_id: 0, ephemeral_message_id: stored.ephemeralId, date: Math.floor(Date.now() / 1000), chat, receiver_user: { id: receiver, is_bot: false, first_name: 'user' }, text: parsed.text, ...(markup ? { reply_markup: markup } : {}) });
+    return ok({
+      message_id: 0,
+      ephemeral_message_id: stored.ephemeralId,
+      date: Math.floor(Date.now() / 1000),
+      chat,
+      receiver_user: { id: receiver, is_bot: false, first_name: 'user' },
+      text: parsed.text,
+      ...(markup ? { reply_markup: markup } : {}),
+    });
   }
 
   /** editEphemeralMessageText: only the receiver's own ephemeral message in that chat, text and inline keyboard. */
   edit(p: Json): TelegramResult {
-    const m = this.sent.find((e) => e.chatId === Number(p.chat_id) && e.receiverId === Number(p.receiver_user_id) && e.ephemeralId === Number(p.ephemeral_message_id));
+    const m = this.sent.find(
+      (e) =>
+        e.chatId === Number(p.chat_id) && e.receiverId === Number(p.receiver_user_id) && e.ephemeralId === Number(p.ephemeral_message_id),
+    );
     if (!m) return err(400, 'Bad Request: ephemeral message not found');
     const html = String(p.text ?? '');
     const parsed = p.parse_mode === 'HTML' ? parseTelegramHtml(html) : { ok: true as const, text: html };
@@ -72,10 +87,12 @@ export class EphemeralStore {
     if (parsed.text.trim() === '' || parsed.text.length > 4096) return err(400, 'Bad Request: message text is empty or too long');
     const markup = p.reply_markup as Json | undefined;
     if (markup && 'force_reply' in markup) return err(400, 'Bad Request: inline keyboard expected');
-    if (((markup?.inline_keyboard ?? []) as Json[][]).flat().some((b) => 'login_url' in b)) return err(400, 'Bad Request: login_url buttons are not supported in ephemeral messages');
+    if (((markup?.inline_keyboard ?? []) as Json[][]).flat().some((b) => 'login_url' in b))
+      return err(400, 'Bad Request: login_url buttons are not supported in ephemeral messages');
     const markupError = checkMarkup(markup);
     if (markupError) return err(400, markupError);
-    if (html === m.html && JSON.stringify(markup ?? null) === JSON.stringify(m.markup ?? null)) return err(400, 'Bad Request: message is not modified');
+    if (html === m.html && JSON.stringify(markup ?? null) === JSON.stringify(m.markup ?? null))
+      return err(400, 'Bad Request: message is not modified');
     m.versions.push(m.html);
     Object.assign(m, { html, text: parsed.text });
     if (markup) m.markup = markup;

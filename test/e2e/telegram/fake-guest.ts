@@ -30,7 +30,8 @@ export class GuestQueries {
     const id = String(p.guest_query_id ?? '');
     const raw = p.result;
     const result = (typeof raw === 'string' ? JSON.parse(raw) : raw) as unknown;
-    if (Array.isArray(result) || typeof result !== 'object' || result === null) return err(400, "Bad Request: can't parse InlineQueryResult JSON object");
+    if (Array.isArray(result) || typeof result !== 'object' || result === null)
+      return err(400, "Bad Request: can't parse InlineQueryResult JSON object");
     if (!this.open.has(id)) return err(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
     const r = result as Json;
     const rid = String(r.id ?? '');
@@ -39,7 +40,8 @@ export class GuestQueries {
     const parsed = parseTelegramHtml(String((r.input_message_content as Json | undefined)?.message_text ?? ''));
     if (!parsed.ok) return err(400, parsed.error);
     if (parsed.text.trim() === '' || parsed.text.length > 4096) return err(400, 'Bad Request: MESSAGE_EMPTY');
-    if (r.reply_markup !== undefined && (!('inline_keyboard' in (r.reply_markup as Json)) || checkMarkup(r.reply_markup))) return err(400, checkMarkup(r.reply_markup) ?? 'Bad Request: inline keyboard expected');
+    if (r.reply_markup !== undefined && (!('inline_keyboard' in (r.reply_markup as Json)) || checkMarkup(r.reply_markup)))
+      return err(400, checkMarkup(r.reply_markup) ?? 'Bad Request: inline keyboard expected');
     this.open.delete(id);
     const inlineMessageId = `gm${this.next++}`;
     this.answers.set(id, { result: r, text: parsed.text, inlineMessageId });

@@ -30,7 +30,8 @@ export class MessageStore {
     const markupError = checkMarkup(p.reply_markup);
     if (markupError) return err(400, markupError);
     // Telegram: "switch_inline_query_chosen_chat: not supported for messages sent in channels".
-    if (chat.type === 'channel' && JSON.stringify(p.reply_markup ?? {}).includes('switch_inline_query_chosen_chat')) return err(400, 'Bad Request: BUTTON_TYPE_INVALID');
+    if (chat.type === 'channel' && JSON.stringify(p.reply_markup ?? {}).includes('switch_inline_query_chosen_chat'))
+      return err(400, 'Bad Request: BUTTON_TYPE_INVALID');
     if (isPhoto && !files.photo?.length) return err(400, 'Bad Request: there is no photo in the request');
     const stored: StoredMessage = {
       message_id: this.newId(chat.id),
@@ -58,14 +59,22 @@ export class MessageStore {
     if (markupError) return err(400, markupError);
     if ('force_reply' in (markup ?? {})) return err(400, 'Bad Request: inline keyboard expected');
     let html = stored.html ?? '';
-    if (method === 'editMessageText' && stored.photoSize !== undefined) return err(400, 'Bad Request: there is no text in the message to edit');
-    if (method === 'editMessageCaption' && stored.photoSize === undefined) return err(400, 'Bad Request: there is no caption in the message to edit');
+    if (method === 'editMessageText' && stored.photoSize !== undefined)
+      return err(400, 'Bad Request: there is no text in the message to edit');
+    if (method === 'editMessageCaption' && stored.photoSize === undefined)
+      return err(400, 'Bad Request: there is no caption in the message to edit');
     if (method !== 'editMessageReplyMarkup') html = String((method === 'editMessageText' ? p.text : p.caption) ?? '');
-    const parsed = p.parse_mode === 'HTML' || method === 'editMessageReplyMarkup' ? parseTelegramHtml(html) : { ok: true as const, text: html, tags: [] };
+    const parsed =
+      p.parse_mode === 'HTML' || method === 'editMessageReplyMarkup'
+        ? parseTelegramHtml(html)
+        : { ok: true as const, text: html, tags: [] };
     if (!parsed.ok) return err(400, parsed.error);
     if (parsed.text.length > (stored.photoSize !== undefined ? 1024 : 4096)) return err(400, 'Bad Request: message is too long');
     if (html === stored.html && JSON.stringify(markup ?? null) === JSON.stringify(stored.markup ?? null))
-      return err(400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+      return err(
+        400,
+        'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+      );
     stored.versions.push({ html: stored.html ?? '', markup: stored.markup });
     stored.html = html;
     if (stored.photoSize !== undefined) stored.caption = parsed.text;
@@ -80,7 +89,8 @@ export class MessageStore {
     const stored = this.get(Number(p.chat_id), Number(p.message_id));
     if (!stored || !stored.fromBot) return err(400, 'Bad Request: message to edit not found');
     const media = p.media as Json | undefined;
-    if (!media || typeof media !== 'object' || media.type !== 'photo') return err(400, "Bad Request: can't parse InputMedia: media type must be one of: animation, audio, document, photo, video");
+    if (!media || typeof media !== 'object' || media.type !== 'photo')
+      return err(400, "Bad Request: can't parse InputMedia: media type must be one of: animation, audio, document, photo, video");
     const photo = files.media;
     if (!photo?.length) return err(400, 'Bad Request: wrong file identifier/HTTP URL specified');
     if (stored.photoSize === undefined) return err(400, 'Bad Request: there is no media in the message to edit');
@@ -114,7 +124,12 @@ export class MessageStore {
       chat: s.chat,
       ...(s.fromBot ? { from: this.bot } : s.from ? { from: s.from } : {}),
       ...(s.text !== undefined ? { text: s.text } : {}),
-      ...(s.photoSize !== undefined ? { photo: [{ file_id: `ph${s.message_id}`, file_unique_id: `u${s.message_id}`, width: 256, height: 256, file_size: s.photoSize }], caption: s.caption ?? '' } : {}),
+      ...(s.photoSize !== undefined
+        ? {
+            photo: [{ file_id: `ph${s.message_id}`, file_unique_id: `u${s.message_id}`, width: 256, height: 256, file_size: s.photoSize }],
+            caption: s.caption ?? '',
+          }
+        : {}),
       ...(s.markup && 'inline_keyboard' in s.markup ? { reply_markup: s.markup as unknown as InlineKeyboardMarkup } : {}),
       ...(s.threadId !== undefined ? { message_thread_id: s.threadId, is_topic_message: true } : {}),
     } as Message;

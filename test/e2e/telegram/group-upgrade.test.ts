@@ -26,7 +26,15 @@ async function followedInGroup(title: string): Promise<{ admin: TgUser; id: stri
   world.fake.setMember(group.id, admin.user.id, 'administrator');
   admin.says('/settings min 250');
   await admin.sees('Minimum swap size for messages: $250');
-  const swap = await world.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: EVM, amount: 1000, use_deposit_address: true });
+  const swap = await world.api.createSwap({
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    destination_address: EVM,
+    amount: 1000,
+    use_deposit_address: true,
+  });
   const id = swap.swap.id;
   admin.says(`/track ${id}`);
   await waitFor(() => admin.messages().find(isStatusCard), 'the status card in the group');
@@ -59,7 +67,12 @@ describe('a group upgraded to a supergroup', () => {
     world.sandbox.deposit(id);
     const there = new TgUser(world.fake, admin.user, supergroup);
     await there.sees('Deposit seen');
-    expect(world.fake.calls.filter((c) => Number(c.payload.chat_id) === group.id).map((c) => c.description).join('\n')).toContain('upgraded to a supergroup');
+    expect(
+      world.fake.calls
+        .filter((c) => Number(c.payload.chat_id) === group.id)
+        .map((c) => c.description)
+        .join('\n'),
+    ).toContain('upgraded to a supergroup');
     await waitFor(() => there.messages().find(isStatusCard), 'the status card in the supergroup');
     there.says('/tracking');
     await there.sees(id.slice(0, 8));

@@ -18,9 +18,19 @@ let hash = '';
 let depositAddress = '';
 
 beforeAll(async () => {
-  const created = await world.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: DEST, amount: 100, use_deposit_address: true });
+  const created = await world.api.createSwap({
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    destination_address: DEST,
+    amount: 100,
+    use_deposit_address: true,
+  });
   swapId = created.swap.id;
-  depositAddress = String((created as unknown as { deposit_actions?: Array<{ to_address?: string }> }).deposit_actions?.[0]?.to_address ?? '');
+  depositAddress = String(
+    (created as unknown as { deposit_actions?: Array<{ to_address?: string }> }).deposit_actions?.[0]?.to_address ?? '',
+  );
   world.sandbox.deposit(swapId);
   world.clock.advance(20_000);
   const details = await world.api.getSwap(swapId);
@@ -88,6 +98,8 @@ describe('Telegram guest mode', () => {
     expect(typeof allowed === 'string' ? JSON.parse(allowed) : allowed).toContain('guest_message');
     const id = world.fake.guest.newQuery();
     const article = { type: 'article' as const, id: 'a', title: 'x', input_message_content: { message_text: 'x' } };
-    await expect(world.telegram.bot.api.raw.answerGuestQuery({ guest_query_id: id, result: [article] as never })).rejects.toThrow(/InlineQueryResult/);
+    await expect(world.telegram.bot.api.raw.answerGuestQuery({ guest_query_id: id, result: [article] as never })).rejects.toThrow(
+      /InlineQueryResult/,
+    );
   }, 30_000);
 });

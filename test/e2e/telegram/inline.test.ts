@@ -11,13 +11,16 @@ import { waitFor } from '../../support/wait.js';
  */
 const world = useWorld('tg-inline');
 
-async function ask(from: ReturnType<typeof newUser>, query: string): Promise<{ id: string; results: Json[]; cache_time?: number; is_personal?: boolean }> {
+async function ask(
+  from: ReturnType<typeof newUser>,
+  query: string,
+): Promise<{ id: string; results: Json[]; cache_time?: number; is_personal?: boolean }> {
   const id = world.fake.inlineQuery(from, query);
   const answer = await waitFor(() => world.fake.inlineAnswers.get(id), `the answer to inline query "${query}"`);
   return { id, ...answer };
 }
 
-const buttons = (r: Json): Json[] => ((r.reply_markup as Json | undefined)?.inline_keyboard as Json[][] | undefined ?? []).flat();
+const buttons = (r: Json): Json[] => (((r.reply_markup as Json | undefined)?.inline_keyboard as Json[][] | undefined) ?? []).flat();
 const text = (r: Json): string => String((r.input_message_content as Json).message_text);
 
 describe('Telegram inline mode', () => {
@@ -36,7 +39,10 @@ describe('Telegram inline mode', () => {
     expect(String(swap?.url)).toMatch(/^https:\/\/t\.me\/swap_test_bot\?start=sw_[A-Za-z0-9_-]{12}$/);
     expect(refresh).toMatchObject({ text: 'Refresh' });
     expect(String(refresh?.callback_data)).toMatch(/^qi:/);
-    expect(share).toMatchObject({ text: 'Share', switch_inline_query_chosen_chat: { query: '500 USDC ARBITRUM_MAINNET BASE_MAINNET', allow_group_chats: true } });
+    expect(share).toMatchObject({
+      text: 'Share',
+      switch_inline_query_chosen_chat: { query: '500 USDC ARBITRUM_MAINNET BASE_MAINNET', allow_group_chats: true },
+    });
     expect(cache_time).toBeLessThanOrEqual(10);
   });
 
@@ -70,12 +76,17 @@ describe('Telegram inline mode', () => {
     const quote = results[0] as Json;
     const inlineId = world.fake.chooseInline(eve, id, String(quote.id));
     expect(inlineId).toBeDefined();
-    await expect.poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"')), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"')), { timeout: 5_000 })
+      .toBe(true);
     expect(world.logLines.join('')).not.toContain('25 usdc');
 
     const refresh = buttons(quote).find((b) => b.text === 'Refresh') as Json;
     const pressed = world.fake.pressInline(eve, inlineId as string, String(refresh.callback_data));
-    await waitFor(() => world.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === pressed), 'the answer to Refresh');
+    await waitFor(
+      () => world.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === pressed),
+      'the answer to Refresh',
+    );
     // The card is edited in place by its inline_message_id (the same prices: Telegram says "not
     // modified", which counts as done), and the press is answered without an alert.
     const edits = world.fake.callsTo('editMessageText').filter((c) => c.payload.inline_message_id === inlineId);
@@ -92,7 +103,10 @@ describe('Telegram inline mode', () => {
     const asked = await dm.sees('25 USDC on Arbitrum One → USDC on Base', 'the route filled in');
     expect(asked.text).toMatch(/address on Base/i);
     // The ForceReply prompt follows as its own message: wait for it (a loaded machine delivers it later).
-    await waitFor(() => dm.messages().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'the ForceReply prompt for the address');
+    await waitFor(
+      () => dm.messages().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
+      'the ForceReply prompt for the address',
+    );
   });
 
   it('a forged or unknown Swap this link is refused plainly', async () => {

@@ -23,13 +23,22 @@ const speaker = (first_name: string, language_code: string): User => ({ ...newUs
 const forceReply = (u: TgUser): Promise<StoredMessage> =>
   waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
 
-const buttonTexts = (m: StoredMessage): string[] => ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
+const buttonTexts = (m: StoredMessage): string[] =>
+  ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
 
 describe('a Spanish-speaking Telegram user (language_code: es)', () => {
-  it('quotes, runs the wizard to the deposit card and gets pushed updates, all in Spanish, with the service\'s amounts and addresses', async () => {
+  it("quotes, runs the wizard to the deposit card and gets pushed updates, all in Spanish, with the service's amounts and addresses", async () => {
     const elena = speaker('Elena', 'es');
     const u = new TgUser(world.fake, elena, world.fake.privateChat(elena));
-    const { quote: sandboxQuote } = await world.api.getQuote({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', amount: 100, refuel: false, use_deposit_address: true });
+    const { quote: sandboxQuote } = await world.api.getQuote({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      amount: 100,
+      refuel: false,
+      use_deposit_address: true,
+    });
 
     u.says('/quote 100 USDC arbitrum base');
     const quote = await u.sees('Cotización: USDC Arbitrum One → USDC Base');
@@ -88,34 +97,44 @@ describe('Russian and Chinese users', () => {
     ['ru', 'Что я умею', /Пример:/],
     ['zh-CN', '我能做什么', /示例：/],
     ['zh', '我能做什么', /示例：/],
-  ])('language_code %s: /start and /help answer in that language', async (code, title, example) => {
-    const who = speaker('Ivan', code);
-    const u = new TgUser(world.fake, who, world.fake.privateChat(who));
-    u.says('/help');
-    const help = await u.sees(title);
-    expect(help.text).toMatch(example);
-    expect(help.text).not.toContain('What I can do');
-    const before = u.messages().length;
-    u.says('/start');
-    const start = await waitFor(() => u.messages().length > before && u.messages().at(-1), 'the answer to /start');
-    expect(start.text).toContain(title);
-    expect(start.text).not.toMatch(/What I can do|Deposit details are only ever sent/);
-  }, 30_000);
+  ])(
+    'language_code %s: /start and /help answer in that language',
+    async (code, title, example) => {
+      const who = speaker('Ivan', code);
+      const u = new TgUser(world.fake, who, world.fake.privateChat(who));
+      u.says('/help');
+      const help = await u.sees(title);
+      expect(help.text).toMatch(example);
+      expect(help.text).not.toContain('What I can do');
+      const before = u.messages().length;
+      u.says('/start');
+      const start = await waitFor(() => u.messages().length > before && u.messages().at(-1), 'the answer to /start');
+      expect(start.text).toContain(title);
+      expect(start.text).not.toMatch(/What I can do|Deposit details are only ever sent/);
+    },
+    30_000,
+  );
 });
 
 describe('the command menus', () => {
   it('are registered per two-letter language_code (ISO 639-1: zh and pt, never zh-CN or pt-BR), each in its language', async () => {
     await registerTelegramCommands(world.telegram.bot.api);
-    const menus = world.fake.callsTo('setMyCommands').map((c) => c.payload as { scope: { type: string }; language_code?: string; commands: Array<{ command: string; description: string }> });
+    const menus = world.fake
+      .callsTo('setMyCommands')
+      .map(
+        (c) => c.payload as { scope: { type: string }; language_code?: string; commands: Array<{ command: string; description: string }> },
+      );
     const codes = [...new Set(menus.map((m) => m.language_code).filter((c) => c !== undefined))].sort();
     expect(codes).toEqual(['es', 'pt', 'ru', 'zh']);
     for (const c of codes) expect(c).toMatch(/^[a-z]{2}$/);
-    const quote = (code: string | undefined) => menus.find((m) => m.scope.type === 'all_private_chats' && m.language_code === code)?.commands.find((c) => c.command === 'quote')?.description;
+    const quote = (code: string | undefined) =>
+      menus.find((m) => m.scope.type === 'all_private_chats' && m.language_code === code)?.commands.find((c) => c.command === 'quote')
+        ?.description;
     expect(quote(undefined)).toMatch(/^Quote a swap/);
     expect(quote('es')).toMatch(/^Cotizar un intercambio/);
     expect(quote('ru')).toMatch(/^Котировка обмена/);
     expect(quote('zh')).toMatch(/^兑换报价/);
     expect(quote('pt')).toMatch(/^Cotar um swap/);
-    expect(world.fake.callsTo('setMyCommands').filter((c) => !(c.ok))).toEqual([]);
+    expect(world.fake.callsTo('setMyCommands').filter((c) => !c.ok)).toEqual([]);
   });
 });

@@ -18,7 +18,12 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const status = (s: string): Reply => ({ title: 'Swap 1a2b', lines: [line(`Status: ${s}`)], buttons: [[actionButton('Refresh', 'st:1')]], target: 'here' });
+const status = (s: string): Reply => ({
+  title: 'Swap 1a2b',
+  lines: [line(`Status: ${s}`)],
+  buttons: [[actionButton('Refresh', 'st:1')]],
+  target: 'here',
+});
 
 function privateTarget(): ChatTarget {
   const u = newUser();
@@ -27,7 +32,10 @@ function privateTarget(): ChatTarget {
 }
 
 async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(DeliveryError);
   return e as DeliveryError;
 }
@@ -60,12 +68,20 @@ describe('TelegramMessenger', () => {
   it('builds deeplinks with the bot username from getMe', async () => {
     const target = privateTarget();
     const ref = await messenger.send(target, { lines: [line('Continue')], buttons: [[deeplinkButton('Open', 'd_abc')]], target: 'here' });
-    expect(fake.message(Number(target.chatId), Number(ref.messageId))!.markup).toEqual({ inline_keyboard: [[{ text: 'Open', url: `https://t.me/${fake.bot.username}?start=d_abc` }]] });
+    expect(fake.message(Number(target.chatId), Number(ref.messageId))!.markup).toEqual({
+      inline_keyboard: [[{ text: 'Open', url: `https://t.me/${fake.bot.username}?start=d_abc` }]],
+    });
   });
 
   it('429 -> rate_limited with retry_after, and no retry inside the messenger', async () => {
     const target = privateTarget();
-    fake.failNext({ method: 'sendMessage', chatId: Number(target.chatId), code: 429, description: 'Too Many Requests: retry after 7', retryAfter: 7 });
+    fake.failNext({
+      method: 'sendMessage',
+      chatId: Number(target.chatId),
+      code: 429,
+      description: 'Too Many Requests: retry after 7',
+      retryAfter: 7,
+    });
     const e = await failure(messenger.send(target, status('x')));
     expect(e.failure).toBe('rate_limited');
     expect(e.retryAfterMs).toBe(7000);
@@ -76,13 +92,24 @@ describe('TelegramMessenger', () => {
     const blocked = privateTarget();
     fake.blockBy(Number(blocked.chatId));
     expect((await failure(messenger.send(blocked, status('x')))).failure).toBe('gone');
-    expect((await failure(messenger.send({ platform: 'telegram', chatId: '-100424242', chatKind: 'group' }, status('x')))).failure).toBe('gone');
+    expect((await failure(messenger.send({ platform: 'telegram', chatId: '-100424242', chatKind: 'group' }, status('x')))).failure).toBe(
+      'gone',
+    );
     const group = newGroup();
     fake.chat(group);
-    fake.failNext({ method: 'sendMessage', chatId: group.id, code: 403, description: 'Forbidden: bot was kicked from the supergroup chat' });
-    expect((await failure(messenger.send({ platform: 'telegram', chatId: String(group.id), chatKind: 'group' }, status('x')))).failure).toBe('gone');
+    fake.failNext({
+      method: 'sendMessage',
+      chatId: group.id,
+      code: 403,
+      description: 'Forbidden: bot was kicked from the supergroup chat',
+    });
+    expect(
+      (await failure(messenger.send({ platform: 'telegram', chatId: String(group.id), chatKind: 'group' }, status('x')))).failure,
+    ).toBe('gone');
     const target = privateTarget();
-    expect((await failure(messenger.edit({ platform: 'telegram', chatId: target.chatId, messageId: '999' }, status('x')))).failure).toBe('message_gone');
+    expect((await failure(messenger.edit({ platform: 'telegram', chatId: target.chatId, messageId: '999' }, status('x')))).failure).toBe(
+      'message_gone',
+    );
   });
 
   it('other 400s are rejected, 5xx transient; the token never shows in the error', async () => {

@@ -4,7 +4,15 @@ import { newUser } from './harness.js';
 import { parseTelegramHtml } from './telegram-html.js';
 import { TgUser, useWorld } from './world.js';
 import { waitFor } from '../../support/wait.js';
-import { EVM_DEST, EVM_REFUND, MONEY_SCENARIOS, runMoneyScenario, type CreateSpec, type MoneySurface, type Shown } from '../../support/money-scenarios.js';
+import {
+  EVM_DEST,
+  EVM_REFUND,
+  MONEY_SCENARIOS,
+  runMoneyScenario,
+  type CreateSpec,
+  type MoneySurface,
+  type Shown,
+} from '../../support/money-scenarios.js';
 
 /**
  * The money scenarios (test/support/money-scenarios.ts) on Telegram: real grammY against the fake
@@ -15,9 +23,15 @@ import { EVM_DEST, EVM_REFUND, MONEY_SCENARIOS, runMoneyScenario, type CreateSpe
 const world = useWorld('tg-money-scenarios');
 
 const forceReply = (u: TgUser, after = 0): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.message_id > after && m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
+  waitFor(
+    () => [...u.messages()].reverse().find((m) => m.message_id > after && m.markup !== undefined && 'force_reply' in m.markup),
+    'a ForceReply prompt',
+  );
 
-const labels = (markup: unknown): string[] => (((markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
+const labels = (markup: unknown): string[] =>
+  (((markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard ?? []) as Array<Array<{ text: string }>>)
+    .flat()
+    .map((b) => b.text);
 const plain = (html: string): string => {
   const r = parseTelegramHtml(html);
   return r.ok ? r.text : html;
@@ -32,7 +46,15 @@ function telegramSurface(name: string): MoneySurface {
   /** Each content a message showed, oldest first (earlier versions, then the current one). */
   const contents = (m: StoredMessage): Shown[] => [
     ...m.versions.map((v) => ({ text: plain(v.html), buttons: labels(v.markup) })),
-    { text: m.text ?? m.caption ?? '', buttons: labels(m.markup), qr: m.message_id === depositCardId && qr !== undefined && m.photoBytes !== undefined && Buffer.from(m.photoBytes).equals(Buffer.from(qr)) },
+    {
+      text: m.text ?? m.caption ?? '',
+      buttons: labels(m.markup),
+      qr:
+        m.message_id === depositCardId &&
+        qr !== undefined &&
+        m.photoBytes !== undefined &&
+        Buffer.from(m.photoBytes).equals(Buffer.from(qr)),
+    },
   ];
   return {
     live: world,
@@ -40,7 +62,10 @@ function telegramSurface(name: string): MoneySurface {
       let at = newest();
       u.says(`/swap ${spec.line}`);
       if (spec.pick) {
-        await waitFor(() => u.messages().some((m) => m.message_id > at && labels(m.markup).includes(spec.pick!)), `the ${spec.pick} button`);
+        await waitFor(
+          () => u.messages().some((m) => m.message_id > at && labels(m.markup).includes(spec.pick!)),
+          `the ${spec.pick} button`,
+        );
         at = newest();
         await u.presses(spec.pick);
       }
@@ -63,7 +88,7 @@ function telegramSurface(name: string): MoneySurface {
     },
     async sentIt() {
       const at = newest();
-      await u.presses('I\'ve sent it');
+      await u.presses("I've sent it");
       const answer = await waitFor(() => u.messages().find((m) => m.message_id > at), 'the answer to "I\'ve sent it"');
       if (answer.markup && 'force_reply' in answer.markup) {
         const before = newest();
@@ -74,7 +99,10 @@ function telegramSurface(name: string): MoneySurface {
     async status(swapId: string) {
       const at = newest();
       u.says(`/status ${swapId}`);
-      await waitFor(() => u.messages().some((m) => m.message_id > at && (m.text ?? m.caption ?? '').includes(swapId.slice(0, 8))), 'the /status answer');
+      await waitFor(
+        () => u.messages().some((m) => m.message_id > at && (m.text ?? m.caption ?? '').includes(swapId.slice(0, 8))),
+        'the /status answer',
+      );
     },
     async history() {
       const at = newest();
@@ -96,8 +124,12 @@ function telegramSurface(name: string): MoneySurface {
 
 describe('what the bot tells you about your money, on Telegram', () => {
   MONEY_SCENARIOS.forEach((s, i) => {
-    it(s.name, async () => {
-      await runMoneyScenario(telegramSurface(`Money${i}`), s);
-    }, 90_000);
+    it(
+      s.name,
+      async () => {
+        await runMoneyScenario(telegramSurface(`Money${i}`), s);
+      },
+      90_000,
+    );
   });
 });

@@ -40,7 +40,10 @@ describe('what the bot tells you about your money, on Telegram', () => {
 
     world.sandbox.deposit(swapId, { amount: 80 });
     // Said at once, in a message of its own (the deposit card, edited, says it too).
-    const seen = await waitFor(() => a.messages().find((m) => (m.text ?? '').includes('You sent 80 USDC: 20 USDC less than the 100 USDC asked.')), 'the under-payment said');
+    const seen = await waitFor(
+      () => a.messages().find((m) => (m.text ?? '').includes('You sent 80 USDC: 20 USDC less than the 100 USDC asked.')),
+      'the under-payment said',
+    );
     expect(seen.text).toMatch(/you now receive about 7\d\.\d+ USDC \(estimate\)/);
     const after = a.messages().filter((m) => m.message_id > deposit.message_id);
     for (const m of after) expect(m.text ?? m.caption ?? '').not.toMatch(SEND);

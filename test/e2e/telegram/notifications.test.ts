@@ -36,9 +36,20 @@ describe('a forum topic with quiet hours and quiet mode', () => {
     const card = await admin.sees('Quiet hours (sent without sound): 09:00–11:00 (Asia/Tokyo)');
     expect(card.threadId).toBe(topic);
     await admin.presses(label(admin, /^✅ Quiet mode/));
-    await waitFor(() => /Quiet mode \(✅ on the card when completed\): on/.test(world.fake.message(forum.id, card.message_id)?.text ?? ''), 'quiet mode on');
+    await waitFor(
+      () => /Quiet mode \(✅ on the card when completed\): on/.test(world.fake.message(forum.id, card.message_id)?.text ?? ''),
+      'quiet mode on',
+    );
 
-    const swap = await world.api.createSwap({ source_network: 'ARBITRUM_MAINNET', source_token: 'USDC', destination_network: 'BASE_MAINNET', destination_token: 'USDC', destination_address: EVM, amount: 100, use_deposit_address: true });
+    const swap = await world.api.createSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: EVM,
+      amount: 100,
+      use_deposit_address: true,
+    });
     const id = swap.swap.id;
     admin.says(`/track ${id}`, { threadId: topic });
     const statusCard = await waitFor(() => admin.messages().find(isStatusCard), 'the status card');
@@ -56,10 +67,12 @@ describe('a forum topic with quiet hours and quiet mode', () => {
     expect(world.fake.message(forum.id, statusCard.message_id)?.reactions).toEqual(['👍']);
     expect(world.fake.message(forum.id, statusCard.message_id)?.text).toMatch(/complete/i);
     expect(admin.messages().filter((m) => (m.text ?? '').startsWith('Swap completed'))).toEqual([]);
-    expect(world.fake.callsTo('setMessageReaction').filter((c) => !(c.ok))).toEqual([]);
+    expect(world.fake.callsTo('setMessageReaction').filter((c) => !c.ok)).toEqual([]);
 
     // Every message the bot sent to the forum went to the topic (answers and tracking alike).
-    const sends = world.fake.calls.filter((c) => c.method.startsWith('send') && c.method !== 'sendChatAction' && Number(c.payload.chat_id) === forum.id);
+    const sends = world.fake.calls.filter(
+      (c) => c.method.startsWith('send') && c.method !== 'sendChatAction' && Number(c.payload.chat_id) === forum.id,
+    );
     expect(sends.length).toBeGreaterThanOrEqual(4);
     for (const s of sends) expect(s.payload.message_thread_id).toBe(topic);
     expect(admin.messages().filter((m) => m.threadId !== topic)).toEqual([]);

@@ -3,7 +3,24 @@
  * every other <, > and & written as an entity. Returns the visible text (what length limits count)
  * or the error Telegram would answer with. Used by the fake Bot API and the renderer's tests.
  */
-const TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'code', 'pre', 'a', 'tg-spoiler', 'span', 'blockquote', 'tg-time']);
+const TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'code',
+  'pre',
+  'a',
+  'tg-spoiler',
+  'span',
+  'blockquote',
+  'tg-time',
+]);
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 
 export type HtmlResult = { ok: true; text: string; tags: string[] } | { ok: false; error: string };
@@ -13,7 +30,10 @@ export function parseTelegramHtml(html: string): HtmlResult {
   const open: string[] = [];
   const tags: string[] = [];
   let i = 0;
-  const fail = (what: string): HtmlResult => ({ ok: false, error: `Bad Request: can't parse entities: ${what} at byte offset ${Buffer.byteLength(html.slice(0, i))}` });
+  const fail = (what: string): HtmlResult => ({
+    ok: false,
+    error: `Bad Request: can't parse entities: ${what} at byte offset ${Buffer.byteLength(html.slice(0, i))}`,
+  });
   while (i < html.length) {
     const c = html[i]!;
     if (c === '&') {
@@ -42,8 +62,10 @@ export function parseTelegramHtml(html: string): HtmlResult {
     } else {
       if (name === 'a' && !/^\s+href="[^"]+"$/.test(attrs)) return fail('Tag "a" must have exactly one attribute "href"');
       // A date_time entity: unix="<seconds>" and an optional format (Bot API 9.5).
-      if (name === 'tg-time' && !/^\s+unix="\d+"(\s+format="(r|w?[dD]?[tT]?)")?$/.test(attrs)) return fail('Tag "tg-time" must have attribute "unix" and may have "format"');
-      if (name !== 'a' && name !== 'span' && name !== 'tg-time' && name !== 'code' && name !== 'pre' && attrs) return fail(`Tag "${name}" must have no attributes`);
+      if (name === 'tg-time' && !/^\s+unix="\d+"(\s+format="(r|w?[dD]?[tT]?)")?$/.test(attrs))
+        return fail('Tag "tg-time" must have attribute "unix" and may have "format"');
+      if (name !== 'a' && name !== 'span' && name !== 'tg-time' && name !== 'code' && name !== 'pre' && attrs)
+        return fail(`Tag "${name}" must have no attributes`);
       open.push(name);
       tags.push(name);
     }

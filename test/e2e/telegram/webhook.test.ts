@@ -60,7 +60,14 @@ describe('Telegram webhook mode', () => {
   it('sets the webhook with its secret and registers the command menu', () => {
     expect(running.mode).toBe('webhook');
     expect(fake.webhook).toEqual({ url: 'https://bot.example.com/telegram/hook', secret: SECRET });
-    expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual(['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result', 'guest_message']);
+    expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual([
+      'message',
+      'callback_query',
+      'channel_post',
+      'inline_query',
+      'chosen_inline_result',
+      'guest_message',
+    ]);
   });
 
   it('registers the command menu for both scopes in English (default) and in ru, es, zh and pt', () => {
@@ -75,8 +82,20 @@ describe('Telegram webhook mode', () => {
     expect(menus.map((m) => `${m.scope.type}/${m.language_code ?? 'default'}`).sort()).toEqual(
       ['default', 'ru', 'es', 'zh', 'pt'].flatMap((l) => [`all_private_chats/${l}`, `all_group_chats/${l}`]).sort(),
     );
-    const quote = { en: 'Quote a swap: fees, amount received, time', ru: 'Котировка обмена: комиссии, сумма к получению, время', es: 'Cotizar un intercambio: comisiones, monto recibido, tiempo', zh: '兑换报价：手续费、到账金额、时间', pt: 'Cotar um swap: taxas, valor recebido, tempo' };
-    const track = { en: 'Follow a swap: by its id, your deposit transaction or your wallet address', ru: 'Следить за обменом: по его ID, транзакции депозита или адресу кошелька', es: 'Seguir un intercambio: por su ID, tu transacción de depósito o tu dirección de billetera', zh: '跟踪兑换：按兑换 ID、充值交易或钱包地址', pt: 'Acompanhar um swap: pelo ID, pela sua transação de depósito ou pelo endereço da sua carteira' };
+    const quote = {
+      en: 'Quote a swap: fees, amount received, time',
+      ru: 'Котировка обмена: комиссии, сумма к получению, время',
+      es: 'Cotizar un intercambio: comisiones, monto recibido, tiempo',
+      zh: '兑换报价：手续费、到账金额、时间',
+      pt: 'Cotar um swap: taxas, valor recebido, tempo',
+    };
+    const track = {
+      en: 'Follow a swap: by its id, your deposit transaction or your wallet address',
+      ru: 'Следить за обменом: по его ID, транзакции депозита или адресу кошелька',
+      es: 'Seguir un intercambio: por su ID, tu transacción de depósito o tu dirección de billetera',
+      zh: '跟踪兑换：按兑换 ID、充值交易或钱包地址',
+      pt: 'Acompanhar um swap: pelo ID, pela sua transação de depósito ou pelo endereço da sua carteira',
+    };
     const privateNames = menu('all_private_chats').map((c) => c.command);
     const groupNames = menu('all_group_chats').map((c) => c.command);
     expect(privateNames).toEqual(expect.arrayContaining(['quote', 'swap', 'history', 'track', 'language']));
@@ -87,8 +106,14 @@ describe('Telegram webhook mode', () => {
       const priv = menu('all_private_chats', code);
       const group = menu('all_group_chats', code);
       // The same commands in every language (names are never translated), only the texts differ.
-      expect(priv.map((c) => c.command), lang).toEqual(privateNames);
-      expect(group.map((c) => c.command), lang).toEqual(groupNames);
+      expect(
+        priv.map((c) => c.command),
+        lang,
+      ).toEqual(privateNames);
+      expect(
+        group.map((c) => c.command),
+        lang,
+      ).toEqual(groupNames);
       expect(priv.find((c) => c.command === 'quote')?.description, lang).toBe(quote[lang]);
       expect(group.find((c) => c.command === 'track')?.description, lang).toBe(track[lang]);
       for (const c of [...priv, ...group]) expect(c.description.length, `${lang} /${c.command}`).toBeGreaterThan(0);
@@ -119,7 +144,12 @@ describe('Telegram webhook mode', () => {
     const big = new TextEncoder().encode(JSON.stringify({ update_id: 9200, pad: 'x'.repeat(1_100_000) }));
     // A stream has no declared length: the cap must hold while reading.
     const body = new ReadableStream({ start: (c) => (c.enqueue(big), c.close()) });
-    const res = await fetch(hookUrl, { method: 'POST', headers: { 'x-telegram-bot-api-secret-token': SECRET }, body, duplex: 'half' } as RequestInit);
+    const res = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(core.seen.length).toBe(before);
   });

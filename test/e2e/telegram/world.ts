@@ -20,10 +20,19 @@ export interface World extends LiveStack {
 async function startWorld(name: string): Promise<World> {
   const fake = await FakeBotApi.start();
   const live = await startLiveStack(name, { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) });
-  const telegram = createTelegramBot({ token: fake.token, apiRoot: fake.apiRoot, core: live.core, redis: live.redis, keyPrefix: live.prefix, logger: live.logger });
+  const telegram = createTelegramBot({
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    core: live.core,
+    redis: live.redis,
+    keyPrefix: live.prefix,
+    logger: live.logger,
+  });
   await telegram.start();
   return {
-    ...live, fake, telegram,
+    ...live,
+    fake,
+    telegram,
     async close() {
       await telegram.stop();
       await live.close();
@@ -68,14 +77,21 @@ export class TgUser {
       const b = rows.flat().find((x) => x.text === label);
       if (b) return { message: m, button: b };
     }
-    throw new Error(`no button "${label}" in chat ${this.chat.id}: ${this.messages().map((m) => JSON.stringify(m.markup)).join(' | ')}`);
+    throw new Error(
+      `no button "${label}" in chat ${this.chat.id}: ${this.messages()
+        .map((m) => JSON.stringify(m.markup))
+        .join(' | ')}`,
+    );
   }
 
   /** Presses an action button and waits until the press is answered. */
   async presses(label: string): Promise<StoredMessage> {
     const { message, button } = this.button(label);
     const id = this.fake.press(this.user, this.chat.id, message.message_id, String(button.callback_data));
-    await waitFor(() => this.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === id), `the answer to "${label}"`);
+    await waitFor(
+      () => this.fake.callsTo('answerCallbackQuery').some((c) => c.payload.callback_query_id === id),
+      `the answer to "${label}"`,
+    );
     return message;
   }
 }

@@ -30,18 +30,25 @@ describe('slash command definitions', () => {
     expect(defs.find((d) => d.name === 'quote')).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
   });
 
-  test("a registered command compares equal to ours despite the fields Discord adds or drops", () => {
+  test('a registered command compares equal to ours despite the fields Discord adds or drops', () => {
     const ours = defs.find((d) => d.name === 'routes');
     if (!ours) throw new Error('no /routes');
     const asDiscordReturnsIt = {
       ...ours,
-      id: '1', application_id: '2', version: '3', dm_permission: true, nsfw: false, name_localizations: null,
+      id: '1',
+      application_id: '2',
+      version: '3',
+      dm_permission: true,
+      nsfw: false,
+      name_localizations: null,
       options: (ours.options ?? []).map((o) => ({ ...o, required: o.required || undefined, name_localizations: null })),
     };
     expect(normalizeCommand(asDiscordReturnsIt, 'global')).toBe(normalizeCommand({ ...ours }, 'global'));
     expect(normalizeCommand({ ...asDiscordReturnsIt, description: 'changed' }, 'global')).not.toBe(normalizeCommand({ ...ours }, 'global'));
     // A registration without our translated descriptions is out of date.
-    expect(normalizeCommand({ ...asDiscordReturnsIt, description_localizations: null }, 'global')).not.toBe(normalizeCommand({ ...ours }, 'global'));
+    expect(normalizeCommand({ ...asDiscordReturnsIt, description_localizations: null }, 'global')).not.toBe(
+      normalizeCommand({ ...ours }, 'global'),
+    );
     // In a server, contexts do not apply: Discord returns null there.
     expect(normalizeCommand({ ...asDiscordReturnsIt, contexts: null }, 'guild')).toBe(normalizeCommand({ ...ours }, 'guild'));
   });
@@ -52,7 +59,12 @@ describe('command lines from options', () => {
   if (!quote) throw new Error('no /quote');
 
   test('options join in usage order whatever order Discord sends them; missing optional ones are left out', () => {
-    const values = new Map<string, string | number>([['to', 'BASE_MAINNET'], ['amount', 100], ['from', 'ARBITRUM_MAINNET'], ['token', ' USDC ']]);
+    const values = new Map<string, string | number>([
+      ['to', 'BASE_MAINNET'],
+      ['amount', 100],
+      ['from', 'ARBITRUM_MAINNET'],
+      ['token', ' USDC '],
+    ]);
     expect(commandLine(quote, values)).toBe('/quote 100 USDC ARBITRUM_MAINNET BASE_MAINNET');
   });
 
@@ -63,22 +75,31 @@ describe('command lines from options', () => {
   });
 
   test('token suggestions follow the network they belong to', () => {
-    const v = new Map([['from', 'ARBITRUM_MAINNET'], ['to', 'BASE_MAINNET']]);
+    const v = new Map([
+      ['from', 'ARBITRUM_MAINNET'],
+      ['to', 'BASE_MAINNET'],
+    ]);
     expect(suggestionContext('token', v)).toEqual({ network: 'ARBITRUM_MAINNET', sourceNetwork: 'ARBITRUM_MAINNET' });
     expect(suggestionContext('to_token', v)).toEqual({ network: 'BASE_MAINNET', sourceNetwork: 'ARBITRUM_MAINNET' });
-    expect(suggestionContext('token', new Map([['network', 'SOLANA_MAINNET']]))).toEqual({ network: 'SOLANA_MAINNET', sourceNetwork: 'SOLANA_MAINNET' });
+    expect(suggestionContext('token', new Map([['network', 'SOLANA_MAINNET']]))).toEqual({
+      network: 'SOLANA_MAINNET',
+      sourceNetwork: 'SOLANA_MAINNET',
+    });
     expect(suggestionContext('from', new Map())).toEqual({});
   });
 });
 
 describe('adapter custom ids', () => {
-  test.prop([fc.string({ unit: 'binary', maxLength: 200 }), fc.option(fc.integer({ min: 1, max: 4000 }), { nil: undefined })])('prompt buttons always fit 100 characters and keep the label', (label, maxLength) => {
-    const id = promptButtonId({ label, ...(maxLength ? { maxLength } : {}) });
-    expect(id.length).toBeLessThanOrEqual(100);
-    const parsed = parseOwnId(id);
-    expect(parsed?.kind).toBe('prompt');
-    if (parsed?.kind === 'prompt' && label) expect(label.startsWith(parsed.prompt.label.slice(0, 10))).toBe(true);
-  });
+  test.prop([fc.string({ unit: 'binary', maxLength: 200 }), fc.option(fc.integer({ min: 1, max: 4000 }), { nil: undefined })])(
+    'prompt buttons always fit 100 characters and keep the label',
+    (label, maxLength) => {
+      const id = promptButtonId({ label, ...(maxLength ? { maxLength } : {}) });
+      expect(id.length).toBeLessThanOrEqual(100);
+      const parsed = parseOwnId(id);
+      expect(parsed?.kind).toBe('prompt');
+      if (parsed?.kind === 'prompt' && label) expect(label.startsWith(parsed.prompt.label.slice(0, 10))).toBe(true);
+    },
+  );
 
   test.prop([fc.string({ unit: 'binary', maxLength: 150 })])('copy ids carry the text exactly, or are not made', (text) => {
     const id = copyButtonId(text);

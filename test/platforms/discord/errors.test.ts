@@ -3,7 +3,9 @@ import { describe, expect, test } from 'vitest';
 import { loggableError, toDeliveryError } from '../../../src/platforms/discord/errors.js';
 
 const apiError = (status: number, code: number, url = 'https://discord.com/api/v10/channels/1/messages') =>
-  new DiscordAPIError({ code, message: `error ${code}` }, code, status, 'POST', url, { body: { embeds: [{ description: '0xsecretish' }] } });
+  new DiscordAPIError({ code, message: `error ${code}` }, code, status, 'POST', url, {
+    body: { embeds: [{ description: '0xsecretish' }] },
+  });
 
 describe('Discord failures as delivery outcomes', () => {
   test.each([
@@ -21,7 +23,21 @@ describe('Discord failures as delivery outcomes', () => {
   });
 
   test('a rejected 429 keeps the wait', () => {
-    const e = toDeliveryError(new RateLimitError({ timeToReset: 200, limit: 5, method: 'POST', hash: 'h', url: 'u', route: '/channels/:id/messages', majorParameter: '1', global: false, retryAfter: 750, sublimitTimeout: 0, scope: 'user' }));
+    const e = toDeliveryError(
+      new RateLimitError({
+        timeToReset: 200,
+        limit: 5,
+        method: 'POST',
+        hash: 'h',
+        url: 'u',
+        route: '/channels/:id/messages',
+        majorParameter: '1',
+        global: false,
+        retryAfter: 750,
+        sublimitTimeout: 0,
+        scope: 'user',
+      }),
+    );
     expect(e).toMatchObject({ failure: 'rate_limited', retryAfterMs: 750 });
   });
 

@@ -27,16 +27,41 @@ function tokens(out: string): string[] | undefined {
 
 const userText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 80 }),
-  fc.constantFrom('@everyone', '@here', '<@123456789012345678>', '<@&1>', '<#1>', '</quote:1>', '**bold**', '__u__', '||spoiler||', '```js\nx```', '[click](https://evil.example)', '# Heading', '> quote', '- item', '1. item', ':smile:', '<:a:1>', 'https://evil.example', '\\*', '`', '\\'),
+  fc.constantFrom(
+    '@everyone',
+    '@here',
+    '<@123456789012345678>',
+    '<@&1>',
+    '<#1>',
+    '</quote:1>',
+    '**bold**',
+    '__u__',
+    '||spoiler||',
+    '```js\nx```',
+    '[click](https://evil.example)',
+    '# Heading',
+    '> quote',
+    '- item',
+    '1. item',
+    ':smile:',
+    '<:a:1>',
+    'https://evil.example',
+    '\\*',
+    '`',
+    '\\',
+  ),
 );
 
 describe('escaping user text (property)', () => {
-  test.prop([userText])('no user text can format, link or mention: every punctuation character is escaped, and it reads back as given', (s) => {
-    const out = escapeText(s);
-    const t = tokens(out);
-    expect(t).toBeDefined();
-    expect(t?.join('')).toBe(s);
-  });
+  test.prop([userText])(
+    'no user text can format, link or mention: every punctuation character is escaped, and it reads back as given',
+    (s) => {
+      const out = escapeText(s);
+      const t = tokens(out);
+      expect(t).toBeDefined();
+      expect(t?.join('')).toBe(s);
+    },
+  );
 
   test.prop([userText])('a code span holds exactly one span: no backtick inside, single line', (s) => {
     const out = codeSpan(s);
@@ -46,27 +71,32 @@ describe('escaping user text (property)', () => {
     expect(inner).not.toMatch(/[`\r\n]/);
   });
 
-  test.prop([userText, fc.webUrl()])('links carry escaped text and an http(s) URL that cannot break out of the parentheses', (label, url) => {
-    const out = renderSpan({ kind: 'link', text: label, url });
-    const m = /^\[([\s\S]*)\]\((\S+)\)$/.exec(out);
-    expect(m).not.toBeNull();
-    expect(tokens(m?.[1] ?? '')?.join('')).toBe(label || url);
-    expect(m?.[2]).toMatch(/^https?:\/\/[^()\s<>]+$/);
-  });
+  test.prop([userText, fc.webUrl()])(
+    'links carry escaped text and an http(s) URL that cannot break out of the parentheses',
+    (label, url) => {
+      const out = renderSpan({ kind: 'link', text: label, url });
+      const m = /^\[([\s\S]*)\]\((\S+)\)$/.exec(out);
+      expect(m).not.toBeNull();
+      expect(tokens(m?.[1] ?? '')?.join('')).toBe(label || url);
+      expect(m?.[2]).toMatch(/^https?:\/\/[^()\s<>]+$/);
+    },
+  );
 
   test.prop([
-    fc.array(fc.record({ kind: fc.constantFrom('text', 'bold', 'italic', 'code'), text: userText }) as fc.Arbitrary<Span>, { maxLength: 8 }),
+    fc.array(fc.record({ kind: fc.constantFrom('text', 'bold', 'italic', 'code'), text: userText }) as fc.Arbitrary<Span>, {
+      maxLength: 8,
+    }),
     fc.integer({ min: 0, max: 300 }),
   ])('a line never exceeds its budget', (line: Line, budget) => {
     expect(renderLine(line, budget).length).toBeLessThanOrEqual(budget);
   });
 
-  test.prop([fc.array(fc.array(fc.record({ kind: fc.constant('text'), text: userText }) as fc.Arbitrary<Span>, { maxLength: 4 }), { maxLength: 30 }), fc.integer({ min: 1, max: 500 })])(
-    'lines never exceed their budget',
-    (lines, budget) => {
-      expect(renderLines(lines, budget).length).toBeLessThanOrEqual(budget);
-    },
-  );
+  test.prop([
+    fc.array(fc.array(fc.record({ kind: fc.constant('text'), text: userText }) as fc.Arbitrary<Span>, { maxLength: 4 }), { maxLength: 30 }),
+    fc.integer({ min: 1, max: 500 }),
+  ])('lines never exceed their budget', (lines, budget) => {
+    expect(renderLines(lines, budget).length).toBeLessThanOrEqual(budget);
+  });
 
   test.prop([fc.string({ maxLength: 200 }), fc.integer({ min: 1, max: 120 })])('plain labels fit their limit', (s, max) => {
     expect(plain(s, max).length).toBeLessThanOrEqual(max);

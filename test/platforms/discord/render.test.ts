@@ -1,6 +1,15 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { actionButton, copyButton, deeplinkButton, line, urlButton, type Button, type Reply, type Span } from '../../../src/contracts/reply.js';
+import {
+  actionButton,
+  copyButton,
+  deeplinkButton,
+  line,
+  urlButton,
+  type Button,
+  type Reply,
+  type Span,
+} from '../../../src/contracts/reply.js';
 import { parseOwnId } from '../../../src/platforms/discord/custom-ids.js';
 import { buildModal } from '../../../src/platforms/discord/modal.js';
 import { renderReply, TONE_COLOURS } from '../../../src/platforms/discord/render.js';
@@ -36,7 +45,10 @@ describe('rendering (property)', () => {
   test.prop([reply], { numRuns: 300 })('every reply renders into a payload Discord accepts, with mentions off', (r) => {
     const m = renderReply(r);
     expect(m.allowedMentions).toEqual({ parse: [] });
-    const problems = validateMessage({ embeds: m.embeds, components: m.components }, m.files.map((f) => f.name));
+    const problems = validateMessage(
+      { embeds: m.embeds, components: m.components },
+      m.files.map((f) => f.name),
+    );
     expect(problems).toEqual([]);
     for (const row of m.components)
       for (const c of row.components) {
@@ -60,7 +72,17 @@ describe('rendering (examples)', () => {
   });
 
   test('buttons: actions keep their action, links stay links, copies reveal their text, deeplinks are left out', () => {
-    const m = renderReply({ ...base, buttons: [[actionButton('Status', 'st:1'), urlButton('Explorer', 'https://x.example'), copyButton('Copy address', '0xabc'), deeplinkButton('Open DM', 'd_1')]] });
+    const m = renderReply({
+      ...base,
+      buttons: [
+        [
+          actionButton('Status', 'st:1'),
+          urlButton('Explorer', 'https://x.example'),
+          copyButton('Copy address', '0xabc'),
+          deeplinkButton('Open DM', 'd_1'),
+        ],
+      ],
+    });
     const row = m.components[0]?.components ?? [];
     expect(row.map((c) => ('label' in c ? c.label : ''))).toEqual(['Status', 'Explorer', 'Copy address']);
     const copy = row[2];
@@ -79,13 +101,21 @@ describe('rendering (examples)', () => {
     const m = renderReply({ ...base, buttons: [many], prompt: { label: 'Your address on Base', maxLength: 64 } });
     expect(m.components).toHaveLength(2);
     const select = m.components[0]?.components[0];
-    expect(select && 'options' in select ? select.options.map((o) => o.value) : []).toEqual(many.map((b) => (b.kind === 'action' ? b.action : '')));
+    expect(select && 'options' in select ? select.options.map((o) => o.value) : []).toEqual(
+      many.map((b) => (b.kind === 'action' ? b.action : '')),
+    );
     const prompt = m.components[1]?.components[0];
-    expect(prompt && 'custom_id' in prompt ? parseOwnId(prompt.custom_id) : undefined).toEqual({ kind: 'prompt', prompt: { label: 'Your address on Base', maxLength: 64 } });
+    expect(prompt && 'custom_id' in prompt ? parseOwnId(prompt.custom_id) : undefined).toEqual({
+      kind: 'prompt',
+      prompt: { label: 'Your address on Base', maxLength: 64 },
+    });
   });
 
   test('the modal keeps the question and limits the answer', () => {
-    const modal = buildModal({ label: 'Your address on Base', placeholder: '0x…', maxLength: 64 }, { title: 'New swap', lines: [line('Send the address @everyone')], target: 'here' });
+    const modal = buildModal(
+      { label: 'Your address on Base', placeholder: '0x…', maxLength: 64 },
+      { title: 'New swap', lines: [line('Send the address @everyone')], target: 'here' },
+    );
     expect(modal.title).toBe('New swap');
     expect(JSON.stringify(modal.components)).toContain('Send the address \\\\@everyone');
     expect(JSON.stringify(modal.components)).toContain('"max_length":64');

@@ -23,16 +23,26 @@ describe('which messages reach the core', () => {
   it('private: everything; groups: commands and replies to the bot only', () => {
     expect(routeText({ chat: priv, from: user }, '0xabc', bot)).toEqual({ kind: 'handle', text: '0xabc' });
     expect(routeText({ chat: group, from: user }, '0xabc', bot)).toEqual({ kind: 'ignore' });
-    const toBot = { chat: group, from: user, reply_to_message: { from: { id: 42 } } } as unknown as Pick<Message, 'chat' | 'from' | 'reply_to_message'>;
+    const toBot = { chat: group, from: user, reply_to_message: { from: { id: 42 } } } as unknown as Pick<
+      Message,
+      'chat' | 'from' | 'reply_to_message'
+    >;
     expect(routeText(toBot, '0xabc', bot)).toEqual({ kind: 'handle', text: '0xabc' });
-    const toOther = { chat: group, from: user, reply_to_message: { from: { id: 43 } } } as unknown as Pick<Message, 'chat' | 'from' | 'reply_to_message'>;
+    const toOther = { chat: group, from: user, reply_to_message: { from: { id: 43 } } } as unknown as Pick<
+      Message,
+      'chat' | 'from' | 'reply_to_message'
+    >;
     expect(routeText(toOther, '0xabc', bot)).toEqual({ kind: 'ignore' });
     expect(routeText({ chat: group, from: { ...user, is_bot: true } }, '/quote', bot)).toEqual({ kind: 'ignore' });
   });
 
   it('knows users, channels and anonymous admins apart', () => {
     expect(actorOf({ chat: group, from: user })).toEqual({ userId: '7', userName: 'Ann Lee', dmUserId: 7, actsAsChat: false });
-    const anon = actorOf({ chat: group, from: { id: 1087968824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' }, sender_chat: group });
+    const anon = actorOf({
+      chat: group,
+      from: { id: 1087968824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' },
+      sender_chat: group,
+    });
     expect(anon).toMatchObject({ userId: '-100', actsAsChat: true });
     expect(anon?.dmUserId).toBeUndefined();
     expect(chatKind({ type: 'supergroup' })).toBe('group');
@@ -42,7 +52,12 @@ describe('which messages reach the core', () => {
 
 describe('Telegram failures', () => {
   const g = (code: number, description: string, retry_after?: number) =>
-    new GrammyError('x', { ok: false, error_code: code, description, ...(retry_after ? { parameters: { retry_after } } : {}) }, 'sendMessage', {});
+    new GrammyError(
+      'x',
+      { ok: false, error_code: code, description, ...(retry_after ? { parameters: { retry_after } } : {}) },
+      'sendMessage',
+      {},
+    );
   it('normalises what the tracking queue needs to decide', () => {
     expect(classifyFailure(g(429, 'Too Many Requests', 3))).toEqual({ failure: 'rate_limited', retryAfterMs: 3000 });
     expect(classifyFailure(g(403, 'Forbidden: bot was blocked by the user')).failure).toBe('gone');

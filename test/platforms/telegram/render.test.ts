@@ -1,6 +1,19 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { actionButton, bold, code, copyButton, deeplinkButton, italic, line, link, text, urlButton, type Reply, type Span } from '../../../src/contracts/reply.js';
+import {
+  actionButton,
+  bold,
+  code,
+  copyButton,
+  deeplinkButton,
+  italic,
+  line,
+  link,
+  text,
+  urlButton,
+  type Reply,
+  type Span,
+} from '../../../src/contracts/reply.js';
 import { escapeHtml } from '../../../src/platforms/telegram/html.js';
 import { CAPTION_LIMIT, TEXT_LIMIT, renderReply } from '../../../src/platforms/telegram/render.js';
 import { parseTelegramHtml } from '../../e2e/telegram/telegram-html.js';
@@ -35,7 +48,7 @@ describe('renderReply', () => {
       const parsed = parseTelegramHtml(m.html);
       expect(parsed.ok).toBe(true);
       if (!parsed.ok) return;
-      expect(parsed.tags.filter((t) => !(['b', 'i', 'code', 'a'].includes(t)))).toEqual([]);
+      expect(parsed.tags.filter((t) => !['b', 'i', 'code', 'a'].includes(t))).toEqual([]);
       expect(parsed.text.length).toBeLessThanOrEqual(TEXT_LIMIT);
       expect(parsed.text.trim().length).toBeGreaterThan(0);
     }
@@ -53,14 +66,29 @@ describe('renderReply', () => {
   });
 
   it('renders title, lines and fields in order', () => {
-    const r: Reply = { title: 'Quote', lines: [line('You send ', bold('100 USDC'))], fields: [{ name: 'Fee', value: line(code('0.5')) }], target: 'here' };
+    const r: Reply = {
+      title: 'Quote',
+      lines: [line('You send ', bold('100 USDC'))],
+      fields: [{ name: 'Fee', value: line(code('0.5')) }],
+      target: 'here',
+    };
     const html = renderReply(r).messages[0]!.html;
     expect(html).toBe('<b>Quote</b>\n\nYou send <b>100 USDC</b>\n\n<b>Fee:</b> <code>0.5</code>');
     expect(parseTelegramHtml(html)).toMatchObject({ ok: true, text: 'Quote\n\nYou send 100 USDC\n\nFee: 0.5' });
   });
 
   it('links only http(s) URLs; anything else stays plain text', () => {
-    const html = renderReply({ lines: [[link('docs', 'https://docs.layerswap.io/a?b=1&c="2"'), text(' '), link('evil', 'javascript:alert(1)'), link('x', 'https://a.b/"onclick=')]], target: 'here' }).messages[0]!.html;
+    const html = renderReply({
+      lines: [
+        [
+          link('docs', 'https://docs.layerswap.io/a?b=1&c="2"'),
+          text(' '),
+          link('evil', 'javascript:alert(1)'),
+          link('x', 'https://a.b/"onclick='),
+        ],
+      ],
+      target: 'here',
+    }).messages[0]!.html;
     expect(html).toContain('<a href="https://docs.layerswap.io/a?b=1&amp;c=%222%22">docs</a>');
     expect(html).toContain(' evil');
     expect(html).not.toContain('javascript');
@@ -86,12 +114,14 @@ describe('renderReply', () => {
     };
     const out = renderReply(r, { botUsername: 'swap_bot' });
     expect(out.messages[0]!.markup).toEqual({
-      inline_keyboard: [[
-        { text: 'Go', callback_data: 'go:1' },
-        { text: 'Site', url: 'https://layerswap.io/' },
-        { text: 'Copy', copy_text: { text: '0xabc' } },
-        { text: 'DM', url: 'https://t.me/swap_bot?start=d_1' },
-      ]],
+      inline_keyboard: [
+        [
+          { text: 'Go', callback_data: 'go:1' },
+          { text: 'Site', url: 'https://layerswap.io/' },
+          { text: 'Copy', copy_text: { text: '0xabc' } },
+          { text: 'DM', url: 'https://t.me/swap_bot?start=d_1' },
+        ],
+      ],
     });
     expect(out.problems).toHaveLength(3);
   });
@@ -112,9 +142,18 @@ describe('renderReply', () => {
     const alone = renderReply({ lines: [line('Address?')], prompt: { label: 'Address', placeholder: '0x…' }, target: 'here' });
     expect(alone.messages).toHaveLength(1);
     expect(alone.messages[0]!.markup).toEqual({ force_reply: true, input_field_placeholder: '0x…' });
-    const both = renderReply({ lines: [line('Address?')], buttons: [[actionButton('Cancel', 'cx:1')]], prompt: { label: 'Address', placeholder: 'p'.repeat(100) }, target: 'here' });
+    const both = renderReply({
+      lines: [line('Address?')],
+      buttons: [[actionButton('Cancel', 'cx:1')]],
+      prompt: { label: 'Address', placeholder: 'p'.repeat(100) },
+      target: 'here',
+    });
     expect(both.messages).toHaveLength(2);
     expect(both.main).toBe(0);
-    expect(both.messages[1]).toMatchObject({ kind: 'text', html: 'Address', markup: { force_reply: true, input_field_placeholder: 'p'.repeat(64) } });
+    expect(both.messages[1]).toMatchObject({
+      kind: 'text',
+      html: 'Address',
+      markup: { force_reply: true, input_field_placeholder: 'p'.repeat(64) },
+    });
   });
 });

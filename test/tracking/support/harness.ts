@@ -85,7 +85,14 @@ export async function startHarness(opts: HarnessOptions = {}) {
   const clock = new ManualClock();
   const sandbox: SandboxServer = await startSandbox({
     clock,
-    timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000, ...opts.timings },
+    timings: {
+      depositDelayMs: 'off',
+      confirmationIntervalMs: 10_000,
+      payoutDelayMs: 10_000,
+      expiryMs: 3_600_000,
+      refundDelayMs: 10_000,
+      ...opts.timings,
+    },
   });
   const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
   const api = new RecordingApi(client);
@@ -157,14 +164,23 @@ export async function startHarness(opts: HarnessOptions = {}) {
   async function settle(swapIds: readonly string[], timeoutMs = 20_000): Promise<void> {
     let pending = [...swapIds];
     try {
-      await waitFor(async () => {
-        const done = await Promise.all(pending.map(isSettled));
-        pending = pending.filter((_, i) => !done[i]);
-        return pending.length === 0;
-      }, `${swapIds.length} swaps to settle`, timeoutMs);
+      await waitFor(
+        async () => {
+          const done = await Promise.all(pending.map(isSettled));
+          pending = pending.filter((_, i) => !done[i]);
+          return pending.length === 0;
+        },
+        `${swapIds.length} swaps to settle`,
+        timeoutMs,
+      );
     } catch (err) {
       const id = pending[0] as string;
-      const why = { pending: pending.length, clock: clock.now(), state: await tracking.swapState(id), deliveries: Object.fromEntries(await deliveries(id)) };
+      const why = {
+        pending: pending.length,
+        clock: clock.now(),
+        state: await tracking.swapState(id),
+        deliveries: Object.fromEntries(await deliveries(id)),
+      };
       throw new Error(`${(err as Error).message}: ${JSON.stringify(why)}`, { cause: err });
     }
   }
@@ -189,5 +205,23 @@ export async function startHarness(opts: HarnessOptions = {}) {
     redis.disconnect();
   }
 
-  return { clock, sandbox, client, api, messengers, prefix, keys, redis, store, tracking, startWorkers, createSwap, deliveries, isSettled, settle, settleUntilCompleted, close };
+  return {
+    clock,
+    sandbox,
+    client,
+    api,
+    messengers,
+    prefix,
+    keys,
+    redis,
+    store,
+    tracking,
+    startWorkers,
+    createSwap,
+    deliveries,
+    isSettled,
+    settle,
+    settleUntilCompleted,
+    close,
+  };
 }

@@ -8,7 +8,11 @@ const FIXED = /^bull:[\w-]+:(meta|events|limiter|id|stalled-check|marker)$|^trk:
  * grow with the number of swaps (queue metadata, the capped event streams, limiters, the
  * one-second platform send windows) are reported apart as `fixed`, in bytes for the deployment.
  */
-export async function bytesPerSwap(redis: Redis, prefix: string, swaps: number): Promise<{ perSwap: number; fixed: number; byKind: Record<string, number> }> {
+export async function bytesPerSwap(
+  redis: Redis,
+  prefix: string,
+  swaps: number,
+): Promise<{ perSwap: number; fixed: number; byKind: Record<string, number> }> {
   let cursor = '0';
   let total = 0;
   let fixed = 0;
@@ -22,7 +26,10 @@ export async function bytesPerSwap(redis: Redis, prefix: string, swaps: number):
     for (const [i, k] of found.entries()) {
       const bytes = Number(res[i]?.[1] ?? 0);
       // "trk:{…}" -> "trk:{}", "{bull}:poll:<job>" -> "bull:poll:job", ...
-      const kind = k.slice(prefix.length + 1).replace(/\{[^}]*\}/, (m) => (m === '{bull}' ? 'bull' : '{}')).replace(/:swap-[0-9a-f-]{36}$/, ':job');
+      const kind = k
+        .slice(prefix.length + 1)
+        .replace(/\{[^}]*\}/, (m) => (m === '{bull}' ? 'bull' : '{}'))
+        .replace(/:swap-[0-9a-f-]{36}$/, ':job');
       if (FIXED.test(kind)) fixed += bytes;
       else {
         total += bytes;

@@ -1,5 +1,11 @@
 import type { ChatTarget, MessageRef, Platform } from '../../../src/contracts/incoming.js';
-import { DeliveryError, type DeliveryFailure, type Messenger, type RateLimitScope, type SendOptions } from '../../../src/contracts/messenger.js';
+import {
+  DeliveryError,
+  type DeliveryFailure,
+  type Messenger,
+  type RateLimitScope,
+  type SendOptions,
+} from '../../../src/contracts/messenger.js';
 import type { Reply } from '../../../src/contracts/reply.js';
 
 /**
@@ -54,10 +60,17 @@ export class RecordingMessenger implements Messenger {
   }
 
   private check(chatId: string, op: Recorded['op']): void {
-    const f = this.faults.find((x) => (x.count === undefined || x.count > 0) && (!x.chatId || x.chatId === chatId) && (!x.op || x.op === op));
+    const f = this.faults.find(
+      (x) => (x.count === undefined || x.count > 0) && (!x.chatId || x.chatId === chatId) && (!x.op || x.op === op),
+    );
     if (!f) return;
     if (f.count !== undefined) f.count--;
-    this.refusals.push({ chatId, failure: f.failure, at: Date.now(), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) });
+    this.refusals.push({
+      chatId,
+      failure: f.failure,
+      at: Date.now(),
+      ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}),
+    });
     throw new DeliveryError(this.platform, f.failure, `test platform says ${f.failure}`, {
       ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}),
       ...(f.scope ? { scope: f.scope } : {}),
@@ -79,7 +92,12 @@ export class RecordingMessenger implements Messenger {
     await this.begin(target.chatId, 'send');
     const messageId = String(this.next++);
     this.log.push({
-      op: 'send', platform: target.platform, chatId: target.chatId, messageId, reply, at: Date.now(),
+      op: 'send',
+      platform: target.platform,
+      chatId: target.chatId,
+      messageId,
+      reply,
+      at: Date.now(),
       ...(options.silent ? { silent: true } : {}),
       ...(target.threadId ? { threadId: target.threadId } : {}),
     });
@@ -94,7 +112,15 @@ export class RecordingMessenger implements Messenger {
 
   async react(ref: MessageRef, emoji: string): Promise<void> {
     await this.begin(ref.chatId, 'react');
-    this.log.push({ op: 'react', platform: ref.platform, chatId: ref.chatId, messageId: ref.messageId, reply: { lines: [], target: 'here' }, at: Date.now(), emoji });
+    this.log.push({
+      op: 'react',
+      platform: ref.platform,
+      chatId: ref.chatId,
+      messageId: ref.messageId,
+      reply: { lines: [], target: 'here' },
+      at: Date.now(),
+      emoji,
+    });
   }
 
   forChat(chatId: string): Recorded[] {

@@ -34,7 +34,11 @@ class HttpMessenger implements Messenger {
     return (await res.json()) as MessageRef;
   }
   send(target: ChatTarget, reply: Reply, options?: SendOptions): Promise<MessageRef> {
-    return this.post('/send', { target, reply, ...(this.idempotentSends && options?.idempotencyKey ? { key: options.idempotencyKey } : {}) });
+    return this.post('/send', {
+      target,
+      reply,
+      ...(this.idempotentSends && options?.idempotencyKey ? { key: options.idempotencyKey } : {}),
+    });
   }
   edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
     return this.post('/edit', { ref, reply });

@@ -23,7 +23,12 @@ export type OnSwap = (swapId: string, found?: SwapDetails) => Promise<Reply[]>;
  * `pickVerb`: the button verb (taking a whole swap id) that answers for one swap when a short id
  * names several the asker knows: the status card unless the command says otherwise.
  */
-export async function lookupReplies(ctx: Ctx, raw: string | undefined, onSwap: OnSwap, pickVerb: string = VERBS.refreshStatus): Promise<Reply[]> {
+export async function lookupReplies(
+  ctx: Ctx,
+  raw: string | undefined,
+  onSwap: OnSwap,
+  pickVerb: string = VERBS.refreshStatus,
+): Promise<Reply[]> {
   const parsed = parseLookup(raw);
   if (!parsed.ok) return [problemReply(ctx.locale, parsed, ctx.t('lookup.whichSwap'))];
   return answerLookup(ctx, parsed.value, onSwap, pickVerb);
@@ -38,7 +43,11 @@ export async function answerLookup(ctx: Ctx, input: LookupInput, onSwap: OnSwap,
     case 'transaction': {
       const found = await swapByHash(ctx, input.hash);
       if (!found) return [await transactionNotFound(ctx, input.hash, input.orAddress === true)];
-      const head = notice(ctx.t('lookup.found.title', { id: shortId(found.swap.id) }), [line(ctx.t('lookup.found.text'), ' ', code(found.swap.id))], 'success');
+      const head = notice(
+        ctx.t('lookup.found.title', { id: shortId(found.swap.id) }),
+        [line(ctx.t('lookup.found.text'), ' ', code(found.swap.id))],
+        'success',
+      );
       return [head, ...(await onSwap(found.swap.id, found))];
     }
     case 'address':
@@ -48,13 +57,22 @@ export async function answerLookup(ctx: Ctx, input: LookupInput, onSwap: OnSwap,
 
 /** The service knows no swap with this transaction: say so, and why that may be fine. */
 async function transactionNotFound(ctx: Ctx, hash: string, orAddress: boolean): Promise<Reply> {
-  const reply = problemReply(ctx.locale, problemOf('lookup.tx_not_found', msg('problem.lookup.txNotFound'), {
-    hint: msg('problem.lookup.txNotFoundHint'),
-  }), ctx.t('lookup.noSwap'));
+  const reply = problemReply(
+    ctx.locale,
+    problemOf('lookup.tx_not_found', msg('problem.lookup.txNotFound'), {
+      hint: msg('problem.lookup.txNotFoundHint'),
+    }),
+    ctx.t('lookup.noSwap'),
+  );
   if (!orAddress) return reply;
   // 0x + 63/64 hex is also the shape of a Starknet address: offer that reading.
   const list = await ctx.codec.encode({ verb: VERBS.addressPage, args: [hash, '0', '0'] });
-  return { ...reply, tone: 'warning', lines: [...reply.lines, line(ctx.t('lookup.starknetAddress'))], buttons: [[actionButton(ctx.t('lookup.listAsAddress'), list)]] };
+  return {
+    ...reply,
+    tone: 'warning',
+    lines: [...reply.lines, line(ctx.t('lookup.starknetAddress'))],
+    buttons: [[actionButton(ctx.t('lookup.listAsAddress'), list)]],
+  };
 }
 
 /** One page of an address's swaps, or a clear "none" with the expired toggle. */
@@ -62,16 +80,40 @@ async function addressPage(ctx: Ctx, address: string, page: number, includeExpir
   const { swaps, more } = await swapsOfAddress(ctx, address, page, includeExpired);
   const flag = includeExpired ? '1' : '0';
   const toggle = await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, includeExpired ? '0' : '1', '0'] });
-  const mode = ctx.incoming.action ? 'edit' as const : 'new' as const;
+  const mode = ctx.incoming.action ? ('edit' as const) : ('new' as const);
   if (swaps.length === 0) {
-    const reply = problemReply(ctx.locale, problemOf(page > 0 ? 'lookup.address_page_empty' : 'lookup.address_empty', msg(page > 0 ? 'problem.lookup.noMoreSwaps' : 'problem.lookup.noSwaps'), {
-      hint: msg(includeExpired ? 'problem.lookup.checkAddress' : 'problem.lookup.expiredHidden'),
-    }), ctx.t('lookup.noSwapsFound'));
-    return { ...reply, tone: 'info', buttons: [[actionButton(ctx.t(includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), toggle)]], mode };
+    const reply = problemReply(
+      ctx.locale,
+      problemOf(
+        page > 0 ? 'lookup.address_page_empty' : 'lookup.address_empty',
+        msg(page > 0 ? 'problem.lookup.noMoreSwaps' : 'problem.lookup.noSwaps'),
+        {
+          hint: msg(includeExpired ? 'problem.lookup.checkAddress' : 'problem.lookup.expiredHidden'),
+        },
+      ),
+      ctx.t('lookup.noSwapsFound'),
+    );
+    return {
+      ...reply,
+      tone: 'info',
+      buttons: [[actionButton(ctx.t(includeExpired ? 'lookup.hideExpired' : 'lookup.showExpired'), toggle)]],
+      mode,
+    };
   }
   const prev = page > 0 ? await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, flag, String(page - 1)] }) : undefined;
   const next = more ? await ctx.codec.encode({ verb: VERBS.addressPage, args: [address, flag, String(page + 1)] }) : undefined;
-  const card = swapListCard({ address, swaps, page, includeExpired, audience: isPublic(ctx) ? 'public' : 'private', now: ctx.now(), locale: ctx.locale, toggle, ...(prev ? { prev } : {}), ...(next ? { next } : {}) });
+  const card = swapListCard({
+    address,
+    swaps,
+    page,
+    includeExpired,
+    audience: isPublic(ctx) ? 'public' : 'private',
+    now: ctx.now(),
+    locale: ctx.locale,
+    toggle,
+    ...(prev ? { prev } : {}),
+    ...(next ? { next } : {}),
+  });
   return { ...card, mode };
 }
 
@@ -79,7 +121,14 @@ async function addressPage(ctx: Ctx, address: string, page: number, includeExpir
 export async function addressPageButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const [raw, flag, page] = args;
   const parsed = parseLookup(raw);
-  const address = parsed.ok ? (parsed.value.kind === 'address' ? parsed.value.address : parsed.value.kind === 'transaction' && parsed.value.orAddress ? parsed.value.hash : undefined) : undefined;
-  if (args.length !== 3 || address === undefined || (flag !== '0' && flag !== '1')) return [problemReply(ctx.locale, { reason: msg('problem.brokenButton') })];
+  const address = parsed.ok
+    ? parsed.value.kind === 'address'
+      ? parsed.value.address
+      : parsed.value.kind === 'transaction' && parsed.value.orAddress
+        ? parsed.value.hash
+        : undefined
+    : undefined;
+  if (args.length !== 3 || address === undefined || (flag !== '0' && flag !== '1'))
+    return [problemReply(ctx.locale, { reason: msg('problem.brokenButton') })];
   return [await addressPage(ctx, address, pageArg(page), flag === '1')];
 }

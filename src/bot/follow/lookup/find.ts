@@ -23,7 +23,12 @@ export async function swapByHash(ctx: Ctx, hash: string): Promise<SwapDetails | 
  * One chat page of an address's swaps (newest first, as the service lists them), and whether a
  * next page may exist. A 404 counts as no swaps.
  */
-export async function swapsOfAddress(ctx: Ctx, address: string, page: number, includeExpired: boolean): Promise<{ swaps: SwapDetails[]; more: boolean }> {
+export async function swapsOfAddress(
+  ctx: Ctx,
+  address: string,
+  page: number,
+  includeExpired: boolean,
+): Promise<{ swaps: SwapDetails[]; more: boolean }> {
   const perService = SERVICE_PAGE / LIST_PAGE;
   const servicePage = Math.floor(page / perService) + 1;
   let all: SwapDetails[];

@@ -45,14 +45,32 @@ async function swapOf(ctx: Ctx, input: LookupInput): Promise<SwapDetails | Reply
         return await ctx.api.getSwap(input.id, { exclude_deposit_actions: true });
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        return problemReply(ctx.locale, problemOf('lookup.not_found', msg('error.notFound.reason'), { hint: msg('error.notFound.hint') }), ctx.t('lookup.noSwap'));
+        return problemReply(
+          ctx.locale,
+          problemOf('lookup.not_found', msg('error.notFound.reason'), { hint: msg('error.notFound.hint') }),
+          ctx.t('lookup.noSwap'),
+        );
       }
     case 'transaction':
-      return (await swapByHash(ctx, input.hash)) ?? problemReply(ctx.locale, problemOf('lookup.tx_not_found', msg('problem.lookup.txNotFound'), { hint: msg('problem.lookup.txNotFoundHint') }), ctx.t('lookup.noSwap'));
+      return (
+        (await swapByHash(ctx, input.hash)) ??
+        problemReply(
+          ctx.locale,
+          problemOf('lookup.tx_not_found', msg('problem.lookup.txNotFound'), { hint: msg('problem.lookup.txNotFoundHint') }),
+          ctx.t('lookup.noSwap'),
+        )
+      );
     case 'address': {
       const { swaps } = await swapsOfAddress(ctx, input.address, 0, false);
-      return swaps[0] ?? problemReply(ctx.locale, problemOf('lookup.address_empty', msg('problem.lookup.noSwaps'), { hint: msg('problem.lookup.expiredHidden') }), ctx.t('lookup.noSwapsFound'));
-    }    // A short id names a swap only among the asker's own (short-id.ts); findLookup skips words that short.
+      return (
+        swaps[0] ??
+        problemReply(
+          ctx.locale,
+          problemOf('lookup.address_empty', msg('problem.lookup.noSwaps'), { hint: msg('problem.lookup.expiredHidden') }),
+          ctx.t('lookup.noSwapsFound'),
+        )
+      );
+    } // A short id names a swap only among the asker's own (short-id.ts); findLookup skips words that short.
     case 'short':
       return nothingToTrack(ctx);
   }
@@ -95,8 +113,14 @@ export async function trackThis(ctx: Ctx, text: string): Promise<Reply[]> {
   const g = await glance(ctx, text);
   if (!g.swap) return [{ ...g.reply, target: 'ephemeral' }];
   const row: Button[] = [];
-  if (ctx.incoming.chatKind !== 'private' && (await mayManageTracking(ctx))) row.push(actionButton(ctx.t('lookup.glance.followHere'), await ctx.codec.encode({ verb: VERBS.track, args: [g.swap.swap.id] })));
-  row.push(actionButton(ctx.t(ctx.incoming.chatKind === 'private' ? 'statusCard.button.track' : 'lookup.glance.followPrivately'), await ctx.codec.encode({ verb: VERBS.followPrivately, args: [g.swap.swap.id] })));
+  if (ctx.incoming.chatKind !== 'private' && (await mayManageTracking(ctx)))
+    row.push(actionButton(ctx.t('lookup.glance.followHere'), await ctx.codec.encode({ verb: VERBS.track, args: [g.swap.swap.id] })));
+  row.push(
+    actionButton(
+      ctx.t(ctx.incoming.chatKind === 'private' ? 'statusCard.button.track' : 'lookup.glance.followPrivately'),
+      await ctx.codec.encode({ verb: VERBS.followPrivately, args: [g.swap.swap.id] }),
+    ),
+  );
   return [{ ...g.reply, buttons: [row], target: 'ephemeral' }];
 }
 

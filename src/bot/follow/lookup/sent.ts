@@ -17,24 +17,30 @@ import { parseLookup } from './shape.js';
  * once "We see your transaction: 2/12 confirmations" before the swap itself moves, then hands over
  * to the swap's live status card in this chat, polled at once (TrackingService.pollNow).
  */
-const sentPrompt = (ctx: Ctx): NonNullable<Reply['prompt']> => ({ label: ctx.t('sent.prompt'), placeholder: ctx.t('sent.placeholder'), maxLength: 130 });
+const sentPrompt = (ctx: Ctx): NonNullable<Reply['prompt']> => ({
+  label: ctx.t('sent.prompt'),
+  placeholder: ctx.t('sent.placeholder'),
+  maxLength: 130,
+});
 
 /** sn <swap id>: the button. Private chats only: the answer is free text. */
 export async function sentButton(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = parseSwapId(args[0]);
   if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: msg('problem.brokenButton') })];
-  if (isPublic(ctx)) return [{ ...notice(ctx.t('sent.private.title'), [line(ctx.t('sent.private.text'), ' ', code(`/status ${id.value}`))]), target: 'ephemeral' }];
+  if (isPublic(ctx))
+    return [
+      { ...notice(ctx.t('sent.private.title'), [line(ctx.t('sent.private.text'), ' ', code(`/status ${id.value}`))]), target: 'ephemeral' },
+    ];
   await ctx.asks.set(ctx.incoming.platform, ctx.incoming.userId, { kind: 'sent', swapId: id.value, chatId: ctx.incoming.chatId });
-  return [{
-    title: ctx.t('sent.title', { id: shortId(id.value) }),
-    tone: 'info',
-    lines: [
-      line(ctx.t('sent.paste')),
-      line(ctx.t('sent.noHash'), ' ', bold('skip'), ' ', ctx.t('sent.noHashAfter')),
-    ],
-    prompt: sentPrompt(ctx),
-    target: 'here',
-  }];
+  return [
+    {
+      title: ctx.t('sent.title', { id: shortId(id.value) }),
+      tone: 'info',
+      lines: [line(ctx.t('sent.paste')), line(ctx.t('sent.noHash'), ' ', bold('skip'), ' ', ctx.t('sent.noHashAfter'))],
+      prompt: sentPrompt(ctx),
+      target: 'here',
+    },
+  ];
 }
 
 /** The answer to the hash question: a transaction hash, or "skip". */
@@ -54,7 +60,11 @@ export async function answerSent(ctx: Ctx, swapId: string, text: string): Promis
   const details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
   const lines: Line[] = [];
   if (hash) {
-    const [, seen, card] = await Promise.all([speedUp(ctx, swapId, hash), transactionStatus(ctx, details, hash), hasStatusCard(ctx, swapId)]);
+    const [, seen, card] = await Promise.all([
+      speedUp(ctx, swapId, hash),
+      transactionStatus(ctx, details, hash),
+      hasStatusCard(ctx, swapId),
+    ]);
     lines.push(...seenLines(ctx, seen, details, card));
   } else {
     lines.push(line(ctx.t('sent.thanks')));
@@ -92,9 +102,16 @@ function seenLines(ctx: Ctx, seen: TransactionStatus | undefined, details: SwapD
   }
   const max = seen.max_confirmations ?? 0;
   const done = seen.confirmations ?? 0;
-  if (seen.is_completed) return [line(bold(ctx.t('sent.seenConfirmed')), max > 0 ? ` (${ctx.t('sent.confirmations', { done, max })}).` : '.'), line(ctx.t(card ? 'sent.picksUp' : 'sent.picksUpNoCard'))];
+  if (seen.is_completed)
+    return [
+      line(bold(ctx.t('sent.seenConfirmed')), max > 0 ? ` (${ctx.t('sent.confirmations', { done, max })}).` : '.'),
+      line(ctx.t(card ? 'sent.picksUp' : 'sent.picksUpNoCard')),
+    ];
   return [
-    line(bold(max > 0 ? ctx.t('sent.seenCount', { done, max }) : ctx.t('sent.seenConfirming')), max > 0 ? ` ${confirmationBar(done, max).split(' ')[1] ?? ''}` : ''),
+    line(
+      bold(max > 0 ? ctx.t('sent.seenCount', { done, max }) : ctx.t('sent.seenConfirming')),
+      max > 0 ? ` ${confirmationBar(done, max).split(' ')[1] ?? ''}` : '',
+    ),
     line(ctx.t(card ? 'sent.nothingMore' : 'sent.nothingMoreNoCard')),
   ];
 }

@@ -1,4 +1,11 @@
-import { checkBitcoinAddress, checkCosmosAddress, checkEvmAddress, checkSolanaAddress, checkTonAddress, checkTronAddress } from '../../swap/index.js';
+import {
+  checkBitcoinAddress,
+  checkCosmosAddress,
+  checkEvmAddress,
+  checkSolanaAddress,
+  checkTonAddress,
+  checkTronAddress,
+} from '../../swap/index.js';
 import { parseSwapId, parseSwapIdPrefix } from '../../kernel/swap-id.js';
 import { fail, msg, ok, type Result } from '../../kernel/problem.js';
 
@@ -44,13 +51,19 @@ export function parseLookup(raw: string | undefined): Result<LookupInput> {
       return evm.ok ? ok({ kind: 'address', address: evm.value, families: ['evm', 'starknet'] }) : evm;
     }
     // EVM transactions are exactly 64 digits; Starknet hashes and addresses up to 64 (usually 63 or 64).
-    if (digits.length === 64 || digits.length === 63) return ok({ kind: 'transaction', hash: input, families: digits.length === 64 ? ['evm', 'starknet'] : ['starknet'], orAddress: true });
-    return fail('lookup.hash_shape', msg(digits.length > 64 ? 'problem.lookup.hexTooLong' : 'problem.lookup.hexTooShort', { digits: digits.length }), msg('problem.lookup.copyFull'));
+    if (digits.length === 64 || digits.length === 63)
+      return ok({ kind: 'transaction', hash: input, families: digits.length === 64 ? ['evm', 'starknet'] : ['starknet'], orAddress: true });
+    return fail(
+      'lookup.hash_shape',
+      msg(digits.length > 64 ? 'problem.lookup.hexTooLong' : 'problem.lookup.hexTooShort', { digits: digits.length }),
+      msg('problem.lookup.copyFull'),
+    );
   }
   if (HEX64.test(input)) return ok({ kind: 'transaction', hash: input, families: ['bitcoin', 'tron', 'ton'] });
   // A TON transaction hash in base64 (44 characters, one '=' of padding).
   if (/^[A-Za-z0-9+/_-]{43}=$/.test(input)) return ok({ kind: 'transaction', hash: input, families: ['ton'] });
-  if (BASE58.test(input) && (input.length === 87 || input.length === 88)) return ok({ kind: 'transaction', hash: input, families: ['solana'] });
+  if (BASE58.test(input) && (input.length === 87 || input.length === 88))
+    return ok({ kind: 'transaction', hash: input, families: ['solana'] });
 
   const families: string[] = [];
   if (fits(checkTronAddress(input))) families.push('tron');
@@ -60,7 +73,9 @@ export function parseLookup(raw: string | undefined): Result<LookupInput> {
   if (families.length === 0 && fits(checkCosmosAddress(input))) families.push('cosmos');
   if (families.length > 0) return ok({ kind: 'address', address: input, families });
 
-  if (/^[0-9a-fA-F]{40,}$/.test(input)) return fail('lookup.hash_shape', msg('problem.lookup.hex64', { digits: input.length }), msg('problem.lookup.copyFull'));
-  if (BASE58.test(input) && input.length > 44) return fail('lookup.hash_shape', msg('problem.lookup.solanaSig', { length: input.length }), msg('problem.lookup.copyFull'));
+  if (/^[0-9a-fA-F]{40,}$/.test(input))
+    return fail('lookup.hash_shape', msg('problem.lookup.hex64', { digits: input.length }), msg('problem.lookup.copyFull'));
+  if (BASE58.test(input) && input.length > 44)
+    return fail('lookup.hash_shape', msg('problem.lookup.solanaSig', { length: input.length }), msg('problem.lookup.copyFull'));
   return fail('lookup.unknown_shape', msg('problem.lookup.unknown'), msg('problem.lookup.send', { examples: EXAMPLES }));
 }

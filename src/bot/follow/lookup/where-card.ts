@@ -18,10 +18,13 @@ export function whereCard(details: SwapDetails, opts: { audience: 'private' | 'p
   let support = false;
   switch (phase.kind) {
     case 'waiting':
-      todo = opts.audience === 'private' ? tr('where.todo.waitingPrivate', { sent: tr('statusCard.button.sent') }) : tr('where.todo.waiting');
+      todo =
+        opts.audience === 'private' ? tr('where.todo.waitingPrivate', { sent: tr('statusCard.button.sent') }) : tr('where.todo.waiting');
       break;
     case 'confirming':
-      todo = phase.confirmations ? tr('where.todo.confirmingCount', { done: phase.confirmations.done, max: phase.confirmations.max }) : tr('where.todo.confirming');
+      todo = phase.confirmations
+        ? tr('where.todo.confirmingCount', { done: phase.confirmations.done, max: phase.confirmations.max })
+        : tr('where.todo.confirming');
       break;
     case 'processing':
     case 'delivered':

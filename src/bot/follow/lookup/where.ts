@@ -17,13 +17,15 @@ const prompt = (ctx: Ctx): NonNullable<Reply['prompt']> => ({ label: ctx.t('wher
 export async function whereButton(ctx: Ctx): Promise<Reply[]> {
   if (isPublic(ctx)) return [{ title: ctx.t('where.title'), tone: 'info', lines: [line(ctx.t('where.public'))], target: 'ephemeral' }];
   await ctx.asks.set(ctx.incoming.platform, ctx.incoming.userId, { kind: 'where', chatId: ctx.incoming.chatId });
-  return [{
-    title: ctx.t('where.title'),
-    tone: 'info',
-    lines: [line(ctx.t('where.paste')), line(ctx.t('where.willFind'))],
-    prompt: prompt(ctx),
-    target: 'here',
-  }];
+  return [
+    {
+      title: ctx.t('where.title'),
+      tone: 'info',
+      lines: [line(ctx.t('where.paste')), line(ctx.t('where.willFind'))],
+      prompt: prompt(ctx),
+      target: 'here',
+    },
+  ];
 }
 
 /** The answer to the question: the where-card of the swap it finds. */

@@ -19,14 +19,15 @@ const EVM_FORM = msg('address.form.evm');
 /** 0x + 40 hex; when the letters are mixed case they must match the EIP-55 checksum. */
 export function checkEvmAddress(input: string): Result<string> {
   if (!/^0x[0-9a-fA-F]{40}$/.test(input)) {
-    const hint = /^0x[0-9a-fA-F]*$/i.test(input) ? msg('problem.address.evmCount', { count: input.length - 2, form: EVM_FORM }) : msg('problem.address.mustBe', { form: EVM_FORM });
+    const hint = /^0x[0-9a-fA-F]*$/i.test(input)
+      ? msg('problem.address.evmCount', { count: input.length - 2, form: EVM_FORM })
+      : msg('problem.address.mustBe', { form: EVM_FORM });
     return fail('address.invalid', msg('problem.address.invalidHere2'), hint);
   }
   const body = input.slice(2);
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
   if (mixed && toChecksumAddress(input) !== input) {
-    return fail('address.checksum', msg('problem.address.evmChecksum'), msg('problem.address.evmChecksumHint'),
-    );
+    return fail('address.checksum', msg('problem.address.evmChecksum'), msg('problem.address.evmChecksumHint'));
   }
   return ok(input);
 }

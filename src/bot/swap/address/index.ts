@@ -42,7 +42,8 @@ export function checkAddress(raw: string, network: AddressNetwork): Result<strin
   else if (type === 'bitcoin') result = checkBitcoinAddress(input, isTestnet(network.name));
   else if (type === 'cosmos') result = checkCosmosAddress(input);
   else if (/\s/.test(input)) result = fail('address.spaces', msg('problem.address.spaces'), msg('problem.address.spacesHint'));
-  else if (input.length > MAX_GENERIC_ADDRESS) result = fail('address.too_long', msg('problem.address.tooLong', { max: MAX_GENERIC_ADDRESS }));
+  else if (input.length > MAX_GENERIC_ADDRESS)
+    result = fail('address.too_long', msg('problem.address.tooLong', { max: MAX_GENERIC_ADDRESS }));
   else result = ok(input);
   if (result.ok) return result;
   // Name the network so the user sees which family was expected.

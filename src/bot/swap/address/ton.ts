@@ -22,10 +22,16 @@ function decodeFriendly(input: string): Uint8Array | undefined {
 }
 
 export function checkTonAddress(input: string): Result<string> {
-  const wrong = fail<string>('address.invalid', msg('problem.address.invalidOf', { network: 'TON' }), msg('problem.address.mustBe', { form: TON_FORM }));
+  const wrong = fail<string>(
+    'address.invalid',
+    msg('problem.address.invalidOf', { network: 'TON' }),
+    msg('problem.address.mustBe', { form: TON_FORM }),
+  );
   if (/^-?\d+:[0-9a-fA-F]{64}$/.test(input)) {
     const wc = Number(input.slice(0, input.indexOf(':')));
-    return wc === 0 || wc === -1 ? ok(input) : fail('address.invalid_form', msg('problem.address.tonWorkchain', { wc }), msg('problem.address.mustBe', { form: TON_FORM }));
+    return wc === 0 || wc === -1
+      ? ok(input)
+      : fail('address.invalid_form', msg('problem.address.tonWorkchain', { wc }), msg('problem.address.mustBe', { form: TON_FORM }));
   }
   if (!/^[A-Za-z0-9+/_-]{48}$/.test(input) || (/[+/]/.test(input) && /[-_]/.test(input))) return wrong;
   const bytes = decodeFriendly(input);
