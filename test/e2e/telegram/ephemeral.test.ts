@@ -129,7 +129,9 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(world.fake.ephemeral.to(group.id, kim.user.id)).toHaveLength(0);
 
     kim.says('/swap 12 usdc arbitrum base');
-    const question = await kim.sees('address on Base');
+    const question = await kim.sees('Send the address on Base');
+    // The question comes in two messages (the card with Cancel, then the force-reply prompt): wait for both.
+    const prompt = await kim.sees('Your address on Base');
     const lee = newUser('Lee');
     world.fake.failNext({ ...REFUSED, chatId: group.id });
     const queryId = world.fake.press(lee, group.id, question.message_id, String(kim.button('Cancel').button.callback_data));
@@ -139,7 +141,7 @@ describe('Telegram ephemeral messages in a group', () => {
     );
     expect(alert.payload.show_alert).toBe(true);
     expect(String(alert.payload.text)).not.toBe('');
-    expect(kim.messages().filter((m) => m.message_id > question.message_id)).toHaveLength(0);
+    expect(kim.messages().filter((m) => m.message_id > prompt.message_id)).toHaveLength(0);
   }, 30_000);
 
   it("the fake holds Telegram's documented limits: groups only, no login_url buttons, the receiver's own press", async () => {
