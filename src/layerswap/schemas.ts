@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import { isSwapId } from '../contracts/swap-id.js';
+import {
+  DEPOSIT_ACTION_TYPES,
+  DEPOSIT_METHODS,
+  FAIL_REASONS,
+  NETWORK_TYPES,
+  openEnum,
+  SWAP_STATUSES,
+  TOKEN_STATUSES,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+} from './enums.js';
 
 /**
  * zod schemas for every resource of the Layerswap v2 API. They are lenient the way the real
@@ -8,50 +19,7 @@ import { isSwapId } from '../contracts/swap-id.js';
  * Facts: ../../../shared/reference/layerswap-api.md (sections 3 and 4).
  */
 
-/** A string enum that still accepts unknown values: known ones keep their literal types. */
-function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
-}
-
-export const SWAP_STATUSES = [
-  'created',
-  'user_transfer_pending',
-  'user_transfer_delayed',
-  'ls_transfer_pending',
-  'completed',
-  'failed',
-  'expired',
-  'cancelled',
-  'pending_refund',
-  'refunded',
-] as const;
-export const FINAL_SWAP_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'expired', 'cancelled', 'refunded']);
-
-const TRANSACTION_TYPES = ['input', 'output', 'refuel', 'refund'] as const;
-export const TRANSACTION_STATUSES = ['completed', 'failed', 'initiated', 'pending'] as const;
-const DEPOSIT_ACTION_TYPES = ['transfer', 'manual_transfer', 'sign'] as const;
-const DEPOSIT_METHODS = ['wallet', 'deposit_address'] as const;
-const TOKEN_STATUSES = ['active', 'inactive', 'not_found'] as const;
-const NETWORK_TYPES = [
-  'evm',
-  'starknet',
-  'solana',
-  'cosmos',
-  'starkex',
-  'zksynclite',
-  'ton',
-  'paradex',
-  'tron',
-  'fuel',
-  'bitcoin',
-  'hyperliquid',
-] as const;
-export const FAIL_REASONS = [
-  'received_less_than_valid_range',
-  'received_more_than_valid_range',
-  'swap_route_unavailable',
-  'degraded_quote',
-] as const;
+export { FAIL_REASONS, FINAL_SWAP_STATUSES, SWAP_STATUSES, TRANSACTION_STATUSES } from './enums.js';
 
 const str = z.string();
 

@@ -1,4 +1,5 @@
-import { EXCHANGES, NETWORKS, PAYOUT_GAS_USD } from './catalog.js';
+import { NETWORKS, PAYOUT_GAS_USD } from './catalog.js';
+import { EXCHANGES } from './catalog-exchanges.js';
 import { Fields } from './fields.js';
 import { validation } from './http-error.js';
 import { clip, resolveNetwork, resolveToken } from './lookup.js';

@@ -1,11 +1,12 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { BodyTooLarge, listen, readBody } from '../http.js';
+import { listen } from '../http.js';
 import { listDestinations, listNetworks, listSources, routeLimits } from './catalog-handlers.js';
 import { exchangeNetworks, listDestinationExchanges, listExchanges, listSourceExchanges } from './exchanges.js';
 import { Fields } from './fields.js';
 import { FaultBox, faultBody } from './faults.js';
 import { SandboxHttpError, validation } from './http-error.js';
+import { envelopeError, localNodeUrl, readJsonBody, safeDecode, send } from './http-io.js';
 import { resolveNetwork } from './lookup.js';
 import { parseRouteRequest } from './route-request.js';
 import { quoteParts } from './quote.js';
@@ -31,8 +32,6 @@ export const DEFAULT_TIMINGS: Readonly<SandboxTimings> = {
   refundDelayMs: 10_000,
   completionLagMs: 1_500,
 };
-
-const MAX_BODY_BYTES = 64 * 1024;
 
 interface Context {
   url: URL;
@@ -381,65 +380,6 @@ function resolveTimings(t: Partial<SandboxTimings> = {}): SandboxTimings {
     out[k] = v;
   }
   return out;
-}
-
-async function readJsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, MAX_BODY_BYTES);
-  } catch (e) {
-    if (e instanceof BodyTooLarge)
-      throw new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-    throw e;
-  }
-  const text = raw.toString('utf8').trim();
-  if (!text) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw validation('The request body is not valid JSON.');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw validation('The request body must be a JSON object.');
-  return parsed as Record<string, unknown>;
-}
-
-/**
- * With --chain, the catalogue's EVM networks name the sandbox's chain as their node_url: a bot
- * pointed at this sandbox (CHAIN_WATCH=auto) watches the chain its deposits land on, not the
- * public mainnet nodes the catalogue lists otherwise.
- */
-function localNodeUrl(url: string): (this: unknown, key: string, value: unknown) => unknown {
-  return function (this: unknown, key, value) {
-    return key === 'node_url' && (this as { type?: unknown }).type === 'evm' ? url : value;
-  };
-}
-
-function send(
-  res: http.ServerResponse,
-  status: number,
-  payload: unknown,
-  replacer?: (this: unknown, key: string, value: unknown) => unknown,
-): void {
-  const body = JSON.stringify(payload, replacer);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': randomUUID(),
-  });
-  res.end(body);
-}
-
-function envelopeError(code: string, message: string, metadata: Record<string, unknown> = {}) {
-  return { data: null, error: { code, message, metadata } };
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();

@@ -21,8 +21,8 @@ import { SettingsStore } from './settings.js';
 import { SwapStore } from './swap-store.js';
 import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
-import { ChainWatch, redisLateList, type ChainWatchDeps } from './chain-watch.js';
-import { createEvmWatcher } from '../chain/evm.js';
+import { type ChainWatch, redisLateList } from './chain-watch.js';
+import { startChainWatch, type ChainSettings } from './chain-start.js';
 import { RouteTimesStore } from './route-times.js';
 import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
 import { counted } from './counted-messenger.js';
@@ -73,14 +73,7 @@ export interface TrackingDeps {
   /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
   faults?: { afterSend?: NotifyDeps['afterSend'] };
   /** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
-  chain?: {
-    evmRpcs: ReadonlyMap<string, string>;
-    /** An RPC for an EVM network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
-    fallbackRpc?: (network: string) => Promise<string | undefined>;
-    network: ChainWatchDeps['network'];
-    /** How often each network's head is read (ms; default 2 s). */
-    pollMs?: number;
-  };
+  chain?: ChainSettings;
   workers?: {
     /** BullMQ lock; a killed worker's jobs are picked up again after it expires (default 30 s). */
     lockDurationMs?: number;
@@ -216,7 +209,14 @@ class TrackingEngine implements Tracking {
     if (this.closing) throw new Error('tracking is closing');
     if (this.workers.length > 0) throw new Error('tracking workers are already running');
     if (opts.poll !== false) {
-      this.chainWatch = this.createChainWatch();
+      this.chainWatch = startChainWatch(this.deps.chain, {
+        store: this.store,
+        pollNow: (id) => this.service.pollNow(id),
+        enqueueNotify: (f, swapId, version) => this.queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+        now: this.now,
+        logger: this.logger,
+        late: redisLateList(this.redis, this.keys.chainLate),
+      });
       this.startPollWorker(opts.concurrency ?? 20);
       await this.reconcile();
       await this.restoreChainWatches();
@@ -239,46 +239,6 @@ class TrackingEngine implements Tracking {
     })();
     return this.closing;
   };
-
-  /** The chain watchers (CHAIN_WATCH), when an EVM RPC is configured or can be found. */
-  private createChainWatch(): ChainWatch | undefined {
-    const chainDeps = this.deps.chain;
-    if (!chainDeps || (chainDeps.evmRpcs.size === 0 && !chainDeps.fallbackRpc)) return undefined;
-    const rpcs = new Map(chainDeps.evmRpcs);
-    const fallback = chainDeps.fallbackRpc;
-    let cw: ChainWatch | undefined = undefined;
-    const evm = createEvmWatcher({
-      rpcs,
-      ...(chainDeps.pollMs ? { pollMs: chainDeps.pollMs } : {}),
-      logger: this.logger,
-      events: {
-        transfer: (e, t) => cw?.onTransfer(e, t),
-        head: (n, h) => cw?.onHead(n, h),
-        health: (n, up) => cw?.onHealth(n, up),
-      },
-    });
-    cw = new ChainWatch({
-      watchers: [evm],
-      store: this.store,
-      pollNow: (id) => this.service.pollNow(id),
-      enqueueNotify: (f, swapId, version) => this.queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
-      now: this.now,
-      logger: this.logger,
-      network: chainDeps.network,
-      late: redisLateList(this.redis, this.keys.chainLate),
-      ...(fallback
-        ? {
-            prepare: async (n: string) => {
-              if (!rpcs.has(n)) {
-                const u = await fallback(n);
-                if (u) rpcs.set(n, u);
-              }
-            },
-          }
-        : {}),
-    });
-    return cw;
-  }
 
   private startPollWorker(concurrency: number): void {
     const { deps, queues } = this;
