@@ -263,8 +263,8 @@ export class SwapStore {
       requested_amount: amount.value,
       destination_address: rec.destinationAddress,
       ...(rec.sourceAddress ? { source_address: rec.sourceAddress } : {}),
-      // As the app's swap type carries it: only when one was given.
-      ...(rec.refundAddress ? { refund_address: rec.refundAddress } : {}),
+      // No refund_address: the service's swap object has none (reference section 3; no real answer
+      // carries it). The address the request gave decides the lifecycle and is the refund's `to`.
       status: state.status,
       fail_reason: state.failReason,
       use_deposit_address: useDepositAddress,

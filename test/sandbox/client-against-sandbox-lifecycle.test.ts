@@ -157,6 +157,8 @@ describe('swap lifecycle', () => {
     expect(d.swap.status).toBe('refunded');
     expect(tx(d, 'refund')).toMatchObject({ status: 'completed', to: ADDR.evm2, amount: 100, network: { name: 'ETHEREUM_MAINNET' } });
     expect(tx(d, 'output')).toBeUndefined();
+    // As the real service: the swap object never carries the refund address (only the refund's `to` tells it).
+    expect(d.swap).not.toHaveProperty('refund_address');
   });
 
   it('keeps a failed execution in ls_transfer_pending without a refund address', async () => {
