@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { createCore } from '../bot/create-core.js';
 import type { BotCore } from '../bot/core.js';
-import type { Config } from '../config.js';
+import { assertProcessConfig, type Config } from '../config.js';
 import { CatalogCache } from '../layerswap/catalog-cache.js';
 import { LayerswapClient } from '../layerswap/client.js';
 import { asError, type Logger } from '../log.js';
@@ -52,6 +52,8 @@ export class StartupError extends Error {
 }
 
 export async function createRuntime(config: Config, logger: Logger, role: Role): Promise<Runtime> {
+  // Web and worker share Redis and the service with other processes: the one check (config.ts) says what is missing.
+  assertProcessConfig(config, role);
   const closers: Array<{ name: string; fn: () => Promise<void> }> = [];
   const unfinished = new Set<string>();
   const step = async (what: string, fn: () => Promise<void>) => {
@@ -76,11 +78,6 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     // Redis: the configured one, or (one-process roles only) our own redis-server.
     let redisUrl = config.REDIS_CLUSTER_NODES ? clusterUrl(config.REDIS_CLUSTER_NODES) : config.REDIS_URL;
     if (!redisUrl) {
-      if (role === 'web' || role === 'worker') {
-        throw new StartupError(
-          `swapbot ${role} runs beside other processes, so they must share one Redis: set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only.`,
-        );
-      }
       const embedded: EmbeddedRedis = await startEmbeddedRedis({ dataDir: config.DATA_DIR, logger });
       closers.push({ name: 'embedded redis', fn: () => embedded.stop() });
       redisUrl = embedded.url;
@@ -99,11 +96,6 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     let baseUrl = config.LAYERSWAP_API_URL;
     let apiKey = config.LAYERSWAP_API_KEY;
     if (!apiKey) {
-      if (role === 'web' || role === 'worker') {
-        throw new StartupError(
-          `swapbot ${role} needs LAYERSWAP_API_KEY (an in-process sandbox cannot be shared between processes). For a shared sandbox, run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it with LAYERSWAP_API_KEY=${config.SANDBOX_API_KEY === 'sandbox' ? 'sandbox' : '<SANDBOX_API_KEY>'}.`,
-        );
-      }
       sandbox = await startSandbox({
         host: '127.0.0.1',
         apiKey: config.SANDBOX_API_KEY,

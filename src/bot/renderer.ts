@@ -17,5 +17,5 @@ export const trackingRenderer: TrackingRenderer<SwapDetails> = {
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx), ctx.locale),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale), locale),
   depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
-  watchLimit: (notice, locale) => fitReply(watchLimitReply(notice, locale)),
+  watchLimit: (notice, locale) => fitReply(watchLimitReply(notice, locale), locale),
 };

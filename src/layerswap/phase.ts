@@ -55,7 +55,8 @@ export const PHASE_RANK: Readonly<Record<PhaseKind, number>> = {
   cancelled: 4,
 };
 
-const BEFORE_DEPOSIT = new Set(['created', 'user_transfer_pending', 'user_transfer_delayed']);
+/** Statuses of a swap still waiting for its deposit (the service has yet to show one). */
+export const BEFORE_DEPOSIT: ReadonlySet<string> = new Set(['created', 'user_transfer_pending', 'user_transfer_delayed']);
 
 export function swapPhase(input: PhaseInput): SwapPhase {
   const { status, transactions } = input;

@@ -75,7 +75,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   if (options.chain) {
     chain = await startSandboxChain(options.chain, (id, t) => {
-      const rec = [...store.all()].find((r) => r.id === id);
+      const rec = store.get(id);
       const token = rec?.request.route.from.token;
       // What the real service does: only the swap's token counts, and only before it expired.
       if (!rec || !token || rec.deposit || (token.contract?.toLowerCase() ?? null) !== t.contract || store.statusOf(rec) === 'expired')

@@ -128,6 +128,11 @@ export class SwapStore {
     return rec;
   }
 
+  /** The swap by id, or undefined (no HTTP error: for the sandbox's own chain). */
+  get(id: string): SwapRecord | undefined {
+    return this.swaps.get(id.toLowerCase());
+  }
+
   all(): IterableIterator<SwapRecord> {
     return this.swaps.values();
   }

@@ -1,5 +1,6 @@
 import { formatUnits, parseUnits } from 'viem';
 import type { ChainSighting } from '../contracts/chain.js';
+import { BEFORE_DEPOSIT } from '../layerswap/phase.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
@@ -69,7 +70,6 @@ interface Watched {
   expired: boolean;
 }
 
-const WAITING = new Set(['created', 'user_transfer_pending', 'user_transfer_delayed']);
 /** A swap that expired is watched this long more, to tell a late transfer. */
 const LATE_GRACE_MS = 60 * 60_000;
 
@@ -95,14 +95,14 @@ export class ChainWatch {
   /** Watched on a network whose RPC answers: the API polls of the waiting and confirming phases can be spaced out. */
   replacesPolls(swapId: string, st: SwapState): boolean {
     const w = this.watched.get(swapId);
-    return !!w && WAITING.has(st.status) && (this.watcherFor(w.entry.network)?.healthy(w.entry.network) ?? false);
+    return !!w && BEFORE_DEPOSIT.has(st.status) && (this.watcherFor(w.entry.network)?.healthy(w.entry.network) ?? false);
   }
 
   /** After each poll: starts, keeps or ends the swap's watch. `details` when the poll read them. */
   async afterPoll(swapId: string, status: string, details: SwapDetails | undefined): Promise<void> {
     if (!this.active) return;
     const w = this.watched.get(swapId);
-    if (!WAITING.has(status)) {
+    if (!BEFORE_DEPOSIT.has(status)) {
       if (status === 'expired' && w && !w.expired) {
         this.expire(swapId, w, this.deps.now());
         return;
@@ -172,7 +172,7 @@ export class ChainWatch {
     await Promise.all(
       swapIds.map(async (id, i) => {
         const st = states[i];
-        if (this.watched.has(id) || !st || !WAITING.has(st.status)) return;
+        if (this.watched.has(id) || !st || !BEFORE_DEPOSIT.has(st.status)) return;
         await this.afterPoll(id, st.status, undefined);
         if (this.watched.has(id)) n++;
       }),

@@ -18,7 +18,7 @@ import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, POLL_WORKER_RE
 import { ChatMoves } from './chat-moves.js';
 import { Subscriptions } from './subscriptions.js';
 import { SettingsStore } from './settings.js';
-import { SwapStore } from './swap-store.js';
+import { SwapStore, type Follower } from './swap-store.js';
 import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import { type ChainWatch, redisLateList } from './chain-watch.js';
@@ -196,14 +196,18 @@ class TrackingEngine implements Tracking {
 
   readonly pollNow = (swapId: string): Promise<void> => this.service.pollNow(swapId);
 
-  readonly reconcile = async (): Promise<number> => {
+  readonly reconcile = (): Promise<number> => this.eachActiveSwap();
+
+  /** Every active swap gets its poll job back (and `also` sees each page of them): how many there were. */
+  private async eachActiveSwap(also?: (ids: string[]) => Promise<void>): Promise<number> {
     let n = 0;
     for await (const ids of this.subs.eachActiveSwap()) {
       for (const id of ids) await this.queues.ensurePoll(id);
+      await also?.(ids);
       n += ids.length;
     }
     return n;
-  };
+  }
 
   readonly startWorkers = async (opts: WorkerOptions): Promise<void> => {
     if (this.closing) throw new Error('tracking is closing');
@@ -212,14 +216,13 @@ class TrackingEngine implements Tracking {
       this.chainWatch = startChainWatch(this.deps.chain, {
         store: this.store,
         pollNow: (id) => this.service.pollNow(id),
-        enqueueNotify: (f, swapId, version) => this.queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+        enqueueNotify: this.enqueueNotify,
         now: this.now,
         logger: this.logger,
         late: redisLateList(this.redis, this.keys.chainLate),
       });
       this.startPollWorker(opts.concurrency ?? 20);
-      await this.reconcile();
-      await this.restoreChainWatches();
+      await this.reconcileAndRestore();
       this.startTimers(tellByMessenger(opts.messengers, opts.render));
     }
     if (opts.notify !== false) this.startNotifyWorkers(opts);
@@ -252,7 +255,7 @@ class TrackingEngine implements Tracking {
       settings: { ...deps.cadence, giveUpAfterMs: deps.cadence.giveUpAfterMs ?? 24 * 3_600_000 },
       now: this.now,
       ...(deps.realDelay ? { realDelay: deps.realDelay } : {}),
-      enqueueNotify: (f, swapId, version) => queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version }),
+      enqueueNotify: this.enqueueNotify,
       rateLimit: (ms) => queues.poll.rateLimit(ms),
       logger: this.logger,
       ...(this.chainWatch ? { chain: this.chainWatch } : {}),
@@ -271,14 +274,20 @@ class TrackingEngine implements Tracking {
     );
   }
 
-  /** Watches live in each worker's memory: this one's are rebuilt at once, not at the next poll. */
-  private async restoreChainWatches(): Promise<void> {
-    if (!this.chainWatch) return;
+  /**
+   * At start, one pass over the active swaps: each gets its poll job back and, as watches live in
+   * each worker's memory, its chain watch rebuilt at once rather than at its next poll.
+   */
+  private async reconcileAndRestore(): Promise<void> {
+    const chain = this.chainWatch;
     let restored = 0;
-    for await (const ids of this.subs.eachActiveSwap()) restored += await this.chainWatch.restore(ids);
-    restored += await this.chainWatch.restoreLate();
+    await this.eachActiveSwap(chain ? async (ids) => void (restored += await chain.restore(ids)) : undefined);
+    if (chain) restored += await chain.restoreLate();
     if (restored > 0) this.logger.info({ restored }, 'deposit addresses watched on chain again');
   }
+
+  private readonly enqueueNotify = (f: Follower, swapId: string, version: number): Promise<void> =>
+    this.queues.enqueueNotify({ swapId, platform: f.platform, chatId: f.chatId, version });
 
   /** Missing poll jobs re-created every few minutes; watched addresses, one tick at a time, each within its share of the API budget. */
   private startTimers(tellWatch: ReturnType<typeof tellByMessenger>): void {

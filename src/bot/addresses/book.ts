@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Platform } from '../../contracts/incoming.js';
 import { CoreKeys } from '../../contracts/keys.js';
 import type { AddressBook, SavedAddress } from '../kernel/stores.js';
+import { maskAddress } from '../kernel/format.js';
 import { code, line, type Reply } from '../../contracts/reply.js';
 import type { WatchLimitNotice } from '../../contracts/tracking.js';
 import { t, tSpans, type Locale } from '../../i18n/index.js';
@@ -105,7 +106,7 @@ export class RedisAddressBook implements AddressBook {
 
 /** How a saved address reads on a button: its label, else its ends ("0x1234…5678"). */
 export const savedLabel = (e: Pick<SavedAddress, 'address' | 'label'>): string =>
-  e.label ?? (e.address.length > 14 ? `${e.address.slice(0, 6)}…${e.address.slice(-4)}` : e.address);
+  e.label ?? (e.address.length > 14 ? maskAddress(e.address) : e.address);
 
 /**
  * A watched address's new swap hit the follow limit: what happened and what to do, said once (the

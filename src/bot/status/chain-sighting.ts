@@ -1,5 +1,6 @@
 import { sightingOf } from '../../contracts/chain.js';
 import { bold, italic, line, type Line } from '../../contracts/reply.js';
+import { BEFORE_DEPOSIT } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { t, type Locale } from '../../i18n/index.js';
 
@@ -24,7 +25,7 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
       line(t(locale, `statusCard.chain.${s.verdict}`, { expected })),
     ];
   }
-  const waiting = ['created', 'user_transfer_pending', 'user_transfer_delayed'].includes(details.swap.status);
+  const waiting = BEFORE_DEPOSIT.has(details.swap.status);
   // Once the service has moved on, its own transaction lines tell the rest.
   if (!waiting) return [];
   // required 0: the service's count is not known yet (the catalogue has none; its input transaction tells).
