@@ -42,6 +42,11 @@ export interface TrackingService {
   hasCard?(swapId: string, target: ChatTarget): Promise<boolean>;
   /** Stops following; returns false when the chat was not following it. */
   unfollow(swapId: string, target: ChatTarget): Promise<boolean>;
+  /**
+   * Whether tracking saw this swap's deposit: a card drawn outside tracking (a pressed Mute or
+   * Stop) then never asks for it again, as tracking's own cards do not (CardView.depositSeen).
+   */
+  depositSeen?(swapId: string): Promise<boolean>;
   /** What this chat follows, newest first. */
   listFollowed(target: ChatTarget): Promise<FollowedSwap[]>;
   /**

@@ -120,6 +120,11 @@ export class RedisTrackingService implements TrackingService {
     return this.store.setMuted(swapId.toLowerCase(), targetKey(target), muted);
   }
 
+  async depositSeen(swapId: string): Promise<boolean> {
+    if (!isSwapId(swapId)) return false;
+    return (await this.store.load(swapId.toLowerCase()))?.depositSeenAt !== undefined;
+  }
+
   async isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined> {
     if (!isSwapId(swapId)) return undefined;
     const f = await this.store.follower(swapId.toLowerCase(), targetKey(target));

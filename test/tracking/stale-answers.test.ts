@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusCard } from '../../src/bot/status/card.js';
+import { createCore } from '../../src/bot/create-core.js';
+import { statusActions, statusCard } from '../../src/bot/status/card.js';
 import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { trackingRenderer } from '../../src/bot/renderer.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
@@ -7,9 +8,11 @@ import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.j
 import { LOCALES, t } from '../../src/i18n/index.js';
 import type { LayerswapApi } from '../../src/layerswap/api.js';
 import type { SwapDetails, SwapPoll } from '../../src/layerswap/schemas.js';
+import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { metricsPage } from '../../src/metrics.js';
 import { BACKWARD_CONFIRMATIONS } from '../../src/tracking/observe.js';
 import { memoryLogger } from '../support/log.js';
+import { testRedis } from '../support/redis.js';
 import { startHarness, type Harness } from './support/harness.js';
 
 /**
@@ -29,6 +32,12 @@ class StaleCache {
     return new Proxy({} as LayerswapApi, {
       get: (_t, key) => {
         if (key === 'pollSwap') return (id: string, params: never, opts: never) => this.poll(id, params, opts);
+        // A card drawn by the core (a pressed button) reads the same replayed answer, without using one up.
+        if (key === 'getSwap')
+          return async (id: string, params: never, opts: never) => {
+            const old = this.first.get(id);
+            return (this.stale.get(id) ?? 0) > 0 && old ? old.details() : this.inner().getSwap(id, params, opts);
+          };
         const inner = this.inner() as unknown as Record<string | symbol, unknown>;
         const v = inner[key];
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(inner) : v;
@@ -138,6 +147,29 @@ describe('answers that would move a swap back', () => {
     expect(replyText(shown)).not.toMatch(/send/i);
     expect(labels(shown)).not.toContain("I've sent it");
     expect(await backwardCount('confirmed')).toBe(confirmed + 1);
+
+    // Mute pressed on that card: the core redraws it from the same answer, and it must not ask for the money either.
+    const core = createCore({
+      api: cache.asApi(),
+      catalog: new CatalogCache(h.client, { ttlMs: 60_000 }),
+      redis: testRedis(h.prefix),
+      keyPrefix: h.prefix,
+      tracking: h.tracking.service,
+      limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    });
+    const [pressed] = await core.handle({
+      platform: 'console',
+      userId: c.chatId,
+      userName: 'Tester',
+      chatId: c.chatId,
+      chatKind: 'private',
+      isChatAdmin: () => Promise.resolve(true),
+      action: statusActions.mute(id),
+      messageRef: { platform: 'console', chatId: c.chatId, messageId: '1' },
+    });
+    expect(pressed?.title).toContain(t('en', 'swapPhase.regressed.label'));
+    expect(replyText(pressed!)).not.toMatch(/send/i);
+    expect(labels(pressed!)).not.toContain("I've sent it");
     cache.stale.set(id, 0);
   }, 60_000);
 

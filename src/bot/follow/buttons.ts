@@ -32,7 +32,12 @@ async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | 
   try {
     const details = await ctx.api.getSwap(id, { exclude_deposit_actions: true });
     const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
-    const view = { muted: followed?.muted === true, ...(settings?.hideAmounts ? { hideAmounts: true } : {}) };
+    const seen = (await ctx.tracking.depositSeen?.(id)) === true;
+    const view = {
+      muted: followed?.muted === true,
+      ...(settings?.hideAmounts ? { hideAmounts: true } : {}),
+      ...(seen ? { depositSeen: true } : {}),
+    };
     // The card tracking keeps (bot/renderer.ts), drawn here for the pressed message.
     const card = statusCard(details, {
       audience: target.chatKind === 'private' ? 'private' : 'public',
