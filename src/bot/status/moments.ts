@@ -29,7 +29,7 @@ import { maskAddress, networkName, txExplorer } from '../kernel/format.js';
 import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/index.js';
 import { failReasonWords, phaseWords } from './words.js';
-import { moneyNumber, moneyText, swapMoney } from '../money/model.js';
+import { moneyNumber, moneyText, swapMoney, type SwapMoney } from '../money/model.js';
 import { breakdownLines, differenceLines, refundFeeLines, supportButton } from '../money/words.js';
 
 /**
@@ -76,8 +76,6 @@ export interface MomentContext {
   target: ChatTarget;
   /** The chat's language (the default locale when not given). */
   locale?: Locale;
-  /** Our record of the refund address given at creation (null: none), when the renderer has it. */
-  refundAddress?: string | null;
 }
 
 type TxKind = 'input' | 'output' | 'refund';
@@ -201,7 +199,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       break;
     }
     case 'stuck':
-      return renderStuck(ctx, locale, route);
+      return renderStuck(ctx, locale, route, money);
   }
   lines.push(sentence('moment.swapId', { id }));
   return {
@@ -215,7 +213,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
 
 const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
 
-function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined): Reply {
+function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined, money: SwapMoney): Reply {
   const { details, state, target } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
   const since = lastEntered(state.history, 'ls_transfer_pending') ?? state.lastChangeAt;
@@ -230,14 +228,7 @@ function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined
       }),
     ),
     // A refund is promised only where a refund address is known to exist, "none" said only when known.
-    line(
-      t(
-        locale,
-        STUCK_REFUND[
-          swapMoney(details, state.lastPolledAt, ctx.refundAddress !== undefined ? { refundAddress: ctx.refundAddress } : {}).refundKnown
-        ],
-      ),
-    ),
+    line(t(locale, STUCK_REFUND[money.refundKnown])),
     ...summary.map((l) => line(code(l))),
   ];
   const text = summary.join('\n');
