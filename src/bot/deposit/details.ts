@@ -113,5 +113,5 @@ function privateLink(ctx: Ctx, swapId: string): Reply {
 }
 
 /** Whether this user created the swap (history knows the creators of swaps made through the bot). */
-export const isCreator = (ctx: Ctx, swapId: string): Promise<boolean> =>
-  ctx.history.has(ctx.incoming.platform, ctx.incoming.userId, swapId);
+export const isCreator = async (ctx: Ctx, swapId: string): Promise<boolean> =>
+  (await ctx.history.entry(ctx.incoming.platform, ctx.incoming.userId, swapId)) !== undefined;

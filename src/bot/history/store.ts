@@ -64,9 +64,8 @@ export class RedisHistoryStore implements HistoryStore {
     return raw.map(parse).filter((e): e is HistoryEntry => e !== undefined);
   }
 
-  async has(platform: Platform, userId: string, swapId: string): Promise<boolean> {
-    const raw = await this.redis.lrange(this.key(platform, userId), 0, KEEP - 1);
-    return raw.some((r) => parse(r)?.swapId === swapId);
+  async entry(platform: Platform, userId: string, swapId: string): Promise<HistoryEntry | undefined> {
+    return (await this.all(platform, userId)).find((e) => e.swapId === swapId);
   }
 }
 

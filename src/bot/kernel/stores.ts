@@ -78,7 +78,8 @@ export interface HistoryStore {
   addAddresses(platform: Platform, userId: string, addresses: ReadonlyArray<string | undefined>): Promise<void>;
   addresses(platform: Platform, userId: string): Promise<string[]>;
   all(platform: Platform, userId: string): Promise<HistoryEntry[]>;
-  has(platform: Platform, userId: string, swapId: string): Promise<boolean>;
+  /** This user's entry of that swap (undefined: not made by them through the bot, or long gone). */
+  entry(platform: Platform, userId: string, swapId: string): Promise<HistoryEntry | undefined>;
 }
 
 /** A saved destination address (private things: shown only in the user's private chat). */

@@ -13,33 +13,25 @@ import { lookupReplies } from '../follow/index.js';
  * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
  * creator; groups, channels and anyone else who knows the id get the masked card.
  */
-async function load(ctx: Ctx, swapId: string): Promise<{ details: SwapDetails; mine: boolean }> {
-  const [details, mine] = await Promise.all([
-    ctx.api.getSwap(swapId, { exclude_deposit_actions: true }),
-    isPublic(ctx) ? Promise.resolve(false) : isCreator(ctx, swapId),
+async function load(ctx: Ctx, swapId: string, found?: SwapDetails): Promise<{ details: SwapDetails; mine: boolean; card: Reply }> {
+  const [details, entry] = await Promise.all([
+    found ?? ctx.api.getSwap(swapId, { exclude_deposit_actions: true }),
+    isPublic(ctx) ? undefined : ctx.history.entry(ctx.incoming.platform, ctx.incoming.userId, swapId),
   ]);
-  return { details, mine };
-}
-
-/**
- * The creator's record of the refund address (null: none was given), which the service's answer
- * does not carry: so "no refund address" is said only to whoever knows it, in private.
- */
-async function refundOf(ctx: Ctx, swapId: string, mine: boolean): Promise<{ refundAddress?: string | null }> {
-  if (!mine) return {};
-  const entry = (await ctx.history.all(ctx.incoming.platform, ctx.incoming.userId).catch(() => [])).find((e) => e.swapId === swapId);
-  return entry && entry.refund !== undefined ? { refundAddress: entry.refund } : {};
+  const card = statusCard(details, {
+    audience: entry ? 'private' : 'public',
+    now: ctx.now(),
+    locale: ctx.locale,
+    // The creator's record of the refund address (null: none was given), which the service's
+    // answer does not carry: so "no refund address" is said only to whoever knows it, in private.
+    ...(entry?.refund !== undefined ? { refundAddress: entry.refund } : {}),
+  });
+  return { details, mine: entry !== undefined, card };
 }
 
 /** The status card of a swap, masked unless shown privately to its creator. */
 async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
-  const { details, mine } = await load(ctx, swapId);
-  return statusCard(details, {
-    audience: mine ? 'private' : 'public',
-    now: ctx.now(),
-    locale: ctx.locale,
-    ...(await refundOf(ctx, swapId, mine)),
-  });
+  return (await load(ctx, swapId)).card;
 }
 
 /**
@@ -49,13 +41,7 @@ async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
  */
 async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
-    const { details, mine } = found ? { details: found, mine: !isPublic(ctx) && (await isCreator(ctx, swapId)) } : await load(ctx, swapId);
-    const card = statusCard(details, {
-      audience: mine ? 'private' : 'public',
-      now: ctx.now(),
-      locale: ctx.locale,
-      ...(await refundOf(ctx, swapId, mine)),
-    });
+    const { details, mine, card } = await load(ctx, swapId, found);
     return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
   });
 }

@@ -53,7 +53,7 @@ export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
   if (!route || !address) return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.cannot'))], 'warning'), target: 'here' }];
   route.pendingDestinationAddress = address;
   // The service's answer does not carry the refund address: our record of the creation does (null: skipped).
-  const entry = (await ctx.history.all(ctx.incoming.platform, ctx.incoming.userId).catch(() => [])).find((e) => e.swapId === swapId);
+  const entry = await ctx.history.entry(ctx.incoming.platform, ctx.incoming.userId, swapId).catch(() => undefined);
   const refund = details.swap.refund_address ?? entry?.refund;
   const refuel = typeof details.refuel?.amount === 'number' && details.refuel.amount > 0;
   const replies = await startWizard(ctx, 'swap', route, undefined, {
