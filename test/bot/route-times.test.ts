@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
-import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { readRouteTimes, routeTimesId } from '../../src/contracts/route-times.js';
-import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { RouteTimesStore } from '../../src/tracking/route-times.js';
 import { testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
+import { coreOver, startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
 import { card, ChatUser } from './support/conversation.js';
 
 /**
@@ -25,17 +23,7 @@ beforeAll(async () => {
   // moves the clock, so each duration is exactly the clock moves between two polls.
   h = await startTracking({ fastMs: 600_000, slowMs: 600_000, tracking: { pacing: () => undefined } });
   await h.startWorkers({ render: trackingRenderer });
-  const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
-  // The production layout: the core and tracking share one prefix.
-  core = createCore({
-    api: h.client,
-    catalog,
-    redis: testRedis(h.prefix),
-    keyPrefix: h.prefix,
-    tracking: h.tracking.service,
-    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-    now: () => h.clock.now(),
-  });
+  core = coreOver(h);
 });
 afterAll(async () => {
   await h?.close();

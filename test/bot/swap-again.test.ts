@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
-import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
-import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { MAX_ACTION_BYTES, utf8Length } from '../../src/bot/kernel/actions.js';
-import { testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
+import { coreOver, startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
 import { card, ChatUser } from './support/conversation.js';
 
 /**
@@ -23,7 +20,6 @@ let quotes = 0;
 beforeAll(async () => {
   h = await startTracking({ tracking: { pacing: () => undefined } });
   await h.startWorkers({ render: trackingRenderer });
-  const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
   const client = h.client;
   const api: typeof client = Object.assign(Object.create(client) as typeof client, {
     getQuote: (...a: Parameters<typeof client.getQuote>) => {
@@ -31,15 +27,7 @@ beforeAll(async () => {
       return client.getQuote(...a);
     },
   });
-  core = createCore({
-    api,
-    catalog,
-    redis: testRedis(h.prefix),
-    keyPrefix: h.prefix,
-    tracking: h.tracking.service,
-    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-    now: () => h.clock.now(),
-  });
+  core = coreOver(h, { api });
 });
 afterAll(async () => {
   await h?.close();

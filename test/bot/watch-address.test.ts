@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
-import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
-import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { AddressWatch } from '../../src/tracking/address-watch.js';
 import { TrackingKeys } from '../../src/contracts/keys.js';
 import { testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
+import { coreOver, startHarness as startTracking, type Harness as TrackingHarness } from '../tracking/support/harness.js';
 import { card, ChatUser } from './support/conversation.js';
 
 /**
@@ -22,16 +20,7 @@ let core: BotCore;
 beforeAll(async () => {
   h = await startTracking({ tracking: { pacing: () => undefined, watch: { tickMs: 50, minMs: 1_000, maxMs: 8_000 } } });
   await h.startWorkers({ render: trackingRenderer });
-  const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
-  core = createCore({
-    api: h.client,
-    catalog,
-    redis: testRedis(h.prefix),
-    keyPrefix: h.prefix,
-    tracking: h.tracking.service,
-    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-    now: () => h.clock.now(),
-  });
+  core = coreOver(h);
 });
 afterAll(async () => {
   await h?.close();
@@ -101,16 +90,7 @@ describe('a watched address at the follow limit', () => {
       tracking: { pacing: () => undefined, limits: { maxPerChat: 1000, maxPerUser: 2 }, watch: { tickMs: 50, minMs: 1_000, maxMs: 1_000 } },
     });
     await full.startWorkers({ render: trackingRenderer });
-    const catalog = new CatalogCache(full.client, { ttlMs: 60_000, now: () => full.clock.now() });
-    fullCore = createCore({
-      api: full.client,
-      catalog,
-      redis: testRedis(full.prefix),
-      keyPrefix: full.prefix,
-      tracking: full.tracking.service,
-      limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-      now: () => full.clock.now(),
-    });
+    fullCore = coreOver(full);
   });
   afterAll(async () => {
     await full?.close();

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
 import { statusActions } from '../../src/bot/status/card.js';
-import { createCore } from '../../src/bot/create-core.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatKind, Incoming } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';
-import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
-import { testRedis } from '../support/redis.js';
 import { findButton } from '../bot/support/conversation.js';
-import { startHarness, type Harness } from '../tracking/support/harness.js';
+import { coreOver, startHarness, type Harness } from '../tracking/support/harness.js';
 
 /**
  * Pushed updates in each follower's language, end to end: the core (follow, /language) and the
@@ -22,18 +19,7 @@ let core: BotCore;
 beforeAll(async () => {
   h = await startHarness({ tracking: { pacing: () => undefined } });
   await h.startWorkers({ render: trackingRenderer });
-  const catalog = new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() });
-  // The core's keys under the same prefix as tracking's, as in production (one REDIS_PREFIX):
-  // both read the same /language choices.
-  core = createCore({
-    api: h.client,
-    catalog,
-    redis: testRedis(h.prefix),
-    keyPrefix: h.prefix,
-    tracking: h.tracking.service,
-    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-    now: () => h.clock.now(),
-  });
+  core = coreOver(h);
 });
 afterAll(async () => {
   await h?.close();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../src/bot/create-core.js';
 import { statusActions, statusCard } from '../../src/bot/status/card.js';
 import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { trackingRenderer } from '../../src/bot/renderer.js';
@@ -8,12 +7,10 @@ import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.j
 import { LOCALES, t } from '../../src/i18n/index.js';
 import type { LayerswapApi } from '../../src/layerswap/api.js';
 import type { SwapDetails, SwapPoll } from '../../src/layerswap/schemas.js';
-import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { metricsPage } from '../../src/metrics.js';
 import { BACKWARD_CONFIRMATIONS } from '../../src/tracking/observe.js';
 import { memoryLogger } from '../support/log.js';
-import { testRedis } from '../support/redis.js';
-import { startHarness, type Harness } from './support/harness.js';
+import { coreOver, startHarness, type Harness } from './support/harness.js';
 
 /**
  * A swap's status only moves forward through the lifecycle the service documents. An answer that
@@ -149,14 +146,7 @@ describe('answers that would move a swap back', () => {
     expect(await backwardCount('confirmed')).toBe(confirmed + 1);
 
     // Mute pressed on that card: the core redraws it from the same answer, and it must not ask for the money either.
-    const core = createCore({
-      api: cache.asApi(),
-      catalog: new CatalogCache(h.client, { ttlMs: 60_000 }),
-      redis: testRedis(h.prefix),
-      keyPrefix: h.prefix,
-      tracking: h.tracking.service,
-      limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-    });
+    const core = coreOver(h, { api: cache.asApi() });
     const [pressed] = await core.handle({
       platform: 'console',
       userId: c.chatId,

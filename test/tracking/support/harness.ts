@@ -1,4 +1,8 @@
+import { createCore } from '../../../src/bot/create-core.js';
+import type { BotCore } from '../../../src/bot/core.js';
+import type { CoreDeps } from '../../../src/bot/kernel/context.js';
 import type { Platform } from '../../../src/contracts/incoming.js';
+import { CatalogCache } from '../../../src/layerswap/catalog-cache.js';
 import type { LayerswapApi, RequestOptions } from '../../../src/layerswap/api.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import { ApiError } from '../../../src/layerswap/errors.js';
@@ -13,7 +17,7 @@ import { createTracking, type Tracking, type TrackingDeps, type WorkerOptions } 
 import { targetKey } from '../../../src/tracking/keys.js';
 import { TrackingKeys } from '../../../src/contracts/keys.js';
 import { SwapStore, type Delivery } from '../../../src/tracking/swap-store.js';
-import { testRedisUrl, uniquePrefix } from '../../support/redis.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../../support/redis.js';
 import { waitFor } from '../../support/wait.js';
 import { testRenderer } from './card.js';
 import { RecordingMessenger } from './recording-messenger.js';
@@ -224,4 +228,22 @@ export async function startHarness(opts: HarnessOptions = {}) {
     settleUntilCompleted,
     close,
   };
+}
+
+/**
+ * The bot's core over this harness as production lays it out: one prefix for core and tracking
+ * (both read the same /language choices and route times), the harness's clock; `over` replaces a
+ * part (an API in front of the sandbox, say).
+ */
+export function coreOver(h: Harness, over: Partial<CoreDeps> = {}): BotCore {
+  return createCore({
+    api: h.client,
+    catalog: new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() }),
+    redis: testRedis(h.prefix),
+    keyPrefix: h.prefix,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+    ...over,
+  });
 }
