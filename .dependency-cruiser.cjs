@@ -51,6 +51,15 @@ module.exports = {
       to: { path: `^src/bot/${FEATURES}/`, pathNot: ['^src/bot/$1/', `^src/bot/${FEATURES}/index\\.ts$`] },
     },
     {
+      name: 'no-loop-between-features',
+      comment:
+        'features depend on each other one way: a loop between feature folders (quote -> swap -> quote) means what they share belongs in kernel/ or money/.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: `^src/bot/${FEATURES}$` },
+      to: { path: `^src/bot/${FEATURES}$`, circular: true },
+    },
+    {
       name: 'features-below-the-composition',
       comment: 'features never import the composition (dispatch, create-core, command list, renderer); core.ts is the port they answer to.',
       severity: 'error',

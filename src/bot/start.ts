@@ -7,8 +7,8 @@ import { advance } from './swap/advance.js';
 import { history, HISTORY_PAYLOAD } from './history/command.js';
 import { SWAP_LINK_PREFIX } from './quote/inline.js';
 import { VERBS } from './kernel/verbs.js';
-import { swapThis } from './quote/command.js';
-import { statusCommand } from './status/command.js';
+import { swapThis } from './swap/quote-command.js';
+import { statusCommand } from './follow/status-command.js';
 import { STATUS_LINK_PREFIX } from './follow/lookup/glance.js';
 
 const dashed = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

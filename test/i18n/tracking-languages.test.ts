@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
-import { statusActions } from '../../src/bot/status/card.js';
+import { statusActions } from '../../src/bot/kernel/status-actions.js';
 import type { BotCore } from '../../src/bot/core.js';
 import type { ChatKind, Incoming } from '../../src/contracts/incoming.js';
 import { replyButtons, replyText, type Reply } from '../../src/contracts/reply.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusActions, statusCard } from '../../src/bot/status/card.js';
+import { statusCard } from '../../src/bot/status/card.js';
+import { statusActions } from '../../src/bot/kernel/status-actions.js';
 import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import { trackingRenderer } from '../../src/bot/renderer.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';

@@ -1,5 +1,6 @@
 import type { Ctx } from '../kernel/context.js';
-import { activeTokens, typedNetwork } from '../quote/index.js';
+import { activeTokens } from './active-tokens.js';
+import { typedNetwork } from './typed-network.js';
 import { limitsRange, routeLimits } from './limits.js';
 import { networkLabel, resolveNetwork } from './parse-network.js';
 import { resolveToken, tokenList } from './parse-token.js';

@@ -21,7 +21,7 @@ import { depositPlan, type DepositPlan } from './plan.js';
 import { formatTime, networkName, shortId, swapPageUrl } from '../kernel/format.js';
 import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
-import { statusActions } from '../status/index.js';
+import { statusActions } from '../kernel/status-actions.js';
 import { decimalText } from '../money/base-units.js';
 import { defaultLocale, t as tr, tSpans, type CatalogKey, type Locale } from '../../i18n/index.js';
 

@@ -5,7 +5,7 @@ import { fitReply } from '../kernel/fit.js';
 import { moneyText, swapMoney } from '../money/model.js';
 import { differenceLines, expectedText, nextWords, supportButton } from '../money/words.js';
 import { formatTime, shortId } from '../kernel/format.js';
-import { statusActions } from '../status/index.js';
+import { statusActions } from '../kernel/status-actions.js';
 
 /**
  * The deposit card after its deposit: what the creator's deposit card becomes once the swap no

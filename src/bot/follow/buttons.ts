@@ -1,5 +1,6 @@
 import { actionButton, line, type Reply } from '../../contracts/reply.js';
-import { statusActions, statusCard } from '../status/index.js';
+import { statusCard } from '../status/index.js';
+import { statusActions } from '../kernel/status-actions.js';
 import { shortId } from '../kernel/format.js';
 import { inlineAction } from '../kernel/actions.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';

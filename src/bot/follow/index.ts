@@ -1,3 +1,2 @@
 /** What the other features may use of follow/ (lint: features import each other only through here). */
 export { mayManageTracking } from './follow.js';
-export { lookupReplies } from './lookup/answer.js';

@@ -1,7 +1,7 @@
 import type { CommandHandler, CommandSpec, Command } from '../kernel/command.js';
 import { isPublic } from '../kernel/context.js';
 import { actionButton, code, line, type Line } from '../../contracts/reply.js';
-import { statusActions } from '../status/index.js';
+import { statusActions } from '../kernel/status-actions.js';
 import { menuText, type Locale } from '../../i18n/index.js';
 
 /** The command list as lines (usages stay as typed; descriptions as in the menus): in groups, only the commands offered there. */

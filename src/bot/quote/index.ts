@@ -1,17 +1,9 @@
 /** What the other features may use of quote/ (lint: features import each other only through here). */
 export { quoteFields } from './card.js';
-export { observedTimes, quoteParams, quoteReply, recoverQuote } from './quote.js';
+export { observedTimes, quoteNow, quoteParams, quoteReply, recoverQuote } from './quote.js';
 export { routeArgs, routeFromButton } from './route-button.js';
-export {
-  activeTokens,
-  checkRoute,
-  exchangeNetworkChoices,
-  loadExchanges,
-  offersRefuel,
-  routeFromLine,
-  takesDepositAddress,
-} from './route-check.js';
+export { checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, routeFromLine, takesDepositAddress } from './route-check.js';
 export type { RouteCheck } from './route-check.js';
-export { isRouteField, missingField, routeKey, setRouteField } from './route.js';
+export { isQuotable, isRouteField, missingField, routeKey, setRouteField } from './route.js';
 export type { RouteExchanges } from './route.js';
-export { exchangeName, labelOf, routeLabels, routeSummary, typedNetwork } from './summary.js';
+export { exchangeName, labelOf, routeLabels, routeSummary } from './summary.js';

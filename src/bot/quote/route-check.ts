@@ -1,6 +1,6 @@
-import type { Destination, Network, RouteToken } from '../../layerswap/schemas.js';
+import type { Destination, Network } from '../../layerswap/schemas.js';
 import type { Ctx } from '../kernel/context.js';
-import { exchangeLabel, networkLabel, tokenList } from '../catalog/index.js';
+import { activeTokens, exchangeLabel, networkLabel, tokenList } from '../catalog/index.js';
 import { msg, type Problem } from '../kernel/problem.js';
 import { applyRouteWords, type RouteExchanges, type RouteUpdate } from './route.js';
 import { splitRouteWords } from './line.js';
@@ -101,9 +101,6 @@ export async function exchangeNetworkChoices(ctx: Ctx, r: Route, side: 'source' 
   const token = r.pendingDestinationToken ?? r.destinationToken;
   return list?.filter((x) => !token || x.token.symbol.toLowerCase() === token.toLowerCase()).map((x) => x.network.name);
 }
-
-/** Tokens of a destination that can be received now. */
-export const activeTokens = (d: Destination): RouteToken[] => d.tokens.filter((t) => t.status !== 'inactive' && t.status !== 'not_found');
 
 /** Whether a network takes deposits to a generated address (the only way this bot can swap). */
 export function takesDepositAddress(n: Network): boolean {

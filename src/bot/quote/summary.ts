@@ -1,7 +1,7 @@
 import type { Exchange, Network } from '../../layerswap/schemas.js';
 import type { RouteLabels } from './card.js';
 import { t, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
-import { NETWORK_ALIASES, exchangeLabel, networkLabel, networkStem, resolveNetwork } from '../catalog/index.js';
+import { exchangeLabel, networkLabel } from '../catalog/index.js';
 import type { RouteExchanges } from './route.js';
 import type { Route } from '../kernel/route.js';
 
@@ -58,27 +58,4 @@ export function routeLabels(route: Route, networks: readonly Network[], locale: 
     destinationNetwork: via(route.destinationExchange, route.destinationNetwork),
     destinationToken: route.destinationToken ?? '?',
   };
-}
-
-/**
- * One word a person would type for a network in a command ("arbitrum", "base", "zksync"): its
- * display name when that is one word, else its name's stem, else an alias, else the display name
- * run together; only a word the network parser reads back as this very network (else its API name).
- */
-export function typedNetwork(n: Network, networks: readonly Network[]): string {
-  const stem = networkStem(n.name);
-  const candidates = [
-    ...(/^\S+$/.test(networkLabel(n)) ? [networkLabel(n)] : []),
-    stem,
-    ...Object.entries(NETWORK_ALIASES)
-      .filter(([, s]) => s === stem)
-      .map(([alias]) => alias),
-    networkLabel(n).replace(/\s+/g, ''),
-  ].map((w) => w.toLowerCase());
-  return (
-    candidates.find((w) => {
-      const found = resolveNetwork(w, networks);
-      return found.ok && found.network.name === n.name;
-    }) ?? n.name
-  );
 }

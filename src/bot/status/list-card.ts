@@ -5,7 +5,7 @@ import { fitReply } from '../kernel/fit.js';
 import { t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { formatTime, maskAddress, networkName, shortId } from '../kernel/format.js';
 import { moneyText, sentOf, swapMoney } from '../money/model.js';
-import { statusActions } from './card.js';
+import { statusActions } from '../kernel/status-actions.js';
 import { phaseWords } from './words.js';
 
 /** "100 USDC Arbitrum One → USDC Base" from what the swap names (a cut-down swap names less). */

@@ -4,10 +4,9 @@ import { checkAddress } from './address/index.js';
 import type { Ctx } from '../kernel/context.js';
 import type { Translate } from '../../i18n/index.js';
 import { errorReply } from '../kernel/errors-text.js';
-import { amountProblem, exchangeLabel, limitsLine, networkLabel, routeLimits } from '../catalog/index.js';
+import { activeTokens, amountProblem, exchangeLabel, limitsLine, networkLabel, routeLimits } from '../catalog/index.js';
 import { problemFrom } from '../kernel/problem.js';
 import {
-  activeTokens,
   checkRoute,
   exchangeName,
   exchangeNetworkChoices,
@@ -25,7 +24,8 @@ import {
 } from '../quote/index.js';
 import { askConfirm } from './confirm.js';
 import { VERBS } from '../kernel/verbs.js';
-import { askAddress, askRefuel, cancelButton, draftTitle, headLines, modeOf, privateButton, type AskOptions } from './ask.js';
+import { askAddress, askRefuel, cancelButton, draftTitle, headLines, privateButton, type AskOptions } from './ask.js';
+import { modeOf } from '../kernel/mode.js';
 import { choiceRows, type Choice, type ChoiceField } from './choices.js';
 import type { RouteField } from '../kernel/route.js';
 import type { Draft } from '../kernel/stores.js';

@@ -1,6 +1,7 @@
 import type { Network } from '../../layerswap/schemas.js';
 import { actionButton, bold, deeplinkButton, line, text, type Button, type Line, type Reply } from '../../contracts/reply.js';
 import type { Ctx } from '../kernel/context.js';
+import { modeOf } from '../kernel/mode.js';
 import { problemLine, type Problem } from '../kernel/problem.js';
 import { exchangeName, labelOf, routeSummary, type RouteExchanges } from '../quote/index.js';
 import { VERBS } from '../kernel/verbs.js';
@@ -22,8 +23,6 @@ export const cancelButton = async (ctx: Ctx, d: Draft): Promise<Button> =>
 /** Group chats get a way to continue privately (addresses are better typed there). */
 export const privateButton = (ctx: Ctx, d: Draft): Button[] =>
   ctx.incoming.chatKind === 'private' ? [] : [deeplinkButton(ctx.t('wizard.continuePrivately'), `d_${d.id}`)];
-/** Replies to a pressed button replace the message it was on. */
-export const modeOf = (ctx: Ctx): 'edit' | 'new' => (ctx.incoming.action && ctx.incoming.messageRef ? 'edit' : 'new');
 
 /** The progress line every wizard question starts with. */
 function progressLine(ctx: Ctx, draft: Draft, networks: readonly Network[], exchanges?: RouteExchanges): Line {

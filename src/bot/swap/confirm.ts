@@ -5,7 +5,8 @@ import { breakdownLines } from '../money/words.js';
 import { observedTimes, offersRefuel, quoteFields, quoteParams, routeLabels, type RouteCheck } from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
-import { headLines, modeOf, type AskOptions } from './ask.js';
+import { headLines, type AskOptions } from './ask.js';
+import { modeOf } from '../kernel/mode.js';
 import type { Draft } from '../kernel/stores.js';
 
 /**

@@ -2,12 +2,10 @@ import type { Reply } from '../../contracts/reply.js';
 import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../kernel/command.js';
 import type { Ctx } from '../kernel/context.js';
 import { problemReply } from '../kernel/problem.js';
-import { quoteNow } from './quote.js';
+import { isQuotable, quoteNow, routeFromButton, routeFromLine } from '../quote/index.js';
 import { expired, forSender } from '../kernel/replies.js';
-import { routeFromLine } from './route-check.js';
-import { routeFromButton } from './route-button.js';
-import { isQuotable } from './route.js';
-import { modeOf, startWizard } from '../swap/index.js';
+import { modeOf } from '../kernel/mode.js';
+import { startWizard } from './start.js';
 
 /**
  * /quote <amount> <token> <from> <to> [<to-token>], in words, or step by step. A complete line is

@@ -1,13 +1,13 @@
-import { statusCard } from './card.js';
+import { statusCard } from '../status/index.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
 import { depositReplies, isCreator, waitsForDeposit } from '../deposit/index.js';
 import { parseSwapId } from '../kernel/swap-id.js';
 import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { msg, problemReply } from '../kernel/problem.js';
-import { modeOf } from '../swap/index.js';
+import { modeOf } from '../kernel/mode.js';
 import { SWAP_LOOKUP, type Command } from '../kernel/command.js';
-import { lookupReplies } from '../follow/index.js';
+import { lookupReplies } from './lookup/answer.js';
 
 /**
  * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
