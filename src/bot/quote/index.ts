@@ -7,4 +7,3 @@ export type { RouteCheck } from './route-check.js';
 export { isQuotable, isRouteField, missingField, routeKey, setRouteField } from './route.js';
 export type { RouteExchanges } from './route.js';
 export { exchangeName, labelOf, routeLabels, routeSummary } from './summary.js';
-export { startWizard } from '../swap/index.js';
