@@ -12,8 +12,7 @@ import { renderMoment, renderTrackingStopped } from './status/moments.js';
  * every reply fitted.
  */
 export const trackingRenderer: TrackingRenderer<SwapDetails> = {
-  card: (details, target, view, locale) =>
-    statusCard(details, { audience: target.chatKind === 'private' ? 'private' : 'public', locale, ...(view ? { followed: view } : {}) }),
+  card: (details, _target, view, locale, audience) => statusCard(details, { audience, locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx), ctx.locale),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale), locale),
   depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),

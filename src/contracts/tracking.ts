@@ -9,6 +9,25 @@ import type { Locale } from './locale.js';
  */
 export type FollowResult = { ok: true; alreadyFollowing: boolean } | { ok: false; reason: 'chat_limit' | 'user_limit'; limit: number };
 
+/**
+ * Who starts a follow. `creator`: the swap was just created by this user and their deposit card is
+ * on its way (their first status card waits for it; the per-user cap does not refuse it). `own`:
+ * the follower is the swap's creator in their own private chat (creator implies it), the only
+ * reader whose pushed cards show the destination and amounts in full (Audience).
+ */
+export interface FollowBy {
+  userId: string;
+  creator?: boolean;
+  own?: boolean;
+  locale?: Locale;
+}
+
+/**
+ * Who reads what tracking pushes to a chat: 'private' only for the swap's creator in their own
+ * private chat; anyone else, a stranger's private chat included, reads it masked as a group does.
+ */
+export type Audience = 'private' | 'public';
+
 export interface FollowedSwap {
   swapId: string;
   /** Last status seen by the poller; undefined until its first poll. */
@@ -23,7 +42,7 @@ export interface TrackingService {
    * `by.locale` is the language the chat is answered in when it follows (a group's, never the
    * presser's): pushed updates use it until the chat or user saves one with /language.
    */
-  follow(swapId: string, target: ChatTarget, by: { userId: string; creator?: boolean; locale?: Locale }): Promise<FollowResult>;
+  follow(swapId: string, target: ChatTarget, by: FollowBy): Promise<FollowResult>;
   /**
    * Polls the swap at once, as a webhook hint does: the user says the deposit is on its way ("I've
    * sent it"), and no webhook announces a deposit that is only seen. Nothing when nobody follows it.
@@ -68,7 +87,7 @@ export interface TrackingService {
    */
   droppedWhileAway?(target: ChatTarget): Promise<FollowedSwap[]>;
   /** Follows again every swap dropped while away (Follow again); returns how many are followed. */
-  followAgain?(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number>;
+  followAgain?(target: ChatTarget, by: { userId: string; locale?: Locale; own?: (swapId: string) => Promise<boolean> }): Promise<number>;
   /**
    * Watches (on) or stops watching (off) an address for a user: new swaps to or from it, made in
    * any app, are followed in their private chat `target`. Absent: watching is not offered.
@@ -161,12 +180,12 @@ export const NOT_FOUND_GIVE_UP_MS = 30 * 60_000;
  * What tracking sends, rendered by the core and fitted to platform limits like every other Reply:
  * the status card (edited in place), key-moment messages, and the notice that tracking stopped,
  * each in the chat's language (`locale`: see the notify job for how it is chosen).
- * Public chats (group, channel) get masked addresses and never deposit details.
+ * Public chats (group, channel), and anyone but the creator, get masked addresses and never deposit details.
  */
 export interface TrackingRenderer<Details extends SwapData = SwapData> {
   /** `view` is given for a followed swap: the card then carries Mute and Stop. */
-  card(details: Details, target: ChatTarget, view: CardView | undefined, locale: Locale): Reply;
-  moment(moment: Moment, ctx: { details: Details; state: TrackedTimes; target: ChatTarget; locale: Locale }): Reply;
+  card(details: Details, target: ChatTarget, view: CardView | undefined, locale: Locale, audience: Audience): Reply;
+  moment(moment: Moment, ctx: { details: Details; state: TrackedTimes; target: ChatTarget; locale: Locale; audience: Audience }): Reply;
   stopped(reason: StopReason, swapId: string, locale: Locale): Reply;
   /**
    * The creator's deposit card once the swap no longer waits for a deposit (seen, confirmed,

@@ -3,7 +3,7 @@ import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import { DeliveryError } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
-import type { CardView, ChatSettings } from '../contracts/tracking.js';
+import type { Audience, CardView, ChatSettings } from '../contracts/tracking.js';
 import { shownDistribution, type RouteTimes } from '../contracts/route-times.js';
 import type { Locale } from '../i18n/index.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
@@ -32,6 +32,8 @@ export class NotifyRun {
   private readonly target: ChatTarget;
   private readonly tk: string;
   private readonly isPublic: boolean;
+  /** Masked for anyone but the creator in their own private chat (a deposit card there is theirs: older entries carry no `own`). */
+  private readonly audience: Audience;
   private readonly muted: boolean;
   private readonly silent: boolean;
   private raw: string | undefined;
@@ -56,6 +58,7 @@ export class NotifyRun {
     this.silent = this.muted || inQuietHours(settings, this.clock());
     this.raw = snap.deliveryRaw;
     this.d = snap.delivery ?? { version: 0, moments: snap.moments.length };
+    this.audience = !this.isPublic && (follower.own === true || this.d.depositRef !== undefined) ? 'private' : 'public';
   }
 
   async deliver(): Promise<NotifyOutcome> {
@@ -113,7 +116,7 @@ export class NotifyRun {
           ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}),
           ...(await this.routeView(live.state)),
         };
-        const card = this.deps.render.card(live.details, this.target, view, this.locale);
+        const card = this.deps.render.card(live.details, this.target, view, this.locale, this.audience);
         const cardHash = hashReply(card);
         if (d.ref && d.cardHash === cardHash && !d.sending) return this.save({ ...d, version, statuses });
         // The chat chose to see status changes only: a confirmation more waits for the next one.
@@ -190,7 +193,13 @@ export class NotifyRun {
         }
       }
       await this.pace();
-      const reply = this.deps.render.moment(moment, { details: live.details, state: live.state, target: this.target, locale: this.locale });
+      const reply = this.deps.render.moment(moment, {
+        details: live.details,
+        state: live.state,
+        target: this.target,
+        locale: this.locale,
+        audience: this.audience,
+      });
       await this.step(
         moment.kind,
         () => this.sendNew('moment', reply, next),

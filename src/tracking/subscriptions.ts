@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
-import type { Locale } from '../i18n/index.js';
+import type { FollowBy } from '../contracts/tracking.js';
 import { targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
 import { scripts, type ScriptRunner } from '../scripts.js';
@@ -42,12 +42,7 @@ export class Subscriptions {
     this.run = scripts(redis);
   }
 
-  async follow(
-    swapId: string,
-    target: ChatTarget,
-    by: { userId: string; creator?: boolean; locale?: Locale },
-    now: number,
-  ): Promise<FollowOutcome> {
+  async follow(swapId: string, target: ChatTarget, by: FollowBy, now: number): Promise<FollowOutcome> {
     const tk = targetKey(target);
     const k = this.keys;
     if (await this.store.follower(swapId, tk)) return 'already';
@@ -68,6 +63,7 @@ export class Subscriptions {
       since: now,
       ...(target.threadId ? { threadId: target.threadId } : {}),
       ...(by.locale ? { locale: by.locale } : {}),
+      ...((by.creator || by.own) && target.chatKind === 'private' ? { own: true } : {}),
     };
     // Listed first: the listing may name a swap the chat does not follow (listForChat drops it),
     // never miss one it does (removeTarget goes by it).

@@ -28,6 +28,7 @@ export function encodeFollower(f: Follower): string {
     ...(f.threadId ? { th: f.threadId } : {}),
     ...(f.muted ? { m: 1 } : {}),
     ...(f.locale ? { l: f.locale } : {}),
+    ...(f.own ? { o: 1 } : {}),
   });
 }
 
@@ -36,7 +37,7 @@ export function decodeFollower(tk: string, v: string): Follower | undefined {
   const chat = parseTargetKey(tk);
   if (!chat) return undefined;
   try {
-    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown; th?: unknown; m?: unknown; l?: unknown };
+    const f = JSON.parse(v) as { k?: unknown; u?: unknown; t?: unknown; th?: unknown; m?: unknown; l?: unknown; o?: unknown };
     const chatKind = KINDS[String(f.k)];
     const userId = f.u ?? (chatKind === 'private' ? chat.chatId : undefined);
     if (!chatKind || typeof userId !== 'string') return undefined;
@@ -49,6 +50,7 @@ export function decodeFollower(tk: string, v: string): Follower | undefined {
       ...(typeof f.th === 'string' ? { threadId: f.th } : {}),
       ...(f.m === 1 ? { muted: true } : {}),
       ...(locale ? { locale } : {}),
+      ...(f.o === 1 && chatKind === 'private' ? { own: true } : {}),
     };
   } catch {
     return undefined;

@@ -30,7 +30,7 @@ import { scripts, type ScriptRunner } from '../scripts.js';
  *   x  why polling stopped early (the notice to send)   z  retired: the swap ended, cap slots freed
  *   f:<chat>  follower: {k: chat kind (p, g, c), u: user id (left out in a private chat: the chat's), t: since,
  *             th: the topic /track was used in (Telegram forums), m: 1 when the chat muted this swap,
- *             l: the chat's language when it followed}
+ *             l: the chat's language when it followed, o: 1 when it is the creator's own private chat}
  *   r:<chat>  delivery: {v, m, c: card hash, i: message id, h: the message's channel when not the chat's
  *             own id (a Discord DM), s: [what, key] being sent, x: told it stopped, n: how many
  *             statuses the card has seen (a change without a new one is minor)}
@@ -47,6 +47,8 @@ export interface Follower extends ChatTarget {
   muted?: boolean;
   /** The language the chat was answered in when it followed (used until it saves one with /language). */
   locale?: Locale;
+  /** The swap's creator in their own private chat: the only follower who reads it unmasked (Audience). */
+  own?: boolean;
 }
 
 export interface Delivery {

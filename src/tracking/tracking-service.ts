@@ -49,10 +49,11 @@ export class RedisTrackingService implements TrackingService {
     });
   }
 
-  async followAgain(target: ChatTarget, by: { userId: string; locale?: Locale }): Promise<number> {
+  async followAgain(target: ChatTarget, by: Parameters<NonNullable<TrackingService['followAgain']>>[1]): Promise<number> {
     let n = 0;
     for (const swapId of (await this.moves?.takeAway(target)) ?? []) {
-      const r = await this.follow(swapId, target, { userId: by.userId, ...(by.locale ? { locale: by.locale } : {}) }).catch(
+      const own = (await by.own?.(swapId).catch(() => false)) === true;
+      const r = await this.follow(swapId, target, { userId: by.userId, own, ...(by.locale ? { locale: by.locale } : {}) }).catch(
         () => undefined,
       );
       if (r?.ok) n++;

@@ -72,9 +72,9 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
   const render: TrackingRenderer<SwapDetails> = {
     ...trackingRenderer,
     depositCard: (details, locale) => depositCardAfter(details, clock.now(), locale),
-    card: (details, target, view, locale) =>
+    card: (details, _target, view, locale, audience) =>
       statusCard(details, {
-        audience: target.chatKind === 'private' ? 'private' : 'public',
+        audience,
         locale,
         now: clock.now(),
         ...(view ? { followed: view } : {}),

@@ -6,6 +6,7 @@ import { statusWords } from '../status/index.js';
 import { chatTarget, type Ctx } from '../kernel/context.js';
 import { notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';
+import { isCreator } from '../deposit/index.js';
 
 /**
  * A user who blocked the bot was unsubscribed from everything (a private chat that refuses
@@ -34,7 +35,11 @@ function outcome(ctx: Ctx, s: FollowedSwap): string {
 /** Follow again: every swap dropped while away, followed here again (the caps apply, as for /track). */
 export async function followAgainButton(ctx: Ctx): Promise<Reply[]> {
   const n = ctx.tracking.followAgain
-    ? await ctx.tracking.followAgain(chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale })
+    ? await ctx.tracking.followAgain(chatTarget(ctx), {
+        userId: ctx.incoming.userId,
+        locale: ctx.locale,
+        own: (swapId) => isCreator(ctx, swapId),
+      })
     : 0;
   // The notice with the button becomes the answer, so it cannot be pressed twice.
   if (n === 0) return [{ ...notice(ctx.t('notify.away.title'), [line(ctx.t('notify.away.nothing'))], 'warning'), mode: 'edit' }];

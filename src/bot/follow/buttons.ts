@@ -5,6 +5,7 @@ import { shortId } from '../kernel/format.js';
 import { inlineAction } from '../kernel/actions.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
 import { adminsOnly, followSwap, mayManageTracking } from './follow.js';
+import { isCreator } from '../deposit/index.js';
 import { parseSwapId } from '../kernel/swap-id.js';
 import { expired, notice } from '../kernel/replies.js';
 import { VERBS } from '../kernel/verbs.js';
@@ -31,7 +32,10 @@ async function allowed(ctx: Ctx, args: string[]): Promise<{ id: string } | Reply
 async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | undefined): Promise<Reply | undefined> {
   const target = chatTarget(ctx);
   try {
-    const details = await ctx.api.getSwap(id, { exclude_deposit_actions: true });
+    const [details, own] = await Promise.all([
+      ctx.api.getSwap(id, { exclude_deposit_actions: true }),
+      isPublic(ctx) ? false : isCreator(ctx, id),
+    ]);
     const settings = isPublic(ctx) ? await ctx.tracking.settings(target) : undefined;
     const seen = (await ctx.tracking.depositSeen?.(id)) === true;
     const view = {
@@ -39,9 +43,10 @@ async function pressedCard(ctx: Ctx, id: string, followed: { muted: boolean } | 
       ...(settings?.hideAmounts ? { hideAmounts: true } : {}),
       ...(seen ? { depositSeen: true } : {}),
     };
-    // The card tracking keeps (bot/renderer.ts), drawn here for the pressed message.
+    // The card tracking keeps (bot/renderer.ts), drawn here for the pressed message: masked unless
+    // the presser created the swap and presses in their private chat.
     const card = statusCard(details, {
-      audience: target.chatKind === 'private' ? 'private' : 'public',
+      audience: own ? 'private' : 'public',
       locale: ctx.locale,
       followed: view,
     });

@@ -1,6 +1,7 @@
 import { bold, line, type Reply } from '../../contracts/reply.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
 import { forSender, notice } from '../kernel/replies.js';
+import { isCreator } from '../deposit/index.js';
 
 /** In groups and channels only the chat's admins may change what the chat follows. */
 export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
@@ -27,8 +28,11 @@ export const adminsOnly = (ctx: Ctx): Reply =>
 export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Promise<Reply[]> {
   // Proves the swap exists (a not-found or service error becomes a reply upstream): the load alone, no card.
   if (!known) await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
-  // ctx.locale is the chat's language (a group's, not the presser's): pushed updates use it.
-  const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId, locale: ctx.locale });
+  // ctx.locale is the chat's language (a group's, not the presser's): pushed updates use it. Only
+  // the creator's own private chat reads the cards unmasked: anyone who merely knows the id sees
+  // them as a group does (the destination is the creator's business).
+  const own = !isPublic(ctx) && (await isCreator(ctx, swapId));
+  const result = await ctx.tracking.follow(swapId, chatTarget(ctx), { userId: ctx.incoming.userId, own, locale: ctx.locale });
   if (!result.ok) {
     const limit = ctx.t(result.reason === 'chat_limit' ? 'follow.limitChat' : 'follow.limitUser', { count: result.limit });
     return [notice(ctx.t('follow.limit.title'), [line(limit), line(ctx.t('follow.limit.hint'))], 'warning')];

@@ -17,6 +17,7 @@ import {
   lastEntered,
   MOMENT_KINDS,
   NOT_FOUND_GIVE_UP_MS,
+  type Audience,
   type Moment,
   type MomentKind,
   type StopReason,
@@ -76,17 +77,22 @@ export interface MomentContext {
   target: ChatTarget;
   /** The chat's language (the default locale when not given). */
   locale?: Locale;
+  /** Who reads it (tracking says: masked for anyone but the creator); else from the chat's kind. */
+  audience?: Audience;
 }
+
+/** The reader's audience: what tracking says, else a private chat's is private. */
+const audienceOf = (ctx: MomentContext): Audience => ctx.audience ?? (ctx.target.chatKind === 'private' ? 'private' : 'public');
 
 type TxKind = 'input' | 'output' | 'refund';
 
 export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
-  const { details, target } = ctx;
+  const { details } = ctx;
   const locale = ctx.locale ?? defaultLocale();
   const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
   const sentence = (key: CatalogKey, vars: Readonly<Record<string, string | Span>>) => line(...tSpans(locale, key, vars));
   const s = details.swap;
-  const isPublic = target.chatKind !== 'private';
+  const isPublic = audienceOf(ctx) === 'public';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
   const id = code(s.id);
   const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
@@ -214,10 +220,10 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
 const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
 
 function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined, money: SwapMoney): Reply {
-  const { details, state, target } = ctx;
+  const { details, state } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
   const since = lastEntered(state.history, 'ls_transfer_pending') ?? state.lastChangeAt;
-  const summary = supportSummary(details, state, target.chatKind === 'private' ? 'private' : 'public');
+  const summary = supportSummary(details, state, audienceOf(ctx));
   const lines: Line[] = [
     ...(route ? [route] : []),
     line(

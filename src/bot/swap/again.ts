@@ -12,7 +12,8 @@ import type { Route } from '../kernel/route.js';
  * refuel choice) in a new swap draft, straight at the confirmation with a fresh quote: the old
  * figures are never reused, and every name is checked again against today's catalogue. The
  * button (again-button.ts) carries only the swap id (`sa:<id>`, inline, under 64 bytes); what the swap was
- * is read from the service when pressed. Private chats only: the destination is private.
+ * is read from the service when pressed. Private chats only, and only the creator's own swaps: the
+ * destination is private.
  */
 
 /** The route of a swap's details as a button would carry it (names; checked again by routeFromButton). */
@@ -46,6 +47,10 @@ export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const swapId = id.value;
   if (isPublic(ctx))
     return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.privateOnly'))], 'warning'), target: 'ephemeral' }];
+  // Only the creator's own swap (history knows creators): the destination is theirs, and a
+  // forged `sa:` with someone else's swap id must not put that address in front of the presser.
+  const entry = await ctx.history.entry(ctx.incoming.platform, ctx.incoming.userId, swapId);
+  if (!entry) return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.notYours'))], 'warning'), target: 'ephemeral' }];
   const details = await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
   const raw = routeOf(details);
   const route = raw ? await routeFromButton(ctx, routeArgs(raw)) : undefined;
@@ -53,8 +58,7 @@ export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
   if (!route || !address) return [{ ...notice(ctx.t('swapAgain.title'), [line(ctx.t('swapAgain.cannot'))], 'warning'), target: 'here' }];
   route.pendingDestinationAddress = address;
   // The service's answer does not carry the refund address: our record of the creation does (null: skipped).
-  const entry = await ctx.history.entry(ctx.incoming.platform, ctx.incoming.userId, swapId).catch(() => undefined);
-  const refund = details.swap.refund_address ?? entry?.refund;
+  const refund = details.swap.refund_address ?? entry.refund;
   const refuel = typeof details.refuel?.amount === 'number' && details.refuel.amount > 0;
   const replies = await startWizard(ctx, 'swap', route, undefined, {
     refuel,
