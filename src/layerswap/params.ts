@@ -44,6 +44,8 @@ export interface CreateSwapParams {
   refuel?: boolean;
   slippage?: string;
   use_deposit_address?: boolean;
+  /** Pay through Layerswap's depository contract (a wallet transaction); never with use_deposit_address. */
+  use_depository?: boolean;
   use_new_deposit_address?: boolean | null;
   source_exchange?: string;
   destination_exchange?: string;

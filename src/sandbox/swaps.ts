@@ -318,10 +318,14 @@ export class SwapStore {
   }
 
   /** What a webhook carries: the whole swap on completed, a subset otherwise (docs: webhook.mdx). */
+  /**
+   * The body Layerswap's docs show: {swap, quote, deposit_actions}; only `completed` carries the
+   * whole swap, other statuses a subset of it (api-reference/webhook.mdx).
+   */
   webhookPayload(rec: SwapRecord): Json {
     const swap = this.swapView(rec);
-    if (swap.status === 'completed') return swap;
-    return { id: swap.id, created_date: swap.created_date, status: swap.status, fail_reason: swap.fail_reason };
+    if (swap.status === 'completed') return { swap, quote: swapQuoteView(rec.request.figures), deposit_actions: depositActions(rec) };
+    return { swap: { id: swap.id, created_date: swap.created_date, status: swap.status, fail_reason: swap.fail_reason } };
   }
 }
 

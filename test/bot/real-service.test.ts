@@ -58,6 +58,12 @@ describe('an empty-body 400', () => {
     expect(text).not.toContain('not answering');
   });
 
+  test('an EIP-7702 delegated destination refused at creation gets words for it, and nothing was created', async () => {
+    const u = new ChatUser(h, { userId: 'e4' });
+    await u.toConfirmation('/swap 0.1 ETH arbitrum base', '0x7702000000000000000000000000000000007702');
+    card(await u.presses('Confirm'), { title: 'This address cannot receive ETH', contains: ['EIP-7702', 'Nothing was created'] });
+  });
+
   test('UNEXPECTED_ERROR has its own words', async () => {
     const u = new ChatUser(h, { userId: 'e3' });
     h.sandbox.injectFault({ status: 400, count: 1, pathPrefix: '/api/v2/quote', code: 'UNEXPECTED_ERROR' });

@@ -45,6 +45,8 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
   });
   const m = e.metadata;
   const limit = num(m.AmountLimit);
+  // EIP-7702 delegated destinations that cannot take native ETH are refused at creation (2026 docs).
+  if (/7702|delegat/i.test(e.serviceMessage)) return words('delegated');
   const simple = SIMPLE[e.code];
   if (simple) return words(simple);
   switch (e.code) {
