@@ -158,7 +158,10 @@ const schema = z.object({
 type Raw = z.infer<typeof schema>;
 
 export interface Config extends Readonly<Raw> {
-  /** No LAYERSWAP_API_KEY: the bot runs the sandbox in-process and talks to it. */
+  /**
+   * Neither LAYERSWAP_API_KEY nor LAYERSWAP_API_URL: the bot runs the sandbox in-process and talks
+   * to it. A URL without a key is the real service, keyless: quotes work, creating swaps does not.
+   */
   readonly useSandbox: boolean;
   readonly telegramEnabled: boolean;
   readonly discordEnabled: boolean;
@@ -227,7 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
           discordEnabled: Boolean(input.DISCORD_TOKEN),
           REDIS_URL: input.REDIS_URL,
           REDIS_CLUSTER_NODES: input.REDIS_CLUSTER_NODES,
-          LAYERSWAP_API_KEY: input.LAYERSWAP_API_KEY,
+          useSandbox: !input.LAYERSWAP_API_KEY && input.LAYERSWAP_API_URL === undefined,
         },
         kind,
       ),
@@ -245,7 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, kind?: ProcessK
   });
   return Object.freeze({
     ...raw,
-    useSandbox: !raw.LAYERSWAP_API_KEY,
+    useSandbox: !raw.LAYERSWAP_API_KEY && input.LAYERSWAP_API_URL === undefined,
     telegramEnabled: Boolean(raw.TELEGRAM_BOT_TOKEN),
     discordEnabled: Boolean(raw.DISCORD_TOKEN),
     secretValues: Object.freeze(secretValues),
@@ -299,7 +302,7 @@ export type ProcessKind = 'start' | 'web' | 'worker' | 'console' | 'register-com
  * about to start. Empty when it can run.
  */
 export function processProblems(
-  config: Pick<Config, 'telegramEnabled' | 'discordEnabled' | 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'LAYERSWAP_API_KEY'>,
+  config: Pick<Config, 'telegramEnabled' | 'discordEnabled' | 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'useSandbox'>,
   kind: ProcessKind,
 ): string[] {
   const problems: string[] = [];
@@ -312,7 +315,7 @@ export function processProblems(
     problems.push(
       `REDIS_URL is missing: swapbot ${kind} runs beside other processes, so they must share one Redis; set REDIS_URL (for example redis://127.0.0.1:6379). The embedded Redis is for \`swapbot start\` only`,
     );
-  if ((kind === 'web' || kind === 'worker') && !config.LAYERSWAP_API_KEY)
+  if ((kind === 'web' || kind === 'worker') && config.useSandbox)
     problems.push(
       `LAYERSWAP_API_KEY is missing: swapbot ${kind} cannot share an in-process sandbox with other processes; set the key, or run \`swapbot sandbox\` and set LAYERSWAP_API_URL to it and LAYERSWAP_API_KEY to its key (\`sandbox\` unless SANDBOX_API_KEY says otherwise)`,
     );

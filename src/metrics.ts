@@ -69,6 +69,13 @@ export const rateLimited = new Counter({
   registers: [registry],
 });
 
+/** The service refusing our API key (403 API_KEY_FORBIDDEN, 401/403 INVALID_CREDENTIALS): the operator must act. */
+export const apiKeyRefused = new Counter({
+  name: 'swapbot_api_key_refused_total',
+  help: 'Layerswap answers refusing LAYERSWAP_API_KEY (API_KEY_FORBIDDEN or INVALID_CREDENTIALS); the log says it once per stretch of refusals',
+  registers: [registry],
+});
+
 export const redisErrors = new Counter({
   name: 'swapbot_redis_errors_total',
   help: 'Error events from Redis connections, BullMQ queues and workers (every retry counts; the log has one line per outage)',

@@ -148,6 +148,10 @@ describe('config', () => {
     expect(problems.join('\n')).toMatch(/REDIS_URL is missing: swapbot web runs beside other processes/);
     expect(problems.join('\n')).toMatch(/LAYERSWAP_API_KEY is missing/);
     expect(problemsOfProcess({ REDIS_CLUSTER_NODES: '10.0.0.1:6379', LAYERSWAP_API_KEY: 'key' }, 'web')).toEqual([]);
+    // The real service without a key: reads are public, so the bot runs (quotes only), never the sandbox.
+    expect(problemsOfProcess({ REDIS_URL: 'redis://127.0.0.1:6379', LAYERSWAP_API_URL: 'https://api.layerswap.io' }, 'web')).toEqual([]);
+    const keyless = loadConfig({ LAYERSWAP_API_URL: 'https://api.layerswap.io' });
+    expect([keyless.useSandbox, keyless.LAYERSWAP_API_KEY]).toEqual([false, undefined]);
     // One-process starts run their own Redis and sandbox.
     expect(problemsOfProcess({}, 'start')).toEqual([]);
   });

@@ -91,11 +91,11 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
       if (why) throw new StartupError(unreachable(config, why));
     }
 
-    // The swap service: the real one with a key, else the sandbox in this process.
+    // The swap service: the one LAYERSWAP_API_URL names (keyless: quotes only), else the sandbox in this process.
     let sandbox: SandboxServer | undefined;
     let baseUrl = config.LAYERSWAP_API_URL;
     let apiKey = config.LAYERSWAP_API_KEY;
-    if (!apiKey) {
+    if (config.useSandbox) {
       sandbox = await startSandbox({
         host: '127.0.0.1',
         apiKey: config.SANDBOX_API_KEY,

@@ -35,6 +35,8 @@ import type {
  * Every method resolves to parsed data or rejects with an error from errors.ts.
  */
 export interface LayerswapApi {
+  /** True when there is no API key: reads only (Layerswap's read endpoints are public). */
+  readonly keyless?: boolean;
   getNetworks(params?: NetworksParams, options?: RequestOptions): Promise<Network[]>;
   getDestinations(params?: DestinationsParams, options?: RequestOptions): Promise<Destination[]>;
   /** GET /sources: the networks and tokens a swap can start from (to one destination, if given). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { LayerswapApi, RequestOptions } from './api.js';
 import { createSwap } from './create-swap.js';
 import { InvalidRequestError } from './errors.js';
-import { requiredText, swapIdSegment, transactionHashSegment, type QueryValue } from './query.js';
+import { Repeated, requiredText, swapIdSegment, transactionHashSegment, type QueryValue } from './query.js';
 import { API, RequestLoop, type LayerswapClientOptions } from './request-loop.js';
 import { checkData } from './response.js';
 import {
@@ -58,6 +58,11 @@ export class LayerswapClient implements LayerswapApi {
 
   constructor(options: LayerswapClientOptions) {
     this.http = new RequestLoop(options);
+  }
+
+  /** No API key: quotes, limits and the catalogue work; createSwap refuses before sending. */
+  get keyless(): boolean {
+    return this.http.keyless;
   }
 
   async getNetworks(params: NetworksParams = {}, options?: RequestOptions): Promise<Network[]> {
@@ -218,11 +223,21 @@ export class LayerswapClient implements LayerswapApi {
 
   async listSwaps(params: ListSwapsParams, options?: RequestOptions): Promise<SwapDetails[]> {
     const label = `GET ${API}/swaps`;
-    const address = requiredText(params?.address, 'address', label);
+    const addresses = (typeof params?.address === 'string' ? [params.address] : (params?.address ?? [])).map((a) =>
+      requiredText(a, 'address', label),
+    );
+    if (addresses.length === 0) requiredText(undefined, 'address', label);
     if (params.page !== undefined && (!Number.isInteger(params.page) || params.page < 0)) {
       throw new InvalidRequestError(label, 'page', 'page must be a whole number, 0 or more');
     }
-    return this.get('/swaps', { address, page: params.page, include_expired: params.include_expired }, SwapListSchema, options);
+    const query = {
+      address: new Repeated(addresses),
+      page: params.page,
+      include_expired: params.include_expired,
+      ...(params.statuses?.length ? { statuses: new Repeated(params.statuses) } : {}),
+      ...(params.networks?.length ? { networks: new Repeated(params.networks) } : {}),
+    };
+    return this.get('/swaps', query, SwapListSchema, options);
   }
 
   async getTransactionStatus(params: TransactionStatusParams, options?: RequestOptions): Promise<TransactionStatus> {

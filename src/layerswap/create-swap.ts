@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LayerswapApi, RequestOptions } from './api.js';
-import { ApiError, ConnectionError, ResponseShapeError, UnconfirmedCreateError } from './errors.js';
+import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, UnconfirmedCreateError } from './errors.js';
 import { formatNumber } from './query.js';
 import { asError } from '../log.js';
 import { API, count, type RequestLoop } from './request-loop.js';
@@ -26,6 +26,8 @@ export async function createSwap(
   options?: RequestOptions,
 ): Promise<CreatedSwap> {
   const label = `POST ${API}/swaps`;
+  // Reads work without a key; a swap is the one thing that needs it (said before anything is sent).
+  if (loop.keyless) throw new InvalidRequestError(label, 'apiKey', 'creating a swap needs a Layerswap API key (LAYERSWAP_API_KEY)');
   if (params.amount !== undefined && params.amount !== null) formatNumber(params.amount, 'amount', label);
   const referenceId = params.reference_id ?? randomUUID();
   const body = JSON.stringify({ ...params, reference_id: referenceId });
@@ -63,8 +65,10 @@ export async function createSwap(
     try {
       created = { details: readEnvelope(raw, SwapDetailsSchema, label, loop.secrets), hadStatus: true };
       count(label, started);
+      loop.noteAnswer();
     } catch (err) {
       count(label, started, err);
+      loop.noteAnswer(err);
       // A readable refusal below 500 (an error envelope, ASP.NET validation details, a 429):
       // the request was turned away, so nothing was created.
       if (err instanceof ApiError && err.status < 500 && err.code !== 'NON_JSON_RESPONSE') throw err;

@@ -5,10 +5,12 @@
  * No error ever carries the API key: only the request's method and path (no query string).
  */
 
-/** Error codes documented in shared/reference/layerswap-api.md section 7. */
+/** Error codes documented by Layerswap (layerswap-api.md §7; API_KEY_FORBIDDEN and UNEXPECTED_ERROR from the 2026 docs). */
 export const API_ERROR_CODES = [
   'ROUTE_NOT_FOUND_ERROR',
   'PRICE_IMPACT_TOO_HIGH',
+  'UNEXPECTED_ERROR',
+  'API_KEY_FORBIDDEN',
   'LESS_THAN_MIN_ERROR',
   'GREATER_THAN_MAX_ERROR',
   'VALIDATION_ERROR',
@@ -28,7 +30,8 @@ export const API_ERROR_CODES = [
 ] as const;
 export type KnownApiErrorCode = (typeof API_ERROR_CODES)[number];
 /** Codes our client makes up when the service gave none. */
-export type LocalApiErrorCode = 'HTTP_ERROR' | 'RATE_LIMITED' | 'NON_JSON_RESPONSE';
+/** EMPTY_REFUSAL: a 4xx with no body at all (Layerswap's answer to malformed parameters): a refusal. */
+export type LocalApiErrorCode = 'HTTP_ERROR' | 'RATE_LIMITED' | 'NON_JSON_RESPONSE' | 'EMPTY_REFUSAL';
 export type ApiErrorCode = KnownApiErrorCode | LocalApiErrorCode | (string & {});
 
 export abstract class LayerswapError extends Error {

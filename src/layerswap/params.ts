@@ -44,6 +44,8 @@ export interface CreateSwapParams {
   refuel?: boolean;
   slippage?: string;
   use_deposit_address?: boolean;
+  /** Pay through Layerswap's depository contract (a wallet transaction); never with use_deposit_address. */
+  use_depository?: boolean;
   use_new_deposit_address?: boolean | null;
   source_exchange?: string;
   destination_exchange?: string;
@@ -119,11 +121,33 @@ export interface ExchangeDepositNetworksParams {
   destination_token_group?: string;
 }
 
+/**
+ * GET /swaps `statuses` values: PascalCase, its own enum (a snake_case value gets an empty 400).
+ * Layerswap documents `PendingDeposit` and `PendingWithdrawal` as examples and no mapping to the
+ * swap statuses; the sandbox's reading of the rest is in src/sandbox/swaps.ts.
+ */
+export const SWAP_LIST_STATUSES = [
+  'PendingDeposit',
+  'PendingWithdrawal',
+  'PendingRefund',
+  'Completed',
+  'Failed',
+  'Expired',
+  'Refunded',
+] as const;
+export type SwapListStatus = (typeof SWAP_LIST_STATUSES)[number];
+/** The swaps still moving: what an address watch looks for. */
+export const OPEN_SWAP_STATUSES: readonly SwapListStatus[] = ['PendingDeposit', 'PendingWithdrawal', 'PendingRefund'];
+
 export interface ListSwapsParams {
-  /** The source or destination address whose swaps are listed. */
-  address: string;
+  /** The source or destination address(es) whose swaps are listed (repeated: one request for several). */
+  address: string | readonly string[];
   page?: number;
   include_expired?: boolean;
+  /** Only swaps in these states (repeated on the wire). */
+  statuses?: readonly SwapListStatus[];
+  /** Only swaps from or to these networks (repeated on the wire). */
+  networks?: readonly string[];
 }
 
 export interface TransactionStatusParams {

@@ -6,9 +6,14 @@ import { InvalidRequestError } from './errors.js';
  * exponent notation, and swap ids checked before they go into a path.
  */
 
-export type QueryValue = string | number | boolean | readonly string[] | null | undefined;
+/** A parameter sent once per value (`statuses=A&statuses=B`), as GET /swaps reads its filters. */
+export class Repeated {
+  constructor(readonly values: readonly string[]) {}
+}
 
-/** "?a=1&b=x,y", or "" when nothing is set. Absent values are left out; arrays are comma-joined. */
+export type QueryValue = string | number | boolean | readonly string[] | Repeated | null | undefined;
+
+/** "?a=1&b=x,y", or "" when nothing is set. Absent values are left out; arrays are comma-joined, Repeated repeated. */
 export function buildQuery(params: Readonly<Record<string, QueryValue>>): string {
   const q = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -16,6 +21,7 @@ export function buildQuery(params: Readonly<Record<string, QueryValue>>): string
     if (typeof value === 'number') q.set(key, formatNumber(value, key));
     else if (typeof value === 'boolean') q.set(key, value ? 'true' : 'false');
     else if (typeof value === 'string') q.set(key, value);
+    else if (value instanceof Repeated) for (const v of value.values) q.append(key, v);
     // The service takes network_types as one comma-joined value (as the official SDK sends it).
     else if (value.length > 0) q.set(key, value.join(','));
   }

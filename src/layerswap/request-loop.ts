@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { asError, silentLogger, type Logger } from '../log.js';
-import { apiLatency, apiRequests, rateLimited, type ApiOutcome } from '../metrics.js';
+import { apiKeyRefused, apiLatency, apiRequests, rateLimited, type ApiOutcome } from '../metrics.js';
 import type { RequestOptions } from './api.js';
 import { ApiError, ConnectionError, LayerswapError, ResponseShapeError, TimeoutError } from './errors.js';
 import { buildQuery, type QueryValue } from './query.js';
@@ -11,7 +11,11 @@ import { Transport, type Attempt, type RawResponse } from './transport.js';
 export interface LayerswapClientOptions {
   /** "https://api.layerswap.io" or the sandbox's URL; a path prefix is kept. */
   baseUrl: string;
-  apiKey: string;
+  /**
+   * Absent: keyless. Layerswap's read endpoints (networks, sources, destinations, quote, limits)
+   * answer without a key, so a bot without one can still quote; creating a swap is refused here.
+   */
+  apiKey?: string | undefined;
   /** Per attempt: the longest wait for the answer's headers, and then for each part of its body. Default 15 000. */
   timeoutMs?: number;
   /** Extra attempts for GETs. Default 2. createSwap retries only when nothing was sent. */
@@ -33,7 +37,8 @@ export const API = '/api/v2';
  */
 export class RequestLoop {
   private readonly transport: Transport;
-  private readonly apiKey: string;
+  /** No API key: reads only (createSwap refuses before sending). */
+  readonly keyless: boolean;
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly log: Logger;
@@ -56,10 +61,11 @@ export class RequestLoop {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('Layerswap baseUrl must start with http:// or https://');
     // Checked here so undici never builds an error message around the key's value.
-    if (typeof options.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(options.apiKey)) {
+    const apiKey = options.apiKey;
+    if (apiKey !== undefined && (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey))) {
       throw new TypeError('Layerswap apiKey must be a non-empty string of printable ASCII without spaces');
     }
-    this.apiKey = options.apiKey;
+    this.keyless = apiKey === undefined;
     this.timeoutMs = positive(options.timeoutMs, 15_000, 'timeoutMs');
     this.maxRetries = nonNegativeInt(options.maxRetries, 2, 'maxRetries');
     this.log = (options.logger ?? silentLogger).child({ component: 'layerswap' });
@@ -67,9 +73,33 @@ export class RequestLoop {
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.transport = new Transport(url);
-    this.getHeaders = Object.freeze({ accept: 'application/json', 'user-agent': this.userAgent, 'x-ls-apikey': this.apiKey });
+    this.getHeaders = Object.freeze({
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+      ...(apiKey === undefined ? {} : { 'x-ls-apikey': apiKey }),
+    });
     this.postHeaders = Object.freeze({ ...this.getHeaders, 'content-type': 'application/json' });
-    this.secrets = [this.apiKey];
+    this.secrets = apiKey === undefined ? [] : [apiKey];
+  }
+
+  private keyRefused = false;
+
+  /**
+   * A refused key is the operator's problem, not the user's: one error line when the refusals
+   * start (not one per message or poll), counted every time, told again after a working answer.
+   */
+  noteAnswer(err?: unknown): void {
+    if (err instanceof ApiError && (err.code === 'API_KEY_FORBIDDEN' || err.code === 'INVALID_CREDENTIALS')) {
+      apiKeyRefused.inc();
+      if (this.keyRefused) return;
+      this.keyRefused = true;
+      this.log.error(
+        { request: err.request, status: err.status, code: err.code },
+        this.keyless
+          ? 'the swap service wants an API key for this request: set LAYERSWAP_API_KEY (users are told the bot is misconfigured)'
+          : 'the swap service refuses LAYERSWAP_API_KEY: set a valid key (users are told the bot is misconfigured)',
+      );
+    } else if (err === undefined) this.keyRefused = false;
   }
 
   /** One attempt, no retry (createSwap decides its own). */
@@ -132,9 +162,11 @@ export class RequestLoop {
           this.log.debug({ request: label, status: raw.status, attempt, ms: Math.round(performance.now() - started) }, 'layerswap answer');
         const data = readEnvelopeData(raw, label, this.secrets);
         count(operation, started);
+        this.noteAnswer();
         return data;
       } catch (err) {
         count(operation, started, err);
+        this.noteAnswer(err);
         if (!(err instanceof LayerswapError) || attempt >= maxRetries) throw err;
         await this.pause(label, err, attempt, signal);
       }

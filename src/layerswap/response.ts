@@ -23,6 +23,12 @@ export function readEnvelopeData(res: RawResponse, label: string, secrets: reado
   const ok = res.status >= 200 && res.status < 300;
   const common = { status: res.status, request: label, requestId: requestIdOf(res.headers), retryAfterMs: retryAfterMs(res.headers) };
 
+  // Layerswap answers malformed parameters with a 400 and no body (a snake_case `statuses`, a bad
+  // enum): a refusal like any other 4xx, never "the service is not answering" and never "may exist".
+  if (res.text.trim().length === 0 && res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+    return fail(new ApiError({ ...common, code: 'EMPTY_REFUSAL', message: `HTTP ${res.status} with an empty body` }));
+  }
+
   let body: unknown;
   try {
     body = JSON.parse(res.text);

@@ -339,7 +339,11 @@ export type SwapPoll = z.infer<typeof SwapPollSchema> & { details(): SwapDetails
  */
 export type CreatedSwap = SwapDetails & { partial?: true };
 
-export const NetworkListSchema = z.array(NetworkSchema);
+/** `data: null` is allowed by Layerswap's seed spec: read as no networks, not as a broken answer. */
+export const NetworkListSchema = z
+  .array(NetworkSchema)
+  .nullable()
+  .transform((v) => v ?? []);
 export const DestinationListSchema = z.array(DestinationSchema);
 export const DepositActionListSchema = items(DepositActionSchema);
 export const ExchangeListSchema = items(ExchangeSchema);

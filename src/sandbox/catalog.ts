@@ -295,6 +295,8 @@ export const NETWORKS: readonly CatalogNetwork[] = [
     max_confirmations: 1,
     deposit_seconds: 12.3,
     rank: 12,
+    // Wallet-only, as on Layerswap (wallet-deposits.md §1): no deposit address to send to.
+    deposit_methods: ['wallet'],
     tokens: [token('TON', null, 9, 4, 'TON', 1), usdt('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs', 2)],
   }),
   network({

@@ -34,15 +34,19 @@ const CODES: Readonly<Record<number, string>> = {
   504: 'GATEWAY_TIMEOUT',
 };
 
-/** The error envelope, except 502: a proxy in front of the service answers with its own HTML page. */
-export function faultBody(status: number): { contentType: string; body: string } {
+/**
+ * The error envelope, except 502 (a proxy in front of the service answers with its own HTML page)
+ * and a 400 without a code (Layerswap refuses malformed parameters with no body at all).
+ */
+export function faultBody(status: number, code?: string): { contentType: string; body: string } {
+  if (status === 400 && !code) return { contentType: 'text/plain', body: '' };
   if (status === 502) {
     return {
       contentType: 'text/html; charset=utf-8',
       body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
     };
   }
-  const code = CODES[status] ?? `HTTP_${status}`;
+  code ??= CODES[status] ?? `HTTP_${status}`;
   const message =
     status === 429 ? 'Too many requests. Slow down and retry later.' : `The service answered ${status} (injected by the sandbox).`;
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ data: null, error: { code, message, metadata: {} } }) };

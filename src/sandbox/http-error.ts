@@ -13,6 +13,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   ROUTE_NOT_FOUND_ERROR: 404,
   NOT_FOUND: 404,
   INVALID_CREDENTIALS: 401,
+  API_KEY_FORBIDDEN: 403,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -32,3 +33,13 @@ export class SandboxHttpError extends Error {
 }
 
 export const validation = (message: string) => new SandboxHttpError('VALIDATION_ERROR', message);
+
+/**
+ * Layerswap's answer to a malformed parameter it binds before its own checks (a snake_case
+ * `statuses`, an unknown enum value): 400 with no body at all. The message is for the sandbox's log only.
+ */
+export class EmptyBadRequest extends SandboxHttpError {
+  constructor(message: string) {
+    super('EMPTY', message, { status: 400 });
+  }
+}

@@ -76,9 +76,24 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
       },
     );
   }
+  // Layerswap refuses, at creation only, an EIP-7702 delegated destination that cannot take native ETH.
+  if (
+    options.destinationRequired &&
+    destinationAddress &&
+    dstToken.contract === null &&
+    DELEGATED_7702.has(destinationAddress.toLowerCase())
+  ) {
+    throw new SandboxHttpError(
+      'INVALID_ADDRESS_ERROR',
+      `destination_address is an EIP-7702 delegated account that cannot receive native ${dstToken.symbol}.`,
+    );
+  }
   const figures = computeQuote(route, amount.value, { refuel, slippage });
   return { route, amount, refuel, slippage, useDepositAddress, destinationAddress, sourceAddress, limits, figures };
 }
+
+/** Destination addresses the sandbox treats as EIP-7702 delegated accounts whose code refuses native ETH. */
+export const DELEGATED_7702: ReadonlySet<string> = new Set(['0x7702000000000000000000000000000000007702']);
 
 export function checkAddress(param: string, network: CatalogNetwork, address: string): void {
   if (!isValidAddress(network.type, address)) {

@@ -5,12 +5,12 @@ import { listDestinations, listNetworks, listSources, routeLimits } from './cata
 import { exchangeNetworks, listDestinationExchanges, listExchanges, listSourceExchanges } from './exchanges.js';
 import { Fields } from './fields.js';
 import { FaultBox, faultBody } from './faults.js';
-import { SandboxHttpError, validation } from './http-error.js';
+import { EmptyBadRequest, SandboxHttpError, validation } from './http-error.js';
 import { envelopeError, localNodeUrl, readJsonBody, safeDecode, send } from './http-io.js';
 import { resolveNetwork } from './lookup.js';
 import { parseRouteRequest } from './route-request.js';
 import { quoteParts } from './quote.js';
-import { SwapStore } from './swaps.js';
+import { LIST_STATUSES, SwapStore } from './swaps.js';
 import { SystemClock, type SandboxOptions, type SandboxServer, type SandboxTimings } from './types.js';
 import { depositActions } from './deposit-actions.js';
 import { WebhookSender } from './webhooks.js';
@@ -43,8 +43,12 @@ interface Operation {
   name: string;
   method: 'GET' | 'POST';
   path: RegExp;
-  /** Every operation but health needs the key, the sandbox's own deposit endpoint included. */
-  auth: boolean;
+  /**
+   * 'public': Layerswap's read endpoints (networks, sources, destinations, quote, limits and the
+   * exchange lists) answer without a key; a wrong key is still refused. 'key': everything about
+   * swaps, the sandbox's own endpoints included. 'none': health.
+   */
+  auth: 'none' | 'public' | 'key';
   run(ctx: Context): unknown;
 }
 
@@ -99,101 +103,106 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const swapId = '([^/]+)';
   const operations: Operation[] = [
-    { name: 'health', method: 'GET', path: /^\/(api\/v2\/)?health$/, auth: false, run: () => ({ status: 'healthy' }) },
-    { name: 'getNetworks', method: 'GET', path: /^\/api\/v2\/networks$/, auth: true, run: (c) => listNetworks(c.url.searchParams) },
+    { name: 'health', method: 'GET', path: /^\/(api\/v2\/)?health$/, auth: 'none', run: () => ({ status: 'healthy' }) },
+    { name: 'getNetworks', method: 'GET', path: /^\/api\/v2\/networks$/, auth: 'public', run: (c) => listNetworks(c.url.searchParams) },
     {
       name: 'getDestinations',
       method: 'GET',
       path: /^\/api\/v2\/destinations$/,
-      auth: true,
+      auth: 'public',
       run: (c) => listDestinations(c.url.searchParams),
     },
     {
       name: 'getQuote',
       method: 'GET',
       path: /^\/api\/v2\/quote$/,
-      auth: true,
+      auth: 'public',
       run: (c) => {
         const r = parseRouteRequest(Fields.fromQuery(c.url.searchParams), { destinationRequired: false });
         return quoteParts(r.route, r.figures);
       },
     },
-    { name: 'getSources', method: 'GET', path: /^\/api\/v2\/sources$/, auth: true, run: (c) => listSources(c.url.searchParams) },
-    { name: 'getLimits', method: 'GET', path: /^\/api\/v2\/limits$/, auth: true, run: (c) => routeLimits(c.url.searchParams) },
-    { name: 'getExchanges', method: 'GET', path: /^\/api\/v2\/exchanges$/, auth: true, run: () => listExchanges() },
+    { name: 'getSources', method: 'GET', path: /^\/api\/v2\/sources$/, auth: 'public', run: (c) => listSources(c.url.searchParams) },
+    { name: 'getLimits', method: 'GET', path: /^\/api\/v2\/limits$/, auth: 'public', run: (c) => routeLimits(c.url.searchParams) },
+    { name: 'getExchanges', method: 'GET', path: /^\/api\/v2\/exchanges$/, auth: 'public', run: () => listExchanges() },
     {
       name: 'getSourceExchanges',
       method: 'GET',
       path: /^\/api\/v2\/source_exchanges$/,
-      auth: true,
+      auth: 'public',
       run: (c) => listSourceExchanges(c.url.searchParams),
     },
     {
       name: 'getDestinationExchanges',
       method: 'GET',
       path: /^\/api\/v2\/destination_exchanges$/,
-      auth: true,
+      auth: 'public',
       run: (c) => listDestinationExchanges(c.url.searchParams),
     },
     {
       name: 'getExchangeWithdrawalNetworks',
       method: 'GET',
       path: /^\/api\/v2\/exchange_withdrawal_networks$/,
-      auth: true,
+      auth: 'public',
       run: (c) => exchangeNetworks(c.url.searchParams, 'withdrawal'),
     },
     {
       name: 'getExchangeDepositNetworks',
       method: 'GET',
       path: /^\/api\/v2\/exchange_deposit_networks$/,
-      auth: true,
+      auth: 'public',
       run: (c) => exchangeNetworks(c.url.searchParams, 'deposit'),
     },
     {
       name: 'getTransactionStatus',
       method: 'GET',
       path: /^\/api\/v2\/transaction_status$/,
-      auth: true,
+      auth: 'key',
       run: (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const network = resolveNetwork('network', f.string('network', true));
         return store.transactionStatus(network, f.string('transaction_id', true));
       },
     },
-    { name: 'createSwap', method: 'POST', path: /^\/api\/v2\/swaps$/, auth: true, run: (c) => store.create(c.body) },
+    { name: 'createSwap', method: 'POST', path: /^\/api\/v2\/swaps$/, auth: 'key', run: (c) => store.create(c.body) },
     {
       name: 'listSwaps',
       method: 'GET',
       path: /^\/api\/v2\/swaps$/,
-      auth: true,
+      auth: 'key',
       run: (c) => {
-        const f = Fields.fromQuery(c.url.searchParams);
-        const address = f.string('address', true);
+        const q = c.url.searchParams;
+        const f = Fields.fromQuery(q);
+        f.string('address', true);
         const pageText = f.string('page') ?? '1';
         if (!/^\d{1,6}$/.test(pageText) || Number(pageText) < 1)
           throw validation(`page must be a whole number from 1 (got '${pageText.slice(0, 20)}').`);
-        return store.listByAddress(address, Number(pageText), f.bool('include_expired') ?? false);
+        const statuses = q.getAll('statuses');
+        const bad = statuses.find((v) => !(LIST_STATUSES as readonly string[]).includes(v));
+        if (bad !== undefined) throw new EmptyBadRequest(`statuses: '${bad.slice(0, 30)}' is not one of ${LIST_STATUSES.join(', ')}`);
+        const filter = { addresses: q.getAll('address'), statuses, networks: q.getAll('networks') };
+        return store.listByAddress(filter, Number(pageText), f.bool('include_expired') ?? false);
       },
     },
     {
       name: 'getSwapByTransactionHash',
       method: 'GET',
       path: /^\/api\/v2\/swaps\/by_transaction_hash\/([^/]+)$/,
-      auth: true,
+      auth: 'key',
       run: (c) => store.details(store.findByTxHash(c.params[0] ?? ''), false),
     },
     {
       name: 'speedUpDeposit',
       method: 'POST',
       path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_speedup$`),
-      auth: true,
+      auth: 'key',
       run: (c) => store.speedup(c.params[0] ?? '', c.body),
     },
     {
       name: 'getSwap',
       method: 'GET',
       path: new RegExp(`^/api/v2/swaps/${swapId}$`),
-      auth: true,
+      auth: 'key',
       run: (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const exclude = f.bool('exclude_deposit_actions') ?? false;
@@ -205,14 +214,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       name: 'getDepositActions',
       method: 'GET',
       path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_actions$`),
-      auth: true,
+      auth: 'key',
       run: (c) => depositActions(store.find(c.params[0] ?? '')),
     },
     {
       name: 'sandboxDeposit',
       method: 'POST',
       path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`),
-      auth: true,
+      auth: 'key',
       run: async (c) => {
         const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason };
         // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
@@ -228,7 +237,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       name: 'sandboxStatus',
       method: 'POST',
       path: new RegExp(`^/sandbox/swaps/${swapId}/status$`),
-      auth: true,
+      auth: 'key',
       run: (c) => {
         const rec = store.pin(c.params[0] ?? '', c.body.status, c.body.fail_reason ?? null);
         webhooks?.scan();
@@ -239,7 +248,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       name: 'sandboxInjectSwap',
       method: 'POST',
       path: /^\/sandbox\/swaps$/,
-      auth: true,
+      auth: 'key',
       run: (c) => store.details(store.inject(c.body), false),
     },
   ];
@@ -271,7 +280,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const fault = path.startsWith('/sandbox/') ? undefined : faults.take(path);
     if (fault) {
       req.resume();
-      const { contentType, body } = faultBody(fault.status);
+      const { contentType, body } = faultBody(fault.status, fault.code);
       const headers: http.OutgoingHttpHeaders = { 'content-type': contentType };
       if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
       res.writeHead(fault.status, headers).end(body);
@@ -279,13 +288,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
 
     try {
-      if (op.auth) checkKey(req.headers['x-ls-apikey']);
+      if (op.auth !== 'none') checkKey(req.headers['x-ls-apikey'], op.auth === 'public');
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
       const data = await op.run({ url, params, body });
       send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url) : undefined);
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
-      send(res, e.status, envelopeError(e.code, e.message, e.metadata));
+      if (e instanceof EmptyBadRequest) res.writeHead(400, { 'content-length': 0 }).end();
+      else send(res, e.status, envelopeError(e.code, e.message, e.metadata));
     }
   }
 
@@ -297,14 +307,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return undefined;
   }
 
-  function checkKey(sent: string | string[] | undefined): void {
+  function checkKey(sent: string | string[] | undefined, keyOptional: boolean): void {
     const value = Array.isArray(sent) ? sent[0] : sent;
     if (!value) {
+      if (keyOptional) return;
       throw new SandboxHttpError('INVALID_CREDENTIALS', 'Missing API key: send it in the X-LS-APIKEY header.', { status: 401 });
     }
-    if (!timingSafeEqual(digest(value), keyDigest)) {
-      throw new SandboxHttpError('INVALID_CREDENTIALS', 'The API key in X-LS-APIKEY is not valid.', { status: 403 });
-    }
+    // The real service's words for a key it does not know (wallet-deposits.md §6).
+    if (!timingSafeEqual(digest(value), keyDigest)) throw new SandboxHttpError('API_KEY_FORBIDDEN', 'Api key forbidden');
   }
 
   const listening = await listen(server, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });

@@ -31,6 +31,36 @@ const PINNABLE = [
   'pending_refund',
   'refunded',
 ] as const;
+/** GET /swaps `statuses`: the list filter's PascalCase enum, and the sandbox's reading of it (Layerswap documents no mapping). */
+export const LIST_STATUSES = [
+  'PendingDeposit',
+  'PendingWithdrawal',
+  'PendingRefund',
+  'Completed',
+  'Failed',
+  'Expired',
+  'Refunded',
+] as const;
+const LIST_STATUS_OF: Readonly<Record<string, (typeof LIST_STATUSES)[number]>> = {
+  created: 'PendingDeposit',
+  user_transfer_pending: 'PendingDeposit',
+  user_transfer_delayed: 'PendingDeposit',
+  ls_transfer_pending: 'PendingWithdrawal',
+  pending_refund: 'PendingRefund',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Failed',
+  expired: 'Expired',
+  refunded: 'Refunded',
+};
+
+/** GET /swaps filters: any of the addresses, and (when given) any of the statuses and networks. */
+export interface ListFilter {
+  addresses: string[];
+  statuses: string[];
+  networks: string[];
+}
+
 /** Sequence numbers are 8 digits in real answers (docs: 11177265). */
 const FIRST_SEQUENCE = 11_204_617;
 
@@ -189,16 +219,25 @@ export class SwapStore {
   }
 
   /** GET /api/v2/swaps?address=: swaps whose source or destination address (or deposit sender) matches, newest first. */
-  listByAddress(address: string, page: number, includeExpired: boolean): Json[] {
-    const wanted = sameAddress(address);
+  listByAddress(filter: ListFilter, page: number, includeExpired: boolean): Json[] {
+    const wanted = filter.addresses.map(sameAddress);
     const now = this.clock.now();
     const matches = [...this.swaps.values()]
       .filter((rec) => {
         const d = effectiveDeposit(rec, this.timings);
         const sender = d && d.at <= now ? d.from : undefined;
-        return [rec.sourceAddress, rec.destinationAddress, sender].some((a) => typeof a === 'string' && wanted(a));
+        return [rec.sourceAddress, rec.destinationAddress, sender].some((a) => typeof a === 'string' && wanted.some((w) => w(a)));
       })
-      .filter((rec) => includeExpired || this.statusOf(rec) !== 'expired')
+      .filter((rec) => {
+        const status = this.statusOf(rec);
+        if (filter.statuses.length) return filter.statuses.includes(LIST_STATUS_OF[status] ?? '');
+        return includeExpired || status !== 'expired';
+      })
+      .filter(
+        (rec) =>
+          !filter.networks.length ||
+          [rec.request.route.from.network.name, rec.request.route.to.network.name].some((n) => filter.networks.includes(n)),
+      )
       .reverse();
     return matches.slice((page - 1) * SWAP_PAGE_SIZE, page * SWAP_PAGE_SIZE).map((rec) => this.details(rec, false));
   }
@@ -279,10 +318,14 @@ export class SwapStore {
   }
 
   /** What a webhook carries: the whole swap on completed, a subset otherwise (docs: webhook.mdx). */
+  /**
+   * The body Layerswap's docs show: {swap, quote, deposit_actions}; only `completed` carries the
+   * whole swap, other statuses a subset of it (api-reference/webhook.mdx).
+   */
   webhookPayload(rec: SwapRecord): Json {
     const swap = this.swapView(rec);
-    if (swap.status === 'completed') return swap;
-    return { id: swap.id, created_date: swap.created_date, status: swap.status, fail_reason: swap.fail_reason };
+    if (swap.status === 'completed') return { swap, quote: swapQuoteView(rec.request.figures), deposit_actions: depositActions(rec) };
+    return { swap: { id: swap.id, created_date: swap.created_date, status: swap.status, fail_reason: swap.fail_reason } };
   }
 }
 

@@ -129,6 +129,8 @@ export interface SandboxFault {
   retryAfterSeconds?: number;
   /** Only requests whose path starts with this (e.g. '/api/v2/swaps/'). */
   pathPrefix?: string;
+  /** The error code in the envelope (e.g. 'UNEXPECTED_ERROR'). Without one a 400 has an empty body, as Layerswap's does. */
+  code?: string;
 }
 
 export interface SandboxServer {

@@ -139,6 +139,18 @@ describe('createSwap', () => {
     await client.close();
   });
 
+  it('treats a 400 with an empty body (Layerswap on malformed parameters) as a refusal, not an unconfirmed create', async () => {
+    const server = await serve();
+    const { client } = testClient(server.url);
+    server.script(raw(400, '', 'text/plain'));
+    const err = await rejectionOf(client.createSwap(PARAMS));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).not.toBeInstanceOf(UnconfirmedCreateError);
+    expect(err).toMatchObject({ status: 400, code: 'EMPTY_REFUSAL' });
+    expect(server.count('POST')).toBe(1);
+    await client.close();
+  });
+
   it('refuses an amount that is not a finite number before sending', async () => {
     const server = await serve();
     const { client } = testClient(server.url);

@@ -121,8 +121,20 @@ describe('listSwaps', () => {
     await client.close();
   });
 
+  it('repeats address, statuses (PascalCase) and networks, one value each, as GET /swaps reads them', async () => {
+    const { client } = testClient(server.url);
+    server.script(ok([]));
+    await client.listSwaps({ address: ['0xa', '0xb'], statuses: ['PendingDeposit', 'PendingWithdrawal'], networks: ['BASE_MAINNET'] });
+    const q = server.requests[0]?.query;
+    expect(q?.getAll('address')).toEqual(['0xa', '0xb']);
+    expect(q?.getAll('statuses')).toEqual(['PendingDeposit', 'PendingWithdrawal']);
+    expect(q?.getAll('networks')).toEqual(['BASE_MAINNET']);
+    await client.close();
+  });
+
   it('refuses a missing address or a bad page before sending', async () => {
     const { client } = testClient(server.url);
+    expect(await rejectionOf(client.listSwaps({ address: [] }))).toMatchObject({ name: 'InvalidRequestError', field: 'address' });
     expect(await rejectionOf(client.listSwaps({ address: ' ' }))).toMatchObject({ name: 'InvalidRequestError', field: 'address' });
     expect(await rejectionOf(client.listSwaps({ address: '0x1', page: -1 }))).toMatchObject({ name: 'InvalidRequestError', field: 'page' });
     expect(server.requests).toHaveLength(0);

@@ -144,6 +144,13 @@ describe('answers', () => {
     await client.close();
   });
 
+  it('reads /networks with data: null (the seed spec allows it) as no networks', async () => {
+    const { client } = testClient(server.url);
+    server.script(ok(null));
+    expect(await client.getNetworks()).toEqual([]);
+    await client.close();
+  });
+
   it('names the first field that breaks the schema', async () => {
     const { client } = testClient(server.url);
     const broken = { ...QUOTE, quote: { ...QUOTE.quote, receive_amount: '9.55' } };

@@ -263,12 +263,28 @@ describe('quote', () => {
     expect(e.code).toBe('QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS');
   });
 
-  it('answers INVALID_CREDENTIALS to a wrong key, without echoing it', async () => {
+  it('answers 403 API_KEY_FORBIDDEN to a wrong key (reads too), without echoing it', async () => {
     const wrong = new LayerswapClient({ baseUrl: sandbox.url, apiKey: 'not-the-key-123', maxRetries: 0 });
     const e = await apiError(wrong.getNetworks());
     await wrong.close();
-    expect(e).toMatchObject({ status: 403, code: 'INVALID_CREDENTIALS' });
+    expect(e).toMatchObject({ status: 403, code: 'API_KEY_FORBIDDEN', serviceMessage: 'Api key forbidden' });
     expect(e.message).not.toContain('not-the-key-123');
+  });
+
+  it('answers the public reads without a key; swaps need one (401)', async () => {
+    const keyless = new LayerswapClient({ baseUrl: sandbox.url, maxRetries: 0 });
+    expect((await keyless.getNetworks()).length).toBeGreaterThan(3);
+    expect((await keyless.getQuote({ ...usdc, amount: 25 })).quote.receive_amount).toBeGreaterThan(0);
+    expect((await keyless.getLimits(usdc)).min_amount).toBeGreaterThan(0);
+    expect(await apiError(keyless.listSwaps({ address: ADDR.evm }))).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    // The client itself refuses to create without a key, before sending anything.
+    const before = sandbox.requestCount('createSwap');
+    await expect(keyless.createSwap({ ...usdc, amount: 25, destination_address: ADDR.evm })).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+      field: 'apiKey',
+    });
+    expect(sandbox.requestCount('createSwap')).toBe(before);
+    await keyless.close();
   });
 });
 
@@ -307,27 +323,24 @@ describe('swaps', () => {
   });
 
   it('gives deposit-address swaps an address of their own per swap and no memo, on every family', async () => {
-    const ton = await client.createSwap({
-      source_network: 'TON_MAINNET',
+    const tronSwap = {
+      source_network: 'TRON_MAINNET',
       source_token: 'USDT',
-      destination_network: 'TRON_MAINNET',
+      destination_network: 'ETHEREUM_MAINNET',
       destination_token: 'USDT',
-      destination_address: ADDR.tron,
+      destination_address: ADDR.evm,
       amount: 20,
       use_deposit_address: true,
+    };
+    const tron = await client.createSwap(tronSwap);
+    const tron2 = await client.createSwap(tronSwap);
+    expect(tron.deposit_actions?.[0]).toMatchObject({ type: 'manual_transfer', call_data: null });
+    expect(isValidAddress('tron', tron.deposit_actions?.[0]?.to_address ?? '')).toBe(true);
+    expect(tron2.deposit_actions?.[0]?.to_address).not.toBe(tron.deposit_actions?.[0]?.to_address);
+    // TON is wallet-only on Layerswap: no deposit address there.
+    expect(await apiError(client.createSwap({ ...tronSwap, source_network: 'TON_MAINNET' }))).toMatchObject({
+      code: 'QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS',
     });
-    const ton2 = await client.createSwap({
-      source_network: 'TON_MAINNET',
-      source_token: 'USDT',
-      destination_network: 'TRON_MAINNET',
-      destination_token: 'USDT',
-      destination_address: ADDR.tron,
-      amount: 20,
-      use_deposit_address: true,
-    });
-    expect(ton.deposit_actions?.[0]).toMatchObject({ type: 'manual_transfer', call_data: null });
-    expect(isValidAddress('ton', ton.deposit_actions?.[0]?.to_address ?? '')).toBe(true);
-    expect(ton2.deposit_actions?.[0]?.to_address).not.toBe(ton.deposit_actions?.[0]?.to_address);
 
     const btc = await client.createSwap({
       source_network: 'BITCOIN_MAINNET',

@@ -148,4 +148,55 @@ describe('answers have the key sets of the real service', () => {
     const networks = await data('/api/v2/networks');
     expect(() => TokenSchema.parse(obj(networks, 0, 'token'))).not.toThrow();
   });
+
+  it('keys: public reads answer without one, swaps need one (401), a wrong one is 403 API_KEY_FORBIDDEN everywhere', async () => {
+    const q =
+      '/api/v2/quote?source_network=SOLANA_MAINNET&source_token=USDC&destination_network=ARBITRUM_MAINNET&destination_token=USDC&amount=20';
+    for (const path of [
+      '/api/v2/networks',
+      '/api/v2/sources',
+      '/api/v2/destinations',
+      q,
+      q.replace('/quote', '/limits').replace('&amount=20', ''),
+    ]) {
+      expect((await raw(sandbox.url, path, { key: null })).status, path).toBe(200);
+    }
+    const noKey = await raw(sandbox.url, `/api/v2/swaps?address=${ADDR.evm}`, { key: null });
+    expect(noKey.status).toBe(401);
+    for (const path of ['/api/v2/networks', `/api/v2/swaps?address=${ADDR.evm}`]) {
+      const wrong = await raw(sandbox.url, path, { key: 'wrong-key' });
+      expect(wrong.status).toBe(403);
+      expect(wrong.json.error).toEqual({ code: 'API_KEY_FORBIDDEN', message: 'Api key forbidden', metadata: {} });
+    }
+  });
+
+  const EVM3 = '0x2222222222222222222222222222222222222222';
+  const ROUTE = { source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_token: 'USDC' };
+  it('GET /swaps: repeatable address, networks and PascalCase statuses; a snake_case status is a 400 with an empty body', async () => {
+    const create = (destination_address: string, destination_network = 'ARBITRUM_MAINNET') =>
+      data('/api/v2/swaps', {
+        method: 'POST',
+        body: { ...ROUTE, destination_network, destination_address, amount: 20, use_deposit_address: true },
+      }) as Promise<{ swap: Obj }>;
+    const a = (await create(ADDR.evm2)).swap.id as string;
+    const b = (await create(EVM3, 'BASE_MAINNET')).swap.id as string;
+    sandbox.deposit(b);
+    clock.advance(60 * 60 * 1000);
+    const ids = async (query: string) => ((await data(`/api/v2/swaps?${query}`)) as { swap: Obj }[]).map((d) => d.swap.id);
+    expect(await ids(`address=${ADDR.evm2}&address=${EVM3}`)).toEqual([b, a]);
+    expect(await ids(`address=${ADDR.evm2}&address=${EVM3}&networks=BASE_MAINNET`)).toEqual([b]);
+    expect(await ids(`address=${ADDR.evm2}&address=${EVM3}&statuses=PendingDeposit`)).toEqual([a]);
+    expect(await ids(`address=${ADDR.evm2}&address=${EVM3}&statuses=PendingDeposit&statuses=Completed`)).toEqual([b, a]);
+    const snake = await raw(sandbox.url, `/api/v2/swaps?address=${ADDR.evm2}&statuses=pending_deposit`);
+    expect(snake.status).toBe(400);
+    expect(snake.text).toBe('');
+  });
+
+  it('TON is wallet-only: a deposit-address quote is refused', async () => {
+    const q = await raw(
+      sandbox.url,
+      '/api/v2/quote?source_network=TON_MAINNET&source_token=USDT&destination_network=ETHEREUM_MAINNET&destination_token=USDT&amount=20&use_deposit_address=true',
+    );
+    expect(q.json.error?.code).toBe('QUOTE_REQUIRES_NO_DEPOSIT_ADDRESS');
+  });
 });

@@ -162,10 +162,11 @@ describe('statuses on demand', () => {
 });
 
 describe('webhooks', () => {
-  it('posts a Svix-signed notification on each status change, the whole swap only on completed, retrying failures', async () => {
+  it('posts a Svix-signed {swap, quote, deposit_actions} on each status change, the whole swap only on completed, retrying failures', async () => {
     const secret = `whsec_${Buffer.from('sandbox-webhook-secret-0123456789').toString('base64')}`;
     const verifier = new Webhook(secret);
     const received: Obj[] = [];
+    const bodies: Obj[] = [];
     let refuseNext = 1;
     const receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -177,7 +178,9 @@ describe('webhooks', () => {
           'svix-timestamp': String(req.headers['svix-timestamp']),
           'svix-signature': String(req.headers['svix-signature']),
         };
-        received.push(verifier.verify(Buffer.concat(chunks).toString('utf8'), headers) as Obj); // throws on a bad signature
+        const body = verifier.verify(Buffer.concat(chunks).toString('utf8'), headers) as Obj; // throws on a bad signature
+        bodies.push(body);
+        received.push(body.swap as Obj);
         res.writeHead(204).end();
       });
     });
@@ -201,6 +204,8 @@ describe('webhooks', () => {
       status: 'completed',
       transactions: expect.arrayContaining([expect.objectContaining({ type: 'output' })]),
     });
+    expect(Object.keys(bodies[0] ?? {})).toEqual(['swap']);
+    expect(Object.keys(bodies[2] ?? {}).sort()).toEqual(['deposit_actions', 'quote', 'swap']);
     expect(sandbox.webhookStats()).toEqual({ attempted: 4, delivered: 3, failed: 0 });
   });
 

@@ -67,16 +67,18 @@ describe('envelope and schemas', () => {
 });
 
 describe('errors on the wire', () => {
-  it('needs X-LS-APIKEY: 401 when missing, 403 when wrong, both INVALID_CREDENTIALS', async () => {
-    const missing = await get('/api/v2/networks', null);
+  it('X-LS-APIKEY: swaps need it (401 INVALID_CREDENTIALS when missing), a wrong one is 403 API_KEY_FORBIDDEN', async () => {
+    const missing = await get('/api/v2/swaps?address=0x1111111111111111111111111111111111111111', null);
     expect(missing.status).toBe(401);
     expect(missing.json).toEqual({
       data: null,
       error: { code: 'INVALID_CREDENTIALS', message: expect.stringContaining('X-LS-APIKEY'), metadata: {} },
     });
+    // The catalogue is public, as on Layerswap.
+    expect((await get('/api/v2/networks', null)).status).toBe(200);
     const wrong = await get('/api/v2/networks', 'k-124');
     expect(wrong.status).toBe(403);
-    expect(wrong.json.error?.code).toBe('INVALID_CREDENTIALS');
+    expect(wrong.json.error?.code).toBe('API_KEY_FORBIDDEN');
     expect(wrong.text).not.toContain('k-12');
   });
 

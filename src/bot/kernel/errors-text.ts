@@ -28,7 +28,7 @@ const SIMPLE: Readonly<Record<string, ErrorWords>> = {
   BLACKLISTED_ADDRESS: 'blacklisted',
   ACTIVE_SWAP_LIMIT_EXCEEDED: 'activeSwaps',
   NOT_FOUND: 'notFound',
-  INVALID_CREDENTIALS: 'credentials',
+  UNEXPECTED_ERROR: 'unexpected',
   INSUFFICIENT_FUNDS: 'insufficientFunds',
   FUNDS_ON_HOLD_ERROR: 'onHold',
   COINBASE_AUTHORIZATION_LIMIT_EXCEEDED: 'exchangeLimit',
@@ -45,9 +45,18 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
   });
   const m = e.metadata;
   const limit = num(m.AmountLimit);
+  // EIP-7702 delegated destinations that cannot take native ETH are refused at creation (2026 docs).
+  if (/7702|delegat/i.test(e.serviceMessage)) return words('delegated');
   const simple = SIMPLE[e.code];
   if (simple) return words(simple);
   switch (e.code) {
+    // The operator's problem: the log has it once (layerswap/request-loop.ts noteAnswer).
+    case 'API_KEY_FORBIDDEN':
+    case 'INVALID_CREDENTIALS':
+      return { title: t('error.credentials.title'), lines: [line(t('error.credentials.reason')), line(t('error.credentials.told'))] };
+    // A 4xx with no body: Layerswap's answer to a malformed parameter. Refused, nothing created.
+    case 'EMPTY_REFUSAL':
+      return { title: t('error.refused.title'), lines: [line(t('error.emptyRefusal.reason')), line(t('error.refused.hint'))] };
     case 'ROUTE_NOT_FOUND_ERROR':
       return /rate not available/i.test(e.serviceMessage) ? words('rateNotAvailable') : words('noRoute');
     case 'LESS_THAN_MIN_ERROR':
@@ -132,10 +141,23 @@ export function errorReply(err: unknown, locale: Locale = defaultLocale()): Repl
   }
   if (err instanceof ConnectionError || err instanceof TimeoutError) return plain('unavailable', [line(notAnswering(locale))]);
   if (err instanceof ResponseShapeError) return plain('shape', [line(t('error.shape.reason')), line(t('error.shape.hint'))]);
+  // No API key: the service's reads work, a swap cannot be made here.
+  if (err instanceof InvalidRequestError && err.field === 'apiKey') return noKeyReply(locale);
   // Refused by our client before any request: said by which value it was, never in the client's English.
   if (err instanceof InvalidRequestError) return plain('notSent', [line(t(`error.notSent.${NOT_SENT[err.field] ?? 'reason'}`))]);
   if (err instanceof LayerswapError) return plain('unavailable', [line(notAnswering(locale))]);
   return plain('bug', [line(t('error.bug.reason'))]);
+}
+
+/** A bot without a Layerswap API key quotes but cannot create: said at /swap and at Confirm. */
+export function noKeyReply(locale: Locale = defaultLocale()): Reply {
+  const t = (key: CatalogKey): string => tr(locale, key);
+  return {
+    title: t('error.noKey.title'),
+    tone: 'info',
+    lines: [line(t('error.noKey.reason')), line(t('error.noKey.hint'))],
+    target: 'here',
+  };
 }
 
 /** True for failures that are the service's fault rather than a bug of ours (not worth an error log). */

@@ -2,6 +2,7 @@ import { italic, line, type Line, type Reply } from '../../contracts/reply.js';
 import type { Ctx } from '../kernel/context.js';
 import type { Problem } from '../kernel/problem.js';
 import { advance } from './advance.js';
+import { noKeyReply } from '../kernel/errors-text.js';
 import { newDraftId } from './drafts.js';
 import type { Route } from '../kernel/route.js';
 import type { Draft } from '../kernel/stores.js';
@@ -19,6 +20,8 @@ export async function startWizard(
   problem?: Problem,
   answers: Pick<Draft, 'refundAddress' | 'refundSkipped' | 'refuel'> = {},
 ): Promise<Reply[]> {
+  // Without a Layerswap API key the bot quotes real routes but cannot create one: said before any question.
+  if (kind === 'swap' && ctx.api.keyless) return [noKeyReply(ctx.locale)];
   const i = ctx.incoming;
   const note: Line[] = [];
   const existing = await ctx.drafts.get(i.platform, i.userId);
