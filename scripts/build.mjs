@@ -1,4 +1,5 @@
-// Builds dist/ from src/ (tsc, then the Lua scripts of src/scripts/ copied beside the code).
+// Builds dist/ from src/ (tsc, then the Lua scripts of src/scripts/ copied beside the code, then the
+// pay page's browser bundle, scripts/build-page.mjs).
 // `--if-stale` builds only when a source is newer than the last build, and says so on stderr
 // first: a cold `npm start` used to be silent for up to a minute while tsc ran. Nothing goes to
 // stdout, so `printf '/quote …' | npm start --silent` prints only the chat.
@@ -9,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { buildPayPage } from './build-page.mjs';
 
 const args = process.argv.slice(2);
 const ifStale = args.includes('--if-stale');
@@ -44,5 +46,15 @@ if (!ifStale || sourcesChanged()) {
   }
   const scripts = join(root, 'src/scripts');
   if (existsSync(scripts)) cpSync(scripts, join(root, 'dist/scripts'), { recursive: true });
+  // The pay page's bundle (src/pay/page, its own tsconfig for the browser), when this tree has one.
+  if (existsSync(join(root, 'src/pay/page/main.ts'))) {
+    try {
+      execFileSync(process.execPath, [tsc, '-p', join(root, 'src/pay/page/tsconfig.json')], { cwd: root, stdio: ['ignore', 2, 2] });
+      await buildPayPage(root);
+    } catch (err) {
+      process.stderr.write(`swapbot: the pay page did not build${err?.errors ? `: ${err.message}` : ' (see above)'}\n`);
+      process.exit(1);
+    }
+  }
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

@@ -153,6 +153,21 @@ const schema = z.object({
   WATCH_MIN_MS: int(1_000, 86_400_000, ' (milliseconds)').default(60_000),
   WATCH_MAX_MS: int(1_000, 86_400_000, ' (milliseconds)').default(900_000),
   WATCH_API_PERCENT: int(1, 100, ' (percent of LAYERSWAP_RATE_LIMIT)').default(10),
+  // The pay-from-wallet page (src/pay, docs/pay.md): its public base URL, the links' HMAC secret and ages.
+  PAY_PUBLIC_URL: url(
+    ['https:', 'http:'],
+    'must be the https URL where this web process is reachable, such as https://bot.example.com',
+  ).optional(),
+  PAY_LINK_SECRET: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,256}$/, 'use 32-256 random printable characters without spaces')
+    .optional(),
+  PAY_LINK_TTL_SECONDS: int(60, 86_400).default(1_800),
+  PAY_INITDATA_MAX_AGE_SECONDS: int(60, 86_400).default(3_600),
+  WALLETCONNECT_PROJECT_ID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'must be the 32 hex characters of a Reown (WalletConnect) project id')
+    .optional(),
 });
 
 type Raw = z.infer<typeof schema>;
@@ -182,6 +197,7 @@ const SECRET_VARIABLES = [
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
   'METRICS_TOKEN',
+  'PAY_LINK_SECRET',
   // RPC URLs often carry a provider key in the path.
   'CHAIN_RPC_URLS',
 ] as const;
@@ -285,6 +301,8 @@ function combinationProblems(v: Partial<Raw>, set: Record<string, string>): stri
     problems.push(
       'REDIS_URL and REDIS_CLUSTER_NODES are both set: use REDIS_CLUSTER_NODES alone for a Redis Cluster (credentials go in its entries, such as redis://:password@host:6379), or REDIS_URL alone for one Redis',
     );
+  if (set.PAY_PUBLIC_URL && !set.PAY_LINK_SECRET)
+    problems.push('PAY_LINK_SECRET is missing: the pay page (PAY_PUBLIC_URL) signs its links with it; set 32+ random printable characters');
   if (v.POLL_FAST_MS !== undefined && v.POLL_SLOW_MS !== undefined && v.POLL_FAST_MS > v.POLL_SLOW_MS)
     problems.push(`POLL_FAST_MS (${v.POLL_FAST_MS}) is above POLL_SLOW_MS (${v.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
   if (v.WATCH_MIN_MS !== undefined && v.WATCH_MAX_MS !== undefined && v.WATCH_MIN_MS > v.WATCH_MAX_MS)

@@ -59,6 +59,8 @@ export async function serveHttp(
     limits?: Partial<HttpLimits>;
     /** When set, GET /metrics needs `Authorization: Bearer <token>` (the web port is public). */
     metricsToken?: string | undefined;
+    /** Handlers of a whole path prefix (the pay page under /pay), tried after the exact routes. */
+    prefixes?: ReadonlyMap<string, RequestHandler>;
   },
 ): Promise<WebServer> {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
@@ -78,7 +80,7 @@ export async function serveHttp(
           .end(JSON.stringify({ ok: false, error: `body over ${limits.maxBodyBytes} bytes` }));
         return;
       }
-      const handler = routes.get(path);
+      const handler = routes.get(path) ?? [...(opts.prefixes ?? [])].find(([p]) => path === p || path.startsWith(`${p}/`))?.[1];
       if (handler) return handler(req, res);
       req.resume();
       if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {

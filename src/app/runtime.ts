@@ -12,6 +12,7 @@ import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
 import { LanguageStore } from '../i18n/store.js';
+import { payLinksOf } from '../pay/index.js';
 
 /**
  * The composition root: one place that turns Config into running parts (Redis, the API client or
@@ -150,6 +151,7 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
       tracking: tracking.service,
       limits: { commandsPerMinute: config.COMMANDS_PER_MINUTE, draftTtlSeconds: config.DRAFT_TTL_SECONDS },
       logger,
+      ...(payLinksOf(config) ? { payLinks: payLinksOf(config) } : {}),
     });
 
     let closed: Promise<void> | undefined;

@@ -6,6 +6,7 @@ import { discordSettings, telegramSettings } from './platform-settings.js';
 import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import type { Runtime } from './runtime.js';
+import { payPage, PAY_PATH } from '../pay/index.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
@@ -57,9 +58,21 @@ export async function startWeb(
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
   }
 
+  const prefixes = new Map<string, RequestHandler>();
+  const pay = payPage(rt);
+  if (pay) {
+    prefixes.set(PAY_PATH, pay);
+    adapters.push(`pay page at ${PAY_PATH}`);
+  }
+
   let port: number | undefined;
-  if (routes.size > 0 || opts.alwaysServeHttp) {
-    const server = await serveHttp(routes, { port: config.PORT, health: () => healthy(rt, waiting), metricsToken: config.METRICS_TOKEN });
+  if (routes.size > 0 || prefixes.size > 0 || opts.alwaysServeHttp) {
+    const server = await serveHttp(routes, {
+      port: config.PORT,
+      health: () => healthy(rt, waiting),
+      metricsToken: config.METRICS_TOKEN,
+      prefixes,
+    });
     rt.onClose('http server', () => server.close());
     port = server.port;
     logger.info({ port }, 'web: listening (/health and webhooks)');

@@ -75,6 +75,7 @@ export function createCore(deps: CoreDeps): BotCore {
     t,
     languages,
     routeTimes,
+    ...(deps.payLinks ? { payLinks: deps.payLinks } : {}),
   });
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
   // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing

@@ -163,3 +163,20 @@ export class TrackingKeys {
     return `${this.prefix}:trk:webhook:${id}`;
   }
 }
+
+/** The pay page's keys (src/pay): spent link nonces, page sessions, and one payment per swap. */
+export class PayKeys {
+  constructor(readonly prefix: string) {}
+  /** string with TTL: a signed link's nonce, once used. */
+  linkUsed(nonce: string): string {
+    return `${this.prefix}:pay:link:${keyPart(nonce)}`;
+  }
+  /** string with TTL: a page session (who, which swap). */
+  session(id: string): string {
+    return `${this.prefix}:pay:session:${keyPart(id)}`;
+  }
+  /** string with TTL: the one payment of a swap in flight or sent (which session, its hash). */
+  payment(swapId: string): string {
+    return `${this.prefix}:pay:payment:${keyPart(swapId)}`;
+  }
+}

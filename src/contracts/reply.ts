@@ -34,6 +34,8 @@ export type Button =
   /** Pressing sends `action` back to the core (<= 64 UTF-8 bytes; see bot/kernel/actions.ts). */
   | { kind: 'action'; label: string; action: string }
   | { kind: 'url'; label: string; url: string }
+  /** Opens `url` inside the chat app where it can (a Telegram Mini App, private chats only); elsewhere a link. */
+  | { kind: 'webapp'; label: string; url: string }
   /** Copies `text` to the clipboard where the platform can (Telegram CopyTextButton). */
   | { kind: 'copy'; label: string; text: string }
   /** Opens a private chat with the bot carrying `payload` (Telegram ?start=payload). */

@@ -7,7 +7,7 @@ import { phaseOfSwap } from '../../layerswap/phase.js';
 import { inlineAction } from '../kernel/actions.js';
 import { VERBS } from '../kernel/verbs.js';
 import type { Ctx } from '../kernel/context.js';
-import { actionButton, code, deeplinkButton, line, type Reply } from '../../contracts/reply.js';
+import { actionButton, code, deeplinkButton, line, type Button, type Reply } from '../../contracts/reply.js';
 import { notice } from '../kernel/replies.js';
 import { asError } from '../../log.js';
 
@@ -98,7 +98,20 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
     ];
   }
   // One self-contained card (with its QR) where the platform can show one (Discord Components V2).
-  return (await depositCards(details, ctx.now(), actions, ctx.locale)).map((r) => ({ ...r, layout: 'card' as const }));
+  const cards = (await depositCards(details, ctx.now(), actions, ctx.locale)).map((r) => ({ ...r, layout: 'card' as const }));
+  return withPayButton(ctx, details, cards);
+}
+
+/**
+ * "Pay from wallet" on the creator's card (callers check the creator; the card goes privately),
+ * when the pay page is configured and its wallets can pay this network (EVM for now).
+ */
+function withPayButton(ctx: Ctx, details: SwapDetails, cards: Reply[]): Reply[] {
+  const [card, ...rest] = cards;
+  if (!card || !ctx.payLinks || details.swap.source_network?.type !== 'evm') return cards;
+  const link = ctx.payLinks.forCreator(ctx.incoming.platform, ctx.incoming.userId, details.swap.id);
+  const pay: Button = { kind: link.kind, label: ctx.t('pay.button'), url: link.url };
+  return [{ ...card, buttons: [[pay], ...(card.buttons ?? [])] }, ...rest];
 }
 
 /** What a group sees when the private message cannot be delivered: a way to the private chat, nothing more. */

@@ -8,6 +8,7 @@ import type { ChatTarget, Incoming } from '../../contracts/incoming.js';
 import type { Locale, Translate } from '../../i18n/index.js';
 import type { LanguageStore } from '../../i18n/store.js';
 import type { RouteTimes } from '../../contracts/route-times.js';
+import type { PayLinks } from '../../contracts/pay.js';
 import type { AddressBook, AskStore, DraftStore, HistoryStore } from './stores.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
@@ -28,6 +29,8 @@ export interface CoreDeps {
   logger?: Logger;
   /** Clock for rate limits and cards (tests pass the sandbox's ManualClock). */
   now?: () => number;
+  /** The pay-from-wallet page's links, when it is configured (src/pay). */
+  payLinks?: PayLinks;
 }
 
 /** Everything a handler may use for one incoming message. */
@@ -51,6 +54,8 @@ export interface Ctx {
   readonly languages: LanguageStore;
   /** A route's observed arrival times (contracts/route-times.ts); absent: the service's estimate only. */
   readonly routeTimes?: (routeId: string) => Promise<RouteTimes>;
+  /** The pay page's links (absent: not configured, no Pay button). */
+  readonly payLinks?: PayLinks;
   now(): number;
 }
 

@@ -105,6 +105,7 @@ function fitButton(b: Button): Button | undefined {
     case 'action':
       return b.action.length > 0 && utf8Length(b.action) <= LIMITS.actionBytes ? { ...b, label } : undefined;
     case 'url':
+    case 'webapp':
       return /^https?:\/\//i.test(b.url) && b.url.length <= LIMITS.url ? { ...b, label } : undefined;
     case 'copy':
       // A cut copy text would be wrong (an address); drop the button instead.

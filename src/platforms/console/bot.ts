@@ -82,6 +82,7 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
         screen.write(`copied: ${safe(b.text)}`);
         return screen.flush();
       case 'url':
+      case 'webapp':
         screen.write(`open: ${safe(b.url)}`);
         return screen.flush();
       case 'deeplink':

@@ -31,6 +31,7 @@ export interface Rendered {
 function buttonLabel(b: Button): string {
   switch (b.kind) {
     case 'url':
+    case 'webapp':
       return `${safe(b.label)} ↗`;
     case 'copy':
       return `${safe(b.label)} ⧉`;

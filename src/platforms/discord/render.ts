@@ -169,7 +169,7 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
           custom_id: b.action,
         });
         firstAction = false;
-      } else if (b.kind === 'url') {
+      } else if (b.kind === 'url' || b.kind === 'webapp') {
         if (b.url.length <= LIMITS.url && /^https?:\/\//i.test(b.url))
           buttons.push({ type: ComponentType.Button, style: ButtonStyle.Link, label: label(b.label), url: b.url });
       } else if (b.kind === 'copy') {

@@ -58,7 +58,7 @@ export class TelegramMessenger implements Messenger {
   }
 
   async send(target: ChatTarget, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
-    const rendered = await this.render(reply);
+    const rendered = await this.render(reply, target.chatId);
     return this.sendRendered(target.chatId, rendered, target.threadId ? { ...options, threadId: target.threadId } : options);
   }
 
@@ -82,7 +82,7 @@ export class TelegramMessenger implements Messenger {
    * picture on a text message, goes out as a new message (Telegram cannot change a message's kind).
    */
   async edit(ref: MessageRef, reply: Reply, options: SendOptions = {}): Promise<MessageRef> {
-    const rendered = await this.render(reply);
+    const rendered = await this.render(reply, ref.chatId);
     if (isInlineRef(ref)) return this.editInline(ref, rendered);
     const [first, ...rest] = rendered.messages;
     if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0))
@@ -110,7 +110,7 @@ export class TelegramMessenger implements Messenger {
    * QR that no longer applies is gone; a text message is edited as text.
    */
   async editInPlace(ref: MessageRef, reply: Reply): Promise<void> {
-    const rendered = await this.render(reply);
+    const rendered = await this.render(reply, ref.chatId);
     const main = rendered.messages[rendered.main];
     if (!main || isInlineRef(ref)) throw toDeliveryError(new Error('only a message in a chat can be edited in place'), this.token);
     const keyboard = main.markup && !isForceReply(main.markup) ? main.markup : { inline_keyboard: [] };
@@ -161,11 +161,15 @@ export class TelegramMessenger implements Messenger {
     return ref;
   }
 
-  /** Renders with the bot's username known (deeplink buttons need it). */
-  async render(reply: Reply): Promise<RenderedReply> {
+  /**
+   * Renders with the bot's username known (deeplink buttons need it). A private chat's id is the
+   * user's (positive); groups and channels have negative ids: only a private chat gets web_app buttons.
+   */
+  async render(reply: Reply, chatId?: string): Promise<RenderedReply> {
     const needsUsername = (reply.buttons ?? []).some((row) => row.some((b) => b.kind === 'deeplink'));
     const botUsername = needsUsername ? await this.botUsername() : undefined;
-    return renderReply(reply, botUsername ? { botUsername } : {});
+    const privateChat = chatId !== undefined && /^\d+$/.test(chatId);
+    return renderReply(reply, { ...(botUsername ? { botUsername } : {}), privateChat });
   }
 
   private botUsername(): Promise<string | undefined> {

@@ -37,6 +37,8 @@ export interface RenderedReply {
 export interface RenderOptions {
   /** For deeplink buttons (https://t.me/<username>?start=<payload>). */
   botUsername?: string;
+  /** The message goes to a private chat: web_app buttons are allowed (Telegram refuses them elsewhere). */
+  privateChat?: boolean;
 }
 
 /** The reply's text as lines: bold title, the lines, then "name: value" fields. */
@@ -68,6 +70,15 @@ function renderButton(b: Button, opts: RenderOptions, problems: string[]): Inlin
         return undefined;
       }
       return { text, url };
+    }
+    case 'webapp': {
+      // A Mini App: Telegram allows web_app buttons in private chats only, and https only.
+      const url = safeHttpUrl(b.url);
+      if (!url || !url.startsWith('https://')) {
+        problems.push(`webapp button "${b.label}": not an https URL`);
+        return undefined;
+      }
+      return opts.privateChat ? { text, web_app: { url } } : undefined;
     }
     case 'copy':
       if (b.text.length === 0 || b.text.length > COPY_TEXT_LIMIT) {

@@ -128,7 +128,7 @@ export function checkMarkup(markup: unknown): string | undefined {
     if (!Array.isArray(row)) return 'Bad Request: field "inline_keyboard" must be an Array of Arrays';
     for (const b of row as Json[]) {
       if (typeof b.text !== 'string' || b.text.length === 0) return 'Bad Request: text buttons are unallowed in the inline keyboard';
-      const kinds = ['callback_data', 'url', 'copy_text', 'switch_inline_query_chosen_chat'].filter((k) => k in b);
+      const kinds = ['callback_data', 'url', 'copy_text', 'switch_inline_query_chosen_chat', 'web_app'].filter((k) => k in b);
       if (kinds.length !== 1) return 'Bad Request: inline keyboard button must have exactly one of the optional fields';
       if ('callback_data' in b) {
         const d = b.callback_data;
@@ -137,6 +137,10 @@ export function checkMarkup(markup: unknown): string | undefined {
       if ('url' in b) {
         const u = String(b.url);
         if (!/^(https?|tg):\/\/\S+$/.test(u)) return `Bad Request: inline keyboard button URL '${u}' is invalid: Wrong HTTP URL`;
+      }
+      if ('web_app' in b) {
+        const u = String((b.web_app as Json | undefined)?.url);
+        if (!/^https:\/\/\S+$/.test(u)) return 'Bad Request: BUTTON_URL_INVALID';
       }
       if ('switch_inline_query_chosen_chat' in b) {
         const s = b.switch_inline_query_chosen_chat as Json | undefined;

@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isAddress, isHash } from 'viem';
+import { readBody } from '../http.js';
+import { asError, type Logger } from '../log.js';
+import { isSwapId } from '../contracts/swap-id.js';
+import type { LayerswapApi } from '../layerswap/api.js';
+import { phaseOfSwap } from '../layerswap/phase.js';
+import { resolveLocale, t, type Locale } from '../i18n/index.js';
+import type { LanguageStore } from '../i18n/store.js';
+import type { HistoryStore } from '../bot/kernel/stores.js';
+import { checkInitData, verifyLink, type Refusal } from './access.js';
+import type { PayStore, PaySession } from './sessions.js';
+import { payView } from './view.js';
+import { evmTransaction } from './transaction.js';
+
+/**
+ * The pay page's JSON endpoints (under /pay/api/). The page never holds the API key: it proves who
+ * it is once (Telegram initData, or a one-time signed link) and gets a short session bound to that
+ * creator and that swap; everything after goes through the session. Every refusal is a JSON
+ * `{error, message}` in plain words that says nothing about the swap.
+ */
+export interface PayApiDeps {
+  api: LayerswapApi;
+  store: PayStore;
+  history: Pick<HistoryStore, 'entry'>;
+  languages: Pick<LanguageStore, 'get'>;
+  botToken: string | undefined;
+  linkSecret: string;
+  initDataMaxAgeSeconds: number;
+  linkTtlSeconds: number;
+  /** A WalletConnect project id is configured (the page says plainly when it is not). */
+  walletConnect: boolean;
+  logger: Logger;
+  now: () => number;
+}
+
+const MAX_BODY = 8_192;
+
+type Answer = { status: number; body: unknown };
+
+const refusal = (status: number, why: Refusal | 'no_session', locale: Locale): Answer => ({
+  status,
+  body: { error: why, message: t(locale, `pay.refused.${why}`) },
+});
+
+export function payApi(deps: PayApiDeps) {
+  const send = (res: ServerResponse, a: Answer): void =>
+    void res.writeHead(a.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(a.body));
+
+  async function open(body: Record<string, unknown>): Promise<Answer> {
+    const now = deps.now();
+    let who: { platform: PaySession['platform']; userId: string; swapId: string; tag?: string };
+    if (typeof body.initData === 'string') {
+      const guessLocale = resolveLocale(new URLSearchParams(body.initData).get('user')?.match(/"language_code":"([\w-]+)"/)?.[1]);
+      if (!deps.botToken) return refusal(403, 'bad_signature', guessLocale);
+      const checked = checkInitData(body.initData, deps.botToken, deps.initDataMaxAgeSeconds, now);
+      if (!checked.ok) return refusal(403, checked.why, guessLocale);
+      const swapId = typeof body.swap === 'string' ? body.swap.toLowerCase() : '';
+      if (!isSwapId(swapId)) return refusal(403, 'not_creator', guessLocale);
+      who = {
+        platform: 'telegram',
+        userId: checked.value.id,
+        swapId,
+        ...(checked.value.languageCode ? { tag: checked.value.languageCode } : {}),
+      };
+    } else if (typeof body.link === 'string') {
+      const checked = verifyLink(body.link, deps.linkSecret, now);
+      if (!checked.ok) return refusal(403, checked.why, resolveLocale(undefined));
+      if (!(await deps.store.spendNonce(checked.value.nonce, deps.linkTtlSeconds))) return refusal(403, 'used', resolveLocale(undefined));
+      who = checked.value;
+    } else return refusal(400, 'malformed', resolveLocale(undefined));
+    const locale = (await deps.languages.get('user', who.platform, who.userId)) ?? resolveLocale(who.tag);
+    // Only the creator: history knows who made each swap through the bot. A guessed id is not theirs.
+    if (!(await deps.history.entry(who.platform, who.userId, who.swapId))) return refusal(403, 'not_creator', locale);
+    const session = await deps.store.openSession({ platform: who.platform, userId: who.userId, swapId: who.swapId, locale });
+    const view = await viewOf({ platform: who.platform, userId: who.userId, swapId: who.swapId, locale });
+    return { status: 200, body: { session, walletConnect: deps.walletConnect, ...view } };
+  }
+
+  async function viewOf(s: PaySession): Promise<Record<string, unknown>> {
+    const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
+    return { view: payView(details, deps.now(), s.locale as Locale) };
+  }
+
+  /** Takes the swap's one payment slot and answers the transaction to sign, or why not. */
+  async function prepare(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
+    const locale = s.locale as Locale;
+    const from = typeof body.source_address === 'string' ? body.source_address : '';
+    if (!isAddress(from)) return { status: 400, body: { error: 'bad_address', message: t(locale, 'pay.page.notEvm') } };
+    const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
+    if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
+    const taken = await deps.store.take(s.swapId, id);
+    if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };
+    try {
+      const actions = await deps.api.getDepositActions(s.swapId, { source_address: from });
+      const tx = evmTransaction(actions, details.swap.source_network?.chain_id ?? undefined);
+      if (!tx) {
+        await deps.store.release(s.swapId, id);
+        return { status: 422, body: { error: 'not_evm', message: t(locale, 'pay.page.notEvm') } };
+      }
+      return { status: 200, body: { tx } };
+    } catch (err) {
+      await deps.store.release(s.swapId, id);
+      throw err;
+    }
+  }
+
+  const closed = (status: string, locale: Locale): Answer => ({
+    status: 409,
+    body: { error: 'closed', status, message: t(locale, 'pay.page.closed', { status }) },
+  });
+
+  async function sent(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
+    const hash = typeof body.hash === 'string' ? body.hash : '';
+    if (!isHash(hash)) return { status: 400, body: { error: 'bad_hash' } };
+    if (!(await deps.store.sent(s.swapId, id, hash)))
+      return { status: 409, body: { error: 'taken', message: t(s.locale as Locale, 'pay.page.taken') } };
+    // As Layerswap's app does: tell the service where the deposit is; its errors are only logged.
+    await deps.api
+      .speedUpDeposit(s.swapId, { transaction_id: hash })
+      .catch((err: unknown) =>
+        deps.logger.warn({ err: asError(err), swapId: s.swapId }, 'pay: deposit_speedup failed (the chain watcher still sees the deposit)'),
+      );
+    deps.logger.info({ swapId: s.swapId, hash }, 'pay: a deposit was sent from the wallet page');
+    return { status: 200, body: { ok: true } };
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse, action: string): Promise<void> => {
+    try {
+      if (req.method !== 'POST') return send(res, { status: 405, body: { error: 'method' } });
+      let body: Record<string, unknown>;
+      try {
+        const parsed: unknown = JSON.parse((await readBody(req, MAX_BODY)).toString('utf8') || '{}');
+        body = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+      } catch {
+        return send(res, refusal(400, 'malformed', resolveLocale(undefined)));
+      }
+      if (action === 'open') return send(res, await open(body));
+      const id = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      const s = await deps.store.session(id);
+      if (!s) return send(res, refusal(401, 'no_session', resolveLocale(undefined)));
+      if (action === 'view') return send(res, { status: 200, body: { walletConnect: deps.walletConnect, ...(await viewOf(s)) } });
+      if (action === 'prepare') return send(res, await prepare(s, id, body));
+      if (action === 'release') {
+        await deps.store.release(s.swapId, id);
+        return send(res, { status: 200, body: { ok: true } });
+      }
+      if (action === 'sent') return send(res, await sent(s, id, body));
+      return send(res, { status: 404, body: { error: 'not found' } });
+    } catch (err) {
+      deps.logger.warn({ err: asError(err) }, 'pay: a request failed');
+      if (!res.headersSent)
+        send(res, { status: 502, body: { error: 'unavailable', message: t(resolveLocale(undefined), 'pay.refused.unavailable') } });
+    }
+  };
+}

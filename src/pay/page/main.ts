@@ -1,0 +1,260 @@
+import { createWalletClient, custom, encodeFunctionData, erc20Abi, formatUnits, type Hex } from 'viem';
+import { applyTheme, telegramLaunch } from './telegram.js';
+import { discoverWallets, isRejection, type Eip1193, type WalletChoice } from './wallet.js';
+
+/**
+ * The pay page: proves who opened it (Telegram initData, or the one-time link in the fragment),
+ * shows the swap's money view, connects an injected wallet, and sends the one transaction the
+ * server built from the swap's deposit actions. It holds no key and signs nothing itself; the chat
+ * tells the outcome (the chain watcher sees the deposit), so the page may be closed at any time.
+ */
+
+interface View {
+  swapId: string;
+  status: string;
+  waiting: boolean;
+  fields: Array<{ name: string; value: string }>;
+  breakdown: string[];
+  depositBy?: number;
+  network: { display: string; chainId?: string };
+  token: { symbol: string; decimals: number };
+  amount: string;
+  words: Record<string, string>;
+}
+
+interface Tx {
+  chainId: number;
+  to: Hex;
+  value: string;
+  data?: Hex;
+  token?: Hex;
+  amountUnits: string;
+  gas?: string;
+}
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+const say = (template: string | undefined, vars: Record<string, string> = {}) =>
+  (template ?? '').replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? `{${k}}`);
+
+let session = '';
+let view: View;
+let wallet: { provider: Eip1193; address: Hex } | undefined;
+let paying = false;
+
+async function call(action: string, body: unknown = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`/pay/api/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${session}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+function refuse(message: string): void {
+  $('title').textContent = '—';
+  $('swap').hidden = true;
+  $('wallet').hidden = true;
+  const r = $('refusal');
+  r.textContent = message;
+  r.hidden = false;
+}
+
+function message(text: string, bad = false): void {
+  const m = $('message');
+  m.textContent = text;
+  m.className = bad ? 'bad' : '';
+}
+
+function showView(): void {
+  const w = view.words;
+  $('title').textContent = w.title ?? '';
+  const dl = $('fields');
+  dl.replaceChildren();
+  for (const f of view.fields) {
+    const dt = document.createElement('dt');
+    dt.textContent = f.name;
+    const dd = document.createElement('dd');
+    dd.textContent = f.value;
+    dl.append(dt, dd);
+  }
+  $('breakdown').replaceChildren(
+    ...view.breakdown.map((b) => {
+      const li = document.createElement('li');
+      li.textContent = b;
+      return li;
+    }),
+  );
+  $('swap').hidden = false;
+  tick();
+  if (!view.waiting) return refuse(say(w.closed, { status: view.status }));
+  $('wallet').hidden = false;
+}
+
+function tick(): void {
+  if (view.depositBy === undefined) return;
+  const left = Math.max(0, view.depositBy - Date.now());
+  const s = Math.floor(left / 1000);
+  const text = `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  $('countdown').textContent = say(view.words.timeLeft, { time: text });
+}
+
+function showWallets(list: WalletChoice[], walletConnect: boolean): void {
+  const box = $('wallets');
+  box.replaceChildren();
+  for (const choice of list) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'connect';
+    b.textContent = list.length > 1 ? `${view.words.connect ?? ''} · ${choice.name}` : (view.words.connect ?? '');
+    b.addEventListener('click', () => void connect(choice.provider));
+    box.append(b);
+  }
+  $('note').textContent = [list.length === 0 ? view.words.noWallet : '', walletConnect ? '' : view.words.walletConnectOff]
+    .filter(Boolean)
+    .join(' ');
+}
+
+async function connect(provider: Eip1193): Promise<void> {
+  try {
+    const [address] = (await provider.request({ method: 'eth_requestAccounts' })) as Hex[];
+    if (!address) return;
+    wallet = { provider, address };
+    $('account').textContent = say(view.words.connected, { address });
+    $('wallets').hidden = true;
+    await checkChain();
+  } catch (err) {
+    message(isRejection(err) ? (view.words.rejected ?? '') : say(view.words.failed, { reason: reasonOf(err) }), true);
+  }
+}
+
+const wantChain = () => Number(view.network.chainId);
+
+async function checkChain(): Promise<boolean> {
+  if (!wallet) return false;
+  const on = Number(await wallet.provider.request({ method: 'eth_chainId' }));
+  const right = on === wantChain();
+  const sw = $('switch');
+  sw.hidden = right;
+  sw.textContent = say(view.words.switch, { network: view.network.display });
+  $('pay').hidden = !right;
+  $('pay').textContent = say(view.words.pay, { amount: `${view.amount} ${view.token.symbol}` });
+  if (!right) message(say(view.words.wrongChain, { network: view.network.display }), true);
+  else message('');
+  return right;
+}
+
+async function switchChain(): Promise<void> {
+  if (!wallet) return;
+  try {
+    await wallet.provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${wantChain().toString(16)}` }] });
+  } catch (err) {
+    if (isRejection(err)) return message(view.words.rejected ?? '', true);
+    return message(say(view.words.failed, { reason: reasonOf(err) }), true);
+  }
+  await checkChain();
+}
+
+/** What the wallet holds against what the transaction needs (the amount, plus gas in the native token). */
+async function shortfall(tx: Tx): Promise<string | undefined> {
+  if (!wallet) return undefined;
+  const p = wallet.provider;
+  const from = wallet.address;
+  const native = BigInt((await p.request({ method: 'eth_getBalance', params: [from, 'latest'] })) as string);
+  if (tx.token) {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [from] });
+    const have = BigInt((await p.request({ method: 'eth_call', params: [{ to: tx.token, data }, 'latest'] })) as string);
+    if (have < BigInt(tx.amountUnits)) {
+      const d = view.token.decimals;
+      return say(view.words.low, {
+        have: `${formatUnits(have, d)} ${view.token.symbol}`,
+        need: `${formatUnits(BigInt(tx.amountUnits), d)} ${view.token.symbol}`,
+      });
+    }
+  }
+  const gas = BigInt(tx.gas ?? '21000');
+  const price = BigInt((await p.request({ method: 'eth_gasPrice' })) as string);
+  if (native < BigInt(tx.value) + gas * price) {
+    if (BigInt(tx.value) > 0n && native < BigInt(tx.value))
+      return say(view.words.low, { have: formatUnits(native, 18), need: `${formatUnits(BigInt(tx.value), 18)} ${view.token.symbol}` });
+    return say(view.words.lowGas, { symbol: 'ETH' });
+  }
+  return undefined;
+}
+
+async function pay(): Promise<void> {
+  if (paying || !wallet) return;
+  paying = true;
+  const button = $('pay') as HTMLButtonElement;
+  button.disabled = true;
+  let prepared = false;
+  try {
+    if (!(await checkChain())) return;
+    const got = await call('prepare', { source_address: wallet.address });
+    if (got.status !== 200) return message(String(got.json.message ?? got.json.error ?? got.status), true);
+    prepared = true;
+    const tx = got.json.tx as Tx;
+    const low = await shortfall(tx);
+    if (low) return message(low, true);
+    message(view.words.confirmInWallet ?? '');
+    const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
+    const hash = await client.sendTransaction({
+      account: wallet.address,
+      chain: null,
+      to: tx.to,
+      value: BigInt(tx.value),
+      ...(tx.data ? { data: tx.data } : {}),
+      ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
+    });
+    prepared = false;
+    await call('sent', { hash });
+    message(say(view.words.sent, { hash }));
+    button.hidden = true;
+    return;
+  } catch (err) {
+    message(isRejection(err) ? (view.words.rejected ?? '') : say(view.words.failed, { reason: reasonOf(err) }), true);
+  } finally {
+    // Nothing was sent: free the swap's payment slot so the user can try again.
+    if (prepared) await call('release').catch(() => undefined);
+    paying = false;
+    button.disabled = false;
+  }
+}
+
+const reasonOf = (err: unknown): string => {
+  const e = err as { shortMessage?: string; message?: string } | null;
+  return String(e?.shortMessage ?? e?.message ?? err).slice(0, 160);
+};
+
+async function start(): Promise<void> {
+  const launch = telegramLaunch();
+  applyTheme(launch);
+  const query = new URLSearchParams(location.search);
+  const link = new URLSearchParams(location.hash.slice(1)).get('t');
+  const slot = `swapbot-pay:${query.get('swap') ?? 'link'}`;
+  const kept = sessionStorage.getItem(slot);
+  let opened: { status: number; json: Record<string, unknown> };
+  if (kept) {
+    session = kept;
+    opened = await call('view');
+  } else if (launch.initData) opened = await call('open', { initData: launch.initData, swap: query.get('swap') ?? '' });
+  else if (link) opened = await call('open', { link });
+  else opened = await call('open', {});
+  // The link is spent: keep the session for a reload of this tab, and drop the link from the address bar.
+  if (link) history.replaceState(null, '', location.pathname);
+  if (opened.status !== 200) {
+    sessionStorage.removeItem(slot);
+    return refuse(String(opened.json.message ?? 'Refused.'));
+  }
+  if (typeof opened.json.session === 'string') {
+    session = opened.json.session;
+    sessionStorage.setItem(slot, session);
+  }
+  view = opened.json.view as View;
+  showView();
+  setInterval(tick, 1000);
+  $('switch').addEventListener('click', () => void switchChain());
+  $('pay').addEventListener('click', () => void pay());
+  discoverWallets((list) => showWallets(list, opened.json.walletConnect === true));
+}
+
+void start();

@@ -1,0 +1,177 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+/**
+ * Debian's headless Chromium driven by playwright-core, with a test wallet injected into the page:
+ * an EIP-1193 provider announced through EIP-6963 whose calls cross into Node (exposeFunction),
+ * where a viem account on the sandbox's local EVM chain signs and sends. The wallet's chain id is
+ * its own state (the page sees Arbitrum's 42161 and can be asked to switch), while every
+ * transaction lands on the one local chain that stands in for all the sandbox's EVM networks.
+ */
+export const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A fresh profile per launch (playwright's launch uses a new temporary user-data-dir). */
+export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+
+export interface TestWallet {
+  address: Hex;
+  chainId: number;
+  /** The next eth_sendTransaction is declined as a person would (EIP-1193 code 4001). */
+  rejectNext: boolean;
+  /** Set: eth_sendTransaction waits for it before sending (a wallet left open on the phone). */
+  hold?: Promise<void>;
+  sent: Hex[];
+  calls: string[];
+}
+
+export function testWallet(
+  key: Hex,
+  rpcUrl: string,
+  chainId = 42161,
+): TestWallet & { handle(method: string, params: unknown[]): Promise<unknown> } {
+  const account = privateKeyToAccount(key);
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const pub = createPublicClient({ transport });
+  const state: TestWallet = { address: account.address, chainId, rejectNext: false, sent: [], calls: [] };
+  return Object.assign(state, {
+    async handle(method: string, params: unknown[]): Promise<unknown> {
+      state.calls.push(method);
+      switch (method) {
+        case 'eth_requestAccounts':
+        case 'eth_accounts':
+          return [state.address];
+        case 'eth_chainId':
+          return `0x${state.chainId.toString(16)}`;
+        case 'wallet_switchEthereumChain':
+          state.chainId = Number((params[0] as { chainId: string }).chainId);
+          return null;
+        case 'eth_sendTransaction': {
+          if (state.rejectNext) {
+            state.rejectNext = false;
+            return { error: { code: 4001, message: 'User rejected the request.' } };
+          }
+          await state.hold;
+          const tx = params[0] as { to: Hex; value?: Hex; data?: Hex; gas?: Hex };
+          const localChain = await pub.getChainId();
+          const wallet = createWalletClient({
+            account,
+            chain: {
+              id: localChain,
+              name: 'local',
+              nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+              rpcUrls: { default: { http: [rpcUrl] } },
+            },
+            transport,
+          });
+          const hash = await wallet.sendTransaction({
+            to: tx.to,
+            value: tx.value ? BigInt(tx.value) : 0n,
+            ...(tx.data ? { data: tx.data } : {}),
+            ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
+          });
+          state.sent.push(hash);
+          return hash;
+        }
+        default:
+          return pub.request({ method: method as 'eth_blockNumber', params: params as never });
+      }
+    },
+  });
+}
+
+/** The page's side of the test wallet and of Telegram: installed before any of the page's scripts run. */
+function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark' }): void {
+  // Runs in the page (a browser global scope); typed here without the DOM library.
+  const win = globalThis as unknown as {
+    dispatchEvent(e: unknown): void;
+    addEventListener(type: string, f: () => void): void;
+  };
+  const w = globalThis as unknown as Record<string, unknown>;
+  if (arg.initData !== undefined)
+    w.Telegram = {
+      WebApp: {
+        initData: arg.initData,
+        colorScheme: arg.colorScheme,
+        themeParams:
+          arg.colorScheme === 'dark'
+            ? {
+                bg_color: '#17212b',
+                text_color: '#f5f5f5',
+                hint_color: '#708499',
+                button_color: '#5288c1',
+                button_text_color: '#ffffff',
+                secondary_bg_color: '#232e3c',
+              }
+            : {
+                bg_color: '#ffffff',
+                text_color: '#000000',
+                hint_color: '#999999',
+                button_color: '#2481cc',
+                button_text_color: '#ffffff',
+                secondary_bg_color: '#efeff3',
+              },
+        ready() {},
+        expand() {},
+      },
+    };
+  const bridge = w.__testWallet as (m: string, p: unknown[]) => Promise<unknown>;
+  const provider = {
+    async request(a: { method: string; params?: unknown[] }) {
+      const out = (await bridge(a.method, a.params ?? [])) as { error?: { code: number; message: string } } | unknown;
+      const e = (out as { error?: { code: number; message: string } } | null)?.error;
+      if (e) throw Object.assign(new Error(e.message), { code: e.code });
+      return out;
+    },
+    on() {},
+    removeListener() {},
+  };
+  const announce = () =>
+    win.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', {
+        detail: Object.freeze({
+          info: { uuid: 'b1e7a1c2-test-wallet', name: 'Test Wallet', icon: 'data:,', rdns: 'test.wallet' },
+          provider,
+        }),
+      }),
+    );
+  win.addEventListener('eip6963:requestProvider', announce);
+  announce();
+}
+
+/**
+ * A page at Telegram's phone size whose https://pay.test/ requests are answered by the web process
+ * on loopback (a Mini App must be https; the process itself serves http behind the operator's TLS).
+ */
+export async function openPage(
+  browser: Browser,
+  opts: { origin: string; local: string; wallet?: ReturnType<typeof testWallet>; initData?: string; colorScheme?: 'light' | 'dark' },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const scheme = opts.colorScheme ?? 'light';
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, colorScheme: scheme });
+  await context.route(`${opts.origin}/**`, async (route) => {
+    const url = route.request().url().replace(opts.origin, opts.local);
+    const response = await route.fetch({ url });
+    await route.fulfill({ response });
+  });
+  await context.route(
+    (url) => !url.href.startsWith(opts.origin),
+    (route) => route.abort(),
+  );
+  const wallet = opts.wallet;
+  if (wallet) await context.exposeFunction('__testWallet', (m: string, p: unknown[]) => wallet.handle(m, p));
+  else await context.exposeFunction('__testWallet', () => ({ error: { code: 4100, message: 'no wallet' } }));
+  await context.addInitScript(initScript, { ...(opts.initData !== undefined ? { initData: opts.initData } : {}), colorScheme: scheme });
+  const page = await context.newPage();
+  return { context, page };
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { startWeb } from '../../src/app/web.js';
+import { startTrackingWorkers } from '../../src/app/messengers.js';
+import { signLink } from '../../src/pay/access.js';
+import { buildPayPage } from '../../scripts/build-page.mjs';
+import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
+import { newUser } from '../e2e/telegram/harness.js';
+import { TgUser } from '../e2e/telegram/world.js';
+import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
+import { memoryLogger } from '../support/log.js';
+import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+import { launchChromium, openPage, testWallet } from './browser.js';
+import { signInitData } from './support.js';
+
+/**
+ * The pay page in a real browser (Debian's headless Chromium through playwright-core) against the
+ * real web process (`swapbot start` as the CLI composes it: runtime, web with its /pay route,
+ * tracking workers), the sandbox on its local EVM chain, and the fake Telegram Bot API. The person
+ * talks to the bot, taps "Pay from wallet" (a web_app button), connects the injected test wallet
+ * and pays; the chat then says "Deposit seen" from the chain watcher and the tracker, as for any
+ * deposit.
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const ORIGIN = 'https://pay.test';
+const SECRET = 'pay-link-secret-for-tests-0123456789abcdef';
+const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+const SHOTS = process.env.PAY_SCREENSHOTS === '1';
+
+let fake: FakeBotApi;
+let rt: Runtime;
+let local: string;
+let browser: Browser;
+let rpc: string;
+
+beforeAll(async () => {
+  await buildPayPage(ROOT);
+  fake = await FakeBotApi.start();
+  const { logger } = memoryLogger();
+  const config = loadConfig({
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: uniquePrefix('pay'),
+    PORT: '0',
+    SANDBOX_CHAIN: '1',
+    SANDBOX_DEPOSIT_DELAY_MS: 'off',
+    SANDBOX_SPEED: '20',
+    PAY_PUBLIC_URL: ORIGIN,
+    PAY_LINK_SECRET: SECRET,
+    PAY_INITDATA_MAX_AGE_SECONDS: '600',
+    POLL_FAST_MS: '300',
+    POLL_SLOW_MS: '500',
+  });
+  rt = await createRuntime(config, logger, 'start');
+  const web = await startWeb(rt, { alwaysServeHttp: true });
+  await startTrackingWorkers(rt);
+  await web.ready;
+  local = `http://127.0.0.1:${web.port}`;
+  rpc = rt.sandbox!.chain!.url;
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await rt?.close();
+  await fake?.close();
+});
+
+/** A fresh account with USDC and ETH from the chain's funded account (a person's wallet). */
+async function fundedWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
+  const chain = {
+    id: 31337,
+    name: 'local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpc] } },
+  };
+  const funder = createWalletClient({ chain, account: privateKeyToAccount(rt.sandbox!.chain!.fundedKey), transport: http(rpc) });
+  const pub = createPublicClient({ chain, transport: http(rpc) });
+  const key = generatePrivateKey();
+  const to = privateKeyToAccount(key).address;
+  await pub.waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value: parseEther('1') }) });
+  const paid = await funder.writeContract({ address: USDC, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(usdc, 6)] });
+  await pub.waitForTransactionReceipt({ hash: paid });
+  return testWallet(key, rpc);
+}
+
+const forceReply = (u: TgUser): Promise<StoredMessage> =>
+  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
+
+/** From the chat's first message to the deposit card; its "Pay from wallet" button's URL. */
+async function swapThroughChat(u: TgUser, amount = 100): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
+  u.says(`/swap ${amount} USDC arbitrum base`);
+  u.says(DEST, { replyTo: (await forceReply(u)).message_id });
+  await u.sees('for refunds');
+  await u.presses('Skip (no refund address)');
+  const confirm = await u.sees(/Confirm your swap|Refuel/);
+  if (!/Confirm your swap/.test(confirm.text ?? '')) await u.presses('No refuel');
+  await u.sees('Confirm your swap');
+  await u.presses('Confirm');
+  const card = await waitFor(() => u.messages().find((m) => m.photoSize && /Swap id/.test(m.caption ?? '')), 'the deposit card');
+  const swapId = /Swap id: ([0-9a-f-]{36})/.exec(card.caption ?? '')![1]!;
+  const pay = u.button('Pay from wallet').button as { web_app?: { url: string }; url?: string };
+  return { swapId, payUrl: pay.web_app!.url, card };
+}
+
+const initDataFor = (userId: number, ageSeconds = 5) =>
+  signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - ageSeconds });
+
+describe('paying from the wallet page, in a browser', () => {
+  it('a Telegram user pays an ERC-20 deposit in two taps; the chat says "Deposit seen", then the swap completes', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const { swapId, payUrl } = await swapThroughChat(a);
+    expect(payUrl).toBe(`${ORIGIN}/pay/?swap=${swapId}`);
+    const wallet = await fundedWallet();
+    const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData: initDataFor(alice.id) });
+    await page.goto(payUrl);
+    await page.getByText('Pay from your wallet').waitFor();
+    await expect(page.locator('#fields').innerText()).resolves.toMatch(/100 USDC/);
+    await expect(page.locator('#countdown').innerText()).resolves.toMatch(/Time left to pay: \d+:\d\d:\d\d/);
+    await expect(page.locator('#note').innerText()).resolves.toContain('WalletConnect is not set up');
+    if (SHOTS) await page.screenshot({ path: join(ROOT, 'docs/pay-light.png') });
+    await page.getByRole('button', { name: 'Connect wallet' }).click();
+    await page.getByRole('button', { name: 'Pay 100 USDC' }).click();
+    await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
+    expect(wallet.sent).toHaveLength(1);
+    await a.sees(/Deposit seen/);
+    await waitFor(
+      async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined),
+      'the swap completed',
+      60_000,
+    );
+    await a.sees(/Received [\d.]+ USDC on Base/);
+    await context.close();
+  }, 120_000);
+
+  it('refuses another user, tampered and stale initData, a guessed swap id, and a replayed or expired link, showing nothing of the swap', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const { swapId, payUrl } = await swapThroughChat(a, 50);
+    const bob = newUser('Bob');
+    const cases: Array<{ initData?: string; url: string; says: RegExp }> = [
+      { initData: initDataFor(bob.id), url: payUrl, says: /opens only for the person who created the swap/ },
+      { initData: initDataFor(alice.id).replace(`%22id%22%3A${alice.id}`, `%22id%22%3A${bob.id}`), url: payUrl, says: /not valid/ },
+      { initData: initDataFor(alice.id, 601), url: payUrl, says: /expired/ },
+      {
+        initData: initDataFor(alice.id),
+        url: `${ORIGIN}/pay/?swap=${randomUUID()}`,
+        says: /opens only for the person who created the swap/,
+      },
+      { url: `${ORIGIN}/pay/`, says: /without a valid pass/ },
+    ];
+    const link = signLink({ platform: 'telegram', userId: String(alice.id), swapId, exp: Math.floor(Date.now() / 1000) + 600 }, SECRET);
+    const expired = signLink({ platform: 'telegram', userId: String(alice.id), swapId, exp: Math.floor(Date.now() / 1000) - 1 }, SECRET);
+    // The first use of a link opens the page; the same link again is refused.
+    const first = await openPage(browser, { origin: ORIGIN, local });
+    await first.page.goto(`${ORIGIN}/pay/#t=${link}`);
+    await first.page
+      .locator('#fields')
+      .getByText(/50 USDC/)
+      .waitFor();
+    await first.context.close();
+    cases.push({ url: `${ORIGIN}/pay/#t=${link}`, says: /already used/ }, { url: `${ORIGIN}/pay/#t=${expired}`, says: /expired/ });
+    for (const c of cases) {
+      const { context, page } = await openPage(browser, { origin: ORIGIN, local, ...(c.initData ? { initData: c.initData } : {}) });
+      await page.goto(c.url);
+      await page.locator('#refusal').getByText(c.says).waitFor();
+      const body = await page.locator('body').innerText();
+      expect(body).not.toContain('USDC');
+      expect(body).not.toContain(swapId);
+      await context.close();
+    }
+  }, 120_000);
+
+  it('a wallet on another chain is asked to switch; a declined payment sends nothing; a second tab cannot pay twice', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const { payUrl } = await swapThroughChat(a, 20);
+    const wallet = await fundedWallet();
+    wallet.chainId = 1;
+    const initData = initDataFor(alice.id);
+    const one = await openPage(browser, { origin: ORIGIN, local, wallet, initData, colorScheme: 'dark' });
+    await one.page.goto(payUrl);
+    await one.page.getByRole('button', { name: 'Connect wallet' }).click();
+    await one.page.getByText('Your wallet is on another network. Switch it to Arbitrum One to pay.').waitFor();
+    await one.page.getByRole('button', { name: 'Switch to Arbitrum One' }).click();
+    const pay = one.page.getByRole('button', { name: 'Pay 20 USDC' });
+    await pay.waitFor();
+    expect(wallet.chainId).toBe(42161);
+    if (SHOTS) await one.page.screenshot({ path: join(ROOT, 'docs/pay-dark.png') });
+
+    wallet.rejectNext = true;
+    await pay.click();
+    await one.page.getByText('You declined in your wallet. Nothing was sent').waitFor();
+    expect(wallet.sent).toEqual([]);
+
+    // Both tabs ready; the first one's wallet is left open (held) while the second taps Pay.
+    let release!: () => void;
+    wallet.hold = new Promise<void>((r) => (release = r));
+    const two = await openPage(browser, { origin: ORIGIN, local, wallet, initData });
+    await two.page.goto(payUrl);
+    await two.page.getByRole('button', { name: 'Connect wallet' }).click();
+    await one.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
+    await one.page.getByText('Confirm the payment in your wallet').waitFor();
+    await two.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
+    await two.page.getByText('already being paid from another tab or device').waitFor();
+    release();
+    await one.page.getByText(/Sent: transaction/).waitFor();
+    expect(wallet.sent).toHaveLength(1);
+    await a.sees(/Deposit seen/);
+    await one.context.close();
+    await two.context.close();
+  }, 120_000);
+});
