@@ -5,10 +5,13 @@ import { telegramAdapter } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
 import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
+import { mcpWeb } from '../mcp/wiring.js';
 import type { Runtime } from './runtime.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
+/** Where agents reach the MCP server over Streamable HTTP. */
+const MCP_PATH = '/mcp';
 /** /health must answer even while Redis hangs: past this it says "not ready". */
 const HEALTH_PING_MS = 2_000;
 
@@ -55,6 +58,14 @@ export async function startWeb(
       }),
     );
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
+  }
+
+  if (opts.alwaysServeHttp || config.setVariables.includes('PORT')) {
+    // Agents over Streamable HTTP (src/mcp): every request needs a key from `swapbot mcp-key create`.
+    const mcp = await mcpWeb({ redisUrl: rt.redisUrl, coreDeps: rt.coreDeps, logger, botUsername: config.TELEGRAM_BOT_USERNAME });
+    routes.set(MCP_PATH, mcp.handle);
+    rt.onClose('mcp', mcp.close);
+    adapters.push(`mcp at ${MCP_PATH}`);
   }
 
   let port: number | undefined;

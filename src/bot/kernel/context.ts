@@ -9,6 +9,7 @@ import type { Locale, Translate } from '../../i18n/index.js';
 import type { LanguageStore } from '../../i18n/store.js';
 import type { RouteTimes } from '../../contracts/route-times.js';
 import type { AddressBook, AskStore, DraftStore, HistoryStore } from './stores.js';
+import type { HandoffStore } from './handoffs.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<
@@ -51,6 +52,8 @@ export interface Ctx {
   readonly languages: LanguageStore;
   /** A route's observed arrival times (contracts/route-times.ts); absent: the service's estimate only. */
   readonly routeTimes?: (routeId: string) => Promise<RouteTimes>;
+  /** Agents' hand-offs to a person's chat (bot/handoff.ts); absent where no agent surface is wired. */
+  readonly handoffs?: HandoffStore;
   now(): number;
 }
 

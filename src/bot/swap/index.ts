@@ -8,3 +8,4 @@ export { checkTronAddress } from './address/tron.js';
 export { swapAgainButton } from './again-button.js';
 export { modeOf } from './ask.js';
 export { startWizard } from './start.js';
+export { checkAddress } from './address/index.js';
