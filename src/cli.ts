@@ -10,6 +10,9 @@ import { healthy, startWeb } from './app/web.js';
 import { ConfigError, loadConfig, type ProcessKind } from './config.js';
 import { asError, createLogger, type Logger } from './log.js';
 import { runSandboxCli } from './sandbox/cli.js';
+import { McpCliError, runMcpKeyCli, runMcpStdio } from './mcp/cli.js';
+import { startEmbeddedRedis } from './redis-server.js';
+import { clusterUrl, createRedis } from './redis.js';
 
 const USAGE = `swapbot: a Telegram, Discord and terminal bot for the Layerswap swap API
 
@@ -25,6 +28,10 @@ Commands:
   sandbox [--port N] [--api-key KEY] [--speed X] [--chain [RPC_URL]]
                         a local stand-in of the Layerswap API
   register-commands     Telegram command menus and Discord slash commands (only what changed)
+  mcp                   the MCP server for AI agents over stdio (key: SWAPBOT_MCP_KEY), with
+                        tracking in-process; /mcp on the web process serves it over HTTP
+  mcp-key create --label NAME [--max-usd-per-swap N] [--max-swaps-per-day N] | list | set ID | revoke ID
+                        agents' bearer keys (the secret is printed once)
 
 Configuration comes from the environment and from .env in the working directory (the environment
 wins): see .env.example and the README.`;
@@ -40,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
     await runSandboxCli(rest, process.env);
     return 0;
   }
+  if (command === 'mcp' || command === 'mcp-key') return runMcp(command, rest);
   if (!['start', 'web', 'worker', 'console', 'register-commands'].includes(command)) {
     process.stderr.write(`swapbot: unknown command "${command.slice(0, 40)}"\n\n${USAGE}\n`);
     return 2;
@@ -119,6 +127,61 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     await rt.close();
+    throw err;
+  }
+}
+
+/**
+ * `swapbot mcp` (stdio: stdout is the protocol, so logs go to stderr) and `swapbot mcp-key`. The
+ * keys live in the deployment's Redis (REDIS_URL, else the embedded one under DATA_DIR).
+ */
+async function runMcp(command: 'mcp' | 'mcp-key', rest: string[]): Promise<number> {
+  const config = loadConfig(process.env, 'console');
+  secretsForErrors = config.secretValues;
+  const logger = createLogger({
+    level: process.env.LOG_LEVEL ? config.LOG_LEVEL : 'warn',
+    secrets: config.secretValues,
+    destination: process.stderr,
+    format: 'line',
+  });
+  if (command === 'mcp-key') {
+    const embedded =
+      config.REDIS_URL || config.REDIS_CLUSTER_NODES ? undefined : await startEmbeddedRedis({ dataDir: config.DATA_DIR, logger });
+    const url = config.REDIS_CLUSTER_NODES ? clusterUrl(config.REDIS_CLUSTER_NODES) : (config.REDIS_URL ?? embedded?.url ?? '');
+    const redis = createRedis(url, { logger, name: 'mcp-key', maxRetriesPerRequest: 3 });
+    try {
+      return await runMcpKeyCli(rest, redis, config.REDIS_PREFIX, (l) => process.stdout.write(`${l}\n`));
+    } catch (err) {
+      if (!(err instanceof McpCliError) && !(err instanceof TypeError)) throw err;
+      process.stderr.write(`swapbot mcp-key: ${err.message}\n`);
+      return 2;
+    } finally {
+      await redis.quit().catch(() => undefined);
+      await embedded?.stop();
+    }
+  }
+  const rt = await createRuntime(config, logger, 'console');
+  const stop = onSignals(rt, logger);
+  try {
+    await untilRedisAnswers(rt);
+    await startTrackingWorkers(rt);
+    const mcp = await runMcpStdio({
+      coreDeps: rt.coreDeps,
+      redisUrl: rt.redisUrl,
+      secret: config.SWAPBOT_MCP_KEY,
+      botUsername: config.TELEGRAM_BOT_USERNAME,
+      logger,
+    });
+    rt.onClose('mcp stdio', mcp.close);
+    await Promise.race([mcp.closed, stop.stopped]);
+    await rt.close();
+    return 0;
+  } catch (err) {
+    await rt.close();
+    if (err instanceof McpCliError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
     throw err;
   }
 }

@@ -122,6 +122,13 @@ const schema = z.object({
       'use 16-256 printable characters without spaces (GET /metrics then needs Authorization: Bearer <token>)',
     )
     .optional(),
+  // The Telegram bot's @username (without @): an agent's hand-off link is https://t.me/<it>?start=ag_<token> (src/mcp).
+  TELEGRAM_BOT_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{3,31}$/, "use the bot's username without @ (5-32 characters of A-Z, a-z, 0-9 and _)")
+    .optional(),
+  // `swapbot mcp` (stdio): the agent key every call is made with (swapbot mcp-key create prints one).
+  SWAPBOT_MCP_KEY: z.string().optional(),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -')
@@ -198,6 +205,7 @@ const SECRET_VARIABLES = [
   'REDIS_CLUSTER_NODES',
   'METRICS_TOKEN',
   'PAY_LINK_SECRET',
+  'SWAPBOT_MCP_KEY',
   // RPC URLs often carry a provider key in the path.
   'CHAIN_RPC_URLS',
 ] as const;

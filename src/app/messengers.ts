@@ -1,4 +1,5 @@
 import { trackingRenderer } from '../bot/renderer.js';
+import { agentDelivery } from '../mcp/wiring.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
@@ -14,9 +15,13 @@ import type { Runtime } from './runtime.js';
  * deliver build these clients: `web` never does.
  */
 export async function startTrackingWorkers(rt: Runtime, extra: Partial<Record<Platform, Messenger>> = {}): Promise<void> {
+  // Agents' keys (src/mcp) are followers too: their moments become events and signed webhooks.
+  const agents = agentDelivery({ redisUrl: rt.redisUrl, coreDeps: rt.coreDeps, logger: rt.logger });
+  rt.onClose('mcp webhooks', agents.close);
   await rt.tracking.startWorkers({
-    messengers: { ...buildMessengers(rt.config), ...extra },
+    messengers: { ...buildMessengers(rt.config), mcp: agents.messenger, ...extra },
     render: trackingRenderer,
+    renderers: { mcp: agents.renderer },
     concurrency: rt.config.TRACK_POLL_CONCURRENCY,
   });
 }

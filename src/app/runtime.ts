@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createCore } from '../bot/create-core.js';
+import { createCore, type CoreDeps } from '../bot/create-core.js';
 import type { BotCore } from '../bot/core.js';
 import { assertProcessConfig, type Config } from '../config.js';
 import { CatalogCache } from '../layerswap/catalog-cache.js';
@@ -32,6 +32,8 @@ export interface Runtime {
   readonly sandbox: SandboxServer | undefined;
   readonly tracking: Tracking;
   readonly core: BotCore;
+  /** What the core was built from: the agent surface (src/mcp) builds its contexts over the same parts. */
+  readonly coreDeps: CoreDeps;
   /** Adds a named on-close step (adapters register their stop here); runs before the runtime's own. */
   onClose(name: string, step: () => Promise<void>): void;
   /**
@@ -143,7 +145,7 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     // /metrics reads queue depths and followed swaps from Redis when scraped.
     closers.push({ name: 'metrics', fn: scrapeTracking(redis, config.REDIS_PREFIX, logger, config.secretValues) });
 
-    const core = createCore({
+    const coreDeps: CoreDeps = {
       api,
       catalog,
       redis,
@@ -152,7 +154,8 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
       limits: { commandsPerMinute: config.COMMANDS_PER_MINUTE, draftTtlSeconds: config.DRAFT_TTL_SECONDS },
       logger,
       ...(payLinksOf(config) ? { payLinks: payLinksOf(config) } : {}),
-    });
+    };
+    const core = createCore(coreDeps);
 
     let closed: Promise<void> | undefined;
     const runtime: Runtime = {
@@ -165,6 +168,7 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
       sandbox,
       tracking,
       core,
+      coreDeps,
       onClose: (name, fn) => closers.push({ name, fn }),
       // Adapters (added last) stop first; Redis and the sandbox go last.
       close: () => (closed ??= closeAll()),

@@ -5,11 +5,14 @@ import { telegramAdapter } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
 import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
+import { mcpWeb } from '../mcp/wiring.js';
 import type { Runtime } from './runtime.js';
 import { payPage, PAY_PATH } from '../pay/index.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
+/** Where agents reach the MCP server over Streamable HTTP. */
+const MCP_PATH = '/mcp';
 /** /health must answer even while Redis hangs: past this it says "not ready". */
 const HEALTH_PING_MS = 2_000;
 
@@ -63,6 +66,14 @@ export async function startWeb(
   if (pay) {
     prefixes.set(PAY_PATH, pay);
     adapters.push(`pay page at ${PAY_PATH}`);
+  }
+
+  if (opts.alwaysServeHttp || config.setVariables.includes('PORT')) {
+    // Agents over Streamable HTTP (src/mcp): every request needs a key from `swapbot mcp-key create`.
+    const mcp = await mcpWeb({ redisUrl: rt.redisUrl, coreDeps: rt.coreDeps, logger, botUsername: config.TELEGRAM_BOT_USERNAME });
+    routes.set(MCP_PATH, mcp.handle);
+    rt.onClose('mcp', mcp.close);
+    adapters.push(`mcp at ${MCP_PATH}`);
   }
 
   let port: number | undefined;

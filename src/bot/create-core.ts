@@ -23,6 +23,7 @@ import type { InlineAnswer, InlineQuery, InlineResult } from './core.js';
 import { defaultLocale, formatDuration, resolveLocale, translator, type Locale, type Translate } from '../i18n/index.js';
 import { chooseLocale, LanguageStore } from '../i18n/store.js';
 import { readRouteTimes } from '../contracts/route-times.js';
+import { HandoffStore } from './kernel/handoffs.js';
 
 export type { CoreDeps } from './kernel/context.js';
 
@@ -44,11 +45,10 @@ function validIncoming(i: Incoming): boolean {
 }
 
 /**
- * The platform-neutral core: rate limit, dispatch, handle, fit. handle() never throws: service
- * failures become plain-word replies and anything unexpected is logged (no user text, no
- * secrets) and answered politely. Every reply is cut to the strictest platform's limits.
+ * One request's context over the core's stores, in the reader's language: what every handler
+ * gets. Exported for the agent surface (src/mcp), which runs the same checks and stores without a chat.
  */
-export function createCore(deps: CoreDeps): BotCore {
+export function contextFactory(deps: CoreDeps): (incoming: Incoming, locale: Locale, t: Translate) => Ctx {
   const logger = deps.logger ?? silentLogger;
   const now = deps.now ?? Date.now;
   const codec = new ActionCodec(deps.redis, deps.keyPrefix);
@@ -58,8 +58,8 @@ export function createCore(deps: CoreDeps): BotCore {
   const addressBook = new RedisAddressBook(deps.redis, deps.keyPrefix);
   const languages = new LanguageStore(deps.redis, deps.keyPrefix);
   const routeTimes = (id: string) => readRouteTimes(deps.redis, deps.keyPrefix, id, now());
-  /** One request's context: the stores and services every handler may use, in the reader's language. */
-  const contextFor = (incoming: Incoming, locale: Locale, t: Translate): Ctx => ({
+  const handoffs = new HandoffStore(deps.redis, deps.keyPrefix);
+  return (incoming, locale, t) => ({
     incoming,
     api: deps.api,
     catalog: deps.catalog,
@@ -76,7 +76,22 @@ export function createCore(deps: CoreDeps): BotCore {
     languages,
     routeTimes,
     ...(deps.payLinks ? { payLinks: deps.payLinks } : {}),
+    handoffs,
   });
+}
+
+/**
+ * The platform-neutral core: rate limit, dispatch, handle, fit. handle() never throws: service
+ * failures become plain-word replies and anything unexpected is logged (no user text, no
+ * secrets) and answered politely. Every reply is cut to the strictest platform's limits.
+ */
+export function createCore(deps: CoreDeps): BotCore {
+  const logger = deps.logger ?? silentLogger;
+  const now = deps.now ?? Date.now;
+  const languages = new LanguageStore(deps.redis, deps.keyPrefix);
+  const drafts = new RedisDraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds);
+  /** One request's context: the stores and services every handler may use, in the reader's language. */
+  const contextFor = contextFactory(deps);
   const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
   // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
   // one query does not use up the commands the user sends next.

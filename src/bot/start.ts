@@ -10,6 +10,7 @@ import { VERBS } from './kernel/verbs.js';
 import { swapThis } from './swap/quote-command.js';
 import { statusCommand } from './follow/status-command.js';
 import { STATUS_LINK_PREFIX } from './follow/lookup/glance.js';
+import { HANDOFF_PREFIX, handoffReplies } from './handoff.js';
 
 const dashed = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
@@ -19,7 +20,8 @@ const expiredLink = (ctx: Ctx): Reply => notice(ctx.t('start.expired.title'), [l
 /**
  * /start [payload]: a welcome, or a deep link from a group: d_<draft id> resumes that draft here,
  * dep_<swap id> re-sends the deposit details of the user's own swap, `history` opens /history,
- * sw_<id> ("Swap this" on a card sent through inline mode) starts a swap of that card's route here.
+ * sw_<id> ("Swap this" on a card sent through inline mode) starts a swap of that card's route here,
+ * ag_<token> opens an agent's hand-off (a swap's deposit card, or a swap to approve).
  */
 async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<Reply[]> {
   const payload = args.trim();
@@ -43,6 +45,9 @@ async function start(ctx: Ctx, args: string, welcome: CommandHandler): Promise<R
   // st_<hex>: "Open the full card" on a guest answer; the card is unmasked only for its creator.
   const st = new RegExp(`^${STATUS_LINK_PREFIX}([0-9a-f]{32})$`).exec(payload);
   if (st && !isPublic(ctx)) return statusCommand.run(ctx, dashed(st[1] as string));
+  // ag_<token>: an agent's hand-off (bot/handoff.ts), private chats only.
+  if (payload.startsWith(HANDOFF_PREFIX) && ctx.handoffs && !isPublic(ctx))
+    return handoffReplies(ctx, ctx.handoffs, payload.slice(HANDOFF_PREFIX.length), expiredLink(ctx));
   const dep = /^dep_([0-9a-f]{32})$/.exec(payload);
   if (dep && !isPublic(ctx)) {
     const hex = dep[1] as string;

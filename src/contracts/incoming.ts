@@ -3,8 +3,8 @@
  * handlers read it and never learn which platform they serve beyond the `platform` tag (used only
  * as part of storage keys).
  */
-/** Every platform the bot serves: the one list (queues, key parsing, input checks read it). */
-export const PLATFORMS = ['telegram', 'discord', 'console'] as const;
+/** Every platform the bot serves: the one list (queues, key parsing, input checks read it). 'mcp' is an agent's bearer key (src/mcp): a subscriber kind that tracking delivers to as events, not chat messages. */
+export const PLATFORMS = ['telegram', 'discord', 'console', 'mcp'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export function isPlatform(value: unknown): value is Platform {

@@ -180,3 +180,35 @@ export class PayKeys {
     return `${this.prefix}:pay:payment:${keyPart(swapId)}`;
   }
 }
+
+/**
+ * The agent surface's keys (src/mcp): bearer keys stored by the sha-256 of their secret (never the
+ * secret), each key's swaps and daily count, and the hand-offs that open a person's chat on a swap.
+ */
+export class McpKeys {
+  constructor(readonly prefix: string) {}
+  /** hash: one key's record, by the sha-256 (hex) of its secret. */
+  key(hash: string): string {
+    return `${this.prefix}:mcp:key:${hash}`;
+  }
+  /** hash: key id -> secret hash, for list and revoke by id. */
+  get ids(): string {
+    return `${this.prefix}:mcp:key-ids`;
+  }
+  /** zset: the swaps one key created or found as its own (score: when), the only ones it may see. */
+  swaps(keyId: string): string {
+    return `${this.prefix}:mcp:swaps:${keyPart(keyId)}`;
+  }
+  /** counter with TTL: swaps one key created on one UTC day (the swaps/day cap). */
+  day(keyId: string, day: string): string {
+    return `${this.prefix}:mcp:day:${keyPart(keyId)}:${day}`;
+  }
+  /** string (JSON) with TTL: a hand-off (a swap to show, or a swap to approve) by its token. */
+  handoff(token: string): string {
+    return `${this.prefix}:mcp:handoff:${keyPart(token)}`;
+  }
+  /** Pub/sub channel: tracking's moments for agents, to every process serving /mcp or stdio. */
+  get events(): string {
+    return `${this.prefix}:mcp:events`;
+  }
+}

@@ -93,6 +93,8 @@ export interface WorkerOptions {
   messengers: Partial<Record<Platform, Messenger>>;
   /** Status cards, key moments and notices, rendered by the core. */
   render: TrackingRenderer;
+  /** A platform's own renderer instead of the core's (agents' keys, 'mcp': events, not chat cards). */
+  renderers?: Partial<Record<Platform, TrackingRenderer>>;
   poll?: boolean;
   notify?: boolean;
   concurrency?: number;
@@ -313,7 +315,7 @@ class TrackingEngine implements Tracking {
     const w = deps.workers ?? {};
     // The same platform rates as the queue limiters, counted in messages rather than jobs.
     const platformRate = (p: Platform) => {
-      if (p === 'console') return undefined;
+      if (p === 'console' || p === 'mcp') return undefined;
       const r = deps.platformRates?.[p] ?? DEFAULT_PLATFORM_RATES[p];
       return { limit: r.max, windowMs: r.duration };
     };
@@ -329,7 +331,7 @@ class TrackingEngine implements Tracking {
         settings: this.chatSettings,
         now: this.now,
         messenger: counted(messenger),
-        render: opts.render,
+        render: opts.renderers?.[platform] ?? opts.render,
         languages,
         pacer,
         rateLimit: (ms) => queue.rateLimit(ms),

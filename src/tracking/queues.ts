@@ -26,6 +26,7 @@ export const DEFAULT_PLATFORM_RATES: Readonly<Record<Platform, RateLimit>> = {
   telegram: { max: 30, duration: 1000 },
   discord: { max: 45, duration: 1000 },
   console: { max: 10_000, duration: 1000 },
+  mcp: { max: 10_000, duration: 1000 },
 };
 
 /** Requests to the swap service per second, over all poll jobs and workers. */

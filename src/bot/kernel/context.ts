@@ -10,6 +10,7 @@ import type { LanguageStore } from '../../i18n/store.js';
 import type { RouteTimes } from '../../contracts/route-times.js';
 import type { PayLinks } from '../../contracts/pay.js';
 import type { AddressBook, AskStore, DraftStore, HistoryStore } from './stores.js';
+import type { HandoffStore } from './handoffs.js';
 
 /** The catalogue reads the core makes (CatalogCache provides them). */
 export type Catalog = Pick<
@@ -56,6 +57,8 @@ export interface Ctx {
   readonly routeTimes?: (routeId: string) => Promise<RouteTimes>;
   /** The pay page's links (absent: not configured, no Pay button). */
   readonly payLinks?: PayLinks;
+  /** Agents' hand-offs to a person's chat (bot/handoff.ts); absent where no agent surface is wired. */
+  readonly handoffs?: HandoffStore;
   now(): number;
 }
 
