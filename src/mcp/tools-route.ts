@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { amountProblem, networkLabel, resolveNetwork, resolveToken, routeLimits } from '../bot/catalog/index.js';
+import { activeTokens, amountProblem, networkLabel, resolveNetwork, resolveToken, routeLimits } from '../bot/catalog/index.js';
 import type { Problem } from '../bot/kernel/problem.js';
 import type { Route, RouteField } from '../bot/kernel/route.js';
 import { quoteMoney } from '../bot/money/model.js';
-import { activeTokens, checkRoute, observedTimes, quoteParams, setRouteField } from '../bot/quote/index.js';
+import { checkRoute, observedTimes, quoteParams, setRouteField } from '../bot/quote/index.js';
 import type { Destination, Network } from '../layerswap/schemas.js';
 import { guarded, result, type Agent } from './agent.js';
 import { moneyView, problemView, routeTimesView } from './views.js';
