@@ -282,7 +282,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (op.auth) checkKey(req.headers['x-ls-apikey']);
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
       const data = await op.run({ url, params, body });
-      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url) : undefined);
+      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url, chain.chainId) : undefined);
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
       send(res, e.status, envelopeError(e.code, e.message, e.metadata));
