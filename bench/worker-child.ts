@@ -129,7 +129,7 @@ function chainOptions(c: NonNullable<WorkerConfig['chain']>): NonNullable<Tracki
     pollMs: c.pollMs,
     network: async (name) => {
       const n = evm.find((x) => x.name === name);
-      return n ? { required: n.max_confirmations, tokens: n.tokens } : undefined;
+      return n ? { required: n.max_confirmations, chainId: 31337, tokens: n.tokens } : undefined;
     },
   };
 }

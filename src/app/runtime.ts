@@ -273,8 +273,11 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         const n = await evm(name);
         if (!n) return undefined;
         const required = (n as { max_confirmations?: unknown }).max_confirmations;
+        // The chain id the watcher checks its RPC against (decimal or 0x hex in the catalogue).
+        const chainId = n.chain_id && /^(\d+|0x[0-9a-f]+)$/i.test(n.chain_id) ? Number(n.chain_id) : undefined;
         return {
           ...(typeof required === 'number' ? { required } : {}),
+          ...(chainId !== undefined && Number.isSafeInteger(chainId) ? { chainId } : {}),
           tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 18 })),
         };
       },

@@ -1,5 +1,6 @@
 import { createPublicClient, http, parseAbiItem, type Address, type PublicClient } from 'viem';
 import { silentLogger, type Logger } from '../log.js';
+import { judge, receiptOf, type Tracked } from './evidence.js';
 import type { ChainWatcher, WatchEntry, WatcherEvents } from './watcher.js';
 
 /**
@@ -10,7 +11,10 @@ import type { ChainWatcher, WatchEntry, WatcherEvents } from './watcher.js';
  * with swaps. Requests to one RPC are rate-limited (a token bucket: `minGapMs` apart on average,
  * a tick's few requests in a burst, so a block's reads are not spaced out one gap after another);
  * failures back off (doubling to 30 s), and an RPC that keeps failing is reported down once
- * (tracking then polls the API as before).
+ * (tracking then polls the API as before). Before it is believed, at start and after every
+ * failure, the RPC's eth_chainId must be the network's (`chainId`): another chain's RPC is
+ * disabled with one error line. A transfer is reported only when its receipt backs it, and
+ * checked again at each new head until final (evidence.ts).
  */
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -39,6 +43,11 @@ export interface EvmWatcherOptions {
   /** How often an RPC that has never answered is tried again (ms; default 10 min). */
   unreachableRetryMs?: number;
   logger?: Logger;
+  /**
+   * The network's chain id (the catalogue's): the RPC must answer eth_chainId with it, at start and
+   * after each failure, or it is not watched. Absent: not checked (the sandbox's own chain).
+   */
+  chainId?: (network: string) => Promise<number | undefined>;
 }
 
 interface NetworkLoop {
@@ -59,6 +68,12 @@ interface NetworkLoop {
   bucket: Bucket;
   /** Not before this (ms) while failing: a watch added meanwhile does not try at once. */
   retryAt: number;
+  /** Its chain id was checked since the last failure. */
+  verified: boolean;
+  /** Another chain's RPC (or none to check against): never read again. */
+  disabled: boolean;
+  /** Transfers found, by swap and transaction: unreported until a receipt backs them, then re-checked until final. */
+  tracked: Map<string, Tracked>;
 }
 
 /** Requests that may go now, as of `refilled`; whether the RPC ever answered. */
@@ -99,6 +114,9 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       running: false,
       again: false,
       retryAt: 0,
+      verified: !opts.chainId,
+      disabled: false,
+      tracked: new Map(),
       bucket: buckets.get(url) ?? { tokens: burst, refilled: Date.now(), answered: false },
     };
     buckets.set(url, l.bucket);
@@ -124,7 +142,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   };
 
   const schedule = (l: NetworkLoop, ms: number) => {
-    if (closed || l.entries.size === 0) return;
+    if (closed || l.disabled || l.entries.size === 0) return;
     clearTimeout(l.timer);
     l.timer = setTimeout(() => void tick(l), ms);
     l.timer.unref();
@@ -139,6 +157,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     l.running = true;
     l.again = false;
     try {
+      if (!l.verified && !(await verifyChain(l))) return;
       await gap(l);
       const head = Number(await l.client.getBlockNumber());
       l.bucket.answered = true;
@@ -154,6 +173,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       const to = Math.min(head, from + MAX_RANGE - 1);
       if (from <= to) await scan(l, from, to);
       l.scanned = Math.max(l.scanned ?? 0, to, from - 1);
+      await check(l, head);
       if (l.failures > 0 || !l.up) {
         if (!l.up) log.info({ network: l.name }, 'chain RPC answers again: watching deposits on chain');
         l.failures = 0;
@@ -166,6 +186,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       schedule(l, to < head || l.again ? 0 : pollMs);
     } catch (err) {
       l.failures++;
+      // A reconnect is checked again: the URL may now lead to another node.
+      l.verified = !opts.chainId;
       const never = !l.bucket.answered;
       if (l.up && l.failures >= downAfter) {
         l.up = false;
@@ -239,7 +261,60 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
         }
       }
     }
-    for (const [e, t] of found) opts.events.transfer(e, { ...t, at: times.get(t.block) ?? Date.now() });
+    for (const [e, t] of found) {
+      const key = `${e.swapId}|${t.txHash}`;
+      const seen = { ...t, at: times.get(t.block) ?? Date.now() };
+      if (l.tracked.has(key) || !(opts.events.accept?.(e, seen) ?? true)) continue;
+      l.tracked.set(key, { entry: e, t: seen, reported: false, checkedAt: -1, misses: 0 });
+    }
+  };
+
+  /** Each tracked transfer's receipt, once per head: reported when it backs it, taken back when it stops. */
+  const check = async (l: NetworkLoop, head: number) => {
+    for (const [key, tr] of l.tracked) {
+      if (tr.checkedAt === head) continue;
+      await gap(l);
+      const v = judge(tr, await receiptOf(l.client, tr.t.txHash), head);
+      tr.checkedAt = head;
+      if (v.kind === 'report') {
+        tr.reported = true;
+        tr.t = { ...tr.t, block: v.block };
+        opts.events.transfer(tr.entry, tr.t);
+      } else if (v.kind === 'retract') {
+        l.tracked.delete(key);
+        log.warn(
+          { network: l.name, swapId: tr.entry.swapId },
+          'a transfer seen on chain is gone (reorganisation or a faulty RPC): taken back',
+        );
+        opts.events.retract?.(tr.entry, tr.t.txHash);
+      } else if (v.kind === 'drop') {
+        l.tracked.delete(key);
+        log.warn({ network: l.name, swapId: tr.entry.swapId }, "a transfer in the RPC's logs has no receipt to back it: not believed");
+      } else if (v.kind === 'final') l.tracked.delete(key);
+    }
+  };
+
+  /** The RPC's eth_chainId against the network's: false (and the loop disabled, one error line) when they differ. */
+  const verifyChain = async (l: NetworkLoop): Promise<boolean> => {
+    const expected = await opts.chainId?.(l.name);
+    await gap(l);
+    const got = await l.client.getChainId();
+    if (expected !== undefined && got === expected) {
+      l.verified = true;
+      return true;
+    }
+    l.disabled = true;
+    l.up = false;
+    clearTimeout(l.timer);
+    const fields = { network: l.name, expected: expected ?? null, got };
+    if (expected === undefined)
+      log.error(
+        fields,
+        'no chain id in the catalogue to check the chain RPC against: not watched; deposits are followed by polling the API',
+      );
+    else log.error(fields, 'chain RPC is for another chain: not watched; deposits are followed by polling the API');
+    opts.events.health(l.name, false);
+    return false;
   };
 
   return {
@@ -252,7 +327,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     },
     watch(entry) {
       const l = loopFor(entry.network);
-      if (!l || closed) return;
+      if (!l || closed || l.disabled) return;
       const had = l.entries.size;
       l.entries.set(entry.swapId, entry);
       if (l.scanned !== undefined) l.fresh.set(entry.swapId, entry);
@@ -266,6 +341,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       const l = loops.get(network);
       l?.entries.delete(swapId);
       l?.fresh.delete(swapId);
+      for (const [key, tr] of l?.tracked ?? []) if (tr.entry.swapId === swapId) l?.tracked.delete(key);
       if (l && l.entries.size === 0) {
         clearTimeout(l.timer);
         // Idle: the next watch starts from the head's lookback, not a catch-up over every block since.

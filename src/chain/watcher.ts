@@ -21,6 +21,8 @@ export interface WatchEntry {
   /** The swap's own deposit address (deposit-address flow only: a shared one would match others' transfers). */
   address: string;
   token: WatchedToken;
+  /** Confirmations after which a reported transfer is final (no longer re-checked); 0 or absent: DEFAULT_FINAL_DEPTH. */
+  depth?: number;
 }
 
 export interface SeenTransfer {
@@ -36,7 +38,12 @@ export interface SeenTransfer {
 }
 
 export interface WatcherEvents {
+  /** Whether a transfer found is worth checking and reporting (default: all); noise is left out before any receipt is read. */
+  accept?(entry: WatchEntry, t: SeenTransfer): boolean;
+  /** A transfer its receipt backs (again, with its new block, after a reorganisation moved it). */
   transfer(entry: WatchEntry, t: SeenTransfer): void;
+  /** A reported transfer the chain no longer shows (a reorganisation, or an RPC that cannot back it any more). */
+  retract?(entry: WatchEntry, txHash: string): void;
   head(network: string, head: number): void;
   /** The network's RPC stopped (false) or started again (true) answering. */
   health(network: string, up: boolean): void;

@@ -5,7 +5,8 @@ import type { SwapData } from './swap.js';
  * status card shows it. The swap service stays the authority on the swap's status: this is what
  * the chain shows, beside it.
  */
-export type SightingVerdict = 'ok' | 'wrong_token' | 'less' | 'more' | 'late';
+/** 'retracted': a transfer the chain showed, then no longer did (a reorganisation, a faulty RPC): never the deposit. */
+export type SightingVerdict = 'ok' | 'wrong_token' | 'less' | 'more' | 'late' | 'retracted';
 
 export interface ChainSighting {
   /** The source network's display name. */

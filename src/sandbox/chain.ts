@@ -25,6 +25,8 @@ export interface SandboxChainOptions {
 
 export interface SandboxChain {
   readonly url: string;
+  /** The node's chain id: with --chain the catalogue's EVM networks name it (a watcher checks its RPC against it). */
+  readonly chainId: number;
   readonly fundedKey: Hex;
   /** The local node, when the sandbox started one. */
   readonly node: LocalNode | undefined;
@@ -82,6 +84,8 @@ export async function startSandboxChain(
     minGapMs: 0,
     lookback: 0,
     events: {
+      // A zero-value transfer (address poisoning) is nobody's deposit, for the service as for the bot.
+      accept: (_e, t) => t.value > 0n,
       transfer: (e, t) => onDeposit(e.swapId, t),
       head: (_n, h) => void (head = Math.max(head, h)),
       health: () => undefined,
@@ -98,6 +102,7 @@ export async function startSandboxChain(
 
   return {
     url,
+    chainId,
     fundedKey: DEV_KEYS[0],
     node,
     head: () => head,
@@ -111,6 +116,8 @@ export async function startSandboxChain(
         network: network.name,
         address: rec.depositAddress,
         token: { symbol: token.symbol, contract: token.contract, decimals: token.decimals },
+        // The service's deposit is its own business: once its receipt backs it, it is not re-checked.
+        depth: 1,
       };
       watcher.watch(entry);
     },

@@ -29,13 +29,15 @@ export async function readJsonBody(req: http.IncomingMessage): Promise<Record<st
 }
 
 /**
- * With --chain, the catalogue's EVM networks name the sandbox's chain as their node_url: a bot
- * pointed at this sandbox (CHAIN_WATCH=auto) watches the chain its deposits land on, not the
- * public mainnet nodes the catalogue lists otherwise.
+ * With --chain, the catalogue's EVM networks name the sandbox's chain as their node_url and its
+ * chain id: a bot pointed at this sandbox (CHAIN_WATCH=auto) watches the chain its deposits land
+ * on, not the public mainnet nodes the catalogue lists otherwise, and its check of the RPC's
+ * eth_chainId against the catalogue passes.
  */
-export function localNodeUrl(url: string): (this: unknown, key: string, value: unknown) => unknown {
+export function localNodeUrl(url: string, chainId: number): (this: unknown, key: string, value: unknown) => unknown {
   return function (this: unknown, key, value) {
-    return key === 'node_url' && (this as { type?: unknown }).type === 'evm' ? url : value;
+    if ((this as { type?: unknown }).type !== 'evm') return value;
+    return key === 'node_url' ? url : key === 'chain_id' && typeof value === 'string' ? String(chainId) : value;
   };
 }
 

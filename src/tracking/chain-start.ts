@@ -27,8 +27,12 @@ export function startChainWatch(
     rpcs,
     ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
     logger: deps.logger,
+    // The catalogue's chain id: an RPC of another chain is never believed.
+    chainId: async (n) => (await settings.network(n).catch(() => undefined))?.chainId,
     events: {
+      accept: (e, t) => cw?.accepts(e, t) ?? false,
       transfer: (e, t) => cw?.onTransfer(e, t),
+      retract: (e, tx) => cw?.onRetract(e, tx),
       head: (n, h) => cw?.onHead(n, h),
       health: (n, up) => cw?.onHealth(n, up),
     },

@@ -1,9 +1,10 @@
-import { formatUnits, parseUnits } from 'viem';
+import { formatUnits } from 'viem';
 import type { ChainSighting } from '../contracts/chain.js';
 import { BEFORE_DEPOSIT } from '../layerswap/phase.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
+import * as ev from './chain-evidence.js';
+import type { LateList, Told } from './chain-evidence.js';
 import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
 import type { Observation, SwapState } from './observe.js';
 import type { Follower, SwapStore } from './swap-store.js';
@@ -15,7 +16,9 @@ import type { Follower, SwapStore } from './swap-store.js';
  * there is stored (field c) and the swap polled at once: the service stays the authority on the
  * status, the card shows the chain beside it. Each new head moves a seen deposit's confirmations
  * on the card with no API request (a chain-only commit); the API is asked again when the count
- * reaches the service's, and the confirming phase's polls are spaced out meanwhile.
+ * reaches the service's, and the confirming phase's polls are spaced out meanwhile. What counts
+ * as the deposit is chain-evidence.ts's: dust is never one, noise is told once per swap, a late
+ * transfer once, and a sighting the chain takes back is said so and no longer counted.
  */
 
 export interface ChainWatchDeps {
@@ -30,35 +33,15 @@ export interface ChainWatchDeps {
   /** Swaps that expired, by when (a sorted set in Redis): a restarted worker still tells their late transfers. */
   late?: LateList;
   /** Required confirmations and known tokens per network, from the service's catalogue. */
-  network(
-    name: string,
-  ): Promise<{ required?: number; tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }> } | undefined>;
-}
-
-export interface LateList {
-  add(swapId: string, expiredAt: number): Promise<void>;
-  /** Those expired at `from` or later, with when (older ones are forgotten). */
-  since(from: number): Promise<Array<[string, number]>>;
-  remove(swapId: string): Promise<void>;
-}
-
-/** The LateList in a Redis sorted set (score: when the swap expired). */
-export function redisLateList(redis: Redis, key: string): LateList {
-  return {
-    add: async (swapId, at) => {
-      await redis.zadd(key, at, swapId);
-    },
-    async since(from) {
-      await redis.zremrangebyscore(key, '-inf', `(${from}`);
-      const flat = await redis.zrangebyscore(key, from, '+inf', 'WITHSCORES');
-      const out: Array<[string, number]> = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i] as string, Number(flat[i + 1])]);
-      return out;
-    },
-    remove: async (swapId) => {
-      await redis.zrem(key, swapId);
-    },
-  };
+  network(name: string): Promise<
+    | {
+        required?: number;
+        /** The network's chain id: its RPC must answer eth_chainId with it. */
+        chainId?: number;
+        tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }>;
+      }
+    | undefined
+  >;
 }
 
 interface Watched {
@@ -67,7 +50,10 @@ interface Watched {
   required: number;
   expected: string;
   expectedBase: bigint;
+  /** Below this, a transfer of the swap's token is dust (chain-evidence.ts). */
+  floor: bigint;
   expired: boolean;
+  told: Told;
 }
 
 /** A swap that expired is watched this long more, to tell a late transfer. */
@@ -79,9 +65,8 @@ export class ChainWatch {
   private readonly heads = new Map<string, number>();
   private readonly expiredAt = new Map<string, number>();
 
-  constructor(private readonly deps: ChainWatchDeps) {
-    // The watchers' events come here (createChainWatchers wires them).
-  }
+  /** The watchers' events come here (chain-start.ts wires them). */
+  constructor(private readonly deps: ChainWatchDeps) {}
 
   private watcherFor(network: string): ChainWatcher | undefined {
     return this.deps.watchers.find((w) => w.covers(network));
@@ -130,7 +115,7 @@ export class ChainWatch {
 
   /** Starts watching the swap's deposit address: from the details, else from what its first poll stored. */
   private async start(swapId: string, details: SwapDetails | undefined): Promise<void> {
-    let entry = details ? entryOf(details) : undefined;
+    let entry = details ? ev.entryOf(details) : undefined;
     if (entry) await this.deps.store.setChainField(swapId, 'w', JSON.stringify(entry));
     else {
       const raw = (await this.deps.store.chainFields(swapId)).w;
@@ -142,18 +127,25 @@ export class ChainWatch {
     const net = await this.deps.network(entry.network).catch(() => undefined);
     const amount = details?.swap.requested_amount ?? details?.quote?.requested_amount;
     const stored = (await this.deps.store.chainFields(swapId)).c;
-    if (stored) this.sightings.set(swapId, { ...(JSON.parse(stored) as ChainSighting), networkName: entry.network });
+    const prior = stored ? (JSON.parse(stored) as ChainSighting) : undefined;
+    if (prior && prior.verdict !== 'retracted') this.sightings.set(swapId, { ...prior, networkName: entry.network });
     const kept = entry as WatchEntry & { amount?: string; display?: string };
-    const expected = typeof amount === 'number' ? decimalText(amount) : (kept.amount ?? '0');
+    const expected = typeof amount === 'number' ? ev.decimalText(amount) : (kept.amount ?? '0');
     const display = details?.swap.source_network?.display_name || kept.display || entry.network;
+    const expectedBase = ev.safeUnits(expected, entry.token.decimals);
+    // 0 (unknown) until the service's input transaction tells its count: never a made-up 1/1.
+    const required = net?.required ?? 0;
+    // The watcher re-checks a sighting's receipt until this deep (the entry is shared: merge() deepens it).
+    entry = { ...entry, depth: required };
     this.watched.set(swapId, {
       entry,
       display,
-      // 0 (unknown) until the service's input transaction tells its count: never a made-up 1/1.
-      required: net?.required ?? 0,
+      required,
       expected,
-      expectedBase: safeUnits(expected, entry.token.decimals),
+      expectedBase,
+      floor: ev.dustFloor(expectedBase),
       expired: false,
+      told: { ...(prior?.verdict === 'wrong_token' ? { noise: true } : {}), ...(prior?.verdict === 'late' ? { late: true } : {}) },
     });
     // What a restarted worker needs to watch it again without the details (restore).
     if (typeof amount === 'number')
@@ -229,16 +221,19 @@ export class ChainWatch {
       c = JSON.stringify(chain);
       await this.deps.store.setChainField(swapId, 'c', c);
       const w = this.watched.get(swapId);
-      if (w) w.required = required;
+      if (w) {
+        w.required = required;
+        w.entry.depth = required;
+      }
       const mem = this.sightings.get(swapId);
       if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
     }
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
     // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.
-    const moments = isDeposit(ca)
+    const moments = ev.isDeposit(ca)
       ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
-      : c !== ca && isDeposit(c) && state.depositSeenAt === undefined
+      : c !== ca && ev.isDeposit(c) && state.depositSeenAt === undefined
         ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
         : obs.moments;
     return {
@@ -253,28 +248,36 @@ export class ChainWatch {
     if (applied) await this.deps.store.setChainField(swapId, 'ca', applied);
   }
 
+  /** Before the watcher reads a receipt: a transfer worth telling (chain-evidence.ts `worthTelling`). */
+  accepts(entry: WatchEntry, t: SeenTransfer): boolean {
+    const w = this.watched.get(entry.swapId);
+    if (!w) return false;
+    const kind = ev.kindOf(ev.sameToken(entry, t), t.value, w.floor);
+    if (kind === 'dust' && !w.told.dust)
+      this.deps.logger.info(
+        { swapId: entry.swapId, network: entry.network },
+        'a dust transfer reached a deposit address (address poisoning?): not taken for the deposit',
+      );
+    return ev.worthTelling(w, kind, this.sightings.get(entry.swapId), t.txHash);
+  }
+
   onTransfer(entry: WatchEntry, t: SeenTransfer): void {
     void this.transfer(entry, t).catch((err: unknown) => this.deps.logger.warn({ err, swapId: entry.swapId }, 'chain sighting not stored'));
   }
 
   private async transfer(entry: WatchEntry, t: SeenTransfer): Promise<void> {
     const w = this.watched.get(entry.swapId);
-    if (!w) return;
+    if (!w || !this.accepts(entry, t)) return;
     const prev = this.sightings.get(entry.swapId);
-    if (prev && (prev.verdict === 'ok' || prev.txHash === t.txHash)) return;
-    const sameToken = (t.contract ?? null) === (entry.token.contract?.toLowerCase() ?? null);
-    const net = sameToken ? undefined : await this.deps.network(entry.network).catch(() => undefined);
-    const token = sameToken ? entry.token : net?.tokens.find((k) => (k.contract?.toLowerCase() ?? null) === t.contract);
+    // The same transaction again, in the same block: nothing new (a reorganisation that moved it is new).
+    if (prev && prev.txHash === t.txHash && prev.block === t.block) return;
+    const same = ev.sameToken(entry, t);
+    const net = same ? undefined : await this.deps.network(entry.network).catch(() => undefined);
+    const token = same ? entry.token : net?.tokens.find((k) => (k.contract?.toLowerCase() ?? null) === t.contract);
     const decimals = token?.decimals ?? 18;
-    const verdict = w.expired
-      ? 'late'
-      : !sameToken
-        ? 'wrong_token'
-        : t.value < w.expectedBase
-          ? 'less'
-          : t.value > w.expectedBase
-            ? 'more'
-            : 'ok';
+    const verdict = same ? ev.depositVerdict(t.value, w.expectedBase, w.expired) : 'wrong_token';
+    if (verdict === 'wrong_token') w.told.noise = true;
+    if (verdict === 'late') w.told.late = true;
     const head = Math.max(this.heads.get(entry.network) ?? t.block, t.block);
     const s: ChainSighting = {
       network: w.display,
@@ -282,7 +285,7 @@ export class ChainWatch {
       block: t.block,
       symbol: token?.symbol ?? (t.contract ? `${t.contract.slice(0, 6)}…${t.contract.slice(-4)}` : 'native'),
       amount: formatUnits(t.value, decimals),
-      confirmations: capped(w.required, head - t.block + 1),
+      confirmations: ev.capped(w.required, head - t.block + 1),
       required: w.required,
       verdict,
       ...(verdict === 'ok' ? {} : { expected: { symbol: entry.token.symbol, amount: w.expected } }),
@@ -296,11 +299,32 @@ export class ChainWatch {
     await this.deps.pollNow(entry.swapId);
   }
 
+  /** The chain no longer shows a transfer it reported: the card says so once, and it is no longer the deposit. */
+  onRetract(entry: WatchEntry, txHash: string): void {
+    const fail = (err: unknown) => this.deps.logger.warn({ err, swapId: entry.swapId }, 'sighting not taken back');
+    void this.retract(entry, txHash).catch(fail);
+  }
+
+  private async retract(entry: WatchEntry, txHash: string): Promise<void> {
+    const s = this.sightings.get(entry.swapId);
+    if (!s || s.txHash !== txHash) return;
+    this.sightings.delete(entry.swapId);
+    const w = this.watched.get(entry.swapId);
+    if (w && s.verdict === 'wrong_token') w.told.noise = undefined;
+    if (w && s.verdict === 'late') w.told.late = undefined;
+    const { networkName: _n, ...rest } = s;
+    const sighting: ChainSighting = { ...rest, verdict: 'retracted' };
+    const c = JSON.stringify(sighting);
+    await this.deps.store.setChainField(entry.swapId, 'c', c);
+    await this.commitChain(entry.swapId, c, sighting);
+    await this.deps.pollNow(entry.swapId);
+  }
+
   onHead(network: string, head: number): void {
     this.heads.set(network, head);
     for (const [swapId, s] of this.sightings) {
-      if (s.networkName !== network || s.verdict !== 'ok' || (s.required > 0 && s.confirmations >= s.required)) continue;
-      const confirmations = capped(s.required, head - s.block + 1);
+      if (s.networkName !== network || !DEPOSIT.has(s.verdict) || (s.required > 0 && s.confirmations >= s.required)) continue;
+      const confirmations = ev.capped(s.required, head - s.block + 1);
       if (confirmations <= s.confirmations) continue;
       const next = { ...s, confirmations };
       this.sightings.set(swapId, next);
@@ -317,6 +341,8 @@ export class ChainWatch {
       await this.deps.pollNow(swapId);
       return;
     }
+    // No count to reach: the number rides along with the next poll's commit, not an edit per head.
+    if (s.required <= 0) return;
     await this.commitChain(swapId, c, sighting);
   }
 
@@ -333,7 +359,7 @@ export class ChainWatch {
       if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
       const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
       // The chain saw the deposit before the service: its "Deposit seen" message, with the sighting.
-      const announce = !isDeposit(fields.ca) && isDeposit(c) && state.depositSeenAt === undefined;
+      const announce = !ev.isDeposit(fields.ca) && ev.isDeposit(c) && state.depositSeenAt === undefined;
       const moments = announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : [];
       const commit = await this.deps.store.pollCommit(state.version, next, {
         changed: true,
@@ -358,40 +384,5 @@ export class ChainWatch {
   }
 }
 
-/** A stored sighting of the swap's own token (any amount): its deposit, which the money model counts. */
-function isDeposit(c: string | undefined): boolean {
-  if (!c) return false;
-  const v = (JSON.parse(c) as ChainSighting).verdict;
-  return v === 'ok' || v === 'less' || v === 'more';
-}
-
-/** The swap's own deposit address and token, from a manual_transfer deposit action. */
-function entryOf(details: SwapDetails): WatchEntry | undefined {
-  const action = details.deposit_actions?.find((a) => a.type === 'manual_transfer' && a.to_address);
-  const network = action?.network?.name ?? details.swap.source_network?.name;
-  const token = action?.token ?? details.swap.source_token;
-  if (!action?.to_address || !network || !token || typeof token.decimals !== 'number') return undefined;
-  return {
-    swapId: details.swap.id,
-    network,
-    address: action.to_address,
-    token: { symbol: token.symbol, contract: token.contract ?? null, decimals: token.decimals },
-  };
-}
-
-/** Confirmations up to the required count (when known). */
-function capped(required: number, confirmations: number): number {
-  return required > 0 ? Math.min(required, confirmations) : confirmations;
-}
-
-function decimalText(n: number): string {
-  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 18 });
-}
-
-function safeUnits(text: string, decimals: number): bigint {
-  try {
-    return parseUnits(text, decimals);
-  } catch {
-    return 0n;
-  }
-}
+/** Sightings of the swap's own token whose confirmations the card counts. */
+const DEPOSIT = new Set<ChainSighting['verdict']>(['ok', 'less', 'more']);

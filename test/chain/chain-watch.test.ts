@@ -70,7 +70,7 @@ describe('chain watcher on a real local EVM node', () => {
         pollMs: 50,
         network: async (name) => {
           const net = evm.find((x) => x.name === name);
-          return net ? { required: net.max_confirmations, tokens: net.tokens } : undefined;
+          return net ? { required: net.max_confirmations, chainId: 31337, tokens: net.tokens } : undefined;
         },
       },
     });

@@ -43,7 +43,7 @@ describe('a worker restart while swaps wait for their deposits', () => {
         pollMs: 50,
         network: async (name) => {
           const net = evm.find((x) => x.name === name);
-          return net ? { required: net.max_confirmations, tokens: net.tokens } : undefined;
+          return net ? { required: net.max_confirmations, chainId: 31337, tokens: net.tokens } : undefined;
         },
       },
     });

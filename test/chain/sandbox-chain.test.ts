@@ -89,7 +89,7 @@ describe('the sandbox on a real local chain', () => {
         evmRpcs: new Map(),
         fallbackRpc: async (name) => (await client.getNetworks()).find((n) => n.name === name && n.type === 'evm')?.node_url ?? undefined,
         pollMs: 50,
-        network: async () => ({ required: 3, tokens: [] }),
+        network: async () => ({ required: 3, chainId: 31337, tokens: [] }),
       },
     });
     try {

@@ -18,6 +18,9 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
   const amount = opts.hideAmounts ? s.symbol : `${s.amount} ${s.symbol}`;
   const block = s.block.toLocaleString('en-US');
   const network = s.network;
+  // Taken back (a reorganisation, a faulty RPC): one sentence, and the card asks for the deposit as before.
+  if (s.verdict === 'retracted')
+    return BEFORE_DEPOSIT.has(details.swap.status) ? [line(t(locale, 'statusCard.chain.retracted', { amount, network, block }))] : [];
   if (s.verdict === 'wrong_token' || s.verdict === 'late') {
     const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
     return [

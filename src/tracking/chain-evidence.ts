@@ -1,0 +1,132 @@
+import { parseUnits } from 'viem';
+import type { Redis } from 'ioredis';
+import type { ChainSighting, SightingVerdict } from '../contracts/chain.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
+import type { SeenTransfer, WatchEntry } from '../chain/watcher.js';
+
+/**
+ * What a transfer to a swap's deposit address means for the swap's money (chain-watch.ts).
+ * Only the swap's own token counts as its deposit, and only from a dust floor up: a tenth of the
+ * amount asked (DUST_FRACTION). Below it (a zero-value or tiny transfer: address poisoning, which
+ * anyone can send to any address) it is noise, never "Deposit seen"; above it, a different amount
+ * is a real under- or over-payment and is said as one. After the swap expired only a transfer of
+ * real value is told (late). Other tokens are noise told once per swap (wrong_token).
+ */
+
+/** A transfer of the swap's token below this share of the amount asked is dust, not a deposit. */
+export const DUST_FRACTION_DENOMINATOR = 10n;
+
+/** The smallest transfer of the swap's token that is taken for its deposit (at least one base unit). */
+export function dustFloor(expectedBase: bigint): bigint {
+  const floor = expectedBase / DUST_FRACTION_DENOMINATOR;
+  return floor > 0n ? floor : 1n;
+}
+
+export type TransferKind = 'deposit' | 'dust' | 'wrong_token';
+
+export function kindOf(sameToken: boolean, value: bigint, floor: bigint): TransferKind {
+  if (!sameToken) return 'wrong_token';
+  return value >= floor ? 'deposit' : 'dust';
+}
+
+/** Noise told (another token on the card), dust logged, a late transfer told: each once per swap. */
+export interface Told {
+  noise?: true | undefined;
+  dust?: true | undefined;
+  late?: true | undefined;
+}
+
+export function sameToken(entry: WatchEntry, t: SeenTransfer): boolean {
+  return (t.contract ?? null) === (entry.token.contract?.toLowerCase() ?? null);
+}
+
+/**
+ * Whether a transfer is worth a receipt and a card: dust never is (noted in `told` to log it once);
+ * another token only while none was told for this swap and no deposit is shown; after expiry only
+ * a late transfer of real value, once; a deposit only while none is shown (a new transaction).
+ */
+export function worthTelling(
+  w: { expired: boolean; told: Told },
+  kind: TransferKind,
+  shown: Pick<ChainSighting, 'verdict' | 'txHash'> | undefined,
+  txHash: string,
+): boolean {
+  if (kind === 'dust') {
+    w.told.dust = true;
+    return false;
+  }
+  if (w.expired) return kind === 'deposit' && !w.told.late;
+  const deposit = shown !== undefined && (shown.verdict === 'ok' || shown.verdict === 'less' || shown.verdict === 'more');
+  if (kind === 'wrong_token') return !w.told.noise && !deposit;
+  return !shown || shown.txHash === txHash || shown.verdict !== 'ok';
+}
+
+/** A deposit of the swap's token: its verdict by amount (late after expiry). */
+export function depositVerdict(value: bigint, expectedBase: bigint, expired: boolean): SightingVerdict {
+  if (expired) return 'late';
+  return value < expectedBase ? 'less' : value > expectedBase ? 'more' : 'ok';
+}
+
+/** A stored sighting of the swap's own token of real value, not taken back: its deposit, which the money model counts. */
+export function isDeposit(c: string | undefined): boolean {
+  if (!c) return false;
+  const v = (JSON.parse(c) as ChainSighting).verdict;
+  return v === 'ok' || v === 'less' || v === 'more';
+}
+
+/** The swap's own deposit address and token, from a manual_transfer deposit action. */
+export function entryOf(details: SwapDetails): WatchEntry | undefined {
+  const action = details.deposit_actions?.find((a) => a.type === 'manual_transfer' && a.to_address);
+  const network = action?.network?.name ?? details.swap.source_network?.name;
+  const token = action?.token ?? details.swap.source_token;
+  if (!action?.to_address || !network || !token || typeof token.decimals !== 'number') return undefined;
+  return {
+    swapId: details.swap.id,
+    network,
+    address: action.to_address,
+    token: { symbol: token.symbol, contract: token.contract ?? null, decimals: token.decimals },
+  };
+}
+
+/** Confirmations up to the required count (when known). */
+export function capped(required: number, confirmations: number): number {
+  return required > 0 ? Math.min(required, confirmations) : confirmations;
+}
+
+export function decimalText(n: number): string {
+  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 18 });
+}
+
+export function safeUnits(text: string, decimals: number): bigint {
+  try {
+    return parseUnits(text, decimals);
+  } catch {
+    return 0n;
+  }
+}
+
+export interface LateList {
+  add(swapId: string, expiredAt: number): Promise<void>;
+  /** Those expired at `from` or later, with when (older ones are forgotten). */
+  since(from: number): Promise<Array<[string, number]>>;
+  remove(swapId: string): Promise<void>;
+}
+
+/** The LateList in a Redis sorted set (score: when the swap expired). */
+export function redisLateList(redis: Redis, key: string): LateList {
+  return {
+    add: async (swapId, at) => {
+      await redis.zadd(key, at, swapId);
+    },
+    async since(from) {
+      await redis.zremrangebyscore(key, '-inf', `(${from}`);
+      const flat = await redis.zrangebyscore(key, from, '+inf', 'WITHSCORES');
+      const out: Array<[string, number]> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i] as string, Number(flat[i + 1])]);
+      return out;
+    },
+    remove: async (swapId) => {
+      await redis.zrem(key, swapId);
+    },
+  };
+}
