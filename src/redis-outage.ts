@@ -146,3 +146,20 @@ export function redisOutageLog(logger: Logger): RedisOutageLog {
   if (!log) outageLogs.set(logger, (log = new RedisOutageLog(logger)));
   return log;
 }
+
+const REDIS_ERROR_NAMES = new Set(['ReplyError', 'MaxRetriesPerRequestError', 'AbortError', 'ClusterAllFailedError', 'InterruptError']);
+const REDIS_ERROR_TEXT =
+  /^(OOM|LOADING|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|MOVED|ASK|BUSY)\b|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT/;
+
+/**
+ * Whether an error came from Redis rather than from the job's own logic: a reply error (out of
+ * memory, loading after a restart, a failover's READONLY), or a connection that was lost. Such a
+ * failure passes once Redis does, so it is worth retrying; the cause chain is searched too.
+ */
+export function isRedisError(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (REDIS_ERROR_NAMES.has(e.name) || REDIS_ERROR_TEXT.test(e.message)) return true;
+    if ('code' in e && typeof e.code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/.test(e.code)) return true;
+  }
+  return false;
+}

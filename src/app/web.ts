@@ -1,5 +1,6 @@
 import { asError } from '../log.js';
 import { discordBot } from '../platforms/discord/adapter.js';
+import type { DiscordBot } from '../platforms/discord/bot.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
 import { telegramAdapter } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
@@ -96,6 +97,29 @@ export async function startWeb(
       );
   }
 
+  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
+    // In the background, retried with back-off: Discord unreachable at start must not take
+    // Telegram and the webhooks down with it (one failure domain per platform).
+    waiting.add('discord');
+    adapters.push('discord');
+    let discord: DiscordBot | undefined;
+    rt.onClose('discord', async () => discord?.stop());
+    background.push(async () => {
+      // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
+      await rt.catalog
+        .warm()
+        .catch((err: unknown) =>
+          logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'),
+        );
+      discord = await startWithRetry(rt, 'discord', async () => {
+        const bot = discordBot(discordSettings(config), rt.core, logger);
+        await bot.start();
+        return bot;
+      });
+      if (discord) waiting.delete('discord');
+    });
+  }
+
   const ready = Promise.all(
     background.map((task) =>
       task().catch((err: unknown) => {
@@ -105,23 +129,41 @@ export async function startWeb(
     ),
   ).then(() => undefined);
 
-  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
-    waiting.add('discord');
-    // Autocomplete answers from the cached catalogue only (it cannot wait for the API): load it now.
-    await rt.catalog
-      .warm()
-      .catch((err: unknown) =>
-        logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'),
-      );
-    const discord = discordBot(discordSettings(config), rt.core, logger);
-    await discord.start();
-    rt.onClose('discord', () => discord.stop());
-    waiting.delete('discord');
-    adapters.push('discord');
-  }
-
   return { adapters, ready, ...(port !== undefined ? { port } : {}) };
 }
+
+/** Back-off between attempts to connect a platform: 1 s doubling to a minute. */
+const RETRY_MAX_MS = 60_000;
+
+/**
+ * Connects a platform, again and again with back-off until it works or the process closes: the
+ * first failure logged as an error (what and why), the retries quiet, the connection once it comes.
+ * A refused token is not retried (it will not get better): /health stays 503 and the error says why.
+ */
+async function startWithRetry<T>(rt: Runtime, name: string, connect: () => Promise<T>): Promise<T | undefined> {
+  for (let attempt = 0; !rt.closing; attempt++) {
+    try {
+      const value = await connect();
+      if (attempt > 0) rt.logger.info({ attempts: attempt + 1 }, `${name}: connected after ${attempt} failed attempt(s)`);
+      return value;
+    } catch (err) {
+      if (isTokenRefused(err)) {
+        rt.logger.error(`${name}: the token was refused; /health answers 503 until the process restarts with a valid token.`);
+        return undefined;
+      }
+      const waitMs = Math.min(1000 * 2 ** attempt, RETRY_MAX_MS);
+      if (attempt === 0)
+        rt.logger.error({ err: asError(err) }, `${name}: cannot connect; retrying with back-off while the other platforms keep serving`);
+      else rt.logger.debug({ err: asError(err), waitMs }, `${name}: still cannot connect`);
+      await new Promise((r) => setTimeout(r, waitMs).unref());
+    }
+  }
+  return undefined;
+}
+
+/** discord.js names a refused token TokenInvalid (a 401 from the gateway's login). */
+const isTokenRefused = (err: unknown): boolean =>
+  err instanceof Error && ((err as { code?: unknown }).code === 'TokenInvalid' || (err as { status?: unknown }).status === 401);
 
 export async function healthy(rt: Runtime, waiting: ReadonlySet<string>): Promise<boolean> {
   if (waiting.size > 0) return false;

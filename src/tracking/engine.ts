@@ -14,7 +14,15 @@ import type { SwapState } from './observe.js';
 import { Pacer, type PaceRule } from './pacing.js';
 import { PollProcessor, type PollJobData } from './poll-job.js';
 import { PLATFORMS } from '../contracts/incoming.js';
-import { DEFAULT_API_RATE, DEFAULT_PLATFORM_RATES, notifyBackoff, POLL_WORKER_REMOVAL, TrackingQueues, type RateLimit } from './queues.js';
+import {
+  DEFAULT_API_RATE,
+  DEFAULT_PLATFORM_RATES,
+  notifyBackoff,
+  POLL_RETRY_MAX_MS,
+  POLL_WORKER_REMOVAL,
+  TrackingQueues,
+  type RateLimit,
+} from './queues.js';
 import { ChatMoves } from './chat-moves.js';
 import { Subscriptions } from './subscriptions.js';
 import { SettingsStore } from './settings.js';
@@ -271,6 +279,7 @@ class TrackingEngine implements Tracking {
         concurrency,
         limiter: this.apiRate,
         ...POLL_WORKER_REMOVAL,
+        settings: { backoffStrategy: notifyBackoff(POLL_RETRY_MAX_MS) },
         // A poll job lives for hours and is safe to run again: tolerate many worker restarts.
         maxStalledCount: 100,
       }),

@@ -1,4 +1,5 @@
-import { DelayedError, RateLimitError, type Job } from 'bullmq';
+import { DelayedError, RateLimitError, UnrecoverableError, type Job } from 'bullmq';
+import { isRedisError } from '../redis-outage.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { ApiError, ConnectionError, InvalidRequestError, ResponseShapeError, TimeoutError } from '../layerswap/errors.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
@@ -109,7 +110,10 @@ export class PollProcessor {
       return outcome;
     } catch (err) {
       if (!(err instanceof DelayedError)) polls.labels(err instanceof RateLimitError ? 'api_unavailable' : 'failed').inc();
-      throw err;
+      // Only a Redis error is worth the job's retries (queues.ts POLL_RETRY): anything else would
+      // fail the same way again; it ends here and the reconcile brings the job back.
+      if (err instanceof DelayedError || err instanceof RateLimitError || isRedisError(err)) throw err;
+      throw Object.assign(new UnrecoverableError(err instanceof Error ? err.message : String(err)), { cause: err });
     }
   }
 

@@ -33,11 +33,16 @@ export const DEFAULT_PLATFORM_RATES: Readonly<Record<Platform, RateLimit>> = {
 export const DEFAULT_API_RATE: RateLimit = { max: 50, duration: 1000 };
 
 /**
- * Stored with every poll job, so none beyond its id: one attempt (a job that fails is removed, and
- * the reconcile every few minutes re-creates it from the set of followed swaps), removed when done
- * so the same swap can be followed (and polled) again later: the poll worker's POLL_WORKER_REMOVAL.
+ * Removed when done so the same swap can be followed (and polled) again later: the poll worker's
+ * POLL_WORKER_REMOVAL. A run that fails on a Redis error (out of memory, a restart, a failover) is
+ * retried with a capped back-off (POLL_RETRY), so the swap goes on as soon as Redis does rather
+ * than at the next reconcile minutes later; any other failure ends the job at once (poll-job.ts
+ * makes it unrecoverable) and the reconcile re-creates it from the set of followed swaps.
  */
 export const POLL_WORKER_REMOVAL = { removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } };
+/** A Redis outage of an hour at the 30 s cap: 1 s, 2 s, 4 s … 30 s, 30 s … */
+export const POLL_RETRY = { attempts: 150, backoff: { type: 'capped', delay: 1000 } } as const;
+export const POLL_RETRY_MAX_MS = 30_000;
 
 /** BullMQ's event streams (one per queue) are read by nothing here: keep them short. */
 const EVENTS_MAX_LEN = 50;
@@ -60,7 +65,7 @@ function notifyJobOptions(backoffMs: number): JobsOptions {
   };
 }
 
-/** The notify workers' backoff strategy (BullMQ asks it for non-builtin types): doubling from the job's delay, capped at maxMs. */
+/** The notify and poll workers' backoff strategy (BullMQ asks it for non-builtin types): doubling from the job's delay, capped at maxMs. */
 export function notifyBackoff(maxMs: number): BackoffStrategy {
   return (attemptsMade, _type, _err, job) => {
     const b = job?.opts.backoff;
@@ -85,7 +90,7 @@ export class TrackingQueues {
 
   /** Adds the swap's poll job unless one exists (same job id): one poller per swap. */
   async ensurePoll(swapId: string): Promise<void> {
-    await this.poll.add('poll', {}, { jobId: pollJobId(swapId) });
+    await this.poll.add('poll', {}, { jobId: pollJobId(swapId), ...POLL_RETRY });
   }
 
   /** One job per chat and swap; while one is queued, more adds are absorbed (it delivers the newest). */
