@@ -37,6 +37,8 @@ export interface LimitsQuery {
   destination_token: string;
   use_deposit_address?: boolean;
   refuel?: boolean;
+  /** Limits may depend on the destination (Layerswap's app asks again once it is known). */
+  destination_address?: string;
 }
 
 export type ExchangeSide = 'source' | 'destination';
@@ -122,6 +124,7 @@ export class CatalogCache {
       q.destination_token,
       q.use_deposit_address ?? '',
       q.refuel ?? '',
+      q.destination_address ?? '',
     ].join('\u0000');
     const entry = this.entryOf(this.limitEntries, key);
     const now = this.now();

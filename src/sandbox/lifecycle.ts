@@ -156,7 +156,11 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
   }
 
   const dst = route.to.network;
-  const figures = computeQuote(route, d.amount.value, { refuel: rec.request.refuel, slippage: rec.request.slippage });
+  const figures = computeQuote(route, d.amount.value, {
+    refuel: rec.request.refuel,
+    slippage: rec.request.slippage,
+    destinationAddress: rec.destinationAddress,
+  });
   const payout = {
     network: dst,
     from: fakeAddress(dst.type, `hot:${dst.name}`),

@@ -29,12 +29,27 @@ export interface QuoteFigures {
   refuel: { amount: number; amountInUsd: number } | null;
 }
 
-export function computeQuote(route: Route, amount: number, options: { refuel: boolean; slippage: number }): QuoteFigures {
+/**
+ * Quotes may depend on the destination (Layerswap's app re-quotes once it is known): the sandbox
+ * models it as a payout to a contract account costing more gas, an EVM address starting 0xc0de.
+ */
+export const CONTRACT_PAYOUT_GAS_USD = 0.6;
+const isContractDestination = (route: Route, address: string | undefined) =>
+  route.to.network.type === 'evm' && /^0xc0de/i.test(address ?? '');
+
+export function computeQuote(
+  route: Route,
+  amount: number,
+  options: { refuel: boolean; slippage: number; destinationAddress?: string | undefined },
+): QuoteFigures {
   const src = route.from.token;
   const dst = route.to.token;
   const srcPrice = priceOf(src);
   const places = src.precision;
-  const gasUsd = PAYOUT_GAS_USD[route.from.network.type] + PAYOUT_GAS_USD[route.to.network.type];
+  const gasUsd =
+    PAYOUT_GAS_USD[route.from.network.type] +
+    PAYOUT_GAS_USD[route.to.network.type] +
+    (isContractDestination(route, options.destinationAddress) ? CONTRACT_PAYOUT_GAS_USD : 0);
   const blockchainFee = roundTo(gasUsd / srcPrice, places);
   const serviceFee = roundTo(amount * SERVICE_FEE_RATE, places);
   const totalFee = roundTo(blockchainFee + serviceFee, places);

@@ -88,7 +88,7 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
       `destination_address is an EIP-7702 delegated account that cannot receive native ${dstToken.symbol}.`,
     );
   }
-  const figures = computeQuote(route, amount.value, { refuel, slippage });
+  const figures = computeQuote(route, amount.value, { refuel, slippage, destinationAddress });
   return { route, amount, refuel, slippage, useDepositAddress, destinationAddress, sourceAddress, limits, figures };
 }
 

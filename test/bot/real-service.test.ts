@@ -109,3 +109,20 @@ describe('the API key', () => {
     }
   });
 });
+
+describe('the confirmation is quoted with the destination address', () => {
+  test('when the address changes the figures (a contract account costs more gas to pay), the card says so', async () => {
+    const u = new ChatUser(h, { userId: 'q1' });
+    const plain = allText(await u.toConfirmation('/swap 100 USDC arbitrum base', EVM));
+    const was = /You receive:?\s*([\d.]+) USDC/.exec(plain)?.[1];
+    expect(was, plain).toBeDefined();
+    expect(plain).not.toContain('Quoted again');
+    const u2 = new ChatUser(h, { userId: 'q2' });
+    const confirm = card(await u2.toConfirmation('/swap 100 USDC arbitrum base', '0xc0de00000000000000000000000000000000c0de'), {
+      title: 'Confirm your swap',
+      contains: [`(it was ${was} USDC)`, 'Quoted again with your address: you now receive'],
+    });
+    const now = /you now receive ([\d.]+) USDC/.exec(allText([confirm]))?.[1];
+    expect(Number(now)).toBeLessThan(Number(was));
+  });
+});

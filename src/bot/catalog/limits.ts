@@ -27,6 +27,7 @@ export async function routeLimits(
   route: Route,
   networks: readonly Network[],
   refuel?: boolean,
+  destinationAddress?: string,
 ): Promise<KnownLimits | undefined> {
   const { sourceNetwork, sourceToken, destinationNetwork, destinationToken } = route;
   if (!sourceNetwork || !sourceToken || !destinationNetwork || !destinationToken) return undefined;
@@ -37,6 +38,7 @@ export async function routeLimits(
     destination_token: destinationToken,
     use_deposit_address: true,
     ...(refuel ? { refuel: true } : {}),
+    ...(destinationAddress ? { destination_address: destinationAddress } : {}),
   });
   if (!raw) return undefined;
   const min = usable(raw.min_amount) ? raw.min_amount : undefined;

@@ -32,6 +32,8 @@ export interface Draft {
   refuel?: boolean;
   /** The route and refuel (routeKey) that last got a quote: the service accepted them. */
   checked?: string;
+  /** What that quote said arrives, and the destination address it was asked with (none: ''): the confirmation says when the address changed it. */
+  quoted?: { receive: number; address: string };
   /** What the last question asked, so a typed answer lands in the right field. */
   awaiting?: Step;
   createdAt: number;

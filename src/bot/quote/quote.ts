@@ -17,7 +17,7 @@ import { routeTimesId, shownDistribution, type Distribution, type RouteTimes } f
 import type { Route, RouteField } from '../kernel/route.js';
 
 /** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */
-export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
+export function quoteParams(route: Route, refuel?: boolean, destinationAddress?: string): QuoteParams {
   const params: QuoteParams = {
     source_network: route.sourceNetwork ?? '',
     source_token: route.sourceToken ?? '',
@@ -27,6 +27,8 @@ export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
     use_deposit_address: true,
   };
   if (refuel) params.refuel = true;
+  // Quotes may depend on the destination: once it is known it goes with the quote, as in Layerswap's app.
+  if (destinationAddress) params.destination_address = destinationAddress;
   return params;
 }
 

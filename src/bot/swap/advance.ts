@@ -109,7 +109,13 @@ async function askRouteField(
   const cancel = await cancelButton(ctx, draft);
   const reply: Reply = { title: draftTitle(ctx, draft), tone: opts.problem ? 'warning' : 'info', lines, target: 'here', mode: modeOf(ctx) };
   if (field === 'amount') {
-    const limits = await routeLimits(ctx, draft.route, networks, draft.refuel);
+    const limits = await routeLimits(
+      ctx,
+      draft.route,
+      networks,
+      draft.refuel,
+      draft.kind === 'swap' ? draft.destinationAddress : undefined,
+    );
     if (limits) lines.push(limitsLine(ctx.locale, limits));
     reply.prompt = {
       label: ctx.t('wizard.amountOf', { token: draft.route.sourceToken ?? ctx.t('wizard.tokens') }),
@@ -161,7 +167,13 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
   let field = missingField(draft.route);
   if (!field && draft.route.amount !== undefined && (!shown.problem || shown.problem.field !== 'amount')) {
     // Outside the route's limits: say which limit before asking for a quote.
-    const limits = await routeLimits(ctx, draft.route, networks, draft.refuel);
+    const limits = await routeLimits(
+      ctx,
+      draft.route,
+      networks,
+      draft.refuel,
+      draft.kind === 'swap' ? draft.destinationAddress : undefined,
+    );
     const outside = limits ? amountProblem(Number(draft.route.amount), limits) : undefined;
     if (outside) {
       delete draft.route.amount;
@@ -179,8 +191,9 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     const key = routeKey(draft.route, draft.refuel);
     let quote: QuoteResponse | undefined;
     if (draft.checked !== key) {
-      quote = await ctx.api.getQuote(quoteParams(draft.route, draft.refuel));
+      quote = await ctx.api.getQuote(quoteParams(draft.route, draft.refuel, draft.destinationAddress));
       draft.checked = key;
+      draft.quoted = { receive: quote.quote.receive_amount, address: draft.destinationAddress ?? '' };
     }
     if (!draft.destinationAddress) return await askAddress(ctx, draft, 'destination_address', networks, shown);
     if (!draft.refundAddress && !draft.refundSkipped) return await askAddress(ctx, draft, 'refund_address', networks, shown);

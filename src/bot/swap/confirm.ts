@@ -5,14 +5,15 @@ import { breakdownLines } from '../money/words.js';
 import { observedTimes, offersRefuel, quoteFields, quoteParams, routeLabels, type RouteCheck } from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
+import { tokenAmount } from '../kernel/format.js';
 import { headLines, type AskOptions } from './ask.js';
 import { modeOf } from '../kernel/mode.js';
 import type { Draft } from '../kernel/stores.js';
 
 /**
  * The last look before creating the swap: amounts, fees, addresses, refund and refuel choices,
- * and Confirm / Cancel. `fetched` is a quote of this very route and refuel from this same step;
- * without one a fresh quote is fetched. Quote errors propagate to the caller (the wizard).
+ * and Confirm / Cancel. `fetched` is a quote of this very route, refuel and destination address
+ * from this same step; without one a fresh quote is fetched, with the address. Quote errors propagate to the caller (the wizard).
  */
 export async function askConfirm(
   ctx: Ctx,
@@ -22,7 +23,13 @@ export async function askConfirm(
   opts: AskOptions,
   fetched?: QuoteResponse,
 ): Promise<Reply[]> {
-  const q = fetched ?? (await ctx.api.getQuote(quoteParams(draft.route, draft.refuel)));
+  // Quoted with the destination address, as Layerswap's app does once it is known (fees can depend
+  // on it); `fetched` was (advance.ts). Said when that moved the figures of the address-less quote.
+  const q = fetched ?? (await ctx.api.getQuote(quoteParams(draft.route, draft.refuel, draft.destinationAddress)));
+  const address = draft.destinationAddress ?? '';
+  const before = draft.quoted && draft.quoted.address !== address ? draft.quoted.receive : undefined;
+  const changed = before !== undefined && before !== q.quote.receive_amount;
+  draft.quoted = { receive: q.quote.receive_amount, address };
   draft.awaiting = 'confirm';
   await ctx.drafts.save(draft);
   const fields: Field[] = quoteFields(
@@ -41,6 +48,11 @@ export async function askConfirm(
   if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken))
     fields.push({ name: ctx.t('confirm.refuel'), value: line(ctx.t('confirm.no')), inline: true });
   const lines = headLines(ctx, draft, networks, opts);
+  if (changed) {
+    const token = { symbol: draft.route.destinationToken ?? '', decimals: q.quote.destination_token?.decimals ?? 8 };
+    const vars = { before: tokenAmount(before, token), now: tokenAmount(q.quote.receive_amount, token) };
+    lines.push(line(bold(ctx.t('confirm.requoted', vars))));
+  }
   // How it adds up: the amount sent − each deduction = what arrives, as the receipt will say.
   const breakdown = breakdownLines(
     quoteMoney(q, Number(draft.route.amount), routeLabels(draft.route, networks, ctx.locale)),
