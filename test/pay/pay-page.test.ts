@@ -137,6 +137,9 @@ describe('paying from the wallet page, in a browser', () => {
     await expect(page.locator('#fields').innerText()).resolves.toMatch(/100 USDC/);
     await expect(page.locator('#countdown').innerText()).resolves.toMatch(/Time left to pay: \d+:\d\d:\d\d/);
     await expect(page.locator('#note').innerText()).resolves.toContain('WalletConnect is not set up');
+    // Nothing to press but Connect until a wallet is connected (no empty Switch or Pay buttons).
+    await expect(page.locator('#switch').isVisible()).resolves.toBe(false);
+    await expect(page.locator('#pay').isVisible()).resolves.toBe(false);
     if (SHOTS) await page.screenshot({ path: join(ROOT, 'docs/pay-light.png') });
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     await page.getByRole('button', { name: 'Pay 100 USDC' }).click();
@@ -207,6 +210,7 @@ describe('paying from the wallet page, in a browser', () => {
     const pay = one.page.getByRole('button', { name: 'Pay 20 USDC' });
     await pay.waitFor();
     expect(wallet.chainId).toBe(42161);
+    await expect(one.page.locator('#switch').isVisible()).resolves.toBe(false);
     if (SHOTS) await one.page.screenshot({ path: join(ROOT, 'docs/pay-dark.png') });
 
     wallet.rejectNext = true;
