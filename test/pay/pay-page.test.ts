@@ -98,8 +98,9 @@ const forceReply = (u: TgUser): Promise<StoredMessage> =>
   waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
 
 /** From the chat's first message to the deposit card; its "Pay from wallet" button's URL. */
-async function swapThroughChat(u: TgUser, amount = 100): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
-  u.says(`/swap ${amount} USDC arbitrum base`);
+async function swapThroughChat(u: TgUser, amount = 100, token = 'USDC'): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
+  const before = u.messages().length;
+  u.says(`/swap ${amount} ${token} arbitrum base`);
   u.says(DEST, { replyTo: (await forceReply(u)).message_id });
   await u.sees('for refunds');
   await u.presses('Skip (no refund address)');
@@ -107,7 +108,14 @@ async function swapThroughChat(u: TgUser, amount = 100): Promise<{ swapId: strin
   if (!/Confirm your swap/.test(confirm.text ?? '')) await u.presses('No refuel');
   await u.sees('Confirm your swap');
   await u.presses('Confirm');
-  const card = await waitFor(() => u.messages().find((m) => m.photoSize && /Swap id/.test(m.caption ?? '')), 'the deposit card');
+  const card = await waitFor(
+    () =>
+      u
+        .messages()
+        .slice(before)
+        .find((m) => m.photoSize && /Swap id/.test(m.caption ?? '')),
+    'the deposit card',
+  );
   const swapId = /Swap id: ([0-9a-f-]{36})/.exec(card.caption ?? '')![1]!;
   const pay = u.button('Pay from wallet').button as { web_app?: { url: string }; url?: string };
   return { swapId, payUrl: pay.web_app!.url, card };
@@ -129,11 +137,16 @@ describe('paying from the wallet page, in a browser', () => {
     await expect(page.locator('#fields').innerText()).resolves.toMatch(/100 USDC/);
     await expect(page.locator('#countdown').innerText()).resolves.toMatch(/Time left to pay: \d+:\d\d:\d\d/);
     await expect(page.locator('#note').innerText()).resolves.toContain('WalletConnect is not set up');
+    // Nothing to press but Connect until a wallet is connected (no empty Switch or Pay buttons).
+    await expect(page.locator('#switch').isVisible()).resolves.toBe(false);
+    await expect(page.locator('#pay').isVisible()).resolves.toBe(false);
     if (SHOTS) await page.screenshot({ path: join(ROOT, 'docs/pay-light.png') });
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     await page.getByRole('button', { name: 'Pay 100 USDC' }).click();
     await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
     expect(wallet.sent).toHaveLength(1);
+    // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
+    await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await a.sees(/Deposit seen/);
     await waitFor(
       async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined),
@@ -197,6 +210,7 @@ describe('paying from the wallet page, in a browser', () => {
     const pay = one.page.getByRole('button', { name: 'Pay 20 USDC' });
     await pay.waitFor();
     expect(wallet.chainId).toBe(42161);
+    await expect(one.page.locator('#switch').isVisible()).resolves.toBe(false);
     if (SHOTS) await one.page.screenshot({ path: join(ROOT, 'docs/pay-dark.png') });
 
     wallet.rejectNext = true;
@@ -220,5 +234,46 @@ describe('paying from the wallet page, in a browser', () => {
     await a.sees(/Deposit seen/);
     await one.context.close();
     await two.context.close();
+  }, 120_000);
+
+  it('pays a native ETH deposit; says so when the balance is too low; refuses an expired swap with its status', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const initData = initDataFor(alice.id);
+
+    const poor = await fundedWallet('1');
+    const usdc = await swapThroughChat(a, 20);
+    const low = await openPage(browser, { origin: ORIGIN, local, wallet: poor, initData });
+    await low.page.goto(usdc.payUrl);
+    await low.page.getByRole('button', { name: 'Connect wallet' }).click();
+    await low.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
+    await low.page.getByText('Your wallet holds 1 USDC, and this payment needs 20 USDC. Nothing was sent.').waitFor();
+    expect(poor.calls).not.toContain('eth_sendTransaction');
+    await low.context.close();
+
+    rt.sandbox!.setStatus(usdc.swapId, 'expired');
+    const late = await openPage(browser, { origin: ORIGIN, local, wallet: poor, initData });
+    await late.page.goto(usdc.payUrl);
+    await late.page.locator('#refusal').getByText('This swap no longer takes a deposit (status: expired)').waitFor();
+    await expect(late.page.getByRole('button', { name: /Pay/ }).count()).resolves.toBe(0);
+    await late.context.close();
+
+    const eth = await swapThroughChat(a, 0.01, 'ETH');
+    const wallet = await fundedWallet();
+    const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData });
+    await page.goto(eth.payUrl);
+    await page.getByRole('button', { name: 'Connect wallet' }).click();
+    await page.getByRole('button', { name: 'Pay 0.01 ETH' }).click();
+    await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
+    const receipt = await createPublicClient({ transport: http(rpc) }).getTransaction({ hash: wallet.sent[0]! });
+    expect(receipt.value).toBe(parseEther('0.01'));
+    await waitFor(
+      () =>
+        a
+          .messages()
+          .find((m) => /Deposit seen/.test(m.text ?? m.caption ?? '') && (m.text ?? m.caption ?? '').includes(eth.swapId.slice(0, 8))),
+      'Deposit seen for the ETH swap',
+    );
+    await context.close();
   }, 120_000);
 });

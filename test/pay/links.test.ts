@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createCore } from '../../src/bot/create-core.js';
+import { replyButtons } from '../../src/contracts/reply.js';
+import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
+import { verifyLink } from '../../src/pay/access.js';
+import { payLinks } from '../../src/pay/links.js';
+import { renderReply } from '../../src/platforms/console/render.js';
+import { ChatUser, useHarness } from '../bot/support/conversation.js';
+
+/**
+ * Where "Pay from wallet" appears: on the creator's deposit card, only when the page is configured;
+ * in the terminal chat (and on Discord) it is a one-time signed link bound to that person and that
+ * swap, which the terminal prints when pressed; Telegram gets a web_app button (test/pay/pay-page).
+ */
+const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+const SECRET = 'pay-link-secret-for-tests-0123456789abcdef';
+const h = useHarness();
+
+function coreWithPage() {
+  return createCore({
+    api: h.api,
+    catalog: new CatalogCache(h.api, { ttlMs: 60_000, now: () => h.clock.now() }),
+    redis: h.redis,
+    keyPrefix: h.prefix,
+    tracking: h.tracking,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+    payLinks: payLinks({ baseUrl: 'https://bot.example.com/', secret: SECRET, ttlSeconds: 900, now: () => h.clock.now() }),
+  });
+}
+
+describe('the Pay from wallet button', () => {
+  it('is a signed link to the page on the creator’s deposit card, bound to them and the swap, printed by the terminal', async () => {
+    const u = new ChatUser({ core: coreWithPage() }, { userId: 'carol' });
+    const { id, deposit } = await u.createsSwap('/swap 100 USDC arbitrum base', EVM);
+    const pay = deposit.flatMap(replyButtons).find((b) => b.label === 'Pay from wallet');
+    expect(pay?.kind).toBe('url');
+    const url = new URL((pay as { url: string }).url);
+    expect(`${url.origin}${url.pathname}`).toBe('https://bot.example.com/pay/');
+    // The token travels in the fragment: never in a server's access log or a Referer.
+    expect(url.search).toBe('');
+    const claims = verifyLink(url.hash.replace(/^#t=/, ''), SECRET, h.clock.now());
+    expect(claims.ok && claims.value).toMatchObject({ platform: 'console', userId: 'carol', swapId: id });
+    expect(verifyLink(url.hash.replace(/^#t=/, ''), SECRET, h.clock.now() + 901_000)).toEqual({ ok: false, why: 'expired' });
+    const card = deposit.find((r) => replyButtons(r).includes(pay!))!;
+    expect(renderReply(card).text).toContain('Pay from wallet ↗');
+  });
+
+  it('is absent when the page is not configured, and on a source the page cannot pay from', async () => {
+    const plain = await new ChatUser(h, { userId: 'dave' }).createsSwap('/swap 100 USDC arbitrum base', EVM);
+    expect(plain.deposit.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
+    const sol = await new ChatUser({ core: coreWithPage() }, { userId: 'erin' }).createsSwap('/swap 100 USDC solana base', EVM);
+    expect(sol.deposit.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
+  });
+});
