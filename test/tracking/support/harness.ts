@@ -104,6 +104,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
     telegram: new RecordingMessenger('telegram'),
     discord: new RecordingMessenger('discord'),
     console: new RecordingMessenger('console'),
+    mcp: new RecordingMessenger('mcp'),
   } satisfies Record<Platform, RecordingMessenger>;
   const prefix = uniquePrefix('trk');
   const keys = new TrackingKeys(prefix);

@@ -1,0 +1,105 @@
+import http from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
+import type { CoreDeps } from '../../src/bot/create-core.js';
+import { serveHttp } from '../../src/app/http-server.js';
+import { agentDelivery, mcpWeb } from '../../src/mcp/wiring.js';
+import { AgentKeyStore } from '../../src/mcp/key-store.js';
+import { silentLogger } from '../../src/log.js';
+import { startHarness, type Harness } from '../tracking/support/harness.js';
+import { testRedis, testRedisUrl } from '../support/redis.js';
+
+/**
+ * The agent surface as the web and worker processes run it: the sandbox behind tracking (the
+ * harness's manual clock), the worker's agent delivery (AgentMessenger and the webhook worker), and
+ * the web process's HTTP server with /mcp mounted by mcpWeb, on a real port.
+ */
+export async function startMcpWorld() {
+  const h: Harness = await startHarness();
+  const coreDeps: CoreDeps = {
+    api: h.client,
+    catalog: new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() }),
+    redis: testRedis(h.prefix),
+    keyPrefix: h.prefix,
+    tracking: h.tracking.service,
+    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
+    now: () => h.clock.now(),
+  };
+  const wiring = { redisUrl: testRedisUrl(), coreDeps, logger: silentLogger, botUsername: 'swapbot_test_bot' };
+  const delivery = agentDelivery(wiring);
+  await h.startWorkers({ messengers: { ...h.messengers, mcp: delivery.messenger }, renderers: { mcp: delivery.renderer } });
+  let web = await mcpWeb(wiring);
+  let server = await serveHttp(new Map([['/mcp', (req, res) => web.handle(req, res)]]), {
+    port: 0,
+    host: '127.0.0.1',
+    health: async () => true,
+  });
+  const keys = new AgentKeyStore(coreDeps.redis, h.prefix);
+  const clients: Client[] = [];
+
+  async function connect(secret: string | undefined): Promise<Client> {
+    const client = new Client({ name: 'test-agent', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const headers: Record<string, string> = secret ? { authorization: `Bearer ${secret}` } : {};
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  }
+
+  /** The web process stops and starts again (same Redis): what was queued is still delivered. */
+  async function restartWeb(): Promise<void> {
+    await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+    await web.close();
+    await server.close();
+    web = await mcpWeb(wiring);
+    server = await serveHttp(new Map([['/mcp', (req, res) => web.handle(req, res)]]), {
+      port: 0,
+      host: '127.0.0.1',
+      health: async () => true,
+    });
+  }
+
+  return {
+    h,
+    coreDeps,
+    keys,
+    connect,
+    restartWeb,
+    get port() {
+      return server.port;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await web.close();
+      await server.close();
+      await delivery.close();
+      await h.close();
+      coreDeps.redis.disconnect();
+    },
+  };
+}
+
+/** A webhook receiver on a real port: every request with its headers and body. */
+export async function startReceiver() {
+  const got: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+  const srv = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  return { got, url: `http://127.0.0.1:${port}/hook`, close: () => new Promise<void>((r) => srv.close(() => r())) };
+}
+
+/** A tool's structured answer. */
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; data: Record<string, unknown> }> {
+  const r = await client.callTool({ name, arguments: args });
+  return { isError: r.isError === true, data: (r.structuredContent ?? {}) as Record<string, unknown> };
+}
