@@ -84,7 +84,7 @@ export class NotifyRun {
   private async editDepositCard(details: SwapDetails): Promise<void> {
     const { messenger } = this.deps;
     const ref = this.d.depositRef;
-    const reply = ref ? this.deps.render.depositCard?.(details, this.locale) : undefined;
+    const reply = ref ? this.deps.render.depositCard?.(details, this.locale, this.snap.notes) : undefined;
     if (!ref || !reply) return;
     const depositHash = hashReply(reply);
     if (this.d.depositHash === depositHash) return;
@@ -111,6 +111,7 @@ export class NotifyRun {
           muted: this.muted,
           ...(this.isPublic && settings.hideAmounts ? { hideAmounts: true } : {}),
           ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}),
+          ...(this.snap.notes ? { notes: this.snap.notes } : {}),
           ...(await this.routeView(live.state)),
         };
         const card = this.deps.render.card(live.details, this.target, view, this.locale);
@@ -190,7 +191,13 @@ export class NotifyRun {
         }
       }
       await this.pace();
-      const reply = this.deps.render.moment(moment, { details: live.details, state: live.state, target: this.target, locale: this.locale });
+      const reply = this.deps.render.moment(moment, {
+        details: live.details,
+        state: live.state,
+        target: this.target,
+        locale: this.locale,
+        ...(this.snap.notes ? { notes: this.snap.notes } : {}),
+      });
       await this.step(
         moment.kind,
         () => this.sendNew('moment', reply, next),

@@ -1,3 +1,3 @@
 /** What the other features may use of deposit/ (lint: features import each other only through here). */
-export { depositReplies, isCreator, waitsForDeposit } from './details.js';
+export { depositEvidence, depositReplies, isCreator, showsDepositAddress, waitsForDeposit } from './details.js';
 export { depositCardAfter } from './lifecycle.js';

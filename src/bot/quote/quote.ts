@@ -26,7 +26,7 @@ export function quoteParams(route: Route, refuel?: boolean): QuoteParams {
     amount: Number(route.amount),
     use_deposit_address: true,
   };
-  if (refuel) params.refuel = true;
+  if (refuel && !route.destinationExchange) params.refuel = true;
   return params;
 }
 
