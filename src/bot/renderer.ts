@@ -15,6 +15,6 @@ export const trackingRenderer: TrackingRenderer<SwapDetails> = {
   card: (details, _target, view, locale, audience) => statusCard(details, { audience, locale, ...(view ? { followed: view } : {}) }),
   moment: (moment, ctx) => fitReply(renderMoment(moment, ctx), ctx.locale),
   stopped: (reason, swapId, locale) => fitReply(renderTrackingStopped(reason, swapId, locale), locale),
-  depositCard: (details, locale) => depositCardAfter(details, Date.now(), locale),
+  depositCard: (details, locale, notes) => depositCardAfter(details, Date.now(), locale, notes),
   watchLimit: (notice, locale) => fitReply(watchLimitReply(notice, locale), locale),
 };

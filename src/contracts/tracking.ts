@@ -66,6 +66,10 @@ export interface TrackingService {
    * Stop) then never asks for it again, as tracking's own cards do not (CardView.depositSeen).
    */
   depositSeen?(swapId: string): Promise<boolean>;
+  /** Records what the creator told the bot (merged with what it said before) and redraws the swap's cards. */
+  note?(swapId: string, notes: CreatorNotes): Promise<void>;
+  /** What the creator told the bot of this swap (empty when nothing, or the swap is not tracked). */
+  notes?(swapId: string): Promise<CreatorNotes>;
   /** What this chat follows, newest first. */
   listFollowed(target: ChatTarget): Promise<FollowedSwap[]>;
   /**
@@ -123,7 +127,26 @@ export interface ChatSettings {
 }
 
 /** How a chat sees one followed swap's card: the Mute button's state, amounts shown or not. */
+/**
+ * The swap's creator said "I've sent it" (with the deposit transaction's hash when given): evidence
+ * of a deposit like the service's or the chain's, so no card asks for the money again.
+ */
+export interface DepositClaim {
+  at: number;
+  hash?: string;
+}
+
+/** What the swap's creator told the bot, which the service's answer does not carry. */
+export interface CreatorNotes {
+  /** The refund address given at creation, null when skipped. */
+  refund?: string | null;
+  /** "I've sent it". */
+  claim?: DepositClaim;
+}
+
 export interface CardView {
+  /** What the creator told the bot (TrackingService.note): a refund address or none, "I've sent it". */
+  notes?: CreatorNotes;
   muted?: boolean;
   hideAmounts?: boolean;
   /**
@@ -185,14 +208,17 @@ export const NOT_FOUND_GIVE_UP_MS = 30 * 60_000;
 export interface TrackingRenderer<Details extends SwapData = SwapData> {
   /** `view` is given for a followed swap: the card then carries Mute and Stop. */
   card(details: Details, target: ChatTarget, view: CardView | undefined, locale: Locale, audience: Audience): Reply;
-  moment(moment: Moment, ctx: { details: Details; state: TrackedTimes; target: ChatTarget; locale: Locale; audience: Audience }): Reply;
+  moment(
+    moment: Moment,
+    ctx: { details: Details; state: TrackedTimes; target: ChatTarget; locale: Locale; audience: Audience; notes?: CreatorNotes },
+  ): Reply;
   stopped(reason: StopReason, swapId: string, locale: Locale): Reply;
   /**
    * The creator's deposit card once the swap no longer waits for a deposit (seen, confirmed,
    * completed, expired, refunded), edited in place over the card that gave the address; undefined
    * while it still waits (the original card stands). Optional: a renderer without it leaves the card.
    */
-  depositCard?(details: Details, locale: Locale): Reply | undefined;
+  depositCard?(details: Details, locale: Locale, notes?: CreatorNotes): Reply | undefined;
   /** Told once to a watched address's user when its new swaps hit the follow limit (tracking/address-watch.ts). */
   watchLimit?(notice: WatchLimitNotice, locale: Locale): Reply;
 }

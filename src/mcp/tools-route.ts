@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { activeTokens, amountProblem, networkLabel, resolveNetwork, resolveToken, routeLimits } from '../bot/catalog/index.js';
 import type { Problem } from '../bot/kernel/problem.js';
 import type { Route, RouteField } from '../bot/kernel/route.js';
-import { quoteMoney } from '../bot/money/model.js';
+import { quoteMoney } from '../bot/money/quote-money.js';
 import { checkRoute, observedTimes, quoteParams, setRouteField } from '../bot/quote/index.js';
 import type { Destination, Network } from '../layerswap/schemas.js';
 import { guarded, result, type Agent } from './agent.js';

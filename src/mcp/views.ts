@@ -31,6 +31,7 @@ export const amountView = (m: Money): AmountView => ({
 const NEXT_WORDS: Record<SwapMoney['next'], string> = {
   send: 'send the deposit (deposit instructions) before the deadline',
   wait_confirmations: 'wait: the deposit is seen and gathering confirmations; do not send again',
+  wait_match: 'wait: the person says they sent the deposit and the service has not matched it yet; do not send again',
   wait_payout: 'wait: the deposit is in and the payout is on its way',
   wait_refund: 'wait: the deposit is being refunded',
   wait_review: 'wait: the swap is under review by the service',

@@ -87,7 +87,7 @@ export class NotifyRun {
   private async editDepositCard(details: SwapDetails): Promise<void> {
     const { messenger } = this.deps;
     const ref = this.d.depositRef;
-    const reply = ref ? this.deps.render.depositCard?.(details, this.locale) : undefined;
+    const reply = ref ? this.deps.render.depositCard?.(details, this.locale, this.snap.notes) : undefined;
     if (!ref || !reply) return;
     const depositHash = hashReply(reply);
     if (this.d.depositHash === depositHash) return;
@@ -114,6 +114,7 @@ export class NotifyRun {
           muted: this.muted,
           ...(this.isPublic && settings.hideAmounts ? { hideAmounts: true } : {}),
           ...(live.state.depositSeenAt !== undefined ? { depositSeen: true } : {}),
+          ...(this.snap.notes ? { notes: this.snap.notes } : {}),
           ...(await this.routeView(live.state)),
         };
         const card = this.deps.render.card(live.details, this.target, view, this.locale, this.audience);
@@ -199,6 +200,7 @@ export class NotifyRun {
         target: this.target,
         locale: this.locale,
         audience: this.audience,
+        ...(this.snap.notes ? { notes: this.snap.notes } : {}),
       });
       await this.step(
         moment.kind,

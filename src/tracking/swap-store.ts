@@ -15,7 +15,7 @@ import {
 } from './swap-codecs.js';
 import { parseTargetKey, targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
-import type { Moment, StopReason } from '../contracts/tracking.js';
+import type { CreatorNotes, Moment, StopReason } from '../contracts/tracking.js';
 import type { SwapState } from './observe.js';
 import type { Locale } from '../i18n/index.js';
 import { scripts, type ScriptRunner } from '../scripts.js';
@@ -102,6 +102,8 @@ export interface NotifySnapshot {
   /** The delivery record as stored, for the compare-and-set of setDelivery. */
   deliveryRaw?: string;
   stopped?: StopReason;
+  /** What the creator told the bot (field u). */
+  notes?: CreatorNotes;
 }
 
 export class SwapStore {
@@ -186,6 +188,16 @@ export class SwapStore {
     await this.run('chainSet', [this.keys.swap(swapId)], [field, value]);
   }
 
+  /** What the creator told the bot (field u: JSON), empty when nothing. */
+  async notes(swapId: string): Promise<CreatorNotes> {
+    return decodeNotes(await this.redis.hget(this.keys.swap(swapId), 'u'));
+  }
+
+  /** Stores them, only while the swap is stored (the chain watcher's one-field script). */
+  async setNotes(swapId: string, notes: CreatorNotes): Promise<void> {
+    await this.run('chainSet', [this.keys.swap(swapId)], ['u', JSON.stringify(notes)]);
+  }
+
   /** The card data as stored (chain-only updates re-store it with a new sighting). */
   async details(swapId: string): Promise<SwapDetails | undefined> {
     return decodeDetails(await this.redis.hgetBuffer(this.keys.swap(swapId), 'd'));
@@ -254,7 +266,7 @@ export class SwapStore {
 
   /** What a notify job needs, read at once so state, card data and moments agree. */
   async snapshotFor(swapId: string, tk: string): Promise<NotifySnapshot> {
-    const [v, s, p, d, m, r, x] = await this.redis.hmgetBuffer(this.keys.swap(swapId), 'v', 's', 'p', 'd', 'm', `r:${tk}`, 'x');
+    const [v, s, p, d, m, r, x, u] = await this.redis.hmgetBuffer(this.keys.swap(swapId), 'v', 's', 'p', 'd', 'm', `r:${tk}`, 'x', 'u');
     const str = (b: Buffer | null | undefined) => (b ? b.toString('utf8') : null);
     const state = v && s ? decodeState(swapId, str(v) as string, str(s) as string, str(p)) : undefined;
     const details = decodeDetails(d);
@@ -266,6 +278,7 @@ export class SwapStore {
       moments: decodeMoments(str(m)),
       ...(delivery && raw ? { delivery, deliveryRaw: raw } : {}),
       ...(str(x) === 'not_found' ? { stopped: 'not_found' as const } : {}),
+      ...(u ? { notes: decodeNotes(str(u)) } : {}),
     };
   }
 
@@ -295,5 +308,22 @@ export class SwapStore {
       if (d) out.set(k.slice(2), d);
     }
     return out;
+  }
+}
+
+function decodeNotes(raw: string | null | undefined): CreatorNotes {
+  if (!raw) return {};
+  try {
+    const o = JSON.parse(raw) as CreatorNotes;
+    const claim =
+      o.claim && typeof o.claim.at === 'number'
+        ? { at: o.claim.at, ...(typeof o.claim.hash === 'string' ? { hash: o.claim.hash } : {}) }
+        : undefined;
+    return {
+      ...(o.refund === null || typeof o.refund === 'string' ? { refund: o.refund } : {}),
+      ...(claim ? { claim } : {}),
+    };
+  } catch {
+    return {};
   }
 }

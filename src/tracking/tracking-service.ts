@@ -1,6 +1,6 @@
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import { isSwapId } from '../contracts/swap-id.js';
-import type { ChatSettings, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
+import type { ChatSettings, CreatorNotes, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { Locale } from '../i18n/index.js';
 import type { ChatMoves } from './chat-moves.js';
 import type { AddressWatch } from './address-watch.js';
@@ -124,6 +124,34 @@ export class RedisTrackingService implements TrackingService {
   async depositSeen(swapId: string): Promise<boolean> {
     if (!isSwapId(swapId)) return false;
     return (await this.store.load(swapId.toLowerCase()))?.depositSeenAt !== undefined;
+  }
+
+  async notes(swapId: string): Promise<CreatorNotes> {
+    return isSwapId(swapId) ? this.store.notes(swapId.toLowerCase()) : {};
+  }
+
+  /**
+   * What the creator told the bot ("I've sent it", a refund address or none), merged into what it
+   * said before; then one version more, so every chat's card is redrawn with it (no new moment).
+   */
+  async note(swapId: string, notes: CreatorNotes): Promise<void> {
+    if (!isSwapId(swapId)) return;
+    const id = swapId.toLowerCase();
+    await this.store.setNotes(id, { ...(await this.store.notes(id)), ...notes });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [state, details] = await Promise.all([this.store.load(id), this.store.details(id)]);
+      // Not polled yet: the first poll's cards read the notes.
+      if (!state || !details) return;
+      const commit = await this.store.pollCommit(
+        state.version,
+        { ...state, version: state.version + 1 },
+        { changed: true, details, moments: [] },
+      );
+      if (!commit.saved) continue;
+      for (const f of commit.behind)
+        await this.queues.enqueueNotify({ swapId: id, platform: f.platform, chatId: f.chatId, version: state.version + 1 });
+      return;
+    }
   }
 
   async isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined> {

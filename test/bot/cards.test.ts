@@ -276,7 +276,9 @@ describe('deposit card: only deposits a person can make from any wallet', () => 
     const text = replyText((await depositCards(d, NOW))[0]!);
     expect(text).toContain('Withdraw exactly 100 USDC from Binance on Arbitrum One to this deposit address:');
     expect(text).toContain(DEP);
-    expect(text).toContain('The payout goes to your Coinbase deposit address 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045.');
+    // The payout's amount and where it lands, the exchange named (issue 32): "You receive" on an exchange-destination card too.
+    expect(text).toMatch(/You receive [\d.]+ USDC on Coinbase \(Base\), at\n0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045\n/);
+    expect(text).toContain('That is your Coinbase deposit address: the payout lands in your Coinbase account.');
     expect(replyText(statusCard(d, { audience: 'public', now: NOW }))).toContain('To your Coinbase deposit address: 0xd8dA…6045');
   });
 });

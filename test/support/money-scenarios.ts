@@ -291,6 +291,9 @@ const POINTS_AWAY = /\b(?:is|are) (?:below|above)\b|card (?:below|above)/i;
 
 const AMOUNT = /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)? (USDC|ETH)\b/g;
 
+/** One pattern per set of symbols (the money properties ask thousands of times). */
+const FIGURES = new Map<string, RegExp>();
+
 /** The figures ("80 USDC", "0.0004 ETH") in a text that are none of the models' figures. */
 export function figuresNotInModel(text: string, models: SwapMoney[]): string[] {
   const allowed = allowedFigures(models);
@@ -304,10 +307,16 @@ export function figuresNotInModel(text: string, models: SwapMoney[]): string[] {
     ),
   ].filter((x) => x && x !== '?');
   if (symbols.length === 0) return [];
-  const re = new RegExp(
-    `(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)? (${symbols.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w.])`,
-    'g',
-  );
+  const key = symbols.join('|');
+  const re =
+    FIGURES.get(key) ??
+    FIGURES.set(
+      key,
+      new RegExp(
+        `(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(\\.\\d+)? (${symbols.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w.])`,
+        'g',
+      ),
+    ).get(key)!;
   return [...text.matchAll(re)].map((m) => `${m[1]!.replace(/,/g, '')}${m[2] ?? ''} ${m[3]}`).filter((f) => !allowed.has(f));
 }
 

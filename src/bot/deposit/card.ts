@@ -18,7 +18,7 @@ import { DEPOSIT_WINDOW_MS, swapMoney } from '../money/model.js';
 import { expectedText } from '../money/words.js';
 import { replySize, LIMITS } from '../kernel/fit.js';
 import { depositPlan, type DepositPlan } from './plan.js';
-import { formatTime, networkName, shortId, swapPageUrl } from '../kernel/format.js';
+import { formatTime, networkName, shortId, sideName, swapPageUrl } from '../kernel/format.js';
 import { paymentUri } from './payment-uri.js';
 import { qrImage } from './qr.js';
 import { statusActions } from '../kernel/status-actions.js';
@@ -94,26 +94,28 @@ export async function depositCards(
         line(t('deposit.toAddress')),
         line(code(address)),
       ];
-  if (!native && token.contract) lines.push(line(t('deposit.contract', { symbol: token.symbol }), ' ', code(token.contract)));
+  // An exchange's withdrawal form asks for no token contract: shown only for a wallet transfer.
+  if (!native && token.contract && !source) lines.push(line(t('deposit.contract', { symbol: token.symbol }), ' ', code(token.contract)));
   if (memo) {
     lines.push(line(t(`deposit.memo.${memo.kind}`), ': ', code(memo.value)));
     lines.push(line(bold(t(`deposit.memoWarn.${memo.kind}`, { value: memo.value }))));
   }
   const destination = exchangeName(swap.destination_exchange);
-  if (destination && swap.destination_address)
-    lines.push(line(...tSpans(locale, 'deposit.payoutTo', { exchange: destination, address: code(swap.destination_address) })));
   const created = swap.created_date ? Date.parse(swap.created_date) : Number.NaN;
   const expires = Number.isNaN(created) ? undefined : created + DEPOSIT_WINDOW_MS;
   lines.push(line(expires ? t('deposit.sendBefore', { time: formatTime(expires, now, locale) }) : t('deposit.sendWithin')));
   // What arrives and where, from the same money model as every other card (private: full address).
   const money = swapMoney(details, now);
   const receive = expectedText(money, locale);
-  if (receive && swap.destination_address && !destination) {
+  // What arrives and where, the exchange named when the payout goes to one ("on Binance (Base), at").
+  if (receive && swap.destination_address) {
     lines.push(
-      line(t('money.deposit.receive', { amount: receive, network: swap.destination_network ? networkName(swap.destination_network) : '' })),
+      line(t('money.deposit.receive', { amount: receive, network: swap.destination_network ? sideName(details, 'destination') : '' })),
       line(code(swap.destination_address)),
     );
-  }
+    if (destination) lines.push(line(t('deposit.exchangeAddress', { exchange: destination })));
+  } else if (destination && swap.destination_address)
+    lines.push(line(...tSpans(locale, 'deposit.payoutTo', { exchange: destination, address: code(swap.destination_address) })));
   lines.push(line(t('deposit.swapId'), ' ', code(swap.id)));
   lines.push(line(text(t('deposit.onlyFromNetwork', { network: networkName(network) }))));
   lines.push(line(link(t('money.deposit.check'), page)));

@@ -10,6 +10,8 @@ import type { Ctx } from '../kernel/context.js';
 import { actionButton, code, deeplinkButton, line, type Button, type Reply } from '../../contracts/reply.js';
 import { notice } from '../kernel/replies.js';
 import { asError } from '../../log.js';
+import type { CreatorNotes } from '../../contracts/tracking.js';
+import { sightingOf } from '../../contracts/chain.js';
 
 /**
  * A swap's deposit details for its creator, wherever they are asked for (after Confirm, a repeated
@@ -28,6 +30,17 @@ const depositAction = (swapId: string): string => inlineAction(VERBS.depositDeta
  * card says so instead, whatever the lagging status says (layerswap/phase.ts).
  */
 export const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(details).kind === 'waiting';
+
+/**
+ * Whether the deposit address may be shown (again): only while the swap waits for its deposit and
+ * nothing says it was paid: not the service, not the chain (a sighting of the swap's own token),
+ * not tracking's earlier sighting, not the creator's own "I've sent it".
+ */
+export function showsDepositAddress(details: SwapDetails, evidence: { seen?: boolean; notes?: CreatorNotes }): boolean {
+  if (!waitsForDeposit(details) || evidence.seen === true || evidence.notes?.claim) return false;
+  const c = sightingOf(details);
+  return !(c && (c.verdict === 'ok' || c.verdict === 'less' || c.verdict === 'more'));
+}
 
 /** The swap has what a deposit card needs to name: the source network and token. */
 const hasRoute = (d: SwapDetails): boolean => Boolean(d.swap.source_network && d.swap.source_token);
@@ -62,10 +75,10 @@ async function load(
  * and never a guessed address).
  */
 export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetails): Promise<Reply[]> {
-  const { details, actions } = await load(ctx, swapId, known);
-  if (details && !waitsForDeposit(details)) {
-    // The deposit card in its later state (seen, confirmed, closed): never the address again.
-    const after = depositCardAfter(details, ctx.now(), ctx.locale);
+  const [{ details, actions }, evidence] = await Promise.all([load(ctx, swapId, known), depositEvidence(ctx, swapId)]);
+  if (details && !showsDepositAddress(details, evidence)) {
+    // The deposit card in its later state (seen, said sent, confirmed, closed): never the address again.
+    const after = depositCardAfter(details, ctx.now(), ctx.locale, evidence.notes);
     return [
       after
         ? { ...after, dmFallback: privateLink(ctx, swapId) }
@@ -123,6 +136,19 @@ function privateLink(ctx: Ctx, swapId: string): Reply {
     buttons: [[deeplinkButton(ctx.t('deposit.getDetails'), depositPayload(swapId))]],
     target: 'here',
   };
+}
+
+/**
+ * What tracking knows beside the service's answer: it saw the deposit before (the service may have
+ * gone back since), and what the creator told the bot ("I've sent it", the refund address or none).
+ * Nothing when tracking cannot tell (then the service's answer alone decides).
+ */
+export async function depositEvidence(ctx: Ctx, swapId: string): Promise<{ seen: boolean; notes: CreatorNotes }> {
+  const [seen, notes] = await Promise.all([
+    ctx.tracking.depositSeen?.(swapId).catch(() => false) ?? false,
+    ctx.tracking.notes?.(swapId).catch(() => ({})) ?? {},
+  ]);
+  return { seen, notes };
 }
 
 /** Whether this user created the swap (history knows the creators of swaps made through the bot). */

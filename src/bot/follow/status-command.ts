@@ -1,6 +1,6 @@
 import { statusCard } from '../status/index.js';
 import { isPublic, type Ctx } from '../kernel/context.js';
-import { depositReplies, isCreator, waitsForDeposit } from '../deposit/index.js';
+import { depositEvidence, depositReplies, isCreator, showsDepositAddress } from '../deposit/index.js';
 import { parseSwapId } from '../kernel/swap-id.js';
 import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
@@ -13,20 +13,28 @@ import { lookupReplies } from './lookup/answer.js';
  * Who sees what (docs/architecture.md): addresses unmasked only in a private chat with the swap's
  * creator; groups, channels and anyone else who knows the id get the masked card.
  */
-async function load(ctx: Ctx, swapId: string, found?: SwapDetails): Promise<{ details: SwapDetails; mine: boolean; card: Reply }> {
-  const [details, entry] = await Promise.all([
+async function load(
+  ctx: Ctx,
+  swapId: string,
+  found?: SwapDetails,
+): Promise<{ details: SwapDetails; mine: boolean; card: Reply; evidence: Awaited<ReturnType<typeof depositEvidence>> }> {
+  const [details, entry, evidence] = await Promise.all([
     found ?? ctx.api.getSwap(swapId, { exclude_deposit_actions: true }),
     isPublic(ctx) ? undefined : ctx.history.entry(ctx.incoming.platform, ctx.incoming.userId, swapId),
+    depositEvidence(ctx, swapId),
   ]);
   const card = statusCard(details, {
     audience: entry ? 'private' : 'public',
     now: ctx.now(),
     locale: ctx.locale,
+    // What tracking knows beside the answer: a deposit it saw, the creator's "I've sent it".
+    notes: evidence.notes,
+    depositSeen: evidence.seen,
     // The creator's record of the refund address (null: none was given), which the service's
     // answer does not carry: so "no refund address" is said only to whoever knows it, in private.
     ...(entry?.refund !== undefined ? { refundAddress: entry.refund } : {}),
   });
-  return { details, mine: entry !== undefined, card };
+  return { details, mine: entry !== undefined, card, evidence };
 }
 
 /** The status card of a swap, masked unless shown privately to its creator. */
@@ -41,8 +49,9 @@ async function statusReply(ctx: Ctx, swapId: string): Promise<Reply> {
  */
 async function status(ctx: Ctx, args: string): Promise<Reply[]> {
   return lookupReplies(ctx, args.split(/\s+/)[0], async (swapId, found) => {
-    const { details, mine, card } = await load(ctx, swapId, found);
-    return mine && waitsForDeposit(details) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
+    const { details, mine, card, evidence } = await load(ctx, swapId, found);
+    // Only while nothing says it was paid: after "I've sent it" the card alone (it says what happens next).
+    return mine && showsDepositAddress(details, evidence) ? [card, ...(await depositReplies(ctx, swapId, details))] : [card];
   });
 }
 

@@ -32,6 +32,18 @@ export function formatUsd(value: number | null | undefined): string | undefined 
 export const networkName = (n: Pick<NetworkRef, 'name' | 'display_name'> | null | undefined): string =>
   n ? n.display_name || n.name : 'unknown network';
 
+/**
+ * One side of a swap as the user knows it: "Binance (Base)" when an exchange is that side (the
+ * network alone would hide where the money comes from or goes), else the network.
+ */
+export function sideName(details: SwapDetails, side: 'source' | 'destination'): string {
+  const s = details.swap;
+  const network = networkName(side === 'source' ? s.source_network : s.destination_network);
+  const e = side === 'source' ? s.source_exchange : s.destination_exchange;
+  const exchange = e ? e.display_name || e.name : undefined;
+  return exchange ? `${exchange} (${network})` : network;
+}
+
 export const tokenAmount = (amount: number | null | undefined, token: Pick<Token, 'symbol' | 'decimals'> | null | undefined): string =>
   `${formatAmount(amount, token?.decimals ?? undefined)} ${token?.symbol ?? ''}`.trim();
 

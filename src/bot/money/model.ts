@@ -1,7 +1,8 @@
 import { sightingOf } from '../../contracts/chain.js';
 import { phaseOfSwap, type SwapPhase } from '../../layerswap/phase.js';
-import type { QuoteResponse, SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
+import type { SwapDetails, Token, Transaction } from '../../layerswap/schemas.js';
 import { parseTimeSpan } from '../../layerswap/timespan.js';
+import type { DepositClaim } from '../../contracts/tracking.js';
 import { decimalsOf, rescale, toUnits, unitsText, unitsValue } from './units.js';
 
 /**
@@ -39,6 +40,7 @@ export interface Deduction {
 export type NextStep =
   | 'send'
   | 'wait_confirmations'
+  | 'wait_match'
   | 'wait_payout'
   | 'wait_refund'
   | 'wait_review'
@@ -99,6 +101,13 @@ export interface SwapMoney {
   };
   /** expectedBy has passed and the swap is not done: "later than usual". */
   late: boolean;
+  /** The creator said "I've sent it" (with the hash when given), before the service showed a deposit. */
+  claimed?: DepositClaim;
+  /**
+   * Any evidence of a deposit: the service's, the chain's, tracking's earlier sighting, or the
+   * user's own "I've sent it". Once true, nothing asks for the money again.
+   */
+  evidence: boolean;
 }
 
 /** How long the service waits for a deposit before the swap expires (reference section 4). */
@@ -152,7 +161,7 @@ function sameAssetOf(details: SwapDetails): boolean {
 export function swapMoney(
   details: SwapDetails,
   now: number,
-  opts: { depositSeen?: boolean; typicalMs?: number; refundAddress?: string | null } = {},
+  opts: { depositSeen?: boolean; typicalMs?: number; refundAddress?: string | null; claimed?: DepositClaim } = {},
 ): SwapMoney {
   const s = details.swap;
   const q = details.quote ?? undefined;
@@ -275,10 +284,11 @@ export function swapMoney(
     deadlines.expectedBy = started + avg;
   const late = deadlines.expectedBy !== undefined && now > deadlines.expectedBy;
 
+  const claimed = opts.claimed && !deposited ? opts.claimed : undefined;
   return {
     swapId: s.id,
     phase,
-    next: nextStep(phase.kind, { deposited: !!deposited || opts.depositSeen === true }),
+    next: nextStep(phase.kind, { deposited: !!deposited || opts.depositSeen === true, claimed: claimed !== undefined }),
     source,
     destination,
     sameAsset,
@@ -299,6 +309,8 @@ export function swapMoney(
     ...(exchangeName(s.destination_exchange) ? { destinationExchange: exchangeName(s.destination_exchange)! } : {}),
     deadlines,
     late,
+    ...(claimed ? { claimed } : {}),
+    evidence: !!deposited || opts.depositSeen === true || claimed !== undefined,
   };
 }
 
@@ -330,10 +342,10 @@ export const refuelTokenOf = (details: SwapDetails, tx?: Transaction): Token | u
   tx?.token ?? details.refuel?.token ?? details.swap.destination_network?.token ?? undefined;
 
 /** The one next step of each phase. */
-function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean }): NextStep {
+function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean; claimed: boolean }): NextStep {
   switch (kind) {
     case 'waiting':
-      return facts.deposited ? 'wait_confirmations' : 'send';
+      return facts.deposited ? 'wait_confirmations' : facts.claimed ? 'wait_match' : 'send';
     case 'confirming':
       return 'wait_confirmations';
     case 'processing':
@@ -348,9 +360,9 @@ function nextStep(kind: SwapPhase['kind'], facts: { deposited: boolean }): NextS
     case 'on_hold':
       return 'wait_review';
     case 'failed':
-      return facts.deposited ? 'contact_support' : 'new_swap';
+      return facts.deposited || facts.claimed ? 'contact_support' : 'new_swap';
     case 'expired':
-      return facts.deposited ? 'contact_support' : 'new_swap';
+      return facts.deposited || facts.claimed ? 'contact_support' : 'new_swap';
     case 'cancelled':
       return 'new_swap';
     case 'unknown':
@@ -370,25 +382,3 @@ export const moneyUsd = (m: Money): number | undefined =>
 
 /** The amount the user sent (the deposit once seen, else the amount asked). */
 export const sentOf = (m: SwapMoney): Money | undefined => m.deposited ?? m.asked;
-
-/**
- * The same model for a quote, before any swap exists (the confirm card): sent = the amount asked,
- * expected = the quote's receive amount, deductions as quoted. So the confirm card and the
- * receipt reconcile the same way.
- */
-export function quoteMoney(q: QuoteResponse, amount: number, labels: { sourceToken: string; destinationToken: string }): SwapMoney {
-  const quote = q.quote;
-  const details: SwapDetails = {
-    swap: {
-      id: '',
-      status: 'user_transfer_pending',
-      source_token: quote.source_token ?? { symbol: labels.sourceToken },
-      destination_token: quote.destination_token ?? { symbol: labels.destinationToken },
-      requested_amount: quote.requested_amount ?? amount,
-      transactions: [],
-    },
-    quote,
-    ...(q.refuel !== undefined ? { refuel: q.refuel } : {}),
-  };
-  return swapMoney(details, 0);
-}

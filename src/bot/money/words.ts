@@ -1,8 +1,7 @@
 import { bold, italic, line, text, urlButton, type Button, type Field, type Line } from '../../contracts/reply.js';
 import { t, type Locale, type Vars } from '../../i18n/index.js';
-import { formatUsd } from '../kernel/format.js';
-import { unitsText } from './units.js';
-import { moneyText, moneyUsd, sentOf, type Deduction, type Money, type SwapMoney } from './model.js';
+import { unitsText, unitsValue } from './units.js';
+import { moneyText, sentOf, type Deduction, type Money, type SwapMoney } from './model.js';
 
 /**
  * The money model in words, shared by every message that speaks of amounts (status card, key
@@ -14,11 +13,6 @@ const SUPPORT_URL = 'https://t.me/layerswap_io';
 
 export const supportButton = (locale: Locale): Button => urlButton(t(locale, 'money.supportButton'), SUPPORT_URL);
 
-const withUsd = (locale: Locale, m: Money): string => {
-  const usd = formatUsd(moneyUsd(m));
-  return usd ? t(locale, 'quote.withUsd', { text: moneyText(m), usd }) : moneyText(m);
-};
-
 /** "about 79.15 USDC (estimate)", "79.157021 USDC (updated quote)" or just the amount. */
 export function expectedText(m: SwapMoney, locale: Locale): string | undefined {
   const e = m.expected;
@@ -28,6 +22,13 @@ export function expectedText(m: SwapMoney, locale: Locale): string | undefined {
   if (e.basis === 'estimate') return t(locale, 'money.expected.estimate', { amount });
   if (e.basis === 'updated_quote') return t(locale, 'money.expected.updated', { amount });
   return amount;
+}
+
+/** What a "Receive (…)" field shows: "about 79.15 USDC" for an estimate, else the amount. */
+function expectedValue(m: SwapMoney, locale: Locale): string | undefined {
+  const e = m.expected;
+  if (!e) return undefined;
+  return e.basis === 'estimate' ? t(locale, 'money.expected.about', { amount: moneyText(e) }) : moneyText(e);
 }
 
 /** The field name for what the user receives, by what is known. */
@@ -67,7 +68,8 @@ export function moneyFields(m: SwapMoney, locale: Locale, on: { source?: string;
     });
   }
   if (m.received || (m.expected && !NO_PAYOUT.has(m.phase.kind))) {
-    const value = m.received ? moneyText(m.received) : expectedText(m, locale);
+    // The field's name says how it is known ("Receive (estimate)"): the value does not say it again.
+    const value = m.received ? moneyText(m.received) : expectedValue(m, locale);
     if (value) fields.push({ id: 'receive', name: receiveName(m, locale), value: line(at(value, on.destination)), inline: true });
   }
   if (m.refund?.amount)
@@ -83,8 +85,8 @@ export function differenceLines(m: SwapMoney, locale: Locale): Line[] {
   const expected = expectedText(m, locale);
   const lines: Line[] = [line(bold(t(locale, `money.${d.kind}.head`, vars)))];
   if (NO_PAYOUT.has(m.phase.kind)) return lines;
+  // No rule about the route's limits here: the model does not know them, and a deposit outside them is the service's to say (fail reason).
   lines.push(line(expected && !m.received ? t(locale, 'money.runsOn', { expected }) : t(locale, 'money.runsOnPlain')));
-  lines.push(line(italic(t(locale, d.kind === 'under' ? 'money.under.rule' : 'money.over.rule'))));
   return lines;
 }
 
@@ -104,10 +106,12 @@ export function badDayLines(m: SwapMoney, locale: Locale, opts: { now: number; p
   // "No refund address" only from our record: the service's answer never says either way.
   if (((kind === 'processing' && m.late) || kind === 'failed') && m.refundKnown !== 'given' && m.deposited)
     lines.push(line(t(locale, m.refundKnown === 'none' ? 'money.noRefundAddress' : 'money.refundIfGiven')));
-  if (kind === 'expired' && opts.private)
-    lines.push(line(t(locale, m.deposited ? 'money.expired.deposited' : 'money.expired.alreadySent')));
-  if (kind === 'waiting' && m.sourceExchange && opts.private)
-    lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
+  // Said to everyone who sees an expired swap (no private detail in it): money sent anyway is not lost.
+  if (kind === 'expired')
+    lines.push(
+      line(t(locale, m.deposited ? 'money.expired.deposited' : m.claimed ? 'money.expired.claimed' : 'money.expired.alreadySent')),
+    );
+  if (kind === 'waiting' && m.sourceExchange) lines.push(line(t(locale, 'money.exchangeHold', { exchange: m.sourceExchange })));
   if (m.late && opts.lateLine !== false) lines.push(line(italic(t(locale, 'money.late'))));
   lines.push(...refundFeeLines(m, locale));
   return lines;
@@ -152,25 +156,66 @@ export function reconcile(m: SwapMoney): Reconciliation | undefined {
   return { sent, deductions: m.deductions, net: { units: sent.units - total, token: sent.token } };
 }
 
+/** Whole cents as shown: "$99.13", "-$0.01", never "$-0.00". */
+export function centsText(cents: bigint): string {
+  const neg = cents < 0n;
+  const a = neg ? -cents : cents;
+  const whole = (a / 100n).toLocaleString('en-US');
+  return `${neg ? '-' : ''}$${whole}.${(a % 100n).toString().padStart(2, '0')}`;
+}
+
+/**
+ * The USD of a breakdown in whole cents that add up as shown: sent − Σ deductions = net, each
+ * rounded, and where the rounding of the parts leaves a cent over, it goes to the parts whose
+ * rounding was closest to the other way (largest remainder). Undefined without the source's price.
+ */
+export function breakdownCents(m: SwapMoney): { sent: bigint; deductions: bigint[]; net: bigint } | undefined {
+  const r = reconcile(m);
+  const price = r?.sent.token.usd;
+  if (!r || price === undefined) return undefined;
+  const exact = (x: Money) => unitsValue(x.units, x.token.decimals) * price * 100;
+  const sent = BigInt(Math.round(exact(r.sent)));
+  const net = BigInt(Math.round(exact(r.net)));
+  const raw = r.deductions.map((d) => exact(d.amount));
+  const cents = raw.map((v) => BigInt(Math.round(v)));
+  let over = sent - net - cents.reduce((a, c) => a + c, 0n);
+  // One cent at a time to the part whose exact value is nearest to it.
+  const order = raw.map((v, i) => i);
+  while (over !== 0n && order.length > 0) {
+    const step = over > 0n ? 1n : -1n;
+    order.sort((a, b) => Number(step) * (raw[b]! - Number(cents[b]!)) - Number(step) * (raw[a]! - Number(cents[a]!)));
+    const i = order[0]!;
+    cents[i] = cents[i]! + step;
+    over -= step;
+  }
+  return { sent, deductions: cents, net };
+}
+
 /**
  * The breakdown lines: sent, − each deduction (token and USD), = what is received (and its worth in
  * the source token when the assets differ). The same for the receipt (received) and the confirm
- * card (quoted); `final` picks the words.
+ * card (quoted); `final` picks the words. The USD figures add up to the cent as shown: the result's
+ * is the net's worth at the source token's price.
  */
 export function breakdownLines(m: SwapMoney, locale: Locale, final: boolean): Line[] {
   const r = reconcile(m);
   const sent = sentOf(m);
   const outcome = final ? m.received : m.expected;
   if (!sent || !outcome) return [];
-  const lines: Line[] = [line(t(locale, final ? 'money.receipt.sent' : 'quote.field.send'), ': ', bold(withUsd(locale, sent)))];
-  for (const d of m.deductions) {
-    lines.push(line(`${t(locale, 'money.receipt.minus', { what: deductionLabel(d, locale) })}: `, text(withUsd(locale, d.amount))));
-  }
+  const cents = breakdownCents(m);
+  const usd = (amount: Money, c: bigint | undefined) =>
+    c === undefined ? moneyText(amount) : t(locale, 'quote.withUsd', { text: moneyText(amount), usd: centsText(c) });
+  const lines: Line[] = [line(t(locale, final ? 'money.receipt.sent' : 'quote.field.send'), ': ', bold(usd(sent, cents?.sent)))];
+  m.deductions.forEach((d, i) => {
+    lines.push(
+      line(`${t(locale, 'money.receipt.minus', { what: deductionLabel(d, locale) })}: `, text(usd(d.amount, cents?.deductions[i]))),
+    );
+  });
   const worth = r && !m.sameAsset ? ` ${t(locale, 'money.receipt.worth', { amount: moneyText(r.net) })}` : '';
   lines.push(
     line(
       `${t(locale, 'money.receipt.equals', { what: t(locale, final ? 'money.receipt.received' : 'quote.field.receive') })}: `,
-      bold(withUsd(locale, outcome)),
+      bold(usd(outcome, cents?.net)),
       worth,
     ),
   );

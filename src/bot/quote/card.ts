@@ -4,7 +4,9 @@ import { actionButton, line, text, type Field, type Reply } from '../../contract
 import { formatDuration, formatNumber, t, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import type { Distribution } from '../../contracts/route-times.js';
 import { formatAmount, formatUsd, networkName, tokenAmount } from '../kernel/format.js';
-import { moneyText, quoteMoney } from '../money/model.js';
+import { moneyText, type SwapMoney } from '../money/model.js';
+import { quoteMoney } from '../money/quote-money.js';
+import { breakdownCents, centsText } from '../money/words.js';
 import { toUnits } from '../money/units.js';
 
 /** Names to fall back on when the service sent cut-down network or token objects. */
@@ -45,17 +47,12 @@ export function quoteFields(q: QuoteResponse, labels: RouteLabels, amount: numbe
     field('receive', tr('route.onNetwork', { what: received, where: dstNet }), true),
   ];
   if (m.minimum) fields.push(field('minReceive', tr('money.quote.minMeans', { amount: moneyText(m.minimum) }), true));
-  if (typeof quote.total_fee === 'number')
+  if (typeof quote.total_fee === 'number') {
+    const total = toUnits(quote.total_fee, m.source.decimals) ?? 0n;
     fields.push(
-      field(
-        'fees',
-        withUsd(
-          moneyText({ units: toUnits(quote.total_fee, m.source.decimals) ?? 0n, token: m.source }),
-          formatUsd(quote.total_fee_in_usd),
-        ),
-        true,
-      ),
+      field('fees', withUsd(moneyText({ units: total, token: m.source }), feesUsd(m, total) ?? formatUsd(quote.total_fee_in_usd)), true),
     );
+  }
   // A same-asset route has no rate worth reading (1 USDC = 1 USDC).
   if (typeof quote.rate === 'number' && !m.sameAsset)
     fields.push(field('rate', `1 ${src.symbol} = ${formatAmount(quote.rate)} ${dst.symbol}`, true));
@@ -131,4 +128,21 @@ export function quoteCard(
     buttons: [[actionButton(t(locale, 'quote.swapThis'), actions.swap), actionButton(t(locale, 'quote.refresh'), actions.refresh)]],
     target: 'here',
   };
+}
+
+/**
+ * The fees' USD as the breakdown's own cents add them (so "Fees" and its parts agree to the cent),
+ * when the parts are the whole fee; else undefined (the service's figure is shown).
+ */
+function feesUsd(m: SwapMoney, total: bigint): string | undefined {
+  const cents = breakdownCents(m);
+  if (!cents) return undefined;
+  let units = 0n;
+  let sum = 0n;
+  m.deductions.forEach((d, i) => {
+    if (d.kind !== 'service_fee' && d.kind !== 'network_fee') return;
+    units += d.amount.units;
+    sum += cents.deductions[i] ?? 0n;
+  });
+  return units === total ? centsText(sum) : undefined;
 }

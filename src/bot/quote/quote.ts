@@ -26,7 +26,7 @@ export function quoteParams(route: Route, refuel?: boolean, destinationAddress?:
     amount: Number(route.amount),
     use_deposit_address: true,
   };
-  if (refuel) params.refuel = true;
+  if (refuel && !route.destinationExchange) params.refuel = true;
   // Quotes may depend on the destination: once it is known it goes with the quote, as in Layerswap's app.
   if (destinationAddress) params.destination_address = destinationAddress;
   return params;

@@ -207,5 +207,9 @@ export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Netw
 }
 
 /** Whether the route's destination token offers refuel (a little native gas on arrival). */
-export const offersRefuel = (destination: Destination | undefined, symbol: string | undefined): boolean =>
-  !!destination?.tokens.find((t) => t.symbol === symbol)?.refuel;
+export const offersRefuel = (
+  destination: Destination | undefined,
+  route: Pick<Route, 'destinationToken' | 'destinationExchange'>,
+): boolean =>
+  // Never into an exchange: gas delivered to an exchange deposit address is not the user's to spend.
+  !route.destinationExchange && !!destination?.tokens.find((t) => t.symbol === route.destinationToken)?.refuel;

@@ -17,9 +17,11 @@ import {
   type Reply,
   type Span,
 } from '../../contracts/reply.js';
-import type { CardView } from '../../contracts/tracking.js';
+import type { CardView, CreatorNotes } from '../../contracts/tracking.js';
+import { sightingOf } from '../../contracts/chain.js';
 import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
-import { formatTime, maskAddress, networkName, shortId, tokenAmount, txExplorer, txOnSource } from '../kernel/format.js';
+import { formatTime, maskAddress, shortId, sideName, txExplorer, txOnSource } from '../kernel/format.js';
+import { decimalsOf, toUnits, unitsText } from '../money/units.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './words.js';
 import { chainSightingLines } from './chain-sighting.js';
@@ -49,9 +51,15 @@ function transactionLine(tx: Transaction, details: SwapDetails, audience: 'priva
   const swap = details.swap;
   const onSource = txOnSource(tx);
   const token = tx.type === 'refuel' ? refuelTokenOf(details, tx) : (tx.token ?? (onSource ? swap.source_token : swap.destination_token));
-  const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${tokenAmount(tx.amount, token)}`)];
+  // A failed transaction moved no funds: its amount and confirmations are no figures of the swap's
+  // money. Others to the token's own decimals, as the money model says them.
+  const failed = tx.status === 'failed';
+  const units = token && !failed ? toUnits(tx.amount, decimalsOf(token.decimals)) : undefined;
+  const amount =
+    units !== undefined ? `${unitsText(units, decimalsOf(token?.decimals))} ${token?.symbol ?? ''}`.trim() : (token?.symbol ?? '');
+  const spans: Span[] = [bold(transactionWord(tx.type, locale)), text(`: ${amount}`)];
   if (tx.status) spans.push(text(` · ${isTxStatus(tx.status) ? t(locale, `txStatus.${tx.status}`) : tx.status}`));
-  if (typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
+  if (!failed && typeof tx.max_confirmations === 'number' && tx.max_confirmations > 0) {
     spans.push(text(' · '), code(confirmationBar(tx.confirmations ?? 0, tx.max_confirmations)));
   }
   const url = txExplorer(details, tx);
@@ -105,7 +113,16 @@ function routeTimeLines(view: CardView | undefined, phase: string, locale: Local
  */
 export function statusCard(
   details: SwapDetails,
-  opts: { audience: 'private' | 'public'; now?: number; followed?: CardView; locale?: Locale; refundAddress?: string | null },
+  opts: {
+    audience: 'private' | 'public';
+    now?: number;
+    followed?: CardView;
+    locale?: Locale;
+    refundAddress?: string | null;
+    /** What the creator told the bot (/status reads them from tracking; a followed card has them in `followed`). */
+    notes?: CreatorNotes;
+    depositSeen?: boolean;
+  },
 ): Reply {
   const now = opts.now ?? Date.now();
   const locale = opts.locale ?? defaultLocale();
@@ -114,11 +131,15 @@ export function statusCard(
   const phase = phaseOfSwap(details);
   // The service went back to "waiting" after tracking saw the deposit (confirmed, not one stale
   // answer): never ask for the money again.
-  const regressed = opts.followed?.depositSeen === true && phase.kind === 'waiting';
+  const seen = opts.followed?.depositSeen === true || opts.depositSeen === true;
+  const regressed = seen && phase.kind === 'waiting';
+  const notes = opts.notes ?? opts.followed?.notes;
+  const refundAddress = opts.refundAddress !== undefined ? opts.refundAddress : notes?.refund;
   const money = swapMoney(details, now, {
-    depositSeen: opts.followed?.depositSeen === true,
+    depositSeen: seen,
     ...(opts.followed?.routeTimes ? { typicalMs: opts.followed.routeTimes.p50Ms } : {}),
-    ...(opts.refundAddress !== undefined ? { refundAddress: opts.refundAddress } : {}),
+    ...(refundAddress !== undefined ? { refundAddress } : {}),
+    ...(notes?.claim ? { claimed: notes.claim } : {}),
   });
   // The chain watcher saw the deposit before the service did: the card names the phase the
   // deposit is in, as the "Deposit seen" message did, never "Waiting for your deposit".
@@ -140,16 +161,30 @@ export function statusCard(
           next: tr('swapPhase.regressed.next'),
           tone: 'warning' as const,
         }
-      : phaseWords(phase, swap.status, swap.fail_reason, locale);
+      : phase.kind === 'waiting' && money.claimed
+        ? {
+            // The user said "I've sent it": the card waits for the service to see it, never for money.
+            label: tr('swapPhase.claimed.label'),
+            meaning: tr('swapPhase.claimed.meaning'),
+            next: nextWords(money, locale),
+            tone: 'pending' as const,
+          }
+        : phaseWords(phase, swap.status, swap.fail_reason, locale);
   // A group that hides amounts still sees the route: tokens and networks without numbers.
   const hide = opts.followed?.hideAmounts === true;
   const showAddress = (a: string) => (opts.audience === 'public' ? text(maskAddress(a)) : code(a));
 
   // The title carries the status label; the lines say what it means.
-  const lines: Line[] = [line(words.meaning)];
   // A reason matters only to a swap that stopped; a stale one beside "Completed" would confuse.
-  if (swap.fail_reason && (phase.kind === 'failed' || phase.kind === 'on_hold')) {
-    const why = failReasonWords(swap.fail_reason, locale);
+  // It is then the card's meaning (said once, after "Why:").
+  const why =
+    swap.fail_reason && (phase.kind === 'failed' || phase.kind === 'on_hold') ? failReasonWords(swap.fail_reason, locale) : undefined;
+  const lines: Line[] = why ? [] : [line(words.meaning)];
+  if (money.claimed?.hash && phase.kind === 'waiting' && !chain && !regressed)
+    lines.push(
+      line(tr('statusCard.claimedTx'), ' ', code(opts.audience === 'public' ? maskAddress(money.claimed.hash) : money.claimed.hash)),
+    );
+  if (why) {
     lines.push(line(bold(tr('statusCard.why')), ' ', why.meaning), line(bold(tr('statusCard.next')), ' ', why.next));
   } else {
     // The money model's next step: one per phase, never "send" once a deposit is seen.
@@ -159,13 +194,14 @@ export function statusCard(
   const expected = regressed ? undefined : expectedLine(details, money, now, locale, opts.followed?.routeTimes);
   if (expected) lines.push(expected);
   if (!regressed) lines.push(...routeTimeLines(opts.followed, phase.kind, locale));
-  lines.push(...chainSightingLines(details, locale, { hideAmounts: hide }));
+  lines.push(...chainSightingLines(details, locale, { hideAmounts: hide, public: opts.audience === 'public', paid: seen }));
   // "Later than usual" is the expected line's own when it has one.
   lines.push(...badDayLines(money, locale, { now, private: opts.audience === 'private', lateLine: !expected }));
 
+  // Exchanges are named wherever the route is ("Coinbase (Ethereum)").
   const on = {
-    ...(swap.source_network ? { source: networkName(swap.source_network) } : {}),
-    ...(swap.destination_network ? { destination: networkName(swap.destination_network) } : {}),
+    ...(swap.source_network ? { source: sideName(details, 'source') } : {}),
+    ...(swap.destination_network ? { destination: sideName(details, 'destination') } : {}),
   };
   const fields: Field[] = hide ? hiddenAmountFields(money, on, locale) : moneyFields(money, locale, on);
   const exchange = swap.destination_exchange ? swap.destination_exchange.display_name || swap.destination_exchange.name : undefined;
@@ -201,7 +237,7 @@ export function statusCard(
       buttons: [
         buttons,
         ...(opts.followed ? [followButtons(swap.id, opts.followed.muted === true, locale)] : []),
-        ...(money.next === 'contact_support' ? [[supportButton(locale)]] : []),
+        ...(money.next === 'contact_support' || wrongTransfer(details) ? [[supportButton(locale)]] : []),
       ],
       target: 'here',
       layout: 'card',
@@ -221,4 +257,10 @@ function hiddenAmountFields(m: SwapMoney, on: { source?: string; destination?: s
       inline: true,
     },
   ];
+}
+
+/** The chain saw a transfer this swap cannot take (another token, or after it closed): support gets it back. */
+function wrongTransfer(details: SwapDetails): boolean {
+  const v = sightingOf(details)?.verdict;
+  return v === 'wrong_token' || v === 'late';
 }

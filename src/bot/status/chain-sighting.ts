@@ -1,5 +1,6 @@
 import { sightingOf } from '../../contracts/chain.js';
-import { bold, italic, line, type Line } from '../../contracts/reply.js';
+import { bold, code, italic, line, type Line } from '../../contracts/reply.js';
+import { maskAddress } from '../kernel/format.js';
 import { BEFORE_DEPOSIT } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { t, type Locale } from '../../i18n/index.js';
@@ -11,8 +12,13 @@ import { t, type Locale } from '../../i18n/index.js';
  * token, or after expiry) with what it means and what to do. A different amount of the swap's
  * token is its deposit: the money model takes it as the amount deposited, and its under- or
  * over-payment lines say it as they say the service-seen one. Nothing when the chain showed nothing.
+ * `paid`: a deposit was seen before (tracking), so another token is never met with "send the right one".
  */
-export function chainSightingLines(details: SwapDetails, locale: Locale, opts: { hideAmounts?: boolean } = {}): Line[] {
+export function chainSightingLines(
+  details: SwapDetails,
+  locale: Locale,
+  opts: { hideAmounts?: boolean; public?: boolean; paid?: boolean } = {},
+): Line[] {
   const s = sightingOf(details);
   if (!s) return [];
   const amount = opts.hideAmounts ? s.symbol : `${s.amount} ${s.symbol}`;
@@ -23,14 +29,27 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
     return BEFORE_DEPOSIT.has(details.swap.status) ? [line(t(locale, 'statusCard.chain.retracted', { amount, network, block }))] : [];
   if (s.verdict === 'wrong_token' || s.verdict === 'late') {
     const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
+    // "Send the right token" only while the swap can still take it; after expiry the transfer is
+    // said as late, whatever its token, and nothing asks for money.
+    const open = BEFORE_DEPOSIT.has(details.swap.status) && !opts.paid && !listed(details);
+    const late = s.verdict === 'late' || !open;
+    const hash = opts.hideAmounts || opts.public ? maskAddress(s.txHash) : s.txHash;
     return [
-      line(bold(t(locale, 'statusCard.chain.wrong', { amount, network, block, expected }))),
-      line(t(locale, `statusCard.chain.${s.verdict}`, { expected })),
+      line(bold(t(locale, late ? 'statusCard.chain.lateHead' : 'statusCard.chain.wrong', { amount, network, block, expected }))),
+      line(
+        t(
+          locale,
+          late ? (s.verdict === 'late' ? 'statusCard.chain.late' : 'statusCard.chain.wrongClosed') : 'statusCard.chain.wrong_token',
+          { expected },
+        ),
+      ),
+      line(t(locale, 'statusCard.chain.tx'), ' ', code(hash)),
     ];
   }
   const waiting = BEFORE_DEPOSIT.has(details.swap.status);
-  // Once the service has moved on, its own transaction lines tell the rest.
-  if (!waiting) return [];
+  // Once the service has moved on or lists the deposit, its own transaction lines tell the rest
+  // (one confirmation count per card: the service's).
+  if (!waiting || listed(details)) return [];
   // required 0: the service's count is not known yet (the catalogue has none; its input transaction tells).
   const key =
     s.required <= 0
@@ -43,3 +62,6 @@ export function chainSightingLines(details: SwapDetails, locale: Locale, opts: {
   if (!matched) out.push(line(italic(t(locale, 'statusCard.chain.unmatched'))));
   return out;
 }
+
+/** The service lists a deposit (an input transaction that did not fail). */
+const listed = (details: SwapDetails): boolean => details.swap.transactions.some((x) => x.type === 'input' && x.status !== 'failed');

@@ -3,7 +3,7 @@ import { phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { fitReply } from '../kernel/fit.js';
 import { t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
-import { formatTime, maskAddress, networkName, shortId } from '../kernel/format.js';
+import { formatTime, maskAddress, shortId, sideName } from '../kernel/format.js';
 import { moneyText, sentOf, swapMoney } from '../money/model.js';
 import { statusActions } from '../kernel/status-actions.js';
 import { phaseWords } from './words.js';
@@ -14,9 +14,9 @@ export function swapRoute(details: SwapDetails): string {
   // The money model's figures: what was sent (the deposit once seen) and what arrived.
   const m = swapMoney(details, Date.now());
   const sent = sentOf(m);
-  const from = s.source_token ? `${sent ? moneyText(sent) : s.source_token.symbol} ${networkName(s.source_network)}` : '?';
+  const from = s.source_token ? `${sent ? moneyText(sent) : s.source_token.symbol} ${sideName(details, 'source')}` : '?';
   const to = s.destination_token
-    ? `${m.received ? moneyText(m.received) : s.destination_token.symbol} ${networkName(s.destination_network)}`
+    ? `${m.received ? moneyText(m.received) : s.destination_token.symbol} ${sideName(details, 'destination')}`
     : '?';
   return `${from} → ${to}`;
 }
@@ -26,10 +26,13 @@ export function swapRouteIn(details: SwapDetails, locale: Locale): string {
   const s = details.swap;
   const m = swapMoney(details, Date.now());
   const sent = sentOf(m);
-  const side = (what: string, network: Parameters<typeof networkName>[0]) =>
-    network ? t(locale, 'route.onNetwork', { what, where: networkName(network) }) : what;
-  const from = s.source_token ? side(sent ? moneyText(sent) : s.source_token.symbol, s.source_network) : '?';
-  const to = s.destination_token ? side(m.received ? moneyText(m.received) : s.destination_token.symbol, s.destination_network) : '?';
+  // Exchanges named wherever the route is: "100 USDC on Coinbase (Ethereum)".
+  const side = (what: string, which: 'source' | 'destination') =>
+    (which === 'source' ? s.source_network : s.destination_network)
+      ? t(locale, 'route.onNetwork', { what, where: sideName(details, which) })
+      : what;
+  const from = s.source_token ? side(sent ? moneyText(sent) : s.source_token.symbol, 'source') : '?';
+  const to = s.destination_token ? side(m.received ? moneyText(m.received) : s.destination_token.symbol, 'destination') : '?';
   return `${from} → ${to}`;
 }
 

@@ -22,11 +22,12 @@ import {
   type MomentKind,
   type StopReason,
   type TrackedTimes,
+  type CreatorNotes,
 } from '../../contracts/tracking.js';
 import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
-import { maskAddress, networkName, txExplorer } from '../kernel/format.js';
+import { maskAddress, sideName, txExplorer } from '../kernel/format.js';
 import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/index.js';
 import { failReasonWords, phaseWords } from './words.js';
@@ -79,6 +80,8 @@ export interface MomentContext {
   locale?: Locale;
   /** Who reads it (tracking says: masked for anyone but the creator); else from the chat's kind. */
   audience?: Audience;
+  /** What the creator told the bot: a refund address or none, "I've sent it". */
+  notes?: CreatorNotes;
 }
 
 /** The reader's audience: what tracking says, else a private chat's is private. */
@@ -95,7 +98,11 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const isPublic = audienceOf(ctx) === 'public';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
   const id = code(s.id);
-  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now());
+  const notes = ctx.notes;
+  const money = swapMoney(details, ctx.state.lastPolledAt || Date.now(), {
+    ...(notes?.refund !== undefined ? { refundAddress: notes.refund } : {}),
+    ...(notes?.claim ? { claimed: notes.claim } : {}),
+  });
   // The amount sent is a deposit detail: private chats only. Once a deposit is seen it is what
   // arrived (the model's), never the amount asked beside a different deposit.
   const sentNow = money.deposited ?? money.asked;
@@ -104,7 +111,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const route =
     s.source_token && s.source_network && s.destination_token && s.destination_network
       ? line(
-          `${amount}${s.source_token.symbol} ${networkName(s.source_network)} → ${s.destination_token.symbol} ${networkName(s.destination_network)}`,
+          `${amount}${s.source_token.symbol} ${sideName(details, 'source')} → ${s.destination_token.symbol} ${sideName(details, 'destination')}`,
         )
       : undefined;
   const lines: Line[] = route ? [route] : [];
@@ -159,7 +166,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
         const what = bold(moneyText(received));
         lines.push(
           s.destination_network
-            ? sentence('moment.completed.receivedOn', { amount: what, network: networkName(s.destination_network) })
+            ? sentence('moment.completed.receivedOn', { amount: what, network: sideName(details, 'destination') })
             : sentence('moment.completed.received', { amount: what }),
         );
       }
@@ -180,7 +187,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
         return { title: momentTitle('onHold', locale), tone: 'warning', lines, target: 'here' };
       }
       lines.push(line(s.fail_reason ? failReasonWords(s.fail_reason, locale).meaning : tr('moment.failed.noReason')));
-      lines.push(sentence('moment.contactSupport', { id }));
+      // "If funds were sent" only when the bot does not know: a deposit it saw (or was told of) is said as such.
+      lines.push(sentence(money.deposited || money.claimed ? 'moment.contactSupportDeposited' : 'moment.contactSupport', { id }));
       buttons.push([supportButton(locale)]);
       break;
     }
@@ -192,7 +200,11 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       }
       break;
     case 'cancelled':
-      lines.push(sentence('moment.cancelled.text', { id }));
+      // A deposit the bot knows of is said as such (no "if funds were sent"), with the way to get it back.
+      if (money.deposited || money.claimed) {
+        lines.push(sentence('moment.cancelled.deposited', { id }));
+        buttons.push([supportButton(locale)]);
+      } else lines.push(sentence('moment.cancelled.text', { id }));
       break;
     case 'pending_refund':
       lines.push(refundLine('moment.refunding'));

@@ -197,8 +197,7 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     }
     if (!draft.destinationAddress) return await askAddress(ctx, draft, 'destination_address', networks, shown);
     if (!draft.refundAddress && !draft.refundSkipped) return await askAddress(ctx, draft, 'refund_address', networks, shown);
-    if (draft.refuel === undefined && offersRefuel(check.destination, draft.route.destinationToken))
-      return await askRefuel(ctx, draft, networks, shown);
+    if (draft.refuel === undefined && offersRefuel(check.destination, draft.route)) return await askRefuel(ctx, draft, networks, shown);
     return await askConfirm(ctx, draft, networks, check, shown, quote);
   } catch (err) {
     const recovered = recoverQuote(err, draft.route, ctx.locale);

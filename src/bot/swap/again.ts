@@ -59,7 +59,8 @@ export async function swapAgain(ctx: Ctx, args: string[]): Promise<Reply[]> {
   route.pendingDestinationAddress = address;
   // The service's answer does not carry the refund address: our record of the creation does (null: skipped).
   const refund = details.swap.refund_address ?? entry.refund;
-  const refuel = typeof details.refuel?.amount === 'number' && details.refuel.amount > 0;
+  // Never refuel into an exchange, even when the old swap did.
+  const refuel = typeof details.refuel?.amount === 'number' && details.refuel.amount > 0 && !route.destinationExchange;
   const replies = await startWizard(ctx, 'swap', route, undefined, {
     refuel,
     ...(refund ? { refundAddress: refund } : refund === null ? { refundSkipped: true } : {}),

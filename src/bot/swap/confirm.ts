@@ -1,6 +1,6 @@
 import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, bold, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
-import { quoteMoney } from '../money/model.js';
+import { quoteMoney } from '../money/quote-money.js';
 import { breakdownLines } from '../money/words.js';
 import { observedTimes, offersRefuel, quoteFields, quoteParams, routeLabels, type RouteCheck } from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
@@ -45,7 +45,7 @@ export async function askConfirm(
     value: draft.refundAddress ? [code(draft.refundAddress)] : line(ctx.t('confirm.noRefund')),
   });
   // With refuel on, the quote's own Refuel field shows what arrives.
-  if (!draft.refuel && offersRefuel(check.destination, draft.route.destinationToken))
+  if (!draft.refuel && offersRefuel(check.destination, draft.route))
     fields.push({ name: ctx.t('confirm.refuel'), value: line(ctx.t('confirm.no')), inline: true });
   const lines = headLines(ctx, draft, networks, opts);
   if (changed) {

@@ -94,6 +94,11 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
       ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
       return undefined;
     });
+  // Tracking's cards and moments then know what the service's answer does not say: was a refund address given.
+  if (follow?.ok)
+    await ctx.tracking.note?.(swapId, { refund: draft.refundAddress ?? null }).catch((err: unknown) => {
+      ctx.logger.warn({ err: asError(err), swapId }, 'could not note the refund address for tracking');
+    });
   replies.push(...(await depositCardOnce(ctx, swapId, details)));
   if (ctx.incoming.chatKind !== 'private') {
     // Only the short id here, and no claim about a private message that may not have arrived.

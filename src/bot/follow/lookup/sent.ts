@@ -71,6 +71,10 @@ export async function answerSent(ctx: Ctx, swapId: string, text: string): Promis
   }
   const head = notice(ctx.t(hash ? 'sent.looking' : 'sent.waiting'), lines, 'pending');
   const followed = await followSwap(ctx, swapId, true);
+  // The user's word is evidence of a deposit: from now on no card asks them for the money again.
+  await ctx.tracking.note?.(swapId, { claim: { at: ctx.now(), ...(hash ? { hash } : {}) } }).catch((err: unknown) => {
+    ctx.logger.warn({ err: asError(err), swapId }, 'could not record "I\'ve sent it"');
+  });
   // No webhook says a deposit was seen: poll now rather than at the next waiting poll.
   await ctx.tracking.pollNow(swapId);
   return [head, ...followed];
