@@ -11,6 +11,7 @@ import { scrapeTracking } from './metrics-source.js';
 import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
+import { catalogueChainId } from '../tracking/chain-evidence.js';
 import { LanguageStore } from '../i18n/store.js';
 import { payLinksOf } from '../pay/index.js';
 
@@ -273,11 +274,11 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         const n = await evm(name);
         if (!n) return undefined;
         const required = (n as { max_confirmations?: unknown }).max_confirmations;
-        // The chain id the watcher checks its RPC against (decimal or 0x hex in the catalogue).
-        const chainId = n.chain_id && /^(\d+|0x[0-9a-f]+)$/i.test(n.chain_id) ? Number(n.chain_id) : undefined;
+        // The chain id the watcher checks its RPC against.
+        const chainId = catalogueChainId(n.chain_id);
         return {
           ...(typeof required === 'number' ? { required } : {}),
-          ...(chainId !== undefined && Number.isSafeInteger(chainId) ? { chainId } : {}),
+          ...(chainId !== undefined ? { chainId } : {}),
           tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 18 })),
         };
       },

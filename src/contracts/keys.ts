@@ -130,6 +130,10 @@ export class TrackingKeys {
   get watchState(): string {
     return `${this.prefix}:trk:watch-state`;
   }
+  /** string with TTL: checks of watched addresses in one budget window, over every worker (address-watch.ts). */
+  watchBudget(window: number): string {
+    return `${this.prefix}:trk:watch-budget:${window}`;
+  }
   /** zset: swaps that expired (score: when), watched a while longer to tell a late transfer (chain-watch.ts). */
   get chainLate(): string {
     return `${this.prefix}:trk:chain-late`;

@@ -4,6 +4,7 @@ import type { Messenger } from '../contracts/messenger.js';
 import type { TrackingRenderer, TrackingService, WatchLimitNotice } from '../contracts/tracking.js';
 import { defaultLocale, type Locale } from '../i18n/index.js';
 import type { LayerswapApi } from '../layerswap/api.js';
+import { ResponseShapeError } from '../layerswap/errors.js';
 import { asError, type Logger } from '../log.js';
 import { parseTargetKey, targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
@@ -12,14 +13,17 @@ import type { TrackingKeys } from '../contracts/keys.js';
  * Watched addresses: a user's saved address whose new swaps (to or from it, made in any app) are
  * followed in their private chat. One GET /swaps?address= per address when it is due, on a
  * backed-off schedule: every `minMs` after something new, doubling while nothing is, up to
- * `maxMs`. Each tick checks at most `share` of the API budget's requests for that time, so
- * watching never starves the swaps being followed. The first check only notes what exists.
+ * `maxMs`. The checks of all workers together use at most `share` of the API budget's requests
+ * (a counter per tick-long window in Redis, not per process), so watching never starves the
+ * swaps being followed. The first check only notes what exists; a swap is new only when its id
+ * was not in the last answer and it was made after the watch began (however long the answer, an
+ * old swap never turns new). A malformed answer is one warning until a good one comes.
  * A new swap refused by the follow limit is told to the user once (`tell`), not dropped in
  * silence; told again only after a later follow succeeded (they made room, then filled it).
  *
- * Redis: a zset of entries by due time (member `<targetKey>|<address>`), and a hash of each
- * entry's state (the user, the interval, the swap ids already seen, newest 50). Addresses are
- * never logged.
+ * Redis: a zset of entries by due time (member `<targetKey>|<address>`), a hash of each entry's
+ * state (the user, the interval, when the watch began, the ids of the last answer), and the
+ * budget's window counter. Addresses are never logged.
  */
 
 export interface WatchSettings {
@@ -38,10 +42,16 @@ interface EntryState {
   u: string;
   l?: Locale;
   i: number;
+  /** The ids of the last answer (all of them: an answer longer than any window must not make old swaps new). */
   s?: string[];
+  /** When the watch began (the poller's clock): a swap made before it is never new. */
+  b?: number;
   /** Told of the follow limit; cleared by the next follow that succeeds. */
   t?: 1;
 }
+
+/** Slack between the service's clock and ours when comparing a swap's creation with the watch's start. */
+const CLOCK_SLACK_MS = 10 * 60_000;
 
 /** Sends a watched address's user the follow-limit notice in their private chat (engine: the platform's messenger). */
 export type TellWatchLimit = (target: ChatTarget, locale: Locale | undefined, notice: WatchLimitNotice) => Promise<void>;
@@ -57,8 +67,6 @@ export function tellByMessenger(
     await messenger.send(target, render.watchLimit(notice, locale ?? defaultLocale()));
   };
 }
-
-const SEEN = 50;
 
 export class AddressWatch {
   constructor(
@@ -79,7 +87,7 @@ export class AddressWatch {
       await this.redis.multi().zrem(this.keys.watchDue, m).hdel(this.keys.watchState, m).exec();
       return;
     }
-    const state: EntryState = { u: by.userId, i: this.settings.minMs, ...(by.locale ? { l: by.locale } : {}) };
+    const state: EntryState = { u: by.userId, i: this.settings.minMs, b: this.now(), ...(by.locale ? { l: by.locale } : {}) };
     await this.redis.multi().hsetnx(this.keys.watchState, m, JSON.stringify(state)).zadd(this.keys.watchDue, 'NX', this.now(), m).exec();
   }
 
@@ -88,7 +96,25 @@ export class AddressWatch {
     return Math.max(1, Math.floor(this.settings.apiPerSecond * (this.settings.tickMs / 1000) * this.settings.share));
   }
 
-  /** Checks the entries that are due (at most perTick); returns how many were checked. */
+  /**
+   * One check's share of the budget, over every worker: the window's counter in Redis (a window is
+   * one tick long on the poller's clock). False when this window's share is spent.
+   */
+  private async spend(): Promise<boolean> {
+    const window = Math.floor(this.now() / this.settings.tickMs);
+    const key = this.keys.watchBudget(window);
+    const [[, used]] = (await this.redis
+      .multi()
+      .incr(key)
+      .pexpire(key, this.settings.tickMs * 2 + 60_000)
+      .exec()) as [[null, number]];
+    return used <= this.perTick;
+  }
+
+  /** A malformed list answer was logged and no good answer came since (this process). */
+  private malformedTold = false;
+
+  /** Checks the entries that are due (at most this window's share of the budget, over all workers); returns how many were checked. */
   async tick(
     api: Pick<LayerswapApi, 'listSwaps'>,
     tracking: Pick<TrackingService, 'follow'>,
@@ -106,13 +132,26 @@ export class AddressWatch {
       const split = m.indexOf('|');
       const chat = split > 0 ? parseTargetKey(m.slice(0, split)) : undefined;
       if (!raw || !chat) continue;
+      // The budget is spent for this window (by this worker or another): back to the due list as it was.
+      if (!(await this.spend())) {
+        await this.redis.zadd(this.keys.watchDue, 'NX', now, m);
+        break;
+      }
       const address = m.slice(split + 1);
       const state = JSON.parse(raw) as EntryState;
       const target: ChatTarget = { ...chat, chatKind: 'private' };
       checked++;
       try {
-        const ids = (await api.listSwaps({ address, page: 1 }, { maxRetries: 0 })).map((d) => d.swap.id);
-        const fresh = state.s ? ids.filter((id) => !state.s?.includes(id)) : [];
+        const list = await api.listSwaps({ address, page: 1 }, { maxRetries: 0 });
+        this.malformedTold = false;
+        const ids = list.map((d) => d.swap.id);
+        const known = new Set(state.s ?? ids);
+        const began = (state.b ?? now) - CLOCK_SLACK_MS;
+        const madeBefore = (d: (typeof list)[number]) => {
+          const at = d.swap.created_date ? Date.parse(d.swap.created_date) : NaN;
+          return Number.isFinite(at) && at < began;
+        };
+        const fresh = state.s ? list.filter((d) => !known.has(d.swap.id) && !madeBefore(d)).map((d) => d.swap.id) : [];
         const refused: string[] = [];
         let limit: WatchLimitNotice | undefined;
         for (const id of fresh) {
@@ -136,10 +175,16 @@ export class AddressWatch {
             );
           }
         }
-        state.s = [...fresh, ...(state.s ?? ids)].slice(0, SEEN);
+        state.s = ids;
+        state.b ??= now;
         state.i = fresh.length > 0 ? this.settings.minMs : Math.min(state.i * 2, this.settings.maxMs);
       } catch (err) {
-        logger.warn({ err: asError(err) }, 'could not list the swaps of a watched address; backing off');
+        if (err instanceof ResponseShapeError) {
+          // The same bad answer for every address, every tick: one line (no stack) until a good one.
+          if (!this.malformedTold)
+            logger.warn({ error: err.name, at: err.path }, "the service's swap list is malformed: watched addresses back off (said once)");
+          this.malformedTold = true;
+        } else logger.warn({ err: asError(err) }, 'could not list the swaps of a watched address; backing off');
         state.i = Math.min(state.i * 2, this.settings.maxMs);
       }
       // Put back only if still watched (an unwatch during the check wins).

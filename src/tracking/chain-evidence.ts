@@ -16,6 +16,13 @@ import type { SeenTransfer, WatchEntry } from '../chain/watcher.js';
 /** A transfer of the swap's token below this share of the amount asked is dust, not a deposit. */
 export const DUST_FRACTION_DENOMINATOR = 10n;
 
+/** A catalogue's chain id (decimal, or 0x hex) as a number; undefined when it is none an EVM RPC could answer. */
+export function catalogueChainId(text: string | null | undefined): number | undefined {
+  if (!text || !/^(\d+|0x[0-9a-f]+)$/i.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 /** The smallest transfer of the swap's token that is taken for its deposit (at least one base unit). */
 export function dustFloor(expectedBase: bigint): bigint {
   const floor = expectedBase / DUST_FRACTION_DENOMINATOR;

@@ -65,12 +65,17 @@ describe('the sandbox on a real local chain', () => {
   it("names its chain as its EVM networks' node_url: a bot with CHAIN_WATCH=auto pointed at it watches that chain", async () => {
     const networks = await client.getNetworks();
     expect(networks.find((n) => n.name === 'ARBITRUM_MAINNET')?.node_url).toBe(sandbox.chain?.url);
+    // And its chain id, which the watcher checks its RPC against (eth_chainId).
+    const chainId = Number(networks.find((n) => n.name === 'ARBITRUM_MAINNET')?.chain_id);
+    expect(chainId).toBe(sandbox.chain?.chainId);
     expect(networks.find((n) => n.name === 'SOLANA_MAINNET')?.node_url).toBe('https://api.mainnet-beta.solana.com');
     // Without --chain the catalogue keeps the public nodes (which the watcher finds unreachable offline: unreachable.test.ts).
     const plain = await startSandbox({ timings: { depositDelayMs: 'off' } });
     try {
       const c = new LayerswapClient({ baseUrl: plain.url, apiKey: plain.apiKey, maxRetries: 0 });
-      expect((await c.getNetworks()).find((n) => n.name === 'ARBITRUM_MAINNET')?.node_url).toBe('https://arb1.arbitrum.io/rpc');
+      const arb = (await c.getNetworks()).find((n) => n.name === 'ARBITRUM_MAINNET');
+      expect(arb?.node_url).toBe('https://arb1.arbitrum.io/rpc');
+      expect(arb?.chain_id).toBe('42161');
       await c.close();
     } finally {
       await plain.close();
@@ -89,7 +94,7 @@ describe('the sandbox on a real local chain', () => {
         evmRpcs: new Map(),
         fallbackRpc: async (name) => (await client.getNetworks()).find((n) => n.name === name && n.type === 'evm')?.node_url ?? undefined,
         pollMs: 50,
-        network: async () => ({ required: 3, chainId: 31337, tokens: [] }),
+        network: async () => ({ required: 3, chainId, tokens: [] }),
       },
     });
     try {
