@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runConsole } from './app/console.js';
 import { registerCommands } from './app/register-commands.js';
-import { createRuntime, StartupError, untilRedisAnswers, type Role, type Runtime } from './app/runtime.js';
+import { checkPersistence, createRuntime, StartupError, untilRedisAnswers, type Role, type Runtime } from './app/runtime.js';
 import { startTrackingWorkers } from './app/messengers.js';
 import { serveHttp } from './app/http-server.js';
 import { healthy, startWeb } from './app/web.js';
@@ -97,7 +97,23 @@ async function main(argv: string[]): Promise<number> {
     }
     // Tracking's workers start once Redis answers: until then the process waits quietly (the
     // outage log said once what is wrong) with /health at 503, rather than dying on a retry limit.
-    const tracking = (waiting: string) => untilRedisAnswers(rt, waiting).then((up) => (up ? startTrackingWorkers(rt) : undefined));
+    // Tracking's workers start only on a Redis that keeps them across its restart, or with one warning line.
+    const tracking = (waiting: string) =>
+      untilRedisAnswers(rt, waiting).then(async (up) => {
+        if (!up) return undefined;
+        await checkPersistence(rt);
+        return startTrackingWorkers(rt);
+      });
+    if (role === 'web') {
+      // web does not wait for Redis to listen: the check runs once it answers, and a refusal ends the process.
+      void untilRedisAnswers(rt)
+        .then((up) => (up ? checkPersistence(rt) : undefined))
+        .catch(async (err: unknown) => {
+          report(err, secretsForErrors);
+          await rt.close();
+          process.exit(1);
+        });
+    }
     if (role === 'web' || role === 'start') {
       const web = await startWeb(rt, { alwaysServeHttp: role === 'web' });
       if (role === 'start')

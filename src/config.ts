@@ -85,6 +85,8 @@ const schema = z.object({
     'https://api.telegram.org',
   ),
   TELEGRAM_WEBHOOK_URL: url(['https:', 'http:'], 'must be the public https URL Telegram should call').optional(),
+  // Telegram's max_connections for the webhook (1-100): how many updates it sends at once.
+  TELEGRAM_WEBHOOK_MAX_CONNECTIONS: int(1, 100).default(40),
   TELEGRAM_WEBHOOK_SECRET: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,256}$/, 'use 1-256 characters of A-Z, a-z, 0-9, _ and -')
@@ -129,6 +131,8 @@ const schema = z.object({
     .optional(),
   // `swapbot mcp` (stdio): the agent key every call is made with (swapbot mcp-key create prints one).
   SWAPBOT_MCP_KEY: z.string().optional(),
+  // 1: refuse to start on a Redis whose persistence is not the append-only file (redis-persistence.ts).
+  REQUIRE_PERSISTENCE: z.enum(['0', '1'], { message: "must be '1' (refuse a Redis without appendonly yes) or '0'" }).default('0'),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'use 1-40 characters of A-Z, a-z, 0-9, _ . and -')

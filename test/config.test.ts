@@ -65,6 +65,13 @@ describe('config', () => {
     ]);
     expect(problemsOf({ SANDBOX_SPEED: '0' })).toEqual(['SANDBOX_SPEED="0": must be above 0 and at most 10000']);
     expect(problemsOf({ STUCK_AFTER_FACTOR: '0.5' })[0]).toMatch(/^STUCK_AFTER_FACTOR="0.5": must be 1-1000/);
+    // Telegram takes 1-100 webhook connections; 40 is its own default.
+    expect(problemsOf({ TELEGRAM_WEBHOOK_MAX_CONNECTIONS: '0' })).toEqual(['TELEGRAM_WEBHOOK_MAX_CONNECTIONS="0": must be 1-100']);
+    expect(problemsOf({ TELEGRAM_WEBHOOK_MAX_CONNECTIONS: '101' })).toEqual(['TELEGRAM_WEBHOOK_MAX_CONNECTIONS="101": must be 1-100']);
+    expect(loadConfig({}).TELEGRAM_WEBHOOK_MAX_CONNECTIONS).toBe(40);
+    expect(problemsOf({ REQUIRE_PERSISTENCE: 'yes' })).toEqual([
+      `REQUIRE_PERSISTENCE="yes": must be '1' (refuse a Redis without appendonly yes) or '0'`,
+    ]);
   });
 
   it('reads numbers as plain decimal digits only, and says so', () => {

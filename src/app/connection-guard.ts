@@ -10,8 +10,11 @@ import type { Socket } from 'node:net';
  * - a connection with no request in flight for `idleMs` (never sent one, or done with its last)
  *   is closed;
  * - one address holds at most `perAddress` connections;
- * - past either cap, the oldest idle connection (of that address, or anyone's) makes room, and
- *   the new one is refused only when every connection is busy with a request.
+ * - past either cap, an idle connection (of that address, or anyone's) makes room, and the new
+ *   one is refused only when every connection is busy with a request. The victim is one that never
+ *   sent a request if there is one, else one of the address holding the most, oldest first: a
+ *   webhook client's kept-alive connections (it may be writing its next post on one right now)
+ *   are the last to go, the flood's first.
  */
 interface ConnectionCaps {
   max: number;
@@ -26,17 +29,29 @@ interface Tracked {
   busy: number;
   /** When it last became idle (connected, or answered its last request). */
   idleSince: number;
+  /** Requests answered on it: 0 for a connection that never sent one. */
+  served: number;
+}
+
+/** Lexicographic order of two ranks (undefined: none yet, anything comes before it). */
+function rankBefore(a: readonly number[], b: readonly number[] | undefined): boolean {
+  if (!b) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number);
+  return false;
 }
 
 export function guardConnections(server: Server, caps: ConnectionCaps): { stop(): void } {
   const open = new Map<Socket, Tracked>();
   const perAddress = new Map<string, number>();
 
+  /** The idle connection to close first: never used before used, the biggest holder's before others', older before newer. */
   const oldestIdle = (address?: string): Socket | undefined => {
     let pick: Socket | undefined;
-    let since = Infinity;
+    let best: [number, number, number] | undefined;
     for (const [socket, t] of open) {
-      if (t.busy === 0 && t.idleSince < since && (address === undefined || t.address === address)) [pick, since] = [socket, t.idleSince];
+      if (t.busy > 0 || (address !== undefined && t.address !== address)) continue;
+      const rank: [number, number, number] = [t.served > 0 ? 1 : 0, -(perAddress.get(t.address) ?? 0), t.idleSince];
+      if (rankBefore(rank, best)) [pick, best] = [socket, rank];
     }
     return pick;
   };
@@ -61,7 +76,7 @@ export function guardConnections(server: Server, caps: ConnectionCaps): { stop()
     const address = socket.remoteAddress ?? 'unknown';
     if ((perAddress.get(address) ?? 0) >= caps.perAddress && !makeRoom(address)) return void socket.destroy();
     if (open.size >= caps.max && !makeRoom()) return void socket.destroy();
-    open.set(socket, { address, busy: 0, idleSince: Date.now() });
+    open.set(socket, { address, busy: 0, idleSince: Date.now(), served: 0 });
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     socket.once('close', () => forget(socket));
   });
@@ -71,6 +86,7 @@ export function guardConnections(server: Server, caps: ConnectionCaps): { stop()
     t.busy += 1;
     res.once('close', () => {
       t.busy -= 1;
+      t.served += 1;
       t.idleSince = Date.now();
     });
   });

@@ -9,7 +9,8 @@ import type { TelegramSettings } from '../platforms/telegram/adapter.js';
 export function telegramSettings(config: Config): TelegramSettings {
   if (!config.TELEGRAM_BOT_TOKEN) throw new Error('Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather).');
   const { TELEGRAM_WEBHOOK_URL: url, TELEGRAM_WEBHOOK_SECRET: secret } = config;
-  return { token: config.TELEGRAM_BOT_TOKEN, apiRoot: config.TELEGRAM_API_ROOT, ...(url && secret ? { webhook: { url, secret } } : {}) };
+  const webhook = url && secret ? { url, secret, maxConnections: config.TELEGRAM_WEBHOOK_MAX_CONNECTIONS } : undefined;
+  return { token: config.TELEGRAM_BOT_TOKEN, apiRoot: config.TELEGRAM_API_ROOT, ...(webhook ? { webhook } : {}) };
 }
 
 export function discordSettings(config: Config): DiscordSettings {

@@ -7,6 +7,7 @@ import { LayerswapClient } from '../layerswap/client.js';
 import { asError, type Logger } from '../log.js';
 import { clusterUrl, createRedis, probeRedis } from '../redis.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../redis-server.js';
+import { persistenceProblem, redisPersistence } from '../redis-persistence.js';
 import { scrapeTracking } from './metrics-source.js';
 import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
@@ -284,4 +285,18 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
       },
     },
   };
+}
+
+/**
+ * Once Redis answers: one warning line when a Redis restart would lose tracking (no append-only
+ * file), or, with REQUIRE_PERSISTENCE=1, a refusal to start (a StartupError naming the setting).
+ * A Redis that does not say (CONFIG refused) is only warned about.
+ */
+export async function checkPersistence(rt: Runtime): Promise<void> {
+  const p = await redisPersistence(rt.redis);
+  const problem = persistenceProblem(p);
+  if (!problem) return;
+  if (rt.config.REQUIRE_PERSISTENCE === '1' && p.kind !== 'unknown')
+    throw new StartupError(`swapbot: ${problem}. REQUIRE_PERSISTENCE=1: not starting.`);
+  rt.logger.warn(problem);
 }

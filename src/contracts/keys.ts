@@ -138,6 +138,14 @@ export class TrackingKeys {
   get chainLate(): string {
     return `${this.prefix}:trk:chain-late`;
   }
+  /**
+   * hash: swapId -> the creator's follow of a swap just created (JSON), written with the creation
+   * and removed once the follow is done: what a Redis restart or a crash between the two left
+   * undone is followed at the next start or reconcile (tracking-service.ts).
+   */
+  get pendingFollows(): string {
+    return `${this.prefix}:trk:pending-follows`;
+  }
   /** Consecutive failed API polls (all swaps): drives the outage back-off. */
   get outage(): string {
     return `${this.prefix}:trk:outage`;

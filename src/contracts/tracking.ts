@@ -44,6 +44,12 @@ export interface TrackingService {
    */
   follow(swapId: string, target: ChatTarget, by: FollowBy): Promise<FollowResult>;
   /**
+   * The creation record of a swap the user just created, written before anything else about it:
+   * their follow (`by.creator`) is then done even if Redis restarts or the process dies before
+   * follow() completes (repaired at the next start or reconcile). follow() clears it.
+   */
+  created?(swapId: string, target: ChatTarget, by: FollowBy): Promise<void>;
+  /**
    * Polls the swap at once, as a webhook hint does: the user says the deposit is on its way ("I've
    * sent it"), and no webhook announces a deposit that is only seen. Nothing when nobody follows it.
    */

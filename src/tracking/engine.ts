@@ -211,6 +211,7 @@ class TrackingEngine implements Tracking {
 
   /** Every active swap gets its poll job back (and `also` sees each page of them): how many there were. */
   private async eachActiveSwap(also?: (ids: string[]) => Promise<void>): Promise<number> {
+    await this.service.repairCreated(); // first, the creators' follows a restart or crash left undone
     let n = 0;
     for await (const ids of this.subs.eachActiveSwap()) {
       for (const id of ids) await this.queues.ensurePoll(id);

@@ -79,6 +79,28 @@ export class Subscriptions {
     return 'followed';
   }
 
+  /** The creation record of a creator's follow (keys.pendingFollows); done() removes it. */
+  async pending(swapId: string, target: ChatTarget, by: FollowBy, now: number): Promise<void> {
+    await this.redis.hset(this.keys.pendingFollows, swapId, JSON.stringify({ target, by, at: now }));
+  }
+
+  async pendingDone(swapId: string): Promise<void> {
+    await this.redis.hdel(this.keys.pendingFollows, swapId);
+  }
+
+  /** Creation records older than `before` (ms): follows a restart or a crash left undone. */
+  async pendingBefore(before: number): Promise<Array<{ swapId: string; target: ChatTarget; by: FollowBy }>> {
+    const all = await this.redis.hgetall(this.keys.pendingFollows);
+    return Object.entries(all).flatMap(([swapId, raw]) => {
+      try {
+        const v = JSON.parse(raw) as { target: ChatTarget; by: FollowBy; at: number };
+        return v.at < before && v.target?.chatId && v.by?.userId ? [{ swapId, target: v.target, by: v.by }] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
   async unfollow(swapId: string, target: Pick<ChatTarget, 'platform' | 'chatId'>): Promise<boolean> {
     const tk = targetKey(target);
     const k = this.keys;

@@ -1,6 +1,6 @@
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import { isSwapId } from '../contracts/swap-id.js';
-import type { ChatSettings, CreatorNotes, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
+import type { ChatSettings, CreatorNotes, FollowBy, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
 import type { Locale } from '../i18n/index.js';
 import type { ChatMoves } from './chat-moves.js';
 import type { AddressWatch } from './address-watch.js';
@@ -61,7 +61,26 @@ export class RedisTrackingService implements TrackingService {
     return n;
   }
 
-  async follow(swapId: string, target: ChatTarget, by: Parameters<TrackingService['follow']>[2]): Promise<FollowResult> {
+  async created(swapId: string, target: ChatTarget, by: FollowBy): Promise<void> {
+    if (isSwapId(swapId)) await this.subs.pending(swapId.toLowerCase(), target, { ...by, creator: true }, this.now());
+  }
+
+  /**
+   * Follows the creation records that no follow() cleared (a Redis restart or a crash came
+   * between): at start and with every reconcile. A record younger than `graceMs` may be a Confirm
+   * still in hand. Returns how many were followed.
+   */
+  async repairCreated(graceMs = 10_000): Promise<number> {
+    let n = 0;
+    for (const p of await this.subs.pendingBefore(this.now() - graceMs)) {
+      const r = await this.follow(p.swapId, p.target, p.by);
+      if (r.ok) n++;
+      else await this.subs.pendingDone(p.swapId); // at a cap: nothing more a retry would change
+    }
+    return n;
+  }
+
+  async follow(swapId: string, target: ChatTarget, by: FollowBy): Promise<FollowResult> {
     if (!isSwapId(swapId))
       throw new Error(`"${swapId.slice(0, 80)}" is not a swap id (a UUID such as 3f2c1a9e-8b7d-4c6e-9f01-23456789abcd)`);
     const id = swapId.toLowerCase();
@@ -77,6 +96,7 @@ export class RedisTrackingService implements TrackingService {
       const state = await this.store.load(id);
       if (state) await this.queues.enqueueNotify({ swapId: id, platform: target.platform, chatId: target.chatId, version: state.version });
     }
+    if (by.creator) await this.subs.pendingDone(id);
     return { ok: true, alreadyFollowing: outcome === 'already' };
   }
 

@@ -106,4 +106,53 @@ describe('idle connections and the connection cap', () => {
     expect(await Promise.all(busy)).toEqual([200, 200, 200]);
     expect(await call(server.port, '/health', '127.0.0.4')).toBe(200);
   });
+
+  it('600 idle keep-alive connections from many clients: every webhook post on a kept-alive connection succeeds', async () => {
+    const server = await start({ idleTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000 });
+    // Telegram's side: one keep-alive agent, its connections reused post after post.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const post = () =>
+      new Promise<number | string>((resolve) => {
+        const req = http.request({ host: '127.0.0.1', port: server.port, path: '/hook', method: 'POST', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+        req.end('{"update_id":1}');
+      });
+    const answers: Array<number | string> = [await post()];
+    // The flood: 600 connections from 6 addresses, each sends one request and then idles, kept
+    // alive, arriving while the webhook posts go on.
+    const flooders = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7'];
+    const flood = (async () => {
+      for (let round = 0; round < 20; round++)
+        await Promise.all(
+          flooders.flatMap((from) =>
+            Array.from({ length: 5 }, async () => {
+              const { socket } = await idle(server.port, from).catch(() => ({ socket: undefined }));
+              socket?.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+            }),
+          ),
+        );
+    })();
+    const posts = (async () => {
+      for (let i = 0; i < 40; i++) answers.push(await post());
+    })();
+    await Promise.all([flood, posts]);
+    agent.destroy();
+    expect(answers).toHaveLength(41);
+    expect(answers.filter((a) => a !== 200)).toEqual([]);
+  });
+
+  it("past the cap, a flood's never-used connections make room before a webhook client's kept-alive one", async () => {
+    const server = await start({ maxConnections: 40, maxConnectionsPerAddress: 40, idleTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000 });
+    // The webhook client: one request answered, its connection kept for the next post (the oldest idle one).
+    const client = await idle(server.port, '127.0.0.1');
+    const answered = new Promise<void>((resolve) => client.socket.once('data', () => resolve()));
+    client.socket.write('POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}');
+    await answered;
+    const flood = await Promise.all(Array.from({ length: 50 }, (_, i) => idle(server.port, `127.0.0.${2 + (i % 5)}`)));
+    await waitFor(() => flood.filter((c) => c.closed()).length >= 11, 'the flood past the cap to be closed', 10_000);
+    expect(client.closed()).toBe(false);
+  });
 });

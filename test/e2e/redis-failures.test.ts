@@ -144,7 +144,9 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
       for (const line of lines()) expect(() => JSON.parse(line), line).not.toThrow();
       expect(count(/Redis connection problem/)).toBe(2);
       expect(count(/Redis available again/)).toBe(2);
-      expect(lines().length).toBeLessThanOrEqual(8);
+      // This Redis keeps nothing across a restart (appendonly no, save ""): said once, at start.
+      expect(count(/Redis runs without persistence \(appendonly no, save /)).toBe(1);
+      expect(lines().length).toBeLessThanOrEqual(9);
       await stopServer(server);
     };
     // On failure, show what the worker printed.
@@ -153,6 +155,30 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
       throw err;
     });
   }, 150_000);
+
+  it('REQUIRE_PERSISTENCE=1 refuses a Redis without the append-only file, naming the setting', async () => {
+    const redisPort = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'swapbot-nopersist-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const server = await redisServer(redisPort, dir);
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_PREFIX: 'persist',
+      LAYERSWAP_API_KEY: 'key',
+      LAYERSWAP_API_URL: 'http://127.0.0.1:9',
+      TELEGRAM_BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+      TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+      PORT: String(await freePort()),
+      REQUIRE_PERSISTENCE: '1',
+    };
+    const refused = await runCli(['worker'], '', env, 30_000);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /Redis runs without persistence \(appendonly no, save ""\).*Set appendonly yes.*REQUIRE_PERSISTENCE=1: not starting/,
+    );
+    expect(refused.stdout).not.toMatch(/polling and notifying/);
+    await stopServer(server);
+  }, 60_000);
 
   it('reads .env from the working directory, the environment winning over it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'swapbot-dotenv-'));

@@ -65,9 +65,13 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
     return [errorReply(err, ctx.locale)];
   }
 
-  // Whatever else the answer lacks, the swap exists once it has an id: record it first.
+  // Whatever else the answer lacks, the swap exists once it has an id: record it first, with the
+  // creator's follow (tracking completes it at its next start if Redis or this process fails before follow() does).
   const swapId = details.swap.id;
   const networks = ctx.catalog.peekNetworks() ?? [];
+  const creatorChat = { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' as const };
+  const by = { userId: ctx.incoming.userId, creator: true, ...(ctx.incoming.chatKind === 'private' ? { locale: ctx.locale } : {}) };
+  await ctx.tracking.created?.(swapId, creatorChat, by);
   await ctx.drafts.markCreated(draft.id, { swapId, platform: ctx.incoming.platform, userId: ctx.incoming.userId });
   await ctx.drafts.delete(draft.platform, draft.userId);
   await ctx.history.add(ctx.incoming.platform, ctx.incoming.userId, {
@@ -84,16 +88,10 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
     await ctx.addressBook.remember(ctx.incoming.platform, ctx.incoming.userId, family, draft.destinationAddress, ctx.now());
 
   const replies: Reply[] = [];
-  const follow = await ctx.tracking
-    .follow(
-      swapId,
-      { platform: ctx.incoming.platform, chatId: ctx.incoming.userId, chatKind: 'private' },
-      { userId: ctx.incoming.userId, creator: true, ...(ctx.incoming.chatKind === 'private' ? { locale: ctx.locale } : {}) },
-    )
-    .catch((err: unknown) => {
-      ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
-      return undefined;
-    });
+  const follow = await ctx.tracking.follow(swapId, creatorChat, by).catch((err: unknown) => {
+    ctx.logger.warn({ err: asError(err), swapId }, 'could not follow a new swap');
+    return undefined;
+  });
   // Tracking's cards and moments then know what the service's answer does not say: was a refund address given.
   if (follow?.ok)
     await ctx.tracking.note?.(swapId, { refund: draft.refundAddress ?? null }).catch((err: unknown) => {

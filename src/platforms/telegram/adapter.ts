@@ -18,7 +18,7 @@ export interface TelegramSettings {
   /** TELEGRAM_API_ROOT (default https://api.telegram.org). */
   apiRoot?: string;
   /** TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET: webhook mode, else long polling. */
-  webhook?: { url: string; secret: string };
+  webhook?: { url: string; secret: string; maxConnections?: number };
 }
 
 /** The Telegram adapter of the `web`/`start` processes. */
@@ -64,7 +64,7 @@ export function telegramAdapter(
       await registerTelegramCommands(telegram.bot.api).catch((err: unknown) =>
         logger.warn({ err: telegramError(err, token) }, 'telegram: could not register the command menu; commands still work'),
       );
-      if (hook) await telegram.setWebhook(hook.url, hook.secret);
+      if (hook) await telegram.setWebhook(hook.url, hook.secret, hook.maxConnections);
       else await telegram.start();
       logger.info(hook ? 'telegram: webhook set' : 'telegram: long polling');
     },

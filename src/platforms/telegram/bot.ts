@@ -60,7 +60,7 @@ export interface TelegramBot {
   /** A node:http handler for webhook mode; 401 unless the secret header matches. */
   webhookHandler(secret: string): WebhookHandler;
   /** Webhook mode: connect, then setWebhook, retried (bounded backoff) until Telegram takes it or stop(). */
-  setWebhook(url: string, secret: string): Promise<void>;
+  setWebhook(url: string, secret: string, maxConnections?: number): Promise<void>;
 }
 
 const ALLOWED_UPDATES = ['message', 'callback_query', 'channel_post', 'inline_query', 'chosen_inline_result', 'guest_message'] as const;
@@ -242,9 +242,15 @@ export function createTelegramBot(opts: TelegramBotOptions): TelegramBot {
       startSweeping();
       return createWebhookHandler(bot, secret, logger);
     },
-    async setWebhook(url, secret) {
+    async setWebhook(url, secret, maxConnections) {
       await connect();
-      await retrying('setWebhook', () => bot.api.setWebhook(url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] }), {
+      // max_connections: how many updates Telegram sends at once (1-100; TELEGRAM_WEBHOOK_MAX_CONNECTIONS).
+      const options = {
+        secret_token: secret,
+        allowed_updates: [...ALLOWED_UPDATES],
+        ...(maxConnections ? { max_connections: maxConnections } : {}),
+      };
+      await retrying('setWebhook', () => bot.api.setWebhook(url, options), {
         logger,
         token,
         signal: life.signal,

@@ -55,7 +55,7 @@ export class FakeBotApi {
   readonly calls: ApiCall[] = [];
   readonly bot: UserFromGetMe;
   readonly token: string;
-  webhook: { url: string; secret?: string } | undefined;
+  webhook: { url: string; secret?: string; maxConnections?: number } | undefined;
   commands: Array<{ scope: unknown; commands: unknown }> = [];
   private http!: Listening;
   private nextUpdateId = 1000;
@@ -435,9 +435,17 @@ export class FakeBotApi {
         this.webhook = undefined;
         if (p.drop_pending_updates === true) this.pending = [];
         return ok(true);
-      case 'setWebhook':
-        this.webhook = { url: String(p.url), ...(typeof p.secret_token === 'string' ? { secret: p.secret_token } : {}) };
+      case 'setWebhook': {
+        // Telegram takes max_connections 1-100 (default 40).
+        const max = p.max_connections === undefined ? 40 : Number(p.max_connections);
+        if (!Number.isInteger(max) || max < 1 || max > 100) return err(400, 'Bad Request: bad webhook: max_connections must be 1-100');
+        this.webhook = {
+          url: String(p.url),
+          ...(typeof p.secret_token === 'string' ? { secret: p.secret_token } : {}),
+          maxConnections: max,
+        };
         return ok(true);
+      }
       case 'setMyCommands':
         this.commands.push({ scope: p.scope, commands: p.commands });
         return ok(true);

@@ -28,6 +28,7 @@ beforeAll(async () => {
     TELEGRAM_API_ROOT: fake.apiRoot,
     TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/telegram/hook',
     TELEGRAM_WEBHOOK_SECRET: SECRET,
+    TELEGRAM_WEBHOOK_MAX_CONNECTIONS: '25',
     PORT: '0',
   });
   running = telegramAdapter(telegramSettings(config), { core, redis, logger: memoryLogger().logger, keyPrefix: prefix });
@@ -59,7 +60,9 @@ function update(id: number, userId: number, text: string) {
 describe('Telegram webhook mode', () => {
   it('sets the webhook with its secret and registers the command menu', () => {
     expect(running.mode).toBe('webhook');
-    expect(fake.webhook).toEqual({ url: 'https://bot.example.com/telegram/hook', secret: SECRET });
+    // TELEGRAM_WEBHOOK_MAX_CONNECTIONS=25 reaches Telegram as max_connections.
+    expect(fake.webhook).toEqual({ url: 'https://bot.example.com/telegram/hook', secret: SECRET, maxConnections: 25 });
+    expect(fake.callsTo('setWebhook')[0]!.payload.max_connections).toBe(25);
     expect(fake.callsTo('setWebhook')[0]!.payload.allowed_updates).toEqual([
       'message',
       'callback_query',
