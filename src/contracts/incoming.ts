@@ -29,6 +29,11 @@ export interface MessageRef {
   platform: Platform;
   chatId: string;
   messageId: string;
+  /**
+   * 'media': a message whose content is a picture or file with a caption (a Telegram photo), which
+   * can only be edited as such (editMessageCaption/Media, never editMessageText). Absent: text or unknown.
+   */
+  kind?: 'media';
 }
 
 export interface Incoming {

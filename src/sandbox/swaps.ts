@@ -90,6 +90,9 @@ export class SwapStore {
     if (sourceExchange && !request.useDepositAddress) request = { ...request, useDepositAddress: true };
     const refundAddress = f.string('refund_address');
     if (refundAddress !== undefined) checkAddress('refund_address', request.route.from.network, refundAddress);
+    // A route through a swap provider (one asset to another) needs somewhere to send a refund (docs refunds.mdx).
+    if (refundAddress === undefined && request.route.crossAsset)
+      throw validation('refund_address is required for this route: it goes through a swap provider.');
     const rec = this.add(request, {
       refundAddress: refundAddress ?? null,
       referenceId: f.string('reference_id') ?? null,

@@ -68,6 +68,8 @@ interface StoredDelivery {
   n?: number;
   di?: string;
   dh?: string;
+  /** The deposit card is a media message (MessageRef.kind). */
+  dk?: 'm';
   dc?: string;
 }
 
@@ -84,6 +86,7 @@ export function encodeDelivery(d: Delivery, tk: string): string {
   if (d.depositRef) {
     o.di = d.depositRef.messageId;
     if (d.depositRef.chatId !== parseTargetKey(tk)?.chatId) o.dh = d.depositRef.chatId;
+    if (d.depositRef.kind === 'media') o.dk = 'm';
   }
   if (d.depositHash) o.dc = d.depositHash;
   return JSON.stringify(o);
@@ -101,7 +104,12 @@ export function decodeDelivery(raw: string, tk: string): Delivery | undefined {
     if (o.x) d.stopped = true;
     if (typeof o.n === 'number') d.statuses = o.n;
     if (typeof o.di === 'string' && chat)
-      d.depositRef = { platform: chat.platform, chatId: typeof o.dh === 'string' ? o.dh : chat.chatId, messageId: o.di };
+      d.depositRef = {
+        platform: chat.platform,
+        chatId: typeof o.dh === 'string' ? o.dh : chat.chatId,
+        messageId: o.di,
+        ...(o.dk === 'm' ? { kind: 'media' as const } : {}),
+      };
     if (typeof o.dc === 'string') d.depositHash = o.dc;
     return d;
   } catch {

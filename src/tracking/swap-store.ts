@@ -295,7 +295,13 @@ export class SwapStore {
    */
   async setDepositCard(swapId: string, tk: string, ref: MessageRef): Promise<number | undefined> {
     const chatId = parseTargetKey(tk)?.chatId;
-    const v = Number(await this.run('depositCard', [this.keys.swap(swapId)], [tk, ref.messageId, ref.chatId === chatId ? '' : ref.chatId]));
+    const v = Number(
+      await this.run(
+        'depositCard',
+        [this.keys.swap(swapId)],
+        [tk, ref.messageId, ref.chatId === chatId ? '' : ref.chatId, ref.kind === 'media' ? 'm' : ''],
+      ),
+    );
     return v < 0 ? undefined : v;
   }
 

@@ -204,7 +204,7 @@ describe('an address at the end of /swap', () => {
     const u = new ChatUser(h, { userId: 'a1' });
     const r = await u.says('/swap 100 USDC arbitrum base 0x8ba1f109551bD432803012645Ac136ddd64DBA72');
     expect(allText(r)).not.toContain('has no token');
-    card(r, { title: 'New swap', contains: ['Optional: an address on Arbitrum One for refunds'] });
+    card(r, { title: 'New swap', contains: ['Recommended: an address on Arbitrum One for refunds'] });
   });
 
   test('a wrong one is reported for the destination network and asked for', async () => {

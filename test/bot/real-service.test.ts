@@ -126,3 +126,27 @@ describe('the confirmation is quoted with the destination address', () => {
     expect(Number(now)).toBeLessThan(Number(was));
   });
 });
+
+describe('the refund address', () => {
+  test('is recommended, with the address just given offered when it is of the source family; skipping stays an explicit choice', async () => {
+    const u = new ChatUser(h, { userId: 'r1' });
+    await u.says('/swap 20 usdc base optimism');
+    const ask = card(await u.says(EVM), {
+      contains: ['Recommended: an address on Base for refunds', 'minus gas fees', 'no automatic refund'],
+      buttons: ['Use 0xd8dA…6045 (recommended)', 'Skip (no refund address)'],
+    });
+    expect(ask.prompt).toBeDefined();
+    const next = await u.presses('Use 0xd8dA…6045 (recommended)');
+    const confirm = next.some((r) => r.title?.includes('Confirm')) ? next : await u.presses('No refuel');
+    card(confirm, { title: 'Confirm your swap', contains: [`Refund address: ${EVM}`] });
+  });
+
+  test('through a swap provider (one asset to another) it is required: no Skip, and "skip" is answered with why', async () => {
+    const u = new ChatUser(h, { userId: 'r2' });
+    await u.says('/swap 1 SOL solana arbitrum ETH');
+    const ask = await u.says(EVM);
+    card(ask, { contains: ['goes through a swap provider', 'cannot be skipped'] });
+    expect(allText(ask)).not.toContain('Skip (no refund address)');
+    card(await u.says('skip'), { contains: ['cannot be skipped', 'Recommended: an address on Solana'] });
+  });
+});

@@ -21,23 +21,25 @@ describe('terminal chat', () => {
     at = c.text.length;
     c.type('0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045');
     // A prompt is open: its buttons are [#n] and a plain number would be an answer.
-    // A prompt is open: buttons are numbered on from the cards above ([#3] Cancel was the address question's).
-    await c.waitFor('[#4] Skip (no refund address)', at);
+    // A prompt is open: buttons are numbered on from the cards above ([#3] Cancel was the address
+    // question's; [#4] is the recommended refund address, the one just given).
+    await c.waitFor('[#4] Use 0xd8dA…6045 (recommended)', at);
+    await c.waitFor('[#5] Skip (no refund address)', at);
     at = c.text.length;
-    c.type('#4');
-    await c.waitFor('[6] Yes, refuel  [7] No refuel', at);
+    c.type('#5');
+    await c.waitFor('[7] Yes, refuel  [8] No refuel', at);
     at = c.text.length;
-    c.type('7');
-    await c.waitFor('[9] Confirm  [10] Cancel', at);
+    c.type('8');
+    await c.waitFor('[10] Confirm  [11] Cancel', at);
     at = c.text.length;
-    c.type('9');
-    const deposit = await c.waitFor('[13] Status  [14] Track', at);
+    c.type('10');
+    const deposit = await c.waitFor('[14] Status  [15] Track', at);
     expect(deposit).toContain('Send exactly 100 USDC on Arbitrum One');
     // A payment request (EIP-681 for ERC-20), so a wallet fills in token and amount.
     expect(deposit).toContain('[image: QR code of a payment request for 100 USDC to the deposit address]');
-    expect(deposit).toContain('[11] Copy address ⧉  [12] Copy amount ⧉');
+    expect(deposit).toContain('[12] Copy address ⧉  [13] Copy amount ⧉');
     at = c.text.length;
-    c.type('11');
+    c.type('12');
     expect(await c.waitFor(/copied: 0x[0-9a-fA-F]{40}/, at)).toBeTruthy();
     c.end();
     await c.chat.done;
@@ -88,8 +90,8 @@ describe('terminal chat', () => {
   test('on a terminal the deposit QR is drawn as characters', async () => {
     const c = pipeChat({ isTTY: true });
     // Lines are answered in order, each after the replies to the one before, so a script can run ahead.
-    // Buttons are numbered on from card to card: Skip is #2 (Cancel was #1), No refuel 5, Confirm 7.
-    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#2', '5', '7']) c.type(l);
+    // Buttons are numbered on from card to card: Skip is #3 (Cancel was #1, the recommended refund address #2), No refuel 6, Confirm 8.
+    for (const l of ['/swap 10 usdc arbitrum base', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', '#3', '6', '8']) c.type(l);
     const out = await c.waitFor(/Deposit for swap[\s\S]*\[image: QR code[^\n]*\n[^\n]*[▄▀█]{6}/);
     expect(out).toMatch(/\[\d+\] Copy address/);
     c.end();

@@ -65,7 +65,9 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
     const refund = await c.waitFor('› Refund address on Arbitrum One', at);
     const skip = c.numberOf('Skip (no refund address)');
     expect(skip).toMatch(/^#\d+$/);
-    expect(refund).toContain(`(A plain number here is your answer. To press a button, type # and its number, e.g. ${skip}.)`);
+    // The hint names the first button: the recommended refund address (the one just given).
+    const first = c.numberOf('Use 0xd8dA…6045 (recommended)');
+    expect(refund).toContain(`(A plain number here is your answer. To press a button, type # and its number, e.g. ${first}.)`);
     // A pushed card arriving meanwhile leaves the question open: a plain number is still an answer.
     await c.chat.messenger.send(
       { platform: 'console', chatId: 'x', chatKind: 'private' },

@@ -97,8 +97,8 @@ describe('track anything through the terminal chat (built CLI, sandbox over HTTP
     // Chat A creates the swap.
     const a = new Chat(env(prefixA));
     chats.push(a);
-    // Buttons are numbered on from one card to the next: Skip is #2, No refuel 5, Confirm 7.
-    for (const l of ['/swap 100 USDC from arbitrum to base', DEST, '#2', '5', '7']) a.send(l);
+    // Buttons are numbered on from one card to the next: the recommended refund address is #2, Skip #3, No refuel 6, Confirm 8.
+    for (const l of ['/swap 100 USDC from arbitrum to base', DEST, '#3', '6', '8']) a.send(l);
     await a.waitFor(/Send exactly 100 USDC on Arbitrum One/);
     const id = /Swap id: ([0-9a-f-]{36})/.exec(a.out)?.[1] as string;
     expect(id).toBeDefined();

@@ -13,9 +13,9 @@ export const CONSOLE_SWAP_SCRIPT = [
   '/quote 100 USDC from arbitrum to base',
   '1', // Swap this
   '0x1111111111111111111111111111111111111111', // destination address
-  '#4', // skip the refund address (a question is open: # presses)
-  '7', // no refuel
-  '9', // Confirm
+  '#5', // skip the refund address (a question is open: # presses; #4 is the recommended one, the address above)
+  '8', // no refuel
+  '10', // Confirm
 ].join('\n');
 
 /** Runs `swapbot <args>` with lines on stdin, as `printf ... | swapbot console` would. */

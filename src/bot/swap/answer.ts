@@ -6,6 +6,7 @@ import { expired, notice } from '../kernel/replies.js';
 import { isRouteField, loadExchanges, setRouteField } from '../quote/index.js';
 import { createFromDraft, repeatedConfirm } from './create.js';
 import { advance } from './advance.js';
+import { refundRequired } from './ask.js';
 import { fieldOfCode } from './choices.js';
 import { isDraftId } from './drafts.js';
 import { isSavedId } from '../addresses/index.js';
@@ -27,6 +28,7 @@ async function answerRouteField(ctx: Ctx, draft: Draft, field: RouteField, value
 }
 
 async function skipRefund(ctx: Ctx, draft: Draft): Promise<Reply[]> {
+  if (refundRequired(draft.route)) return advance(ctx, draft, { problem: { id: 'refund.required', reason: msg('wizard.refundRequired') } });
   draft.refundSkipped = true;
   delete draft.refundAddress;
   return advance(ctx, draft);
@@ -123,7 +125,11 @@ export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
 /** ua <draft> <saved id>: a saved address at the destination address step, checked like a typed one. */
 export async function useAddress(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ownDraft(ctx, args[0]);
-  if (!draft || draft.awaiting !== 'destination_address' || !isSavedId(args[1])) return [expired(ctx)];
+  if (!draft) return [expired(ctx)];
+  // "to": the destination address just given, as the refund address (same family).
+  if (args[1] === 'to' && draft.awaiting === 'refund_address' && draft.destinationAddress)
+    return answerText(ctx, draft, draft.destinationAddress);
+  if ((draft.awaiting !== 'destination_address' && draft.awaiting !== 'refund_address') || !isSavedId(args[1])) return [expired(ctx)];
   const saved = (await ctx.addressBook.list(ctx.incoming.platform, ctx.incoming.userId)).find((e) => e.id === args[1]);
   if (!saved) return [expired(ctx)];
   return answerText(ctx, draft, saved.address);

@@ -7,6 +7,7 @@ import { exchangeName, labelOf, routeSummary, type RouteExchanges } from '../quo
 import { VERBS } from '../kernel/verbs.js';
 import { inlineAction } from '../kernel/actions.js';
 import { savedLabel } from '../addresses/index.js';
+import { maskAddress } from '../kernel/format.js';
 import type { Draft } from '../kernel/stores.js';
 
 /** How the next question is shown: what was wrong with the last answer, a note, a page of choices. */
@@ -65,10 +66,10 @@ function placeholder(ctx: Ctx, type: string | undefined): string {
  * The user's saved addresses of this network family as buttons (two to a row, at most 8), only in
  * a private chat: a group never sees them. The button carries the entry's id, never the address.
  */
-async function savedAddressRows(ctx: Ctx, draft: Draft, family: string | undefined): Promise<Button[][]> {
+async function savedAddressRows(ctx: Ctx, draft: Draft, family: string | undefined, except?: string): Promise<Button[][]> {
   if (ctx.incoming.chatKind !== 'private' || !family) return [];
   const saved = (await ctx.addressBook.list(ctx.incoming.platform, ctx.incoming.userId))
-    .filter((e) => e.family === family.toLowerCase())
+    .filter((e) => e.family === family.toLowerCase() && e.address !== except)
     .slice(0, 8);
   const buttons = saved.map((e) => actionButton(savedLabel(e), inlineAction(VERBS.useAddress, draft.id, e.id)));
   const rows: Button[][] = [];
@@ -76,7 +77,7 @@ async function savedAddressRows(ctx: Ctx, draft: Draft, family: string | undefin
   return rows;
 }
 
-/** Asks for the destination address, or the optional refund address (with Skip, and what skipping means). */
+/** Asks for the destination address, or the refund address (recommended; Skip only where the route allows it, saying what it means). */
 export async function askAddress(
   ctx: Ctx,
   draft: Draft,
@@ -124,11 +125,28 @@ export async function askAddress(
       },
     ];
   }
-  lines.push(
-    line(ctx.t('wizard.refundOptional', { network: where, token: r.sourceToken ?? '' })),
-    line(bold(ctx.t('wizard.refundSkipBold')), ' ', ctx.t('wizard.refundSkipText')),
-  );
-  const skip = actionButton(ctx.t('wizard.skipRefund'), await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }));
+  // Layerswap advises always giving one, and requires it through a swap provider: the recommended
+  // default is the user's own address on the source family (the one just given, when it is that family).
+  lines.push(line(ctx.t('wizard.refundRecommended', { network: where, token: r.sourceToken ?? '' })));
+  const required = refundRequired(r);
+  if (required) lines.push(line(bold(ctx.t('wizard.refundRequired'))));
+  else lines.push(line(bold(ctx.t('wizard.refundSkipBold')), ' ', ctx.t('wizard.refundSkipText')));
+  const destinationType = networks.find((n) => n.name === r.destinationNetwork)?.type;
+  const own =
+    draft.destinationAddress && type && destinationType === type && !r.destinationExchange
+      ? [
+          [
+            actionButton(
+              ctx.t('wizard.refundUseTo', { address: maskAddress(draft.destinationAddress) }),
+              inlineAction(VERBS.useAddress, draft.id, 'to'),
+            ),
+          ],
+        ]
+      : [];
+  const saved = await savedAddressRows(ctx, draft, type, own.length > 0 ? draft.destinationAddress : undefined);
+  const skip = required
+    ? []
+    : [[actionButton(ctx.t('wizard.skipRefund'), await ctx.codec.encode({ verb: VERBS.skipRefund, args: [draft.id] }))]];
   return [
     {
       title: draftTitle(ctx, draft),
@@ -136,16 +154,24 @@ export async function askAddress(
       lines,
       target: 'here',
       mode: modeOf(ctx),
-      // Skip answers it too: never hidden behind Discord's modal.
+      // Its buttons answer it too: never hidden behind Discord's modal.
       prompt: {
         label: ctx.t('wizard.refundAddressOn', { network: where }),
         placeholder: placeholder(ctx, type),
         maxLength: 128,
         buttonsAnswer: true,
       },
-      buttons: [[skip], [cancel, ...privateButton(ctx, draft)]],
+      buttons: [...own, ...saved, ...skip, [cancel, ...privateButton(ctx, draft)]],
     },
   ];
+}
+
+/**
+ * A route from one asset to another goes through a swap provider, where Layerswap requires a
+ * refund address (docs refunds.mdx): there, skipping it is not offered.
+ */
+export function refundRequired(route: Draft['route']): boolean {
+  return Boolean(route.sourceToken && route.destinationToken && route.sourceToken.toUpperCase() !== route.destinationToken.toUpperCase());
 }
 
 /** Asks whether to add refuel (a little native gas on the destination), when the route offers it. */

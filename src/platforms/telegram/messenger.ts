@@ -85,7 +85,8 @@ export class TelegramMessenger implements Messenger {
     const rendered = await this.render(reply, ref.chatId);
     if (isInlineRef(ref)) return this.editInline(ref, rendered);
     const [first, ...rest] = rendered.messages;
-    if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0))
+    // Telegram cannot change a message's kind: text for a known photo goes out new, without a refused edit first.
+    if (!first || rendered.main !== 0 || (first.kind === 'photo' && rest.length > 0) || (ref.kind === 'media' && first.kind === 'text'))
       return this.sendRendered(ref.chatId, rendered, options);
     const keyboard = isForceReply(first.markup) ? undefined : first.markup;
     const extra = { parse_mode: 'HTML' as const, ...(keyboard ? { reply_markup: keyboard } : {}) };
@@ -125,7 +126,8 @@ export class TelegramMessenger implements Messenger {
         { reply_markup: keyboard },
       );
     try {
-      if (main.kind === 'photo') await asMedia();
+      // A card known to be a photo gets the one edit a photo takes; only an unknown kind is tried as text first.
+      if (main.kind === 'photo' || ref.kind === 'media') await asMedia();
       else {
         try {
           await this.api.editMessageText(chatId, messageId, main.html, {
@@ -214,7 +216,14 @@ export class TelegramMessenger implements Messenger {
           : msg.kind === 'document' && msg.document
             ? await this.api.sendDocument(chatId, new InputFile(msg.document.data, msg.document.filename), { caption: msg.html, ...common })
             : await this.api.sendMessage(chatId, msg.html, { ...common, link_preview_options: { is_disabled: true } });
-      return { platform: 'telegram', chatId: String(sent.chat.id), messageId: String(sent.message_id) };
+      // A photo or document can only be edited as one: the ref says so (kept with the deposit card).
+      const media = msg.kind === 'photo' || msg.kind === 'document';
+      return {
+        platform: 'telegram',
+        chatId: String(sent.chat.id),
+        messageId: String(sent.message_id),
+        ...(media ? { kind: 'media' as const } : {}),
+      };
     } catch (err) {
       throw toDeliveryError(err, this.token);
     }

@@ -79,6 +79,11 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
         .filter((m) => m.photoSize !== undefined)
         .map((m) => m.message_id),
     ).toEqual([deposit.message_id]);
+    // Each edit of the photo card was the one a photo takes: never an editMessageText Telegram refuses.
+    const onCard = world.fake.calls.filter((c) => Number(c.payload.message_id) === deposit.message_id && c.method.startsWith('edit'));
+    expect(onCard.length).toBeGreaterThanOrEqual(2);
+    expect(onCard.filter((c) => c.method === 'editMessageText')).toEqual([]);
+    expect(onCard.every((c) => c.ok)).toBe(true);
   }, 60_000);
 
   it('a deposit card the user deleted is left deleted: no second deposit card, the status card still moves', async () => {
