@@ -161,6 +161,11 @@ describe('paying from the wallet page, in a browser', () => {
     const alice = newUser('Alice');
     const a = new TgUser(fake, alice, fake.privateChat(alice));
     const { swapId, payUrl } = await swapThroughChat(a, 50);
+    // The page itself: no inline script, nothing from another origin.
+    const html = await fetch(`${local}/pay/`);
+    expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await html.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const bob = newUser('Bob');
     const cases: Array<{ initData?: string; url: string; says: RegExp }> = [
       { initData: initDataFor(bob.id), url: payUrl, says: /opens only for the person who created the swap/ },
