@@ -128,7 +128,7 @@ describe('paying from the wallet page, in a browser', () => {
   it('a Telegram user pays an ERC-20 deposit in two taps; the chat says "Deposit seen", then the swap completes', async () => {
     const alice = newUser('Alice');
     const a = new TgUser(fake, alice, fake.privateChat(alice));
-    const { swapId, payUrl } = await swapThroughChat(a);
+    const { swapId, payUrl, card } = await swapThroughChat(a);
     expect(payUrl).toBe(`${ORIGIN}/pay/?swap=${swapId}`);
     const wallet = await fundedWallet();
     const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData: initDataFor(alice.id) });
@@ -148,6 +148,13 @@ describe('paying from the wallet page, in a browser', () => {
     // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
     await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await a.sees(/Deposit seen/);
+    // The deposit card, edited in place, no longer offers to pay (nor anything else that sends money).
+    const edited = await waitFor(() => {
+      const m = a.messages().find((x) => x.message_id === card.message_id);
+      return /Deposit seen/.test(m?.caption ?? '') ? m : undefined;
+    }, 'the deposit card edited to "Deposit seen"');
+    const labels = ((edited.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
+    expect(labels).not.toContain('Pay from wallet');
     await waitFor(
       async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined),
       'the swap completed',
