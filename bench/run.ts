@@ -15,6 +15,7 @@ import { progress, waitFor } from './stats.js';
 import { emptySection, renderTable, renderTargets, type Section } from './report.js';
 import { runThroughput } from './throughput.js';
 import { runRepeats } from './repeats.js';
+import { runPay } from './pay.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -135,6 +136,7 @@ async function main(): Promise<void> {
     if (runs(6)) await part(sections, 6, 'Fan-out', () => runFanout(bench, SIZES.fanout));
     if (runs(5)) await part(sections, 5, 'API economy', () => runEconomy(bench, SIZES.economy));
     if (runs(7)) await part(sections, 7, 'Observed route times and watched addresses', () => runRepeats(bench, SIZES.repeats));
+    if (runs(8)) await part(sections, 8, 'Pay page', () => runPay(ROOT, redis.url, redis.prefix, QUICK ? 3 : 10));
   } finally {
     await stop();
   }

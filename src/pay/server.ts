@@ -20,7 +20,7 @@ const FILES: Record<string, string> = {
   'page.css': 'text/css; charset=utf-8',
 };
 
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -82,7 +82,7 @@ const PAGE_WORDS = [
 ] as const;
 
 /** The page's own sentences, from the catalogs (placeholders such as {network} are filled in by the page). */
-export function pageWords(locale: Locale): Record<string, string> {
+function pageWords(locale: Locale): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of PAGE_WORDS) out[k] = t(locale, `pay.page.${k}`, PLACEHOLDERS);
   return out;

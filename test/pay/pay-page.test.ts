@@ -128,7 +128,7 @@ describe('paying from the wallet page, in a browser', () => {
   it('a Telegram user pays an ERC-20 deposit in two taps; the chat says "Deposit seen", then the swap completes', async () => {
     const alice = newUser('Alice');
     const a = new TgUser(fake, alice, fake.privateChat(alice));
-    const { swapId, payUrl } = await swapThroughChat(a);
+    const { swapId, payUrl, card } = await swapThroughChat(a);
     expect(payUrl).toBe(`${ORIGIN}/pay/?swap=${swapId}`);
     const wallet = await fundedWallet();
     const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData: initDataFor(alice.id) });
@@ -148,6 +148,13 @@ describe('paying from the wallet page, in a browser', () => {
     // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
     await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await a.sees(/Deposit seen/);
+    // The deposit card, edited in place, no longer offers to pay (nor anything else that sends money).
+    const edited = await waitFor(() => {
+      const m = a.messages().find((x) => x.message_id === card.message_id);
+      return /Deposit seen/.test(m?.caption ?? '') ? m : undefined;
+    }, 'the deposit card edited to "Deposit seen"');
+    const labels = ((edited.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
+    expect(labels).not.toContain('Pay from wallet');
     await waitFor(
       async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined),
       'the swap completed',
@@ -161,6 +168,11 @@ describe('paying from the wallet page, in a browser', () => {
     const alice = newUser('Alice');
     const a = new TgUser(fake, alice, fake.privateChat(alice));
     const { swapId, payUrl } = await swapThroughChat(a, 50);
+    // The page itself: no inline script, nothing from another origin.
+    const html = await fetch(`${local}/pay/`);
+    expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await html.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const bob = newUser('Bob');
     const cases: Array<{ initData?: string; url: string; says: RegExp }> = [
       { initData: initDataFor(bob.id), url: payUrl, says: /opens only for the person who created the swap/ },

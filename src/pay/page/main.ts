@@ -206,9 +206,10 @@ async function pay(): Promise<void> {
       ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
     });
     prepared = false;
-    await call('sent', { hash });
-    message(say(view.words.sent, { hash }));
+    // Sent is sent: whatever happens to this notice, the page never says otherwise (the chat follows the chain).
     button.hidden = true;
+    message(say(view.words.sent, { hash }));
+    await call('sent', { hash }).catch(() => undefined);
     return;
   } catch (err) {
     message(isRejection(err) ? (view.words.rejected ?? '') : say(view.words.failed, { reason: reasonOf(err) }), true);

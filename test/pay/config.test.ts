@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('the pay page in the configuration', () => {
+  it('is off unless PAY_PUBLIC_URL is set, and then needs its link secret, which is never echoed', () => {
+    expect(loadConfig({}).PAY_PUBLIC_URL).toBeUndefined();
+    expect(() => loadConfig({ PAY_PUBLIC_URL: 'https://bot.example.com' })).toThrow(/PAY_LINK_SECRET is missing/);
+    const short = (() => {
+      try {
+        loadConfig({ PAY_PUBLIC_URL: 'https://bot.example.com', PAY_LINK_SECRET: 'too-short-secret' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(short?.problems).toEqual(['PAY_LINK_SECRET=(hidden): use 32-256 random printable characters without spaces']);
+    const ok = loadConfig({ PAY_PUBLIC_URL: 'https://bot.example.com/', PAY_LINK_SECRET: 'x'.repeat(32) });
+    expect(ok.PAY_PUBLIC_URL).toBe('https://bot.example.com');
+    expect(ok.secretValues).toContain('x'.repeat(32));
+  });
+});
