@@ -34,6 +34,7 @@ export async function handoffReplies(ctx: Ctx, store: HandoffStore, token: strin
       route: h.route,
       destinationAddress: h.destinationAddress,
       ...(h.refundAddress ? { refundAddress: h.refundAddress } : { refundSkipped: true }),
+      refuel: h.refuel,
       createdAt: ctx.now(),
     };
     await ctx.drafts.save(draft);

@@ -13,7 +13,7 @@ import { momentParams, mcpServer, subscribeEvents } from './server.js';
  * for a desktop assistant: the key comes from SWAPBOT_MCP_KEY). Secrets are printed once, to
  * stdout, and never logged.
  */
-export const MCP_KEY_USAGE = `swapbot mcp-key create --label NAME [--max-usd-per-swap N] [--max-swaps-per-day N]
+const MCP_KEY_USAGE = `swapbot mcp-key create --label NAME [--max-usd-per-swap N] [--max-swaps-per-day N]
 swapbot mcp-key set ID [--max-usd-per-swap N|none] [--max-swaps-per-day N|none]
 swapbot mcp-key list
 swapbot mcp-key revoke ID`;

@@ -23,7 +23,7 @@ export interface AgentKey {
 /** The part of a secret after which nothing is shown again: `sbk_<id>_<random>`. */
 const SECRET = /^sbk_([a-f0-9]{12})_[A-Za-z0-9_-]{43}$/;
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 const numOrUndefined = (v: string | undefined): number | undefined => (v === undefined || v === '' ? undefined : Number(v));
 
@@ -122,7 +122,7 @@ export class AgentKeyStore {
   }
 }
 
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 function flatten(k: AgentKey): Record<string, string> {
   const out: Record<string, string> = {};

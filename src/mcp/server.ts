@@ -20,8 +20,8 @@ import { registerTrackTools } from './tools-track.js';
  * `subscriptions/listen` stream; each key moment is a notifications/resources/updated on
  * swap://<id>, the moment itself in `_meta["swapbot/moment"]`.
  */
-export const MCP_VERSION = '0.1.0';
-export const MOMENT_META = 'swapbot/moment';
+const MCP_VERSION = '0.1.0';
+const MOMENT_META = 'swapbot/moment';
 
 export function mcpServer(deps: McpDeps, key: AgentKey, makeCtx = contextFactory(deps.core)): McpServer {
   const server = new McpServer(

@@ -114,10 +114,11 @@ export function registerSwapTools(server: McpServer, agent: Agent): void {
           await agent.handoffs.put(token, {
             kind: 'approve',
             keyId: key.id,
-            draftId: `ag${token.slice(0, 10)}`,
+            draftId: token.slice(0, 8),
             route: r.route,
             destinationAddress: dest.value,
             ...(refund ? { refundAddress: refund } : {}),
+            refuel: a.refuel === true,
             createdAt: agent.now(),
           });
           return result({

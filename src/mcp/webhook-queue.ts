@@ -13,12 +13,12 @@ import type { AgentKeyStore } from './key-store.js';
  * Signature: X-Swapbot-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>, so a
  * receiver checks the body and its age (Stripe's and Svix's scheme).
  */
-export const WEBHOOK_QUEUE = 'mcp-webhook';
+const WEBHOOK_QUEUE = 'mcp-webhook';
 const ATTEMPTS = 20;
 const FIRST_RETRY_MS = 1_000;
 const TIMEOUT_MS = 10_000;
 
-export function signature(secret: string, timestamp: number, body: string): string {
+function signature(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 

@@ -73,7 +73,6 @@ export async function startMcpWorld() {
       await server.close();
       await delivery.close();
       await h.close();
-      coreDeps.redis.disconnect();
     },
   };
 }

@@ -15,11 +15,13 @@ export type Handoff =
   | {
       kind: 'approve';
       keyId: string;
-      /** The draft id the wizard creates with: the created swap is found by it (DraftStore.createdSwap). */
+      /** The draft id (8 characters, as every draft's) the wizard creates with: the created swap is found by it (DraftStore.createdSwap). */
       draftId: string;
       route: Route;
       destinationAddress: string;
       refundAddress?: string;
+      /** What the agent asked about refuel: the person is not asked again. */
+      refuel: boolean;
       createdAt: number;
     };
 

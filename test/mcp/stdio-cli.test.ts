@@ -1,0 +1,80 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+import { call } from './support.js';
+
+/**
+ * `swapbot mcp-key` and `swapbot mcp` as a desktop assistant runs them: the built CLI spawned, the
+ * SDK's Client over its stdin/stdout, the in-process sandbox (no API key) and real Redis. The agent
+ * quotes, creates and is told "completed" by push: the in-process sandbox pays the deposit itself.
+ */
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const prefix = uniquePrefix('mcpcli');
+const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SANDBOX_DEPOSIT_DELAY_MS: '200', SANDBOX_SPEED: '50' };
+const redis = testRedis(prefix);
+
+describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
+  it('creates a key whose secret is printed once and stored only hashed; a bad cap gets a specific message', async () => {
+    const made = await runCli(['mcp-key', 'create', '--label', 'laptop', '--max-swaps-per-day', '5'], '', env);
+    expect(made.code).toBe(0);
+    const secret = /secret:\s+(\S+)/.exec(made.stdout)?.[1] ?? '';
+    expect(secret).toMatch(/^sbk_/);
+    const hashes = await Promise.all((await redis.keys(`${prefix}:mcp:key*`)).map((k) => redis.hgetall(k)));
+    const stored = JSON.stringify(hashes);
+    expect(stored).toContain('laptop');
+    expect(stored).not.toContain(secret);
+    const list = await runCli(['mcp-key', 'list'], '', env);
+    expect(list.stdout).toContain('laptop');
+    expect(list.stdout).not.toContain(secret);
+    const bad = await runCli(['mcp-key', 'create', '--label', 'x', '--max-usd-per-swap', 'lots'], '', env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-usd-per-swap takes a number');
+  }, 60_000);
+
+  it('an assistant over stdio quotes, creates and is told the swap completed, without polling', async () => {
+    const made = await runCli(['mcp-key', 'create', '--label', 'desktop'], '', env);
+    const secret = /secret:\s+(\S+)/.exec(made.stdout)?.[1] ?? '';
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, SWAPBOT_MCP_KEY: secret },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'desktop', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    try {
+      const quote = await call(client, 'quote', { amount: '50', from_network: 'arbitrum', from_token: 'USDC', to_network: 'base' });
+      expect(quote.isError).toBe(false);
+      const created = await call(client, 'create_swap', {
+        amount: '50',
+        from_network: 'arbitrum',
+        from_token: 'USDC',
+        to_network: 'base',
+        destination_address: '0x1111111111111111111111111111111111111111',
+        no_refund_address: true,
+      });
+      const swapId = created.data.swap_id as string;
+      const moments: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
+        if (m && n.params.uri === `swap://${swapId}`) moments.push(m.moment);
+      });
+      await client.listen({ resourceSubscriptions: [`swap://${swapId}`] });
+      // The sandbox runs fast here: a deposit seen and its completion may land in one poll, and
+      // then only the newer news is pushed (tracking skips superseded moments); completed always is.
+      await waitFor(() => moments.includes('completed'), 'completed pushed over stdio', 45_000);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('refuses to start without a valid key, saying what to set', async () => {
+    const r = await runCli(['mcp'], '', { ...env, SWAPBOT_MCP_KEY: 'sbk_wrong' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SWAPBOT_MCP_KEY');
+  }, 60_000);
+});
