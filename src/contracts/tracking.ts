@@ -167,7 +167,18 @@ export interface CardView {
 }
 
 /** The key moments of a swap that get a message of their own (edits of the status card notify nobody). */
-export const MOMENT_KINDS = ['deposit_seen', 'completed', 'failed', 'expired', 'cancelled', 'pending_refund', 'refunded', 'stuck'] as const;
+/** `wrong_deposit`: money reached the swap that it cannot take (another token, or after it closed); last, so stored masks keep their bits. */
+export const MOMENT_KINDS = [
+  'deposit_seen',
+  'completed',
+  'failed',
+  'expired',
+  'cancelled',
+  'pending_refund',
+  'refunded',
+  'stuck',
+  'wrong_deposit',
+] as const;
 export type MomentKind = (typeof MOMENT_KINDS)[number];
 
 export interface Moment {
@@ -185,6 +196,8 @@ export interface TrackedTimes {
   lastChangeAt: number;
   /** From quote.avg_completion_time. */
   expectedCompletionMs?: number;
+  /** When tracking first saw the deposit (the service may have gone back since). */
+  depositSeenAt?: number;
 }
 
 /** When the swap last entered `status` (ms), from the history. */

@@ -231,11 +231,12 @@ export class ChainWatch {
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
     // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.
-    const moments = ev.isDeposit(ca)
+    const seen = ev.isDeposit(ca)
       ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
       : c !== ca && ev.isDeposit(c) && state.depositSeenAt === undefined
         ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
         : obs.moments;
+    const moments = newWrong(ca, c) ? [...seen, { kind: 'wrong_deposit' as const, version: state.version, at: state.lastChangeAt }] : seen;
     return {
       obs: { ...obs, state, changed: true, moments },
       details: { ...(details ?? poll.details()), chain } as SwapDetails,
@@ -360,7 +361,11 @@ export class ChainWatch {
       const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
       // The chain saw the deposit before the service: its "Deposit seen" message, with the sighting.
       const announce = !ev.isDeposit(fields.ca) && ev.isDeposit(c) && state.depositSeenAt === undefined;
-      const moments = announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : [];
+      const moments = [
+        ...(announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : []),
+        // Money the swap cannot take is a message of its own (issue 32), not only a card edit.
+        ...(newWrong(fields.ca, c) ? [{ kind: 'wrong_deposit' as const, version: next.version, at: next.lastChangeAt }] : []),
+      ];
       const commit = await this.deps.store.pollCommit(state.version, next, {
         changed: true,
         details: { ...details, chain: sighting } as SwapDetails,
@@ -386,3 +391,10 @@ export class ChainWatch {
 
 /** Sightings of the swap's own token whose confirmations the card counts. */
 const DEPOSIT = new Set<ChainSighting['verdict']>(['ok', 'less', 'more']);
+
+/** A transfer the swap cannot take (another token, or after it closed), not on the card before. */
+function newWrong(ca: string | undefined, c: string): boolean {
+  const s = JSON.parse(c) as ChainSighting;
+  if (s.verdict !== 'wrong_token' && s.verdict !== 'late') return false;
+  return !ca || (JSON.parse(ca) as ChainSighting).txHash !== s.txHash;
+}

@@ -139,6 +139,12 @@ const STATUS_MOMENTS: Readonly<Record<string, MomentKind>> = {
 /** Statuses that can only be reached after the deposit arrived. */
 const AFTER_DEPOSIT: ReadonlySet<string> = new Set(['ls_transfer_pending', 'pending_refund', 'refunded', 'completed']);
 
+/** A deposit listed now that was not before. */
+function newInput(before: readonly TxSnapshot[], now: readonly TxSnapshot[]): boolean {
+  const known = new Set(before.filter((t) => t.type === 'input').map((t) => t.hash));
+  return now.some((t) => t.type === 'input' && t.status !== 'failed' && !known.has(t.hash));
+}
+
 function snapshotTransactions(details: ObservedSwap): TxSnapshot[] {
   return details.swap.transactions
     .map((t) => ({
@@ -245,6 +251,8 @@ export function observe(
   if (phase.kind === 'delivered' && prevPhase.kind !== 'delivered') kinds.push('completed');
   const statusMoment = STATUS_MOMENTS[status];
   if (statusChanged && statusMoment) kinds.push(statusMoment);
+  // Money that reached a swap already closed (a late deposit the service lists): a message, not only an edit.
+  if (!statusChanged && (status === 'expired' || status === 'cancelled') && newInput(prev.transactions, transactions)) kinds.push('wrong_deposit');
 
   let stuckNotified = prev.stuckNotified ?? false;
   if (phase.kind === 'processing' && !stuckNotified) {

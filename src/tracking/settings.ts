@@ -110,7 +110,8 @@ export function withheld(
   ctx: { settings: ChatSettings; muted: boolean; isPublic: boolean; usd: number | undefined },
 ): 'muted' | 'not_chosen' | 'below_minimum' | undefined {
   if (ctx.muted) return 'muted';
-  if (!ctx.settings.moments.includes(kind)) return 'not_chosen';
+  // Money the user must act on is always told (a mask stored before it existed lacks its bit).
+  if (!ctx.settings.moments.includes(kind) && kind !== 'wrong_deposit') return 'not_chosen';
   // A swap whose size is unknown is not held back: the admins asked to skip small ones only.
   if (ctx.isPublic && ctx.settings.minUsd !== undefined && ctx.usd !== undefined && ctx.usd < ctx.settings.minUsd) return 'below_minimum';
   return undefined;

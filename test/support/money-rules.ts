@@ -57,6 +57,10 @@ function momentsOf(step: Step, evidence: boolean): MomentKind[] {
   };
   const k = by[kind];
   if (k && MOMENT_KINDS.includes(k)) out.push(k);
+  // Money the swap cannot take: a wrong or late transfer on chain, a deposit listed after it closed.
+  const c = sightingOf(step.details);
+  const listed = step.details.swap.transactions.some((x) => x.type === 'input' && x.status !== 'failed');
+  if (c?.verdict === 'wrong_token' || c?.verdict === 'late' || ((kind === 'expired' || kind === 'cancelled') && listed)) out.push('wrong_deposit');
   return out;
 }
 
@@ -99,7 +103,12 @@ export function surfaces(step: Step, locale: Locale): Surface[] {
     const after = depositCardAfter(details, now, locale, notes);
     if (after) out.push({ name: 'deposit card (asked again)', reply: after, knowsNotes: true });
   }
-  const state = { history: [{ status: details.swap.status, at: now - 60_000 }], lastPolledAt: now, lastChangeAt: now - 3_600_000 };
+  const state = {
+    history: [{ status: details.swap.status, at: now - 60_000 }],
+    lastPolledAt: now,
+    lastChangeAt: now - 3_600_000,
+    ...(depositSeen ? { depositSeenAt: now - 60_000 } : {}),
+  };
   const evidence = evidenceOf(step).any;
   for (const kind of momentsOf(step, evidence)) {
     const moment = { kind, version: 1, at: now };
@@ -207,6 +216,13 @@ export function violations(step: Step, s: Surface, locale: Locale, model: SwapMo
   ) {
     if (!body.includes(c.txHash)) bad('a wrong or late transfer without its transaction hash');
     if (!replyButtons(s.reply).some((b) => b.label === w.support)) bad('a wrong or late transfer without the support link');
+  }
+
+  // A money event the user must act on is a message of its own, with the transaction and the support link.
+  if (s.name === 'moment wrong_deposit (private)') {
+    const tx = c && (c.verdict === 'wrong_token' || c.verdict === 'late') ? c.txHash : step.details.swap.transactions.find((x) => x.type === 'input')?.transaction_hash;
+    if (tx && !body.includes(tx)) bad('money it cannot take, told without the transaction hash');
+    if (!replyButtons(s.reply).some((b) => b.label === w.support)) bad('money it cannot take, told without the support link');
   }
 
   // 5. Exchanges are named wherever the route is.

@@ -25,6 +25,7 @@ const MOMENT_KEYS: Readonly<Record<MomentKind, CatalogKey>> = {
   pending_refund: 'settings.moment.pending_refund',
   refunded: 'settings.moment.refunded',
   stuck: 'settings.moment.stuck',
+  wrong_deposit: 'settings.moment.wrong_deposit',
 };
 
 const act = (...args: string[]) => inlineAction(VERBS.settings, ...args);

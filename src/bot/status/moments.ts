@@ -27,6 +27,7 @@ import {
 import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale, type Vars } from '../../i18n/index.js';
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
+import { sightingOf } from '../../contracts/chain.js';
 import { maskAddress, sideName, txExplorer } from '../kernel/format.js';
 import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/index.js';
@@ -62,6 +63,7 @@ const TONES: Readonly<Record<MomentKind, Tone>> = {
   pending_refund: 'warning',
   refunded: 'info',
   stuck: 'warning',
+  wrong_deposit: 'warning',
 };
 
 /**
@@ -193,12 +195,30 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
       break;
     }
     case 'expired':
+      // A deposit the bot knows of (listed, or the user's word) is said as such, never "no deposit arrived".
+      if (money.deposited || money.claimed) {
+        lines.push(line(tr(money.deposited ? 'money.expired.deposited' : 'money.expired.claimed')));
+        buttons.push([supportButton(locale)]);
+        break;
+      }
       lines.push(line(tr('moment.expired.text')));
       if (!isPublic) {
         lines.push(sentence('moment.expired.doNotSend', { id }));
         buttons.push([supportButton(locale)]);
       }
       break;
+    case 'wrong_deposit': {
+      // Money the swap cannot take: what arrived, its hash, and support (who gets it back).
+      const c = sightingOf(details);
+      if (c && (c.verdict === 'wrong_token' || c.verdict === 'late'))
+        lines.push(...chainSightingLines(details, locale, { public: isPublic, paid: ctx.state.depositSeenAt !== undefined }));
+      else {
+        lines.push(line(tr('money.expired.deposited')));
+        txLine('input', tx('input'));
+      }
+      buttons.push([supportButton(locale)]);
+      break;
+    }
     case 'cancelled':
       // A deposit the bot knows of is said as such (no "if funds were sent"), with the way to get it back.
       if (money.deposited || money.claimed) {
