@@ -13,7 +13,7 @@ import type { SeenTransfer, WatchEntry } from './watcher.js';
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 /** Confirmations a sighting is re-checked for when the network's count is not known. */
-export const DEFAULT_FINAL_DEPTH = 12;
+const DEFAULT_FINAL_DEPTH = 12;
 
 /** Receipts a log may miss before it is dropped unreported (an RPC whose receipts lag its logs a block or two). */
 const MISSES = 3;

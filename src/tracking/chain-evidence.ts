@@ -14,7 +14,7 @@ import type { SeenTransfer, WatchEntry } from '../chain/watcher.js';
  */
 
 /** A transfer of the swap's token below this share of the amount asked is dust, not a deposit. */
-export const DUST_FRACTION_DENOMINATOR = 10n;
+const DUST_FRACTION_DENOMINATOR = 10n;
 
 /** A catalogue's chain id (decimal, or 0x hex) as a number; undefined when it is none an EVM RPC could answer. */
 export function catalogueChainId(text: string | null | undefined): number | undefined {
