@@ -52,7 +52,7 @@ export function contextFactory(deps: CoreDeps): (incoming: Incoming, locale: Loc
   const logger = deps.logger ?? silentLogger;
   const now = deps.now ?? Date.now;
   const codec = new ActionCodec(deps.redis, deps.keyPrefix);
-  const drafts = new RedisDraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds);
+  const drafts = new RedisDraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds, deps.limits.depositCardLeaseMs);
   const history = new RedisHistoryStore(deps.redis, deps.keyPrefix);
   const asks = new RedisAskStore(deps.redis, deps.keyPrefix);
   const addressBook = new RedisAddressBook(deps.redis, deps.keyPrefix);
@@ -318,6 +318,7 @@ export function createCore(deps: CoreDeps): BotCore {
     async depositCardSent(swapId, chat, ref) {
       try {
         if (chat.chatKind !== 'private') return;
+        await drafts.depositCardDelivered(swapId, chat.platform, chat.chatId);
         await deps.tracking.depositCardSent?.(swapId, chat, ref);
       } catch (err) {
         // The card stays as sent; the status card then comes with the swap's first change.

@@ -26,7 +26,8 @@ export interface CoreDeps {
   /** Prefix of every Redis key the core writes (e.g. "swapbot"). */
   keyPrefix: string;
   tracking: TrackingService;
-  limits: { commandsPerMinute: number; draftTtlSeconds: number };
+  /** depositCardLeaseMs: how long a deposit card may be on its way before a redelivered Confirm sends it again (default 5 s). */
+  limits: { commandsPerMinute: number; draftTtlSeconds: number; depositCardLeaseMs?: number };
   logger?: Logger;
   /** Clock for rate limits and cards (tests pass the sandbox's ManualClock). */
   now?: () => number;

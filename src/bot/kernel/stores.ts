@@ -57,8 +57,10 @@ export interface DraftStore {
   unlock(draftId: string): Promise<void>;
   markCreated(draftId: string, created: CreatedByDraft): Promise<void>;
   createdSwap(draftId: string): Promise<CreatedByDraft | undefined>;
-  /** True for the first claim of a swap's deposit card in a chat. */
+  /** True for the first claim of a swap's deposit card in a chat (or the one after a claim whose sender died). */
   claimDepositCard(swapId: string, platform: Platform, chatId: string): Promise<boolean>;
+  /** The claimed card reached the chat (the adapter said so). */
+  depositCardDelivered?(swapId: string, platform: Platform, chatId: string): Promise<void>;
 }
 
 /** One swap a user created through the bot. */

@@ -13,6 +13,12 @@ export class RedisDraftStore implements DraftStore {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
+    /**
+     * How long a deposit card may be on its way before another Confirm of the same swap may send it
+     * (its process died sending it): shorter than the Telegram update lease (dedup.ts, 10 s, renewed
+     * every third), so the redelivered Confirm of a dead process always finds it lapsed.
+     */
+    private readonly depositLeaseMs = 5_000,
   ) {}
 
   private key(platform: Platform, userId: string): string {
@@ -62,9 +68,26 @@ export class RedisDraftStore implements DraftStore {
   /**
    * Claims the sending of a swap's deposit card to one chat: true for exactly one caller, however
    * many Confirm presses race (across processes). /status and the Deposit details button still show it on request.
+   * The claim is a lease (`sending:<until>`) until the adapter reports the card delivered (`sent`):
+   * a claim whose process died before that (a `web` restart) is taken over by the next Confirm of
+   * the swap once lapsed (Telegram's redelivery of the same Confirm), so the card goes out once
+   * more rather than never; a press while it is on its way, or after it arrived, gets the note.
    */
   async claimDepositCard(swapId: string, platform: Platform, chatId: string): Promise<boolean> {
-    return (await this.redis.set(new CoreKeys(this.prefix).depositCard(swapId, platform, chatId), '1', 'EX', 7 * 86_400, 'NX')) === 'OK';
+    const key = new CoreKeys(this.prefix).depositCard(swapId, platform, chatId);
+    const lease = `sending:${Date.now() + this.depositLeaseMs}`;
+    if ((await this.redis.set(key, lease, 'EX', 7 * 86_400, 'NX')) === 'OK') return true;
+    const held = await this.redis.get(key);
+    const until = /^sending:(\d+)$/.exec(held ?? '')?.[1];
+    // Sent (or '1', a claim from before leases), or still on its way: not this caller's to send.
+    if (until === undefined || Number(until) > Date.now()) return false;
+    // Lapsed: only the caller that swaps out the lapsed value it read sends it.
+    return (await this.redis.set(key, lease, 'KEEPTTL', 'XX', 'GET')) === held;
+  }
+
+  /** The adapter delivered the claimed deposit card: no later Confirm sends it again. */
+  async depositCardDelivered(swapId: string, platform: Platform, chatId: string): Promise<void> {
+    await this.redis.set(new CoreKeys(this.prefix).depositCard(swapId, platform, chatId), 'sent', 'KEEPTTL', 'XX');
   }
 
   async createdSwap(draftId: string): Promise<CreatedByDraft | undefined> {
