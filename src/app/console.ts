@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { ApiError } from '../layerswap/errors.js';
 import { FINAL_SWAP_STATUSES } from '../layerswap/schemas.js';
 import { startConsoleChat } from '../platforms/console/adapter.js';
 import type { Messenger } from '../contracts/messenger.js';
@@ -25,6 +27,26 @@ export interface ConsoleRun {
 }
 
 const USER_ID = 'console-user';
+const CHAT = { platform: 'console' as const, chatId: USER_ID, chatKind: 'private' as const };
+
+/**
+ * The in-process sandbox forgets its swaps when it stops; Redis still follows them. Follows of
+ * swaps it answers 404 for are dropped at start, so the chat never waits for a swap that no
+ * longer exists (the pipe example would hang at the end of its input). Returns how many.
+ */
+async function dropForgotten(rt: Runtime): Promise<number> {
+  if (!rt.sandbox) return 0;
+  let dropped = 0;
+  for (const f of await rt.tracking.service.listFollowed(CHAT)) {
+    if (f.status && FINAL_SWAP_STATUSES.has(f.status)) continue;
+    const gone = await rt.api.getSwap(f.swapId, {}, { maxRetries: 0 }).then(
+      () => false,
+      (err: unknown) => err instanceof ApiError && err.status === 404,
+    );
+    if (gone && (await rt.tracking.service.unfollow(f.swapId, CHAT))) dropped++;
+  }
+  return dropped;
+}
 
 /**
  * The terminal chat as a process: one user in a private chat. When input ends (Ctrl-D, or the end
@@ -39,9 +61,19 @@ export async function runConsole(rt: Runtime, run: ConsoleRun): Promise<void> {
   // The terminal's own words follow the replies: the saved choice, else the tag (LANG).
   const language = async (): Promise<Locale> => (await languages.get('user', 'console', USER_ID)) ?? resolveLocale(run.locale, 'en');
   const locale = await language();
+  const manual = rt.config.SANDBOX_DEPOSIT_DELAY_MS === 'off';
   const lines = rt.sandbox
-    ? [t(locale, 'console.banner.sandbox', { url: rt.sandbox.url }), t(locale, 'console.banner.notReal'), t(locale, 'console.banner.try')]
+    ? [
+        t(locale, 'console.banner.sandbox', { url: rt.sandbox.url }),
+        // With SANDBOX_DEPOSIT_DELAY_MS=off nothing arrives by itself: say how a deposit is made instead.
+        manual ? t(locale, 'console.banner.notRealManual', { url: rt.sandbox.url }) : t(locale, 'console.banner.notReal'),
+        t(locale, 'console.banner.try'),
+      ]
     : [t(locale, 'console.banner.real', { url: rt.config.LAYERSWAP_API_URL })];
+  if (!rt.sandbox && rt.api.keyless) lines.push(t(locale, 'console.banner.keyless'));
+  lines.push(t(locale, 'console.banner.quit'));
+  // --lang is kept as the choice for later runs too: said, not done silently.
+  if (explicit) lines.push(t(locale, 'console.langSaved', { name: explicit === 'pseudo' ? 'pseudo' : LOCALE_NAMES[explicit] }));
   if (run.localeExplicit && !explicit)
     lines.push(
       t(locale, 'console.unknownLang', {
@@ -51,7 +83,10 @@ export async function runConsole(rt: Runtime, run: ConsoleRun): Promise<void> {
       }),
     );
   out.write(`${lines.join('\n')}\n\n`);
+  const gone = await dropForgotten(rt);
+  if (gone > 0) out.write(`${t(locale, 'console.forgotten', { count: gone })}\n\n`);
   const chat = startConsoleChat({
+    exportDir: resolve(rt.config.DATA_DIR, 'exports'),
     core: rt.core,
     input: run.input,
     output: out,
@@ -65,7 +100,7 @@ export async function runConsole(rt: Runtime, run: ConsoleRun): Promise<void> {
   await chat.done;
 
   const lingerUntil = Date.now() + (run.lingerSeconds ?? 0) * 1000;
-  const target = { platform: 'console' as const, chatId: USER_ID, chatKind: 'private' as const };
+  const target = CHAT;
   let announced = false;
   for (;;) {
     const followed = await rt.tracking.service.listFollowed(target);

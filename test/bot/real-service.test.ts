@@ -150,3 +150,13 @@ describe('the refund address', () => {
     card(await u.says('skip'), { contains: ['cannot be skipped', 'Recommended: an address on Solana'] });
   });
 });
+
+describe('the first hour', () => {
+  test('a token typed in lower case on an exchange route reads as a symbol ("100 USDC from Coinbase")', async () => {
+    const u = new ChatUser(h, { userId: 'f1' });
+    const text = allText(await u.says('/quote 100 usdc from coinbase to base'));
+    expect(text).toContain('So far: 100 USDC from Coinbase → Base');
+    expect(text).toContain('Which network do you withdraw USDC from Coinbase on?');
+    expect(text).not.toMatch(/usdc/);
+  });
+});

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LanguageStore } from '../../src/i18n/store.js';
 import { runCli } from '../support/cli.js';
+import { LayerswapClient } from '../../src/layerswap/client.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { ManualClock } from '../../src/sandbox/types.js';
+import { createTracking } from '../../src/tracking/engine.js';
 import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
 
 /**
@@ -52,5 +56,46 @@ describe("the terminal chat's start in the user's language", () => {
     const odd = await runCli(['console', '--lang', 'tlh'], '/help\n', { ...env, REDIS_PREFIX: `${prefix}-odd` });
     expect(odd.stdout).toContain('--lang tlh: I do not speak that language; I answer in English. Languages: en, ru, es, zh-CN, pt-BR.');
     expect(odd.stdout).toContain('What I can do');
+  });
+
+  it('says how to quit, is true about deposits with SANDBOX_DEPOSIT_DELAY_MS=off, and says --lang is kept', async () => {
+    const off = await runCli(['console', '--lang', 'en'], '', { ...env, REDIS_PREFIX: `${prefix}-off`, SANDBOX_DEPOSIT_DELAY_MS: 'off' });
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toContain('deposits arrive by themselves');
+    expect(off.stdout).toMatch(
+      /deposits do not arrive by themselves \(SANDBOX_DEPOSIT_DELAY_MS=off\): make one with POST http:\/\/127\.0\.0\.1:\d+\/sandbox\/swaps\/<swap id>\/deposit/,
+    );
+    expect(off.stdout).toContain('To quit: Ctrl-D ends your input');
+    expect(off.stdout).toContain('Language: English, from --lang, kept for later runs too (/language changes it).');
+  });
+
+  it('does not wait for swaps an earlier run followed that the new in-process sandbox never heard of: input ends, it exits', async () => {
+    const p = `${prefix}-forgot`;
+    // An earlier run created and followed a swap; its sandbox, and the swap with it, are gone.
+    const sandbox = await startSandbox({ clock: new ManualClock(), timings: { depositDelayMs: 'off' } });
+    const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0 });
+    const tracking = createTracking({
+      redis: testRedisUrl(),
+      prefix: p,
+      api,
+      limits: { maxPerChat: 100, maxPerUser: 100 },
+      cadence: { fastMs: 50, slowMs: 100, stuckFactor: 4 },
+    });
+    try {
+      const follow = await tracking.service.follow(
+        '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b',
+        { platform: 'console', chatId: 'console-user', chatKind: 'private' },
+        { userId: 'console-user' },
+      );
+      expect(follow.ok).toBe(true);
+    } finally {
+      await tracking.close();
+      await api.close();
+      await sandbox.close();
+    }
+    const { code, stdout } = await runCli(['console'], '/help\n', { ...env, REDIS_PREFIX: p }, 40_000);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Stopped following 1 swap the sandbox no longer knows');
+    expect(stdout).not.toContain('waiting for 1 followed swap');
   });
 });

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/contracts/reply.js';
@@ -40,5 +42,19 @@ describe('a file attachment in each adapter', () => {
     const path = /saved to (\S+)/.exec(text)?.[1];
     expect(path).toMatch(/swapbot-swaps-2026-01-01\.csv$/);
     expect(await readFile(path!, 'utf8')).toContain('2026-01-01T00:00:00.000Z,abc');
+  });
+
+  it('terminal chat: into its export folder (DATA_DIR/exports), a second export beside the first, never over it', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'swapbot-test-')), 'exports');
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d: Buffer) => (text += d.toString()));
+    const screen = new ConsoleScreen(out);
+    screen.exportDir = dir;
+    await screen.print(reply);
+    await screen.print(reply);
+    const paths = [...text.matchAll(/saved to (\S+)/g)].map((m) => m[1]);
+    expect(paths).toEqual([join(dir, 'swapbot-swaps-2026-01-01.csv'), join(dir, 'swapbot-swaps-2026-01-01-2.csv')]);
+    expect(await readFile(paths[1]!, 'utf8')).toContain('2026-01-01T00:00:00.000Z,abc');
   });
 });

@@ -1,7 +1,7 @@
 import type { Ctx } from '../kernel/context.js';
 import { networkLabel } from './parse-network.js';
 import { pageArg, pageButtons, pageLine, pageOf } from '../kernel/paging.js';
-import { code, line, type Line, type Reply } from '../../contracts/reply.js';
+import { line, type Line, type Reply } from '../../contracts/reply.js';
 import { msg, problemReply } from '../kernel/problem.js';
 import { VERBS } from '../kernel/verbs.js';
 import type { Command } from '../kernel/command.js';
@@ -30,9 +30,8 @@ async function networksPage(ctx: Ctx, typeArg: string, page: number): Promise<Re
     .slice()
     .sort((a, b) => networkLabel(a).localeCompare(networkLabel(b)));
   const p = pageOf(list, page, PAGE);
-  const lines: Line[] = p.items.map((n) =>
-    line(`${networkLabel(n)} · `, code(n.name), ` · ${n.type} · ${ctx.t('networks.tokens', { count: n.tokens.length })}`),
-  );
+  // Names as people say them (what they type works too); the service's ids and families are not for them.
+  const lines: Line[] = p.items.map((n) => line(`${networkLabel(n)} · ${ctx.t('networks.tokens', { count: n.tokens.length })}`));
   if (list.length === 0) lines.push(line(ctx.t('networks.none')));
   lines.push(line(ctx.t(type ? 'networks.allTypes' : 'networks.filter'), ' ', types.map((t) => `/networks ${t}`).join(', ')));
   if (p.pages > 1) lines.push(pageLine(ctx, p.page, p.pages));

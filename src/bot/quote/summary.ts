@@ -23,8 +23,9 @@ export const labelOf = (networks: readonly Network[], name: string | undefined):
  */
 export function routeSummary(route: Route, networks: readonly Network[], locale: Locale, exchanges?: Partial<RouteExchanges>): string {
   const tr = (key: CatalogKey, vars: Vars): string => t(locale, key, vars);
-  const srcToken = route.sourceToken ?? route.pendingSourceToken;
-  const dstToken = route.destinationToken ?? route.pendingDestinationToken;
+  // A token not yet found on a network is shown as a symbol is written ("100 USDC from Coinbase", not "usdc").
+  const srcToken = route.sourceToken ?? route.pendingSourceToken?.toUpperCase();
+  const dstToken = route.destinationToken ?? route.pendingDestinationToken?.toUpperCase();
   const send = [route.amount, srcToken].filter(Boolean).join(' ');
   // An exchange side reads "from Coinbase via Base": the exchange, then the network it uses.
   const srcEx = route.sourceExchange ? exchangeName(exchanges?.source, route.sourceExchange) : undefined;

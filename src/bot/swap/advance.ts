@@ -78,7 +78,7 @@ const QUESTIONS: Record<RouteField, (t: Translate, d: Draft, networks: readonly 
   source_network: (t, d, _n, ex) =>
     d.route.sourceExchange
       ? t('wizard.ask.withdrawNetwork', {
-          token: d.route.pendingSourceToken ?? t('wizard.theTokens'),
+          token: d.route.pendingSourceToken?.toUpperCase() ?? t('wizard.theTokens'),
           exchange: exchangeName(ex.source, d.route.sourceExchange),
         })
       : t('wizard.ask.sourceNetwork'),

@@ -22,6 +22,8 @@ export interface ConsoleChatOptions {
   language?: () => Promise<Locale>;
   /** Draw QR codes as characters (only on a real terminal). */
   isTTY?: boolean;
+  /** Where files from replies (the CSV export) are written; default a fresh temp folder each. */
+  exportDir?: string;
   /** Called once input has ended and every line has been answered. */
   onEnd?: () => void;
 }
@@ -49,6 +51,7 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   const userName = opts.userName ?? 'You';
   const screen = new ConsoleScreen(opts.output, opts.isTTY ?? false);
   screen.locale = resolveLocale(opts.locale, 'en');
+  if (opts.exportDir) screen.exportDir = opts.exportDir;
   const messenger = new ConsoleMessenger(screen);
   const base = {
     platform: 'console' as const,

@@ -1,6 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Attachment, Button, Reply } from '../../contracts/reply.js';
 import QRCode from 'qrcode';
 import { t, type Locale } from '../../i18n/index.js';
@@ -29,6 +29,8 @@ export class ConsoleScreen {
   promptOpen = false;
   /** The language of the terminal's own words (the prompt's hint, "there is no button"). */
   locale: Locale = 'en';
+  /** Files from replies go here (the terminal chat names DATA_DIR/exports); undefined: a fresh temp folder. */
+  exportDir: string | undefined;
 
   constructor(
     readonly output: NodeJS.WritableStream,
@@ -57,7 +59,7 @@ export class ConsoleScreen {
       // A QR code drawn with block characters, from the text it encodes (Image.qr).
       const payload = this.isTTY ? reply.image?.qr : undefined;
       const imageArt = payload ? await QRCode.toString(payload, { type: 'terminal', small: true }).catch(() => undefined) : undefined;
-      const savedTo = reply.attachment ? await saveAttachment(reply.attachment).catch(() => undefined) : undefined;
+      const savedTo = reply.attachment ? await saveAttachment(reply.attachment, this.exportDir).catch(() => undefined) : undefined;
       const firstNumber = this.lastNumber + 1;
       const pressable = (reply.buttons ?? []).some((row) => row.some((b) => b.kind !== 'share'));
       // At a text step a plain number is an answer: say how to press a button instead.
@@ -96,10 +98,27 @@ export class ConsoleScreen {
   }
 }
 
-/** A file from a reply (the CSV export), written to a fresh private temp folder; resolves to its path. */
-async function saveAttachment(a: Attachment): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'swapbot-'));
-  const path = join(dir, a.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file');
-  await writeFile(path, a.data, { mode: 0o600 });
-  return path;
+/**
+ * A file from a reply (the CSV export), written to `dir` (made if missing; a name already there
+ * gets a numbered sibling, never overwritten) or else to a fresh private temp folder; resolves to its path.
+ */
+async function saveAttachment(a: Attachment, dir?: string): Promise<string> {
+  const name = a.filename.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'file';
+  if (!dir) {
+    const path = join(await mkdtemp(join(tmpdir(), 'swapbot-')), name);
+    await writeFile(path, a.data, { mode: 0o600 });
+    return path;
+  }
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 1; ; n++) {
+    const path = resolve(dir, n === 1 ? name : `${stem}-${n}${ext}`);
+    try {
+      await writeFile(path, a.data, { mode: 0o600, flag: 'wx' });
+      return path;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 1000) throw err;
+    }
+  }
 }
