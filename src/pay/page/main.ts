@@ -199,7 +199,13 @@ async function pay(): Promise<void> {
     const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
     const hash = await client.sendTransaction({
       account: wallet.address,
-      chain: null,
+      // viem asks the wallet for its chain first and refuses to send on another one (switched in the wallet meanwhile).
+      chain: {
+        id: tx.chainId,
+        name: view.network.display,
+        nativeCurrency: { name: 'native', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [] } },
+      },
       to: tx.to,
       value: BigInt(tx.value),
       ...(tx.data ? { data: tx.data } : {}),
