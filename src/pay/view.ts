@@ -21,7 +21,8 @@ export interface PayView {
   /** The deposit window closes (ms since epoch). */
   depositBy?: number;
   network: { name: string; display: string; type: string; chainId?: string };
-  token: { symbol: string; decimals: number; contract?: string };
+  /** `usd`: the token's price in USD, when known (for the balance check's words). */
+  token: { symbol: string; decimals: number; contract?: string; usd?: number };
   /** Exactly what to send, in the token's units as text. */
   amount: string;
   /** The page's sentences in the reader's language. */
@@ -54,6 +55,7 @@ export function payView(details: SwapDetails, now: number, locale: Locale): PayV
       symbol: s.source_token?.symbol ?? '?',
       decimals: s.source_token?.decimals ?? 18,
       ...(s.source_token?.contract ? { contract: s.source_token.contract } : {}),
+      ...(m.source.usd !== undefined ? { usd: m.source.usd } : {}),
     },
     amount: String(s.requested_amount ?? ''),
     words: pageWords(locale),

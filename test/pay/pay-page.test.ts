@@ -283,7 +283,7 @@ describe('paying from the wallet page, in a browser', () => {
     await low.page.goto(usdc.payUrl);
     await low.page.getByRole('button', { name: 'Connect wallet' }).click();
     await low.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
-    await low.page.getByText('Your wallet holds 1 USDC, and this payment needs 20 USDC. Nothing was sent.').waitFor();
+    await low.page.getByText('Your wallet holds 1 USDC ($1.00), and this payment needs 20 USDC ($20.00). Nothing was sent.').waitFor();
     expect(poor.calls).not.toContain('eth_sendTransaction');
     await low.context.close();
 

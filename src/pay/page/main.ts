@@ -17,7 +17,7 @@ interface View {
   breakdown: string[];
   depositBy?: number;
   network: { display: string; chainId?: string };
-  token: { symbol: string; decimals: number };
+  token: { symbol: string; decimals: number; usd?: number };
   amount: string;
   words: Record<string, string>;
 }
@@ -165,20 +165,24 @@ async function shortfall(tx: Tx): Promise<string | undefined> {
     const have = BigInt((await p.request({ method: 'eth_call', params: [{ to: tx.token, data }, 'latest'] })) as string);
     if (have < BigInt(tx.amountUnits)) {
       const d = view.token.decimals;
-      return say(view.words.low, {
-        have: `${formatUnits(have, d)} ${view.token.symbol}`,
-        need: `${formatUnits(BigInt(tx.amountUnits), d)} ${view.token.symbol}`,
-      });
+      return say(view.words.low, { have: inToken(formatUnits(have, d)), need: inToken(formatUnits(BigInt(tx.amountUnits), d)) });
     }
   }
   const gas = BigInt(tx.gas ?? '21000');
   const price = BigInt((await p.request({ method: 'eth_gasPrice' })) as string);
   if (native < BigInt(tx.value) + gas * price) {
     if (BigInt(tx.value) > 0n && native < BigInt(tx.value))
-      return say(view.words.low, { have: formatUnits(native, 18), need: `${formatUnits(BigInt(tx.value), 18)} ${view.token.symbol}` });
+      return say(view.words.low, { have: inToken(formatUnits(native, 18)), need: inToken(formatUnits(BigInt(tx.value), 18)) });
     return say(view.words.lowGas, { symbol: 'ETH' });
   }
   return undefined;
+}
+
+/** An amount in the swap's token, with its worth in USD when the price is known: "1 USDC ($1.00)". */
+function inToken(amount: string): string {
+  const usd = view.token.usd;
+  const worth = usd === undefined ? '' : ` ($${(Number(amount) * usd).toFixed(2)})`;
+  return `${amount} ${view.token.symbol}${worth}`;
 }
 
 async function pay(): Promise<void> {
