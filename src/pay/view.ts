@@ -20,7 +20,8 @@ export interface PayView {
   breakdown: string[];
   /** The deposit window closes (ms since epoch). */
   depositBy?: number;
-  network: { name: string; display: string; type: string; chainId?: string };
+  /** `native`: the symbol of the network's gas token (ETH, POL, BNB…), when the answer names it. */
+  network: { name: string; display: string; type: string; chainId?: string; native?: string };
   /** `usd`: the token's price in USD, when known (for the balance check's words). */
   token: { symbol: string; decimals: number; contract?: string; usd?: number };
   /** Exactly what to send, in the token's units as text. */
@@ -50,6 +51,7 @@ export function payView(details: SwapDetails, now: number, locale: Locale): PayV
       display: s.source_network ? networkName(s.source_network) : '',
       type: s.source_network?.type ?? '',
       ...(s.source_network?.chain_id ? { chainId: String(s.source_network.chain_id) } : {}),
+      ...(s.source_network?.token?.symbol ? { native: s.source_network.token.symbol } : {}),
     },
     token: {
       symbol: s.source_token?.symbol ?? '?',

@@ -16,7 +16,7 @@ interface View {
   fields: Array<{ name: string; value: string }>;
   breakdown: string[];
   depositBy?: number;
-  network: { display: string; chainId?: string };
+  network: { display: string; chainId?: string; native?: string };
   token: { symbol: string; decimals: number; usd?: number };
   amount: string;
   words: Record<string, string>;
@@ -173,7 +173,7 @@ async function shortfall(tx: Tx): Promise<string | undefined> {
   if (native < BigInt(tx.value) + gas * price) {
     if (BigInt(tx.value) > 0n && native < BigInt(tx.value))
       return say(view.words.low, { have: inToken(formatUnits(native, 18)), need: inToken(formatUnits(BigInt(tx.value), 18)) });
-    return say(view.words.lowGas, { symbol: 'ETH' });
+    return say(view.words.lowGas, { symbol: view.network.native ?? 'ETH' });
   }
   return undefined;
 }
@@ -207,7 +207,7 @@ async function pay(): Promise<void> {
       chain: {
         id: tx.chainId,
         name: view.network.display,
-        nativeCurrency: { name: 'native', symbol: 'ETH', decimals: 18 },
+        nativeCurrency: { name: 'native', symbol: view.network.native ?? 'ETH', decimals: 18 },
         rpcUrls: { default: { http: [] } },
       },
       to: tx.to,
