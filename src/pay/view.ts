@@ -20,8 +20,10 @@ export interface PayView {
   breakdown: string[];
   /** The deposit window closes (ms since epoch). */
   depositBy?: number;
-  network: { name: string; display: string; type: string; chainId?: string };
-  token: { symbol: string; decimals: number; contract?: string };
+  /** `native`: the symbol of the network's gas token (ETH, POL, BNB…), when the answer names it. */
+  network: { name: string; display: string; type: string; chainId?: string; native?: string };
+  /** `usd`: the token's price in USD, when known (for the balance check's words). */
+  token: { symbol: string; decimals: number; contract?: string; usd?: number };
   /** Exactly what to send, in the token's units as text. */
   amount: string;
   /** The page's sentences in the reader's language. */
@@ -49,11 +51,13 @@ export function payView(details: SwapDetails, now: number, locale: Locale): PayV
       display: s.source_network ? networkName(s.source_network) : '',
       type: s.source_network?.type ?? '',
       ...(s.source_network?.chain_id ? { chainId: String(s.source_network.chain_id) } : {}),
+      ...(s.source_network?.token?.symbol ? { native: s.source_network.token.symbol } : {}),
     },
     token: {
       symbol: s.source_token?.symbol ?? '?',
       decimals: s.source_token?.decimals ?? 18,
       ...(s.source_token?.contract ? { contract: s.source_token.contract } : {}),
+      ...(m.source.usd !== undefined ? { usd: m.source.usd } : {}),
     },
     amount: String(s.requested_amount ?? ''),
     words: pageWords(locale),

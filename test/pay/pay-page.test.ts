@@ -121,6 +121,25 @@ async function swapThroughChat(u: TgUser, amount = 100, token = 'USDC'): Promise
   return { swapId, payUrl: pay.web_app!.url, card };
 }
 
+/** Taps Pay with the wallet moving to Ethereum (chain 1) between the page's check and the send. */
+async function wrongChainAtSend(page: import('playwright-core').Page, wallet: ReturnType<typeof testWallet>): Promise<{ tap: string }> {
+  const handle = wallet.handle;
+  let checks = 0;
+  wallet.handle = async (method, params) => {
+    // The page's own check passes; the wallet is elsewhere when viem asks again before sending.
+    if (method === 'eth_chainId' && ++checks === 2) wallet.chainId = 1;
+    return handle(method, params);
+  };
+  await page.getByRole('button', { name: 'Pay 20 USDC' }).click();
+  const tap = await page
+    .locator('#message')
+    .getByText(/Nothing was sent/)
+    .innerText();
+  wallet.handle = handle;
+  wallet.chainId = 42161;
+  return { tap };
+}
+
 const initDataFor = (userId: number, ageSeconds = 5) =>
   signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - ageSeconds });
 
@@ -225,6 +244,11 @@ describe('paying from the wallet page, in a browser', () => {
     await expect(one.page.locator('#switch').isVisible()).resolves.toBe(false);
     if (SHOTS) await one.page.screenshot({ path: join(ROOT, 'docs/pay-dark.png') });
 
+    // Moved to another network in the wallet after the check: nothing is sent on the wrong chain.
+    const { tap } = await wrongChainAtSend(one.page, wallet);
+    expect(tap).toMatch(/Nothing was sent/);
+    expect(wallet.sent).toEqual([]);
+
     wallet.rejectNext = true;
     await pay.click();
     await one.page.getByText('You declined in your wallet. Nothing was sent').waitFor();
@@ -259,7 +283,7 @@ describe('paying from the wallet page, in a browser', () => {
     await low.page.goto(usdc.payUrl);
     await low.page.getByRole('button', { name: 'Connect wallet' }).click();
     await low.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
-    await low.page.getByText('Your wallet holds 1 USDC, and this payment needs 20 USDC. Nothing was sent.').waitFor();
+    await low.page.getByText('Your wallet holds 1 USDC ($1.00), and this payment needs 20 USDC ($20.00). Nothing was sent.').waitFor();
     expect(poor.calls).not.toContain('eth_sendTransaction');
     await low.context.close();
 

@@ -16,8 +16,8 @@ interface View {
   fields: Array<{ name: string; value: string }>;
   breakdown: string[];
   depositBy?: number;
-  network: { display: string; chainId?: string };
-  token: { symbol: string; decimals: number };
+  network: { display: string; chainId?: string; native?: string };
+  token: { symbol: string; decimals: number; usd?: number };
   amount: string;
   words: Record<string, string>;
 }
@@ -165,20 +165,24 @@ async function shortfall(tx: Tx): Promise<string | undefined> {
     const have = BigInt((await p.request({ method: 'eth_call', params: [{ to: tx.token, data }, 'latest'] })) as string);
     if (have < BigInt(tx.amountUnits)) {
       const d = view.token.decimals;
-      return say(view.words.low, {
-        have: `${formatUnits(have, d)} ${view.token.symbol}`,
-        need: `${formatUnits(BigInt(tx.amountUnits), d)} ${view.token.symbol}`,
-      });
+      return say(view.words.low, { have: inToken(formatUnits(have, d)), need: inToken(formatUnits(BigInt(tx.amountUnits), d)) });
     }
   }
   const gas = BigInt(tx.gas ?? '21000');
   const price = BigInt((await p.request({ method: 'eth_gasPrice' })) as string);
   if (native < BigInt(tx.value) + gas * price) {
     if (BigInt(tx.value) > 0n && native < BigInt(tx.value))
-      return say(view.words.low, { have: formatUnits(native, 18), need: `${formatUnits(BigInt(tx.value), 18)} ${view.token.symbol}` });
-    return say(view.words.lowGas, { symbol: 'ETH' });
+      return say(view.words.low, { have: inToken(formatUnits(native, 18)), need: inToken(formatUnits(BigInt(tx.value), 18)) });
+    return say(view.words.lowGas, { symbol: view.network.native ?? 'ETH' });
   }
   return undefined;
+}
+
+/** An amount in the swap's token, with its worth in USD when the price is known: "1 USDC ($1.00)". */
+function inToken(amount: string): string {
+  const usd = view.token.usd;
+  const worth = usd === undefined ? '' : ` ($${(Number(amount) * usd).toFixed(2)})`;
+  return `${amount} ${view.token.symbol}${worth}`;
 }
 
 async function pay(): Promise<void> {
@@ -199,7 +203,13 @@ async function pay(): Promise<void> {
     const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
     const hash = await client.sendTransaction({
       account: wallet.address,
-      chain: null,
+      // viem asks the wallet for its chain first and refuses to send on another one (switched in the wallet meanwhile).
+      chain: {
+        id: tx.chainId,
+        name: view.network.display,
+        nativeCurrency: { name: 'native', symbol: view.network.native ?? 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [] } },
+      },
       to: tx.to,
       value: BigInt(tx.value),
       ...(tx.data ? { data: tx.data } : {}),
