@@ -147,7 +147,16 @@ describe('/mcp over Streamable HTTP', () => {
 
       const view = await call(c, 'get_swap', { swap_id: swapId });
       expect(view.data).toMatchObject({ phase: 'delivered', final: true, stuck: false });
-      expect((view.data.money as { next_step: string }).next_step).toBe('nothing');
+      const settled = view.data.money as { next_step: string; deposited: { tx: string }; received: { amount: string } };
+      expect(settled.next_step).toBe('nothing');
+      // Found again by its deposit transaction and by its address; only this key's addresses can be watched.
+      expect((await call(c, 'find_swap', { query: settled.deposited.tx })).data).toMatchObject({ count: 1 });
+      expect((await call(c, 'find_swap', { query: DEST })).data.count).toBeGreaterThanOrEqual(1);
+      expect((await call(c, 'watch_address', { address: DEST })).data).toMatchObject({ watching: true });
+      expect(await call(c, 'watch_address', { address: '0x3333333333333333333333333333333333333333' })).toMatchObject({
+        isError: true,
+        data: { error: 'not_your_address' },
+      });
     } finally {
       await receiver.close();
     }
