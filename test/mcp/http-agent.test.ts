@@ -163,13 +163,16 @@ describe('/mcp over Streamable HTTP', () => {
   }, 60_000);
 
   it('caps: the daily cap refuses naming the cap and how to raise it; above the USD threshold the swap waits for a person', async () => {
-    const { secret } = await world.keys.create('capped', { maxSwapsPerDay: 1, maxUsdPerSwap: 500 });
+    const { key, secret } = await world.keys.create('capped', { maxSwapsPerDay: 1, maxUsdPerSwap: 500 });
     const c = await world.connect(secret);
     const first = await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, no_refund_address: true });
     expect(first.isError).toBe(false);
     const second = await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, no_refund_address: true });
     expect(second).toMatchObject({ isError: true, data: { error: 'cap_reached', cap: 'max_swaps_per_day', limit: 1 } });
     expect(second.data.how_to_raise).toContain('--max-swaps-per-day');
+    // Raised as the refusal says (mcp-key set): the same connection may create again at once.
+    await world.keys.setCaps(key.id, { maxSwapsPerDay: 2 });
+    expect((await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, no_refund_address: true })).isError).toBe(false);
 
     const big = await call(c, 'create_swap', { ...ROUTE, amount: '1000', destination_address: DEST, refund_address: REFUND });
     expect(big.data).toMatchObject({ outcome: 'needs_approval', cap: 'max_usd_per_swap', limit: 500 });
