@@ -16,6 +16,7 @@ import { emptySection, renderTable, renderTargets, type Section } from './report
 import { runThroughput } from './throughput.js';
 import { runRepeats } from './repeats.js';
 import { runPay } from './pay.js';
+import { runMcp } from './mcp.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -61,8 +62,9 @@ const SIZES = QUICK
       fanout: { telegramChats: 100, discordChannels: 100, repeats: 1 },
       economy: { swaps: 6, typicalSpeed: 30, abandonedSpeed: 1200 },
       repeats: { busyRouteSwaps: 1_000, routes: 20, idleAddresses: 20, busyAddresses: 5, hours: 2 },
+      mcp: { repeats: 1, perRepeat: 40, warmup: 10, webhooks: 30 },
     }
-  : { throughput: {}, latency: {}, memoryTotal: 100_000, commands: {}, fanout: {}, economy: {}, repeats: {} };
+  : { throughput: {}, latency: {}, memoryTotal: 100_000, commands: {}, fanout: {}, economy: {}, repeats: {}, mcp: {} };
 
 /** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
 async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
@@ -136,7 +138,8 @@ async function main(): Promise<void> {
     if (runs(6)) await part(sections, 6, 'Fan-out', () => runFanout(bench, SIZES.fanout));
     if (runs(5)) await part(sections, 5, 'API economy', () => runEconomy(bench, SIZES.economy));
     if (runs(7)) await part(sections, 7, 'Observed route times and watched addresses', () => runRepeats(bench, SIZES.repeats));
-    if (runs(8)) await part(sections, 8, 'Pay page', () => runPay(ROOT, redis.url, redis.prefix, QUICK ? 3 : 10));
+    if (runs(9)) await part(sections, 9, 'Pay page', () => runPay(ROOT, redis.url, redis.prefix, QUICK ? 3 : 10));
+    if (runs(10)) await part(sections, 10, 'Agents (MCP)', () => runMcp(bench, SIZES.mcp));
   } finally {
     await stop();
   }

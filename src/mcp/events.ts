@@ -83,17 +83,24 @@ export class AgentMessenger implements Messenger {
   }
 
   async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
-    const event = this.eventOf(target.chatId, reply);
-    await this.emit(event);
-    return { platform: 'mcp', chatId: target.chatId, messageId: `${event.swap_id}` };
+    await this.deliver(target.chatId, reply);
+    return { platform: 'mcp', chatId: target.chatId, messageId: field(reply, 'swap') };
   }
 
-  /** A card edit: the swap changed. A first sight of "processing" is the deposit's "confirmed" moment. */
   async edit(ref: MessageRef, reply: Reply): Promise<MessageRef> {
-    const event = this.eventOf(ref.chatId, reply);
-    if (event.phase === 'processing') await this.emit({ ...event, moment: 'confirmed', id: `${ref.chatId}.${event.swap_id}.confirmed` });
-    else await this.publish(event);
+    await this.deliver(ref.chatId, reply);
     return ref;
+  }
+
+  /**
+   * A key moment goes to the listeners and the webhook. A card (sent or edited: the swap changed)
+   * only tells the listeners, except its first sight of "processing", the deposit's "confirmed".
+   */
+  private async deliver(keyId: string, reply: Reply): Promise<void> {
+    const event = this.eventOf(keyId, reply);
+    if (event.moment !== 'updated') return this.emit(event);
+    if (event.phase === 'processing') return this.emit({ ...event, moment: 'confirmed', id: `${keyId}.${event.swap_id}.confirmed` });
+    return this.publish(event);
   }
 
   private eventOf(keyId: string, reply: Reply): AgentEvent {
@@ -108,7 +115,7 @@ export class AgentMessenger implements Messenger {
       moment,
       status: field(reply, 'status'),
       phase,
-      final: FINAL.has(phase) && moment !== 'updated',
+      final: moment === 'tracking_stopped' || (FINAL.has(phase) && moment !== 'updated'),
       at: new Date(this.now()).toISOString(),
       resource: `swap://${swapId}`,
     };

@@ -71,11 +71,14 @@ export function mcpHttpRoute(deps: McpDeps): {
   close: () => Promise<void>;
 } {
   const handlers = new Map<string, McpHttpHandler>();
+  // The key as verified by the latest request: caps changed with `mcp-key set` apply at once.
+  const current = new Map<string, AgentKey>();
   const makeCtx = contextFactory(deps.core);
   const handlerOf = (key: AgentKey): McpHttpHandler => {
+    current.set(key.id, key);
     let h = handlers.get(key.id);
     if (!h) {
-      h = createMcpHandler(() => mcpServer(deps, key, makeCtx), {
+      h = createMcpHandler(() => mcpServer(deps, current.get(key.id) ?? key, makeCtx), {
         onerror: (err) => deps.logger.debug({ err: asError(err) }, 'mcp: request refused'),
       });
       handlers.set(key.id, h);

@@ -147,20 +147,32 @@ describe('/mcp over Streamable HTTP', () => {
 
       const view = await call(c, 'get_swap', { swap_id: swapId });
       expect(view.data).toMatchObject({ phase: 'delivered', final: true, stuck: false });
-      expect((view.data.money as { next_step: string }).next_step).toBe('nothing');
+      const settled = view.data.money as { next_step: string; deposited: { tx: string }; received: { amount: string } };
+      expect(settled.next_step).toBe('nothing');
+      // Found again by its deposit transaction and by its address; only this key's addresses can be watched.
+      expect((await call(c, 'find_swap', { query: settled.deposited.tx })).data).toMatchObject({ count: 1 });
+      expect((await call(c, 'find_swap', { query: DEST })).data.count).toBeGreaterThanOrEqual(1);
+      expect((await call(c, 'watch_address', { address: DEST })).data).toMatchObject({ watching: true });
+      expect(await call(c, 'watch_address', { address: '0x3333333333333333333333333333333333333333' })).toMatchObject({
+        isError: true,
+        data: { error: 'not_your_address' },
+      });
     } finally {
       await receiver.close();
     }
   }, 60_000);
 
   it('caps: the daily cap refuses naming the cap and how to raise it; above the USD threshold the swap waits for a person', async () => {
-    const { secret } = await world.keys.create('capped', { maxSwapsPerDay: 1, maxUsdPerSwap: 500 });
+    const { key, secret } = await world.keys.create('capped', { maxSwapsPerDay: 1, maxUsdPerSwap: 500 });
     const c = await world.connect(secret);
     const first = await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, no_refund_address: true });
     expect(first.isError).toBe(false);
     const second = await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, no_refund_address: true });
     expect(second).toMatchObject({ isError: true, data: { error: 'cap_reached', cap: 'max_swaps_per_day', limit: 1 } });
     expect(second.data.how_to_raise).toContain('--max-swaps-per-day');
+    // Raised as the refusal says (mcp-key set): the same connection may create again at once.
+    await world.keys.setCaps(key.id, { maxSwapsPerDay: 2 });
+    expect((await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, no_refund_address: true })).isError).toBe(false);
 
     const big = await call(c, 'create_swap', { ...ROUTE, amount: '1000', destination_address: DEST, refund_address: REFUND });
     expect(big.data).toMatchObject({ outcome: 'needs_approval', cap: 'max_usd_per_swap', limit: 500 });
