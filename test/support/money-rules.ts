@@ -69,8 +69,8 @@ export function surfaces(step: Step, locale: Locale): Surface[] {
   const { details, now, notes, depositSeen } = step;
   const view = { depositSeen, notes };
   const out: Surface[] = [
-    { name: 'tracked card', reply: trackingRenderer.card(details, PRIVATE, view, locale), route: true, card: true, knowsNotes: true },
-    { name: 'group card', reply: trackingRenderer.card(details, GROUP, view, locale), route: true, card: true, knowsNotes: true },
+    { name: 'tracked card', reply: trackingRenderer.card(details, PRIVATE, view, locale, 'private'), route: true, card: true, knowsNotes: true },
+    { name: 'group card', reply: trackingRenderer.card(details, GROUP, view, locale, 'public'), route: true, card: true, knowsNotes: true },
     {
       name: '/status (creator)',
       reply: statusCard(details, { audience: 'private', now, locale, notes, depositSeen }),
@@ -115,7 +115,7 @@ export function surfaces(step: Step, locale: Locale): Surface[] {
     for (const target of [PRIVATE, GROUP])
       out.push({
         name: `moment ${kind} (${target.chatKind})`,
-        reply: trackingRenderer.moment(moment, { details, state, target, locale, notes }),
+        reply: trackingRenderer.moment(moment, { details, state, target, locale, notes, audience: target === GROUP ? 'public' : 'private' }),
         route: true,
         knowsNotes: true,
       });
