@@ -59,5 +59,7 @@ export interface ChainWatcher {
   unwatch(swapId: string): void;
   /** A node that tells of its new blocks (the sandbox's own): read them now, not at the next poll. */
   poke?(): void;
+  /** A driven watcher (its network's job runs it): one tick now; resolves to the wait before the next (ms). */
+  tickNow?(network: string): Promise<number>;
   close(): Promise<void>;
 }
