@@ -357,13 +357,19 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     poke() {
       for (const l of loops.values()) if (l.entries.size > 0 && l.up) void tick(l);
     },
-    async tickNow(network) {
+    async tickNow(network, scanned) {
       const l = loops.get(network);
-      if (!l || l.entries.size === 0) return pollMs;
-      if (l.disabled) return unreachableMs;
-      if (Date.now() < l.retryAt) return l.retryAt - Date.now();
+      if (!l || l.entries.size === 0) return { waitMs: pollMs };
+      if (l.disabled) return { waitMs: unreachableMs };
+      if (Date.now() < l.retryAt) return { waitMs: l.retryAt - Date.now(), ...(l.scanned !== undefined ? { scanned: l.scanned } : {}) };
+      if (scanned !== undefined) {
+        // Where the network's last run got to, whichever worker ran it: no block is read twice.
+        // Entries this loop has not read for yet get their lookback.
+        if (l.scanned === undefined) for (const e of l.entries.values()) l.fresh.set(e.swapId, e);
+        l.scanned = scanned;
+      }
       await tick(l);
-      return l.nextMs;
+      return { waitMs: l.nextMs, ...(l.scanned !== undefined ? { scanned: l.scanned } : {}) };
     },
     async close() {
       closed = true;

@@ -14,6 +14,11 @@ import type { SharedChainWatch } from './chain-share.js';
 
 export const CHAIN_QUEUE = 'chain-watch';
 
+/** The last block the network's runs read (any worker's). */
+interface ChainJobData {
+  scanned?: number;
+}
+
 /** BullMQ only checks the class. */
 const DELAYED = new DelayedError();
 
@@ -52,7 +57,11 @@ export class ChainJobs {
         let wait = pollMs * 2;
         try {
           const listed = await chain.sync(network);
-          wait = listed === 0 ? pollMs * 10 : ((await chain.tick(network)) ?? pollMs);
+          const from = (job.data as ChainJobData).scanned;
+          const ran = listed === 0 ? undefined : await chain.tick(network, from);
+          wait = listed === 0 ? pollMs * 10 : (ran?.waitMs ?? pollMs);
+          // The next run, in whichever worker, goes on from here.
+          if (ran?.scanned !== undefined && ran.scanned !== from) await job.updateData({ scanned: ran.scanned });
         } catch (err) {
           // Never lost to a failure (a Redis hiccup): the job stays, and tries again shortly.
           onError(err, network);

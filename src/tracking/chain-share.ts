@@ -151,9 +151,9 @@ export class SharedChainWatch extends ChainWatch {
     return ids.size;
   }
 
-  /** The network's watch job: one read of the chain; the wait before the next (ms; undefined: the head interval). */
-  async tick(network: string): Promise<number | undefined> {
-    return this.watcherFor(network)?.tickNow?.(network);
+  /** The network's watch job: one read of the chain from `scanned`; the wait before the next (ms) and the last block read. */
+  async tick(network: string, scanned: number | undefined): Promise<{ waitMs: number; scanned?: number } | undefined> {
+    return this.watcherFor(network)?.tickNow?.(network, scanned);
   }
 
   protected override drop(swapId: string, ended = false): void {
