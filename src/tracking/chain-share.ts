@@ -118,10 +118,6 @@ export class SharedChainWatch extends ChainWatch {
     return 0;
   }
 
-  override async restoreLate(): Promise<number> {
-    return 0;
-  }
-
   /**
    * The network's watch job, before it reads the chain: watches the swaps listed and not yet
    * watched here (an expired one for the rest of its grace), forgets those no longer listed.

@@ -20,7 +20,7 @@ export interface ChainSettings {
  * The chain watch over one EVM watcher (one per family; EVM is the only one today), when an RPC is
  * configured or can be found: undefined leaves every swap to API polling.
  */
-export function startChainWatch(
+function startChainWatch(
   settings: ChainSettings | undefined,
   deps: Omit<ChainWatchDeps, 'watchers' | 'prepare' | 'network'>,
   /** One watcher per network across workers (chain-share.ts, chain-jobs.ts): its watch job drives the watcher. */

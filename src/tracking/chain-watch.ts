@@ -172,21 +172,6 @@ export class ChainWatch {
     return n;
   }
 
-  /** A worker's start: swaps that expired within the grace are watched again, still to tell a late transfer. */
-  async restoreLate(): Promise<number> {
-    if (!this.active || !this.deps.late) return 0;
-    let n = 0;
-    for (const [id, at] of await this.deps.late.since(this.deps.now() - LATE_GRACE_MS)) {
-      if (this.watched.has(id)) continue;
-      await this.start(id, undefined);
-      const w = this.watched.get(id);
-      if (!w) continue;
-      this.expire(id, w, at);
-      n++;
-    }
-    return n;
-  }
-
   /** `ended`: the watch is over for good (a shared watch also leaves the network's list). */
   protected drop(swapId: string, _ended = false) {
     const w = this.watched.get(swapId);

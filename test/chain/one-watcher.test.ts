@@ -10,7 +10,8 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { TrackingKeys } from '../../src/contracts/keys.js';
 import { waitFor } from '../support/wait.js';
 import { startRpcProxy, type RpcProxy } from './support/rpc-proxy.js';
 
@@ -98,8 +99,12 @@ describe('one watcher per network, whatever the number of workers', () => {
 
   it('two workers read each new block of a network once between them', async () => {
     for (let i = 0; i < 3; i++) await followedSwap();
-    // Both workers have run the network's watch (each adopted every swap) before counting.
-    for (let i = 0; i < 200 && workers.some((w) => (w.rpc.counts.get('eth_getLogs') ?? 0) === 0); i++) await mined();
+    // All three listed on the network, then both workers have run its watch since (each read for every swap) before counting:
+    // a worker's first run for a swap reads the lookback for it, once.
+    const redis = testRedis();
+    await waitFor(async () => (await redis.scard(new TrackingKeys(prefix).chainNetwork('ARBITRUM_MAINNET'))) === 3, 'the swaps listed');
+    const ran = workers.map((w) => w.rpc.counts.get('eth_getLogs') ?? 0);
+    for (let i = 0; i < 200 && workers.some((w, k) => (w.rpc.counts.get('eth_getLogs') ?? 0) <= (ran[k] ?? 0)); i++) await mined();
     const from = (await mined()) + 1;
     for (let i = 0; i < 6; i++) await mined();
     const blocks = Array.from({ length: 6 }, (_, i) => from + i);
