@@ -48,6 +48,8 @@ export interface EvmWatcherOptions {
    * after each failure, or it is not watched. Absent: not checked (the sandbox's own chain).
    */
   chainId?: (network: string) => Promise<number | undefined>;
+  /** Ticks only through tickNow (a network's watch job, tracking/chain-jobs.ts), never on its own timers. */
+  driven?: boolean;
 }
 
 interface NetworkLoop {
@@ -74,6 +76,8 @@ interface NetworkLoop {
   disabled: boolean;
   /** Transfers found, by swap and transaction: unreported until a receipt backs them, then re-checked until final. */
   tracked: Map<string, Tracked>;
+  /** When to tick next (ms from the last tick): what a driven loop's job waits. */
+  nextMs: number;
 }
 
 /** Requests that may go now, as of `refilled`; whether the RPC ever answered. */
@@ -117,6 +121,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       verified: !opts.chainId,
       disabled: false,
       tracked: new Map(),
+      nextMs: 0,
       bucket: buckets.get(url) ?? { tokens: burst, refilled: Date.now(), answered: false },
     };
     buckets.set(url, l.bucket);
@@ -142,7 +147,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   };
 
   const schedule = (l: NetworkLoop, ms: number) => {
-    if (closed || l.disabled || l.entries.size === 0) return;
+    l.nextMs = ms;
+    if (closed || l.disabled || l.entries.size === 0 || opts.driven) return;
     clearTimeout(l.timer);
     l.timer = setTimeout(() => void tick(l), ms);
     l.timer.unref();
@@ -350,6 +356,20 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     },
     poke() {
       for (const l of loops.values()) if (l.entries.size > 0 && l.up) void tick(l);
+    },
+    async tickNow(network, scanned) {
+      const l = loops.get(network);
+      if (!l || l.entries.size === 0) return { waitMs: pollMs };
+      if (l.disabled) return { waitMs: unreachableMs };
+      if (Date.now() < l.retryAt) return { waitMs: l.retryAt - Date.now(), ...(l.scanned !== undefined ? { scanned: l.scanned } : {}) };
+      if (scanned !== undefined) {
+        // Where the network's last run got to, whichever worker ran it: no block is read twice.
+        // Entries this loop has not read for yet get their lookback.
+        if (l.scanned === undefined) for (const e of l.entries.values()) l.fresh.set(e.swapId, e);
+        l.scanned = scanned;
+      }
+      await tick(l);
+      return { waitMs: l.nextMs, ...(l.scanned !== undefined ? { scanned: l.scanned } : {}) };
     },
     async close() {
       closed = true;

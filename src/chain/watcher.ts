@@ -59,5 +59,11 @@ export interface ChainWatcher {
   unwatch(swapId: string): void;
   /** A node that tells of its new blocks (the sandbox's own): read them now, not at the next poll. */
   poke?(): void;
+  /**
+   * A driven watcher (its network's job runs it): one tick now, from `scanned` (the last block the
+   * network's previous run read, whichever worker ran it); resolves to the wait before the next
+   * (ms) and the last block read.
+   */
+  tickNow?(network: string, scanned?: number): Promise<{ waitMs: number; scanned?: number }>;
   close(): Promise<void>;
 }

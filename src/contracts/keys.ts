@@ -134,6 +134,14 @@ export class TrackingKeys {
   watchBudget(window: number): string {
     return `${this.prefix}:trk:watch-budget:${window}`;
   }
+  /** set: the swaps whose deposit address is watched on this network (tracking/chain-share.ts; its watch job reads it). */
+  chainNetwork(network: string): string {
+    return `${this.prefix}:trk:chain-net:{${keyPart(network)}}`;
+  }
+  /** string with TTL: this network's RPC is down (said by its watcher): polls are not spaced out. */
+  chainDown(network: string): string {
+    return `${this.prefix}:trk:chain-net:{${keyPart(network)}}:down`;
+  }
   /** zset: swaps that expired (score: when), watched a while longer to tell a late transfer (chain-watch.ts). */
   get chainLate(): string {
     return `${this.prefix}:trk:chain-late`;

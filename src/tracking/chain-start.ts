@@ -1,5 +1,10 @@
 import { createEvmWatcher } from '../chain/evm.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
+import { redisChainShare, SharedChainWatch, type ChainShare } from './chain-share.js';
+import { ChainJobs } from './chain-jobs.js';
+import type { Redis } from 'ioredis';
+import type { Queue, Worker } from 'bullmq';
+import type { TrackingKeys } from '../contracts/keys.js';
 
 /** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
 export interface ChainSettings {
@@ -15,9 +20,11 @@ export interface ChainSettings {
  * The chain watch over one EVM watcher (one per family; EVM is the only one today), when an RPC is
  * configured or can be found: undefined leaves every swap to API polling.
  */
-export function startChainWatch(
+function startChainWatch(
   settings: ChainSettings | undefined,
   deps: Omit<ChainWatchDeps, 'watchers' | 'prepare' | 'network'>,
+  /** One watcher per network across workers (chain-share.ts, chain-jobs.ts): its watch job drives the watcher. */
+  share?: ChainShare,
 ): ChainWatch | undefined {
   if (!settings || (settings.evmRpcs.size === 0 && !settings.fallbackRpc)) return undefined;
   const rpcs = new Map(settings.evmRpcs);
@@ -27,6 +34,7 @@ export function startChainWatch(
     rpcs,
     ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
     logger: deps.logger,
+    driven: share !== undefined,
     // The catalogue's chain id: an RPC of another chain is never believed.
     chainId: async (n) => (await settings.network(n).catch(() => undefined))?.chainId,
     events: {
@@ -45,6 +53,39 @@ export function startChainWatch(
         if (u) rpcs.set(n, u);
       }
     : undefined;
-  cw = new ChainWatch({ ...deps, watchers: [evm], network: settings.network, ...(prepare ? { prepare } : {}) });
+  const all = { ...deps, watchers: [evm], network: settings.network, ...(prepare ? { prepare } : {}) };
+  cw = share ? new SharedChainWatch(all, share) : new ChainWatch(all);
   return cw;
+}
+
+/**
+ * A worker's share of the chain watch: the watch over Redis lists of watched addresses
+ * (chain-share.ts) and this worker's part in running the networks' watch jobs (chain-jobs.ts).
+ */
+export function startSharedChainWatch(
+  settings: ChainSettings | undefined,
+  opts: {
+    base: Omit<ChainWatchDeps, 'watchers' | 'prepare' | 'network'>;
+    redis: Redis;
+    keys: TrackingKeys;
+    connection: () => Redis;
+    onError: (err: unknown, network: string) => void;
+    /** Logs a queue's or worker's Redis errors. */
+    watchErrors: (e: Queue | Worker) => void;
+  },
+): ChainWatch | undefined {
+  if (!settings || (settings.evmRpcs.size === 0 && !settings.fallbackRpc)) return undefined;
+  const pollMs = settings.pollMs ?? 2000;
+  // A run cut short by a dead worker is taken over once its lock expires: a few head intervals.
+  const jobs = new ChainJobs(opts.redis, opts.keys.bull, { pollMs, lockMs: Math.max(5_000, 4 * pollMs) });
+  const watch = startChainWatch(
+    settings,
+    opts.base,
+    redisChainShare(opts.redis, opts.keys, (n) => jobs.ensure(n)),
+  );
+  if (!(watch instanceof SharedChainWatch)) return undefined;
+  watch.closing(() => jobs.close());
+  opts.watchErrors(jobs.queue);
+  opts.watchErrors(jobs.start(opts.connection(), watch, opts.onError));
+  return watch;
 }

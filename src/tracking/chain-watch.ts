@@ -44,7 +44,7 @@ export interface ChainWatchDeps {
   >;
 }
 
-interface Watched {
+export interface Watched {
   entry: WatchEntry;
   display: string;
   required: number;
@@ -57,18 +57,18 @@ interface Watched {
 }
 
 /** A swap that expired is watched this long more, to tell a late transfer. */
-const LATE_GRACE_MS = 60 * 60_000;
+export const LATE_GRACE_MS = 60 * 60_000;
 
 export class ChainWatch {
-  private readonly watched = new Map<string, Watched>();
+  protected readonly watched = new Map<string, Watched>();
   private readonly sightings = new Map<string, ChainSighting & { networkName: string }>();
   private readonly heads = new Map<string, number>();
   private readonly expiredAt = new Map<string, number>();
 
   /** The watchers' events come here (chain-start.ts wires them). */
-  constructor(private readonly deps: ChainWatchDeps) {}
+  constructor(protected readonly deps: ChainWatchDeps) {}
 
-  private watcherFor(network: string): ChainWatcher | undefined {
+  protected watcherFor(network: string): ChainWatcher | undefined {
     return this.deps.watchers.find((w) => w.covers(network));
   }
 
@@ -78,7 +78,7 @@ export class ChainWatch {
   }
 
   /** Watched on a network whose RPC answers: the API polls of the waiting and confirming phases can be spaced out. */
-  replacesPolls(swapId: string, st: SwapState): boolean {
+  async replacesPolls(swapId: string, st: SwapState): Promise<boolean> {
     const w = this.watched.get(swapId);
     return !!w && BEFORE_DEPOSIT.has(st.status) && (this.watcherFor(w.entry.network)?.healthy(w.entry.network) ?? false);
   }
@@ -100,7 +100,7 @@ export class ChainWatch {
   }
 
   /** An expired swap is polled no more: watched for the grace to tell a late transfer, listed for a restart. */
-  private expire(swapId: string, w: Watched, at: number): void {
+  protected expire(swapId: string, w: Watched, at: number): void {
     w.expired = true;
     this.expiredAt.set(swapId, at);
     void this.deps.late
@@ -109,12 +109,12 @@ export class ChainWatch {
     // The watch ends by itself after the grace.
     const left = LATE_GRACE_MS - Math.max(0, this.deps.now() - at);
     setTimeout(() => {
-      if (this.watched.get(swapId) === w) this.drop(swapId);
+      if (this.watched.get(swapId) === w) this.drop(swapId, true);
     }, left).unref();
   }
 
   /** Starts watching the swap's deposit address: from the details, else from what its first poll stored. */
-  private async start(swapId: string, details: SwapDetails | undefined): Promise<void> {
+  protected async start(swapId: string, details: SwapDetails | undefined): Promise<void> {
     let entry = details ? ev.entryOf(details) : undefined;
     if (entry) await this.deps.store.setChainField(swapId, 'w', JSON.stringify(entry));
     else {
@@ -172,22 +172,8 @@ export class ChainWatch {
     return n;
   }
 
-  /** A worker's start: swaps that expired within the grace are watched again, still to tell a late transfer. */
-  async restoreLate(): Promise<number> {
-    if (!this.active || !this.deps.late) return 0;
-    let n = 0;
-    for (const [id, at] of await this.deps.late.since(this.deps.now() - LATE_GRACE_MS)) {
-      if (this.watched.has(id)) continue;
-      await this.start(id, undefined);
-      const w = this.watched.get(id);
-      if (!w) continue;
-      this.expire(id, w, at);
-      n++;
-    }
-    return n;
-  }
-
-  private drop(swapId: string) {
+  /** `ended`: the watch is over for good (a shared watch also leaves the network's list). */
+  protected drop(swapId: string, _ended = false) {
     const w = this.watched.get(swapId);
     if (w?.expired) void this.deps.late?.remove(swapId).catch(() => undefined);
     if (w) this.watcherFor(w.entry.network)?.unwatch(swapId);

@@ -31,7 +31,7 @@ import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import type { ChainWatch } from './chain-watch.js';
 import { redisLateList } from './chain-evidence.js';
-import { startChainWatch, type ChainSettings } from './chain-start.js';
+import { startSharedChainWatch, type ChainSettings } from './chain-start.js';
 import { RouteTimesStore } from './route-times.js';
 import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
 import { counted } from './counted-messenger.js';
@@ -225,14 +225,7 @@ class TrackingEngine implements Tracking {
     if (this.closing) throw new Error('tracking is closing');
     if (this.workers.length > 0) throw new Error('tracking workers are already running');
     if (opts.poll !== false) {
-      this.chainWatch = startChainWatch(this.deps.chain, {
-        store: this.store,
-        pollNow: (id) => this.service.pollNow(id),
-        enqueueNotify: this.enqueueNotify,
-        now: this.now,
-        logger: this.logger,
-        late: redisLateList(this.redis, this.keys.chainLate),
-      });
+      this.startChainWatch();
       this.startPollWorker(opts.concurrency ?? 20);
       await this.reconcileAndRestore();
       this.startTimers(tellByMessenger(opts.messengers, opts.render));
@@ -247,13 +240,33 @@ class TrackingEngine implements Tracking {
       if (this.reconcileTimer) clearInterval(this.reconcileTimer);
       if (this.watchTimer) clearInterval(this.watchTimer);
       await this.watching;
-      await this.chainWatch?.close();
       await Promise.all(this.workers.map((wk) => wk.close()));
+      await this.chainWatch?.close();
       await this.queues.close();
       for (const c of [...this.workerConnections, this.redis]) await c.quit().catch(() => c.disconnect());
     })();
     return this.closing;
   };
+
+  /** The chain watch: one watch job per network, run by one worker at a time (chain-start.ts). */
+  private startChainWatch(): void {
+    const started = startSharedChainWatch(this.deps.chain, {
+      base: {
+        store: this.store,
+        pollNow: (id) => this.service.pollNow(id),
+        enqueueNotify: this.enqueueNotify,
+        now: this.now,
+        logger: this.logger,
+        late: redisLateList(this.redis, this.keys.chainLate),
+      },
+      redis: this.redis,
+      keys: this.keys,
+      connection: () => this.workerConnection('tracking-chain'),
+      onError: (err, network) => this.logger.warn({ err: this.clean(err), network }, 'chain watch run failed; trying again'),
+      watchErrors: (e) => logRedisErrors(e, `chain ${e.name}`, this.logger, this.secrets),
+    });
+    this.chainWatch = started;
+  }
 
   private startPollWorker(concurrency: number): void {
     const { deps, queues } = this;
@@ -287,16 +300,10 @@ class TrackingEngine implements Tracking {
     );
   }
 
-  /**
-   * At start, one pass over the active swaps: each gets its poll job back and, as watches live in
-   * each worker's memory, its chain watch rebuilt at once rather than at its next poll.
-   */
+  /** At start, one pass over the active swaps: each gets its poll job back and, when waiting, its network's watch listed. */
   private async reconcileAndRestore(): Promise<void> {
     const chain = this.chainWatch;
-    let restored = 0;
-    await this.eachActiveSwap(chain ? async (ids) => void (restored += await chain.restore(ids)) : undefined);
-    if (chain) restored += await chain.restoreLate();
-    if (restored > 0) this.logger.info({ restored }, 'deposit addresses watched on chain again');
+    await this.eachActiveSwap(chain ? async (ids) => void (await chain.restore(ids)) : undefined);
   }
 
   private readonly enqueueNotify = (f: Follower, swapId: string, version: number): Promise<void> =>

@@ -272,7 +272,8 @@ export class PollProcessor {
       settings,
     );
     // A watched deposit address on an RPC that answers: the chain says when to ask the API.
-    const delay = cadence !== null && this.deps.chain?.replacesPolls(run.swapId, st) ? Math.max(cadence, settings.slowMs * 4) : cadence;
+    const spaced = cadence !== null && this.deps.chain !== undefined && (await this.deps.chain.replacesPolls(run.swapId, st));
+    const delay = cadence !== null && spaced ? Math.max(cadence, settings.slowMs * 4) : cadence;
     if (delay === null) {
       await subs.retire(run.swapId);
       return 'final';

@@ -34,6 +34,8 @@ export interface RpcProxy extends Listening {
   readonly counts: Map<string, number>;
   /** The highest block an eth_getLogs has asked for: how far the watcher has read. */
   readonly scannedTo: number;
+  /** How many eth_getLogs requests read each block. */
+  readonly reads: Map<number, number>;
   /** A Transfer of `value` base units of `contract` to `to` in the next block (mine it), in eth_getLogs only (or with a receipt). */
   invent(t: { contract: string; to: string; value: bigint; receipt?: boolean }): Promise<Hex>;
   /** The invented transfer is gone from the chain: its log and its receipt (a reorganisation). */
@@ -47,6 +49,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   const counts = new Map<string, number>();
   let n = 0;
   let scannedTo = 0;
+  const reads = new Map<number, number>();
   const forward = async (body: unknown): Promise<unknown> => {
     const res = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return res.json();
@@ -100,6 +103,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       const from = Number(filter.fromBlock ?? 0);
       const to = Number(filter.toBlock ?? Number.MAX_SAFE_INTEGER);
       scannedTo = Math.max(scannedTo, to);
+      for (let b = from; b <= to && to - from < 1000; b++) reads.set(b, (reads.get(b) ?? 0) + 1);
       const dests = [filter.topics?.[2] ?? []].flat().map((x) => x?.toLowerCase());
       for (const t of invented)
         if (t.block >= from && t.block <= to && dests.includes(pad(t.to as Hex, { size: 32 }).toLowerCase())) out.result.push(logOf(t));
@@ -130,6 +134,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     down: false,
     chainId: undefined,
     counts,
+    reads,
     get scannedTo() {
       return scannedTo;
     },
