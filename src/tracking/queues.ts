@@ -82,9 +82,11 @@ export class TrackingQueues {
     keys: TrackingKeys,
     private readonly notifyBackoffMs: number,
   ) {
-    const base = { connection, prefix: keys.bull, streams: { events: { maxLen: EVENTS_MAX_LEN } } };
-    this.poll = new Queue<PollJobData>(POLL_QUEUE, base);
-    this.notify = new Map(PLATFORMS.map((p) => [p, new Queue<NotifyJobData>(notifyQueueName(p), base)]));
+    const base = { connection, streams: { events: { maxLen: EVENTS_MAX_LEN } } };
+    this.poll = new Queue<PollJobData>(POLL_QUEUE, { ...base, prefix: keys.queuePrefix(POLL_QUEUE) });
+    this.notify = new Map(
+      PLATFORMS.map((p) => [p, new Queue<NotifyJobData>(notifyQueueName(p), { ...base, prefix: keys.queuePrefix(notifyQueueName(p)) })]),
+    );
   }
 
   /** Adds the swap's poll job unless one exists (same job id): one poller per swap. */
