@@ -61,7 +61,10 @@ export class Population {
    * For the memory figures at 100,000 followed swaps without making 100,000 sandbox swaps.
    */
   async followSynthetic(ids: readonly string[]): Promise<void> {
-    const queue = new Queue(POLL_QUEUE, { connection: this.bench.redis.client, prefix: new TrackingKeys(this.prefix).bull });
+    const queue = new Queue(POLL_QUEUE, {
+      connection: this.bench.redis.client,
+      prefix: new TrackingKeys(this.prefix).queuePrefix(POLL_QUEUE),
+    });
     try {
       for (let i = 0; i < ids.length; i += 1000) {
         await queue.addBulk(

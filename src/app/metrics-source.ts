@@ -16,7 +16,9 @@ import { PLATFORMS } from '../contracts/incoming.js';
  */
 export function scrapeTracking(redis: Redis, prefix: string, logger: Logger, secrets: readonly string[]): () => Promise<void> {
   const keys = new TrackingKeys(prefix);
-  const queues = [POLL_QUEUE, ...PLATFORMS.map(notifyQueueName)].map((name) => new Queue(name, { connection: redis, prefix: keys.bull }));
+  const queues = [POLL_QUEUE, ...PLATFORMS.map(notifyQueueName)].map(
+    (name) => new Queue(name, { connection: redis, prefix: keys.queuePrefix(name) }),
+  );
   for (const q of queues) logRedisErrors(q, `metrics queue ${q.name}`, logger, secrets);
   const off = onScrape({
     queues: () => answered(redis, () => Promise.all(queues.map(readQueue))),

@@ -90,9 +90,13 @@ export class CoreKeys {
 
 export class TrackingKeys {
   constructor(readonly prefix: string) {}
-  /** BullMQ's key prefix: one hash tag for all queues (its queue names must not contain ':'). */
-  get bull(): string {
-    return `${this.prefix}:{bull}`;
+  /**
+   * BullMQ's key prefix of one queue: each queue its own hash tag (BullMQ's advice for a Redis
+   * Cluster), so the poll queue and each platform's notify queue can live on different masters.
+   * A queue's keys are `<this>:<queue name>:…` (its names must not contain ':').
+   */
+  queuePrefix(queue: string): string {
+    return `${this.prefix}:{${queue}}`;
   }
   /**
    * hash: everything about one followed swap (swap-store.ts lists the fields): state, card data,

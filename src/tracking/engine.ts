@@ -288,7 +288,7 @@ class TrackingEngine implements Tracking {
     });
     this.watch(
       new Worker<PollJobData>(POLL_QUEUE, (job, token) => processor.process(job, token), {
-        ...this.workerBase(),
+        ...this.workerBase(POLL_QUEUE),
         connection: this.workerConnection('tracking-poll'),
         concurrency,
         limiter: this.apiRate,
@@ -361,7 +361,7 @@ class TrackingEngine implements Tracking {
       });
       this.watch(
         new Worker<NotifyJobData>(notifyQueueName(platform), (job, token) => processor.process(job, token), {
-          ...this.workerBase(),
+          ...this.workerBase(notifyQueueName(platform)),
           connection: this.workerConnection(`tracking-notify-${platform}`),
           concurrency: w.notifyConcurrency ?? 10,
           limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
@@ -372,10 +372,10 @@ class TrackingEngine implements Tracking {
     }
   }
 
-  private workerBase() {
+  private workerBase(queue: string) {
     const w = this.deps.workers ?? {};
     return {
-      prefix: this.keys.bull,
+      prefix: this.keys.queuePrefix(queue),
       ...(w.lockDurationMs ? { lockDuration: w.lockDurationMs } : {}),
       ...(w.stalledIntervalMs ? { stalledInterval: w.stalledIntervalMs } : {}),
     };

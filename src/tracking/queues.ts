@@ -41,7 +41,7 @@ export const DEFAULT_API_RATE: RateLimit = { max: 50, duration: 1000 };
  */
 export const POLL_WORKER_REMOVAL = { removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } };
 /** A Redis outage of an hour at the 30 s cap: 1 s, 2 s, 4 s … 30 s, 30 s … */
-export const POLL_RETRY = { attempts: 150, backoff: { type: 'capped', delay: 1000 } } as const;
+const POLL_RETRY = { attempts: 150, backoff: { type: 'capped', delay: 1000 } } as const;
 export const POLL_RETRY_MAX_MS = 30_000;
 
 /** BullMQ's event streams (one per queue) are read by nothing here: keep them short. */
@@ -83,9 +83,11 @@ export class TrackingQueues {
     keys: TrackingKeys,
     private readonly notifyBackoffMs: number,
   ) {
-    const base = { connection, prefix: keys.bull, streams: { events: { maxLen: EVENTS_MAX_LEN } } };
-    this.poll = new Queue<PollJobData>(POLL_QUEUE, base);
-    this.notify = new Map(PLATFORMS.map((p) => [p, new Queue<NotifyJobData>(notifyQueueName(p), base)]));
+    const base = { connection, streams: { events: { maxLen: EVENTS_MAX_LEN } } };
+    this.poll = new Queue<PollJobData>(POLL_QUEUE, { ...base, prefix: keys.queuePrefix(POLL_QUEUE) });
+    this.notify = new Map(
+      PLATFORMS.map((p) => [p, new Queue<NotifyJobData>(notifyQueueName(p), { ...base, prefix: keys.queuePrefix(notifyQueueName(p)) })]),
+    );
   }
 
   /** Adds the swap's poll job unless one exists (same job id): one poller per swap. */

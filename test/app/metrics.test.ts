@@ -115,7 +115,7 @@ describe('GET /metrics', () => {
 
   it('reads queue depths, queue delay and followed swaps from Redis when scraped', async () => {
     const keys = new TrackingKeys(prefix);
-    const queue = new Queue('notify-telegram', { connection: redis, prefix: keys.bull });
+    const queue = new Queue('notify-telegram', { connection: redis, prefix: keys.queuePrefix('notify-telegram') });
     await queue.add('notify', { n: 1 }, { timestamp: Date.now() - 30_000 });
     await queue.add('notify', { n: 2 });
     await queue.add('notify', { n: 3 }, { delay: 60_000 });

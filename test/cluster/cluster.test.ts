@@ -7,6 +7,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { TrackingKeys } from '../../src/contracts/keys.js';
+import { POLL_QUEUE } from '../../src/tracking/keys.js';
 import { clusterUnavailable, startCluster, type LocalCluster } from '../support/cluster.js';
 import { uniquePrefix } from '../support/redis.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
@@ -35,8 +36,8 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
   let n = 0;
 
   beforeAll(async () => {
-    // The replica follows the master of BullMQ's slot: the failover below moves the queues.
-    cluster = await startCluster({ replicaOfKey: keys.bull });
+    // The replica follows the master of the poll queue's slot: the failover below moves it.
+    cluster = await startCluster({ replicaOfKey: keys.queuePrefix(POLL_QUEUE) });
     sandbox = await startSandbox({ host: '127.0.0.1', timings: { depositDelayMs: 'off' } });
     client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
     tracking = createTracking({
@@ -119,8 +120,17 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     const slots = new Set(
       await Promise.all(Array.from({ length: 6 }, (_, i) => probe.call('CLUSTER', 'KEYSLOT', keys.swap(`id-${i}`)) as Promise<number>)),
     );
+    // Each queue on its own hash tag (BullMQ's advice): the poll queue's keys and each notify queue's in different slots.
+    const queueSlots = new Set(
+      await Promise.all(
+        [POLL_QUEUE, 'notify-telegram', 'notify-discord'].map(
+          (q) => probe.call('CLUSTER', 'KEYSLOT', `${keys.queuePrefix(q)}:${q}:wait`) as Promise<number>,
+        ),
+      ),
+    );
     probe.disconnect();
     expect(slots.size).toBeGreaterThan(1);
+    expect(queueSlots.size).toBe(3);
   }, 120_000);
 
   it("lists a chat's swaps when they live on different masters", async () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisHistoryStore } from '../../src/bot/history/store.js';
+import { testRedis } from '../support/redis.js';
 import { trackingRenderer } from '../../src/bot/renderer.js';
 import { statusActions } from '../../src/bot/kernel/status-actions.js';
 import type { BotCore } from '../../src/bot/core.js';
@@ -86,6 +88,8 @@ describe("pushed updates in the follower's language", () => {
     const short = id.slice(0, 8);
     const ru: Who = { userId: 'lang-ru', locale: 'ru' };
     const en: Who = { userId: 'lang-en', locale: 'en-US' };
+    // The Russian follower created it (the bot's record of creators): their cards are unmasked, with the receipt.
+    await new RedisHistoryStore(testRedis(h.prefix), h.prefix).add('console', ru.userId, { swapId: id, createdAt: 0, summary: '100 USDC' });
     expect(replyText((await says(ru, `/track ${id}`))[0]!)).not.toBe('');
     await says(en, `/track ${id}`);
     await poll(id);
@@ -108,6 +112,8 @@ describe("pushed updates in the follower's language", () => {
     );
     expect(ruDone.cards.at(-1)!.title).toBe(`Обмен ${short}: Завершён`);
     expect(delivered(en.userId, id).cards.at(-1)!.title).toBe(`Swap ${short}: Completed`);
+    // The English follower only knew the id: no receipt, the destination masked.
+    expect(replyText(delivered(en.userId, id).messages[1]!)).not.toMatch(/Receipt|0x[0-9a-f]{40}/);
   });
 
   it('a Spanish group gets Spanish even when an English user pressed the follow button', async () => {

@@ -44,7 +44,7 @@ describe('catching up after long failures', () => {
       await waitFor(polledNow(id), 'a poll after the clock moved');
     }
     expect((await h.tracking.swapState(id))?.status).toBe('completed');
-    await waitFor(async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)), 'the poll job to end');
+    await waitFor(async () => !(await h.redis.exists(`${h.keys.queuePrefix('poll')}:poll:swap-${id}`)), 'the poll job to end');
 
     // Well past the old budget of 8 attempts, with nothing polling the swap any more.
     const refused = h.messengers.console.refusals.length;
@@ -89,12 +89,12 @@ describe('catching up after long failures', () => {
     // More answers than the minimum, but within 30 minutes: still tracked, nobody told anything.
     await waitFor(() => notFound() >= 6, 'six "not found" answers');
     expect((await h.tracking.service.listFollowed(chats[0] as ChatTarget)).map((f) => f.swapId)).toContain(id);
-    expect(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)).toBe(1);
+    expect(await h.redis.exists(`${h.keys.queuePrefix('poll')}:poll:swap-${id}`)).toBe(1);
     for (const c of chats) expect(h.messengers.console.forChat(c.chatId)).toEqual([]);
 
     h.clock.advance(31 * 60_000);
     for (const c of chats) await waitFor(() => h.messengers.console.forChat(c.chatId).length > 0, `the notice in ${c.chatId}`);
-    await waitFor(async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${id}`)), 'the poll job to end');
+    await waitFor(async () => !(await h.redis.exists(`${h.keys.queuePrefix('poll')}:poll:swap-${id}`)), 'the poll job to end');
     await waitFor(async () => (await h.tracking.pendingNotifications()) === 0, 'no notification left');
     for (const c of chats) {
       const got = h.messengers.console.forChat(c.chatId);

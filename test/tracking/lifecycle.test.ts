@@ -43,7 +43,7 @@ describe('tracking 100 swaps through their whole lifecycles', () => {
   beforeAll(async () => {
     // Per-group pacing (20/min on Telegram) is exercised in platform-faults.test.ts; here it would only slow the run.
     h = await startHarness({ fastMs: FAST_MS, slowMs: 300, tracking: { pacing: () => undefined } });
-    pollQueue = new Queue(POLL_QUEUE, { connection: h.redis, prefix: h.keys.bull });
+    pollQueue = new Queue(POLL_QUEUE, { connection: h.redis, prefix: h.keys.queuePrefix(POLL_QUEUE) });
     await h.startWorkers({ concurrency: 40 });
   });
   afterAll(async () => {

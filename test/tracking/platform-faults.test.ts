@@ -119,7 +119,10 @@ describe('platform failures and limits', () => {
     await h.settle([a, b]);
     expect(h.messengers.discord.refusals).toHaveLength(refusals);
     // b has no follower left: its poll job ended.
-    await waitFor(async () => !(await h.redis.exists(`${h.keys.bull}:poll:swap-${b}`)), 'the poll job of an unfollowed swap to end');
+    await waitFor(
+      async () => !(await h.redis.exists(`${h.keys.queuePrefix('poll')}:poll:swap-${b}`)),
+      'the poll job of an unfollowed swap to end',
+    );
     expect(h.messengers.discord.forChat(alive.chatId).map((r) => r.reply.title)).toContain(MOMENT_TITLES.deposit_seen);
     expect(h.messengers.discord.forChat(gone.chatId)).toEqual([]);
   });

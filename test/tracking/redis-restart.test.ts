@@ -56,7 +56,7 @@ describe('embedded redis-server', () => {
     server = await startEmbeddedRedis({ dataDir });
 
     const check = createRedis(server.url);
-    const queue = new Queue(POLL_QUEUE, { connection: check, prefix: h.keys.bull });
+    const queue = new Queue(POLL_QUEUE, { connection: check, prefix: h.keys.queuePrefix(POLL_QUEUE) });
     for (const id of ids) {
       expect((await check.hkeys(h.keys.swap(id))).filter((f) => f.startsWith('f:')).sort()).toEqual(['f:console:a', 'f:telegram:-1009']);
       expect(await queue.getJob(`swap-${id}`)).toBeDefined();

@@ -78,7 +78,7 @@ describe('following swaps', () => {
     expect(await t.service.follow(id, dm('1'), { userId: '1' })).toEqual({ ok: true, alreadyFollowing: true });
     expect((await t.service.follow(id, group, { userId: '2' })).ok).toBe(true);
     expect(await t.subs.counts('telegram', '1', dm('1'))).toEqual({ user: 1, chat: 1 });
-    const queue = new Queue(POLL_QUEUE, { connection: redis, prefix: t.keys.bull });
+    const queue = new Queue(POLL_QUEUE, { connection: redis, prefix: t.keys.queuePrefix(POLL_QUEUE) });
     const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
     await queue.close();
     expect(jobs.map((j) => j.id)).toEqual([`swap-${id}`]);

@@ -17,7 +17,7 @@ const WAITING_MS = 120_000;
 
 /** When the swap's poll job is due (ms since epoch), while it is delayed. */
 async function dueAt(h: Harness, swapId: string): Promise<number | undefined> {
-  const score = await h.redis.zscore(`${h.keys.bull}:${POLL_QUEUE}:delayed`, pollJobId(swapId));
+  const score = await h.redis.zscore(`${h.keys.queuePrefix(POLL_QUEUE)}:${POLL_QUEUE}:delayed`, pollJobId(swapId));
   return score === null ? undefined : Math.floor(Number(score) / 0x1000);
 }
 

@@ -25,10 +25,10 @@ export async function bytesPerSwap(
     const res = (await pipe.exec()) ?? [];
     for (const [i, k] of found.entries()) {
       const bytes = Number(res[i]?.[1] ?? 0);
-      // "trk:{…}" -> "trk:{}", "{bull}:poll:<job>" -> "bull:poll:job", ...
+      // "trk:{…}" -> "trk:{}", "{poll}:poll:<job>" -> "bull:poll:job", ...
       const kind = k
         .slice(prefix.length + 1)
-        .replace(/\{[^}]*\}/, (m) => (m === '{bull}' ? 'bull' : '{}'))
+        .replace(/\{[^}]*\}/, (m) => (/^\{(poll|notify-[a-z]+)\}$/.test(m) ? 'bull' : '{}'))
         .replace(/:swap-[0-9a-f-]{36}$/, ':job');
       if (FIXED.test(kind)) fixed += bytes;
       else {
