@@ -104,7 +104,7 @@ describe('a whole swap on Discord', () => {
     // The deposit card: a Components V2 card (no embeds), a container coloured as pending, the
     // address as code in a section whose thumbnail is the QR, an attached PNG.
     expect(isV2(depositCard)).toBe(true);
-    expect(depositCard.body.embeds).toBeUndefined();
+    expect(depositCard.body.embeds ?? []).toEqual([]);
     const container = (depositCard.body.components as Json[])[0] as Json;
     expect(container).toMatchObject({ type: 17, accent_color: 0xf0b232 });
     const section = componentsOf(depositCard).find((c) => c.type === 9 && (c.accessory as Json | undefined)?.type === 11) as Json;
