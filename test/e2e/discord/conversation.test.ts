@@ -234,6 +234,12 @@ describe('a whole swap on Discord', () => {
       'the ephemeral deposit card',
     );
     expect(shown.ephemeral).toBe(true);
+    // A Components V2 follow-up with a file (the QR): Discord's components overview names follow-ups
+    // among the messages that take the flag, and a Thumbnail/Media item may point at attachment://.
+    expect(isV2(shown)).toBe(true);
+    expect(shown.body.embeds ?? []).toEqual([]);
+    expect(shown.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/\.png$/)]);
+    expect(JSON.stringify(shown.body.components)).toContain(`attachment://${shown.attachments[0]?.filename ?? ''}`);
     expect(unescape(embedText(shown))).toContain(t('en', 'platform.discord.dmClosed'));
     // Nothing reached Bob's DM channel: Discord refused it.
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
