@@ -159,4 +159,10 @@ describe('the first hour', () => {
     expect(text).toContain('Which network do you withdraw USDC from Coinbase on?');
     expect(text).not.toMatch(/usdc/);
   });
+
+  test('/cancel of a step-by-step quote says a quote was dropped, not a swap', async () => {
+    const u = new ChatUser(h, { userId: 'f3' });
+    await u.says('/quote 100 USDC arbitrum');
+    card(await u.says('/cancel'), { title: 'Cancelled', contains: ['Your unfinished quote was dropped.'] });
+  });
 });

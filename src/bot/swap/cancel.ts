@@ -5,10 +5,13 @@ import type { Command } from '../kernel/command.js';
 
 /** /cancel: drops the open draft. */
 async function cancel(ctx: Ctx): Promise<Reply[]> {
+  const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
   const dropped = await ctx.drafts.delete(ctx.incoming.platform, ctx.incoming.userId);
+  // A step-by-step quote is not a swap: say which was dropped.
+  const what = draft?.kind === 'quote' ? 'cancel.done.quote' : 'cancel.done.text';
   return [
     dropped
-      ? notice(ctx.t('cancel.done.title'), [line(ctx.t('cancel.done.text'))], 'success')
+      ? notice(ctx.t('cancel.done.title'), [line(ctx.t(what))], 'success')
       : notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.text'))]),
   ];
 }

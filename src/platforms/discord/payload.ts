@@ -10,7 +10,7 @@ import type { RenderedMessage } from './render.js';
  */
 
 export interface InteractionMessageOptions {
-  /** Absent on a Components V2 message (Discord refuses embeds with the flag). */
+  /** Empty on a Components V2 message (Discord refuses embeds with the flag; [] clears an embed message's). */
   embeds?: RenderedMessage['embeds'];
   components: RenderedMessage['components'] | NonNullable<RenderedMessage['v2']>;
   files: Array<{ attachment: Buffer; name: string; description?: string }>;
@@ -26,7 +26,8 @@ export interface InteractionMessageOptions {
  */
 export function interactionOptions(m: RenderedMessage): InteractionMessageOptions {
   return {
-    ...(m.flags ? { flags: m.flags } : { embeds: m.embeds }),
+    // A V2 card written over an embed message (the "which swap?" list pressed) must clear its embeds.
+    ...(m.flags ? { flags: m.flags, embeds: [] } : { embeds: m.embeds }),
     components: m.v2 ?? m.components,
     files: m.files.map((f) => ({ attachment: f.data, name: f.name, ...(f.description ? { description: f.description } : {}) })),
     attachments: [],
@@ -54,7 +55,7 @@ export interface RestMessage {
 export function restMessage(m: RenderedMessage): RestMessage {
   return {
     body: {
-      ...(m.flags ? { flags: m.flags } : { embeds: m.embeds }),
+      ...(m.flags ? { flags: m.flags, embeds: [] } : { embeds: m.embeds }),
       components: m.v2 ?? m.components,
       allowed_mentions: { parse: [] },
       attachments: m.files.map((f, i) => ({ id: String(i), filename: f.name, ...(f.description ? { description: f.description } : {}) })),

@@ -67,9 +67,22 @@ describe('Components V2 cards', () => {
     const ref = await messenger.send({ platform: 'discord', chatId: channel(), chatKind: 'group' }, bigCard());
     const stored = fake.message(ref.messageId);
     expect(Number(stored.body.flags) & (1 << 15)).toBe(1 << 15);
-    expect(stored.body.embeds).toBeUndefined();
+    expect(stored.body.embeds ?? []).toEqual([]);
     await messenger.edit(ref, { ...bigCard(), tone: 'success', title: 'Swap 1234abcd: Completed' });
     expect(((fake.message(ref.messageId).body.components as Json[])[0] as Json).accent_color).toBe(0x57f287);
+  });
+
+  it('an embed message (the "which swap?" list) edited into a V2 card: the flag with embeds cleared, accepted once', async () => {
+    const list: Reply = { title: 'Which swap?', lines: [line('Pick one.')], buttons: [[actionButton('1234abcd', 'st:1')]], target: 'here' };
+    const ref = await messenger.send({ platform: 'discord', chatId: channel(), chatKind: 'group' }, list);
+    const before = fake.requests.length;
+    await messenger.edit(ref, bigCard());
+    const edits = fake.requests.slice(before).filter((c) => c.method === 'PATCH');
+    expect(edits).toHaveLength(1);
+    expect(edits[0]?.status).toBe(200);
+    const stored = fake.world.messages.get(ref.messageId);
+    expect(stored?.body.embeds ?? []).toEqual([]);
+    expect(Number(stored?.body.flags) & (1 << 15)).not.toBe(0);
   });
 
   it('the fake refuses content or embeds with the flag, more than 40 components, and an edit that drops the flag', async () => {

@@ -104,7 +104,7 @@ describe('a whole swap on Discord', () => {
     // The deposit card: a Components V2 card (no embeds), a container coloured as pending, the
     // address as code in a section whose thumbnail is the QR, an attached PNG.
     expect(isV2(depositCard)).toBe(true);
-    expect(depositCard.body.embeds).toBeUndefined();
+    expect(depositCard.body.embeds ?? []).toEqual([]);
     const container = (depositCard.body.components as Json[])[0] as Json;
     expect(container).toMatchObject({ type: 17, accent_color: 0xf0b232 });
     const section = componentsOf(depositCard).find((c) => c.type === 9 && (c.accessory as Json | undefined)?.type === 11) as Json;
@@ -234,6 +234,12 @@ describe('a whole swap on Discord', () => {
       'the ephemeral deposit card',
     );
     expect(shown.ephemeral).toBe(true);
+    // A Components V2 follow-up with a file (the QR): Discord's components overview names follow-ups
+    // among the messages that take the flag, and a Thumbnail/Media item may point at attachment://.
+    expect(isV2(shown)).toBe(true);
+    expect(shown.body.embeds ?? []).toEqual([]);
+    expect(shown.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/\.png$/)]);
+    expect(JSON.stringify(shown.body.components)).toContain(`attachment://${shown.attachments[0]?.filename ?? ''}`);
     expect(unescape(embedText(shown))).toContain(t('en', 'platform.discord.dmClosed'));
     // Nothing reached Bob's DM channel: Discord refused it.
     const bobDm = h.fake.world.dmChannel(h.bob.user.id).id;
