@@ -30,3 +30,10 @@ export function sightingOf(details: SwapData): ChainSighting | undefined {
   const s = (details as { chain?: unknown }).chain;
   return s && typeof s === 'object' && typeof (s as ChainSighting).txHash === 'string' ? (s as ChainSighting) : undefined;
 }
+
+/** A stored sighting (JSON) of a transfer the swap cannot take (another token, or after it closed) that `before` did not show. */
+export function newWrongTransfer(before: string | undefined, now: string): boolean {
+  const s = JSON.parse(now) as ChainSighting;
+  if (s.verdict !== 'wrong_token' && s.verdict !== 'late') return false;
+  return !before || (JSON.parse(before) as ChainSighting).txHash !== s.txHash;
+}

@@ -11,7 +11,7 @@ export function keyPart(id: string): string {
 
 /**
  * The one registry of Redis keys: every key the process writes is named here, under the
- * deployment's prefix (BullMQ's own keys under TrackingKeys.bull). CoreKeys: the command core's and
+ * deployment's prefix (BullMQ's own keys under TrackingKeys.queuePrefix, one hash tag per queue). CoreKeys: the command core's and
  * the adapters'; TrackingKeys: the tracking engine's. Here, in the neutral contracts, since each
  * area reads some of the others' (tracking reads the language keys, the app the queue prefix).
  * Ids from outside are escaped with keyPart. A key used only by single-key commands needs no hash

@@ -72,7 +72,7 @@ export interface TrackingService {
    * Stop) then never asks for it again, as tracking's own cards do not (CardView.depositSeen).
    */
   depositSeen?(swapId: string): Promise<boolean>;
-  /** Records what the creator told the bot (merged with what it said before) and redraws the swap's cards. */
+  /** Records what the creator told the bot (merged with what it said before); "I've sent it" redraws the swap's cards. */
   note?(swapId: string, notes: CreatorNotes): Promise<void>;
   /** What the creator told the bot of this swap (empty when nothing, or the swap is not tracked). */
   notes?(swapId: string): Promise<CreatorNotes>;

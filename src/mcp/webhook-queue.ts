@@ -29,7 +29,7 @@ export class WebhookQueue {
     prefix: string,
     private readonly keys: AgentKeyStore,
   ) {
-    this.queue = new Queue<AgentEvent>(WEBHOOK_QUEUE, { connection, prefix: new TrackingKeys(prefix).bull });
+    this.queue = new Queue<AgentEvent>(WEBHOOK_QUEUE, { connection, prefix: new TrackingKeys(prefix).queuePrefix(WEBHOOK_QUEUE) });
   }
 
   /** Queued only when the key has a webhook; the event id is the job id (once per moment). */
@@ -73,7 +73,7 @@ export function startWebhookWorker(connection: Redis, prefix: string, keys: Agen
       if (res.status < 200 || res.status >= 300) throw new Error(`webhook answered ${res.status}`);
       return 'delivered';
     },
-    { connection, prefix: new TrackingKeys(prefix).bull, concurrency: 10 },
+    { connection, prefix: new TrackingKeys(prefix).queuePrefix(WEBHOOK_QUEUE), concurrency: 10 },
   );
   worker.on('failed', (job, err) =>
     logger.warn(

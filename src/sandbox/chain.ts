@@ -33,7 +33,8 @@ export interface SandboxChain {
   head(): number;
   depositAddress(swapId: string): string;
   /** Sends the swap's deposit as a real transfer from the funded account (the simulated deposit). */
-  sendDeposit(rec: SwapRecord, amountText?: string): Promise<Hex>;
+  /** `token`: another token of the source network (a wrong-token deposit the service never counts). */
+  sendDeposit(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<Hex>;
   watch(rec: SwapRecord): void;
   close(): Promise<void>;
 }
@@ -121,8 +122,8 @@ export async function startSandboxChain(
       };
       watcher.watch(entry);
     },
-    sendDeposit(rec, amountText) {
-      const token = rec.request.route.from.token;
+    sendDeposit(rec, amountText, other) {
+      const token = other ?? rec.request.route.from.token;
       const value = parseUnits(amountText ?? rec.request.amount.text, token.decimals);
       const to = rec.depositAddress as Hex;
       const send = sending.then(() =>

@@ -6,6 +6,7 @@ import { exchangeNetworks, listDestinationExchanges, listExchanges, listSourceEx
 import { Fields } from './fields.js';
 import { FaultBox, faultBody } from './faults.js';
 import { EmptyBadRequest, SandboxHttpError, validation } from './http-error.js';
+import { wrongTokenDeposit } from './wrong-token.js';
 import { envelopeError, localNodeUrl, readJsonBody, safeDecode, send } from './http-io.js';
 import { resolveNetwork } from './lookup.js';
 import { parseRouteRequest } from './route-request.js';
@@ -223,7 +224,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       path: new RegExp(`^/sandbox/swaps/${swapId}/deposit$`),
       auth: 'key',
       run: async (c) => {
-        const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason };
+        const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason, late: c.body.late === true };
+        // Another token (docs/sandbox.md): a real transfer on the sandbox's chain, which the service never counts.
+        if (c.body.token !== undefined)
+          return store.details(await wrongTokenDeposit(store.find(c.params[0] ?? ''), chain, c.body.token, c.body.amount), true);
         // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
         // (the swap shows it when the sandbox's chain watch sees it, as the service would).
         const sent = onChain(c.params[0] ?? '', opts);

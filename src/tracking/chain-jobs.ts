@@ -12,7 +12,7 @@ import type { SharedChainWatch } from './chain-share.js';
  * job forward.
  */
 
-const CHAIN_QUEUE = 'chain-watch';
+export const CHAIN_QUEUE = 'chain-watch';
 
 /** The last block the network's runs read (any worker's). */
 interface ChainJobData {

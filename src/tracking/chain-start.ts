@@ -1,7 +1,7 @@
 import { createEvmWatcher } from '../chain/evm.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { redisChainShare, SharedChainWatch, type ChainShare } from './chain-share.js';
-import { ChainJobs } from './chain-jobs.js';
+import { CHAIN_QUEUE, ChainJobs } from './chain-jobs.js';
 import type { Redis } from 'ioredis';
 import type { Queue, Worker } from 'bullmq';
 import type { TrackingKeys } from '../contracts/keys.js';
@@ -77,7 +77,7 @@ export function startSharedChainWatch(
   if (!settings || (settings.evmRpcs.size === 0 && !settings.fallbackRpc)) return undefined;
   const pollMs = settings.pollMs ?? 2000;
   // A run cut short by a dead worker is taken over once its lock expires: a few head intervals.
-  const jobs = new ChainJobs(opts.redis, opts.keys.bull, { pollMs, lockMs: Math.max(5_000, 4 * pollMs) });
+  const jobs = new ChainJobs(opts.redis, opts.keys.queuePrefix(CHAIN_QUEUE), { pollMs, lockMs: Math.max(5_000, 4 * pollMs) });
   const watch = startChainWatch(
     settings,
     opts.base,

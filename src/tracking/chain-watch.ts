@@ -1,5 +1,5 @@
 import { formatUnits } from 'viem';
-import type { ChainSighting } from '../contracts/chain.js';
+import { newWrongTransfer, type ChainSighting } from '../contracts/chain.js';
 import { BEFORE_DEPOSIT } from '../layerswap/phase.js';
 import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
@@ -222,7 +222,8 @@ export class ChainWatch {
       : c !== ca && ev.isDeposit(c) && state.depositSeenAt === undefined
         ? [...obs.moments, { kind: 'deposit_seen' as const, version: state.version, at: state.lastChangeAt }]
         : obs.moments;
-    const moments = newWrong(ca, c) ? [...seen, { kind: 'wrong_deposit' as const, version: state.version, at: state.lastChangeAt }] : seen;
+    const wrong = newWrongTransfer(ca, c) ? [{ kind: 'wrong_deposit' as const, version: state.version, at: state.lastChangeAt }] : [];
+    const moments = [...seen, ...wrong];
     return {
       obs: { ...obs, state, changed: true, moments },
       details: { ...(details ?? poll.details()), chain } as SwapDetails,
@@ -345,13 +346,10 @@ export class ChainWatch {
       ]);
       if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
       const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
-      // The chain saw the deposit before the service: its "Deposit seen" message, with the sighting.
+      // The chain saw the deposit before the service: its "Deposit seen" message; money it cannot take: a message too.
       const announce = !ev.isDeposit(fields.ca) && ev.isDeposit(c) && state.depositSeenAt === undefined;
-      const moments = [
-        ...(announce ? [{ kind: 'deposit_seen' as const, version: next.version, at: next.lastChangeAt }] : []),
-        // Money the swap cannot take is a message of its own (issue 32), not only a card edit.
-        ...(newWrong(fields.ca, c) ? [{ kind: 'wrong_deposit' as const, version: next.version, at: next.lastChangeAt }] : []),
-      ];
+      const kinds = [...(announce ? ['deposit_seen' as const] : []), ...(newWrongTransfer(fields.ca, c) ? ['wrong_deposit' as const] : [])];
+      const moments = kinds.map((kind) => ({ kind, version: next.version, at: next.lastChangeAt }));
       const commit = await this.deps.store.pollCommit(state.version, next, {
         changed: true,
         details: { ...details, chain: sighting } as SwapDetails,
@@ -377,10 +375,3 @@ export class ChainWatch {
 
 /** Sightings of the swap's own token whose confirmations the card counts. */
 const DEPOSIT = new Set<ChainSighting['verdict']>(['ok', 'less', 'more']);
-
-/** A transfer the swap cannot take (another token, or after it closed), not on the card before. */
-function newWrong(ca: string | undefined, c: string): boolean {
-  const s = JSON.parse(c) as ChainSighting;
-  if (s.verdict !== 'wrong_token' && s.verdict !== 'late') return false;
-  return !ca || (JSON.parse(ca) as ChainSighting).txHash !== s.txHash;
-}

@@ -158,6 +158,9 @@ export class RedisTrackingService implements TrackingService {
     if (!isSwapId(swapId)) return;
     const id = swapId.toLowerCase();
     await this.store.setNotes(id, { ...(await this.store.notes(id)), ...notes });
+    // Only "I've sent it" redraws: the refund record comes at creation, before the creator's first
+    // card (which waits for the deposit card, scripts/follow-1.lua), and a bump then would send it early.
+    if (!notes.claim) return;
     for (let attempt = 0; attempt < 3; attempt++) {
       const [state, details] = await Promise.all([this.store.load(id), this.store.details(id)]);
       // Not polled yet: the first poll's cards read the notes.

@@ -184,13 +184,40 @@ describe('chain watcher on a real local EVM node', () => {
 
   it('tells a transfer of the wrong token at once, with what to do', async () => {
     const { chat, address } = await followedSwap('USDC', 100);
-    await sendToken(USDT0, address, '100');
+    const hash = await sendToken(USDT0, address, '100');
     await waitFor(
       () => latest(chat.chatId).includes('A transfer of 100 USDT0 reached the deposit address on Arbitrum One'),
       'the wrong token on the card',
     );
     expect(latest(chat.chatId)).toContain('but this swap expects 100 USDC');
     expect(latest(chat.chatId)).toContain('contact Layerswap support with the transaction hash');
+    // Money the user must act on is a message of its own (issue 32), not only an edit: with the hash and support.
+    const told = await waitFor(
+      () => messenger.log.find((r) => r.chatId === chat.chatId && r.op === 'send' && r.reply.title === 'Money this swap cannot take'),
+      'the wrong token as a new message',
+    );
+    expect(JSON.stringify(told.reply)).toContain(hash);
+    expect(JSON.stringify(told.reply)).toContain('https://t.me/layerswap_io');
+  }, 60_000);
+
+  it('tells a transfer after expiry as late (never "this swap expects"), in a new message with its hash and the support link', async () => {
+    const { id, chat, address } = await followedSwap('USDC', 100);
+    clock.advance(3_600_000 + 1_000);
+    await tracking.service.pollNow(id);
+    await waitFor(async () => (await tracking.swapState(id))?.status === 'expired', 'the swap expired');
+    const hash = await sendToken(USDC, address, '100');
+    const told = await waitFor(
+      () => messenger.log.find((r) => r.chatId === chat.chatId && r.op === 'send' && r.reply.title === 'Money this swap cannot take'),
+      'the late transfer as a new message',
+    );
+    const text = JSON.stringify(told.reply);
+    expect(text).toContain('A transfer of 100 USDC reached the deposit address on Arbitrum One');
+    expect(text).toContain('after this swap closed');
+    expect(text).not.toContain('this swap expects');
+    expect(text).toContain(hash);
+    expect(text).toContain('https://t.me/layerswap_io');
+    await waitFor(() => latest(chat.chatId).includes('after this swap closed'), 'the late transfer on the card');
+    expect(latest(chat.chatId)).not.toMatch(/Send the exact amount|this swap expects/);
   }, 60_000);
 
   it('tells a transfer of a different amount at once, as the same under-payment the service will show', async () => {

@@ -68,9 +68,9 @@ function consoleSurface(userId: string): MoneySurface {
       const deposit = await p.presses('Confirm', /Swap id: [0-9a-f-]{36}[\s\S]*I've sent it/);
       return /Swap id: ([0-9a-f-]{36})/.exec(deposit)![1]!;
     },
-    async sentIt() {
+    async sentIt(_swapId: string, hash?: string) {
       const answer = await p.presses("I've sent it", /\S+\n/);
-      if (/›/.test(answer)) await p.says('skip', /\S+\n/);
+      if (/›/.test(answer)) await p.says(hash ?? 'skip', /\S+\n/);
     },
     async status(swapId: string) {
       await p.says(`/status ${swapId}`, new RegExp(`Swap ${swapId.slice(0, 8)}`));

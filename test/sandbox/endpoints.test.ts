@@ -140,6 +140,20 @@ describe('statuses on demand', () => {
     expect(bad.error?.message).toMatch(/failReason must be null or one of/);
   });
 
+  it('takes a late deposit after expiry over HTTP (late: true), and a wrong token only with the chain (issue 32, docs/sandbox.md)', async () => {
+    const { clock, get, post } = await setup();
+    const id = idOf(await post('/api/v2/swaps', ethToArb));
+    clock.advance(7 * 3_600_000);
+    expect(await statusOf(get, id)).toMatchObject({ status: 'expired' });
+    expect((await post(`/sandbox/swaps/${id}/deposit`, {})).error?.message).toMatch(/has expired/);
+    await post(`/sandbox/swaps/${id}/deposit`, { late: true });
+    // Still expired, with the money that reached it listed: what the bot tells as money it cannot take.
+    expect(await statusOf(get, id)).toMatchObject({ status: 'expired', transactions: [{ type: 'input' }] });
+    const open = idOf(await post('/api/v2/swaps', ethToArb));
+    expect((await post(`/sandbox/swaps/${open}/deposit`, { token: 'DOGE' })).error?.message).toMatch(/token must be another token of/);
+    expect((await post(`/sandbox/swaps/${open}/deposit`, { token: 'USDT' })).error?.message).toMatch(/start the sandbox with --chain/);
+  });
+
   it('shows a failed input transaction, then a failed swap', async () => {
     const { clock, get, post } = await setup();
     const id = idOf(await post('/api/v2/swaps', ethToArb));

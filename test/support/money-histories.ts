@@ -238,7 +238,8 @@ function sighting(w: World, ev: Extract<Event, { e: 'chain' }>): ChainSighting {
   const amount = ev.verdict === 'less' ? depositOf(w, 'less') : ev.verdict === 'more' ? depositOf(w, 'more') : w.asked;
   return {
     network: 'Arbitrum One',
-    txHash: hash(9),
+    // The swap's own token: the same transaction the service lists as the deposit; another, its own.
+    txHash: ev.verdict === 'ok' || ev.verdict === 'less' || ev.verdict === 'more' ? hash(1) : hash(9),
     block: 218_004_211,
     symbol: ev.verdict === 'wrong_token' ? 'USDT' : 'USDC',
     amount: String(amount),

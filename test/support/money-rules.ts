@@ -60,7 +60,8 @@ function momentsOf(step: Step, evidence: boolean): MomentKind[] {
   // Money the swap cannot take: a wrong or late transfer on chain, a deposit listed after it closed.
   const c = sightingOf(step.details);
   const listed = step.details.swap.transactions.some((x) => x.type === 'input' && x.status !== 'failed');
-  if (c?.verdict === 'wrong_token' || c?.verdict === 'late' || ((kind === 'expired' || kind === 'cancelled') && listed)) out.push('wrong_deposit');
+  if (c?.verdict === 'wrong_token' || c?.verdict === 'late' || ((kind === 'expired' || kind === 'cancelled') && listed))
+    out.push('wrong_deposit');
   return out;
 }
 
@@ -194,7 +195,7 @@ export function violations(step: Step, s: Surface, locale: Locale, model: SwapMo
     if (body.split(meaning).length > 2) bad('says the failure reason twice');
   }
   for (const f of s.reply.fields ?? [])
-    if (f.name === w.estimateName && replyText({ lines: [f.value], target: 'here' }).endsWith(w.estimate))
+    if (f.name === w.estimateName && replyText({ lines: [f.value], target: 'here' }).includes(w.estimate))
       bad('"(estimate)" twice in one field');
 
   // 3. Every figure is the model's; USD adds up to the cent as shown; never "$-0.00".
@@ -220,7 +221,10 @@ export function violations(step: Step, s: Surface, locale: Locale, model: SwapMo
 
   // A money event the user must act on is a message of its own, with the transaction and the support link.
   if (s.name === 'moment wrong_deposit (private)') {
-    const tx = c && (c.verdict === 'wrong_token' || c.verdict === 'late') ? c.txHash : step.details.swap.transactions.find((x) => x.type === 'input')?.transaction_hash;
+    const tx =
+      c && (c.verdict === 'wrong_token' || c.verdict === 'late')
+        ? c.txHash
+        : step.details.swap.transactions.find((x) => x.type === 'input')?.transaction_hash;
     if (tx && !body.includes(tx)) bad('money it cannot take, told without the transaction hash');
     if (!replyButtons(s.reply).some((b) => b.label === w.support)) bad('money it cannot take, told without the support link');
   }

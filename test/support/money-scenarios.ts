@@ -15,6 +15,8 @@ import { waitFor } from './wait.js';
  */
 
 export const EVM_DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+/** The deposit hash a user pastes after "I've sent it". */
+export const SENT_HASH = '0x9f3c7e21b8a4d6f0c1e2b3a4958677889900aabbccddeeff0011223344556677';
 export const EVM_REFUND = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export interface CreateSpec {
@@ -28,8 +30,8 @@ export interface CreateSpec {
 }
 
 export type Step =
-  /** "I've sent it" on the deposit card, before the service sees anything. */
-  | { do: 'sentIt' }
+  /** "I've sent it" on the deposit card, before the service sees anything (pasting the deposit's hash, or skip). */
+  | { do: 'sentIt'; hash?: boolean }
   | { do: 'status' }
   /** /history: the swap's line there uses the same figures. */
   | { do: 'history' }
@@ -132,6 +134,14 @@ export const MONEY_SCENARIOS: MoneyScenario[] = [
     never: [/status card (below|above)|card is (below|above)/i],
   },
   {
+    // Issue 32: after "I've sent it" and a pasted hash, /status said "Send the exact amount" and posted the deposit card again.
+    name: '"I\'ve sent it" with the hash: /status never asks to pay again, and the deposit card is not posted again',
+    create: SWAP,
+    steps: [{ do: 'sentIt', hash: true }, { do: 'status' }, { do: 'deposit' }, { do: 'status' }, { do: 'until', status: 'completed' }],
+    final: 'completed',
+    says: ['Deposit sent, not seen yet', SENT_HASH, 'Swap completed'],
+  },
+  {
     name: 'refuel: listed as a deduction with what it delivers',
     create: { ...SWAP, refuel: true },
     steps: [{ do: 'deposit' }, { do: 'until', status: 'completed' }],
@@ -158,7 +168,9 @@ export const MONEY_SCENARIOS: MoneyScenario[] = [
     },
     steps: [{ do: 'deposit' }, { do: 'until', status: 'completed' }],
     final: 'completed',
-    says: ['Swap completed', /Coinbase/],
+    // The exchange is named wherever the route is (issue 32), the receipt and the live card too.
+    says: ['Swap completed', /Coinbase \(Base\)/],
+    card: { says: [/Coinbase \(Base\)/] },
   },
 ];
 
@@ -175,8 +187,8 @@ export interface MoneySurface {
   live: LiveStack;
   /** Through this surface's wizard to the deposit card; the swap's id. */
   create(spec: CreateSpec): Promise<string>;
-  /** Presses "I've sent it" on the deposit card and answers what it asks. */
-  sentIt(swapId: string): Promise<void>;
+  /** Presses "I've sent it" on the deposit card and answers what it asks: the hash when given, else skip. */
+  sentIt(swapId: string, hash?: string): Promise<void>;
   /** /status <id>, waiting for the answer. */
   status(swapId: string): Promise<void>;
   /** /history, waiting for the answer. */
@@ -232,7 +244,10 @@ export async function runMoneyScenario(surface: MoneySurface, s: MoneyScenario):
   for (const step of s.steps) {
     switch (step.do) {
       case 'sentIt':
-        await surface.sentIt(swapId);
+        await surface.sentIt(swapId, step.hash ? SENT_HASH : undefined);
+        // The user's own word is evidence of a deposit: from here on nothing may ask for the money.
+        await upToDate(live);
+        depositMark ??= surface.mark();
         break;
       case 'status':
         await surface.status(swapId);
@@ -242,7 +257,7 @@ export async function runMoneyScenario(surface: MoneySurface, s: MoneyScenario):
         break;
       case 'deposit':
         await upToDate(live);
-        depositMark = surface.mark();
+        depositMark ??= surface.mark();
         live.sandbox.deposit(swapId, {
           ...(step.amount !== undefined ? { amount: step.amount } : {}),
           ...(step.outcome ? { outcome: step.outcome } : {}),

@@ -24,7 +24,7 @@ import { formatTime, maskAddress, shortId, sideName, txExplorer, txOnSource } fr
 import { decimalsOf, toUnits, unitsText } from '../money/units.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
 import { failReasonWords, phaseWords, transactionWord } from './words.js';
-import { chainSightingLines } from './chain-sighting.js';
+import { chainSightingLines, withChainCount } from './chain-sighting.js';
 import { refuelTokenOf, swapMoney, type SwapMoney } from '../money/model.js';
 import { badDayLines, differenceLines, moneyFields, nextWords, supportButton } from '../money/words.js';
 
@@ -126,6 +126,8 @@ export function statusCard(
 ): Reply {
   const now = opts.now ?? Date.now();
   const locale = opts.locale ?? defaultLocale();
+  // One confirmation count: the service's, or the chain head's when it is ahead for the same transaction.
+  details = withChainCount(details);
   const tr = (key: CatalogKey, vars?: Vars) => t(locale, key, vars);
   const { swap } = details;
   const phase = phaseOfSwap(details);

@@ -63,5 +63,26 @@ export function chainSightingLines(
   return out;
 }
 
+/**
+ * One confirmation count per card: when the service lists the transaction the chain watcher saw,
+ * its count is the larger of the two (the chain head is often ahead of the service's answer), and
+ * the chain's own line is not shown beside it.
+ */
+export function withChainCount(details: SwapDetails): SwapDetails {
+  const s = sightingOf(details);
+  if (!s || (s.verdict !== 'ok' && s.verdict !== 'less' && s.verdict !== 'more')) return details;
+  const hash = s.txHash.toLowerCase();
+  let changed = false;
+  const transactions = details.swap.transactions.map((x) => {
+    const max = x.max_confirmations ?? 0;
+    if (x.type !== 'input' || x.transaction_hash?.toLowerCase() !== hash || max <= 0) return x;
+    const confirmations = Math.max(x.confirmations ?? 0, Math.min(s.confirmations, max));
+    if (confirmations === x.confirmations) return x;
+    changed = true;
+    return { ...x, confirmations };
+  });
+  return changed ? { ...details, swap: { ...details.swap, transactions } } : details;
+}
+
 /** The service lists a deposit (an input transaction that did not fail). */
 const listed = (details: SwapDetails): boolean => details.swap.transactions.some((x) => x.type === 'input' && x.status !== 'failed');

@@ -95,10 +95,10 @@ function discordSurface(): MoneySurface {
       }
       throw new Error('the wizard did not reach Confirm');
     },
-    async sentIt() {
+    async sentIt(_swapId: string, hash?: string) {
       const card = [...inDm()].reverse().find((x) => buttonLabels(x).includes("I've sent it"))!;
       const step = await press(card, "I've sent it");
-      if ('modal' in step) await outcome(h.fake.submitModal(where, step.modal, 'skip'));
+      if ('modal' in step) await outcome(h.fake.submitModal(where, step.modal, hash ?? 'skip'));
     },
     async status(swapId: string) {
       await answerOf(h.fake, h.fake.slashCommand(where, 'status', { swap_id: swapId }));

@@ -86,13 +86,13 @@ function telegramSurface(name: string): MoneySurface {
       depositCardId = deposit.message_id;
       return /Swap id: ([0-9a-f-]{36})/.exec(deposit.caption ?? '')![1]!;
     },
-    async sentIt() {
+    async sentIt(_swapId: string, hash?: string) {
       const at = newest();
       await u.presses("I've sent it");
       const answer = await waitFor(() => u.messages().find((m) => m.message_id > at), 'the answer to "I\'ve sent it"');
       if (answer.markup && 'force_reply' in answer.markup) {
         const before = newest();
-        u.says('skip', { replyTo: answer.message_id });
+        u.says(hash ?? 'skip', { replyTo: answer.message_id });
         await waitFor(() => newest() > before, 'the answer to "skip"');
       }
     },
