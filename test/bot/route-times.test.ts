@@ -52,7 +52,6 @@ async function completeAfter(ids: string[], ms: number): Promise<void> {
   await waitFor(
     async () => (await readRouteTimes(reader, h.prefix, ARB_BASE, h.clock.now())).seen?.count === recorded,
     `${recorded} durations recorded`,
-    10_000,
   );
 }
 let recorded = 0;
@@ -90,7 +89,7 @@ describe('observed arrival times on the quote card', () => {
 
     await completeAfter(await Promise.all([1, 2, 3, 4, 5].map(() => h.createSwap())), 75_000);
     expect(await timeField(u)).toBe('9 of the last 10 swaps on this route arrived within 2 minutes');
-  }, 120_000);
+  });
 });
 
 describe("the status card and the route's distribution", () => {
@@ -134,7 +133,6 @@ describe("the status card and the route's distribution", () => {
     await waitFor(
       async () => lastCard().includes('Slower than usual on this route: 9 in 10 swaps arrived within 20 seconds.'),
       'the slower note on the card',
-      10_000,
     );
-  }, 60_000);
+  });
 });
