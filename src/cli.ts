@@ -27,7 +27,7 @@ Commands:
   register-commands     Telegram command menus and Discord slash commands (only what changed)
 
 Configuration comes from the environment and from .env in the working directory (the environment
-wins): see .env.example and the README.`;
+wins): see .env.example and docs/configuration.md.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...rest] = argv;
