@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { readRouteTimes, routeTimesId } from '../../src/contracts/route-times.js';
+import { routeTimesId } from '../../src/contracts/route-times.js';
+import { readRouteTimes } from '../../src/tracking/route-times.js';
 import { RouteTimesStore } from '../../src/tracking/route-times.js';
 import { waitFor } from '../support/wait.js';
 import { driveToCompletion, type LiveStack } from './live-stack.js';
