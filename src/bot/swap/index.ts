@@ -6,4 +6,3 @@ export { checkSolanaAddress } from './address/solana.js';
 export { checkTonAddress } from './address/ton.js';
 export { checkTronAddress } from './address/tron.js';
 export { swapAgainButton } from './again-button.js';
-export { startWizard } from './start.js';
