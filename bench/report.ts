@@ -47,7 +47,7 @@ function cell(s: Spread | null, unit: string): string {
   return `${fmtSpread(s)} ${unit}`.trim();
 }
 
-/** The table, as printed to the terminal and pasted into the README. */
+/** The table, as printed to the terminal and pasted into docs/benchmarks.md. */
 export function renderTable(sections: readonly Section[]): string {
   const out: string[] = [];
   const header = ['figure', 'measured: median (min-max)', 'beside it', 'ratio'];

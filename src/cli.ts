@@ -34,7 +34,7 @@ Commands:
                         agents' bearer keys (the secret is printed once)
 
 Configuration comes from the environment and from .env in the working directory (the environment
-wins): see .env.example and the README.`;
+wins): see .env.example and docs/configuration.md.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...rest] = argv;

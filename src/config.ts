@@ -221,7 +221,7 @@ export class ConfigError extends Error {
     super(
       `swapbot cannot start: the configuration has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
         problems.map((p) => `  - ${p}`).join('\n') +
-        '\nSet these in the environment or in .env (see .env.example and the README).',
+        '\nSet these in the environment or in .env (see .env.example and docs/configuration.md).',
     );
     this.problems = problems;
   }

@@ -52,5 +52,5 @@ describe('npm start builds only when sources changed', () => {
         encoding: 'utf8',
       }),
     ).toBe('42\n');
-  }, 150_000);
+  });
 });

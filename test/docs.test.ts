@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, loadConfig } from '../src/config.js';
 
@@ -13,11 +13,28 @@ describe('operator documentation', () => {
     expect(() => loadConfig(env)).not.toThrow();
   });
 
-  it('the README documents every variable and the two set-up commands', () => {
+  it('docs/configuration.md documents every variable; the README gives the two set-up commands', () => {
+    const config = read('docs/configuration.md');
+    for (const key of CONFIG_KEYS) expect(config, key).toContain(`\`${key}\``);
     const readme = read('README.md');
-    for (const key of CONFIG_KEYS) expect(readme, key).toContain(`\`${key}\``);
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
+  });
+
+  it('every relative link in the README, CHANGELOG and docs/ resolves to a file of the repository', () => {
+    const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(new URL('../docs', import.meta.url)).map((f) => `docs/${f}`)].filter((p) =>
+      p.endsWith('.md'),
+    );
+    const broken: string[] = [];
+    for (const page of pages) {
+      const base = new URL(`../${page}`, import.meta.url);
+      for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (!target || /^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
+        const file = target.split('#')[0] as string;
+        if (!existsSync(new URL(file, base))) broken.push(`${page} -> ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('the Procfile declares the web and worker processes the CLI offers', () => {

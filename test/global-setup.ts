@@ -38,13 +38,14 @@ function freePort(): Promise<number> {
   });
 }
 
-/** End-to-end tests run the built CLI (dist/cli.js), as users do: compile once per run. */
+/**
+ * End-to-end tests run the built CLI (dist/cli.js), as users do, and child processes run dist/:
+ * one build per run, as `npm start` builds it (scripts/build.mjs, the Lua scripts included), and
+ * none when no source changed since the last one (a single test file re-run starts at once).
+ */
 function build(): void {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {
-    stdio: 'inherit',
-    cwd: root,
-  });
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-stale'], { stdio: 'inherit', cwd: root });
 }
 
 export async function setup(): Promise<void> {

@@ -12,6 +12,7 @@ import { createRedis, logRedisErrors, redisOptionsFromUrl } from '../src/redis.j
 import { RedisOutageLog, redisOutageLog } from '../src/redis-outage.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../src/redis-server.js';
 import { testRedisUrl } from './support/redis.js';
+import { WAIT_MS } from './support/wait.js';
 
 /**
  * A Redis outage is two log lines (it went, it came back), whatever the number of connections,
@@ -52,17 +53,17 @@ describe('Redis outages in the log', () => {
     const { logger, lines } = memoryLogger();
     const { clients, queue } = connections(server.url, logger);
     await queue.add('ping', {});
-    await vi.waitFor(() => expect(clients.map((c) => c.status)).toEqual(clients.map(() => 'ready')), { timeout: 10_000 });
+    await vi.waitFor(() => expect(clients.map((c) => c.status)).toEqual(clients.map(() => 'ready')), { timeout: WAIT_MS });
     expect(redisLines(lines)).toEqual([]);
 
     await server.stop();
     // Every client reconnects again and again while it is gone.
-    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBeGreaterThanOrEqual(15), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBeGreaterThanOrEqual(15), { timeout: WAIT_MS, interval: 50 });
     server = await startEmbeddedRedis({ dataDir });
-    await vi.waitFor(() => expect(clients.filter((c) => !(c.status === 'ready'))).toEqual([]), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(clients.filter((c) => !(c.status === 'ready'))).toEqual([]), { timeout: WAIT_MS, interval: 50 });
     await queue.add('ping', {});
     // The next good reply clears it; on a loaded CI machine that can take over a second.
-    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(false), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(false), { timeout: WAIT_MS, interval: 50 });
 
     const logged = redisLines(lines).map((l) => JSON.parse(l) as { level: number; msg: string; errors?: number });
     expect(logged.map((l) => [l.level, l.msg.replace(/after [\d.]+ s/, 'after N s').replace(/: .*\(/, ': … (')])).toEqual([
@@ -86,14 +87,14 @@ describe('Redis outages in the log', () => {
     );
     cleanups.push(() => void child.kill('SIGKILL'));
     const probe = createRedis(`redis://:right-pass-5512@127.0.0.1:${port}`, { retryStrategy: () => 50 });
-    await vi.waitFor(() => expect(probe.status).toBe('ready'), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(probe.status).toBe('ready'), { timeout: WAIT_MS, interval: 50 });
     probe.disconnect();
 
     const { logger, lines } = memoryLogger();
     const url = `redis://:wrong-pass-9931@127.0.0.1:${port}`;
     expect(redisOptionsFromUrl(url).password).toBe('wrong-pass-9931');
     connections(url, logger, ['wrong-pass-9931']);
-    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBeGreaterThanOrEqual(40), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBeGreaterThanOrEqual(40), { timeout: WAIT_MS, interval: 50 });
     const logged = redisLines(lines);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/Redis connection problem: (WRONGPASS|NOAUTH)/);
@@ -113,13 +114,13 @@ describe('Redis outages in the log', () => {
       queueConnection.disconnect();
     });
     queue.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
-    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(true), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(true), { timeout: WAIT_MS, interval: 20 });
     await core.connect();
-    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(false), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(redisOutageLog(logger).down).toBe(false), { timeout: WAIT_MS, interval: 20 });
 
     // The race: a queue reports a failure from before the recovery after the last 'ready'.
     queue.emit('error', new Error('Connection is closed.'));
-    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBe(0), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(redisOutageLog(logger).errors).toBe(0), { timeout: WAIT_MS, interval: 20 });
     expect(redisOutageLog(logger).down).toBe(false);
     // What an operator reads at the default level (info): the stale report is a debug line.
     const shown = redisLines(lines)
@@ -144,15 +145,15 @@ describe('Redis outages in the log', () => {
       client.disconnect();
       admin.disconnect();
     });
-    await vi.waitFor(() => expect([client.status, admin.status]).toEqual(['ready', 'ready']), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect([client.status, admin.status]).toEqual(['ready', 'ready']), { timeout: WAIT_MS, interval: 20 });
     log.watch(client, 'core');
     // Redis stops answering for 5 s (every command waits) while the connection stays up: a worker reports it.
     await admin.call('CLIENT', 'PAUSE', '5000', 'ALL');
     log.error('worker tracking-poll', new Error('Command timed out'));
-    await vi.waitFor(() => expect(log.down).toBe(true), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(log.down).toBe(true), { timeout: WAIT_MS, interval: 20 });
     log.error('worker tracking-poll', new Error('Command timed out'));
     // It answers again once the pause ends; no connection was lost, so none emits 'ready'.
-    await vi.waitFor(() => expect(log.down).toBe(false), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(log.down).toBe(false), { timeout: WAIT_MS, interval: 20 });
     const logged = redisLines(lines).map((l) => JSON.parse(l) as { msg: string; errors?: number; connection?: string });
     expect(logged.map((l) => l.msg.replace(/after [\d.]+ s/, 'after N s'))).toEqual([
       'Redis connection problem: Command timed out (retrying; logged once until Redis answers again)',

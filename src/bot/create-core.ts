@@ -22,7 +22,7 @@ import { replyText } from '../contracts/reply.js';
 import type { InlineAnswer, InlineQuery, InlineResult } from './core.js';
 import { defaultLocale, formatDuration, resolveLocale, translator, type Locale, type Translate } from '../i18n/index.js';
 import { chooseLocale, LanguageStore } from '../i18n/store.js';
-import { readRouteTimes } from '../contracts/route-times.js';
+import { readRouteTimes } from '../tracking/route-times.js';
 import { HandoffStore } from './kernel/handoffs.js';
 
 export type { CoreDeps } from './kernel/context.js';

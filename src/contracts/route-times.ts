@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { TrackingKeys } from './keys.js';
 
 /**
  * Observed arrival times per route (source network and token → destination network and token):
  * what the tracker saw of recent completed swaps, kept as fixed-bucket histograms so a route's
  * summary stays small (a few hundred bytes) whatever its traffic. Written by tracking
  * (tracking/route-times.ts, scripts/routeTime-1.lua) when a followed swap completes; read by the
- * quote card, the status card and the stuck alert. Shared here so neither side imports the other.
+ * quote card, the status card and the stuck alert. Shared here so neither side imports the other;
+ * the read itself (Redis) is tracking/route-times.ts's readRouteTimes: contracts/ does no I/O.
  *
  * Storage: one hash per route, `<prefix>:trk:route:{<route id>}`, a field per week slot and kind
  * (`<slot>:s` deposit seen → completed, `<slot>:c` deposit confirmed → completed) holding the
@@ -115,7 +114,7 @@ function distribution(counts: readonly number[]): Distribution | undefined {
 }
 
 /** The hash's fields summed over the kept weeks (older slots are ignored even before a write prunes them). */
-function summarizeRouteTimes(fields: Record<string, string>, now: number): RouteTimes {
+export function summarizeRouteTimes(fields: Record<string, string>, now: number): RouteTimes {
   const oldest = Math.floor(now / WEEK_MS) - ROUTE_TIMES_WEEKS + 1;
   const sums: Record<RouteTimeKind, number[]> = { s: new Array<number>(BUCKET_COUNT).fill(0), c: new Array<number>(BUCKET_COUNT).fill(0) };
   for (const [field, value] of Object.entries(fields)) {
@@ -129,11 +128,6 @@ function summarizeRouteTimes(fields: Record<string, string>, now: number): Route
   const seen = distribution(sums.s);
   const confirmed = distribution(sums.c);
   return { ...(seen ? { seen } : {}), ...(confirmed ? { confirmed } : {}) };
-}
-
-/** Reads a route's observed times (one HGETALL). */
-export async function readRouteTimes(redis: Redis, prefix: string, routeId: string, now: number): Promise<RouteTimes> {
-  return summarizeRouteTimes(await redis.hgetall(new TrackingKeys(prefix).routeTimes(routeId)), now);
 }
 
 /** The figure worth showing: enough swaps behind it, else nothing (the service's estimate stays). */

@@ -1,9 +1,14 @@
 import type { Redis } from 'ioredis';
 import { lastEntered } from '../contracts/tracking.js';
-import { BUCKET_COUNT, bucketOf, readRouteTimes, ROUTE_TIMES_WEEKS, WEEK_MS, type RouteTimes } from '../contracts/route-times.js';
+import { BUCKET_COUNT, bucketOf, ROUTE_TIMES_WEEKS, summarizeRouteTimes, WEEK_MS, type RouteTimes } from '../contracts/route-times.js';
 import type { SwapState } from './observe.js';
 import { scripts, type ScriptRunner } from '../scripts.js';
 import { TrackingKeys } from '../contracts/keys.js';
+
+/** Reads a route's observed times (one HGETALL). */
+export async function readRouteTimes(redis: Redis, prefix: string, routeId: string, now: number): Promise<RouteTimes> {
+  return summarizeRouteTimes(await redis.hgetall(new TrackingKeys(prefix).routeTimes(routeId)), now);
+}
 
 /**
  * The tracker's side of observed arrival times (contracts/route-times.ts): a completed swap's

@@ -35,7 +35,7 @@ import { scripts, type ScriptRunner } from '../scripts.js';
  *             own id (a Discord DM), s: [what, key] being sent, x: told it stopped, n: how many
  *             statuses the card has seen (a change without a new one is minor)}
  *
- * With `hash-max-listpack-value` above the card data's size (README), Redis keeps it as one
+ * With `hash-max-listpack-value` above the card data's size (docs/deploying.md), Redis keeps it as one
  * compact listpack. Every write is a script over this one key (one hash tag: Redis Cluster).
  */
 

@@ -72,7 +72,7 @@ describe('idle connections and the connection cap', () => {
     const server = await start({ maxConnections: 40, maxConnectionsPerAddress: 10, idleTimeoutMs: 60_000 });
     const flood = await Promise.all(Array.from({ length: 60 }, () => idle(server.port, '127.0.0.2')));
     // The client keeps at most its share: everything past 10 is closed.
-    await waitFor(() => flood.filter((c) => c.closed()).length >= 50, 'the flood past the per-address cap to be closed', 10_000);
+    await waitFor(() => flood.filter((c) => c.closed()).length >= 50, 'the flood past the per-address cap to be closed');
     expect(flood.filter((c) => !c.closed())).toHaveLength(10);
     const answers: Array<number | string> = [];
     for (let i = 0; i < 10; i++)
@@ -87,20 +87,20 @@ describe('idle connections and the connection cap', () => {
       held.push(...(await Promise.all(Array.from({ length: 10 }, () => idle(server.port, from)))));
     expect(await call(server.port, '/health')).toBe(200);
     expect(await call(server.port, '/hook', '127.0.0.6', 'POST')).toBe(200);
-    await waitFor(() => held.some((c) => c.closed()), 'an idle connection to make room', 10_000);
+    await waitFor(() => held.some((c) => c.closed()), 'an idle connection to make room');
   });
 
   it('closes a connection that never sends a byte', async () => {
     const server = await start({ idleTimeoutMs: 200 });
     const c = await idle(server.port, '127.0.0.2');
-    await waitFor(() => c.closed(), 'the idle connection to be closed', 5_000);
+    await waitFor(() => c.closed(), 'the idle connection to be closed');
     expect(await call(server.port, '/health')).toBe(200);
   });
 
   it('keeps connections busy with a request; past the cap a new one is refused until one finishes', async () => {
     const server = await start({ maxConnections: 3, idleTimeoutMs: 60_000 });
     const busy = [call(server.port, '/hold'), call(server.port, '/hold', '127.0.0.2'), call(server.port, '/hold', '127.0.0.3')];
-    await waitFor(() => pending.length === 3, 'three requests in flight', 5_000);
+    await waitFor(() => pending.length === 3, 'three requests in flight');
     expect(typeof (await call(server.port, '/health', '127.0.0.4'))).toBe('string'); // refused: all three are busy
     for (const res of pending.splice(0)) res.writeHead(200).end('done');
     expect(await Promise.all(busy)).toEqual([200, 200, 200]);
@@ -152,7 +152,7 @@ describe('idle connections and the connection cap', () => {
     client.socket.write('POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}');
     await answered;
     const flood = await Promise.all(Array.from({ length: 50 }, (_, i) => idle(server.port, `127.0.0.${2 + (i % 5)}`)));
-    await waitFor(() => flood.filter((c) => c.closed()).length >= 11, 'the flood past the cap to be closed', 10_000);
+    await waitFor(() => flood.filter((c) => c.closed()).length >= 11, 'the flood past the cap to be closed');
     expect(client.closed()).toBe(false);
   });
 });

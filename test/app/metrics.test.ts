@@ -13,6 +13,7 @@ import { TrackingKeys } from '../../src/contracts/keys.js';
 import { createWebhookHandler } from '../../src/tracking/webhook.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 import { startHarness } from '../tracking/support/harness.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * GET /metrics over a real socket, after real activity: API requests to the sandbox over HTTP
@@ -164,7 +165,7 @@ describe('GET /metrics', () => {
     } finally {
       await h.close();
     }
-  }, 30_000);
+  });
 
   it('counts webhook calls by result: accepted, replayed, rejected', async () => {
     const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
@@ -195,7 +196,9 @@ describe('GET /metrics', () => {
     const port = await closedPort();
     const broken = createRedis(`redis://127.0.0.1:${port}`, { name: 'broken', retryStrategy: () => null, lazyConnect: true });
     await broken.connect().catch(() => undefined);
-    await expect.poll(async () => sample((await scrape()).body, 'swapbot_redis_errors_total'), { timeout: 5_000 }).toBeGreaterThan(before);
+    await expect
+      .poll(async () => sample((await scrape()).body, 'swapbot_redis_errors_total'), { timeout: WAIT_MS })
+      .toBeGreaterThan(before);
     broken.disconnect();
   });
 

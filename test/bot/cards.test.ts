@@ -6,16 +6,10 @@ import { confirmationBar, statusCard } from '../../src/bot/status/card.js';
 import { replySize } from '../../src/bot/kernel/fit.js';
 import { replyButtons, replyText } from '../../src/contracts/reply.js';
 import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
+import { ARBITRUM, NOW, SWAP_ID } from '../support/swaps.js';
 
-const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
-const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
-const arb = {
-  name: 'ARBITRUM_MAINNET',
-  display_name: 'Arbitrum One',
-  type: 'evm',
-  chain_id: '42161',
-  transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
-};
+const ID = SWAP_ID;
+const arb = ARBITRUM;
 const base = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', transaction_explorer_template: 'https://basescan.org/tx/{0}' };
 const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831' };
 

@@ -66,5 +66,5 @@ describe('a Redis restart between creating a swap and following it', () => {
     );
     // The record is done with: the next pass follows nothing again.
     expect(await h.tracking.reconcile()).toBe(0);
-  }, 90_000);
+  });
 });

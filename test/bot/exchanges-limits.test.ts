@@ -10,6 +10,7 @@ import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 import { allText, card, ChatUser, type Harness } from './support/conversation.js';
 import { MemoryTracking } from './support/memory-tracking.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * Exchanges and amount limits as users meet them, against the sandbox over HTTP: /limits,
@@ -26,7 +27,7 @@ const created: Array<{ params: CreateSwapParams; swap: CreatedSwap }> = [];
 beforeAll(async () => {
   const clock = new ManualClock();
   sandbox = await startSandbox({ clock, timings: { depositDelayMs: 'off' } });
-  client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 3_000, maxRetries: 0 });
+  client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: WAIT_MS, maxRetries: 0 });
   // The real client throughout; creates are also noted so a test can look the swap up afterwards.
   const api = Object.assign(Object.create(client) as LayerswapClient, {
     createSwap: async (p: CreateSwapParams) => {
@@ -191,8 +192,8 @@ describe('exchanges', () => {
 
   test('autocomplete offers exchanges where a swap starts or ends, not where only networks fit', async () => {
     const coinbase = { label: 'Coinbase (exchange)', value: 'COINBASE' };
-    await expect.poll(() => h.core.suggest('source_network', 'coin'), { timeout: 5_000 }).toContainEqual(coinbase);
-    await expect.poll(() => h.core.suggest('destination_network', 'coinb'), { timeout: 5_000 }).toContainEqual(coinbase);
+    await expect.poll(() => h.core.suggest('source_network', 'coin'), { timeout: WAIT_MS }).toContainEqual(coinbase);
+    await expect.poll(() => h.core.suggest('destination_network', 'coinb'), { timeout: WAIT_MS }).toContainEqual(coinbase);
     expect(await h.core.suggest('network', 'coin')).not.toContainEqual(coinbase);
     // Networks keep their place ahead of exchanges of the same rank.
     expect((await h.core.suggest('source_network', 'base'))[0]?.value).toBe('BASE_MAINNET');

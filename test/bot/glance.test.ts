@@ -2,10 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { findLookup } from '../../src/bot/follow/lookup/glance.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { useHarness } from './support/conversation.js';
+import { SWAP_ID } from '../support/swaps.js';
 
 /** The swap in free text (guest mentions, "Track this swap"), and guest answers' rate limit. */
 const h = useHarness({ commandsPerMinute: 3 });
-const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
+const ID = SWAP_ID;
 
 describe('the swap named in a message', () => {
   test.each([

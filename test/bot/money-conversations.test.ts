@@ -33,7 +33,7 @@ beforeAll(async () => {
     limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
     now: () => h.clock.now(),
   });
-}, 30_000);
+});
 afterAll(async () => {
   await h?.close();
 });
@@ -99,7 +99,7 @@ describe('what the bot tells you about your money', () => {
     expect(end).not.toMatch(/Received: 100|Send: 100/);
     // /history says the same: what was sent and what arrived.
     expect(allText(await u.says('/history'))).toContain(`80 USDC on Arbitrum One → ${received} USDC on Base`);
-  }, 60_000);
+  });
 
   it('over-payment: 120 of 100 is said with what it means; /status after the deposit never re-posts the deposit card', async () => {
     const u = new ChatUser(stack(), { userId: 'm-over' });
@@ -113,7 +113,7 @@ describe('what the bot tells you about your money', () => {
     // No rule about the route's maximum the bot cannot apply (120 is far inside it): issue 32.
     expect(allText(status)).not.toContain("Above the route's maximum");
     expect(allText(status)).not.toMatch(SEND);
-  }, 60_000);
+  });
 
   it('"I\'ve sent it" before the service sees the deposit, then seen → confirmed → completed: one name per phase, no "send" after it is seen', async () => {
     const u = new ChatUser(stack(), { userId: 'm-sent' });
@@ -137,7 +137,7 @@ describe('what the bot tells you about your money', () => {
     const all = await everything(u, id);
     expect(all).not.toMatch(SEND);
     expect(all).not.toContain('Deposit received');
-  }, 60_000);
+  });
 
   it('expiry without a deposit offers a path for someone who sent anyway; a late deposit is acknowledged, not ignored', async () => {
     const u = new ChatUser(stack(), { userId: 'm-exp' });
@@ -151,7 +151,7 @@ describe('what the bot tells you about your money', () => {
     expect(late).toContain('A deposit reached this swap after it closed');
     expect(late).toContain('Contact Layerswap support');
     expect(replyButtons((await u.says(`/status ${id}`))[0]!).map((b) => b.label)).toContain('Layerswap support');
-  }, 60_000);
+  });
 
   it('a failed execution refunds only where a refund address exists; without one, support is named, never "refunded"', async () => {
     const withRefund = new ChatUser(stack(), { userId: 'm-ref' });
@@ -171,7 +171,7 @@ describe('what the bot tells you about your money', () => {
     const stuck = await everything(without, b);
     expect(stuck).toContain('No refund address was given, so Layerswap cannot refund by itself');
     expect(stuck).not.toMatch(/paid out soon or refunded|Refund on its way/);
-  }, 60_000);
+  });
 
   it('refuel: the confirm card and the receipt list it as a deduction with what it delivers', async () => {
     const u = new ChatUser(stack(), { userId: 'm-fuel' });
@@ -187,7 +187,7 @@ describe('what the bot tells you about your money', () => {
     h.sandbox.deposit(id);
     await h.settleUntilCompleted(id, 10);
     expect(momentText(u.who.userId, id, 'Swap completed')).toMatch(/− Refuel \(0\.000\d+ ETH for gas\): [\d.]+ USDC/);
-  }, 60_000);
+  });
 
   it('the retired statuses (cancelled, user_transfer_delayed) are not offered in /settings any more', async () => {
     const u = new ChatUser(stack(), { userId: 'm-settings' });

@@ -18,38 +18,12 @@ import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
 import { QuoteResponseSchema, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 import { fixtureData, fixtureNames } from '../support/fixtures.js';
+import { ARBITRUM, BASE, DEST, hash, NOW, QUOTE, SWAP_ID, swapDetails, USDC } from '../support/swaps.js';
 
-const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
-const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
-const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
-const arb = {
-  name: 'ARBITRUM_MAINNET',
-  display_name: 'Arbitrum One',
-  type: 'evm',
-  chain_id: '42161',
-  transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
-};
-const base = {
-  name: 'BASE_MAINNET',
-  display_name: 'Base',
-  type: 'evm',
-  chain_id: '8453',
-  transaction_explorer_template: 'https://basescan.org/tx/{0}',
-};
-const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', price_in_usd: 1 };
-const hash = (c: string) => `0x${c.repeat(64)}`;
-/** The issue's figures: 100 USDC asked, fees 0.847739, quoted 99.152261. */
-const QUOTE = {
-  requested_amount: 100,
-  receive_amount: 99.152261,
-  min_receive_amount: 98.90438,
-  service_fee: 0.2,
-  blockchain_fee: 0.647739,
-  total_fee: 0.847739,
-  total_fee_in_usd: 0.85,
-  rate: 1,
-  avg_completion_time: '00:00:35',
-};
+const arb = ARBITRUM;
+const base = BASE;
+const usdc = USDC;
+const ID = SWAP_ID;
 
 function details(
   status: string,
@@ -58,23 +32,7 @@ function details(
   quote: Record<string, unknown> = QUOTE,
   more: Record<string, unknown> = {},
 ): SwapDetails {
-  return SwapDetailsSchema.parse({
-    swap: {
-      id: ID,
-      created_date: '2026-01-01T11:58:00+00:00',
-      status,
-      source_network: arb,
-      source_token: usdc,
-      destination_network: base,
-      destination_token: usdc,
-      destination_address: DEST,
-      requested_amount: 100,
-      transactions: txs,
-      ...extra,
-    },
-    quote,
-    ...more,
-  });
+  return swapDetails(status, txs, { swap: extra, quote, more });
 }
 const input = (amount: number, status = 'completed', confirmations = 3) => ({
   type: 'input',

@@ -95,7 +95,7 @@ describe('Mute and Stop on the tracked card', () => {
     expect(after.messages).toEqual(['Swap completed']);
     expect(after.cards.filter((c) => c.op === 'send')).toHaveLength(1);
     expect(replyText(after.cards.at(-1)!.reply)).toMatch(/complet/i);
-  }, 30_000);
+  });
 
   it('a muted swap completes with its card edited and no message at all', async () => {
     const id = await h.createSwap();
@@ -112,7 +112,7 @@ describe('Mute and Stop on the tracked card', () => {
         .map((c) => replyText(c.reply))
         .join('\n'),
     ).toMatch(/complet/i);
-  }, 30_000);
+  });
 
   it('Stop unfollows and takes Mute and Stop off the card; Undo follows again', async () => {
     const id = await h.createSwap();
@@ -130,7 +130,7 @@ describe('Mute and Stop on the tracked card', () => {
     const undone = await u.presses('Undo');
     expect(undone[0]?.mode).toBe('edit');
     expect((await h.tracking.service.listFollowed(chat)).map((f) => f.swapId)).toEqual([id]);
-  }, 30_000);
+  });
 });
 
 describe('/settings', () => {
@@ -177,7 +177,7 @@ describe('/settings', () => {
     } finally {
       await tracking2.close();
     }
-  }, 30_000);
+  });
 
   it('in a group, only admins: a member is refused privately and changes nothing, by command or button', async () => {
     const chat: ChatTarget = { platform: 'console', chatId: 'g-refuse', chatKind: 'group' };
@@ -195,7 +195,7 @@ describe('/settings', () => {
     const tracked = await firstCard(chat.chatId, id);
     card(await member.presses('Mute', [tracked]), { title: 'Only admins can do that here', target: 'ephemeral' });
     expect(await h.tracking.service.isMuted(id, chat)).toBe(false);
-  }, 30_000);
+  });
 
   it('bad typed values get the specific message and change nothing', async () => {
     const u = new ChatUser(stack(), { userId: 'u-typed' });
@@ -213,5 +213,5 @@ describe('/settings', () => {
 
     // A good value typed with a time zone is kept as typed.
     card(await u.says('/settings quiet 9-11 Asia/Tokyo'), { contains: ['09:00–11:00 (Asia/Tokyo)'] });
-  }, 30_000);
+  });
 });

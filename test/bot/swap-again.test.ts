@@ -44,17 +44,13 @@ describe('Swap again', () => {
     h.sandbox.deposit(id);
     await h.settleUntilCompleted(id, 10);
     let done: Reply | undefined;
-    await waitFor(
-      async () => {
-        done = h.messengers.console
-          .forChat('u-again')
-          .map((r) => r.reply)
-          .find((r) => r.title === 'Swap completed');
-        return done !== undefined;
-      },
-      'the completion message',
-      10_000,
-    );
+    await waitFor(async () => {
+      done = h.messengers.console
+        .forChat('u-again')
+        .map((r) => r.reply)
+        .find((r) => r.title === 'Swap completed');
+      return done !== undefined;
+    }, 'the completion message');
     const again = replyButtons(done!).find((b) => b.label === 'Swap again');
     expect(again?.kind === 'action' ? utf8Length(again.action) : Infinity).toBeLessThanOrEqual(MAX_ACTION_BYTES);
 
@@ -72,7 +68,7 @@ describe('Swap again', () => {
     const row = replyButtons(list).find((b) => b.label === `Again: ${id.slice(0, 8)}`);
     expect(row, 'a Swap again button on the row').toBeDefined();
     card(await u.presses(`Again: ${id.slice(0, 8)}`, [list]), { title: 'Confirm your swap', contains: [DEST, '25 USDC'] });
-  }, 60_000);
+  });
 
   it('in a group, the button answers only the presser and opens nothing there', async () => {
     const u = new ChatUser({ core }, { userId: 'u-grp', chatId: 'g-1', chatKind: 'group' });

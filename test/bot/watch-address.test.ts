@@ -37,7 +37,7 @@ describe('watched addresses', () => {
     const before = lists();
     card(await u.says('/addresses watch 1'), { contains: ['Watching it', `1. EVM · ${DEST} · watched`] });
     // The first check notes what exists (the swap made here) and follows nothing new.
-    await waitFor(() => lists() > before, 'the first check of the address', 10_000);
+    await waitFor(() => lists() > before, 'the first check of the address');
 
     const outside = h.sandbox.injectSwap({
       source_network: 'OPTIMISM_MAINNET',
@@ -48,25 +48,20 @@ describe('watched addresses', () => {
       amount: 40,
     });
     h.clock.advance(2_500);
-    await waitFor(
-      async () => (await h.tracking.service.listFollowed(me)).some((f) => f.swapId === outside),
-      'the outside swap followed',
-      10_000,
-    );
+    await waitFor(async () => (await h.tracking.service.listFollowed(me)).some((f) => f.swapId === outside), 'the outside swap followed');
     expect((await h.tracking.service.listFollowed(me)).map((f) => f.swapId).sort()).toEqual([own, outside].sort());
     // Its status card comes to the private chat like any followed swap's.
     h.clock.advance(1_000);
     await waitFor(
       () => h.messengers.console.forChat('u-watch').some((r) => (r.reply.title ?? '').startsWith(`Swap ${outside.slice(0, 8)}`)),
       "the outside swap's card",
-      10_000,
     );
 
     card(await u.says('/addresses unwatch 1'), { contains: ['No longer watched.'] });
     const keys = new TrackingKeys(h.prefix);
     const redis = testRedis();
     expect(await redis.zcard(keys.watchDue)).toBe(0);
-  }, 60_000);
+  });
 
   it('each tick checks at most its share of the API budget', () => {
     const w = new AddressWatch(testRedis(), new TrackingKeys('x'), Date.now, {
@@ -106,7 +101,7 @@ describe('a watched address at the follow limit', () => {
     const lists = () => full.sandbox.requestCount('listSwaps');
     const before = lists();
     await u.says('/addresses watch 1');
-    await waitFor(() => lists() > before, 'the first check of the address', 10_000);
+    await waitFor(() => lists() > before, 'the first check of the address');
     const inject = () =>
       full.sandbox.injectSwap({
         source_network: 'OPTIMISM_MAINNET',
@@ -123,16 +118,16 @@ describe('a watched address at the follow limit', () => {
     const checked = async () => {
       const n = lists();
       full.clock.advance(1_500);
-      await waitFor(() => lists() > n, 'a check of the address', 10_000);
+      await waitFor(() => lists() > n, 'a check of the address');
     };
 
     // The second swap fits (2 of 2); the third does not: one notice, with the swap to /track.
     const second = inject();
     await checked();
-    await waitFor(async () => (await followed()).includes(second), 'the second swap followed', 10_000);
+    await waitFor(async () => (await followed()).includes(second), 'the second swap followed');
     const third = inject();
     await checked();
-    await waitFor(() => notices().length === 1, 'the notice', 10_000);
+    await waitFor(() => notices().length === 1, 'the notice');
     const text = replyText(notices()[0]!.reply);
     expect(text).toContain(DEST);
     expect(text).toContain('Sigues 2 intercambios, el máximo permitido.');
@@ -151,10 +146,10 @@ describe('a watched address at the follow limit', () => {
     expect(await followed()).not.toContain(own);
     const fifth = inject();
     await checked();
-    await waitFor(async () => (await followed()).includes(fifth), 'the fifth swap followed', 10_000);
+    await waitFor(async () => (await followed()).includes(fifth), 'the fifth swap followed');
     const sixth = inject();
     await checked();
-    await waitFor(() => notices().length === 2, 'the second notice', 10_000);
+    await waitFor(() => notices().length === 2, 'the second notice');
     expect(replyText(notices()[1]!.reply)).toContain(`/track ${sixth}`);
-  }, 60_000);
+  });
 });

@@ -24,7 +24,7 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
 
   beforeAll(async () => {
     node = await startLocalNode();
-  }, 60_000);
+  });
   afterAll(async () => {
     await node?.close();
   });
@@ -89,7 +89,7 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
       await w.close();
       await rpc.close({ force: true });
     }
-  }, 30_000);
+  });
 
   it('is checked again when the RPC answers after failing (a reconnect)', async () => {
     const rpc = await startRpcProxy(node.url);
@@ -116,7 +116,7 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
       await w.close();
       await rpc.close({ force: true });
     }
-  }, 30_000);
+  });
 
   it('takes back a reported transfer that a real reorganisation drops', async () => {
     const rpc = await startRpcProxy(node.url);
@@ -144,5 +144,5 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
       await w.close();
       await rpc.close({ force: true });
     }
-  }, 30_000);
+  });
 });

@@ -13,7 +13,7 @@ import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor, WAIT_MS } from '../support/wait.js';
 
 /**
  * The chain watcher end to end on a real local EVM node (EDR, started by the sandbox): a deposit
@@ -54,7 +54,7 @@ describe('chain watcher on a real local EVM node', () => {
     });
     const chainUrl = sandbox.chain?.url ?? '';
     rpc = await proxy(chainUrl);
-    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
     const evm = NETWORKS.filter((x) => x.type === 'evm');
     tracking = createTracking({
       redis: testRedisUrl(),
@@ -75,7 +75,7 @@ describe('chain watcher on a real local EVM node', () => {
       },
     });
     await tracking.startWorkers({ messengers: { console: messenger }, render: trackingRenderer });
-  }, 120_000);
+  });
   afterAll(async () => {
     await tracking?.close();
     await sandbox?.close();
@@ -147,16 +147,12 @@ describe('chain watcher on a real local EVM node', () => {
     // No block was mined after the transfer: the card shows it within that block.
     expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
     // The "Deposit seen" message goes with the chain's sighting: network, amount, block, confirmations.
-    const moment = await waitFor(
-      () => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')),
-      'the Deposit seen message',
-      20_000,
-    );
+    const moment = await waitFor(() => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')), 'the Deposit seen message');
     expect(moment).toContain(`Deposit seen on Arbitrum One: 100 USDC in block ${seen[1] ?? ''}, confirming 1/3`);
     expect(moment).toContain('We saw your deposit of 100 USDC.');
     await sandbox.chain?.node?.mine(1);
     await waitFor(() => latest(chat.chatId).includes('confirming 2/3'), 'the second confirmation from the chain head');
-  }, 60_000);
+  });
 
   it('shows the deposit seen on chain while the API is failing (the card does not wait for an API answer)', async () => {
     const { id, chat, address } = await followedSwap('USDC', 100);
@@ -167,7 +163,7 @@ describe('chain watcher on a real local EVM node', () => {
       () => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'),
       'the sighting on the card with the API failing',
     );
-  }, 60_000);
+  });
 
   it('shows a native deposit too', async () => {
     const { chat, address } = await followedSwap('ETH', 0.05);
@@ -176,11 +172,10 @@ describe('chain watcher on a real local EVM node', () => {
     const seen = await waitFor(
       () => latest(chat.chatId).match(/Deposit seen on Arbitrum One: 0\.05 ETH in block ([\d,]+), confirming 1\//),
       'the native sighting on the card',
-      20_000,
     );
     // No block was mined after the transfer: the card shows it within that block.
     expect(Number(seen[1]?.replace(/,/g, ''))).toBeGreaterThanOrEqual(head);
-  }, 60_000);
+  });
 
   it('tells a transfer of the wrong token at once, with what to do', async () => {
     const { chat, address } = await followedSwap('USDC', 100);
@@ -198,7 +193,7 @@ describe('chain watcher on a real local EVM node', () => {
     );
     expect(JSON.stringify(told.reply)).toContain(hash);
     expect(JSON.stringify(told.reply)).toContain('https://t.me/layerswap_io');
-  }, 60_000);
+  });
 
   it('tells a transfer after expiry as late (never "this swap expects"), in a new message with its hash and the support link', async () => {
     const { id, chat, address } = await followedSwap('USDC', 100);
@@ -218,43 +213,33 @@ describe('chain watcher on a real local EVM node', () => {
     expect(text).toContain('https://t.me/layerswap_io');
     await waitFor(() => latest(chat.chatId).includes('after this swap closed'), 'the late transfer on the card');
     expect(latest(chat.chatId)).not.toMatch(/Send the exact amount|this swap expects/);
-  }, 60_000);
+  });
 
   it('tells a transfer of a different amount at once, as the same under-payment the service will show', async () => {
     const { id, chat, address } = await followedSwap('USDC', 100);
     await sendToken(USDC, address, '50');
     const under = 'You sent 50 USDC: 50 USDC less than the 100 USDC asked.';
     // The money model takes the chain's amount as the deposit: the under-payment line of a service-seen deposit.
-    await waitFor(() => latest(chat.chatId).includes(under), 'the under-payment on the card from the chain', 20_000);
+    await waitFor(() => latest(chat.chatId).includes(under), 'the under-payment on the card from the chain');
     expect(latest(chat.chatId)).toContain('Deposit seen on Arbitrum One: 50 USDC in block');
     expect(latest(chat.chatId)).toContain('Layerswap has yet to pick it up');
     // Its "Deposit seen" message carries the sighting and says the same.
-    const moment = await waitFor(
-      () => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')),
-      'the Deposit seen message',
-      20_000,
-    );
+    const moment = await waitFor(() => cards(chat.chatId).find((c) => c.startsWith('{"title":"Deposit seen"')), 'the Deposit seen message');
     expect(moment).toContain('Deposit seen on Arbitrum One: 50 USDC in block');
     expect(moment).toContain(under);
     // The service picks it up: the same sentence, now from its input transaction, and no second message.
     await waitFor(
       async () => (await client.getSwap(id)).swap.transactions.some((x) => x.type === 'input'),
       'the service seeing the deposit',
-      20_000,
     );
     await tracking.service.pollNow(id);
-    await waitFor(
-      async () => ((await tracking.swapState(id))?.transactions.length ?? 0) > 0,
-      "the service's input transaction polled",
-      20_000,
-    );
+    await waitFor(async () => ((await tracking.swapState(id))?.transactions.length ?? 0) > 0, "the service's input transaction polled");
     await waitFor(
       () => latest(chat.chatId).includes(under) && !latest(chat.chatId).includes('Layerswap has yet to pick it up'),
       'the same under-payment from the service',
-      20_000,
     );
     expect(cards(chat.chatId).filter((c) => c.startsWith('{"title":"Deposit seen"'))).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('falls back to polling the API when the RPC dies mid-swap, and loses nothing', async () => {
     const { id, chat, address } = await followedSwap('USDC', 100);
@@ -262,20 +247,18 @@ describe('chain watcher on a real local EVM node', () => {
     await waitFor(
       () => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC in block'),
       'the sighting before the RPC dies',
-      20_000,
     );
     // A confirmation the service sees on its own chain, then the bot's RPC dies.
     await sandbox.chain?.node?.mine(1);
     await waitFor(
       async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
       'the service at 2 confirmations',
-      20_000,
     );
     await rpc.close({ force: true });
     // The watcher finds it down and hands the swap back to the API at once: a poll no one asked for
     // (the cadence's next is 30 s away, the chain's at the 3rd confirmation) brings the service's count.
     const input = async () => (await tracking.swapState(id))?.transactions.find((x) => x.type === 'input');
-    await waitFor(async () => (await input())?.confirmations === 2, 'the API poll after the RPC died', 20_000);
+    await waitFor(async () => (await input())?.confirmations === 2, 'the API poll after the RPC died');
     await sandbox.chain?.node?.mine(2);
     // The rest through API polls (the poll below stands for the cadence's next one coming due).
     await tracking.service.pollNow(id);
@@ -284,5 +267,5 @@ describe('chain watcher on a real local EVM node', () => {
     await tracking.service.pollNow(id);
     await waitFor(async () => (await tracking.swapState(id))?.status === 'completed', 'completion through API polls');
     await waitFor(() => cards(chat.chatId).some((c) => /completed/i.test(c)), 'the completed card');
-  }, 60_000);
+  });
 });

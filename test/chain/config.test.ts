@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { memoryLogger } from '../support/log.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * The chain watcher's settings as an operator meets them: CHAIN_WATCH (auto by default, off,
@@ -73,7 +74,7 @@ describe('chain watcher configuration', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     try {
-      await expect.poll(() => out, { timeout: 60_000 }).toMatch(/chain funded key: /);
+      await expect.poll(() => out, { timeout: WAIT_MS }).toMatch(/chain funded key: /);
       const rpc = /^chain rpc: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out)?.[1];
       expect(rpc, out).toBeDefined();
       expect(out).toMatch(/^chain funded key: 0x[0-9a-f]{64}$/m);
@@ -87,5 +88,5 @@ describe('chain watcher configuration', () => {
     } finally {
       child.kill('SIGTERM');
     }
-  }, 90_000);
+  });
 });

@@ -75,7 +75,7 @@ describe('chain evidence that means money', () => {
       },
     });
     await tracking.startWorkers({ messengers: { console: messenger }, render: trackingRenderer });
-  }, 120_000);
+  });
   afterAll(async () => {
     await tracking?.close();
     await sandbox?.close();
@@ -148,7 +148,7 @@ describe('chain evidence that means money', () => {
     expect(cards(chat.chatId).join('\n')).not.toContain('Deposit seen');
     expect((await stored(id))?.sighting).toBeUndefined();
     expect(log.lines.filter((l) => l.includes('a dust transfer reached a deposit address'))).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('a transfer the RPC invents without a receipt is never shown', async () => {
     const { id, chat, address } = await followedSwap();
@@ -158,7 +158,7 @@ describe('chain evidence that means money', () => {
     await waitFor(() => log.lines.some((l) => l.includes('has no receipt to back it')), 'the invented transfer refused');
     expect(cards(chat.chatId).join('\n')).not.toContain('Deposit seen');
     expect((await stored(id))?.money.deposited).toBeUndefined();
-  }, 60_000);
+  });
 
   it('a sighting a reorganisation takes back is retracted on the card and never deposited', async () => {
     const { id, chat, address } = await followedSwap();
@@ -178,7 +178,7 @@ describe('chain evidence that means money', () => {
     expect(s?.sighting?.verdict).toBe('retracted');
     expect(s?.money.deposited).toBeUndefined();
     expect(s?.money.next).toBe('send');
-  }, 60_000);
+  });
 
   it('another token edits the card once per swap, not at every transfer', async () => {
     const { chat, address } = await followedSwap();
@@ -191,7 +191,7 @@ describe('chain evidence that means money', () => {
     await waitFor(() => latest(chat.chatId).includes('Deposit seen on Arbitrum One: 100 USDC'), 'the real deposit on the card');
     const noise = new Set(cards(chat.chatId).filter((c) => c.includes('A transfer of 5 USDT0')));
     expect(noise.size).toBe(1);
-  }, 60_000);
+  });
 
   it('with no required count, the card is not edited at every new block', async () => {
     const { chat, address } = await followedSwap('BASE_MAINNET', 30);
@@ -204,7 +204,7 @@ describe('chain evidence that means money', () => {
     await mined();
     await waitFor(() => cards(chat.chatId).some((c) => c.includes('is no longer on the chain')), 'the retraction');
     expect(cards(chat.chatId).filter((c) => /confirmations so far: [2-9]/.test(c))).toEqual([]);
-  }, 60_000);
+  });
 
   it('after expiry only a late transfer of real value edits the card, once', async () => {
     const { id, chat, address } = await followedSwap();
@@ -233,5 +233,5 @@ describe('chain evidence that means money', () => {
     expect(after.filter((c) => c.includes('USDT0'))).toEqual([]);
     expect(after.filter((c) => c.includes('It arrived after the swap expired'))).toHaveLength(1);
     expect(after.join('\n')).not.toContain('60 USDC');
-  }, 60_000);
+  });
 });

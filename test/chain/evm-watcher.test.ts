@@ -55,7 +55,7 @@ describe('EVM watcher on a local node mining every second', () => {
         health: () => undefined,
       },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     clearInterval(miner);
     await watcher?.close();
@@ -71,7 +71,7 @@ describe('EVM watcher on a local node mining every second', () => {
     expect(s.t.block).toBe(block);
     // One block a second: a report held back by a cached head comes several blocks later.
     expect(s.headThen).toBeLessThanOrEqual(block + 1);
-  }, 30_000);
+  });
 
   it('finds the transfer of a swap watched after it landed, on a loop already running', async () => {
     const to = '0x00000000000000000000000000000000000b0b00' as Hex;
@@ -81,5 +81,5 @@ describe('EVM watcher on a local node mining every second', () => {
     watcher.watch({ swapId: 'late', network: 'LOCAL', address: to, token: ETH });
     const s = await waitFor(() => seen.find((x) => x.swapId === 'late'), 'the late-watched transfer');
     expect(s.t.block).toBe(block);
-  }, 30_000);
+  });
 });

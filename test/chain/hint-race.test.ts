@@ -45,6 +45,6 @@ describe('a poll asked for during a poll run', () => {
     const id = await h.createSwap();
     during = () => h.tracking.service.pollNow(id);
     await h.tracking.service.follow(id, chat, { userId: 'u', creator: true });
-    await waitFor(() => h.api.pollsOf(id).length >= 2, 'the poll the hint asked for', 15_000);
+    await waitFor(() => h.api.pollsOf(id).length >= 2, 'the poll the hint asked for');
   });
 });

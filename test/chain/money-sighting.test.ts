@@ -5,7 +5,8 @@ import { statusCard } from '../../src/bot/status/card.js';
 import { swapMoney } from '../../src/bot/money/model.js';
 import type { ChainSighting } from '../../src/contracts/chain.js';
 import { replyText, type Reply } from '../../src/contracts/reply.js';
-import { SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
+import type { SwapDetails } from '../../src/layerswap/schemas.js';
+import { ARBITRUM, NOW, QUOTE as ISSUE_QUOTE, swapDetails, USDC } from '../support/swaps.js';
 
 /**
  * One story of the user's money (pure): a deposit of the swap's token seen on chain is the money
@@ -13,51 +14,14 @@ import { SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas
  * service shows later; another token or a late transfer is not counted as the deposit.
  */
 
-const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
-const ID = '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b';
-const arb = {
-  name: 'ARBITRUM_MAINNET',
-  display_name: 'Arbitrum One',
-  type: 'evm',
-  chain_id: '42161',
-  transaction_explorer_template: 'https://arbiscan.io/tx/{0}',
-};
-const base = {
-  name: 'BASE_MAINNET',
-  display_name: 'Base',
-  type: 'evm',
-  chain_id: '8453',
-  transaction_explorer_template: 'https://basescan.org/tx/{0}',
-};
-const usdc = { symbol: 'USDC', decimals: 6, contract: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', price_in_usd: 1 };
-const QUOTE = {
-  requested_amount: 100,
-  receive_amount: 99.152261,
-  min_receive_amount: 98.90438,
-  service_fee: 0.2,
-  blockchain_fee: 0.647739,
-  total_fee: 0.847739,
-  rate: 1,
-  avg_completion_time: '00:00:35',
-};
+const arb = ARBITRUM;
+const usdc = USDC;
+/** The money issue's quote, without the fee in USD. */
+const { total_fee_in_usd: _usd, ...QUOTE } = ISSUE_QUOTE;
 const TX = `0x${'a'.repeat(64)}`;
 
 function details(status: string, txs: unknown[], chain?: Partial<ChainSighting>): SwapDetails {
-  const d = SwapDetailsSchema.parse({
-    swap: {
-      id: ID,
-      created_date: '2026-01-01T11:58:00+00:00',
-      status,
-      source_network: arb,
-      source_token: usdc,
-      destination_network: base,
-      destination_token: usdc,
-      destination_address: `0x${'d'.repeat(40)}`,
-      requested_amount: 100,
-      transactions: txs,
-    },
-    quote: QUOTE,
-  });
+  const d = swapDetails(status, txs, { swap: { destination_address: `0x${'d'.repeat(40)}` }, quote: QUOTE });
   const sighting: ChainSighting | undefined = chain
     ? {
         network: 'Arbitrum One',

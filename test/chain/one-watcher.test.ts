@@ -62,7 +62,7 @@ describe('one watcher per network, whatever the number of workers', () => {
       await tracking.startWorkers({ messengers: { console: messenger }, render: trackingRenderer });
       workers.push({ tracking, rpc, closed: false });
     }
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const w of workers) if (!w.closed) await w.tracking.close();
     await sandbox?.close();
@@ -109,7 +109,7 @@ describe('one watcher per network, whatever the number of workers', () => {
     for (let i = 0; i < 6; i++) await mined();
     const blocks = Array.from({ length: 6 }, (_, i) => from + i);
     expect(blocks.map(reads)).toEqual(blocks.map(() => 1));
-  }, 60_000);
+  });
 
   it('another worker takes the watch over when the one holding it goes away', async () => {
     const { chat, address } = await followedSwap();
@@ -140,5 +140,5 @@ describe('one watcher per network, whatever the number of workers', () => {
         messenger.log.some((r) => r.chatId === chat.chatId && JSON.stringify(r.reply).includes('Deposit seen on Arbitrum One: 100 USDC')),
       'the deposit on the card, seen by the worker that took over',
     );
-  }, 60_000);
+  });
 });

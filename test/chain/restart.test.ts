@@ -11,7 +11,7 @@ import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor, WAIT_MS } from '../support/wait.js';
 
 /**
  * Watches live in a worker's memory. A worker that restarts while a swap waits for its deposit
@@ -58,8 +58,8 @@ describe('a worker restart while swaps wait for their deposits', () => {
       timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 },
       chain: { blockMs: 0, pollMs: 50 },
     });
-    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
-  }, 60_000);
+    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
+  });
   afterAll(async () => {
     for (const t of running) await t.close();
     await client?.close();
@@ -111,7 +111,7 @@ describe('a worker restart while swaps wait for their deposits', () => {
         `the sighting on ${s.chat.chatId}'s card after the restart`,
       );
     }
-  }, 90_000);
+  });
 
   it('tells a transfer that lands after the swap expired, though the swap is polled no more', async () => {
     // One worker at a time: the one of the test before stops.
@@ -155,7 +155,7 @@ describe('a worker restart while swaps wait for their deposits', () => {
       () => messenger.log.some((r) => r.chatId === 'late' && JSON.stringify(r.reply).includes('It arrived after the swap expired')),
       'the late transfer on the card',
     );
-  }, 90_000);
+  });
 
   it('still tells a late transfer when the worker restarted after the swap expired', async () => {
     await running.at(-1)?.close();
@@ -172,10 +172,10 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const id = details.swap.id;
     const chat: ChatTarget = { platform: 'console', chatId: 'late-restart', chatKind: 'private' };
     await before.service.follow(id, chat, { userId: 'u-late-restart', creator: true });
-    await waitFor(() => before.swapState(id), 'the first poll', 20_000);
+    await waitFor(() => before.swapState(id), 'the first poll');
     clock.advance(3_600_001);
     await before.service.pollNow(id);
-    await waitFor(async () => (await before.swapState(id))?.status === 'expired', 'the expired status', 20_000);
+    await waitFor(async () => (await before.swapState(id))?.status === 'expired', 'the expired status');
     // The swap is final: no poll job, not among the active swaps. Only the late list brings its watch back.
     await before.close();
     const messenger = new RecordingMessenger('console');
@@ -200,8 +200,7 @@ describe('a worker restart while swaps wait for their deposits', () => {
     const told = await waitFor(
       () => messenger.log.find((r) => r.chatId === 'late-restart' && JSON.stringify(r.reply).includes('It arrived after the swap expired')),
       'the late transfer told by the restarted worker',
-      20_000,
     );
     expect(JSON.stringify(told.reply)).toContain('A transfer of 100 USDC reached the deposit address on Arbitrum One');
-  }, 90_000);
+  });
 });

@@ -12,6 +12,7 @@ import { clusterUnavailable, startCluster, type LocalCluster } from '../support/
 import { uniquePrefix } from '../support/redis.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { CARD_TITLE, testRenderer } from '../tracking/support/card.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * Tracking on a real Redis Cluster (REDIS_CLUSTER_NODES): three masters and one replica started
@@ -39,7 +40,7 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     // The replica follows the master of the poll queue's slot: the failover below moves it.
     cluster = await startCluster({ replicaOfKey: keys.queuePrefix(POLL_QUEUE) });
     sandbox = await startSandbox({ host: '127.0.0.1', timings: { depositDelayMs: 'off' } });
-    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+    client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
     tracking = createTracking({
       redis: cluster.url,
       prefix,
@@ -53,14 +54,14 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
       workers: { notifyBackoffMs: 100, notifyBackoffMaxMs: 1_000, lockDurationMs: 3_000, stalledIntervalMs: 1_000 },
     });
     await tracking.startWorkers({ messengers: { telegram }, render: testRenderer, concurrency: 10 });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await tracking?.close();
     await client?.close();
     await sandbox?.close();
     await cluster?.stop();
-  }, 60_000);
+  });
 
   async function createSwap(): Promise<string> {
     n++;
@@ -131,7 +132,7 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     probe.disconnect();
     expect(slots.size).toBeGreaterThan(1);
     expect(queueSlots.size).toBe(3);
-  }, 120_000);
+  });
 
   it("lists a chat's swaps when they live on different masters", async () => {
     const chat: ChatTarget = { platform: 'telegram', chatId: 'many', chatKind: 'private' };
@@ -143,7 +144,7 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     }
     const listed = await tracking.service.listFollowed(chat);
     expect(listed.map((f) => f.swapId).sort()).toEqual([...ids].sort());
-  }, 60_000);
+  });
 
   it('carries on through a failover of the master holding the queues', async () => {
     // Followed before the failover: their polls are in flight when the master dies.
@@ -154,5 +155,5 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     // swaps followed before reach their chats completed, and swaps followed now are tracked.
     await complete(during, RESUME_MS);
     await complete(await follow('after', 4, RESUME_MS), RESUME_MS);
-  }, 180_000);
+  });
 });

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { vi } from 'vitest';
 import { startConsoleChat } from '../../src/platforms/console/adapter.js';
 import type { Harness } from '../bot/support/conversation.js';
+import { WAIT_MS } from '../support/wait.js';
 
 export interface PipeChatOptions {
   isTTY?: boolean;
@@ -46,7 +47,7 @@ export function startPipeChat(h: Pick<Harness, 'core'>, opts: PipeChatOptions = 
         if (typeof pattern === 'string' ? tail.includes(pattern) : pattern.test(tail)) return tail;
         throw new Error(`timed out waiting for ${String(pattern)}; output:\n${text}`);
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: WAIT_MS, interval: 20 },
     );
   /** Does `act`, then waits for the pattern in what is printed after it; returns that output. */
   const step = (act: () => unknown, until: string | RegExp): Promise<string> => {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   output.on('data', (d: Buffer) => (out += d.toString()));
   chat = startConsoleChat({ core: live.core, input, output, userId: 'life-user' });
   box.chat = chat;
-}, 60_000);
+});
 
 afterAll(async () => {
   chat.close();
@@ -94,5 +94,5 @@ describe('terminal chat: the deposit card has a lifecycle', () => {
       'the deposit card closed',
     );
     expect(closed).toMatch(/Received: \d+\.\d+ USDC/);
-  }, 60_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     edit: (ref, reply) => chatOf(ref.chatId).edit(ref, reply),
   };
   live = await startLiveStack('console-money', { console: proxy });
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of chats.values()) c.chat.close();
@@ -90,12 +90,8 @@ function consoleSurface(userId: string): MoneySurface {
 
 describe('what the terminal chat tells you about your money', () => {
   MONEY_SCENARIOS.forEach((s, i) => {
-    it(
-      s.name,
-      async () => {
-        await runMoneyScenario(consoleSurface(`con-money-${i}`), s);
-      },
-      90_000,
-    );
+    it(s.name, async () => {
+      await runMoneyScenario(consoleSurface(`con-money-${i}`), s);
+    });
   });
 });

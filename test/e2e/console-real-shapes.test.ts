@@ -74,19 +74,14 @@ describe('the terminal chat against answers shaped like the real service', () =>
       '7', // Confirm
       '/history',
     ].join('\n');
-    const { code, stdout, stderr } = await runCli(
-      ['console'],
-      `${script}\n`,
-      {
-        REDIS_URL: testRedisUrl(),
-        REDIS_PREFIX: prefix,
-        LAYERSWAP_API_URL: stand.url,
-        LAYERSWAP_API_KEY: sandbox.apiKey,
-        POLL_FAST_MS: '500',
-        POLL_SLOW_MS: '1000',
-      },
-      90_000,
-    );
+    const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, {
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      LAYERSWAP_API_URL: stand.url,
+      LAYERSWAP_API_KEY: sandbox.apiKey,
+      POLL_FAST_MS: '500',
+      POLL_SLOW_MS: '1000',
+    });
     expect(code, stderr).toBe(0);
     expect(stdout).not.toContain('SANDBOX'); // it took the stand-in for the real service
 

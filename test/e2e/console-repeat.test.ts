@@ -23,7 +23,7 @@ beforeAll(async () => {
   live = await startLiveStack('console-repeat', { console: proxy });
   c = startPipeChat({ core: live.core }, { userId: 'repeat-user' });
   box.chat = c.chat;
-}, 60_000);
+});
 
 afterAll(async () => {
   c?.chat.close();

@@ -5,6 +5,7 @@ import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * Issue 14's acceptance run through the built terminal chat: a swap created in one chat and
@@ -34,14 +35,14 @@ class Chat {
     this.child.stdin.write(`${line}\n`);
   }
   /** Waits until the output after `from` matches; returns where the match starts. */
-  async waitFor(re: RegExp, from = 0, timeout = 30_000): Promise<number> {
+  async waitFor(re: RegExp, from = 0): Promise<number> {
     return vi.waitFor(
       () => {
         const i = this.out.slice(from).search(re);
         if (i < 0) throw new Error(`no ${String(re)} in:\n${this.out.slice(from)}\nstderr:\n${this.err}`);
         return from + i;
       },
-      { timeout, interval: 50 },
+      { timeout: WAIT_MS, interval: 50 },
     );
   }
   /** Presses the button with this label in the last reply that showed it. */
@@ -147,5 +148,5 @@ describe('track anything through the terminal chat (built CLI, sandbox over HTTP
     // Confirmations were shown before the swap's status moved on.
     expect(a.out.indexOf('We see your transaction: 2/3')).toBeLessThan(a.out.search(/Deposit confirmed, sending|Swap completed/));
     expect(a.err + b.err).not.toMatch(/error/i);
-  }, 120_000);
+  });
 });

@@ -16,7 +16,7 @@ import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { LanguageStore } from '../../src/i18n/store.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor, WAIT_MS } from '../support/wait.js';
 
 /**
  * The real product behind a fake platform: the sandbox (manual clock, deposits on demand), the
@@ -43,7 +43,7 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     clock,
     timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 },
   });
-  const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+  const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
   const catalog = new CatalogCache(api, { ttlMs: 3_600_000, now: () => clock.now() });
   await catalog.warm(); // as the web process does at start: autocomplete reads only the cache
   const prefix = uniquePrefix(name);

@@ -8,7 +8,7 @@ import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor, WAIT_MS } from '../support/wait.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -61,7 +61,7 @@ async function stepUntil(sandbox: SandboxServer, clock: ManualClock, done: () =>
   for (let i = 0; i < 40 && !done(); i++) {
     clock.advance(1_000);
     const polls = sandbox.requestCount('getSwap');
-    await waitFor(() => done() || sandbox.requestCount('getSwap') > polls, 'a poll after the clock moved', 30_000);
+    await waitFor(() => done() || sandbox.requestCount('getSwap') > polls, 'a poll after the clock moved');
   }
 }
 
@@ -111,7 +111,7 @@ describe('swapbot web + swapbot worker as separate processes', () => {
 
     // The web process answers a command over long polling.
     fake.sendText(chat, alice, '/quote 100 USDC arbitrum base');
-    const quote = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card', 30_000);
+    const quote = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card');
     // The amount the sandbox quotes (a fixed network cost plus a small rate), not a made-up one.
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
     const expected = await api.getQuote({
@@ -141,7 +141,6 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     const card = await waitFor(
       () => fake.botMessages(chat.id).find((m) => m.text?.includes(id.slice(0, 8)) && /Waiting for your deposit/i.test(m.text)),
       'the status card from the worker',
-      30_000,
     );
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1); // one card per swap per chat
 
@@ -151,9 +150,9 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     const finalTitle = `Swap ${id.slice(0, 8)}: Completed`;
     const cardText = () => fake.message(chat.id, card.message_id)?.text ?? '';
     await stepUntil(sandbox, clock, () => cardText().includes(finalTitle));
-    await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('Swap completed')), 'the completion message', 30_000);
+    await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('Swap completed')), 'the completion message');
     // The one status card was edited in place to its final state.
-    await waitFor(() => (cardText().includes(finalTitle) ? true : undefined), 'the card to say Completed', 30_000);
+    await waitFor(() => (cardText().includes(finalTitle) ? true : undefined), 'the card to say Completed');
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes('Swap completed'))).toHaveLength(1);
     expect(fake.botMessages(chat.id).filter((m) => m.text?.includes(`Swap ${id.slice(0, 8)}`))).toHaveLength(1);
 
@@ -172,7 +171,7 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     expect(await worker.exited).toBe(0);
     // Secrets never reach the logs.
     expect(web.output() + worker.output()).not.toContain(fake.token.split(':')[1]!);
-  }, 90_000);
+  });
 });
 
 describe('swapbot web + swapbot worker on Discord', () => {
@@ -233,16 +232,15 @@ describe('swapbot web + swapbot worker on Discord', () => {
     await waitFor(
       () => fake.gateway.stats.identifies.some((i) => i.token === 'ok') || undefined,
       'the web process to identify on the gateway',
-      30_000,
     );
-    await waitFor(() => web.output().includes('discord connected'), 'the web process to handle READY and GUILD_CREATE', 30_000);
+    await waitFor(() => web.output().includes('discord connected'), 'the web process to handle READY and GUILD_CREATE');
     fake.slashCommand(world.aliceDm, 'track', { swap_id: id });
-    const card = await waitFor(cardIn, 'the live card pushed by the worker', 30_000);
+    const card = await waitFor(cardIn, 'the live card pushed by the worker');
     expect(unescape(embedText(card))).toMatch(/Waiting for your deposit/);
 
     sandbox.deposit(id);
     await stepUntil(sandbox, clock, () => /Completed/.test(titleOf(fake.message(card.id))));
-    await waitFor(() => /Completed/.test(titleOf(fake.message(card.id))) || undefined, 'the card edited to Completed', 30_000);
+    await waitFor(() => /Completed/.test(titleOf(fake.message(card.id))) || undefined, 'the card edited to Completed');
     expect(fake.messagesIn(dm).filter((m) => titleOf(m).includes(`Swap ${short}`) && !m.interactionId)).toHaveLength(1);
 
     web.child.kill('SIGTERM');
@@ -250,7 +248,7 @@ describe('swapbot web + swapbot worker on Discord', () => {
     expect(await web.exited).toBe(0);
     expect(await worker.exited).toBe(0);
     expect(web.output() + worker.output()).not.toContain(world.token);
-  }, 90_000);
+  });
 });
 
 describe('swapbot web when Telegram misbehaves', () => {
@@ -290,7 +288,7 @@ describe('swapbot web when Telegram misbehaves', () => {
     fakes.push(fake);
     const port = await freePort();
     const p = web(envFor(fake.apiRoot, fake.token, port));
-    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(200);
+    await expect.poll(() => health(port), { timeout: WAIT_MS, interval: 200 }).toBe(200);
     const alice = { id: 6161, is_bot: false, first_name: 'Alice' };
     return { fake, p, alice, chat: fake.privateChat(alice) };
   };
@@ -299,51 +297,51 @@ describe('swapbot web when Telegram misbehaves', () => {
     const [port, telegramPort] = [await freePort(), await freePort()];
     const token = '777001:TEST-unreachable-abcdefghijklmnopqrstu';
     const p = web(envFor(`http://127.0.0.1:${telegramPort}`, token, port));
-    await expect.poll(() => health(port), { timeout: 20_000, interval: 200 }).toBe(503);
-    await expect.poll(() => p.output(), { timeout: 10_000 }).toMatch(/cannot reach the Bot API/);
+    await expect.poll(() => health(port), { timeout: WAIT_MS, interval: 200 }).toBe(503);
+    await expect.poll(() => p.output(), { timeout: WAIT_MS }).toMatch(/cannot reach the Bot API/);
 
     // Telegram comes back where the process looks: it connects on its own and becomes ready.
     const fake = await FakeBotApi.start({ token, port: telegramPort });
     fakes.push(fake);
-    await expect.poll(() => health(port), { timeout: 40_000, interval: 250 }).toBe(200);
+    await expect.poll(() => health(port), { timeout: WAIT_MS, interval: 250 }).toBe(200);
     const alice = { id: 5151, is_bot: false, first_name: 'Alice' };
     fake.sendText(fake.privateChat(alice), alice, '/help');
-    await waitFor(() => fake.botMessages(alice.id)[0], 'an answer once connected', 20_000);
+    await waitFor(() => fake.botMessages(alice.id)[0], 'an answer once connected');
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
-  }, 90_000);
+  });
 
   it('an update in hand when web is SIGKILLed is answered by the next web process', async () => {
     const { fake, p: first, alice, chat } = await readyWeb('777002:TEST-sigkill-abcdefghijklmnopqrstuvw');
     // Telegram takes the reply but never answers: the update is in hand when the process dies.
     fake.hold({ method: 'sendMessage', chatId: chat.id });
     fake.sendText(chat, alice, '/help');
-    await waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply in flight', 20_000);
+    await waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply in flight');
     first.child.kill('SIGKILL');
     await first.exited;
 
     fake.releaseHolds();
     const second = web(envFor(fake.apiRoot, fake.token, await freePort()));
-    const reply = await waitFor(() => fake.botMessages(chat.id)[0], 'the reply from the next process', 40_000);
+    const reply = await waitFor(() => fake.botMessages(chat.id)[0], 'the reply from the next process');
     expect(reply.text).toMatch(/\/quote/);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(fake.botMessages(chat.id)).toHaveLength(1);
-  }, 90_000);
+  });
 
   it('SIGTERM ends the process within 25 s while Telegram hangs, naming what hung', async () => {
     const { fake, p, alice, chat } = await readyWeb('777003:TEST-hanging-abcdefghijklmnopqrstuvw');
     // From now on Telegram answers nothing (the poll in progress still delivers this update).
     fake.hold();
     fake.sendText(chat, alice, '/help');
-    await waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply hanging', 20_000);
+    await waitFor(() => fake.callsTo('sendMessage').find((c) => c.held), 'the reply hanging');
 
     const t0 = Date.now();
     p.child.kill('SIGTERM');
     await p.exited;
     expect(Date.now() - t0).toBeLessThan(25_000);
     expect(p.output()).toMatch(/updates still in hand at shutdown|still closing/);
-  }, 90_000);
+  });
 });
 
 describe('swapbot worker beside web on one host', () => {
@@ -370,5 +368,5 @@ describe('swapbot worker beside web on one host', () => {
     } finally {
       await new Promise((r) => busy.close(r));
     }
-  }, 30_000);
+  });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { waitFor } from '../support/wait.js';
+import { waitFor, WAIT_MS } from '../support/wait.js';
 
 /**
  * The built CLI against a Redis that is not there (a closed port) or goes away: the terminal chat
@@ -64,7 +64,7 @@ async function get(port: number, path: string): Promise<{ status: number; body: 
  * while Redis is away counts its own failed reads too, so frequent scrapes would inflate it.
  */
 function errorsReach(port: number, n: number, what: string): Promise<void> {
-  return vi.waitFor(async () => expect(await redisErrors(port), what).toBeGreaterThanOrEqual(n), { timeout: 30_000, interval: 500 });
+  return vi.waitFor(async () => expect(await redisErrors(port), what).toBeGreaterThanOrEqual(n), { timeout: WAIT_MS, interval: 500 });
 }
 
 /** swapbot_redis_errors_total on the worker's /metrics. */
@@ -78,12 +78,10 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
     const closed = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'swapbot-noredis-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { code, stdout, stderr } = await runCli(
-      ['start'],
-      '/quote 0.5 eth ethereum -> optimism\n',
-      { REDIS_URL: `redis://:hunter2pass@127.0.0.1:${closed}`, DATA_DIR: dataDir },
-      30_000,
-    );
+    const { code, stdout, stderr } = await runCli(['start'], '/quote 0.5 eth ethereum -> optimism\n', {
+      REDIS_URL: `redis://:hunter2pass@127.0.0.1:${closed}`,
+      DATA_DIR: dataDir,
+    });
     expect(code).toBe(1);
     // No banner, no chat: nothing pretends all is well.
     expect(stdout).toBe('');
@@ -121,24 +119,24 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
 
     const script = async () => {
       // No Redis yet: one line for the connections, one naming REDIS_URL; /health 503; still running.
-      await waitFor(() => count(/Redis does not answer \(check REDIS_URL/) === 1, 'the worker saying Redis does not answer', 30_000);
+      await waitFor(() => count(/Redis does not answer \(check REDIS_URL/) === 1, 'the worker saying Redis does not answer');
       await errorsReach(healthPort, 30, 'connection errors while Redis is not there');
       expect((await get(healthPort, '/health'))?.status).toBe(503);
       expect(child.exitCode).toBeNull();
 
       // Redis appears: tracking starts, /health says ready.
       let server = await redisServer(redisPort, dir);
-      await waitFor(() => count(/polling and notifying/) === 1, 'the worker starting its workers', 30_000);
-      await waitFor(async () => (await get(healthPort, '/health'))?.status === 200, '/health 200', 30_000);
-      await waitFor(() => count(/Redis available again/) === 1, 'the first "available again"', 30_000);
+      await waitFor(() => count(/polling and notifying/) === 1, 'the worker starting its workers');
+      await waitFor(async () => (await get(healthPort, '/health'))?.status === 200, '/health 200');
+      await waitFor(() => count(/Redis available again/) === 1, 'the first "available again"');
 
       // An outage while running (queues, workers and their blocking connections all retry), then recovery.
       const before = await redisErrors(healthPort);
       await stopServer(server);
       await errorsReach(healthPort, before + 30, 'errors in the outage');
       server = await redisServer(redisPort, dir);
-      await waitFor(() => count(/Redis available again/) === 2, 'the second "available again"', 30_000);
-      await waitFor(async () => (await get(healthPort, '/health'))?.status === 200, '/health 200 again', 30_000);
+      await waitFor(() => count(/Redis available again/) === 2, 'the second "available again"');
+      await waitFor(async () => (await get(healthPort, '/health'))?.status === 200, '/health 200 again');
 
       // Every line is one JSON log entry: no raw stack trace from a queue without an error listener.
       for (const line of lines()) expect(() => JSON.parse(line), line).not.toThrow();
@@ -154,7 +152,7 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
       err.message += `\nworker output:\n${out}`;
       throw err;
     });
-  }, 150_000);
+  });
 
   it('REQUIRE_PERSISTENCE=1 refuses a Redis without the append-only file, naming the setting', async () => {
     const redisPort = await freePort();
@@ -178,7 +176,7 @@ describe('a wrong REDIS_URL or a Redis outage, in the built CLI', () => {
     );
     expect(refused.stdout).not.toMatch(/polling and notifying/);
     await stopServer(server);
-  }, 60_000);
+  });
 
   it('reads .env from the working directory, the environment winning over it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'swapbot-dotenv-'));

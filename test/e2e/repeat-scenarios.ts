@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { readRouteTimes, routeTimesId } from '../../src/contracts/route-times.js';
+import { routeTimesId } from '../../src/contracts/route-times.js';
+import { readRouteTimes } from '../../src/tracking/route-times.js';
 import { RouteTimesStore } from '../../src/tracking/route-times.js';
 import { waitFor } from '../support/wait.js';
 import { driveToCompletion, type LiveStack } from './live-stack.js';
@@ -74,14 +75,12 @@ async function completedByTracker(s: RepeatSurface, n: number, recordedBefore: n
   await waitFor(
     async () => (await Promise.all(ids.map((id) => live.tracking.swapState(id)))).every((st) => st?.depositSeenAt !== undefined),
     'the deposits seen',
-    10_000,
   );
   for (const id of ids) await driveToCompletion(live, id);
   const want = recordedBefore + n;
   await waitFor(
     async () => (await readRouteTimes(live.redis, live.prefix, idOf(OBSERVED), live.clock.now())).seen?.count === want,
     `${want} durations recorded`,
-    10_000,
   );
 }
 
@@ -96,7 +95,7 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     expect(four).not.toContain('of the last');
     await completedByTracker(s, 1, 4);
     expect(await s.says(quote, /Expected time/)).toMatch(/5 of the last 5 swaps on this route arrived within \d+ (seconds|minutes?)/);
-  }, 120_000);
+  });
 
   it('a swap past its route\'s p90 gets "slower than usual on this route" on its card', async () => {
     const s = surface();
@@ -110,15 +109,15 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     const title = new RegExp(`Swap ${id.slice(0, 8)}: `);
     await s.sees(title);
     live.sandbox.deposit(id);
-    await waitFor(async () => (await live.tracking.swapState(id))?.depositSeenAt !== undefined, 'the deposit seen', 10_000);
+    await waitFor(async () => (await live.tracking.swapState(id))?.depositSeenAt !== undefined, 'the deposit seen');
     expect(await s.sees(new RegExp(`Swap ${id.slice(0, 8)}: [\\s\\S]*9 in 10 within 20 seconds`))).not.toContain('Slower than usual');
     // 25 s after the deposit was seen, still confirming: past the route's p90 (20 s).
     live.clock.advance(25_000);
     const at = live.clock.now();
-    await waitFor(async () => ((await live.tracking.swapState(id))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved', 10_000);
+    await waitFor(async () => ((await live.tracking.swapState(id))?.lastPolledAt ?? 0) >= at, 'a poll after the clock moved');
     expect((await live.tracking.swapState(id))?.status).toBe('user_transfer_pending');
     await s.sees(new RegExp(`Swap ${id.slice(0, 8)}: [\\s\\S]*Slower than usual on this route: 9 in 10 swaps arrived within 20 seconds`));
-  }, 60_000);
+  });
 
   it('"Swap again" on a completed swap\'s message reaches the confirmation with the same destination and a fresh quote', async () => {
     const s = surface();
@@ -137,7 +136,7 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     expect(confirm).toContain(EVM);
     expect(confirm).toContain('20 USDC');
     expect(live.sandbox.requestCount('getQuote'), 'a quote asked for now').toBeGreaterThan(quotes);
-  }, 90_000);
+  });
 
   it("a watched address picks up a swap made outside the chat (the sandbox's inject endpoint)", async () => {
     const s = surface();
@@ -146,7 +145,7 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     const lists = live.sandbox.requestCount('listSwaps');
     expect(await s.says('/addresses watch 1', 'Watching it')).toContain('watched');
     // The first check notes what exists; a swap made after it is new.
-    await waitFor(() => live.sandbox.requestCount('listSwaps') > lists, 'the first check of the address', 10_000);
+    await waitFor(() => live.sandbox.requestCount('listSwaps') > lists, 'the first check of the address');
     const outside = live.sandbox.injectSwap({
       source_network: 'OPTIMISM_MAINNET',
       source_token: 'USDC',
@@ -159,11 +158,10 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     await waitFor(
       async () => (await live.tracking.service.listFollowed(s.me)).some((f) => f.swapId === outside),
       'the outside swap followed',
-      10_000,
     );
     await s.sees(new RegExp(`Swap ${outside.slice(0, 8)}: `));
     expect(await s.says('/addresses unwatch 1', 'No longer watched.')).not.toContain('· watched');
-  }, 60_000);
+  });
 
   it('a saved address is offered at the address step, never shown in a group, and removed with /addresses', async () => {
     const s = surface();
@@ -183,5 +181,5 @@ export function repeatScenarios(surface: () => RepeatSurface): void {
     await s.presses(`Remove 1: ${SHORT}`, 'No saved addresses yet.');
     await s.says('/swap 10 USDC ARBITRUM_MAINNET OPTIMISM_MAINNET', /address on Optimism/);
     await s.says('/cancel', /./);
-  }, 60_000);
+  });
 }

@@ -17,7 +17,7 @@ const ROUTE = { amount: '100', from_network: 'arbitrum', from_token: 'usdc', to_
 let world: Awaited<ReturnType<typeof startMcpWorld>>;
 beforeAll(async () => {
   world = await startMcpWorld();
-}, 30_000);
+});
 afterAll(() => world?.close());
 
 describe('/mcp over Streamable HTTP', () => {
@@ -160,7 +160,7 @@ describe('/mcp over Streamable HTTP', () => {
     } finally {
       await receiver.close();
     }
-  }, 60_000);
+  });
 
   it('caps: the daily cap refuses naming the cap and how to raise it; above the USD threshold the swap waits for a person', async () => {
     const { key, secret } = await world.keys.create('capped', { maxSwapsPerDay: 1, maxUsdPerSwap: 500 });

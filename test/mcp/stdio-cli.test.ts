@@ -33,7 +33,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
     const bad = await runCli(['mcp-key', 'create', '--label', 'x', '--max-usd-per-swap', 'lots'], '', env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-usd-per-swap takes a number');
-  }, 60_000);
+  });
 
   it('an assistant over stdio quotes, creates and is told the swap completed, without polling', async () => {
     const made = await runCli(['mcp-key', 'create', '--label', 'desktop'], '', env);
@@ -66,15 +66,15 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
       await client.listen({ resourceSubscriptions: [`swap://${swapId}`] });
       // The sandbox runs fast here: a deposit seen and its completion may land in one poll, and
       // then only the newer news is pushed (tracking skips superseded moments); completed always is.
-      await waitFor(() => moments.includes('completed'), 'completed pushed over stdio', 45_000);
+      await waitFor(() => moments.includes('completed'), 'completed pushed over stdio');
     } finally {
       await client.close();
     }
-  }, 90_000);
+  });
 
   it('refuses to start without a valid key, saying what to set', async () => {
     const r = await runCli(['mcp'], '', { ...env, SWAPBOT_MCP_KEY: 'sbk_wrong' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('SWAPBOT_MCP_KEY');
-  }, 60_000);
+  });
 });

@@ -63,7 +63,7 @@ describe("hand-off to the person's Telegram chat", () => {
     await b.sees(/expired|no longer/i);
     expect(b.messages().some((m) => (m.caption ?? m.text ?? '').includes(swapId))).toBe(false);
     await c.close();
-  }, 30_000);
+  });
 
   it("above the threshold: needs approval, the link opens the confirmation, and the person's Confirm creates the swap", async () => {
     const c = await agent({ maxUsdPerSwap: 10 });
@@ -84,5 +84,5 @@ describe("hand-off to the person's Telegram chat", () => {
     expect(approved.data).toMatchObject({ outcome: 'approved', swap_id: swapId });
     expect((await call(c, 'get_swap', { swap_id: swapId })).data.swap_id).toBe(swapId);
     await c.close();
-  }, 30_000);
+  });
 });

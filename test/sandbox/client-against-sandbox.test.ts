@@ -11,6 +11,7 @@ import { isValidAddress } from '../../src/sandbox/addresses.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { ADDR, apiError, ISO_WITH_OFFSET, TIMESPAN } from './support.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /** The real client against the real sandbox over sockets: every operation, filter and error code. */
 
@@ -19,7 +20,7 @@ let client: LayerswapClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ clock: new ManualClock(), timings: { depositDelayMs: 'off' } });
-  client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+  client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
 });
 afterAll(async () => {
   await client.close();

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WAIT_MS } from './wait.js';
 
 /** The built CLI (test/global-setup.ts compiles it once per run), as users run it. */
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -23,7 +24,7 @@ export function runCli(
   args: string[],
   stdin: string,
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = WAIT_MS,
   cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { clusterUrl } from '../../src/redis.js';
+import { WAIT_MS } from './wait.js';
 
 /**
  * A real Redis Cluster for tests: three masters started with `redis-server --cluster-enabled yes`
@@ -146,13 +147,13 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
     const masters = ports.slice(0, 3);
     const created = spawnSync('redis-cli', ['--cluster', 'create', ...masters.map((p) => `127.0.0.1:${p}`), '--cluster-yes'], {
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: WAIT_MS,
     });
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
     await until(
       'the cluster to say ok',
       async () => (await Promise.all(masters.map((p) => info(p, 'INFO')))).every((s) => s.includes('cluster_state:ok')),
-      20_000,
+      WAIT_MS,
     );
 
     // The replica follows the master that owns the chosen key's slot.
@@ -167,13 +168,13 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
     const added = spawnSync(
       'redis-cli',
       ['--cluster', 'add-node', `127.0.0.1:${replicaPort}`, `127.0.0.1:${ownerPort}`, '--cluster-slave', '--cluster-master-id', ownerId],
-      { encoding: 'utf8', timeout: 30_000 },
+      { encoding: 'utf8', timeout: WAIT_MS },
     );
     if (added.status !== 0) throw new Error(`redis-cli --cluster add-node failed: ${added.stdout}${added.stderr}`);
     await until(
       'the replica to sync',
       () => ask(replicaPort, async (r) => /master_link_status:up/.test(await r.info('replication'))),
-      20_000,
+      WAIT_MS,
     );
 
     return {
@@ -183,7 +184,7 @@ export async function startCluster(opts: { replicaOfKey: string }): Promise<Loca
       kill(port) {
         nodes.get(port)?.kill('SIGKILL');
       },
-      async waitForFailover(timeoutMs = 30_000) {
+      async waitForFailover(timeoutMs = WAIT_MS) {
         await until(
           'the replica to take over',
           async () => {

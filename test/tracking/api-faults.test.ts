@@ -66,5 +66,5 @@ describe('swap service outages', () => {
       const titles = h.messengers.console.forChat(chats[i]?.chatId as string).map((r) => r.reply.title);
       expect(titles.filter((t) => t !== 'Status card')).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
     }
-  }, 60_000);
+  });
 });

@@ -320,9 +320,13 @@ describe('confirmations with webhooks, on an injected clock', () => {
       const h = confirmingLifecycle(withHooks, at, blocks);
       const p = confirmingLifecycle(without, at, blocks);
       // The pace learned from steady blocks does not hold here: at most about 1.5x the polls of
-      // polling every 5 s, and no confirmation waits much longer than the longest block.
+      // polling every 5 s, and no confirmation waits much longer than the longest block. The bound
+      // is the cap in confirmationDelay (a block plus half a fast interval) plus the aim's margin
+      // (a 50th of a block past its latest moment, against clock noise): it was stated without the
+      // margin and failed about 1 draw in 200,000 (0.6% of runs), by 4 ms. Checked over 400,000
+      // draws with the margin: none beyond.
       expect(h.polls.length).toBeLessThanOrEqual(1.5 * p.polls.length + 2);
-      expect(Math.max(...h.lags)).toBeLessThanOrEqual(Math.max(...blocks) + 2_500);
+      expect(Math.max(...h.lags)).toBeLessThanOrEqual(Math.max(...blocks) * 1.02 + 2_500);
     },
   );
 });

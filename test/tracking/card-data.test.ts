@@ -9,6 +9,7 @@ import { decodeDetails, encodeDetails, slimDetails } from '../../src/tracking/ca
 import { renderMoment } from '../../src/bot/status/moments.js';
 import { MOMENT_KINDS } from '../../src/contracts/tracking.js';
 import { observe, type SwapState } from '../../src/tracking/observe.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * The swap details stored per followed swap are a slim, deflated copy of GET /swaps/{id}: every
@@ -31,7 +32,7 @@ beforeAll(async () => {
     clock,
     timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 },
   });
-  const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+  const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
   const create = (refund: boolean, n: number) =>
     client.createSwap({
       source_network: 'ARBITRUM_MAINNET',

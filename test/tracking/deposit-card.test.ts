@@ -45,7 +45,7 @@ describe("the creator's deposit card, kept by tracking", () => {
     for (const r of depositEdits()) expect(JSON.stringify(r.reply.buttons ?? [])).not.toMatch(/"copy"/);
     // Only the status card and key moments were sent: never a second deposit card.
     for (const r of sent()) expect(replyText(r.reply)).not.toMatch(/Send exactly/);
-  }, 30_000);
+  });
 
   it('a chat that does not follow the swap keeps nothing', async () => {
     const chat: ChatTarget = { platform: 'console', chatId: 'stranger-dc', chatKind: 'private' };

@@ -9,6 +9,12 @@ import { waitFor } from '../support/wait.js';
  * the next worker.
  */
 
+/** Whether close() has reached every BullMQ worker (Worker.closing is set the moment it does). */
+function workersClosing(h: Harness): boolean {
+  const { workers } = h.tracking as unknown as { workers: Array<{ closing?: Promise<void> }> };
+  return workers.length > 0 && workers.every((w) => w.closing !== undefined);
+}
+
 describe('closing the engine', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -30,13 +36,18 @@ describe('closing the engine', () => {
     await h.settle(ids);
 
     const m = h.messengers.console;
-    m.delayMs = 300; // a slow platform, so close() lands mid-delivery
+    // The platform holds the first delivery until close() has reached the workers: close() lands
+    // mid-delivery however slow the machine (a 300 ms delay here raced a loaded machine).
+    const release = m.hold();
     const startedBefore = m.started.length;
     h.clock.advance(1_000);
     for (const id of ids) h.sandbox.deposit(id);
     await waitFor(() => m.started.length > startedBefore, 'a delivery in flight');
     const inHand = m.started.at(-1)?.chatId as string;
-    await h.tracking.close();
+    const closed = h.tracking.close();
+    await waitFor(() => workersClosing(h), 'close() to stop the workers taking new jobs');
+    release();
+    await closed;
 
     // The chat whose job was in hand got its card and its key message.
     const i = chats.findIndex((c) => c.chatId === inHand);

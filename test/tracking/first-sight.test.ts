@@ -47,7 +47,7 @@ describe('the first poll comes after the swap ended', () => {
     expect(replyText(h.messengers.console.forChat(done.chatId)[0]!.reply)).toContain('status completed');
     expect(titles(lapsed)).toEqual([CARD_TITLE, MOMENT_TITLES.expired]);
     expect(titles(waiting)).toEqual([]);
-  }, 30_000);
+  });
 
   it('after a "not found" streak right after creation, during which the swap completed', async () => {
     const c: ChatTarget = { platform: 'console', chatId: 'creator-404', chatKind: 'private' };
@@ -61,5 +61,5 @@ describe('the first poll comes after the swap ended', () => {
 
     expect((await h.tracking.swapState(id))?.status).toBe('completed');
     expect(h.messengers.console.forChat(c.chatId).map((r) => r.reply.title)).toEqual([CARD_TITLE, MOMENT_TITLES.completed]);
-  }, 30_000);
+  });
 });

@@ -74,7 +74,7 @@ describe('a send with no answer', () => {
     const lost = fake.callsTo('sendMessage').filter((c) => c.held && Number(c.payload.chat_id) === user.id);
     expect(lost.map((c) => String(c.payload.text).split('\n')[0])).toEqual(['<b>Swap completed</b>']);
     expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Swap completed'))).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('a status card whose send timed out is sent again (at least once): the chat keeps a live card', async () => {
     const user = newUser('CardTimeout');
@@ -96,7 +96,7 @@ describe('a send with no answer', () => {
     // The card the record knows is the one kept current.
     expect(cards().at(-1)?.text).toContain('input pending');
     expect(fake.botMessages(user.id).filter((m) => (m.text ?? '').startsWith('Deposit seen'))).toHaveLength(1);
-  }, 30_000);
+  });
 
   it('tells "never reached Telegram" (safe to retry) from "no answer" (in doubt)', async () => {
     const user = newUser('Classify');
@@ -115,7 +115,7 @@ describe('a send with no answer', () => {
     expect(timedOut.inDoubt).toBe(true);
     // It did arrive: exactly why it must not be sent blindly again.
     expect(fake.botMessages(user.id)).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('does the same on Discord (whose nonce makes a resend safe anyway)', async () => {
     const channel: ChatTarget = { platform: 'discord', chatId: '123456789012345678', chatKind: 'channel' };
@@ -139,5 +139,5 @@ describe('a send with no answer', () => {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
     }
-  }, 20_000);
+  });
 });

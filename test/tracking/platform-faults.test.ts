@@ -78,7 +78,7 @@ describe('platform failures and limits', () => {
     expect((after(other.chatId)[0]?.at ?? Infinity) - refusal).toBeLessThan(1_500);
     expect(after(slow.chatId).length).toBeGreaterThanOrEqual(4); // both swaps' cards and deposit messages
     for (const r of after(slow.chatId)) expect(r.at - refusal).toBeGreaterThanOrEqual(1_990);
-  }, 30_000);
+  });
 
   it('pauses the whole platform for a global 429', async () => {
     const a: ChatTarget = { platform: 'discord', chatId: 'global-a', chatKind: 'channel' };
@@ -98,7 +98,7 @@ describe('platform failures and limits', () => {
     const after = h.messengers.discord.log.filter((r) => r.at >= refusal);
     expect(after.map((r) => r.chatId)).toContain(b.chatId);
     for (const r of after) expect(r.at - refusal).toBeGreaterThanOrEqual(1_490);
-  }, 30_000);
+  });
 
   it('unsubscribes a chat that is gone from every swap it followed, and stops writing to it', async () => {
     const gone: ChatTarget = { platform: 'discord', chatId: 'gone-channel', chatKind: 'channel' };
@@ -168,5 +168,5 @@ describe('platform failures and limits', () => {
       const last = mine.filter((r) => r.reply.title === CARD_TITLE).at(-1);
       expect(replyText(last?.reply ?? { lines: [], target: 'here' })).toContain('input pending 1/3');
     }
-  }, 30_000);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TrackingKeys } from '../../src/contracts/keys.js';
-import { BUCKET_BOUNDS_S, readRouteTimes, routeTimesId, WEEK_MS } from '../../src/contracts/route-times.js';
-import { RouteTimesStore } from '../../src/tracking/route-times.js';
+import { BUCKET_BOUNDS_S, routeTimesId, WEEK_MS } from '../../src/contracts/route-times.js';
+import { readRouteTimes, RouteTimesStore } from '../../src/tracking/route-times.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 
 /** A route's summary stays small and recent whatever its traffic (real Redis, the Lua script). */

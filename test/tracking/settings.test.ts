@@ -63,7 +63,7 @@ describe('notification settings in delivery', () => {
     expect(lastCard(tg, muted.chatId)).toContain('status completed');
     expect(tg.forChat(muted.chatId).map((r) => r.op)).toContain('edit');
     expect(moments(tg, loud.chatId).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
-  }, 30_000);
+  });
 
   it('unmuting brings the messages back (mute is undoable)', async () => {
     const chat: ChatTarget = { platform: 'telegram', chatId: '7003', chatKind: 'private' };
@@ -76,7 +76,7 @@ describe('notification settings in delivery', () => {
       MOMENT_TITLES.deposit_seen,
       MOMENT_TITLES.completed,
     ]);
-  }, 30_000);
+  });
 
   it('quiet hours send every message, silently; outside them with sound', async () => {
     const hour = hourIn(h.clock.now(), 'UTC') as number;
@@ -92,7 +92,7 @@ describe('notification settings in delivery', () => {
     const a = moments(dc, awake.chatId);
     expect(a).toHaveLength(2);
     expect(a.filter((r) => r.silent)).toEqual([]);
-  }, 30_000);
+  });
 
   it('a group below its minimum size gets the card and no key-moment message; one above it is told', async () => {
     const small: ChatTarget = { platform: 'telegram', chatId: '-1007001', chatKind: 'group' };
@@ -104,14 +104,14 @@ describe('notification settings in delivery', () => {
     expect(moments(tg, small.chatId)).toEqual([]);
     expect(lastCard(tg, small.chatId)).toContain('status completed');
     expect(moments(tg, big.chatId).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.deposit_seen, MOMENT_TITLES.completed]);
-  }, 30_000);
+  });
 
   it('only the moments a chat picked send a message', async () => {
     const chat: ChatTarget = { platform: 'console', chatId: 'picky', chatKind: 'private' };
     await h.tracking.service.saveSettings(chat, settings({ moments: ['completed', 'failed'] }));
     await complete([chat]);
     expect(moments(h.messengers.console, chat.chatId).map((r) => r.reply.title)).toEqual([MOMENT_TITLES.completed]);
-  }, 30_000);
+  });
 
   it('quiet mode: a completed swap gets ✅ on the group card instead of a message', async () => {
     const chat: ChatTarget = { platform: 'discord', chatId: 'feed-channel', chatKind: 'channel' };
@@ -127,7 +127,7 @@ describe('notification settings in delivery', () => {
         .filter((r) => r.op === 'react')
         .map((r) => [r.messageId, r.emoji]),
     ).toEqual([[card?.messageId, '✅']]);
-  }, 30_000);
+  });
 
   it('quiet mode in a chat that refuses reactions: the completion comes as a message, never lost', async () => {
     const chat: ChatTarget = { platform: 'telegram', chatId: '-1007005', chatKind: 'group' };
@@ -139,7 +139,7 @@ describe('notification settings in delivery', () => {
       'the completion message',
     );
     expect(h.messengers.telegram.forChat(chat.chatId).filter((r) => r.op === 'react')).toEqual([]);
-  }, 30_000);
+  });
 
   it('cards and messages go to the forum topic /track was used in, or the topic the admins chose', async () => {
     const inTopic: ChatTarget = { platform: 'telegram', chatId: '-1007003', chatKind: 'group', threadId: '42' };
@@ -150,7 +150,7 @@ describe('notification settings in delivery', () => {
     expect(sends(inTopic.chatId).length).toBeGreaterThanOrEqual(3);
     expect(sends(inTopic.chatId).filter((r) => !(r.threadId === '42'))).toEqual([]);
     expect(sends(chosen.chatId).filter((r) => !(r.threadId === '77'))).toEqual([]);
-  }, 30_000);
+  });
 
   it('keeps settings in Redis beside the subscriptions (read back as saved; unreadable means defaults)', async () => {
     const chat: ChatTarget = { platform: 'telegram', chatId: '-1007005', chatKind: 'group' };

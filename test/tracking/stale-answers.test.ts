@@ -127,7 +127,7 @@ describe('answers that would move a swap back', () => {
     await h.settleUntilCompleted(id, 12);
     await h.settle([id]);
     expect(h.messengers.console.forChat(c.chatId).filter((r) => r.reply.title === MOMENT_TITLES.completed)).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('a regression the service confirms poll after poll is shown, never asking to send again', async () => {
     const c = chat('stale-confirmed');
@@ -162,7 +162,7 @@ describe('answers that would move a swap back', () => {
     expect(replyText(pressed!)).not.toMatch(/send/i);
     expect(labels(pressed!)).not.toContain("I've sent it");
     cache.stale.set(id, 0);
-  }, 60_000);
+  });
 
   it('the regression card in every language: none of the words that ask for the deposit', async () => {
     const waiting: SwapDetails = await h.client.getSwap(await h.createSwap());

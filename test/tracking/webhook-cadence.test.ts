@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { POLL_QUEUE, pollJobId } from '../../src/tracking/keys.js';
 import { startHarness, type Harness } from './support/harness.js';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * With webhooks trusted, a waiting swap is polled every POLL_WAITING_MS for its first 30 min, then
@@ -46,35 +47,35 @@ describe('poll cadence with webhooks', () => {
     await hooked.tracking.service.follow(id, chat, { userId: 'u' });
     await hooked.settle([id]);
     // The deposit window: the waiting poll, well before the safety poll.
-    await expect.poll(() => dueIn(hooked, id), { timeout: 10_000 }).toBeGreaterThan(WAITING_MS - 10_000);
+    await expect.poll(() => dueIn(hooked, id), { timeout: WAIT_MS }).toBeGreaterThan(WAITING_MS - 10_000);
     expect(await dueIn(hooked, id)).toBeLessThan(SAFETY_MS / 2);
     expect(hooked.api.pollsOf(id)).toHaveLength(1);
 
     // Nobody paid for 31 minutes (the clock jumps; pollNow stands for the poll coming due).
     hooked.clock.advance(31 * 60_000);
     await hooked.tracking.service.pollNow(id);
-    await expect.poll(() => hooked.api.pollsOf(id).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => hooked.api.pollsOf(id).length, { timeout: WAIT_MS }).toBe(2);
     await hooked.settle([id]);
     // From now on only the safety poll: the webhook reports whatever happens next.
-    await expect.poll(() => dueIn(hooked, id), { timeout: 10_000 }).toBeGreaterThan(SAFETY_MS - 10_000);
+    await expect.poll(() => dueIn(hooked, id), { timeout: WAIT_MS }).toBeGreaterThan(SAFETY_MS - 10_000);
   });
 
   it("polls at once when the user says the deposit is sent (I've sent it), then at the block pace", async () => {
     const id = await hooked.createSwap();
     await hooked.tracking.service.follow(id, chat, { userId: 'u' });
     await hooked.settle([id]);
-    await expect.poll(() => dueIn(hooked, id), { timeout: 10_000 }).toBeGreaterThan(WAITING_MS - 10_000);
+    await expect.poll(() => dueIn(hooked, id), { timeout: WAIT_MS }).toBeGreaterThan(WAITING_MS - 10_000);
     const polled = hooked.api.pollsOf(id).length;
 
     // The deposit is seen by the service, which sends no webhook for that: the button's poll runs now.
     hooked.clock.advance(1_000);
     hooked.sandbox.deposit(id);
     await hooked.tracking.service.pollNow(id);
-    await expect.poll(() => hooked.api.pollsOf(id).length, { timeout: 10_000 }).toBe(polled + 1);
+    await expect.poll(() => hooked.api.pollsOf(id).length, { timeout: WAIT_MS }).toBe(polled + 1);
     await hooked.settle([id]);
     expect((await hooked.tracking.swapState(id))?.depositSeenAt).toBeDefined();
     // Confirming: the next poll comes at the swap's block pace, sooner than the waiting poll.
-    await expect.poll(() => dueIn(hooked, id), { timeout: 10_000 }).toBeLessThan(WAITING_MS);
+    await expect.poll(() => dueIn(hooked, id), { timeout: WAIT_MS }).toBeLessThan(WAITING_MS);
   });
 
   it("keeps each confirmation count's first and last poll in Redis and aims the next poll by them", async () => {
@@ -88,7 +89,7 @@ describe('poll cadence with webhooks', () => {
       if (k > 0) hooked.clock.advance(10_000);
       const polled = hooked.api.pollsOf(id).length;
       await hooked.tracking.service.pollNow(id);
-      await expect.poll(() => hooked.api.pollsOf(id).length, { timeout: 10_000 }).toBe(polled + 1);
+      await expect.poll(() => hooked.api.pollsOf(id).length, { timeout: WAIT_MS }).toBe(polled + 1);
       await hooked.settle([id]);
     }
     const state = await hooked.tracking.swapState(id);
@@ -110,6 +111,6 @@ describe('poll cadence with webhooks', () => {
     const id = await plain.createSwap();
     await plain.tracking.service.follow(id, chat, { userId: 'u' });
     await plain.settle([id]);
-    await expect.poll(() => plain.api.pollsOf(id).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => plain.api.pollsOf(id).length, { timeout: WAIT_MS }).toBeGreaterThanOrEqual(3);
   });
 });

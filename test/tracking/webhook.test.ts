@@ -90,7 +90,7 @@ describe('swap status webhooks', () => {
     const body = payload();
     const headers = signed('msg_valid_1', body);
     expect(await post(body, headers)).toEqual({ status: 200, body: { ok: true, swapId } });
-    await waitFor(() => h.api.pollsOf(swapId).length === 2, 'a poll pulled forward by the webhook', 10_000);
+    await waitFor(() => h.api.pollsOf(swapId).length === 2, 'a poll pulled forward by the webhook');
     await h.settle([swapId]);
     // The service keeps user_transfer_pending until the deposit is confirmed: the poll saw the deposit.
     expect((await h.tracking.swapState(swapId))?.depositSeenAt).toBeDefined();

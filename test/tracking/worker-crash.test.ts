@@ -109,7 +109,7 @@ describe('a worker killed mid-run', () => {
       ]);
     }
     await waitFor(async () => (await h.tracking.pendingNotifications()) === 0, 'no notification left');
-  }, 60_000);
+  });
 
   /** Swaps followed by two chats each; returns the pairs. */
   async function followPairs(tag: string, swaps: number): Promise<{ ids: string[]; follows: Array<[string, ChatTarget]> }> {
@@ -136,14 +136,14 @@ describe('a worker killed mid-run', () => {
       const worker = await startWorker({ ...env, KILL_AFTER_SEND: String(n) });
       if (k === 1) for (const id of ids) h.sandbox.deposit(id);
       if (k > 1) h.clock.advance(10_000);
-      await waitFor(() => worker.signalCode === 'SIGKILL', `worker ${k} to die after its send #${n}`, 30_000);
+      await waitFor(() => worker.signalCode === 'SIGKILL', `worker ${k} to die after its send #${n}`);
     }
     await startWorker(env);
     for (let k = 0; k < 4; k++) {
-      await h.settle(ids, 30_000);
+      await h.settle(ids);
       h.clock.advance(10_000);
     }
-    await h.settle(ids, 30_000);
+    await h.settle(ids);
   }
 
   it('killed between sending and recording, on a platform that deduplicates sends: every message exactly once', async () => {
@@ -163,7 +163,7 @@ describe('a worker killed mid-run', () => {
         MOMENT_TITLES.completed,
       ]);
     }
-  }, 120_000);
+  });
 
   it('killed between sending and recording, on a platform without idempotency keys: no key message twice', async () => {
     const { ids, follows } = await followPairs('plain', 6);
@@ -182,5 +182,5 @@ describe('a worker killed mid-run', () => {
       ]);
       expect(replyText(cards.at(-1)?.reply ?? { lines: [], target: 'here' })).toContain('status completed');
     }
-  }, 120_000);
+  });
 });

@@ -6,5 +6,4 @@ export { checkSolanaAddress } from './address/solana.js';
 export { checkTonAddress } from './address/ton.js';
 export { checkTronAddress } from './address/tron.js';
 export { swapAgainButton } from './again-button.js';
-export { startWizard } from './start.js';
 export { checkAddress } from './address/index.js';

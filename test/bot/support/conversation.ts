@@ -12,6 +12,7 @@ import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { setUp } from '../../support/set-up.js';
 import { MemoryTracking } from './memory-tracking.js';
 import { startShapeProxy, type ShapeProxy } from './shape-proxy.js';
+import { WAIT_MS } from '../../support/wait.js';
 
 /**
  * Handler tests as conversations: a real sandbox (manual clock, no automatic deposits), real Redis
@@ -39,7 +40,7 @@ export async function startHarness(
   const prefix = uniquePrefix('bot');
   const redis = testRedis(prefix);
   const proxy = opts.reshape ? await startShapeProxy(sandbox.url) : undefined;
-  const api = new LayerswapClient({ baseUrl: proxy?.url ?? sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 3_000, maxRetries: 0 });
+  const api = new LayerswapClient({ baseUrl: proxy?.url ?? sandbox.url, apiKey: sandbox.apiKey, timeoutMs: WAIT_MS, maxRetries: 0 });
   const catalog = new CatalogCache(api, { ttlMs: 60_000, now: () => clock.now() });
   const tracking = new MemoryTracking(opts.chatLimit);
   const core = createCore({

@@ -269,7 +269,7 @@ describe('the gateway connection', () => {
 
   it('resumes after the connection drops and keeps answering', async () => {
     h.fake.gateway.dropConnections(4000);
-    await waitFor(() => h.fake.gateway.stats.resumes >= 1 && h.fake.gateway.connected, 'a resume', 20_000);
+    await waitFor(() => h.fake.gateway.stats.resumes >= 1 && h.fake.gateway.connected, 'a resume');
     const answer = await answerOf(h.fake.slashCommand(h.alice, 'help'));
     expect(unescape(embedText(answer))).toContain('hello Alice');
     expect(h.fake.gateway.stats.identifies).toHaveLength(1); // resumed, not re-identified

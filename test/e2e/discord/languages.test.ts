@@ -81,7 +81,7 @@ describe('a Discord user whose client is in Chinese (locale zh-CN)', () => {
     expect(body).toContain(`${service.swap.requested_amount} USDC`);
     expect(buttonLabels(deposit)).toEqual(expect.arrayContaining(['复制地址', '复制金额']));
     expect(body).not.toMatch(/Send exactly|Send only/);
-  }, 60_000);
+  });
 
   it("in a server channel, a card everyone reads is in the server's language, not the presser's", async () => {
     h.fake.world.addMember(h.guild, user().id);

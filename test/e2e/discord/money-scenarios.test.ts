@@ -123,12 +123,8 @@ function discordSurface(): MoneySurface {
 
 describe('what the bot tells you about your money, on Discord', () => {
   for (const s of MONEY_SCENARIOS) {
-    it(
-      s.name,
-      async () => {
-        await runMoneyScenario(discordSurface(), s);
-      },
-      90_000,
-    );
+    it(s.name, async () => {
+      await runMoneyScenario(discordSurface(), s);
+    });
   }
 });

@@ -66,5 +66,5 @@ describe('a Discord channel in quiet mode with quiet hours', () => {
       expect(Number((r.body as Json).flags ?? 0) & SUPPRESS_NOTIFICATIONS).toBe(SUPPRESS_NOTIFICATIONS);
     }
     expect(Number(deposit.body.flags ?? 0) & SUPPRESS_NOTIFICATIONS).toBe(SUPPRESS_NOTIFICATIONS);
-  }, 60_000);
+  });
 });

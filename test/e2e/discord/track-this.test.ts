@@ -27,7 +27,7 @@ beforeAll(async () => {
   h.live.sandbox.deposit(swapId);
   h.live.clock.advance(20_000);
   hash = (await h.live.api.getSwap(swapId)).swap.transactions.find((t) => t.type === 'input')?.transaction_hash ?? '';
-}, 30_000);
+});
 
 const author = () => h.alice.user;
 
@@ -48,12 +48,12 @@ describe('Discord "Track this swap"', () => {
       'the follow confirmation',
     );
     expect(unescape(embedText(follow))).toContain("I will send this swap's updates to you privately.");
-  }, 30_000);
+  });
 
   it('an admin also gets "Follow in this channel"', async () => {
     const card = await answerOf(h.fake, h.fake.messageCommand(h.mod, TRACK_THIS_NAME, { author: author(), content: swapId }));
     expect(buttonLabels(card)).toEqual(['Follow in this channel', 'Follow privately']);
-  }, 30_000);
+  });
 
   it('a deposit transaction hash and an address find the swap', async () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -69,7 +69,7 @@ describe('Discord "Track this swap"', () => {
     expect(byAddress.ephemeral).toBe(true);
     expect(unescape(embedText(byAddress))).toContain(swapId.slice(0, 8));
     expect(unescape(embedText(byAddress))).not.toContain(DEST);
-  }, 30_000);
+  });
 
   it("on the bot's own Components V2 card, the id in its text displays finds the swap", async () => {
     const card = await answerOf(
@@ -83,7 +83,7 @@ describe('Discord "Track this swap"', () => {
     );
     expect(unescape(embedText(card))).toContain(swapId.slice(0, 8));
     expect(buttonLabels(card)).toContain('Follow privately');
-  }, 30_000);
+  });
 
   it('nothing recognisable: a helpful note, only to the member', async () => {
     const note = await answerOf(
@@ -93,5 +93,5 @@ describe('Discord "Track this swap"', () => {
     expect(note.ephemeral).toBe(true);
     expect(unescape(embedText(note))).toContain('No swap in that message');
     expect(unescape(embedText(note))).toContain('swap id, a deposit transaction hash or a wallet address');
-  }, 30_000);
+  });
 });

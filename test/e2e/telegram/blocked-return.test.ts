@@ -70,5 +70,5 @@ describe('a user who blocked the bot and comes back', () => {
     await waitFor(() => dm.messages().filter(isStatusCard).length > cardsBefore, 'a fresh status card');
     const followed = await world.tracking.service.listFollowed({ platform: 'telegram', chatId: String(alice.id), chatKind: 'private' });
     expect(followed.map((f) => f.swapId).sort()).toEqual([waiting, done].sort());
-  }, 90_000);
+  });
 });

@@ -32,7 +32,7 @@ describe('long polling concurrency', () => {
   it('handles different chats at once and one chat in order', async () => {
     const users = Array.from({ length: 8 }, (_, n) => newUser(`U${n}`));
     for (let k = 1; k <= 3; k++) for (const u of users) h.fake.sendText(h.fake.privateChat(u), u, `/help ${k}`);
-    await waitFor(() => users.every((u) => h.fake.botMessages(u.id).length === 3), 'every answer', 20_000);
+    await waitFor(() => users.every((u) => h.fake.botMessages(u.id).length === 3), 'every answer');
 
     // When each update's answer was delivered (its sendMessage answered by Telegram).
     const doneAt = (chatId: string, text: string) =>

@@ -95,7 +95,7 @@ describe('a swap from quote to completion, in a private chat', () => {
     expect(a.messages().filter(isStatusCard)).toHaveLength(1);
     expect(done.message_id).toBeGreaterThan(cardMsg.message_id);
     expect(world.logLines.join('')).not.toContain(world.fake.token.split(':')[1]!);
-  }, 60_000);
+  });
 });
 
 describe('Swap again and saved addresses, in a private chat', () => {
@@ -112,7 +112,7 @@ describe('Swap again and saved addresses, in a private chat', () => {
     await a.sees('Or pick one you used before:');
     await a.presses('0xd8dA…6045');
     await a.sees('for refunds');
-  }, 30_000);
+  });
 });
 
 describe('in a group', () => {
@@ -135,7 +135,7 @@ describe('in a group', () => {
     dm.says(`/start ${url.split('start=')[1]}`);
     const card = await waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card in private');
     expect(card.caption).toContain('Send exactly 15 USDC on Arbitrum One');
-  }, 60_000);
+  });
 
   it('"Continue privately" resumes the same draft in the private chat', async () => {
     const dan = newUser('Dan');
@@ -150,7 +150,7 @@ describe('in a group', () => {
     await confirmSwap(dm);
     const card = await waitFor(() => dm.messages().find((m) => m.photoSize), 'the deposit card');
     expect(card.caption).toContain('Send exactly 12 USDC on Arbitrum One');
-  }, 60_000);
+  });
 
   it('/track is for the group admins: a member is refused, an admin starts a masked card', async () => {
     expect(aliceSwap).not.toBe('');
@@ -168,5 +168,5 @@ describe('in a group', () => {
     admin.says(`/track ${aliceSwap}`);
     const card = await waitFor(() => admin.messages().find(isStatusCard), 'the group status card');
     expect(card.text).not.toContain(EVM);
-  }, 60_000);
+  });
 });

@@ -7,7 +7,7 @@ import { testRedis, uniquePrefix } from '../../support/redis.js';
 import { FakeBotApi } from './fake-bot-api.js';
 import { memoryLogger } from '../../support/log.js';
 import { ScriptedCore, newUser } from './harness.js';
-import { waitFor } from '../../support/wait.js';
+import { waitFor, WAIT_MS } from '../../support/wait.js';
 
 /**
  * An update in hand when its process dies is still answered, once: by a later delivery of it, or
@@ -65,7 +65,7 @@ describe('an update in hand when its process dies', () => {
     await startBot(healthy).start();
     const msg = await waitFor(() => fake.botMessages(chat.id)[0], 'the answer from the second process');
     expect(msg.text).toBe('answer to /quote 1 eth');
-    await expect.poll(settled, { timeout: 10_000 }).toBe(true);
+    await expect.poll(settled, { timeout: WAIT_MS }).toBe(true);
     expect(fake.botMessages(chat.id)).toHaveLength(1);
     expect(healthy.seen.map((s) => s.text)).toEqual(['/quote 1 eth']);
   });
@@ -92,7 +92,7 @@ describe('an update in hand when its process dies', () => {
     // And once more after the process died: whichever comes first answers, only once.
     fake.pushUpdate({ update_id: id, message: { message_id: 1, date: 1, chat, from: bob, text: '/quote 2 eth' } });
     await waitFor(() => fake.botMessages(chat.id)[0], 'the answer');
-    await expect.poll(settled, { timeout: 10_000 }).toBe(true);
+    await expect.poll(settled, { timeout: WAIT_MS }).toBe(true);
     expect(fake.botMessages(chat.id).map((m) => m.text)).toEqual(['answer to /quote 2 eth']);
     expect(healthy.seen).toHaveLength(1);
   });

@@ -83,5 +83,5 @@ describe('a deposit card in flight when the web process dies', () => {
     );
     expect(u.messages().filter((m) => m.photoSize)).toHaveLength(1);
     expect(u.messages().map((m) => m.text ?? '')).not.toContainEqual(expect.stringMatching(/already sent/i));
-  }, 60_000);
+  });
 });

@@ -84,7 +84,7 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     expect(onCard.length).toBeGreaterThanOrEqual(2);
     expect(onCard.filter((c) => c.method === 'editMessageText')).toEqual([]);
     expect(onCard.every((c) => c.ok)).toBe(true);
-  }, 60_000);
+  });
 
   it('a deposit card the user deleted is left deleted: no second deposit card, the status card still moves', async () => {
     const carol = newUser('Carol');
@@ -111,7 +111,7 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
         .map((m) => m.text ?? m.caption ?? '')
         .join('\n'),
     ).not.toMatch(/Send exactly/);
-  }, 60_000);
+  });
 
   it('expiry closes the deposit card with the path for someone who already sent', async () => {
     const bob = newUser('Bob');
@@ -132,5 +132,5 @@ describe('the deposit card has a lifecycle, on Telegram', () => {
     expect(closed.caption).not.toMatch(/Send exactly|Send it before/);
     expect(labels(closed)).not.toContain("I've sent it");
     expect(b.messages().filter((m) => m.photoSize !== undefined)).toHaveLength(1);
-  }, 60_000);
+  });
 });

@@ -42,7 +42,7 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(world.fake.ephemeral.to(group.id, eve.user.id)).toHaveLength(3);
     // Other members see nothing of it.
     expect(eve.messages()).toHaveLength(0);
-  }, 30_000);
+  });
 
   it('an input error goes to the one who typed it', async () => {
     const group = newGroup('Typos');
@@ -52,14 +52,14 @@ describe('Telegram ephemeral messages in a group', () => {
     const error = await privately(fay, /.+/);
     expect(error.text).toMatch(/swap id|transaction|address/i);
     expect(fay.messages()).toHaveLength(0);
-  }, 30_000);
+  });
 
   it('an anonymous admin (no user to show it to) gets the input error in the group, as before', async () => {
     const group = world.fake.chat(newGroup('Anonymous'));
     world.fake.sendText(group, newUser('GroupAnonymousBot'), '/track not-a-swap', { senderChat: group });
     const error = await waitFor(() => world.fake.botMessages(group.id)[0], 'the input error in the group');
     expect(error.text).toMatch(/swap id|transaction|address/i);
-  }, 30_000);
+  });
 
   it("a press on someone else's button: an ephemeral answer tied to that press; the pressed message is untouched", async () => {
     const group = newGroup('Buttons');
@@ -80,7 +80,7 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(
       world.fake.callsTo('answerCallbackQuery').find((c) => c.payload.callback_query_id === queryId)?.payload.show_alert,
     ).toBeUndefined();
-  }, 30_000);
+  });
 
   it('"Swap this" pressed by a member: the question and "Continue privately" for that member alone, no ForceReply in the group', async () => {
     const group = newGroup('Quotes');
@@ -118,7 +118,7 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(String(go2?.url)).not.toBe(String(go?.url));
     dm.says(`/start ${String(go2?.url).split('start=')[1]}`);
     await dm.sees('Continuing where you left off');
-  }, 30_000);
+  });
 
   it('where Telegram refuses: the refusal in the group as before, an alert for a press; never private content', async () => {
     const group = newGroup('Old clients');
@@ -142,7 +142,7 @@ describe('Telegram ephemeral messages in a group', () => {
     expect(alert.payload.show_alert).toBe(true);
     expect(String(alert.payload.text)).not.toBe('');
     expect(kim.messages().filter((m) => m.message_id > prompt.message_id)).toHaveLength(0);
-  }, 30_000);
+  });
 
   it("the fake holds Telegram's documented limits: groups only, no login_url buttons, the receiver's own press", async () => {
     const api = world.telegram.bot.api;
@@ -163,5 +163,5 @@ describe('Telegram ephemeral messages in a group', () => {
     ).rejects.toThrow(/callback query/);
     const sent = await api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id } });
     expect(sent.message_id).toBe(0);
-  }, 30_000);
+  });
 });

@@ -59,7 +59,7 @@ describe('a group upgraded to a supergroup', () => {
     const { admin, id, group } = await followedInGroup('Announced');
     const supergroup = world.fake.upgradeGroup(group, admin.user, { announce: true });
     await expectMoved(admin, supergroup, id);
-  }, 60_000);
+  });
 
   it('moves them when a send is refused with migrate_to_chat_id, and delivers that message in the new chat', async () => {
     const { admin, id, group } = await followedInGroup('Silent');
@@ -79,5 +79,5 @@ describe('a group upgraded to a supergroup', () => {
     there.says('/settings');
     await there.sees('Minimum swap size for messages: $250');
     expect(world.logLines.filter((l) => l.includes('chat is gone'))).toEqual([]);
-  }, 60_000);
+  });
 });

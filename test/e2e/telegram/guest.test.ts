@@ -35,7 +35,7 @@ beforeAll(async () => {
   world.clock.advance(20_000);
   const details = await world.api.getSwap(swapId);
   hash = details.swap.transactions.find((t) => t.type === 'input')?.transaction_hash ?? '';
-}, 30_000);
+});
 
 const support = (): Chat => newGroup('Support desk (bot not a member)');
 const buttons = (r: Json): Json[] => (((r.reply_markup as Json | undefined)?.inline_keyboard ?? []) as Json[][]).flat();
@@ -64,33 +64,33 @@ describe('Telegram guest mode', () => {
     dm.says(`/start ${payload}`);
     const card = await dm.sees(swapId.slice(0, 8));
     expect(card.text).not.toContain(DEST);
-  }, 30_000);
+  });
 
   it('a deposit transaction hash finds its swap', async () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
     const answer = await mention(hash);
     expect(String(answer.result.id)).toBe(`status:${swapId.slice(0, 8)}`);
     expect(answer.text).not.toContain(DEST);
-  }, 30_000);
+  });
 
   it('an address shows its newest swap, masked', async () => {
     const answer = await mention(DEST);
     expect(String(answer.result.id)).toMatch(/^status:/);
     expect(answer.text).not.toContain(DEST);
-  }, 30_000);
+  });
 
   it('quote text: the quote card, as inline mode makes it', async () => {
     const answer = await mention('500 usdc arbitrum base');
     expect(String(answer.result.id)).toMatch(/^quote:/);
     expect(answer.result.title).toBe('500 USDC on Arbitrum One → USDC on Base');
     expect(answer.text).toMatch(/You receive: [\d.,]+ USDC on Base/);
-  }, 30_000);
+  });
 
   it('nothing readable: a helpful result (the how-to), never an error', async () => {
     const answer = await mention('hello there');
     expect(answer.text).toContain('100 usdc arbitrum base');
     expect(String(answer.result.id)).not.toBe('error');
-  }, 30_000);
+  });
 
   it('the bot asks for guest_message updates; the fake refuses an array of results', async () => {
     const polls = world.fake.callsTo('getUpdates');
@@ -101,5 +101,5 @@ describe('Telegram guest mode', () => {
     await expect(world.telegram.bot.api.raw.answerGuestQuery({ guest_query_id: id, result: [article] as never })).rejects.toThrow(
       /InlineQueryResult/,
     );
-  }, 30_000);
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Json } from '../../fakes/bodies.js';
 import { newUser } from './harness.js';
 import { TgUser, useWorld } from './world.js';
-import { waitFor } from '../../support/wait.js';
+import { waitFor, WAIT_MS } from '../../support/wait.js';
 
 /**
  * Inline mode through real grammY, the real core and the sandbox: "@bot 500 usdc arb base" typed
@@ -77,7 +77,7 @@ describe('Telegram inline mode', () => {
     const inlineId = world.fake.chooseInline(eve, id, String(quote.id));
     expect(inlineId).toBeDefined();
     await expect
-      .poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"')), { timeout: 5_000 })
+      .poll(() => world.logLines.some((l) => l.includes('"event":"inline_chosen"') && l.includes('"kind":"quote"')), { timeout: WAIT_MS })
       .toBe(true);
     expect(world.logLines.join('')).not.toContain('25 usdc');
 

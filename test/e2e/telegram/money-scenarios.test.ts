@@ -124,12 +124,8 @@ function telegramSurface(name: string): MoneySurface {
 
 describe('what the bot tells you about your money, on Telegram', () => {
   MONEY_SCENARIOS.forEach((s, i) => {
-    it(
-      s.name,
-      async () => {
-        await runMoneyScenario(telegramSurface(`Money${i}`), s);
-      },
-      90_000,
-    );
+    it(s.name, async () => {
+      await runMoneyScenario(telegramSurface(`Money${i}`), s);
+    });
   });
 });

@@ -18,7 +18,7 @@ import { targetKey } from '../../../src/tracking/keys.js';
 import { TrackingKeys } from '../../../src/contracts/keys.js';
 import { SwapStore, type Delivery } from '../../../src/tracking/swap-store.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../../support/redis.js';
-import { waitFor } from '../../support/wait.js';
+import { waitFor, WAIT_MS } from '../../support/wait.js';
 import { testRenderer } from './card.js';
 import { RecordingMessenger } from './recording-messenger.js';
 
@@ -98,7 +98,7 @@ export async function startHarness(opts: HarnessOptions = {}) {
       ...opts.timings,
     },
   });
-  const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: 5_000 });
+  const client = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, maxRetries: 0, timeoutMs: WAIT_MS });
   const api = new RecordingApi(client);
   const messengers = {
     telegram: new RecordingMessenger('telegram'),
@@ -166,18 +166,14 @@ export async function startHarness(opts: HarnessOptions = {}) {
   }
 
   /** Waits until every swap was polled since the last clock move and every chat is up to date. */
-  async function settle(swapIds: readonly string[], timeoutMs = 20_000): Promise<void> {
+  async function settle(swapIds: readonly string[]): Promise<void> {
     let pending = [...swapIds];
     try {
-      await waitFor(
-        async () => {
-          const done = await Promise.all(pending.map(isSettled));
-          pending = pending.filter((_, i) => !done[i]);
-          return pending.length === 0;
-        },
-        `${swapIds.length} swaps to settle`,
-        timeoutMs,
-      );
+      await waitFor(async () => {
+        const done = await Promise.all(pending.map(isSettled));
+        pending = pending.filter((_, i) => !done[i]);
+        return pending.length === 0;
+      }, `${swapIds.length} swaps to settle`);
     } catch (err) {
       const id = pending[0] as string;
       const why = {

@@ -46,10 +46,10 @@ export class RecordingMessenger implements Messenger {
   readonly log: Recorded[] = [];
   /** Refused calls: when and why (for asserting waits were obeyed). */
   readonly refusals: Array<{ chatId: string; failure: DeliveryFailure; at: number; retryAfterMs?: number }> = [];
-  /** When each call started (a call may take delayMs before it is recorded). */
+  /** When each call started (a held call is recorded only once released). */
   readonly started: Array<{ chatId: string; at: number }> = [];
-  /** A slow platform: each call takes this long. */
-  delayMs = 0;
+  /** While set, every call waits for it: a delivery caught in flight, without a timer. */
+  private gate: Promise<void> | undefined;
   private readonly faults: Fault[] = [];
   private next = 1;
 
@@ -77,6 +77,16 @@ export class RecordingMessenger implements Messenger {
     });
   }
 
+  /** Holds every call from now until the returned release() is called. */
+  hold(): () => void {
+    let release = (): void => undefined;
+    this.gate = new Promise<void>((r) => (release = r));
+    return () => {
+      this.gate = undefined;
+      release();
+    };
+  }
+
   /** The platform is back: every fault still pending is dropped. */
   heal(): void {
     this.faults.length = 0;
@@ -84,7 +94,7 @@ export class RecordingMessenger implements Messenger {
 
   private async begin(chatId: string, op: Recorded['op']): Promise<void> {
     this.started.push({ chatId, at: Date.now() });
-    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    if (this.gate) await this.gate;
     this.check(chatId, op);
   }
 
