@@ -1,5 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { redisDb } from './config.js';
+import { redisDb } from './redis-url.js';
 import { asError, silentLogger, type Logger } from './log.js';
 import { redisOutageLog } from './redis-outage.js';
 

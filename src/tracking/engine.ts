@@ -1,17 +1,14 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { ChatTarget, Platform } from '../contracts/incoming.js';
-import type { Messenger } from '../contracts/messenger.js';
-import type { LayerswapApi } from '../layerswap/api.js';
+import type { Platform } from '../contracts/incoming.js';
 import { scrub, silentLogger, type Logger } from '../log.js';
 import { createRedis, logRedisErrors, redisOptionsFromUrl, redisSecrets } from '../redis.js';
-import type { ChatLanguages, TrackingRenderer, TrackingService } from '../contracts/tracking.js';
-import type { WebhookCadence } from './cadence.js';
+import type { ChatLanguages } from '../contracts/tracking.js';
 import { POLL_QUEUE, notifyQueueName } from './keys.js';
 import { TrackingKeys } from '../contracts/keys.js';
-import { NotifyProcessor, type NotifyDeps, type NotifyJobData } from './notify-job.js';
+import { NotifyProcessor, type NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
-import { Pacer, type PaceRule } from './pacing.js';
+import { Pacer } from './pacing.js';
 import { PollProcessor, type PollJobData } from './poll-job.js';
 import { PLATFORMS } from '../contracts/incoming.js';
 import {
@@ -31,9 +28,9 @@ import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import type { ChainWatch } from './chain-watch.js';
 import { redisLateList } from './chain-evidence.js';
-import { startSharedChainWatch, type ChainSettings } from './chain-start.js';
+import { startSharedChainWatch } from './chain-start.js';
 import { RouteTimesStore } from './route-times.js';
-import { AddressWatch, DEFAULT_WATCH, tellByMessenger, type WatchSettings } from './address-watch.js';
+import { AddressWatch, DEFAULT_WATCH, tellByMessenger } from './address-watch.js';
 import { counted } from './counted-messenger.js';
 import { OutageCounter } from './outage.js';
 
@@ -44,87 +41,9 @@ import { OutageCounter } from './outage.js';
  * (the core's). Several worker processes can run at once: all state is in Redis.
  */
 
-export interface TrackingDeps {
-  /** A redis://, rediss:// or unix:// URL, or ioredis options. */
-  redis: string | RedisOptions;
-  prefix: string;
-  api: LayerswapApi;
-  limits: { maxPerChat: number; maxPerUser: number };
-  cadence: {
-    fastMs: number;
-    slowMs: number;
-    stuckFactor: number;
-    giveUpAfterMs?: number;
-    notFoundGiveUpMs?: number;
-    notFoundMinPolls?: number;
-    /** Set when webhooks are trusted (LAYERSWAP_WEBHOOK_SECRET): polling becomes a safety net. */
-    webhooks?: WebhookCadence;
-  };
-  logger?: Logger;
-  /**
-   * The /language choices (the core's LanguageStore): pushed updates are in a chat's chosen
-   * language and a moved chat's choice goes with it. Without it: the language a chat followed in.
-   */
-  languages?: ChatLanguages;
-  /** The clock for swap state times and waits; defaults to Date.now (tests pass a sandbox clock). */
-  now?: () => number;
-  /** How many real ms a wait of `ms` on that clock lasts (default: as many; the bench's sandbox clock runs faster). */
-  realDelay?: (ms: number) => number;
-  /** Requests per window to the swap service over all pollers (default 50/s). */
-  apiRate?: RateLimit;
-  platformRates?: Partial<Record<Platform, RateLimit>>;
-  /** Per-chat pacing (default: Telegram groups and channels 20/min). */
-  pacing?: (target: ChatTarget) => PaceRule | undefined;
-  /** How long finished swaps stay listed, in seconds (default 7 days). */
-  retentionSeconds?: number;
-  /** Watched addresses: check schedule and share of the API budget (defaults: address-watch.ts DEFAULT_WATCH). */
-  watch?: Partial<Omit<WatchSettings, 'apiPerSecond'>>;
-  /** Fault injection for tests: runs after a platform accepted a new message, before it is recorded. */
-  faults?: { afterSend?: NotifyDeps['afterSend'] };
-  /** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
-  chain?: ChainSettings;
-  workers?: {
-    /** BullMQ lock; a killed worker's jobs are picked up again after it expires (default 30 s). */
-    lockDurationMs?: number;
-    stalledIntervalMs?: number;
-    notifyConcurrency?: number;
-    /** First retry delay of a notify job after a transient failure (default 2 s, doubling). */
-    notifyBackoffMs?: number;
-    /** The longest wait between retries of a notify job (default 5 min); it retries until delivered. */
-    notifyBackoffMaxMs?: number;
-    /** How often the worker re-creates missing poll jobs for followed swaps (default 5 min). */
-    reconcileIntervalMs?: number;
-  };
-}
+import type { Tracking, TrackingDeps, WorkerOptions } from './engine-options.js';
 
-export interface WorkerOptions {
-  /** One per platform to deliver to; a platform without one gets no notify worker. */
-  messengers: Partial<Record<Platform, Messenger>>;
-  /** Status cards, key moments and notices, rendered by the core. */
-  render: TrackingRenderer;
-  /** A platform's own renderer instead of the core's (agents' keys, 'mcp': events, not chat cards). */
-  renderers?: Partial<Record<Platform, TrackingRenderer>>;
-  poll?: boolean;
-  notify?: boolean;
-  concurrency?: number;
-}
-
-export interface Tracking {
-  service: TrackingService;
-  startWorkers(opts: WorkerOptions): Promise<void>;
-  /** Pulls a swap's poll job forward (a webhook hint): service.pollNow. */
-  pollNow(swapId: string): Promise<void>;
-  /** Drains: jobs in hand finish, nothing new starts, connections close. */
-  close(): Promise<void>;
-  /** The last state the poller stored (operators, tests). */
-  swapState(swapId: string): Promise<SwapState | undefined>;
-  /** Notify jobs not finished yet, over all platforms. */
-  pendingNotifications(): Promise<number>;
-  /** Re-creates missing poll jobs for every followed swap that is not final; returns how many swaps. */
-  reconcile(): Promise<number>;
-  /** Webhook replay protection shared by every web process (pass to createWebhookHandler). */
-  webhookReplayGuard: ReplayGuard;
-}
+export type { Tracking, TrackingDeps, WorkerOptions };
 
 /** No saved choices (TrackingDeps.languages not given). */
 const NO_LANGUAGES: ChatLanguages = { get: () => Promise.resolve(undefined), move: () => Promise.resolve() };

@@ -70,7 +70,13 @@ export function surfaces(step: Step, locale: Locale): Surface[] {
   const { details, now, notes, depositSeen } = step;
   const view = { depositSeen, notes };
   const out: Surface[] = [
-    { name: 'tracked card', reply: trackingRenderer.card(details, PRIVATE, view, locale, 'private'), route: true, card: true, knowsNotes: true },
+    {
+      name: 'tracked card',
+      reply: trackingRenderer.card(details, PRIVATE, view, locale, 'private'),
+      route: true,
+      card: true,
+      knowsNotes: true,
+    },
     { name: 'group card', reply: trackingRenderer.card(details, GROUP, view, locale, 'public'), route: true, card: true, knowsNotes: true },
     {
       name: '/status (creator)',
@@ -116,7 +122,14 @@ export function surfaces(step: Step, locale: Locale): Surface[] {
     for (const target of [PRIVATE, GROUP])
       out.push({
         name: `moment ${kind} (${target.chatKind})`,
-        reply: trackingRenderer.moment(moment, { details, state, target, locale, notes, audience: target === GROUP ? 'public' : 'private' }),
+        reply: trackingRenderer.moment(moment, {
+          details,
+          state,
+          target,
+          locale,
+          notes,
+          audience: target === GROUP ? 'public' : 'private',
+        }),
         route: true,
         knowsNotes: true,
       });
