@@ -252,7 +252,8 @@ export function observe(
   const statusMoment = STATUS_MOMENTS[status];
   if (statusChanged && statusMoment) kinds.push(statusMoment);
   // Money that reached a swap already closed (a late deposit the service lists): a message, not only an edit.
-  if (!statusChanged && (status === 'expired' || status === 'cancelled') && newInput(prev.transactions, transactions)) kinds.push('wrong_deposit');
+  if (!statusChanged && (status === 'expired' || status === 'cancelled') && newInput(prev.transactions, transactions))
+    kinds.push('wrong_deposit');
 
   let stuckNotified = prev.stuckNotified ?? false;
   if (phase.kind === 'processing' && !stuckNotified) {
