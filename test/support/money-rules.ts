@@ -171,6 +171,7 @@ function wordsOf(locale: Locale) {
     receipt: t(locale, 'money.receipt.title'),
     refuel: t(locale, 'money.receipt.refuel'),
     support: t(locale, 'money.supportButton'),
+    swapIdLabel: cut(t(locale, 'moment.swapId', { id: '\u0000' }))[0]!,
     expired: [t(locale, 'money.expired.deposited'), t(locale, 'money.expired.claimed'), t(locale, 'money.expired.alreadySent')],
   };
 }
@@ -240,6 +241,15 @@ export function violations(step: Step, s: Surface, locale: Locale, model: SwapMo
         : step.details.swap.transactions.find((x) => x.type === 'input')?.transaction_hash;
     if (tx && !body.includes(tx)) bad('money it cannot take, told without the transaction hash');
     if (!replyButtons(s.reply).some((b) => b.label === w.support)) bad('money it cannot take, told without the support link');
+  }
+
+  // Phone width: a key moment's recurring lines (the route, the swap id) fit 40 characters; the full id is one tap away.
+  // (the stuck message's support summary is a block to paste, copied whole by its own button)
+  if (s.name.startsWith('moment ') && !s.name.includes('stuck')) {
+    for (const l of replyText(s.reply).split('\n'))
+      if ((l.includes(' → ') || l.startsWith('→ ') || l.startsWith(w.swapIdLabel)) && [...l].length > 40)
+        bad(`a line wider than a phone: "${l}"`);
+    if (!replyButtons(s.reply).some((b) => b.kind === 'copy' && b.text === SWAP_ID)) bad('no Copy of the full swap id');
   }
 
   // 5. Exchanges are named wherever the route is.

@@ -28,7 +28,7 @@ import { defaultLocale, formatDuration, t, tSpans, type CatalogKey, type Locale,
 import { PHASE_RANK, phaseOfSwap } from '../../layerswap/phase.js';
 import type { SwapDetails, Transaction } from '../../layerswap/schemas.js';
 import { sightingOf } from '../../contracts/chain.js';
-import { maskAddress, sideName, txExplorer } from '../kernel/format.js';
+import { maskAddress, shortId, sideName, txExplorer } from '../kernel/format.js';
 import { chainSightingLines } from './chain-sighting.js';
 import { swapAgainButton } from '../swap/index.js';
 import { failReasonWords, phaseWords } from './words.js';
@@ -100,6 +100,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const isPublic = audienceOf(ctx) === 'public';
   const addr = (a: string) => code(isPublic ? maskAddress(a) : a);
   const id = code(s.id);
+  const short = code(shortId(s.id));
+  const copyId = copyButton(tr('moment.copyId'), s.id);
   const notes = ctx.notes;
   const money = swapMoney(details, ctx.state.lastPolledAt || Date.now(), {
     ...(notes?.refund !== undefined ? { refundAddress: notes.refund } : {}),
@@ -110,13 +112,12 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
   const sentNow = money.deposited ?? money.asked;
   const amount = !isPublic && sentNow ? `${moneyNumber(sentNow)} ` : '';
   // A cut-down swap (no tokens or networks) drops the route line rather than show blanks.
-  const route =
-    s.source_token && s.source_network && s.destination_token && s.destination_network
-      ? line(
-          `${amount}${s.source_token.symbol} ${sideName(details, 'source')} → ${s.destination_token.symbol} ${sideName(details, 'destination')}`,
-        )
-      : undefined;
-  const lines: Line[] = route ? [route] : [];
+  // Phone width: the route on one line when it fits 40 characters, else where from and where to on two.
+  const from = s.source_token && s.source_network ? `${amount}${s.source_token.symbol} ${sideName(details, 'source')}` : undefined;
+  const to =
+    s.destination_token && s.destination_network ? `→ ${s.destination_token.symbol} ${sideName(details, 'destination')}` : undefined;
+  const route = from && to ? (from.length + to.length < 40 ? [line(`${from} ${to}`)] : [line(from), line(to)]) : [];
+  const lines: Line[] = [...route];
   const buttons: Button[][] = [];
   const tx = (type: TxKind) => lastTx(s.transactions, type);
   const txLine = (type: TxKind, x: Transaction | undefined) => {
@@ -185,8 +186,8 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
     case 'failed': {
       if (phaseOfSwap(details).kind === 'on_hold') {
         const words = failReasonWords('received_more_than_valid_range', locale);
-        lines.push(line(words.meaning), line(words.next), sentence('moment.swapId', { id }));
-        return { title: momentTitle('onHold', locale), tone: 'warning', lines, target: 'here' };
+        lines.push(line(words.meaning), line(words.next), sentence('moment.swapId', { id: short }));
+        return { title: momentTitle('onHold', locale), tone: 'warning', lines, buttons: [[copyId]], target: 'here' };
       }
       lines.push(line(s.fail_reason ? failReasonWords(s.fail_reason, locale).meaning : tr('moment.failed.noReason')));
       // "If funds were sent" only when the bot does not know: a deposit it saw (or was told of) is said as such.
@@ -239,25 +240,27 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
     case 'stuck':
       return renderStuck(ctx, locale, route, money);
   }
-  lines.push(sentence('moment.swapId', { id }));
+  // Phone width: the short id on its line, the full one a tap away (Copy; and on the status card).
+  lines.push(sentence('moment.swapId', { id: short }));
+  buttons.push([copyId]);
   return {
     title: momentTitle(moment.kind, locale),
     tone: TONES[moment.kind],
     lines,
-    ...(buttons.length ? { buttons } : {}),
+    buttons,
     target: 'here',
   };
 }
 
 const STUCK_REFUND = { given: 'moment.stuck.notLost', none: 'moment.stuck.notLostNoRefund', unknown: 'moment.stuck.notLostMaybe' } as const;
 
-function renderStuck(ctx: MomentContext, locale: Locale, route: Line | undefined, money: SwapMoney): Reply {
+function renderStuck(ctx: MomentContext, locale: Locale, route: Line[], money: SwapMoney): Reply {
   const { details, state } = ctx;
   const expected = state.expectedCompletionMs ?? DEFAULT_EXPECTED_COMPLETION_MS;
   const since = lastEntered(state.history, 'ls_transfer_pending') ?? state.lastChangeAt;
   const summary = supportSummary(details, state, audienceOf(ctx));
   const lines: Line[] = [
-    ...(route ? [route] : []),
+    ...route,
     line(
       t(locale, 'moment.stuck.sending', {
         status: 'ls_transfer_pending',
