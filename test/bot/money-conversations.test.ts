@@ -85,7 +85,7 @@ describe('what the bot tells you about your money', () => {
     const now = await everything(u, id);
     expect(now).not.toMatch(SEND);
     expect(now).toContain('Deposited: 80 USDC on Arbitrum One');
-    expect(now).toContain(`Receive (estimate): about ${estimate} USDC (estimate)`);
+    expect(now).toContain(`Receive (estimate): about ${estimate} USDC on Base`);
     await h.settleUntilCompleted(id, 10);
     const receipt = momentText(u.who.userId, id, 'Swap completed');
     const received = /Received (7\d\.\d+) USDC on Base/.exec(receipt)?.[1];
@@ -123,7 +123,10 @@ describe('what the bot tells you about your money', () => {
     const answer = allText(await u.says('skip'));
     // No card "below" or "above" that may not be there: the card in this chat, wherever it is.
     expect(answer).not.toMatch(/below|above/);
-    card(await u.says(`/status ${id}`), { title: 'Waiting for your deposit' });
+    // The user said they paid: /status never asks them to pay again (issue 32).
+    const claimed = await u.says(`/status ${id}`);
+    card(claimed, { title: /Deposit sent, not seen yet/ });
+    expect(allText(claimed)).not.toMatch(SEND);
     h.sandbox.deposit(id);
     await step(id, 1_000);
     expect(delivered(u.who.userId, id).card?.title).toMatch(/Deposit seen, confirming \d\/3/);

@@ -92,7 +92,7 @@ describe('/quote', () => {
 
   test('a partial line keeps what it has and asks for the rest', async () => {
     const u = new ChatUser(h, { userId: 'q5' });
-    card(await u.says('/quote 100 usdc'), { contains: ['So far: 100 usdc', 'Which network do you send from?'] });
+    card(await u.says('/quote 100 usdc'), { contains: ['So far: 100 USDC', 'Which network do you send from?'] });
     card(await u.says('arbitrum'), { contains: ['So far: 100 USDC on Arbitrum One', 'Where should the USDC go?'] });
     card(await u.says('optimism'), { title: 'Quote: USDC Arbitrum One → USDC Optimism', contains: ['You send: 100 USDC'] });
   });
