@@ -82,7 +82,7 @@ export async function runMcp(b: Bench, opts: Partial<McpBenchOptions> = {}): Pro
     if (replies.length === 0 || replies.some((r) => r.tone === 'error')) throw new Error(`"${text}" did not work`);
   };
   const receiver = await startReceiver();
-  const queue = new WebhookQueue(redis, prefix, keys);
+  const queue = new WebhookQueue(redis, prefix, keys, silentLogger);
   const worker = startWebhookWorker(workerRedis, prefix, keys, silentLogger);
   try {
     const route8 = {

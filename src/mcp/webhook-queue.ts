@@ -3,6 +3,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TrackingKeys } from '../contracts/keys.js';
 import { asError, type Logger } from '../log.js';
+import { logRedisErrors } from '../redis.js';
 import type { AgentEvent } from './events.js';
 import type { AgentKeyStore } from './key-store.js';
 
@@ -28,8 +29,11 @@ export class WebhookQueue {
     connection: Redis,
     prefix: string,
     private readonly keys: AgentKeyStore,
+    logger: Logger,
   ) {
     this.queue = new Queue<AgentEvent>(WEBHOOK_QUEUE, { connection, prefix: new TrackingKeys(prefix).queuePrefix(WEBHOOK_QUEUE) });
+    // Redis outages go to the one outage log, not to stderr as BullMQ's unhandled 'error' would.
+    logRedisErrors(this.queue, `queue ${WEBHOOK_QUEUE}`, logger);
   }
 
   /** Queued only when the key has a webhook; the event id is the job id (once per moment). */
@@ -75,6 +79,7 @@ export function startWebhookWorker(connection: Redis, prefix: string, keys: Agen
     },
     { connection, prefix: new TrackingKeys(prefix).queuePrefix(WEBHOOK_QUEUE), concurrency: 10 },
   );
+  logRedisErrors(worker, `worker ${WEBHOOK_QUEUE}`, logger);
   worker.on('failed', (job, err) =>
     logger.warn(
       { keyId: job?.data.key_id, eventId: job?.data.id, attempts: job?.attemptsMade, err: asError(err) },

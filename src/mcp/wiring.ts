@@ -22,7 +22,7 @@ export interface McpWiring {
 export function agentDelivery(w: McpWiring): { messenger: AgentMessenger; renderer: typeof agentRenderer; close: () => Promise<void> } {
   const { redis, keyPrefix } = w.coreDeps;
   const keys = new AgentKeyStore(redis, keyPrefix);
-  const queue = new WebhookQueue(redis, keyPrefix, keys);
+  const queue = new WebhookQueue(redis, keyPrefix, keys, w.logger);
   const workerConnection = createRedis(w.redisUrl, { logger: w.logger, name: 'mcp-webhook', maxRetriesPerRequest: null });
   const worker = startWebhookWorker(workerConnection, keyPrefix, keys, w.logger);
   return {

@@ -31,7 +31,9 @@ describe('the terminal chat over a pipe (the built CLI, the in-process sandbox, 
   const env = {
     REDIS_URL: testRedisUrl(),
     REDIS_PREFIX: prefix,
-    SANDBOX_DEPOSIT_DELAY_MS: '300',
+    // 2 s of real time at speed 4: the deposit card is shown before the sandbox deposits by itself (a card asked
+    // for after the deposit rightly shows no address any more).
+    SANDBOX_DEPOSIT_DELAY_MS: '8000',
     SANDBOX_SPEED: '4',
   };
 

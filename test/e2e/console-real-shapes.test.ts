@@ -69,9 +69,9 @@ describe('the terminal chat against answers shaped like the real service', () =>
     const script = [
       '/swap 100 USDC from arbitrum to base',
       '0x1111111111111111111111111111111111111111', // destination address
-      '#2', // skip the refund address (buttons are numbered on: Cancel is #1)
-      '5', // no refuel
-      '7', // Confirm
+      '#3', // skip the refund address (buttons are numbered on: Cancel is #1, the recommended address #2)
+      '6', // no refuel
+      '8', // Confirm
       '/history',
     ].join('\n');
     const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, {

@@ -19,7 +19,7 @@ const RECEIVED: Record<string, RegExp> = { ru: /Получено \d+(\.\d+)? USD
 describe('the terminal chat in other languages', () => {
   const prefix = uniquePrefix('console-lang');
   testRedis(prefix);
-  const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SANDBOX_DEPOSIT_DELAY_MS: '300', SANDBOX_SPEED: '4' };
+  const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SANDBOX_DEPOSIT_DELAY_MS: '8000', SANDBOX_SPEED: '4' };
   const script = CONSOLE_SWAP_SCRIPT;
 
   it.each([
