@@ -6,10 +6,13 @@ import { privateKeyToAccount } from 'viem/accounts';
  * Debian's headless Chromium driven by playwright-core, with a test wallet injected into the page:
  * an EIP-1193 provider announced through EIP-6963 whose calls cross into Node (exposeFunction),
  * where a viem account on the sandbox's local EVM chain signs and sends. The wallet's chain id is
- * its own state (the page sees Arbitrum's 42161 and can be asked to switch), while every
- * transaction lands on the one local chain that stands in for all the sandbox's EVM networks.
+ * its own state (the page sees the chain id the sandbox's catalogue gives Arbitrum One, the local
+ * node's LOCAL_CHAIN_ID, and can be asked to switch), while every transaction lands on that one
+ * local chain, which stands in for all the sandbox's EVM networks.
  */
 export const CHROMIUM = '/usr/bin/chromium';
+/** The local node's chain id, which the sandbox's catalogue names for its EVM networks with --chain. */
+export const LOCAL_CHAIN_ID = 31337;
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -38,7 +41,7 @@ export interface TestWallet {
 export function testWallet(
   key: Hex,
   rpcUrl: string,
-  chainId = 42161,
+  chainId = LOCAL_CHAIN_ID,
 ): TestWallet & { handle(method: string, params: unknown[]): Promise<unknown> } {
   const account = privateKeyToAccount(key);
   const transport = http(rpcUrl, { retryCount: 0 });
@@ -161,8 +164,10 @@ export async function openPage(
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, colorScheme: scheme });
   await context.route(`${opts.origin}/**`, async (route) => {
     const url = route.request().url().replace(opts.origin, opts.local);
-    const response = await route.fetch({ url });
-    await route.fulfill({ response });
+    const response = await route.fetch({ url }).catch(() => undefined);
+    // Undefined only once the test closed the page under a request still in flight (the page's
+    // release as it goes): nothing waits for that answer any more.
+    if (response) await route.fulfill({ response }).catch(() => undefined);
   });
   await context.route(
     (url) => !url.href.startsWith(opts.origin),

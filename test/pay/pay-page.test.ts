@@ -18,7 +18,7 @@ import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { launchChromium, openPage, testWallet } from './browser.js';
+import { launchChromium, LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
 import { signInitData } from './support.js';
 
 /**
@@ -79,7 +79,7 @@ afterAll(async () => {
 /** A fresh account with USDC and ETH from the chain's funded account (a person's wallet). */
 async function fundedWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
   const chain = {
-    id: 31337,
+    id: LOCAL_CHAIN_ID,
     name: 'local',
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpc] } },
@@ -136,7 +136,7 @@ async function wrongChainAtSend(page: import('playwright-core').Page, wallet: Re
     .getByText(/Nothing was sent/)
     .innerText();
   wallet.handle = handle;
-  wallet.chainId = 42161;
+  wallet.chainId = LOCAL_CHAIN_ID;
   return { tap };
 }
 
@@ -236,7 +236,7 @@ describe('paying from the wallet page, in a browser', () => {
     await one.page.getByRole('button', { name: 'Switch to Arbitrum One' }).click();
     const pay = one.page.getByRole('button', { name: 'Pay 20 USDC' });
     await pay.waitFor();
-    expect(wallet.chainId).toBe(42161);
+    expect(wallet.chainId).toBe(LOCAL_CHAIN_ID);
     await expect(one.page.locator('#switch').isVisible()).resolves.toBe(false);
     if (SHOTS) await one.page.screenshot({ path: join(ROOT, 'docs/pay-dark.png') });
 
