@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { replyText } from '../../src/contracts/reply.js';
+import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { card, ChatUser, useHarness } from './support/conversation.js';
+
+const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
 /** Rough edges a new user met in the first hour (issue 34, second round). */
 const h = useHarness();
@@ -36,5 +38,27 @@ describe('the Starknet reading of a hash', () => {
       contains: ['If it is a Starknet wallet address instead'],
       buttons: ['It is an address: list its swaps'],
     });
+  });
+});
+
+describe('Track on a finished swap', () => {
+  test('says the swap is finished and shows its final state, instead of "keeps updating"', async () => {
+    const u = new ChatUser(h, { userId: 'fh5' });
+    const { id } = await u.createsSwap('/swap 100 USDC arbitrum base', DEST);
+    const viewer = new ChatUser(h, { userId: 'fh5-viewer' });
+    card(await viewer.says(`/status ${id}`), { buttons: ['Track'] });
+    h.sandbox.deposit(id);
+    h.clock.advance(120_000);
+    // The Track button of the card shown before the swap finished, pressed after.
+    const pressed = await viewer.presses('Track');
+    card(pressed, { title: 'This swap is finished', contains: ['nothing to follow'] });
+    // Masked for anyone but the creator in private.
+    expect(replyText(card(pressed, { title: 'Completed', contains: ['The funds were delivered'] }))).not.toContain(DEST);
+    expect(replyText(pressed[0] as Reply)).not.toMatch(/keeps updating/);
+    expect(h.tracking.followersOf(id)).not.toContain('console:private:fh5-viewer');
+    // /track by id, from the creator: the same, the card unmasked for them.
+    const tracked = await u.says(`/track ${id}`);
+    card(tracked, { title: 'This swap is finished' });
+    card(tracked, { title: 'Completed', contains: [`To address: ${DEST}`] });
   });
 });
