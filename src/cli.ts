@@ -8,7 +8,7 @@ import { startTrackingWorkers } from './app/messengers.js';
 import { serveHttp } from './app/http-server.js';
 import { healthy, startWeb } from './app/web.js';
 import { ConfigError, loadConfig, type ProcessKind } from './config.js';
-import { asError, createLogger, type Logger } from './log.js';
+import { asError, consoleLogFile, createLogger, type Logger } from './log.js';
 import { runSandboxCli } from './sandbox/cli.js';
 import { McpCliError, runMcpKeyCli, runMcpStdio } from './mcp/cli.js';
 import { startEmbeddedRedis } from './redis-server.js';
@@ -57,10 +57,12 @@ async function main(argv: string[]): Promise<number> {
   secretsForErrors = config.secretValues;
   const consoleMode = command === 'console' || (command === 'start' && !config.telegramEnabled && !config.discordEnabled);
   const logger = createLogger({
-    // The terminal chat owns stdout: logs go to stderr as readable lines, quieter unless LOG_LEVEL is set.
+    // The terminal chat owns the terminal: logs go as readable lines to a file under DATA_DIR (warn
+    // and up unless LOG_LEVEL is set), and only errors also to stderr, so none lands inside the chat.
     level: consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL,
     secrets: config.secretValues,
-    destination: consoleMode ? process.stderr : process.stdout,
+    destination: consoleMode ? consoleLogFile(config.DATA_DIR) : process.stdout,
+    ...(consoleMode ? { errorsTo: process.stderr } : {}),
     format: consoleMode ? 'line' : 'json',
   });
 

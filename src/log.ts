@@ -1,4 +1,6 @@
 import { pino, type Logger } from 'pino';
+import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /**
  * pino with secrets removed twice over: by path (headers, tokens, keys wherever they sit in a
@@ -60,7 +62,9 @@ export interface LogOptions {
   level?: string;
   secrets?: readonly string[];
   /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
-  destination?: NodeJS.WritableStream;
+  destination?: { write(chunk: string): unknown };
+  /** With format 'line': error and fatal lines also go here (the terminal chat's stderr, its log being a file). */
+  errorsTo?: { write(chunk: string): unknown };
   name?: string;
   /** 'json' (default): one JSON object a line, for log collectors. 'line': one readable line (the terminal chat). */
   format?: 'json' | 'line';
@@ -189,7 +193,17 @@ export function createLogger(options: LogOptions = {}): Logger {
   const secrets = options.secrets ?? [];
   const out = options.destination ?? process.stdout;
   // Formatted in-process after redaction and scrubbing: pino hands over each line whole.
-  const destination = options.format === 'line' ? { write: (line: string) => out.write(formatLogLine(line)) } : out;
+  const errorsTo = options.errorsTo;
+  const destination =
+    options.format === 'line'
+      ? {
+          write: (line: string) => {
+            const text = formatLogLine(line);
+            out.write(text);
+            if (errorsTo && Number(/"level":(\d+)/.exec(line)?.[1]) >= 50) errorsTo.write(text);
+          },
+        }
+      : out;
   return pino(
     {
       name: options.name ?? 'swapbot',
@@ -205,6 +219,16 @@ export function createLogger(options: LogOptions = {}): Logger {
     },
     destination as pino.DestinationStream,
   );
+}
+
+/**
+ * The terminal chat's log, DATA_DIR/swapbot.log: appended with synchronous writes, so the last
+ * lines are there even when the process exits at once.
+ */
+export function consoleLogFile(dataDir: string): { write(chunk: string): unknown } {
+  mkdirSync(dataDir, { recursive: true });
+  const fd = openSync(resolve(dataDir, 'swapbot.log'), 'a');
+  return { write: (chunk: string) => writeSync(fd, chunk) };
 }
 
 /** A logger that writes nothing, for tests and library defaults. */

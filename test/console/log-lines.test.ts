@@ -11,8 +11,8 @@ import { MemoryTracking } from '../bot/support/memory-tracking.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 
 /**
- * The terminal chat as `swapbot console` sets it up: the log in its readable one-line format on
- * the same terminal as the chat. A warning during a conversation is one plain line, not JSON.
+ * The terminal chat's log in its readable one-line format (`swapbot console` writes it to
+ * DATA_DIR/swapbot.log, test/e2e/console-log-file.test.ts): a warning is one plain line, not JSON.
  */
 const API_KEY = 'k-console-log-secret';
 let sandbox: SandboxServer;

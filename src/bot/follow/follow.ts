@@ -2,6 +2,8 @@ import { bold, line, type Reply } from '../../contracts/reply.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
 import { forSender, notice } from '../kernel/replies.js';
 import { isCreator } from '../deposit/index.js';
+import { statusCard } from '../status/index.js';
+import { FINAL_SWAP_STATUSES, type SwapDetails } from '../../layerswap/schemas.js';
 
 /** In groups and channels only the chat's admins may change what the chat follows. */
 export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
@@ -21,13 +23,15 @@ export const adminsOnly = (ctx: Ctx): Reply =>
   );
 
 /**
- * Follows a swap in this chat (live updates come from the tracking worker). `known`: the swap was
- * just loaded (found by its transaction), so it exists; otherwise it is loaded first to prove it.
- * The caller has checked the admin rule.
+ * Follows a swap in this chat (live updates come from the tracking worker). `known`: true when the
+ * swap is live for sure (Undo, "I've sent it"); its details when just loaded (found by its
+ * transaction); otherwise it is loaded first to prove it exists. A finished swap is not followed:
+ * the answer says so with its final card. The caller has checked the admin rule.
  */
-export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Promise<Reply[]> {
-  // Proves the swap exists (a not-found or service error becomes a reply upstream): the load alone, no card.
-  if (!known) await ctx.api.getSwap(swapId, { exclude_deposit_actions: true });
+export async function followSwap(ctx: Ctx, swapId: string, known?: true | SwapDetails): Promise<Reply[]> {
+  // Proves the swap exists (a not-found or service error becomes a reply upstream).
+  const details = known === true ? undefined : (known ?? (await ctx.api.getSwap(swapId, { exclude_deposit_actions: true })));
+  if (details && FINAL_SWAP_STATUSES.has(details.swap.status)) return finished(ctx, details);
   // ctx.locale is the chat's language (a group's, not the presser's): pushed updates use it. Only
   // the creator's own private chat reads the cards unmasked: anyone who merely knows the id sees
   // them as a group does (the destination is the creator's business).
@@ -55,4 +59,13 @@ export async function followSwap(ctx: Ctx, swapId: string, known?: boolean): Pro
 export async function hasStatusCard(ctx: Ctx, swapId: string): Promise<boolean> {
   if (!ctx.tracking.hasCard) return true;
   return ctx.tracking.hasCard(swapId, chatTarget(ctx)).catch(() => true);
+}
+
+/** Nothing more will change: say so, with the final card (unmasked only for its creator in private). */
+async function finished(ctx: Ctx, details: SwapDetails): Promise<Reply[]> {
+  const own = !isPublic(ctx) && (await isCreator(ctx, details.swap.id));
+  return [
+    notice(ctx.t('follow.finished.title'), [line(ctx.t('follow.finished.text'))], 'info'),
+    statusCard(details, { audience: own ? 'private' : 'public', now: ctx.now(), locale: ctx.locale }),
+  ];
 }

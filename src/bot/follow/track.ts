@@ -18,7 +18,7 @@ async function track(ctx: Ctx, args: string): Promise<Reply[]> {
   const input = parseLookup(args.split(/\s+/)[0]);
   if (!input.ok) return [forSender(ctx, problemReply(ctx.locale, input, ctx.t('lookup.whichSwap')))];
   if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
-  return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found !== undefined), VERBS.track);
+  return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found), VERBS.track);
 }
 
 /** tr <swap id>: the Track and Follow buttons. */

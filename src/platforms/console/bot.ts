@@ -108,7 +108,12 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
       screen.write(t(screen.locale, 'console.noButton', { n, from: range.from, to: range.to }));
       return screen.flush();
     }
-    return deliver({ ...base, text });
+    await deliver({ ...base, text });
+    // The terminal's own words after the core's /help: how to leave this chat.
+    if (/^\/help(\s|$)/i.test(text)) {
+      screen.write(t(screen.locale, 'console.banner.quit'));
+      await screen.flush();
+    }
   }
 
   const send = (line: string): Promise<void> => {

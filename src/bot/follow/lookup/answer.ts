@@ -5,7 +5,7 @@ import { swapListCard } from '../../status/index.js';
 import { isPublic, type Ctx } from '../../kernel/context.js';
 import { pageArg } from '../../kernel/paging.js';
 import { msg, problemOf, problemReply } from '../../kernel/problem.js';
-import { notice } from '../../kernel/replies.js';
+import { forSender, notice } from '../../kernel/replies.js';
 import { VERBS } from '../../kernel/verbs.js';
 import { swapByHash, swapsOfAddress } from './find.js';
 import { parseLookup, type LookupInput } from './shape.js';
@@ -30,7 +30,8 @@ export async function lookupReplies(
   pickVerb: string = VERBS.refreshStatus,
 ): Promise<Reply[]> {
   const parsed = parseLookup(raw);
-  if (!parsed.ok) return [problemReply(ctx.locale, parsed, ctx.t('lookup.whichSwap'))];
+  // An input error, like /track's: for the sender alone in a group.
+  if (!parsed.ok) return [forSender(ctx, problemReply(ctx.locale, parsed, ctx.t('lookup.whichSwap')))];
   return answerLookup(ctx, parsed.value, onSwap, pickVerb);
 }
 
@@ -65,7 +66,7 @@ async function transactionNotFound(ctx: Ctx, hash: string, orAddress: boolean): 
     ctx.t('lookup.noSwap'),
   );
   if (!orAddress) return reply;
-  // 0x + 63/64 hex is also the shape of a Starknet address: offer that reading.
+  // A hash that can also be a Starknet address (below 2^251): offer that reading.
   const list = await ctx.codec.encode({ verb: VERBS.addressPage, args: [hash, '0', '0'] });
   return {
     ...reply,

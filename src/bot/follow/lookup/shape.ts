@@ -12,7 +12,7 @@ import { fail, msg, ok, type Result } from '../../kernel/problem.js';
 /**
  * What /track, /status and "Where is my swap?" were given, recognised by shape alone (no request):
  * a swap id, a transaction hash, or a wallet address, with the network families it fits.
- * `orAddress` marks a hash that could also be a Starknet address (0x + up to 64 hex): it is looked
+ * `orAddress` marks a hash that could also be a Starknet address (0x + 63/64 hex below 2^251): it is looked
  * up as a transaction first, and the reply then offers the address reading.
  */
 export type LookupInput =
@@ -27,6 +27,12 @@ const UUIDISH = /^[0-9a-fA-F]{8}-[0-9a-fA-F-]+$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 const EXAMPLES = msg('problem.lookup.examples', { example: '3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b' });
+
+/**
+ * Whether hex digits can be a Starknet address: those are below 2^251 (64 digits starting 00-07),
+ * which 31 in 32 EVM transaction hashes are not.
+ */
+const starknetFelt = (digits: string): boolean => BigInt(`0x${digits}`) < 2n ** 251n;
 
 /** Whether a check of one address family accepts the input. */
 const fits = (r: Result<string>): boolean => r.ok;
@@ -52,7 +58,12 @@ export function parseLookup(raw: string | undefined): Result<LookupInput> {
     }
     // EVM transactions are exactly 64 digits; Starknet hashes and addresses up to 64 (usually 63 or 64).
     if (digits.length === 64 || digits.length === 63)
-      return ok({ kind: 'transaction', hash: input, families: digits.length === 64 ? ['evm', 'starknet'] : ['starknet'], orAddress: true });
+      return ok({
+        kind: 'transaction',
+        hash: input,
+        families: digits.length === 64 ? ['evm', 'starknet'] : ['starknet'],
+        ...(starknetFelt(digits) ? { orAddress: true } : {}),
+      });
     return fail(
       'lookup.hash_shape',
       msg(digits.length > 64 ? 'problem.lookup.hexTooLong' : 'problem.lookup.hexTooShort', { digits: digits.length }),
