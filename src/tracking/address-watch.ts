@@ -36,6 +36,8 @@ export interface WatchSettings {
   /** The API budget: requests per second over all pollers. */
   apiPerSecond: number;
   tickMs: number;
+  /** Addresses per request (default WATCH_BATCH; 1 is the old one-address-per-request, for the bench). */
+  batch?: number;
 }
 
 export const DEFAULT_WATCH: Omit<WatchSettings, 'apiPerSecond'> = { minMs: 60_000, maxMs: 15 * 60_000, share: 0.1, tickMs: 5_000 };
@@ -103,6 +105,10 @@ export class AddressWatch {
     await this.redis.multi().hsetnx(this.keys.watchState, m, JSON.stringify(state)).zadd(this.keys.watchDue, 'NX', this.now(), m).exec();
   }
 
+  private get batch(): number {
+    return Math.max(1, this.settings.batch ?? WATCH_BATCH);
+  }
+
   /** How many requests one tick may make: the share of the API budget over a tick, at least one. */
   get perTick(): number {
     return Math.max(1, Math.floor(this.settings.apiPerSecond * (this.settings.tickMs / 1000) * this.settings.share));
@@ -137,7 +143,7 @@ export class AddressWatch {
     tell?: TellWatchLimit,
   ): Promise<number> {
     const now = this.now();
-    const due = await this.redis.zrangebyscore(this.keys.watchDue, '-inf', now, 'LIMIT', 0, this.perTick * WATCH_BATCH);
+    const due = await this.redis.zrangebyscore(this.keys.watchDue, '-inf', now, 'LIMIT', 0, this.perTick * this.batch);
     const claimed: Entry[] = [];
     for (const m of due) {
       // One worker per entry: whoever removes it checks it, then puts it back at its next time.
@@ -149,7 +155,7 @@ export class AddressWatch {
       if (!raw || !chat) continue;
       claimed.push({ m, address: m.slice(split + 1), state: JSON.parse(raw) as EntryState, target: { ...chat, chatKind: 'private' } });
     }
-    const batches = batchByAddress(claimed);
+    const batches = batchByAddress(claimed, this.batch);
     let checked = 0;
     for (const [n, batch] of batches.entries()) {
       // The budget is spent for this window (by this worker or another): the rest go back to the due list as they were.
@@ -259,13 +265,13 @@ interface Entry {
   target: ChatTarget;
 }
 
-/** Entries in batches of at most WATCH_BATCH distinct addresses (an address watched by two users is asked once). */
-function batchByAddress(entries: Entry[]): Entry[][] {
+/** Entries in batches of at most `size` distinct addresses (an address watched by two users is asked once). */
+function batchByAddress(entries: Entry[], size: number): Entry[][] {
   const byAddress = new Map<string, Entry[]>();
   for (const e of entries) byAddress.set(e.address, [...(byAddress.get(e.address) ?? []), e]);
   const groups = [...byAddress.values()];
   const batches: Entry[][] = [];
-  for (let i = 0; i < groups.length; i += WATCH_BATCH) batches.push(groups.slice(i, i + WATCH_BATCH).flat());
+  for (let i = 0; i < groups.length; i += size) batches.push(groups.slice(i, i + size).flat());
   return batches;
 }
 
