@@ -33,7 +33,7 @@ export interface QuoteFigures {
  * Quotes may depend on the destination (Layerswap's app re-quotes once it is known): the sandbox
  * models it as a payout to a contract account costing more gas, an EVM address starting 0xc0de.
  */
-export const CONTRACT_PAYOUT_GAS_USD = 0.6;
+const CONTRACT_PAYOUT_GAS_USD = 0.6;
 const isContractDestination = (route: Route, address: string | undefined) =>
   route.to.network.type === 'evm' && /^0xc0de/i.test(address ?? '');
 

@@ -93,7 +93,7 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
 }
 
 /** Destination addresses the sandbox treats as EIP-7702 delegated accounts whose code refuses native ETH. */
-export const DELEGATED_7702: ReadonlySet<string> = new Set(['0x7702000000000000000000000000000000007702']);
+const DELEGATED_7702: ReadonlySet<string> = new Set(['0x7702000000000000000000000000000000007702']);
 
 export function checkAddress(param: string, network: CatalogNetwork, address: string): void {
   if (!isValidAddress(network.type, address)) {

@@ -70,6 +70,28 @@ describe('Swap again', () => {
     card(await u.presses(`Again: ${id.slice(0, 8)}`, [list]), { title: 'Confirm your swap', contains: [DEST, '25 USDC'] });
   });
 
+  it("a token renamed since the swap (its symbol then is not in today's catalogue) is found by its contract", async () => {
+    // The service's answer for the old swap names the destination token as it was called then; the
+    // catalogue now calls the same contract on Base "USDC" (as USDT became USDT0 on some networks).
+    const client = h.client;
+    const renamed: typeof client = Object.assign(Object.create(client) as typeof client, {
+      getSwap: async (...a: Parameters<typeof client.getSwap>) => {
+        const d = await client.getSwap(...a);
+        const token = d.swap.destination_token;
+        return { ...d, swap: { ...d.swap, destination_token: token ? { ...token, symbol: 'USDCOLD' } : token } };
+      },
+    });
+    const renamedCore = coreOver(h, { api: renamed });
+    const u = new ChatUser({ core: renamedCore }, { userId: 'u-renamed' });
+    const { id } = await u.createsSwap('/swap 30 USDC arbitrum base', DEST);
+    expect((await renamed.getSwap(id)).swap.destination_token?.contract, 'the answer carries the contract').toBeTruthy();
+    card(await u.sendsAction(`sa:${id}`), {
+      title: 'Confirm your swap',
+      contains: [DEST, '30 USDC', 'Arbitrum One', 'Base'],
+      buttons: ['Confirm'],
+    });
+  });
+
   it('in a group, the button answers only the presser and opens nothing there', async () => {
     const u = new ChatUser({ core }, { userId: 'u-grp', chatId: 'g-1', chatKind: 'group' });
     const r = await u.sendsAction(`sa:${'3f2c1a9e-8b7d-4c6e-9f01-23456789abcd'}`);
