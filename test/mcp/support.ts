@@ -34,7 +34,7 @@ export async function startMcpWorld() {
   const messenger: Messenger = {
     platform: 'mcp',
     idempotentSends: true,
-    send: (target, reply, options) => delivery.messenger.send(target, reply, options),
+    send: (target, reply) => delivery.messenger.send(target, reply),
     edit: (ref, reply) => delivery.messenger.edit(ref, reply),
   };
   await h.startWorkers({ messengers: { ...h.messengers, mcp: messenger }, renderers: { mcp: delivery.renderer } });
