@@ -1,13 +1,13 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcpWorld, startReceiver, call } from './support.js';
+import { startMcpWorld, startReceiver, call, signedBy } from './support.js';
 import { waitFor } from '../support/wait.js';
 
 /**
  * The MCP server over Streamable HTTP (/mcp on the web process) with the SDK's own Client, the
  * sandbox over real sockets, real Redis and the tracking workers: an agent quotes, creates, and is
  * told "deposit seen" and "completed" by push (subscriptions/listen), never polling get_swap; its
- * webhook gets each moment once, signed, through a web restart; caps refuse and ask for approval;
+ * webhook gets each moment once, signed, through a web restart and through a restart of the
+ * worker's webhook sender while a delivery waits for its retry; caps refuse and ask for approval;
  * one key never sees another's swaps.
  */
 const DEST = '0x1111111111111111111111111111111111111111';
@@ -138,12 +138,8 @@ describe('/mcp over Streamable HTTP', () => {
       expect(new Set(ids).size).toBe(ids.length);
       const moments = got.map((r) => (JSON.parse(r.body) as { moment: string }).moment);
       expect(moments).toEqual(expect.arrayContaining(['deposit_seen', 'completed']));
-      for (const r of got) {
-        const [t, v1] = String(r.headers['x-swapbot-signature'])
-          .split(',')
-          .map((p) => p.split('=')[1]);
-        expect(v1).toBe(createHmac('sha256', signing).update(`${t}.${r.body}`).digest('hex'));
-      }
+      expect(new Set(moments).size).toBe(moments.length);
+      for (const r of got) expect(signedBy(signing, r)).toBe(true);
 
       const view = await call(c, 'get_swap', { swap_id: swapId });
       expect(view.data).toMatchObject({ phase: 'delivered', final: true, stuck: false });
@@ -157,6 +153,42 @@ describe('/mcp over Streamable HTTP', () => {
         isError: true,
         data: { error: 'not_your_address' },
       });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('the worker that sends webhooks restarts while a delivery waits for its retry: the receiver accepts each moment exactly once, signed', async () => {
+    // The receiver is down for the first try of "deposit seen" (503): that job waits in Redis for
+    // its retry while the worker process's agent delivery stops and a new one starts.
+    const receiver = await startReceiver({ failFirst: (body) => body.includes('"moment":"deposit_seen"') });
+    try {
+      const { secret } = await world.keys.create('sender-restart', {});
+      const c = await world.connect(secret);
+      const signing = (await call(c, 'register_webhook', { url: receiver.url })).data.signing_secret as string;
+      const swapId = (await call(c, 'create_swap', { ...ROUTE, destination_address: DEST, refund_address: REFUND })).data.swap_id as string;
+
+      world.h.sandbox.deposit(swapId);
+      world.h.clock.advance(1_000);
+      await world.h.tracking.service.pollNow(swapId);
+      const refused = await waitFor(() => receiver.got.find((r) => r.status === 503), 'deposit seen refused once');
+      await world.restartDelivery();
+      await world.h.settleUntilCompleted(swapId, 20);
+
+      const moment = (r: { body: string }) => (JSON.parse(r.body) as { moment: string; swap_id?: string }).moment;
+      const accepted = await waitFor(() => {
+        const ok = receiver.got.filter((r) => r.status === 200);
+        return ok.some((r) => moment(r) === 'completed') && ok.some((r) => moment(r) === 'deposit_seen') && ok;
+      }, 'deposit seen retried by the new sender, and completed');
+      const ids = accepted.map((r) => String(r.headers['x-swapbot-event-id']));
+      expect(new Set(ids).size).toBe(ids.length);
+      const moments = accepted.map(moment);
+      expect(new Set(moments).size).toBe(moments.length);
+      // The retry is the same event (same id, same body), not a second one.
+      const seen = accepted.find((r) => moment(r) === 'deposit_seen');
+      expect(seen?.headers['x-swapbot-event-id']).toBe(refused.headers['x-swapbot-event-id']);
+      expect(seen?.body).toBe(refused.body);
+      for (const r of receiver.got) expect(signedBy(signing, r)).toBe(true);
     } finally {
       await receiver.close();
     }

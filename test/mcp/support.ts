@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import type { CoreDeps } from '../../src/bot/create-core.js';
+import type { Messenger } from '../../src/contracts/messenger.js';
 import { serveHttp } from '../../src/app/http-server.js';
 import { agentDelivery, mcpWeb } from '../../src/mcp/wiring.js';
 import { AgentKeyStore } from '../../src/mcp/key-store.js';
@@ -26,8 +28,16 @@ export async function startMcpWorld() {
     now: () => h.clock.now(),
   };
   const wiring = { redisUrl: testRedisUrl(), coreDeps, logger: silentLogger, botUsername: 'swapbot_test_bot' };
-  const delivery = agentDelivery(wiring);
-  await h.startWorkers({ messengers: { ...h.messengers, mcp: delivery.messenger }, renderers: { mcp: delivery.renderer } });
+  let delivery = agentDelivery(wiring);
+  // Tracking's workers hold this messenger; it hands each send to the current delivery, so the
+  // worker process's agent delivery (its webhook queue and sender) can restart under them.
+  const messenger: Messenger = {
+    platform: 'mcp',
+    idempotentSends: true,
+    send: (target, reply) => delivery.messenger.send(target, reply),
+    edit: (ref, reply) => delivery.messenger.edit(ref, reply),
+  };
+  await h.startWorkers({ messengers: { ...h.messengers, mcp: messenger }, renderers: { mcp: delivery.renderer } });
   let web = await mcpWeb(wiring);
   let server = await serveHttp(new Map([['/mcp', (req, res) => web.handle(req, res)]]), {
     port: 0,
@@ -58,12 +68,19 @@ export async function startMcpWorld() {
     });
   }
 
+  /** The worker process's agent delivery stops and starts again: webhook jobs wait in Redis meanwhile. */
+  async function restartDelivery(): Promise<void> {
+    await delivery.close();
+    delivery = agentDelivery(wiring);
+  }
+
   return {
     h,
     coreDeps,
     keys,
     connect,
     restartWeb,
+    restartDelivery,
     get port() {
       return server.port;
     },
@@ -77,15 +94,23 @@ export async function startMcpWorld() {
   };
 }
 
-/** A webhook receiver on a real port: every request with its headers and body. */
-export async function startReceiver() {
-  const got: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+/**
+ * A webhook receiver on a real port: every request with its headers, body and the status it was
+ * answered. `failFirst` picks events whose first delivery is answered 503, as a receiver that is down.
+ */
+export async function startReceiver(options: { failFirst?: (body: string) => boolean } = {}) {
+  const got: Array<{ headers: http.IncomingHttpHeaders; body: string; status: number }> = [];
+  const refused = new Set<string>();
   const srv = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end('ok');
+      const body = Buffer.concat(chunks).toString('utf8');
+      const id = String(req.headers['x-swapbot-event-id']);
+      const status = options.failFirst?.(body) && !refused.has(id) ? 503 : 200;
+      if (status === 503) refused.add(id);
+      got.push({ headers: req.headers, body, status });
+      res.writeHead(status).end(status === 200 ? 'ok' : 'down');
     });
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
@@ -101,4 +126,12 @@ export async function call(
 ): Promise<{ isError: boolean; data: Record<string, unknown> }> {
   const r = await client.callTool({ name, arguments: args });
   return { isError: r.isError === true, data: (r.structuredContent ?? {}) as Record<string, unknown> };
+}
+
+/** True when a delivery's X-Swapbot-Signature is the HMAC of its timestamp and body under `secret`. */
+export function signedBy(secret: string, r: { headers: http.IncomingHttpHeaders; body: string }): boolean {
+  const [t, v1] = String(r.headers['x-swapbot-signature'])
+    .split(',')
+    .map((p) => p.split('=')[1]);
+  return v1 === createHmac('sha256', secret).update(`${t}.${r.body}`).digest('hex');
 }
