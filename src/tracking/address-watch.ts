@@ -8,6 +8,7 @@ import { ResponseShapeError } from '../layerswap/errors.js';
 import { asError, type Logger } from '../log.js';
 import { parseTargetKey, targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
 
 /**
  * Watched addresses: a user's saved address whose new swaps (to or from it, made in any app) are
@@ -23,7 +24,8 @@ import type { TrackingKeys } from '../contracts/keys.js';
  *
  * Redis: a zset of entries by due time (member `<targetKey>|<address>`), a hash of each entry's
  * state (the user, the interval, when the watch began, the ids of the last answer), and the
- * budget's window counter. Addresses are never logged.
+ * budget's window counter. Addresses are never logged. A checked entry goes back in one script
+ * (watchPutBack) that first sees it is still watched, so an unwatch during the check always wins.
  */
 
 export interface WatchSettings {
@@ -68,13 +70,51 @@ export function tellByMessenger(
   };
 }
 
+/** Test seams: `beforePutBack` runs after an entry's check, just before it goes back (where an unwatch may land). */
+export interface WatchHooks {
+  beforePutBack?: (member: string) => Promise<void>;
+}
+
 export class AddressWatch {
+  private readonly run: ScriptRunner;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: TrackingKeys,
     private readonly now: () => number,
     private readonly settings: WatchSettings,
-  ) {}
+    private readonly hooks: WatchHooks = {},
+  ) {
+    this.run = scripts(redis);
+  }
+
+  /** Back on the due list at `at` with this state, unless it was unwatched meanwhile (one script: no gap). */
+  private async putBack(m: string, state: string, at: number): Promise<void> {
+    await this.hooks.beforePutBack?.(m);
+    await this.run('watchPutBack', [this.keys.watchState, this.keys.watchDue], [m, state, at]);
+  }
+
+  private legacyMoved = false;
+
+  /**
+   * Moves the entries kept under the untagged keys of older versions to the tagged ones, once per
+   * process (a single Redis; on a Cluster the old keys could not be written together anyway).
+   */
+  private async adoptLegacyKeys(): Promise<void> {
+    if (this.legacyMoved) return;
+    this.legacyMoved = true;
+    const old = this.keys.watchLegacy;
+    for (const [from, to] of [
+      [old.state, this.keys.watchState],
+      [old.due, this.keys.watchDue],
+    ] as const) {
+      try {
+        if ((await this.redis.exists(from)) === 1) await this.redis.renamenx(from, to);
+      } catch {
+        // A Cluster refuses a rename across slots: nothing was kept there.
+      }
+    }
+  }
 
   private member(target: ChatTarget, address: string): string {
     return `${targetKey(target)}|${address}`;
@@ -121,6 +161,7 @@ export class AddressWatch {
     logger: Logger,
     tell?: TellWatchLimit,
   ): Promise<number> {
+    await this.adoptLegacyKeys();
     const now = this.now();
     const due = await this.redis.zrangebyscore(this.keys.watchDue, '-inf', now, 'LIMIT', 0, this.perTick);
     let checked = 0;
@@ -134,7 +175,7 @@ export class AddressWatch {
       if (!raw || !chat) continue;
       // The budget is spent for this window (by this worker or another): back to the due list as it was.
       if (!(await this.spend())) {
-        await this.redis.zadd(this.keys.watchDue, 'NX', now, m);
+        await this.putBack(m, raw, now);
         break;
       }
       const address = m.slice(split + 1);
@@ -187,14 +228,7 @@ export class AddressWatch {
         } else logger.warn({ err: asError(err) }, 'could not list the swaps of a watched address; backing off');
         state.i = Math.min(state.i * 2, this.settings.maxMs);
       }
-      // Put back only if still watched (an unwatch during the check wins).
-      if ((await this.redis.hexists(this.keys.watchState, m)) === 1) {
-        await this.redis
-          .multi()
-          .hset(this.keys.watchState, m, JSON.stringify(state))
-          .zadd(this.keys.watchDue, now + state.i, m)
-          .exec();
-      }
+      await this.putBack(m, JSON.stringify(state), now + state.i);
     }
     return checked;
   }
