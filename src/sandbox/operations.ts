@@ -33,7 +33,7 @@ export interface Operation {
   run(ctx: Context): unknown;
 }
 
-export interface OperationDeps {
+interface OperationDeps {
   store: SwapStore;
   chain: SandboxChain | undefined;
   webhooks: WebhookSender | undefined;
