@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
 /**
- * Every Lua script of the process (tracking, the rate limit, Telegram's update ledger), one file
+ * Every Lua script of the process (tracking, watched addresses, the rate limit, Telegram's update ledger), one file
  * each in scripts/, named `<command>-<number of keys>.lua` (BullMQ's convention), and the one way
  * to run them: each becomes an ioredis command (defineCommand: EVALSHA, and EVAL once after a
  * Redis restart forgot it). Every script touches keys of one hash tag only (Redis Cluster).
@@ -32,7 +32,8 @@ export type ScriptName =
   | 'claimUpdate'
   | 'renewUpdate'
   | 'finishUpdate'
-  | 'takeOverUpdates';
+  | 'takeOverUpdates'
+  | 'watchPutBack';
 
 type Arg = string | number | Buffer;
 export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: readonly Arg[]) => Promise<unknown>;

@@ -80,232 +80,226 @@ export function contextFactory(deps: CoreDeps): (incoming: Incoming, locale: Loc
   });
 }
 
+/** What the core's entry points share: built once by createCore. */
+interface CoreParts {
+  deps: CoreDeps;
+  logger: NonNullable<CoreDeps['logger']>;
+  now: () => number;
+  languages: LanguageStore;
+  drafts: RedisDraftStore;
+  /** One request's context: the stores and services every handler may use, in the reader's language. */
+  contextFor: (incoming: Incoming, locale: Locale, t: Translate) => Ctx;
+  limiter: RateLimiter;
+  /**
+   * Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
+   * one query does not use up the commands the user sends next.
+   */
+  inlineLimiter: RateLimiter;
+}
+
+function coreParts(deps: CoreDeps): CoreParts {
+  return {
+    deps,
+    logger: deps.logger ?? silentLogger,
+    now: deps.now ?? Date.now,
+    languages: new LanguageStore(deps.redis, deps.keyPrefix),
+    drafts: new RedisDraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds),
+    contextFor: contextFactory(deps),
+    limiter: new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute),
+    inlineLimiter: new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute, 'inline'),
+  };
+}
+
+function validInlineQuery(q: InlineQuery): boolean {
+  return (
+    typeof q === 'object' &&
+    q !== null &&
+    isPlatform(q.platform) &&
+    typeof q.userId === 'string' &&
+    q.userId !== '' &&
+    q.userId.length <= 128
+  );
+}
+
+/** An inline or guest query has no chat yet: the card may land in any chat, so it is built as for a public one. */
+function publicIncoming(q: InlineQuery): Incoming {
+  return {
+    platform: q.platform,
+    userId: q.userId,
+    userName: typeof q.userName === 'string' ? q.userName : '',
+    chatId: q.userId,
+    chatKind: 'group',
+  };
+}
+
+/** The one result of an inline query over its rate: how long to wait. */
+function slowInlineResult(t: Translate, locale: Locale, retryAfterMs: number): InlineResult {
+  const wait = t('core.slowInline', { wait: formatDuration(locale, retryAfterMs) });
+  return {
+    id: 'slow',
+    kind: 'slow',
+    title: t('core.slowTitle'),
+    description: wait,
+    reply: notice(t('core.slowTitle'), [line(wait)], 'warning'),
+  };
+}
+
+/** The answer to a command over its rate, to the sender only. */
+function slowCommandReply(t: Translate, locale: Locale, retryAfterMs: number): Reply {
+  return {
+    ...notice(t('core.slowTitle'), [line(t('core.slowCommands', { wait: formatDuration(locale, retryAfterMs) }))], 'warning'),
+    target: 'ephemeral',
+  };
+}
+
+/** An inline or guest query that failed: logged (a service error as a warning), answered with the error's card. */
+function failedQueryResult(parts: CoreParts, q: InlineQuery, err: unknown, locale: Locale, what: 'inline' | 'guest'): InlineResult {
+  if (isServiceError(err))
+    parts.logger.warn(
+      { platform: q?.platform, err: asError(err) },
+      `swap service error while answering ${what === 'inline' ? 'an inline' : 'a guest'} query`,
+    );
+  else parts.logger.error({ platform: q?.platform, err: asError(err) }, `${what} query failed`);
+  const r = errorReply(err, locale);
+  return {
+    id: 'error',
+    kind: 'problem',
+    title: r.title ?? translator(locale)('error.bug.title'),
+    description: translator(locale)('core.tryAgainMoment'),
+    reply: fitReply(r, locale),
+  };
+}
+
+/** The inline query's language: the typer's choice, else their platform's (the card may land in any chat). */
+async function queryLocale(parts: CoreParts, q: InlineQuery): Promise<Locale> {
+  return (await parts.languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
+}
+
+async function answerInline(parts: CoreParts, q: InlineQuery): Promise<InlineAnswer> {
+  let locale = defaultLocale();
+  try {
+    if (!validInlineQuery(q)) return { results: [], personal: true, cacheSeconds: 0 };
+    locale = await queryLocale(parts, q);
+    const t = translator(locale);
+    const decision = await parts.inlineLimiter.take(q.platform, q.userId, parts.now());
+    if (!decision.allowed) return { results: [slowInlineResult(t, locale, decision.retryAfterMs)], personal: true, cacheSeconds: 0 };
+    const ctx = parts.contextFor(publicIncoming(q), locale, t);
+    const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
+    return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply, locale) })) };
+  } catch (err) {
+    return { results: [failedQueryResult(parts, q, err, locale, 'inline')], personal: true, cacheSeconds: 0 };
+  }
+}
+
+/** A swap looked up from a guest mention: its status card as the one result. */
+async function guestStatus(ctx: Ctx, text: string, locale: Locale, t: Translate): Promise<InlineResult> {
+  const g = await guestGlance(ctx, text);
+  const reply = fitReply(g.reply, locale);
+  const [, ...rest] = replyText(reply).split('\n');
+  return {
+    id: g.swap ? `status:${shortId(g.swap.swap.id)}` : 'status:none',
+    kind: g.swap ? 'status' : 'problem',
+    title: reply.title ?? t('lookup.noSwap'),
+    description: rest.join(' ').slice(0, 200),
+    reply,
+  };
+}
+
+/** Guest mode: one result for a mention; the same bucket as inline queries. */
+async function answerGuest(parts: CoreParts, q: InlineQuery): Promise<InlineResult> {
+  let locale = defaultLocale();
+  try {
+    if (!validInlineQuery(q)) throw new Error('invalid guest query');
+    locale = await queryLocale(parts, q);
+    const t = translator(locale);
+    const decision = await parts.inlineLimiter.take(q.platform, q.userId, parts.now());
+    if (!decision.allowed) return slowInlineResult(t, locale, decision.retryAfterMs);
+    // The answer lands in a chat the bot is not in: built as for a public one.
+    const ctx = parts.contextFor(publicIncoming(q), locale, t);
+    const text = typeof q.text === 'string' ? q.text.slice(0, 1024) : '';
+    if (findLookup(text)) return await guestStatus(ctx, text, locale, t);
+    const answer = await inlineQuote(ctx, text);
+    const order: InlineResult['kind'][] = ['quote', 'fix', 'problem', 'help', 'route'];
+    const best = order.map((k) => answer.results.find((r) => r.kind === k)).find((r) => r !== undefined) ?? answer.results[0];
+    if (!best) throw new Error('no inline result');
+    return { ...best, reply: fitReply(best.reply, locale) };
+  } catch (err) {
+    return failedQueryResult(parts, q, err, locale, 'guest');
+  }
+}
+
+/** "Track this swap" on a message: rate limited like a command. */
+async function trackThisMessage(parts: CoreParts, incoming: Incoming, text: string): Promise<Reply[]> {
+  let locale = defaultLocale();
+  try {
+    if (!validIncoming(incoming)) return [];
+    locale = await chooseLocale(parts.languages, incoming);
+    const t = translator(locale);
+    const decision = await parts.limiter.take(incoming.platform, incoming.userId, parts.now());
+    if (!decision.allowed) return [slowCommandReply(t, locale, decision.retryAfterMs)];
+    const ctx = parts.contextFor(incoming, locale, t);
+    return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map((r) => fitReply(r, locale));
+  } catch (err) {
+    if (isServiceError(err))
+      parts.logger.warn({ platform: incoming?.platform, err: asError(err) }, 'swap service error on Track this swap');
+    else parts.logger.error({ platform: incoming?.platform, err: asError(err) }, 'Track this swap failed');
+    return [{ ...fitReply(errorReply(err, locale), locale), target: 'ephemeral' }];
+  }
+}
+
+/**
+ * Group chatter that is not a command, a button or an answer to the sender's open question is
+ * none of the bot's business: no reply, and it does not count against the rate limit.
+ */
+async function isChatter(parts: CoreParts, incoming: Incoming): Promise<boolean> {
+  const text = incoming.text?.trim() ?? '';
+  if (incoming.action !== undefined || text.startsWith('/') || incoming.chatKind === 'private') return false;
+  const draft = await parts.drafts.get(incoming.platform, incoming.userId);
+  return !draft || draft.chatId !== incoming.chatId || !draft.awaiting;
+}
+
+/** The command's replies, after what stopped being followed while the user had blocked the bot. */
+async function dispatchWithWelcome(parts: CoreParts, ctx: Ctx): Promise<Reply[]> {
+  const replies = await dispatch(ctx);
+  const back = await welcomeBack(ctx).catch(
+    (err: unknown) => void parts.logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'),
+  );
+  return back ? [back, ...replies] : replies;
+}
+
+async function handleMessage(parts: CoreParts, incoming: Incoming): Promise<Reply[]> {
+  let replies: Reply[];
+  let locale = defaultLocale();
+  try {
+    if (!validIncoming(incoming)) return [];
+    locale = await chooseLocale(parts.languages, incoming);
+    const t = translator(locale);
+    if (await isChatter(parts, incoming)) return [];
+    const decision = await parts.limiter.take(incoming.platform, incoming.userId, parts.now());
+    replies = decision.allowed
+      ? await dispatchWithWelcome(parts, parts.contextFor(incoming, locale, t))
+      : [slowCommandReply(t, locale, decision.retryAfterMs)];
+  } catch (err) {
+    const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };
+    const e = asError(err, { stack: !isServiceError(err) });
+    if (isServiceError(err)) parts.logger.warn({ ...where, err: e }, 'swap service error while handling a message');
+    else parts.logger.error({ ...where, err: e }, 'handler failed');
+    replies = [errorReply(err, locale)];
+  }
+  return replies.map((r) => fitReply(r, locale));
+}
+
 /**
  * The platform-neutral core: rate limit, dispatch, handle, fit. handle() never throws: service
  * failures become plain-word replies and anything unexpected is logged (no user text, no
  * secrets) and answered politely. Every reply is cut to the strictest platform's limits.
  */
-// eslint-disable-next-line max-lines-per-function -- 240 lines: to be cut into named steps (issue 39)
 export function createCore(deps: CoreDeps): BotCore {
-  const logger = deps.logger ?? silentLogger;
-  const now = deps.now ?? Date.now;
-  const languages = new LanguageStore(deps.redis, deps.keyPrefix);
-  const drafts = new RedisDraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds);
-  /** One request's context: the stores and services every handler may use, in the reader's language. */
-  const contextFor = contextFactory(deps);
-  const limiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute);
-  // Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
-  // one query does not use up the commands the user sends next.
-  const inlineLimiter = new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute, 'inline');
-
-  async function inline(q: InlineQuery): Promise<InlineAnswer> {
-    // The card may land in any chat: it is in the language of the one who typed it (their choice, else their platform's).
-    let locale = defaultLocale();
-    try {
-      if (
-        typeof q !== 'object' ||
-        q === null ||
-        !isPlatform(q.platform) ||
-        typeof q.userId !== 'string' ||
-        q.userId === '' ||
-        q.userId.length > 128
-      )
-        return { results: [], personal: true, cacheSeconds: 0 };
-      locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
-      const t = translator(locale);
-      const decision = await inlineLimiter.take(q.platform, q.userId, now());
-      if (!decision.allowed) {
-        const wait = t('core.slowInline', { wait: formatDuration(locale, decision.retryAfterMs) });
-        return {
-          results: [
-            {
-              id: 'slow',
-              kind: 'slow',
-              title: t('core.slowTitle'),
-              description: wait,
-              reply: { ...notice(t('core.slowTitle'), [line(wait)], 'warning') },
-            },
-          ],
-          personal: true,
-          cacheSeconds: 0,
-        };
-      }
-      // No chat yet: the card may land in any chat, so it is built as for a public one.
-      const incoming: Incoming = {
-        platform: q.platform,
-        userId: q.userId,
-        userName: typeof q.userName === 'string' ? q.userName : '',
-        chatId: q.userId,
-        chatKind: 'group',
-      };
-      const ctx = contextFor(incoming, locale, t);
-      const answer = await inlineQuote(ctx, typeof q.text === 'string' ? q.text : '');
-      return { ...answer, results: answer.results.map((r) => ({ ...r, reply: fitReply(r.reply, locale) })) };
-    } catch (err) {
-      if (isServiceError(err))
-        logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering an inline query');
-      else logger.error({ platform: q?.platform, err: asError(err) }, 'inline query failed');
-      const r = errorReply(err, locale);
-      return {
-        results: [
-          {
-            id: 'error',
-            kind: 'problem',
-            title: r.title ?? translator(locale)('error.bug.title'),
-            description: translator(locale)('core.tryAgainMoment'),
-            reply: fitReply(r, locale),
-          },
-        ],
-        personal: true,
-        cacheSeconds: 0,
-      };
-    }
-  }
-
-  /** Guest mode: one result for a mention; the same bucket as inline queries. */
-  async function guest(q: InlineQuery): Promise<InlineResult> {
-    let locale = defaultLocale();
-    try {
-      if (
-        typeof q !== 'object' ||
-        q === null ||
-        !isPlatform(q.platform) ||
-        typeof q.userId !== 'string' ||
-        q.userId === '' ||
-        q.userId.length > 128
-      )
-        throw new Error('invalid guest query');
-      locale = (await languages.get('user', q.platform, q.userId)) ?? resolveLocale(q.locale);
-      const t = translator(locale);
-      const decision = await inlineLimiter.take(q.platform, q.userId, now());
-      if (!decision.allowed) {
-        const wait = t('core.slowInline', { wait: formatDuration(locale, decision.retryAfterMs) });
-        return {
-          id: 'slow',
-          kind: 'slow',
-          title: t('core.slowTitle'),
-          description: wait,
-          reply: notice(t('core.slowTitle'), [line(wait)], 'warning'),
-        };
-      }
-      // The answer lands in a chat the bot is not in: built as for a public one.
-      const incoming: Incoming = {
-        platform: q.platform,
-        userId: q.userId,
-        userName: typeof q.userName === 'string' ? q.userName : '',
-        chatId: q.userId,
-        chatKind: 'group',
-      };
-      const ctx = contextFor(incoming, locale, t);
-      const text = typeof q.text === 'string' ? q.text.slice(0, 1024) : '';
-      if (findLookup(text)) {
-        const g = await guestGlance(ctx, text);
-        const reply = fitReply(g.reply, locale);
-        const [, ...rest] = replyText(reply).split('\n');
-        return {
-          id: g.swap ? `status:${shortId(g.swap.swap.id)}` : 'status:none',
-          kind: g.swap ? 'status' : 'problem',
-          title: reply.title ?? t('lookup.noSwap'),
-          description: rest.join(' ').slice(0, 200),
-          reply,
-        };
-      }
-      const answer = await inlineQuote(ctx, text);
-      const order: InlineResult['kind'][] = ['quote', 'fix', 'problem', 'help', 'route'];
-      const best = order.map((k) => answer.results.find((r) => r.kind === k)).find((r) => r !== undefined) ?? answer.results[0];
-      if (!best) throw new Error('no inline result');
-      return { ...best, reply: fitReply(best.reply, locale) };
-    } catch (err) {
-      if (isServiceError(err))
-        logger.warn({ platform: q?.platform, err: asError(err) }, 'swap service error while answering a guest query');
-      else logger.error({ platform: q?.platform, err: asError(err) }, 'guest query failed');
-      const r = errorReply(err, locale);
-      return {
-        id: 'error',
-        kind: 'problem',
-        title: r.title ?? translator(locale)('error.bug.title'),
-        description: translator(locale)('core.tryAgainMoment'),
-        reply: fitReply(r, locale),
-      };
-    }
-  }
-
-  /** "Track this swap" on a message: rate limited like a command. */
-  async function trackThisMessage(incoming: Incoming, text: string): Promise<Reply[]> {
-    let locale = defaultLocale();
-    try {
-      if (!validIncoming(incoming)) return [];
-      locale = await chooseLocale(languages, incoming);
-      const t = translator(locale);
-      const decision = await limiter.take(incoming.platform, incoming.userId, now());
-      if (!decision.allowed)
-        return [
-          {
-            ...notice(
-              t('core.slowTitle'),
-              [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))],
-              'warning',
-            ),
-            target: 'ephemeral',
-          },
-        ];
-      const ctx = contextFor(incoming, locale, t);
-      return (await trackThis(ctx, typeof text === 'string' ? text.slice(0, 4000) : '')).map((r) => fitReply(r, locale));
-    } catch (err) {
-      if (isServiceError(err)) logger.warn({ platform: incoming?.platform, err: asError(err) }, 'swap service error on Track this swap');
-      else logger.error({ platform: incoming?.platform, err: asError(err) }, 'Track this swap failed');
-      return [{ ...fitReply(errorReply(err, locale), locale), target: 'ephemeral' }];
-    }
-  }
-
-  async function handle(incoming: Incoming): Promise<Reply[]> {
-    let replies: Reply[];
-    let locale = defaultLocale();
-    try {
-      if (!validIncoming(incoming)) return [];
-      locale = await chooseLocale(languages, incoming);
-      const t = translator(locale);
-      // Group chatter that is not a command, a button or an answer to the sender's open question is
-      // none of the bot's business: no reply, and it does not count against the rate limit.
-      const text = incoming.text?.trim() ?? '';
-      if (incoming.action === undefined && !text.startsWith('/') && incoming.chatKind !== 'private') {
-        const draft = await drafts.get(incoming.platform, incoming.userId);
-        if (!draft || draft.chatId !== incoming.chatId || !draft.awaiting) return [];
-      }
-      const decision = await limiter.take(incoming.platform, incoming.userId, now());
-      if (!decision.allowed) {
-        replies = [
-          {
-            ...notice(
-              t('core.slowTitle'),
-              [line(t('core.slowCommands', { wait: formatDuration(locale, decision.retryAfterMs) }))],
-              'warning',
-            ),
-            target: 'ephemeral',
-          },
-        ];
-      } else {
-        const ctx = contextFor(incoming, locale, t);
-        replies = await dispatch(ctx);
-        // Back after blocking the bot: what stopped being followed meanwhile, before the answer.
-        const back = await welcomeBack(ctx).catch(
-          (err: unknown) => void logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'),
-        );
-        if (back) replies = [back, ...replies];
-      }
-    } catch (err) {
-      const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };
-      const e = asError(err, { stack: !isServiceError(err) });
-      if (isServiceError(err)) logger.warn({ ...where, err: e }, 'swap service error while handling a message');
-      else logger.error({ ...where, err: e }, 'handler failed');
-      replies = [errorReply(err, locale)];
-    }
-    return replies.map((r) => fitReply(r, locale));
-  }
-
+  const parts = coreParts(deps);
+  const { logger, languages, drafts } = parts;
   return {
-    handle,
-    inlineQuote: inline,
+    handle: (incoming) => handleMessage(parts, incoming),
+    inlineQuote: (q) => answerInline(parts, q),
     async chatMoved(platform, fromChatId, toChatId) {
       try {
         const moved = (await deps.tracking.moveChat?.(platform, fromChatId, toChatId)) ?? 0;
@@ -314,8 +308,8 @@ export function createCore(deps: CoreDeps): BotCore {
         logger.error({ platform, err: asError(err) }, "could not move an upgraded chat's follows");
       }
     },
-    guestQuery: guest,
-    trackThis: trackThisMessage,
+    guestQuery: (q) => answerGuest(parts, q),
+    trackThis: (incoming, text) => trackThisMessage(parts, incoming, text),
     async depositCardSent(swapId, chat, ref) {
       try {
         if (chat.chatKind !== 'private') return;

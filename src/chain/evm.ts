@@ -1,6 +1,6 @@
-import { createPublicClient, http, parseAbiItem, type Address, type PublicClient } from 'viem';
 import { silentLogger, type Logger } from '../log.js';
-import { judge, receiptOf, type Tracked } from './evidence.js';
+import { judge, receiptOf } from './evidence.js';
+import { disableForOtherChain, newLoop, scanRange, type Bucket, type NetworkLoop } from './evm-loop.js';
 import type { ChainWatcher, WatchEntry, WatcherEvents } from './watcher.js';
 
 /**
@@ -17,7 +17,6 @@ import type { ChainWatcher, WatchEntry, WatcherEvents } from './watcher.js';
  * checked again at each new head until final (evidence.ts).
  */
 
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 /** At most this many blocks per eth_getLogs (providers cap ranges); a watcher that fell behind catches up in steps. */
 const MAX_RANGE = 500;
 const MAX_BACKOFF_MS = 30_000;
@@ -52,42 +51,6 @@ export interface EvmWatcherOptions {
   driven?: boolean;
 }
 
-interface NetworkLoop {
-  name: string;
-  client: PublicClient;
-  entries: Map<string, WatchEntry>;
-  /** Entries added after the loop started: their lookback (the blocks already scanned) is read once. */
-  fresh: Map<string, WatchEntry>;
-  /** The last block fully scanned. */
-  scanned?: number;
-  failures: number;
-  up: boolean;
-  timer?: NodeJS.Timeout;
-  running: boolean;
-  /** A poke came during a tick: tick again at once after it. */
-  again: boolean;
-  /** Its RPC's token bucket (shared by the networks one URL serves). */
-  bucket: Bucket;
-  /** Not before this (ms) while failing: a watch added meanwhile does not try at once. */
-  retryAt: number;
-  /** Its chain id was checked since the last failure. */
-  verified: boolean;
-  /** Another chain's RPC (or none to check against): never read again. */
-  disabled: boolean;
-  /** Transfers found, by swap and transaction: unreported until a receipt backs them, then re-checked until final. */
-  tracked: Map<string, Tracked>;
-  /** When to tick next (ms from the last tick): what a driven loop's job waits. */
-  nextMs: number;
-}
-
-/** Requests that may go now, as of `refilled`; whether the RPC ever answered. */
-interface Bucket {
-  tokens: number;
-  refilled: number;
-  answered: boolean;
-}
-
-// eslint-disable-next-line max-lines-per-function -- 262 lines since the chain evidence (issue 33): to be cut into named steps (issue 39)
 export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   const log = opts.logger ?? silentLogger;
   const pollMs = opts.pollMs ?? 2000;
@@ -107,24 +70,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     if (l) return l;
     const url = opts.rpcs.get(name);
     if (!url) return undefined;
-    l = {
-      name,
-      // cacheTime 0: viem otherwise answers getBlockNumber from a 4 s cache, and every new
-      // block (a deposit, a confirmation) would reach the card up to 4 s late.
-      client: createPublicClient({ cacheTime: 0, transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
-      entries: new Map(),
-      fresh: new Map(),
-      failures: 0,
-      up: true,
-      running: false,
-      again: false,
-      retryAt: 0,
-      verified: !opts.chainId,
-      disabled: false,
-      tracked: new Map(),
-      nextMs: 0,
-      bucket: buckets.get(url) ?? { tokens: burst, refilled: Date.now(), answered: false },
-    };
+    l = newLoop(name, url, buckets.get(url) ?? { tokens: burst, refilled: Date.now(), answered: false }, opts);
     buckets.set(url, l.bucket);
     loops.set(name, l);
     return l;
@@ -217,64 +163,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
     }
   };
 
-  const scan = async (l: NetworkLoop, from: number, to: number, only?: readonly WatchEntry[]) => {
-    if (from > to) return;
-    const entries = only ?? [...l.entries.values()];
-    const byAddress = new Map<string, WatchEntry[]>();
-    for (const e of entries) {
-      const k = e.address.toLowerCase();
-      byAddress.set(k, [...(byAddress.get(k) ?? []), e]);
-    }
-    if (byAddress.size === 0) return;
-    const times = new Map<number, number>();
-    await gap(l);
-    const logs = await l.client.getLogs({
-      event: TRANSFER,
-      args: { to: [...byAddress.keys()] as Address[] },
-      fromBlock: BigInt(from),
-      toBlock: BigInt(to),
-    });
-    const found: Array<[WatchEntry, Parameters<WatcherEvents['transfer']>[1]]> = [];
-    for (const lg of logs) {
-      const dest = lg.args.to?.toLowerCase();
-      if (!dest || lg.blockNumber === null || lg.transactionHash === null) continue;
-      for (const e of byAddress.get(dest) ?? []) {
-        found.push([
-          e,
-          {
-            network: l.name,
-            to: dest,
-            txHash: lg.transactionHash,
-            block: Number(lg.blockNumber),
-            contract: lg.address.toLowerCase(),
-            value: lg.args.value ?? 0n,
-            at: 0,
-          },
-        ]);
-      }
-    }
-    // Native transfers leave no log: read the blocks, only when someone expects the native coin.
-    if (entries.some((e) => e.token.contract === null)) {
-      for (let b = from; b <= to; b++) {
-        await gap(l);
-        const block = await l.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
-        times.set(b, Number(block.timestamp) * 1000);
-        for (const tx of block.transactions) {
-          const dest = tx.to?.toLowerCase();
-          if (!dest || tx.value === 0n) continue;
-          for (const e of byAddress.get(dest) ?? []) {
-            found.push([e, { network: l.name, to: dest, txHash: tx.hash, block: b, contract: null, value: tx.value, at: 0 }]);
-          }
-        }
-      }
-    }
-    for (const [e, t] of found) {
-      const key = `${e.swapId}|${t.txHash}`;
-      const seen = { ...t, at: times.get(t.block) ?? Date.now() };
-      if (l.tracked.has(key) || !(opts.events.accept?.(e, seen) ?? true)) continue;
-      l.tracked.set(key, { entry: e, t: seen, reported: false, checkedAt: -1, misses: 0 });
-    }
-  };
+  const scan = (l: NetworkLoop, from: number, to: number, only?: readonly WatchEntry[]) =>
+    scanRange(l, from, to, only ?? [...l.entries.values()], gap, opts.events);
 
   /** Each tracked transfer's receipt, once per head: reported when it backs it, taken back when it stops. */
   const check = async (l: NetworkLoop, head: number) => {
@@ -310,16 +200,7 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       l.verified = true;
       return true;
     }
-    l.disabled = true;
-    l.up = false;
-    clearTimeout(l.timer);
-    const fields = { network: l.name, expected: expected ?? null, got };
-    if (expected === undefined)
-      log.error(
-        fields,
-        'no chain id in the catalogue to check the chain RPC against: not watched; deposits are followed by polling the API',
-      );
-    else log.error(fields, 'chain RPC is for another chain: not watched; deposits are followed by polling the API');
+    disableForOtherChain(l, expected, got, log);
     opts.events.health(l.name, false);
     return false;
   };

@@ -126,13 +126,20 @@ export class TrackingKeys {
   get activeSwaps(): string {
     return `${this.prefix}:trk:active-swaps`;
   }
-  /** zset: watched addresses (`<targetKey>|<address>`) by the time of their next check (address-watch.ts). */
+  /**
+   * zset: watched addresses (`<targetKey>|<address>`) by the time of their next check (address-watch.ts).
+   * One hash tag with watchState: a checked entry goes back to both in one script.
+   */
   get watchDue(): string {
-    return `${this.prefix}:trk:watch-due`;
+    return `${this.prefix}:trk:{watch}:due`;
   }
   /** hash: each watched address's state (its user, interval and the swaps already seen), by the same member. */
   get watchState(): string {
-    return `${this.prefix}:trk:watch-state`;
+    return `${this.prefix}:trk:{watch}:state`;
+  }
+  /** The untagged keys of watchDue and watchState before 2026-11 (moved at a worker's first tick: address-watch.ts). */
+  get watchLegacy(): { due: string; state: string } {
+    return { due: `${this.prefix}:trk:watch-due`, state: `${this.prefix}:trk:watch-state` };
   }
   /** string with TTL: checks of watched addresses in one budget window, over every worker (address-watch.ts). */
   watchBudget(window: number): string {

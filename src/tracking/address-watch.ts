@@ -10,6 +10,7 @@ import { ResponseShapeError } from '../layerswap/errors.js';
 import { asError, type Logger } from '../log.js';
 import { parseTargetKey, targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
+import { scripts, type ScriptRunner } from '../scripts.js';
 
 /**
  * Watched addresses: a user's saved address whose new swaps (to or from it, made in any app) are
@@ -25,7 +26,8 @@ import type { TrackingKeys } from '../contracts/keys.js';
  *
  * Redis: a zset of entries by due time (member `<targetKey>|<address>`), a hash of each entry's
  * state (the user, the interval, when the watch began, the ids of the last answer), and the
- * budget's window counter. Addresses are never logged.
+ * budget's window counter. Addresses are never logged. A checked entry goes back in one script
+ * (watchPutBack) that first sees it is still watched, so an unwatch during the check always wins.
  */
 
 export interface WatchSettings {
@@ -82,13 +84,51 @@ export function tellByMessenger(
   };
 }
 
+/** Test seams: `beforePutBack` runs after an entry's check, just before it goes back (where an unwatch may land). */
+export interface WatchHooks {
+  beforePutBack?: (member: string) => Promise<void>;
+}
+
 export class AddressWatch {
+  private readonly run: ScriptRunner;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: TrackingKeys,
     private readonly now: () => number,
     private readonly settings: WatchSettings,
-  ) {}
+    private readonly hooks: WatchHooks = {},
+  ) {
+    this.run = scripts(redis);
+  }
+
+  /** Back on the due list at `at` with this state, unless it was unwatched meanwhile (one script: no gap). */
+  private async putBack(m: string, state: string, at: number): Promise<void> {
+    await this.hooks.beforePutBack?.(m);
+    await this.run('watchPutBack', [this.keys.watchState, this.keys.watchDue], [m, state, at]);
+  }
+
+  private legacyMoved = false;
+
+  /**
+   * Moves the entries kept under the untagged keys of older versions to the tagged ones, once per
+   * process (a single Redis; on a Cluster the old keys could not be written together anyway).
+   */
+  private async adoptLegacyKeys(): Promise<void> {
+    if (this.legacyMoved) return;
+    this.legacyMoved = true;
+    const old = this.keys.watchLegacy;
+    for (const [from, to] of [
+      [old.state, this.keys.watchState],
+      [old.due, this.keys.watchDue],
+    ] as const) {
+      try {
+        if ((await this.redis.exists(from)) === 1) await this.redis.renamenx(from, to);
+      } catch {
+        // A Cluster refuses a rename across slots: nothing was kept there.
+      }
+    }
+  }
 
   private member(target: ChatTarget, address: string): string {
     return `${targetKey(target)}|${address}`;
@@ -142,6 +182,7 @@ export class AddressWatch {
     logger: Logger,
     tell?: TellWatchLimit,
   ): Promise<number> {
+    await this.adoptLegacyKeys();
     const now = this.now();
     const due = await this.redis.zrangebyscore(this.keys.watchDue, '-inf', now, 'LIMIT', 0, this.perTick * this.batch);
     const claimed: Entry[] = [];
@@ -160,7 +201,7 @@ export class AddressWatch {
     for (const [n, batch] of batches.entries()) {
       // The budget is spent for this window (by this worker or another): the rest go back to the due list as they were.
       if (!(await this.spend())) {
-        for (const e of batches.slice(n).flat()) await this.redis.zadd(this.keys.watchDue, 'NX', now, e.m);
+        for (const e of batches.slice(n).flat()) await this.putBack(e.m, JSON.stringify(e.state), now);
         break;
       }
       checked += batch.length;
@@ -181,14 +222,8 @@ export class AddressWatch {
         // Alone in its request, every swap listed is the address's (as the service matched it).
         if (list) await this.check(e, addresses.length === 1 ? list : list.filter(involves(e.address)), now, tracking, logger, tell);
         else e.state.i = Math.min(e.state.i * 2, this.settings.maxMs);
-        // Put back only if still watched (an unwatch during the check wins).
-        if ((await this.redis.hexists(this.keys.watchState, e.m)) === 1) {
-          await this.redis
-            .multi()
-            .hset(this.keys.watchState, e.m, JSON.stringify(e.state))
-            .zadd(this.keys.watchDue, now + e.state.i, e.m)
-            .exec();
-        }
+        // Put back only if still watched, in one script: an unwatch during the check wins.
+        await this.putBack(e.m, JSON.stringify(e.state), now + e.state.i);
       }
     }
     return checked;
