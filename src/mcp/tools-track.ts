@@ -1,4 +1,4 @@
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { parseLookup } from '../bot/follow/lookup/shape.js';
 import { ApiError } from '../layerswap/errors.js';
@@ -154,4 +154,18 @@ export function registerTrackTools(server: McpServer, agent: Agent): void {
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
     },
   );
+
+  // 2025-era clients subscribe with resources/subscribe (the capability says they may): this key's
+  // own swap:// only, so a subscription never confirms that another key's swap exists. Moments then
+  // reach them on a connection that stays open (stdio); over HTTP, through the webhook.
+  const ownSwap = async (uri: string): Promise<void> => {
+    const id = /^swap:\/\/(.+)$/.exec(uri)?.[1] ?? '';
+    const owned = swapId.safeParse(id).success ? await agent.ownedSwap(id).catch(() => undefined) : undefined;
+    if (!owned) throw new ResourceNotFoundError(uri, `no swap of this key at ${uri} (subscribe to swap://<swap_id> from create_swap)`);
+  };
+  server.server.setRequestHandler('resources/subscribe', async (req) => {
+    await ownSwap(req.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', () => ({}));
 }

@@ -37,9 +37,9 @@ if (SKIP) console.warn(`conformance: skipped: Node ${process.version} is older t
 /** Runs a pinned npm package's bin through npx on Node ≥ 22.19: its exit code, stdout, and both streams. */
 function npx(args: string[]): Promise<{ code: number | null; stdout: string; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['-y', ...(nodeArgs ?? []), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // The bins start with `#!/usr/bin/env node`: this Node (when it is new enough) first on PATH.
+    const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
+    const child = spawn('npx', ['-y', ...(nodeArgs ?? []), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH } });
     let out = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => {

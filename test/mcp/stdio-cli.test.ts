@@ -72,6 +72,40 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
     }
   });
 
+  it('a 2025-era client subscribes with resources/subscribe to its own swap only, and is told it completed', async () => {
+    const made = await runCli(['mcp-key', 'create', '--label', 'older'], '', env);
+    const secret = /secret:\s+(\S+)/.exec(made.stdout)?.[1] ?? '';
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, SWAPBOT_MCP_KEY: secret },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'older', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    await client.connect(transport);
+    try {
+      const created = await call(client, 'create_swap', {
+        amount: '50',
+        from_network: 'arbitrum',
+        from_token: 'USDC',
+        to_network: 'base',
+        destination_address: '0x1111111111111111111111111111111111111111',
+        no_refund_address: true,
+      });
+      const swapId = created.data.swap_id as string;
+      const moments: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
+        if (m && n.params.uri === `swap://${swapId}`) moments.push(m.moment);
+      });
+      await expect(client.subscribeResource({ uri: 'swap://00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/no swap of this key/);
+      await client.subscribeResource({ uri: `swap://${swapId}` });
+      await waitFor(() => moments.includes('completed'), 'completed pushed to a 2025-era client');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses to start without a valid key, saying what to set', async () => {
     const r = await runCli(['mcp'], '', { ...env, SWAPBOT_MCP_KEY: 'sbk_wrong' });
     expect(r.code).toBe(2);
