@@ -112,22 +112,23 @@ export class AddressWatch {
 
   /**
    * Moves the entries kept under the untagged keys of older versions to the tagged ones, once per
-   * process (a single Redis; on a Cluster the old keys could not be written together anyway).
+   * process: merged, not renamed, since a watch set after the upgrade may already be there (and
+   * on a Cluster the two keys are in different slots). An entry already under the new keys wins.
    */
   private async adoptLegacyKeys(): Promise<void> {
     if (this.legacyMoved) return;
     this.legacyMoved = true;
     const old = this.keys.watchLegacy;
-    for (const [from, to] of [
-      [old.state, this.keys.watchState],
-      [old.due, this.keys.watchDue],
-    ] as const) {
-      try {
-        if ((await this.redis.exists(from)) === 1) await this.redis.renamenx(from, to);
-      } catch {
-        // A Cluster refuses a rename across slots: nothing was kept there.
-      }
-    }
+    const states = await this.redis.hgetall(old.state);
+    const due = await this.redis.zrange(old.due, 0, -1, 'WITHSCORES');
+    if (Object.keys(states).length === 0 && due.length === 0) return;
+    const merge = this.redis.multi();
+    for (const [m, state] of Object.entries(states)) merge.hsetnx(this.keys.watchState, m, state);
+    for (let i = 0; i + 1 < due.length; i += 2) merge.zadd(this.keys.watchDue, 'NX', due[i + 1] as string, due[i] as string);
+    await merge.exec();
+    // One key a command: on a Cluster the old keys are in different slots.
+    await this.redis.del(old.state);
+    await this.redis.del(old.due);
   }
 
   private member(target: ChatTarget, address: string): string {

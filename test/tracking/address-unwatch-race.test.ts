@@ -64,9 +64,14 @@ describe('an unwatch during a check of the address', () => {
     const old = h.keys.watchLegacy;
     await redis.hset(old.state, m, JSON.stringify({ u: 'race-3', i: settings.minMs, b: h.clock.now() }));
     await redis.zadd(old.due, h.clock.now(), m);
+    // A watch set after the upgrade, before any worker ticked: both are kept.
+    const since = 'console:race-4|0x8888888888888888888888888888888888888884';
+    await redis.hset(h.keys.watchState, since, JSON.stringify({ u: 'race-4', i: settings.minMs, b: h.clock.now() }));
+    await redis.zadd(h.keys.watchDue, h.clock.now() + settings.maxMs, since);
     expect(await worker().tick(h.api, h.tracking.service, memoryLogger().logger)).toBe(1);
     expect(await redis.exists(old.state, old.due)).toBe(0);
     expect(await redis.zscore(h.keys.watchDue, m)).not.toBeNull();
-    await redis.multi().zrem(h.keys.watchDue, m).hdel(h.keys.watchState, m).exec();
+    expect(await redis.zscore(h.keys.watchDue, since)).toBe(String(h.clock.now() + settings.maxMs));
+    await redis.multi().zrem(h.keys.watchDue, m, since).hdel(h.keys.watchState, m, since).exec();
   });
 });
