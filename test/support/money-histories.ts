@@ -68,7 +68,7 @@ const FAIL_REASONS = [
   'degraded_quote',
 ] as const;
 
-export const worldArb: fc.Arbitrary<World> = fc.record({
+const worldArb: fc.Arbitrary<World> = fc.record({
   from: fc.constantFrom('wallet', 'exchange'),
   to: fc.constantFrom('wallet', 'exchange'),
   asset: fc.constantFrom('same', 'other'),
@@ -137,7 +137,7 @@ const ARB = { name: 'ARBITRUM_MAINNET', display_name: 'Arbitrum One', type: 'evm
 const BASE = { name: 'BASE_MAINNET', display_name: 'Base', type: 'evm', token: ETH };
 
 /** The swap as created: its quote (fees, refuel, rate) and deposit action. */
-export function created(w: World): SwapDetails {
+function created(w: World): SwapDetails {
   const dst = w.asset === 'same' ? USDC : ETH;
   const service = 0.0213;
   const network = 0.824439;

@@ -66,7 +66,7 @@ function momentsOf(step: Step, evidence: boolean): MomentKind[] {
 }
 
 /** Every surface of one state, in one language. */
-export function surfaces(step: Step, locale: Locale): Surface[] {
+function surfaces(step: Step, locale: Locale): Surface[] {
   const { details, now, notes, depositSeen } = step;
   const view = { depositSeen, notes };
   const out: Surface[] = [
@@ -143,7 +143,7 @@ export function surfaces(step: Step, locale: Locale): Surface[] {
 }
 
 /** What the bot has as evidence of a deposit, and whether a wrong token may still be answered with "send the right one". */
-export function evidenceOf(step: Step): { any: boolean; paid: boolean; wrongTokenOpen: boolean } {
+function evidenceOf(step: Step): { any: boolean; paid: boolean; wrongTokenOpen: boolean } {
   const d = step.details;
   const c = sightingOf(d);
   const listed = d.swap.transactions.some((x) => x.type === 'input' && x.status !== 'failed');
@@ -180,7 +180,7 @@ const words = (locale: Locale) => WORDS.get(locale) ?? (WORDS.set(locale, wordsO
 const text = (r: Reply) => [replyText(r), ...replyButtons(r).map((b) => `[${b.label}]`)].join('\n');
 
 /** Every rule one surface breaks, as readable lines. */
-export function violations(step: Step, s: Surface, locale: Locale, model: SwapMoney): string[] {
+function violations(step: Step, s: Surface, locale: Locale, model: SwapMoney): string[] {
   const out: string[] = [];
   const bad = (rule: string) => out.push(`${s.name} [${locale}]: ${rule}`);
   const body = text(s.reply);

@@ -16,7 +16,7 @@ import { waitFor } from './wait.js';
 
 export const EVM_DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 /** The deposit hash a user pastes after "I've sent it". */
-export const SENT_HASH = '0x9f3c7e21b8a4d6f0c1e2b3a4958677889900aabbccddeeff0011223344556677';
+const SENT_HASH = '0x9f3c7e21b8a4d6f0c1e2b3a4958677889900aabbccddeeff0011223344556677';
 export const EVM_REFUND = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export interface CreateSpec {

@@ -29,7 +29,7 @@ const depositAction = (swapId: string): string => inlineAction(VERBS.depositDeta
  * transaction listed): the only time its deposit details are shown. Once a deposit is seen the
  * card says so instead, whatever the lagging status says (layerswap/phase.ts).
  */
-export const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(details).kind === 'waiting';
+const waitsForDeposit = (details: SwapDetails): boolean => phaseOfSwap(details).kind === 'waiting';
 
 /**
  * Whether the deposit address may be shown (again): only while the swap waits for its deposit and

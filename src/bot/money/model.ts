@@ -376,9 +376,5 @@ export const moneyText = (m: Money): string => `${unitsText(m.units, m.token.dec
 /** Plain number text of an amount ("79.157021"). */
 export const moneyNumber = (m: Money): string => unitsText(m.units, m.token.decimals);
 
-/** The USD value of an amount, when the token's price is known. */
-export const moneyUsd = (m: Money): number | undefined =>
-  m.token.usd !== undefined ? unitsValue(m.units, m.token.decimals) * m.token.usd : undefined;
-
 /** The amount the user sent (the deposit once seen, else the amount asked). */
 export const sentOf = (m: SwapMoney): Money | undefined => m.deposited ?? m.asked;
