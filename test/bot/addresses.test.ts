@@ -34,6 +34,15 @@ describe('saved addresses', () => {
     expect(allText(after)).not.toContain('Or pick one you used before:');
   });
 
+  test('an exchange destination is the user’s deposit address there: no personal wallet is offered for it (issue 32)', async () => {
+    const u = new ChatUser(h, { userId: 'ab-ex' });
+    await u.createsSwap('/swap 10 USDC arbitrum base', EVM);
+    await u.says('/swap 100 USDC arbitrum to coinbase');
+    const ask = card(await u.presses('Base'), { contains: ['Send your Coinbase deposit address for USDC on Base'] });
+    expect(replyButtons(ask).map((b) => b.label)).not.toContain(SHORT);
+    expect(allText([ask])).not.toContain('Or pick one you used before:');
+  });
+
   test('never in a group: /addresses lists nothing there, and the address step offers none', async () => {
     const dm = new ChatUser(h, { userId: 'ab2' });
     await dm.createsSwap('/swap 10 USDC arbitrum base', EVM);

@@ -106,7 +106,8 @@ export async function askAddress(
           : ctx.t('wizard.askAddress', { token: r.destinationToken ?? '', network: where }),
       ),
     );
-    const saved = await savedAddressRows(ctx, draft, type);
+    // An exchange pays out to the user's deposit address there, never to a wallet saved from another swap.
+    const saved = r.destinationExchange ? [] : await savedAddressRows(ctx, draft, type);
     if (saved.length > 0) lines.push(line(ctx.t('addresses.orPick')));
     return [
       {
