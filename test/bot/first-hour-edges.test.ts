@@ -62,3 +62,18 @@ describe('Track on a finished swap', () => {
     card(tracked, { title: 'Completed', contains: [`To address: ${DEST}`] });
   });
 });
+
+describe('a wizard step with one choice', () => {
+  test('is not asked: the only token is taken and the next message says so', async () => {
+    const u = new ChatUser(h, { userId: 'fh6' });
+    const r = await u.says('/quote 0.1 wbtc arbitrum bitcoin');
+    const quote = card(r, { title: 'Quote: WBTC Arbitrum One → BTC Bitcoin', contains: ['You send: 0.1 WBTC on Arbitrum One'] });
+    expect(replyText(quote)).toContain('BTC is the only token you can receive on Bitcoin on this route, so I took it.');
+    expect(replyText(quote)).not.toContain('Which token');
+  });
+
+  test('a step with several choices still asks', async () => {
+    const u = new ChatUser(h, { userId: 'fh7' });
+    card(await u.says('/quote 100 arbitrum base'), { title: 'New quote', buttons: ['USDC', 'ETH'] });
+  });
+});

@@ -18,6 +18,7 @@ import {
   quoteReply,
   recoverQuote,
   routeKey,
+  setRouteField,
   takesDepositAddress,
   type RouteCheck,
   type RouteExchanges,
@@ -133,10 +134,35 @@ async function askRouteField(
     // "Did you mean" choices first, then the rest.
     choices = [...choices.filter((c) => suggested.includes(c.value)), ...choices.filter((c) => !suggested.includes(c.value))];
   }
+  if (choices.length === 1 && choices[0] && (field === 'source_token' || field === 'destination_token') && opts.problem?.field !== field)
+    return takeOnlyToken(ctx, draft, field, choices[0].value, networks, exchanges, opts);
   if (choices.length === 0) lines.push(line(ctx.t('wizard.nothingToChoose')));
   else if (choices.length > 12) lines.push(line(ctx.t('wizard.orTypeName')));
   reply.buttons = await choiceRows(ctx, draft.id, field, choices, opts.page ?? 0, [cancel]);
   return [reply];
+}
+
+/**
+ * A token step with one possible answer is not asked: the token is taken, and the next message
+ * (the next question, the quote or the confirmation) says so first.
+ */
+async function takeOnlyToken(
+  ctx: Ctx,
+  draft: Draft,
+  field: 'source_token' | 'destination_token',
+  token: string,
+  networks: readonly Network[],
+  exchanges: RouteExchanges,
+  opts: AskOptions,
+): Promise<Reply[]> {
+  const u = setRouteField(draft.route, field, token, networks, exchanges);
+  // Never without an answer: a refused one goes back to asking, with the problem said.
+  if (u.problem) return advance(ctx, draft, { ...opts, problem: u.problem });
+  draft.route = u.route;
+  const network = labelOf(networks, field === 'source_token' ? draft.route.sourceNetwork : draft.route.destinationNetwork);
+  const said = line(ctx.t(field === 'source_token' ? 'wizard.onlyToken.source' : 'wizard.onlyToken.destination', { token, network }));
+  const next = await advance(ctx, draft, opts.note ? { note: opts.note } : {});
+  return next.map((r, i) => (i === 0 ? { ...r, lines: [said, ...r.lines] } : r));
 }
 
 /**
