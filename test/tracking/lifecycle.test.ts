@@ -7,7 +7,7 @@ import { POLL_QUEUE } from '../../src/tracking/keys.js';
 import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
 import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import type { MomentKind } from '../../src/contracts/tracking.js';
-import { CARD_TITLE, startHarness, testCard, type Harness } from './support/harness.js';
+import { CARD_TITLE, isAbout, startHarness, testCard, type Harness } from './support/harness.js';
 
 /**
  * 100 swaps, each followed by 1 to 3 chats (private and public, three platforms), driven through
@@ -127,7 +127,7 @@ describe('tracking 100 swaps through their whole lifecycles', () => {
 
       for (const [j, chat] of s.followers.entries()) {
         const messenger = h.messengers[chat.platform];
-        const mine = messenger.forChat(chat.chatId).filter((r) => replyText(r.reply).includes(s.id));
+        const mine = messenger.forChat(chat.chatId).filter((r) => isAbout(r.reply, s.id));
         const cards = mine.filter((r) => r.reply.title === CARD_TITLE);
         const moments = mine.filter((r) => r.reply.title !== CARD_TITLE);
         // One card message, sent once and then edited in place, through every expected state.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
-import { CARD_TITLE, startHarness, type Harness } from './support/harness.js';
+import { CARD_TITLE, isAbout, startHarness, type Harness } from './support/harness.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -163,7 +163,7 @@ describe('platform failures and limits', () => {
       expect((sent[i]?.at ?? 0) - (sent[i - PACE.limit]?.at ?? 0)).toBeGreaterThanOrEqual(PACE.windowMs * 0.75);
     }
     for (const id of ids) {
-      const mine = sent.filter((r) => replyText(r.reply).includes(id));
+      const mine = sent.filter((r) => isAbout(r.reply, id));
       expect(mine.filter((r) => r.reply.title === MOMENT_TITLES.deposit_seen)).toHaveLength(1);
       const last = mine.filter((r) => r.reply.title === CARD_TITLE).at(-1);
       expect(replyText(last?.reply ?? { lines: [], target: 'here' })).toContain('input pending 1/3');

@@ -1,6 +1,6 @@
 import { trackingRenderer } from '../../../src/bot/renderer.js';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
-import { line, text, type Reply } from '../../../src/contracts/reply.js';
+import { line, replyButtons, replyText, text, type Reply } from '../../../src/contracts/reply.js';
 import type { TrackingRenderer } from '../../../src/contracts/tracking.js';
 import type { SwapDetails } from '../../../src/layerswap/schemas.js';
 
@@ -23,3 +23,13 @@ export function testCard(details: SwapDetails, target: ChatTarget): Reply {
 }
 
 export const testRenderer: TrackingRenderer = { ...trackingRenderer, card: testCard };
+
+/**
+ * Whether a delivered reply is about this swap: its text names the full id (the status card) or the
+ * short id a key moment shows at phone width, with the full id on its Copy button.
+ */
+export function isAbout(reply: Reply, swapId: string): boolean {
+  const t = replyText(reply);
+  if (t.includes(swapId)) return true;
+  return t.includes(swapId.slice(0, 8)) && replyButtons(reply).some((b) => b.kind === 'copy' && b.text === swapId);
+}

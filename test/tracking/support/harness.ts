@@ -24,7 +24,7 @@ import { RecordingMessenger } from './recording-messenger.js';
 
 /** Real Redis, a real sandbox over HTTP driven by a ManualClock, and recording messengers. */
 
-export { CARD_TITLE, testCard } from './card.js';
+export { CARD_TITLE, isAbout, testCard } from './card.js';
 
 /** Records every getSwap the engine makes: for which swap, when it started and ended, how it failed. */
 class RecordingApi implements LayerswapApi {
