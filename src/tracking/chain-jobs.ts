@@ -47,6 +47,11 @@ export class ChainJobs {
     if (await job.isDelayed()) await job.promote().catch(() => undefined);
   }
 
+  /** The network's job exists (adding it again is nothing); unlike ensure, a delayed job keeps its time. */
+  async keep(network: string): Promise<void> {
+    await this.queue.add('watch', {}, { jobId: network, removeOnComplete: true, removeOnFail: true });
+  }
+
   /** This worker takes part: it runs whichever networks' jobs come to it. */
   start(connection: Redis, chain: SharedChainWatch, onError: (err: unknown, network: string) => void): Worker {
     const { pollMs, lockMs } = this.settings;
@@ -66,7 +71,9 @@ export class ChainJobs {
           // Never lost to a failure (a Redis hiccup): the job stays, and tries again shortly.
           onError(err, network);
         }
-        await job.moveToDelayed(Date.now() + Math.max(0, wait), token);
+        // A run that lost its lock (a blocked event loop) cannot move the job; failing it would remove it,
+        // so it is left to the stalled check, which hands it back to the queue.
+        await job.moveToDelayed(Date.now() + Math.max(0, wait), token).catch((err: unknown) => onError(err, network));
         throw DELAYED;
       },
       {

@@ -21,21 +21,32 @@ import type { SwapState } from './observe.js';
 export interface ChainShare {
   /** Lists the swap on its network and makes sure the network's watch job exists. */
   add(network: string, swapId: string): Promise<void>;
+  /** Makes sure the network's watch job exists, without pulling it forward (a job lost to a fault comes back). */
+  keep(network: string): Promise<void>;
   remove(network: string, swapId: string): Promise<void>;
   members(network: string): Promise<string[]>;
   setDown(network: string, down: boolean): Promise<void>;
   isDown(network: string): Promise<boolean>;
 }
 
+/** How often a worker's poll jobs check that a network's watch job exists (real time: a safety net, not a cadence). */
+const KEEP_MS = 5_000;
+
 /** A network's RPC said down is believed this long without being said again (a holder that died while it was down). */
 const DOWN_TTL_MS = 10 * 60_000;
 
-export function redisChainShare(redis: Redis, keys: TrackingKeys, ensureJob: (network: string) => Promise<void>): ChainShare {
+export function redisChainShare(
+  redis: Redis,
+  keys: TrackingKeys,
+  ensureJob: (network: string) => Promise<void>,
+  keepJob: (network: string) => Promise<void>,
+): ChainShare {
   return {
     async add(network, swapId) {
       await redis.sadd(keys.chainNetwork(network), swapId);
       await ensureJob(network);
     },
+    keep: keepJob,
     remove: async (network, swapId) => void (await redis.srem(keys.chainNetwork(network), swapId)),
     members: (network) => redis.smembers(keys.chainNetwork(network)),
     setDown: async (network, down) =>
@@ -47,6 +58,8 @@ export function redisChainShare(redis: Redis, keys: TrackingKeys, ensureJob: (ne
 export class SharedChainWatch extends ChainWatch {
   /** Swaps this worker's poll jobs listed, by network (spares a Redis write per poll). */
   private readonly listed = new Map<string, string>();
+  /** When this worker last made sure a network's job exists (at most every KEEP_MS). */
+  private readonly kept = new Map<string, number>();
   private readonly before: Array<() => Promise<void>> = [];
 
   /** Runs first at close (this worker's part in the watch jobs). */
@@ -66,6 +79,14 @@ export class SharedChainWatch extends ChainWatch {
     super(deps);
   }
 
+  /** The poll jobs of listed swaps bring a network's watch job back if a fault removed it. */
+  private async keep(network: string): Promise<void> {
+    const at = Date.now();
+    if (at - (this.kept.get(network) ?? 0) < KEEP_MS) return;
+    this.kept.set(network, at);
+    await this.share.keep(network);
+  }
+
   /** Spaced-out API polls while the swap is listed and its network's RPC answers (per Redis, for every worker). */
   override async replacesPolls(swapId: string, st: SwapState): Promise<boolean> {
     const network = this.listed.get(swapId);
@@ -76,7 +97,8 @@ export class SharedChainWatch extends ChainWatch {
   override async afterPoll(swapId: string, status: string, details: SwapDetails | undefined): Promise<void> {
     if (!this.active) return;
     if (BEFORE_DEPOSIT.has(status)) {
-      if (this.listed.has(swapId)) return;
+      const known = this.listed.get(swapId);
+      if (known) return this.keep(known);
       const entry = await this.record(swapId, details);
       if (!entry || !this.watcherFor(entry.network)) return;
       await this.share.add(entry.network, swapId);

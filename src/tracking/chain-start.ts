@@ -81,7 +81,12 @@ export function startSharedChainWatch(
   const watch = startChainWatch(
     settings,
     opts.base,
-    redisChainShare(opts.redis, opts.keys, (n) => jobs.ensure(n)),
+    redisChainShare(
+      opts.redis,
+      opts.keys,
+      (n) => jobs.ensure(n),
+      (n) => jobs.keep(n),
+    ),
   );
   if (!(watch instanceof SharedChainWatch)) return undefined;
   watch.closing(() => jobs.close());

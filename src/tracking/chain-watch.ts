@@ -338,7 +338,7 @@ export class ChainWatch {
   private async commitChain(swapId: string, c: string, sighting: ChainSighting): Promise<void> {
     // A poll may commit between the read and this commit (then read again): one that read field c
     // before it was set would otherwise leave the card a confirmation behind until the next block.
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       const [state, details, fields] = await Promise.all([
         this.deps.store.load(swapId),
         this.deps.store.details(swapId),
@@ -360,6 +360,8 @@ export class ChainWatch {
       for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
       return;
     }
+    // Polls kept winning: hint the poll job, which carries the stored sighting to the card itself.
+    await this.deps.pollNow(swapId).catch(() => undefined);
   }
 
   onHealth(network: string, up: boolean): void {
