@@ -58,6 +58,7 @@ const schema = z.object({
     .optional(),
   SANDBOX_API_KEY: nonEmpty.default('sandbox'),
   SANDBOX_DEPOSIT_DELAY_MS: intOrOff(0, 86_400_000).default(4_000),
+  SANDBOX_CHAIN_PICKUP_MS: int(0, 86_400_000).default(3_000),
   SANDBOX_SPEED: decimal(0, 10_000).default(1),
   SANDBOX_CHAIN: z.enum(['0', '1']).default('0'),
   CHAIN_WATCH: z.enum(['auto', 'off'], { message: "must be 'auto' (watch deposit addresses on chain) or 'off'" }).default('auto'),

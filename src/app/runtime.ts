@@ -105,7 +105,7 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
         host: '127.0.0.1',
         apiKey: config.SANDBOX_API_KEY,
         speed: config.SANDBOX_SPEED,
-        timings: { depositDelayMs: config.SANDBOX_DEPOSIT_DELAY_MS },
+        timings: { depositDelayMs: config.SANDBOX_DEPOSIT_DELAY_MS, chainPickupMs: config.SANDBOX_CHAIN_PICKUP_MS },
         ...(config.SANDBOX_CHAIN === '1' ? { chain: {} } : {}),
       });
       if (sandbox.chain) {

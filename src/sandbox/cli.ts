@@ -15,6 +15,7 @@ const SANDBOX_USAGE =
   '  --speed     sandbox seconds per real second (default: SANDBOX_SPEED, else 1)\n' +
   '  --chain     run the EVM networks on a real chain: a local node, or the node at RPC_URL (Hardhat, Anvil)\n' +
   "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
+  '  SANDBOX_CHAIN_PICKUP_MS (with a chain: ms from a deposit\'s block to the service listing it; default 3000);\n' +
   '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
 
 const DEFAULT_CLI_PORT = 8787;
@@ -33,6 +34,8 @@ interface CliOptions {
   keySource: 'default' | '--api-key' | 'SANDBOX_API_KEY';
   speed: number;
   depositDelayMs: SandboxTimings['depositDelayMs'];
+  /** SANDBOX_CHAIN_PICKUP_MS: how long after a chain deposit's block the sandbox's service lists it. */
+  chainPickupMs?: number;
   webhook: SandboxWebhookOptions | undefined;
   help: boolean;
   /** --chain: '' for a local node, else its RPC URL. */
@@ -55,7 +58,7 @@ export async function runSandboxCli(
     host: opts.host,
     apiKey: opts.apiKey,
     speed: opts.speed,
-    timings: { depositDelayMs: opts.depositDelayMs },
+    timings: { depositDelayMs: opts.depositDelayMs, ...(opts.chainPickupMs !== undefined ? { chainPickupMs: opts.chainPickupMs } : {}) },
     webhook: opts.webhook,
     ...(opts.chain !== undefined ? { chain: opts.chain ? { url: opts.chain } : {} } : {}),
   });
@@ -129,6 +132,11 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
   else
     throw new Error(`SANDBOX_DEPOSIT_DELAY_MS must be a number of milliseconds (0 to 86400000) or off (got '${delayText.slice(0, 20)}').`);
 
+  const pickupText = env.SANDBOX_CHAIN_PICKUP_MS?.trim();
+  if (pickupText && !(/^\d+$/.test(pickupText) && Number(pickupText) <= 86_400_000))
+    throw new Error(`SANDBOX_CHAIN_PICKUP_MS must be a number of milliseconds (0 to 86400000) (got '${pickupText.slice(0, 20)}').`);
+  const chainPickupMs = pickupText ? Number(pickupText) : 3_000;
+
   const flagKey = flags.get('api-key');
   const envKey = env.SANDBOX_API_KEY || undefined;
   const apiKey = flagKey ?? envKey ?? 'sandbox';
@@ -149,6 +157,7 @@ export function parseSandboxArgs(argv: string[], env: Readonly<Record<string, st
     keySource,
     speed,
     depositDelayMs,
+    ...(chainPickupMs !== undefined ? { chainPickupMs } : {}),
     webhook,
     help,
     ...(chain !== undefined ? { chain } : {}),

@@ -25,6 +25,7 @@ export const DEFAULT_TIMINGS: Readonly<SandboxTimings> = {
   expiryMs: 6 * 60 * 60 * 1000,
   refundDelayMs: 10_000,
   completionLagMs: 1_500,
+  chainPickupMs: 0,
 };
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
@@ -62,7 +63,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const text = formatUnits(t.value, token.decimals);
       const running = chain as SandboxChain;
       rec.deposit = {
-        at: clock.now(),
+        at: clock.now() + timings.chainPickupMs,
         amount: { value: Number(text), text },
         outcome: 'complete',
         txHash: t.txHash,

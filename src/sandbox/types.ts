@@ -90,6 +90,12 @@ export interface SandboxTimings {
   refundDelayMs: number;
   /** Sandbox ms the status stays ls_transfer_pending after the output transaction completed. */
   completionLagMs: number;
+  /**
+   * With a local chain: sandbox ms from a deposit's block to the service listing it. The real
+   * service indexes a deposit some seconds after its block, which is when the bot's own chain
+   * watch shows it first. 0 by default here (tests drive it); the CLI and `npm start` use 3000.
+   */
+  chainPickupMs: number;
 }
 
 export interface SandboxWebhookOptions {

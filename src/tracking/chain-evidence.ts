@@ -81,6 +81,18 @@ export function isDeposit(c: string | undefined): boolean {
   return v === 'ok' || v === 'less' || v === 'more';
 }
 
+/**
+ * Whether a sighting going on the card is news the service should confirm now (the card's
+ * redraw is then followed by an API request): another transfer or verdict than the card shows
+ * (`before`, stored JSON), or the service's count of confirmations just reached.
+ */
+export function serviceShouldSee(before: string | undefined, now: ChainSighting): boolean {
+  if (!before) return true;
+  const b = JSON.parse(before) as ChainSighting;
+  if (b.txHash !== now.txHash || b.verdict !== now.verdict || b.block !== now.block) return true;
+  return now.required > 0 && now.confirmations >= now.required && b.confirmations < now.required;
+}
+
 /** The swap's own deposit address and token, from a manual_transfer deposit action. */
 export function entryOf(details: SwapDetails): WatchEntry | undefined {
   const action = details.deposit_actions?.find((a) => a.type === 'manual_transfer' && a.to_address);

@@ -1,13 +1,13 @@
 import { formatUnits } from 'viem';
 import { newWrongTransfer, type ChainSighting } from '../contracts/chain.js';
 import { BEFORE_DEPOSIT } from '../layerswap/phase.js';
-import type { SwapDetails, SwapPoll } from '../layerswap/schemas.js';
+import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
 import * as ev from './chain-evidence.js';
 import type { LateList, Told } from './chain-evidence.js';
 import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
 import type { Observation, SwapState } from './observe.js';
-import type { Follower, SwapStore } from './swap-store.js';
+import type { HintKind, SwapStore } from './swap-store.js';
 
 /**
  * Tracking's side of the chain watchers (src/chain/). After each poll a swap waiting for (or
@@ -24,8 +24,8 @@ import type { Follower, SwapStore } from './swap-store.js';
 export interface ChainWatchDeps {
   watchers: readonly ChainWatcher[];
   store: SwapStore;
-  pollNow(swapId: string): Promise<void>;
-  enqueueNotify(f: Follower, swapId: string, version: number): Promise<void>;
+  /** Hints the swap's poll job: `stored` redraws its cards from what is stored, `ask` asks the service too. */
+  pollNow(swapId: string, kind?: Exclude<HintKind, 'both'>): Promise<void>;
   now(): number;
   logger: Logger;
   /** Finds an RPC for a network not configured (CHAIN_WATCH=auto: the catalogue's node_url). */
@@ -183,24 +183,28 @@ export class ChainWatch {
   }
 
   /**
-   * Puts the current sighting on a poll's observation: a new one is a change (a new version and
-   * the whole details, annotated); any stored details carry it. Returns what to commit.
+   * Puts the current sighting on a run's observation: a new one is a change (a new version and
+   * the whole details, annotated); any stored details carry it. Returns what to commit, and
+   * `ask` when it is news the service should now confirm (a new transfer, one taken back, or the
+   * service's count reached): the run that only redrew the card then asks the API at once.
+   * `required`: the service's own count (its input transaction's max_confirmations), when known.
    */
   async merge(
     swapId: string,
     obs: Observation,
-    poll: SwapPoll,
+    required: number | undefined,
     details: SwapDetails | undefined,
-  ): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string }> {
+    whole: () => SwapDetails,
+    at = obs.state.lastPolledAt,
+  ): Promise<{ obs: Observation; details: SwapDetails | undefined; applied?: string; ask?: boolean }> {
     if (!this.active) return { obs, details };
     const fields = await this.deps.store.chainFields(swapId);
     const { ca } = fields;
     let { c } = fields;
     if (!c) return { obs, details };
     let chain = JSON.parse(c) as ChainSighting;
-    // The service's own count (its input transaction's max_confirmations) beats the catalogue's,
-    // which often has none (then 1 was assumed): the card never says 1/1 beside the service's 1/3.
-    const required = poll.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
+    // The service's own count beats the catalogue's, which often has none (then 1 was assumed):
+    // the card never says 1/1 beside the service's 1/3.
     if (typeof required === 'number' && required > 0 && required !== chain.required) {
       const head = this.heads.get(this.watched.get(swapId)?.entry.network ?? '') ?? chain.block + chain.confirmations - 1;
       chain = { ...chain, required, confirmations: Math.max(1, Math.min(required, head - chain.block + 1)) };
@@ -215,7 +219,7 @@ export class ChainWatch {
       if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
     }
     if (c === ca && !obs.changed) return { obs, details };
-    const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: obs.state.lastPolledAt };
+    const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: at };
     // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.
     const seen = ev.isDeposit(ca)
       ? obs.moments.filter((m) => m.kind !== 'deposit_seen')
@@ -226,8 +230,9 @@ export class ChainWatch {
     const moments = [...seen, ...wrong];
     return {
       obs: { ...obs, state, changed: true, moments },
-      details: { ...(details ?? poll.details()), chain } as SwapDetails,
+      details: { ...(details ?? whole()), chain } as SwapDetails,
       applied: c,
+      ask: c !== ca && ev.serviceShouldSee(ca, chain),
     };
   }
 
@@ -280,11 +285,10 @@ export class ChainWatch {
     };
     this.sightings.set(entry.swapId, { ...s, networkName: entry.network });
     const c = JSON.stringify(s);
+    // A sighting only reports: stored, and the swap's poll job hinted to put it on the card at
+    // once without an API request; that run then asks the service (merge's `ask`).
     await this.deps.store.setChainField(entry.swapId, 'c', c);
-    // On the card at once, without waiting for an API answer; then the service is asked (it may
-    // have matched the deposit already), and that poll's card carries the sighting too.
-    await this.commitChain(entry.swapId, c, s);
-    await this.deps.pollNow(entry.swapId);
+    await this.deps.pollNow(entry.swapId, 'stored');
   }
 
   /** The chain no longer shows a transfer it reported: the card says so once, and it is no longer the deposit. */
@@ -302,10 +306,8 @@ export class ChainWatch {
     if (w && s.verdict === 'late') w.told.late = undefined;
     const { networkName: _n, ...rest } = s;
     const sighting: ChainSighting = { ...rest, verdict: 'retracted' };
-    const c = JSON.stringify(sighting);
-    await this.deps.store.setChainField(entry.swapId, 'c', c);
-    await this.commitChain(entry.swapId, c, sighting);
-    await this.deps.pollNow(entry.swapId);
+    await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(sighting));
+    await this.deps.pollNow(entry.swapId, 'stored');
   }
 
   onHead(network: string, head: number): void {
@@ -320,48 +322,13 @@ export class ChainWatch {
     }
   }
 
-  /** A new confirmation on the card without asking the API; the API once the count is reached. */
+  /** A new confirmation on the card without asking the API (the poll job's redraw); the API once the count is reached. */
   private async confirm(swapId: string, s: ChainSighting & { networkName: string }): Promise<void> {
     const { networkName: _n, ...sighting } = s;
-    const c = JSON.stringify(sighting);
-    await this.deps.store.setChainField(swapId, 'c', c);
-    if (s.required > 0 && s.confirmations >= s.required) {
-      await this.deps.pollNow(swapId);
-      return;
-    }
+    await this.deps.store.setChainField(swapId, 'c', JSON.stringify(sighting));
     // No count to reach: the number rides along with the next poll's commit, not an edit per head.
     if (s.required <= 0) return;
-    await this.commitChain(swapId, c, sighting);
-  }
-
-  /** Puts the stored sighting `c` on the card without asking the API (a chain-only commit). */
-  private async commitChain(swapId: string, c: string, sighting: ChainSighting): Promise<void> {
-    // A poll may commit between the read and this commit (then read again): one that read field c
-    // before it was set would otherwise leave the card a confirmation behind until the next block.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const [state, details, fields] = await Promise.all([
-        this.deps.store.load(swapId),
-        this.deps.store.details(swapId),
-        this.deps.store.chainFields(swapId),
-      ]);
-      if (!state || !details || fields.c !== c || fields.ca === c) return; // a newer sighting, or already on the card
-      const next: SwapState = { ...state, version: state.version + 1, lastChangeAt: this.deps.now() };
-      // The chain saw the deposit before the service: its "Deposit seen" message; money it cannot take: a message too.
-      const announce = !ev.isDeposit(fields.ca) && ev.isDeposit(c) && state.depositSeenAt === undefined;
-      const kinds = [...(announce ? ['deposit_seen' as const] : []), ...(newWrongTransfer(fields.ca, c) ? ['wrong_deposit' as const] : [])];
-      const moments = kinds.map((kind) => ({ kind, version: next.version, at: next.lastChangeAt }));
-      const commit = await this.deps.store.pollCommit(state.version, next, {
-        changed: true,
-        details: { ...details, chain: sighting } as SwapDetails,
-        moments,
-      });
-      if (!commit.saved) continue;
-      await this.applied(swapId, c);
-      for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, next.version);
-      return;
-    }
-    // Polls kept winning: hint the poll job, which carries the stored sighting to the card itself.
-    await this.deps.pollNow(swapId).catch(() => undefined);
+    await this.deps.pollNow(swapId, 'stored');
   }
 
   onHealth(network: string, up: boolean): void {

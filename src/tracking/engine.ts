@@ -172,8 +172,7 @@ class TrackingEngine implements Tracking {
     const started = startSharedChainWatch(this.deps.chain, {
       base: {
         store: this.store,
-        pollNow: (id) => this.service.pollNow(id),
-        enqueueNotify: this.enqueueNotify,
+        pollNow: (id, kind) => this.service.pollNow(id, kind),
         now: this.now,
         logger: this.logger,
         late: redisLateList(this.redis, this.keys.chainLate),

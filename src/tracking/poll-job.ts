@@ -130,6 +130,10 @@ export class PollProcessor {
     }
     // The observation time is taken before the request, so state times never run ahead of the data.
     const now = this.deps.now();
+    if (start.hint === 'stored' && start.prev) {
+      const redrawn = await this.redraw(job, token, start.prev, now);
+      if (redrawn) return redrawn;
+    }
     const run: PollRun = {
       job,
       token,
@@ -146,7 +150,7 @@ export class PollProcessor {
     if (job.data.notFound) await job.updateData({});
     await this.deps.outage.clear();
     const seen = await this.observe(run, start.prev, poll, now);
-    const { obs, hinted } = await this.commit(run, start.prev, poll, seen.obs, seen.details, now);
+    const { obs, hinted } = await this.commit(run, start.prev, poll, seen.obs, seen.details, now, start.hint === 'both');
     return this.schedule(run, obs.state, now, hinted, obs.changed);
   }
 
@@ -226,14 +230,21 @@ export class PollProcessor {
     observed: Observation,
     seenDetails: SwapDetails | undefined,
     now: number,
+    /** Redraw the cards whatever the answer (a redraw was asked beside the request). */
+    redraw = false,
   ) {
     const { store, chain } = this.deps;
     const { swapId } = run;
     let obs = observed;
     let details = seenDetails;
     // What the chain shows goes on the card beside the service's answer (chain-watch.ts).
-    const merged = chain ? await chain.merge(swapId, obs, poll, details) : undefined;
+    const required = poll.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
+    const merged = chain ? await chain.merge(swapId, obs, required ?? undefined, details, () => poll.details()) : undefined;
     if (merged) ({ obs, details } = merged);
+    if (redraw && prev && !obs.changed) {
+      obs = { ...obs, state: { ...obs.state, version: obs.state.version + 1 }, changed: true };
+      details ??= poll.details();
+    }
     const commit = await store.pollCommit(prev?.version ?? 0, obs.state, {
       changed: obs.changed || obs.save === true,
       ...(details ? { details } : {}),
@@ -250,8 +261,40 @@ export class PollProcessor {
     return { obs, hinted: commit.hinted };
   }
 
+  /**
+   * A run hinted only to redraw (the chain's news, what the creator said): the stored card data
+   * with the stored sighting, committed as a new version with no API request; the next request
+   * stays where the cadence put it, unless the news is for the service to confirm now. The one
+   * writer of a swap's state is this job: a sighting only reports (chain-watch.ts).
+   */
+  private async redraw(job: Job<PollJobData>, token: string | undefined, prev: SwapState, now: number): Promise<PollOutcome | undefined> {
+    const { store, chain } = this.deps;
+    const swapId = swapOfPollJob(job.id) ?? '';
+    const details = await store.details(swapId);
+    // Nothing stored to draw from: an ordinary run asks the service.
+    if (!details) return undefined;
+    const run: PollRun = { job, token, swapId, startedAt: Date.now(), log: () => jobLogger(this.deps.logger, job, { swapId }) };
+    const quiet: Observation = { state: prev, changed: false, moments: [] };
+    const required = details.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
+    const merged = chain ? await chain.merge(swapId, quiet, required ?? undefined, details, () => details, now) : undefined;
+    const obs = merged?.obs.changed ? merged.obs : { ...quiet, state: { ...prev, version: prev.version + 1 }, changed: true };
+    const commit = await store.pollCommit(prev.version, obs.state, { changed: true, details: merged?.details ?? details, moments: obs.moments });
+    if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
+    if (commit.saved) for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, obs.state.version);
+    const ask = commit.saved && merged?.ask === true;
+    return this.schedule(run, obs.state, now, commit.hinted || ask, true, now - prev.lastPolledAt);
+  }
+
   /** Polls again at the cadence for the state, or ends: a final status, or no deposit far too long. */
-  private async schedule(run: PollRun, st: SwapState, now: number, hinted: boolean, changed: boolean): Promise<PollOutcome> {
+  private async schedule(
+    run: PollRun,
+    st: SwapState,
+    now: number,
+    hinted: boolean,
+    changed: boolean,
+    /** A redraw keeps the API's schedule: the next request is due this much sooner. */
+    sinceRequest = 0,
+  ): Promise<PollOutcome> {
     const { settings, subs, store } = this.deps;
     const waitingMs = now - st.firstPolledAt;
     const statusAgeMs = now - (lastEntered(st.history, st.status) ?? now);
@@ -284,7 +327,7 @@ export class PollProcessor {
       run.log().info({ waitingMs }, 'no deposit long after the deposit window: polling stopped');
       return 'abandoned';
     }
-    return this.later(run, hinted ? 0 : delay, changed ? 'changed' : 'unchanged');
+    return this.later(run, hinted ? 0 : Math.max(0, delay - sinceRequest), changed ? 'changed' : 'unchanged');
   }
 
   /**

@@ -81,9 +81,14 @@ export type DeliveryWrite = 'saved' | 'not_following' | 'conflict';
 
 export type FollowWrite = 'already' | 'followed' | 'followed_ended';
 
+/** What a hint asks of the poll job's next run: the service's answer, a redraw of the cards from what is stored, or both. */
+export type HintKind = 'ask' | 'stored' | 'both';
+
 export interface PollStart {
   followed: boolean;
   prev?: SwapState;
+  /** The hint this run takes, if any. */
+  hint?: HintKind;
 }
 
 export interface PollCommit {
@@ -210,9 +215,10 @@ export class SwapStore {
 
   /** Before a poll's request: takes the webhook hint, says whether anyone follows, reads the state. */
   async pollStart(swapId: string): Promise<PollStart> {
-    const res = (await this.run('pollStart', [this.keys.swap(swapId)], [])) as [number, string?, string?, string?];
-    const prev = res[1] && res[2] ? decodeState(swapId, res[1], res[2], res[3] ?? null) : undefined;
-    return { followed: res[0] === 1, ...(prev ? { prev } : {}) };
+    const res = (await this.run('pollStart', [this.keys.swap(swapId)], [])) as [number, string?, string?, string?, string?];
+    const prev = res[1] && res[2] ? decodeState(swapId, res[1], res[2], res[3] || null) : undefined;
+    const hint = ({ '1': 'ask', c: 'stored', '2': 'both' } as const)[res[4] as '1' | 'c' | '2'] as HintKind | undefined;
+    return { followed: res[0] === 1, ...(prev ? { prev } : {}), ...(hint ? { hint } : {}) };
   }
 
   /**
@@ -252,9 +258,9 @@ export class SwapStore {
     return (await this.redis.hexists(this.keys.swap(swapId), 'h')) === 1;
   }
 
-  /** A webhook hint; returns how many chats follow the swap (nothing is written when none). */
-  async hint(swapId: string): Promise<number> {
-    return Number(await this.run('hint', [this.keys.swap(swapId)], []));
+  /** A hint for the poll job; returns how many chats follow the swap (nothing is written when none). */
+  async hint(swapId: string, kind: Exclude<HintKind, 'both'> = 'ask'): Promise<number> {
+    return Number(await this.run('hint', [this.keys.swap(swapId)], [kind === 'ask' ? '1' : 'c']));
   }
 
   /** Polling stopped early: the notify jobs queued next tell each chat why. */

@@ -8,7 +8,7 @@ import { pollJobId, targetKey } from './keys.js';
 import type { SettingsStore } from './settings.js';
 import type { TrackingQueues } from './queues.js';
 import type { Subscriptions, SubscriptionLimits } from './subscriptions.js';
-import type { SwapStore } from './swap-store.js';
+import type { HintKind, SwapStore } from './swap-store.js';
 
 /** The TrackingService the command core uses: Redis subscriptions + one poll job per swap. */
 
@@ -117,11 +117,12 @@ export class RedisTrackingService implements TrackingService {
     return d !== undefined && (d.ref !== undefined || d.version === 0);
   }
 
-  async pollNow(swapId: string): Promise<void> {
+  /** `stored`: only redraw the cards from what is stored (the chain's news), no request to the service. */
+  async pollNow(swapId: string, kind: Exclude<HintKind, 'both'> = 'ask'): Promise<void> {
     if (!isSwapId(swapId)) return;
     const id = swapId.toLowerCase();
     // The hint makes a run in progress reschedule at once; a delayed job is promoted now.
-    const followers = await this.store.hint(id);
+    const followers = await this.store.hint(id, kind);
     if (followers === 0) return;
     const job = await this.queues.poll.getJob(pollJobId(id));
     if (job) {
@@ -159,22 +160,9 @@ export class RedisTrackingService implements TrackingService {
     const id = swapId.toLowerCase();
     await this.store.setNotes(id, { ...(await this.store.notes(id)), ...notes });
     // Only "I've sent it" redraws: the refund record comes at creation, before the creator's first
-    // card (which waits for the deposit card, scripts/follow-1.lua), and a bump then would send it early.
-    if (!notes.claim) return;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const [state, details] = await Promise.all([this.store.load(id), this.store.details(id)]);
-      // Not polled yet: the first poll's cards read the notes.
-      if (!state || !details) return;
-      const commit = await this.store.pollCommit(
-        state.version,
-        { ...state, version: state.version + 1 },
-        { changed: true, details, moments: [] },
-      );
-      if (!commit.saved) continue;
-      for (const f of commit.behind)
-        await this.queues.enqueueNotify({ swapId: id, platform: f.platform, chatId: f.chatId, version: state.version + 1 });
-      return;
-    }
+    // card (which waits for the deposit card, scripts/follow-1.lua), and a redraw then would send it early.
+    // The poll job redraws (it alone writes the swap's state); "I've sent it" then asks the service too.
+    if (notes.claim) await this.pollNow(id, 'stored');
   }
 
   async isMuted(swapId: string, target: ChatTarget): Promise<boolean | undefined> {

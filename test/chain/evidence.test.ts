@@ -181,9 +181,7 @@ describe('chain evidence that means money', () => {
     expect(s?.money.next).toBe('send');
   });
 
-  // Quarantined: fails about half the runs when other chain tests run beside it (a sighting's commit loses to the
-  // poll job's and nothing carries it to the card while API polls are spaced out; issue 38, 'a sighting only reports').
-  it.skip('another token edits the card once per swap, not at every transfer', async () => {
+  it('another token edits the card once per swap, not at every transfer', async () => {
     const { chat, address } = await followedSwap();
     for (let i = 0; i < 3; i++) {
       await send(USDT0_ARB, address, '5');
