@@ -15,7 +15,7 @@ const SANDBOX_USAGE =
   '  --speed     sandbox seconds per real second (default: SANDBOX_SPEED, else 1)\n' +
   '  --chain     run the EVM networks on a real chain: a local node, or the node at RPC_URL (Hardhat, Anvil)\n' +
   "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
-  '  SANDBOX_CHAIN_PICKUP_MS (with a chain: ms from a deposit\'s block to the service listing it; default 3000);\n' +
+  "  SANDBOX_CHAIN_PICKUP_MS (with a chain: ms from a deposit's block to the service listing it; default 3000);\n" +
   '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
 
 const DEFAULT_CLI_PORT = 8787;

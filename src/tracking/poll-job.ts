@@ -278,7 +278,11 @@ export class PollProcessor {
     const required = details.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
     const merged = chain ? await chain.merge(swapId, quiet, required ?? undefined, details, () => details, now) : undefined;
     const obs = merged?.obs.changed ? merged.obs : { ...quiet, state: { ...prev, version: prev.version + 1 }, changed: true };
-    const commit = await store.pollCommit(prev.version, obs.state, { changed: true, details: merged?.details ?? details, moments: obs.moments });
+    const commit = await store.pollCommit(prev.version, obs.state, {
+      changed: true,
+      details: merged?.details ?? details,
+      moments: obs.moments,
+    });
     if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
     if (commit.saved) for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, obs.state.version);
     const ask = commit.saved && merged?.ask === true;
