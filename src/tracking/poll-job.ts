@@ -16,15 +16,14 @@ import type { RouteTimesStore } from './route-times.js';
 import { MIN_STUCK_SAMPLES, routeOfSwap, shownDistribution, type RouteTimes } from '../contracts/route-times.js';
 
 /**
- * The poll step-job: one per followed swap, whatever the number of followers. Each run fetches
- * the swap, compares it with the stored state, stores the new state and its key moments (only
- * the poll time when nothing changed), queues a notify job for every chat that is behind (new
- * change or not: see scripts/pollCommit-1.lua), then moves itself to delayed at the cadence for
- * the status (DelayedError) or ends: final status, nobody following, or waiting far too long.
- * Failures of the swap service pause the whole poll queue (BullMQ rate limiter): one outage
- * slows every poller together, and nothing spins. The request is LayerswapApi.pollSwap: only the
- * compared fields are checked on every poll, the whole answer only when the poll saw a change
- * (what is stored for the cards), so a poll that finds nothing new costs about half the CPU.
+ * The poll step-job: one per followed swap, whatever the number of followers, and the one writer
+ * of a swap's state. Each run fetches the swap, compares it with the stored state, stores the new
+ * state and its key moments (only the poll time when nothing changed), queues a notify job for
+ * every chat that is behind (see scripts/pollCommit-1.lua), then moves itself to delayed at the
+ * cadence for the status (DelayedError) or ends: final status, nobody following, or waiting far
+ * too long. Failures of the swap service pause the whole poll queue (BullMQ rate limiter). Only
+ * the compared fields are checked on every poll (LayerswapApi.pollSwap), the whole answer only
+ * when the poll saw a change, so a poll that finds nothing new costs about half the CPU.
  */
 
 /** The swap is the job's id (pollJobId): the data holds only a "not found" streak, when there is one. */
@@ -238,8 +237,7 @@ export class PollProcessor {
     let obs = observed;
     let details = seenDetails;
     // What the chain shows goes on the card beside the service's answer (chain-watch.ts).
-    const required = poll.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
-    const merged = chain ? await chain.merge(swapId, obs, required ?? undefined, details, () => poll.details()) : undefined;
+    const merged = chain ? await chain.merge(swapId, obs, inputCount(poll), details, () => poll.details()) : undefined;
     if (merged) ({ obs, details } = merged);
     if (redraw && prev && !obs.changed) {
       obs = { ...obs, state: { ...obs.state, version: obs.state.version + 1 }, changed: true };
@@ -262,21 +260,18 @@ export class PollProcessor {
   }
 
   /**
-   * A run hinted only to redraw (the chain's news, what the creator said): the stored card data
-   * with the stored sighting, committed as a new version with no API request; the next request
-   * stays where the cadence put it, unless the news is for the service to confirm now. The one
-   * writer of a swap's state is this job: a sighting only reports (chain-watch.ts).
+   * A run hinted only to redraw (the chain's news, what the creator said): the stored card data and
+   * sighting as a new version, no API request; the next request stays where the cadence put it,
+   * unless the news is for the service to confirm now (a sighting only reports: chain-watch.ts).
    */
   private async redraw(job: Job<PollJobData>, token: string | undefined, prev: SwapState, now: number): Promise<PollOutcome | undefined> {
     const { store, chain } = this.deps;
     const swapId = swapOfPollJob(job.id) ?? '';
     const details = await store.details(swapId);
-    // Nothing stored to draw from: an ordinary run asks the service.
-    if (!details) return undefined;
+    if (!details) return undefined; // nothing stored to draw from: an ordinary run asks the service
     const run: PollRun = { job, token, swapId, startedAt: Date.now(), log: () => jobLogger(this.deps.logger, job, { swapId }) };
     const quiet: Observation = { state: prev, changed: false, moments: [] };
-    const required = details.swap.transactions.find((x) => x.type === 'input')?.max_confirmations;
-    const merged = chain ? await chain.merge(swapId, quiet, required ?? undefined, details, () => details, now) : undefined;
+    const merged = chain ? await chain.merge(swapId, quiet, inputCount(details), details, () => details, now) : undefined;
     const obs = merged?.obs.changed ? merged.obs : { ...quiet, state: { ...prev, version: prev.version + 1 }, changed: true };
     const commit = await store.pollCommit(prev.version, obs.state, {
       changed: true,
@@ -390,6 +385,10 @@ export class PollProcessor {
       .catch((err: unknown) => log().warn({ err }, "could not record the route's arrival time"));
   }
 }
+
+/** The service's own count of confirmations for the deposit (its input transaction's), when it tells. */
+const inputCount = (d: Pick<SwapPoll, 'swap'>): number | undefined =>
+  d.swap.transactions.find((x) => x.type === 'input')?.max_confirmations ?? undefined;
 
 /** GET /swaps/{id} once, no retry (the poll reschedules itself): pollSwap where the API has it. */
 async function fetchPoll(api: LayerswapApi, swapId: string, withActions = false): Promise<SwapPoll> {
