@@ -23,7 +23,8 @@ export function readTypedData(raw: unknown): { json: TypedDataJson; digest: `0x$
   if (!isObject(raw) || !isObject(raw.types) || typeof raw.primaryType !== 'string') return undefined;
   if (!isObject(raw.domain) || !isObject(raw.message)) return undefined;
   const types = raw.types;
-  if (!Object.values(types).every(isFieldList) || !isFieldList(types[raw.primaryType]) || !isFieldList(types.EIP712Domain)) return undefined;
+  if (!Object.values(types).every(isFieldList) || !isFieldList(types[raw.primaryType]) || !isFieldList(types.EIP712Domain))
+    return undefined;
   const json = { types, primaryType: raw.primaryType, domain: raw.domain, message: raw.message } as TypedDataJson;
   try {
     // viem checks every field against its type (addresses, sizes) while hashing.

@@ -31,7 +31,13 @@ export async function freshSignRequest(api: LayerswapApi, swapId: string, from: 
   );
 }
 
-export async function authorize(deps: GaslessDeps, s: PaySession, id: string, body: Record<string, unknown>, chainId: number): Promise<Answer> {
+export async function authorize(
+  deps: GaslessDeps,
+  s: PaySession,
+  id: string,
+  body: Record<string, unknown>,
+  chainId: number,
+): Promise<Answer> {
   const locale = s.locale as Locale;
   const from = typeof body.source_address === 'string' ? body.source_address : '';
   const signature = typeof body.signature === 'string' ? body.signature : '';
@@ -61,7 +67,10 @@ export async function authorize(deps: GaslessDeps, s: PaySession, id: string, bo
     if (!(said.includes('already') && said.includes('authoriz'))) {
       await deps.store.release(s.swapId, id);
       if (err instanceof ApiError)
-        return { status: 400, body: { error: 'refused', message: t(locale, 'pay.page.authRefused', { reason: err.message.slice(0, 160) }) } };
+        return {
+          status: 400,
+          body: { error: 'refused', message: t(locale, 'pay.page.authRefused', { reason: err.message.slice(0, 160) }) },
+        };
       throw err;
     }
   }

@@ -1,4 +1,15 @@
-import { createWalletClient, createPublicClient, http, keccak256, pad, parseSignature, parseUnits, stringToHex, toHex, type Hex } from 'viem';
+import {
+  createWalletClient,
+  createPublicClient,
+  http,
+  keccak256,
+  pad,
+  parseSignature,
+  parseUnits,
+  stringToHex,
+  toHex,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { createEvmWatcher } from '../chain/evm.js';
 import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
@@ -45,7 +56,12 @@ export interface SandboxChain {
    * Layerswap's paymaster does); resolves to the transaction's hash once it is mined, or rejects
    * with the contract's reason.
    */
-  executeAuthorization(token: Hex, kind: 'TransferWithAuthorization' | 'ReceiveWithAuthorization', message: AuthorizationMessage, signature: Hex): Promise<Hex>;
+  executeAuthorization(
+    token: Hex,
+    kind: 'TransferWithAuthorization' | 'ReceiveWithAuthorization',
+    message: AuthorizationMessage,
+    signature: Hex,
+  ): Promise<Hex>;
   close(): Promise<void>;
 }
 

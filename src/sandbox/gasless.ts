@@ -94,7 +94,10 @@ export class GaslessDesk {
     if (!held) throw new SandboxHttpError('VALIDATION_ERROR', 'No authorization request found; fetch the deposit actions first.');
     if (held.status === 'Published' || held.status === 'Completed') throw alreadyAuthorized();
     if (held.status === 'Expired')
-      throw new SandboxHttpError('AUTHORIZATION_EXPIRED', 'The authorization has expired: fetch the deposit actions again and sign once more.');
+      throw new SandboxHttpError(
+        'AUTHORIZATION_EXPIRED',
+        'The authorization has expired: fetch the deposit actions again and sign once more.',
+      );
     const { typedData } = held;
     if (signer.toLowerCase() !== typedData.message.from.toLowerCase())
       throw new SandboxHttpError('INVALID_SIGNATURE', 'signer_address is not the address these deposit actions were built for.');
@@ -115,7 +118,14 @@ export class GaslessDesk {
       held.txHash = await chain.executeAuthorization(
         token,
         'TransferWithAuthorization',
-        { from: m.from as Hex, to: m.to as Hex, value: BigInt(m.value), validAfter: 0n, validBefore: BigInt(m.validBefore), nonce: m.nonce as Hex },
+        {
+          from: m.from as Hex,
+          to: m.to as Hex,
+          value: BigInt(m.value),
+          validAfter: 0n,
+          validBefore: BigInt(m.validBefore),
+          nonce: m.nonce as Hex,
+        },
         signature,
       );
     } catch (err) {

@@ -54,7 +54,9 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
   }
 
   if (useGasless && !(srcNetwork.type === 'evm' && srcToken.supports_gasless_deposit))
-    throw validation(`${srcToken.symbol} on ${srcNetwork.display_name} does not support gasless deposits (supports_gasless_deposit is false).`);
+    throw validation(
+      `${srcToken.symbol} on ${srcNetwork.display_name} does not support gasless deposits (supports_gasless_deposit is false).`,
+    );
 
   const destinationAddress = options.destinationRequired ? f.string('destination_address', true) : f.string('destination_address');
   if (destinationAddress !== undefined) checkAddress('destination_address', dstNetwork, destinationAddress);

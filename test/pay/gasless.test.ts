@@ -78,7 +78,12 @@ const chain = () => ({
   rpcUrls: { default: { http: [rpc] } },
 });
 const usdcOf = (who: Hex) =>
-  createPublicClient({ chain: chain(), transport: http(rpc) }).readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
+  createPublicClient({ chain: chain(), transport: http(rpc) }).readContract({
+    address: USDC,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [who],
+  });
 
 /** A fresh account holding USDC and no ETH at all: only a gasless payment can move its money. */
 async function usdcOnlyWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
@@ -93,10 +98,16 @@ async function usdcOnlyWallet(usdc = '500'): Promise<ReturnType<typeof testWalle
 const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 
 /** /swap in the private chat, "Pay without gas" at the confirm step, Confirm: the gasless confirm card and the deposit card. */
-async function gaslessSwap(u: TgUser, amount: number): Promise<{ swapId: string; payUrl: string; confirm: StoredMessage; card: StoredMessage }> {
+async function gaslessSwap(
+  u: TgUser,
+  amount: number,
+): Promise<{ swapId: string; payUrl: string; confirm: StoredMessage; card: StoredMessage }> {
   const before = u.messages().length;
   u.says(`/swap ${amount} USDC arbitrum base`);
-  const ask = await waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply');
+  const ask = await waitFor(
+    () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
+    'a ForceReply',
+  );
   u.says(DEST, { replyTo: ask.message_id });
   await u.sees('for refunds');
   await u.presses('Skip (no refund address)');
@@ -106,7 +117,14 @@ async function gaslessSwap(u: TgUser, amount: number): Promise<{ swapId: string;
   await u.presses('Pay without gas');
   const confirm = await u.sees(/Paying without gas/);
   await u.presses('Confirm');
-  const card = await waitFor(() => u.messages().slice(before).find((m) => /Swap id/.test(textOf(m)) && /Pay without gas/.test(textOf(m))), 'the deposit card');
+  const card = await waitFor(
+    () =>
+      u
+        .messages()
+        .slice(before)
+        .find((m) => /Swap id/.test(textOf(m)) && /Pay without gas/.test(textOf(m))),
+    'the deposit card',
+  );
   const swapId = /Swap id: ([0-9a-f-]{36})/.exec(textOf(card))![1]!;
   const pay = u.button('Pay from wallet').button as { web_app?: { url: string } };
   return { swapId, payUrl: pay.web_app!.url, confirm, card };
@@ -161,7 +179,10 @@ describe('paying without gas from the wallet page, in a browser', () => {
     await one.page.getByText(/Signed: Layerswap's paymaster makes the deposit/).waitFor();
     expect(wallet.signed).toHaveLength(2);
     expect(await usdcOf(wallet.address)).toBe(parseUnits('480', 6));
-    await waitFor(() => a.messages().find((m) => /Deposit seen/.test(textOf(m)) && textOf(m).includes(late.swapId.slice(0, 8))), 'Deposit seen');
+    await waitFor(
+      () => a.messages().find((m) => /Deposit seen/.test(textOf(m)) && textOf(m).includes(late.swapId.slice(0, 8))),
+      'Deposit seen',
+    );
     await one.context.close();
 
     const other = await gaslessSwap(a, 30);

@@ -73,8 +73,12 @@ describe('the typed data of a gasless sign action', () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const expect1 = { from: account.address, chainId: 1 };
     const action = filled(account.address);
-    const changed = (edit: (a: DepositAction & { typed_data: { domain: Record<string, unknown>; message: Record<string, unknown> } }) => void) => {
-      const copy = structuredClone(action) as DepositAction & { typed_data: { domain: Record<string, unknown>; message: Record<string, unknown> } };
+    const changed = (
+      edit: (a: DepositAction & { typed_data: { domain: Record<string, unknown>; message: Record<string, unknown> } }) => void,
+    ) => {
+      const copy = structuredClone(action) as DepositAction & {
+        typed_data: { domain: Record<string, unknown>; message: Record<string, unknown> };
+      };
       edit(copy);
       return signRequest(copy, expect1);
     };

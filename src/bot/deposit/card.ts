@@ -73,7 +73,12 @@ export async function depositCards(
       {
         ...common,
         tone: 'warning',
-        lines: noManualDeposit(details, plan, locale, (actions ?? details.deposit_actions ?? []).some((a) => a.type === 'sign')),
+        lines: noManualDeposit(
+          details,
+          plan,
+          locale,
+          (actions ?? details.deposit_actions ?? []).some((a) => a.type === 'sign'),
+        ),
         buttons: [[urlButton(t('deposit.openApp'), page)], statusRow],
       },
     ];

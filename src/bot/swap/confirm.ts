@@ -2,7 +2,16 @@ import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, bold, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
 import { quoteMoney } from '../money/quote-money.js';
 import { breakdownLines } from '../money/words.js';
-import { GASLESS_QUOTE, gaslessOffered, observedTimes, offersRefuel, quoteFields, quoteParams, routeLabels, type RouteCheck } from '../quote/index.js';
+import {
+  GASLESS_QUOTE,
+  gaslessOffered,
+  observedTimes,
+  offersRefuel,
+  quoteFields,
+  quoteParams,
+  routeLabels,
+  type RouteCheck,
+} from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
 import { tokenAmount } from '../kernel/format.js';

@@ -261,7 +261,10 @@ async function signAndAuthorize(first: Sign): Promise<boolean> {
   const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
   message(say(view.words.signInWallet, { amount: `${view.amount} ${view.token.symbol}` }));
   for (let round = 0; round < 3; round++) {
-    const signature = await client.signTypedData({ account: wallet.address, ...(sign.typedData as Parameters<typeof client.signTypedData>[0]) });
+    const signature = await client.signTypedData({
+      account: wallet.address,
+      ...(sign.typedData as Parameters<typeof client.signTypedData>[0]),
+    });
     const got = await call('authorize', { source_address: wallet.address, signature, typedData: sign.typedData });
     if (got.status === 200) {
       $('pay').hidden = true;
