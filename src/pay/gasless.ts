@@ -57,7 +57,8 @@ export async function authorize(
     };
   }
   try {
-    await deps.api.authorizeSwap!(s.swapId, { signature, signer_address: from });
+    if (!deps.api.authorizeSwap) throw new Error('pay: this API client cannot authorize gasless swaps');
+    await deps.api.authorizeSwap(s.swapId, { signature, signer_address: from });
   } catch (err) {
     const said = err instanceof ApiError ? err.message.toLowerCase() : '';
     if (said.includes('expired')) {
