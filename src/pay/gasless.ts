@@ -23,7 +23,7 @@ export interface GaslessDeps {
 type Answer = { status: number; body: unknown };
 
 /** The signable request for this wallet, fetched anew (after an expiry the service issues a fresh one). */
-export async function freshSignRequest(api: LayerswapApi, swapId: string, from: string, chainId: number): Promise<SignRequest | undefined> {
+async function freshSignRequest(api: LayerswapApi, swapId: string, from: string, chainId: number): Promise<SignRequest | undefined> {
   const actions = await api.getDepositActions(swapId, { source_address: from });
   return signRequest(
     actions.find((a) => a.type === 'sign'),
