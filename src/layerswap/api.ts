@@ -11,8 +11,10 @@ import type {
   SwapDetails,
   SwapPoll,
   TransactionStatus,
+  AuthorizeStatus,
 } from './schemas.js';
 import type {
+  AuthorizeSwapParams,
   CreateSwapParams,
   DestinationExchangesParams,
   DestinationsParams,
@@ -82,6 +84,13 @@ export interface LayerswapApi {
   listSwaps(params: ListSwapsParams, options?: RequestOptions): Promise<SwapDetails[]>;
   /** POST /swaps/{id}/deposit_speedup: asks for a sent deposit to be matched sooner; failures are safe to ignore. */
   speedUpDeposit(swapId: string, params: SpeedUpDepositParams, options?: RequestOptions): Promise<void>;
+  /**
+   * POST /swaps/{id}/authorize: hands the service the wallet's signature of a gasless swap's `sign`
+   * action; its paymaster then makes the deposit. Optional: only the HTTP client has it.
+   */
+  authorizeSwap?(swapId: string, params: AuthorizeSwapParams, options?: RequestOptions): Promise<void>;
+  /** GET /swaps/{id}/authorize: the gasless authorization's state (Initiated, Published, Completed, Expired, ...). */
+  getAuthorization?(swapId: string, options?: RequestOptions): Promise<AuthorizeStatus>;
   /** GET /transaction_status: whether the service sees a transaction on a network, and its confirmations. */
   getTransactionStatus(params: TransactionStatusParams, options?: RequestOptions): Promise<TransactionStatus>;
 }

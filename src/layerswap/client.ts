@@ -17,6 +17,8 @@ import {
   SwapListSchema,
   SwapPollSchema,
   TransactionStatusSchema,
+  AuthorizeStatusSchema,
+  type AuthorizeStatus,
   type CreatedSwap,
   type DepositAction,
   type Destination,
@@ -31,6 +33,7 @@ import {
   type TransactionStatus,
 } from './schemas.js';
 import {
+  type AuthorizeSwapParams,
   type CreateSwapParams,
   type DestinationExchangesParams,
   type DestinationsParams,
@@ -271,6 +274,33 @@ export class LayerswapClient implements LayerswapApi {
       label,
     );
   }
+  /**
+   * Hands the service a gasless swap's signed authorization. Sending the same signature again is
+   * answered "already authorized", which callers count as success, so it is retried like a GET.
+   */
+  async authorizeSwap(swapId: string, params: AuthorizeSwapParams, options?: RequestOptions): Promise<void> {
+    const label = `POST ${API}/swaps/{swapId}/authorize`;
+    const id = swapIdSegment(swapId, label);
+    const signature = requiredText(params?.signature, 'signature', label);
+    const signer = requiredText(params?.signer_address, 'signer_address', label);
+    await this.request(
+      'POST',
+      `/swaps/${id}/authorize`,
+      {},
+      z.unknown(),
+      options,
+      `POST ${API}/swaps/${id}/authorize`,
+      JSON.stringify({ signature, signer_address: signer }),
+      label,
+    );
+  }
+
+  getAuthorization(swapId: string, options?: RequestOptions): Promise<AuthorizeStatus> {
+    const label = `GET ${API}/swaps/{swapId}/authorize`;
+    const id = swapIdSegment(swapId, label);
+    return this.get(`/swaps/${id}/authorize`, {}, AuthorizeStatusSchema, options, label);
+  }
+
   /** Sends POST /swaps at most once, unless an attempt certainly never left this machine (create-swap.ts). */
   createSwap(params: CreateSwapParams, options?: RequestOptions): Promise<CreatedSwap> {
     return createSwap(this.http, (id, p, o) => this.getSwap(id, p, o), params, options);

@@ -46,6 +46,8 @@ export interface CreateSwapParams {
   use_deposit_address?: boolean;
   /** Pay through Layerswap's depository contract (a wallet transaction); never with use_deposit_address. */
   use_depository?: boolean;
+  /** Fund by a signed EIP-712 authorization (docs api-reference/gasless-swaps.mdx); never with use_deposit_address. */
+  use_gasless?: boolean;
   use_new_deposit_address?: boolean | null;
   source_exchange?: string;
   destination_exchange?: string;
@@ -158,4 +160,10 @@ export interface TransactionStatusParams {
 export interface SpeedUpDepositParams {
   /** The hash of the deposit transaction the user sent. */
   transaction_id: string;
+}
+
+/** POST /swaps/{id}/authorize: the wallet's EIP-712 signature of the swap's `sign` action. */
+export interface AuthorizeSwapParams {
+  signature: string;
+  signer_address: string;
 }

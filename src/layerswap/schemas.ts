@@ -375,11 +375,9 @@ export const TransactionStatusSchema = z.looseObject({
 });
 export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
 
-/**
- * GET /swaps/{id}/authorize data (gasless deposits). The bot has no gasless flow yet; the schema
- * is here so the docs example is read like every other answer.
- */
+/** GET /swaps/{id}/authorize data (gasless deposits: the pay page's "Pay without gas"). */
 export const AuthorizeStatusSchema = z.looseObject({
   status: optStr,
   transaction: opt(z.looseObject({ transaction_id: optStr, status: optStr })),
 });
+export type AuthorizeStatus = z.infer<typeof AuthorizeStatusSchema>;

@@ -12,6 +12,8 @@ import { checkInitData, verifyLink, type Refusal } from './access.js';
 import type { PayStore, PaySession } from './sessions.js';
 import { payView } from './view.js';
 import { evmTransaction } from './transaction.js';
+import { authorize } from './gasless.js';
+import { signRequest } from './typed-data.js';
 
 /**
  * The pay page's JSON endpoints (under /pay/api/). The page never holds the API key: it proves who
@@ -79,7 +81,14 @@ export function payApi(deps: PayApiDeps) {
 
   async function viewOf(s: PaySession): Promise<Record<string, unknown>> {
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
-    return { view: payView(details, deps.now(), s.locale as Locale) };
+    // A gasless swap (no deposit address) says so on its Pay button: its one action is a `sign`.
+    const gasless =
+      details.swap.use_deposit_address !== true &&
+      (await deps.api.getDepositActions(s.swapId).then(
+        (actions) => actions.some((a) => a.type === 'sign'),
+        () => false,
+      ));
+    return { view: { ...payView(details, deps.now(), s.locale as Locale), gasless } };
   }
 
   /** Takes the swap's one payment slot and answers the transaction to sign, or why not. */
@@ -93,6 +102,14 @@ export function payApi(deps: PayApiDeps) {
     if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };
     try {
       const actions = await deps.api.getDepositActions(s.swapId, { source_address: from });
+      const sign = actions.find((a) => a.type === 'sign');
+      if (sign) {
+        // Gasless: the wallet signs; the slot stays taken until the signature is handed over (authorize).
+        const request = signRequest(sign, { from, chainId: Number(details.swap.source_network?.chain_id) });
+        if (request) return { status: 200, body: { sign: request } };
+        await deps.store.release(s.swapId, id);
+        return { status: 422, body: { error: 'not_evm', message: t(locale, 'pay.page.notEvm') } };
+      }
       const tx = evmTransaction(actions, details.swap.source_network?.chain_id ?? undefined);
       if (!tx) {
         await deps.store.release(s.swapId, id);
@@ -146,6 +163,11 @@ export function payApi(deps: PayApiDeps) {
         return send(res, { status: 200, body: { ok: true } });
       }
       if (action === 'sent') return send(res, await sent(s, id, body));
+      if (action === 'authorize') {
+        const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
+        const chainId = Number(details.swap.source_network?.chain_id);
+        return send(res, await authorize(deps, s, id, body, chainId));
+      }
       return send(res, { status: 404, body: { error: 'not found' } });
     } catch (err) {
       deps.logger.warn({ err: asError(err) }, 'pay: a request failed');

@@ -83,6 +83,10 @@ const PAGE_WORDS = [
   'closed',
   'failed',
   'notEvm',
+  'payGasless',
+  'signInWallet',
+  'authorized',
+  'resign',
 ] as const;
 
 /** The page's own sentences, from the catalogs (placeholders such as {network} are filled in by the page). */
@@ -104,4 +108,5 @@ const PLACEHOLDERS = {
   hash: '{hash}',
   status: '{status}',
   reason: '{reason}',
+  signer: '{signer}',
 };

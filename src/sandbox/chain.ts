@@ -1,8 +1,21 @@
-import { createWalletClient, createPublicClient, http, keccak256, pad, parseUnits, toHex, type Hex } from 'viem';
+import {
+  createWalletClient,
+  createPublicClient,
+  http,
+  keccak256,
+  pad,
+  parseSignature,
+  parseUnits,
+  stringToHex,
+  toHex,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { createEvmWatcher } from '../chain/evm.js';
 import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
-import { DEV_KEYS, startLocalNode, TOKEN_ABI, TOKEN_BYTECODE, type LocalNode } from '../chain/local-node.js';
+import { DEV_KEYS, startLocalNode, TOKEN_ABI, type LocalNode } from '../chain/local-node.js';
+import { TOKEN3009_ABI, TOKEN3009_BYTECODE } from './eip3009-token.js';
+import { eip712Name } from './gasless-typed-data.js';
 import { NETWORKS } from './catalog.js';
 import type { SwapRecord } from './lifecycle.js';
 
@@ -36,10 +49,33 @@ export interface SandboxChain {
   /** `token`: another token of the source network (a wrong-token deposit the service never counts). */
   sendDeposit(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<Hex>;
   watch(rec: SwapRecord): void;
+  /** The token's balance of an account (the gasless authorization's balance check). */
+  balanceOf(token: Hex, owner: Hex): Promise<bigint>;
+  /**
+   * Carries out a signed EIP-3009 authorization on the token (a relayer account pays the gas, as
+   * Layerswap's paymaster does); resolves to the transaction's hash once it is mined, or rejects
+   * with the contract's reason.
+   */
+  executeAuthorization(
+    token: Hex,
+    kind: 'TransferWithAuthorization' | 'ReceiveWithAuthorization',
+    message: AuthorizationMessage,
+    signature: Hex,
+  ): Promise<Hex>;
   close(): Promise<void>;
 }
 
-const SUPPLY_SLOT_BALANCES = 4n; // Token.balanceOf's mapping slot
+export interface AuthorizationMessage {
+  from: Hex;
+  to: Hex;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: Hex;
+}
+
+const SUPPLY_SLOT_BALANCES = 4n;
+const NAME_SLOT = 0n; // Token.balanceOf's mapping slot
 const DECIMALS_SLOT = 2n;
 
 export async function startSandboxChain(
@@ -62,7 +98,7 @@ export async function startSandboxChain(
 
   // One deployment gives the token's runtime code; every catalogue contract gets a copy.
   const deployed = await pub.waitForTransactionReceipt({
-    hash: await wallet.deployContract({ abi: TOKEN_ABI, bytecode: TOKEN_BYTECODE, args: ['Sandbox', 'SBX', 18, 0n] }),
+    hash: await wallet.deployContract({ abi: TOKEN_ABI, bytecode: TOKEN3009_BYTECODE, args: ['Sandbox', 'SBX', 18, 0n] }),
   });
   const code = await pub.getCode({ address: deployed.contractAddress as Hex });
   const balanceSlot = keccak256(
@@ -74,6 +110,7 @@ export async function startSandboxChain(
       if (!t.contract) continue;
       await rpc('hardhat_setCode', [t.contract, code]);
       await rpc('hardhat_setStorageAt', [t.contract, toHex(DECIMALS_SLOT), pad(toHex(t.decimals), { size: 32 })]);
+      await rpc('hardhat_setStorageAt', [t.contract, toHex(NAME_SLOT), shortString(eip712Name(t))]);
       await rpc('hardhat_setStorageAt', [t.contract, balanceSlot, pad(toHex(parseUnits('1000000000', t.decimals)), { size: 32 })]);
     }
   }
@@ -100,6 +137,9 @@ export async function startSandboxChain(
   miner?.unref();
   // One sender: transfers from the funded account go out one at a time (nonces).
   let sending: Promise<unknown> = Promise.resolve();
+  // The relayer (the paymaster's stand-in) is its own account, with its own nonces.
+  const relayer = createWalletClient({ account: privateKeyToAccount(DEV_KEYS[1]), chain, transport: http(url, { retryCount: 0 }) });
+  let relaying: Promise<unknown> = Promise.resolve();
 
   return {
     url,
@@ -110,7 +150,7 @@ export async function startSandboxChain(
     depositAddress: (swapId) => privateKeyToAddress(keccak256(toHex(`swapbot sandbox deposit:${swapId}`))),
     watch(rec) {
       const network = rec.request.route.from.network;
-      if (network.type !== 'evm' || !rec.request.useDepositAddress) return;
+      if (network.type !== 'evm' || !(rec.request.useDepositAddress || rec.request.useGasless)) return;
       const token = rec.request.route.from.token;
       const entry: WatchEntry = {
         swapId: rec.id,
@@ -134,6 +174,26 @@ export async function startSandboxChain(
       sending = send.catch(() => undefined);
       return send;
     },
+    balanceOf: (token, owner) => pub.readContract({ address: token, abi: TOKEN_ABI, functionName: 'balanceOf', args: [owner] }),
+    executeAuthorization(token, kind, m, signature) {
+      const { v, r, s } = parseSignature(signature);
+      const args = [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, Number(v ?? 27n), r, s] as const;
+      const run = relaying.then(async () => {
+        const request = {
+          address: token,
+          abi: TOKEN3009_ABI,
+          functionName: kind === 'TransferWithAuthorization' ? 'transferWithAuthorization' : 'receiveWithAuthorization',
+          args,
+        } as const;
+        // Simulated first: a refusal comes back with the contract's reason and costs no gas.
+        await pub.simulateContract({ ...request, account: relayer.account });
+        const hash = await relayer.writeContract(request);
+        await pub.waitForTransactionReceipt({ hash });
+        return hash;
+      });
+      relaying = run.catch(() => undefined);
+      return run;
+    },
     async close() {
       if (miner) clearInterval(miner);
       unpoke?.();
@@ -141,6 +201,13 @@ export async function startSandboxChain(
       await node?.close();
     },
   };
+}
+
+/** A Solidity string under 32 bytes as its storage slot holds it: the bytes, then length × 2 in the last byte. */
+function shortString(text: string): Hex {
+  const bytes = stringToHex(text).slice(2);
+  if (bytes.length / 2 > 31) throw new Error(`sandbox chain: token name too long for one slot: ${text}`);
+  return `0x${bytes.padEnd(62, '0')}${((bytes.length / 2) * 2).toString(16).padStart(2, '0')}`;
 }
 
 /** Stops watching a swap's address once its deposit arrived (the watcher is the chain's). */

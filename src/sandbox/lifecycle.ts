@@ -160,6 +160,7 @@ function naturalStateAt(rec: SwapRecord, now: number, t: SandboxTimings): SwapSt
     refuel: rec.request.refuel,
     slippage: rec.request.slippage,
     destinationAddress: rec.destinationAddress,
+    gasless: rec.request.useGasless,
   });
   const payout = {
     network: dst,

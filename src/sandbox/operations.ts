@@ -7,10 +7,10 @@ import { resolveNetwork } from './lookup.js';
 import { parseRouteRequest } from './route-request.js';
 import { quoteParts } from './quote.js';
 import { LIST_STATUSES, type SwapStore } from './swaps.js';
-import { depositActions } from './deposit-actions.js';
 import type { WebhookSender } from './webhooks.js';
 import type { SandboxChain } from './chain.js';
 import type { SwapRecord } from './lifecycle.js';
+import type { GaslessDesk } from './gasless.js';
 
 /** The sandbox's table of operations (server.ts routes to them): each answers data or throws a SandboxHttpError. */
 
@@ -36,6 +36,7 @@ export interface Operation {
 interface OperationDeps {
   store: SwapStore;
   chain: SandboxChain | undefined;
+  gasless: GaslessDesk;
   webhooks: WebhookSender | undefined;
   /** A completing deposit sent as a real transfer on the sandbox's chain; undefined when simulated (server.ts). */
   onChain: (
@@ -44,7 +45,7 @@ interface OperationDeps {
   ) => Promise<SwapRecord> | undefined;
 }
 
-export function sandboxOperations({ store, chain, webhooks, onChain }: OperationDeps): Operation[] {
+export function sandboxOperations({ store, chain, gasless, webhooks, onChain }: OperationDeps): Operation[] {
   const swapId = '([^/]+)';
   return [
     { name: 'health', method: 'GET', path: /^\/(api\/v2\/)?health$/, auth: 'none', run: () => ({ status: 'healthy' }) },
@@ -150,8 +151,8 @@ export function sandboxOperations({ store, chain, webhooks, onChain }: Operation
       run: (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const exclude = f.bool('exclude_deposit_actions') ?? false;
-        f.string('source_address'); // accepted; deposit actions here do not depend on it
-        return store.details(store.find(c.params[0] ?? ''), !exclude);
+        // A gasless swap's sign action is built for this wallet; other deposit actions do not depend on it.
+        return store.details(store.find(c.params[0] ?? ''), !exclude, f.string('source_address'));
       },
     },
     {
@@ -159,7 +160,25 @@ export function sandboxOperations({ store, chain, webhooks, onChain }: Operation
       method: 'GET',
       path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_actions$`),
       auth: 'key',
-      run: (c) => depositActions(store.find(c.params[0] ?? '')),
+      run: (c) => store.depositActions(store.find(c.params[0] ?? ''), Fields.fromQuery(c.url.searchParams).string('source_address')),
+    },
+    {
+      name: 'authorizeSwap',
+      method: 'POST',
+      path: new RegExp(`^/api/v2/swaps/${swapId}/authorize$`),
+      auth: 'key',
+      run: async (c) => {
+        const out = await gasless.authorize(store.find(c.params[0] ?? ''), c.body);
+        webhooks?.scan();
+        return out;
+      },
+    },
+    {
+      name: 'getAuthorization',
+      method: 'GET',
+      path: new RegExp(`^/api/v2/swaps/${swapId}/authorize$`),
+      auth: 'key',
+      run: (c) => gasless.status(store.find(c.params[0] ?? '')),
     },
     {
       name: 'sandboxDeposit',

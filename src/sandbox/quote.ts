@@ -37,10 +37,13 @@ const CONTRACT_PAYOUT_GAS_USD = 0.6;
 const isContractDestination = (route: Route, address: string | undefined) =>
   route.to.network.type === 'evm' && /^0xc0de/i.test(address ?? '');
 
+/** A gasless deposit: the paymaster's gas for it, folded into blockchain_fee (docs gasless-swaps.mdx). */
+const GASLESS_DEPOSIT_GAS_USD = 0.05;
+
 export function computeQuote(
   route: Route,
   amount: number,
-  options: { refuel: boolean; slippage: number; destinationAddress?: string | undefined },
+  options: { refuel: boolean; slippage: number; destinationAddress?: string | undefined; gasless?: boolean },
 ): QuoteFigures {
   const src = route.from.token;
   const dst = route.to.token;
@@ -49,7 +52,8 @@ export function computeQuote(
   const gasUsd =
     PAYOUT_GAS_USD[route.from.network.type] +
     PAYOUT_GAS_USD[route.to.network.type] +
-    (isContractDestination(route, options.destinationAddress) ? CONTRACT_PAYOUT_GAS_USD : 0);
+    (isContractDestination(route, options.destinationAddress) ? CONTRACT_PAYOUT_GAS_USD : 0) +
+    (options.gasless ? GASLESS_DEPOSIT_GAS_USD : 0);
   const blockchainFee = roundTo(gasUsd / srcPrice, places);
   const serviceFee = roundTo(amount * SERVICE_FEE_RATE, places);
   const totalFee = roundTo(blockchainFee + serviceFee, places);

@@ -18,6 +18,8 @@ export interface RouteRequest {
   refuel: boolean;
   slippage: number;
   useDepositAddress: boolean;
+  /** Funded by a signed EIP-3009 authorization (sandbox/gasless.ts); the quote carries the paymaster's gas. */
+  useGasless: boolean;
   destinationAddress: string | undefined;
   sourceAddress: string | undefined;
   limits: Limits;
@@ -50,6 +52,11 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
       `${srcNetwork.display_name} does not offer deposit addresses: send from a wallet (use_deposit_address=false).`,
     );
   }
+
+  if (useGasless && !(srcNetwork.type === 'evm' && srcToken.supports_gasless_deposit))
+    throw validation(
+      `${srcToken.symbol} on ${srcNetwork.display_name} does not support gasless deposits (supports_gasless_deposit is false).`,
+    );
 
   const destinationAddress = options.destinationRequired ? f.string('destination_address', true) : f.string('destination_address');
   if (destinationAddress !== undefined) checkAddress('destination_address', dstNetwork, destinationAddress);
@@ -88,8 +95,8 @@ export function parseRouteRequest(f: Fields, options: { destinationRequired: boo
       `destination_address is an EIP-7702 delegated account that cannot receive native ${dstToken.symbol}.`,
     );
   }
-  const figures = computeQuote(route, amount.value, { refuel, slippage, destinationAddress });
-  return { route, amount, refuel, slippage, useDepositAddress, destinationAddress, sourceAddress, limits, figures };
+  const figures = computeQuote(route, amount.value, { refuel, slippage, destinationAddress, gasless: useGasless });
+  return { route, amount, refuel, slippage, useDepositAddress, useGasless, destinationAddress, sourceAddress, limits, figures };
 }
 
 /** Destination addresses the sandbox treats as EIP-7702 delegated accounts whose code refuses native ETH. */

@@ -11,6 +11,7 @@ import { WebhookSender } from './webhooks.js';
 import { startSandboxChain, type SandboxChain } from './chain.js';
 import { formatUnits } from 'viem';
 import type { SwapRecord } from './lifecycle.js';
+import { GaslessDesk } from './gasless.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -38,12 +39,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // With a chain, deposits are real transfers the sandbox sees there (the timer sends them).
   let chain: SandboxChain | undefined;
   const autoDelay = timings.depositDelayMs;
+  const gasless = new GaslessDesk(
+    clock,
+    () => chain,
+    (id) => void direct('authorize', () => store.deposit(id, {})),
+  );
   const store = new SwapStore(
     clock,
     options.chain ? { ...timings, depositDelayMs: 'off' } : timings,
     options.chain
       ? {
           depositAddress: (network, id, own) => (network.type === 'evm' && own && chain ? chain.depositAddress(id) : undefined),
+          signAction: (rec, source) => gasless.signAction(rec, source),
           created: (rec) => {
             chain?.watch(rec);
             if (autoDelay === 'off' || options.clock || rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress)
@@ -51,7 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             setTimeout(() => void chain?.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
           },
         }
-      : {},
+      : { signAction: (rec, source) => gasless.signAction(rec, source) },
   );
   if (options.chain) {
     chain = await startSandboxChain(options.chain, (id, t) => {
@@ -77,7 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const counts = new Map<string, number>();
   let total = 0;
 
-  const operations = sandboxOperations({ store, chain, webhooks, onChain });
+  const operations = sandboxOperations({ store, chain, gasless, webhooks, onChain });
 
   const keyDigest = digest(apiKey);
   const server = http.createServer((req, res) => {
@@ -155,6 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (sent) void sent.catch(() => undefined);
       else direct('deposit', () => store.deposit(id, depositOptions ?? {}));
     },
+    expireAuthorization: (id) => gasless.expire(id),
     setStatus(id, status, failReason = null) {
       direct('setStatus', () => store.pin(id, status, failReason));
     },

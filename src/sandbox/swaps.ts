@@ -77,6 +77,8 @@ export class SwapStore {
     private readonly hooks: {
       depositAddress?(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string | undefined;
       created?(rec: SwapRecord): void;
+      /** A gasless swap's `sign` action, built for the wallet that asks (gasless.ts). */
+      signAction?(rec: SwapRecord, sourceAddress: string | undefined): Json;
     } = {},
   ) {}
 
@@ -87,7 +89,7 @@ export class SwapStore {
     const sourceExchange = exchangeParam(f, 'source_exchange', request.route.from);
     const destinationExchange = exchangeParam(f, 'destination_exchange', request.route.to);
     // An exchange cannot sign a wallet transaction: withdrawals from it go to a deposit address.
-    if (sourceExchange && !request.useDepositAddress) request = { ...request, useDepositAddress: true };
+    if (sourceExchange && !request.useDepositAddress) request = { ...request, useDepositAddress: true, useGasless: false };
     const refundAddress = f.string('refund_address');
     if (refundAddress !== undefined) checkAddress('refund_address', request.route.from.network, refundAddress);
     // A route through a swap provider (one asset to another) needs somewhere to send a refund (docs refunds.mdx).
@@ -139,8 +141,8 @@ export class SwapStore {
       sourceAddress: request.sourceAddress ?? null,
       ...extra,
       depositAddress:
-        this.hooks.depositAddress?.(request.route.from.network, id, request.useDepositAddress) ??
-        depositAddressFor(request.route.from.network, id, request.useDepositAddress),
+        this.hooks.depositAddress?.(request.route.from.network, id, request.useDepositAddress || request.useGasless) ??
+        depositAddressFor(request.route.from.network, id, request.useDepositAddress || request.useGasless),
       deposit: null,
       pinned: null,
     };
@@ -288,11 +290,17 @@ export class SwapStore {
   }
 
   /** {quote, refuel, reward, swap, deposit_actions?}, as POST /swaps and GET /swaps/{id} return it. */
-  details(rec: SwapRecord, includeDepositActions: boolean): Json {
+  details(rec: SwapRecord, includeDepositActions: boolean, sourceAddress?: string): Json {
     const { refuel, reward } = quoteParts(rec.request.route, rec.request.figures);
     const out: Json = { swap: this.swapView(rec), quote: swapQuoteView(rec.request.figures), refuel, reward };
-    if (includeDepositActions) out.deposit_actions = depositActions(rec);
+    if (includeDepositActions) out.deposit_actions = this.depositActions(rec, sourceAddress);
     return out;
+  }
+
+  /** GET /swaps/{id}/deposit_actions: a gasless swap's one `sign` action, else what to send. */
+  depositActions(rec: SwapRecord, sourceAddress?: string): Json[] {
+    const sign = rec.request.useGasless ? this.hooks.signAction?.(rec, sourceAddress) : undefined;
+    return sign ? [sign] : depositActions(rec);
   }
 
   swapView(rec: SwapRecord): Json {
@@ -327,7 +335,7 @@ export class SwapStore {
    */
   webhookPayload(rec: SwapRecord): Json {
     const swap = this.swapView(rec);
-    if (swap.status === 'completed') return { swap, quote: swapQuoteView(rec.request.figures), deposit_actions: depositActions(rec) };
+    if (swap.status === 'completed') return { swap, quote: swapQuoteView(rec.request.figures), deposit_actions: this.depositActions(rec) };
     return { swap: { id: swap.id, created_date: swap.created_date, status: swap.status, fail_reason: swap.fail_reason } };
   }
 }

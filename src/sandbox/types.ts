@@ -150,6 +150,8 @@ export interface SandboxServer {
   deposit(swapId: string, options?: DepositOptions): void;
   /** Pins a status from now on (same as POST /sandbox/swaps/{id}/status): created, user_transfer_delayed, cancelled, failed... */
   setStatus(swapId: string, status: string, failReason?: string | null): void;
+  /** A gasless swap's open authorization expires now: its next POST /authorize answers "expired". */
+  expireAuthorization(swapId: string): void;
   /** Creates a swap as another app would (same as POST /sandbox/swaps); returns its id. */
   injectSwap(init: ExternalSwapInit): string;
   /** Webhook deliveries: attempted, delivered (2xx) and given up. */

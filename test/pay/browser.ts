@@ -36,6 +36,12 @@ export interface TestWallet {
   hold?: Promise<void>;
   sent: Hex[];
   calls: string[];
+  /** Typed-data signatures given (eth_signTypedData_v4: a gasless payment). */
+  signed: Hex[];
+  /** Set: typed data is signed with this key instead (a wallet that signs with another account). */
+  signWith?: Hex;
+  /** Called before each typed-data signature (a test moves the service's clock meanwhile). */
+  beforeSign?: () => void | Promise<void>;
 }
 
 export function testWallet(
@@ -46,7 +52,7 @@ export function testWallet(
   const account = privateKeyToAccount(key);
   const transport = http(rpcUrl, { retryCount: 0 });
   const pub = createPublicClient({ transport });
-  const state: TestWallet = { address: account.address, chainId, rejectNext: false, sent: [], calls: [] };
+  const state: TestWallet = { address: account.address, chainId, rejectNext: false, sent: [], calls: [], signed: [] };
   return Object.assign(state, {
     async handle(method: string, params: unknown[]): Promise<unknown> {
       state.calls.push(method);
@@ -59,6 +65,14 @@ export function testWallet(
         case 'wallet_switchEthereumChain':
           state.chainId = Number((params[0] as { chainId: string }).chainId);
           return null;
+        case 'eth_signTypedData_v4': {
+          await state.beforeSign?.();
+          // The payload as the page sent it (JSON, numbers as text), signed as a wallet does.
+          const signer = state.signWith ? privateKeyToAccount(state.signWith) : account;
+          const signature = await signer.signTypedData(JSON.parse(params[1] as string) as Parameters<typeof account.signTypedData>[0]);
+          state.signed.push(signature);
+          return signature;
+        }
         case 'eth_sendTransaction': {
           if (state.rejectNext) {
             state.rejectNext = false;

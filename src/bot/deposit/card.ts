@@ -73,7 +73,12 @@ export async function depositCards(
       {
         ...common,
         tone: 'warning',
-        lines: noManualDeposit(details, plan, locale),
+        lines: noManualDeposit(
+          details,
+          plan,
+          locale,
+          (actions ?? details.deposit_actions ?? []).some((a) => a.type === 'sign'),
+        ),
         buttons: [[urlButton(t('deposit.openApp'), page)], statusRow],
       },
     ];
@@ -146,7 +151,7 @@ export async function depositCards(
 }
 
 /** When no deposit can be made by hand: say where it can be made, and show no address. */
-function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>, locale: Locale): Line[] {
+function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>, locale: Locale, gasless: boolean): Line[] {
   const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const requested = decimalText(swap.requested_amount);
@@ -155,7 +160,8 @@ function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind
   return plan.kind === 'app_only'
     ? [
         line(bold(amount ? t('deposit.appOnly.titleAmount', { amount }) : t('deposit.appOnly.title'))),
-        line(t('deposit.appOnly.why')),
+        // A gasless swap (chosen at the confirm step) is paid by a signature on the pay page.
+        line(gasless ? t('deposit.gasless.text') : t('deposit.appOnly.why')),
         line(t('deposit.appOnly.open'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
       ]
     : [line(bold(t('deposit.notYet.title'))), line(t('deposit.notYet.check'), ' ', t('deposit.swapId'), ' ', code(swap.id))];

@@ -30,6 +30,8 @@ export interface Draft {
   refundSkipped?: boolean;
   /** Refuel answer; undefined while not asked (or not offered). */
   refuel?: boolean;
+  /** "Pay without gas" chosen at the confirm step: a gasless swap, paid by a signature on the pay page. */
+  gasless?: boolean;
   /** The route and refuel (routeKey) that last got a quote: the service accepted them. */
   checked?: string;
   /** What that quote said arrives, and the destination address it was asked with (none: ''): the confirmation says when the address changed it. */

@@ -32,6 +32,21 @@ export function quoteParams(route: Route, refuel?: boolean, destinationAddress?:
   return params;
 }
 
+/**
+ * A gasless swap's quote and create fields, in place of the deposit address: the paymaster's gas is
+ * folded into blockchain_fee, so the quote must say so too (docs gasless-swaps.mdx); the create adds
+ * use_depository as Layerswap's app does (context/swap.tsx).
+ */
+export const GASLESS_QUOTE = { use_deposit_address: false, use_gasless: true } as const;
+export const GASLESS_CREATE = { ...GASLESS_QUOTE, use_depository: true } as const;
+
+/** "Pay without gas" can be offered: the pay page is set up, and the source token on its EVM network supports it. */
+export function gaslessOffered(ctx: Pick<Ctx, 'payLinks'>, networks: readonly Network[], route: Route): boolean {
+  if (!ctx.payLinks || route.sourceExchange) return false;
+  const network = networks.find((n) => n.name === route.sourceNetwork);
+  return network?.type === 'evm' && network.tokens.some((t) => t.symbol === route.sourceToken && t.supports_gasless_deposit === true);
+}
+
 /** The route's observed arrival times worth showing (at least 5 swaps behind them), else undefined. */
 export async function observedTimes(ctx: Ctx, route: Route): Promise<Distribution | undefined> {
   if (!ctx.routeTimes) return undefined;

@@ -119,6 +119,11 @@ export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const id = args[0];
   const draft = await ownDraft(ctx, id);
   if (!draft || draft.awaiting !== 'confirm') return (isDraftId(id) ? await repeatedConfirm(ctx, id) : undefined) ?? [expired(ctx)];
+  // "Pay without gas" / "Use a deposit address": the confirmation again, quoted for that way of paying.
+  if (args[1] === 'gasless' || args[1] === 'address') {
+    draft.gasless = args[1] === 'gasless';
+    return advance(ctx, draft);
+  }
   return createFromDraft(ctx, draft);
 }
 

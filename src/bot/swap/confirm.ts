@@ -2,7 +2,16 @@ import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
 import { actionButton, bold, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
 import { quoteMoney } from '../money/quote-money.js';
 import { breakdownLines } from '../money/words.js';
-import { observedTimes, offersRefuel, quoteFields, quoteParams, routeLabels, type RouteCheck } from '../quote/index.js';
+import {
+  GASLESS_QUOTE,
+  gaslessOffered,
+  observedTimes,
+  offersRefuel,
+  quoteFields,
+  quoteParams,
+  routeLabels,
+  type RouteCheck,
+} from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
 import { tokenAmount } from '../kernel/format.js';
@@ -25,7 +34,12 @@ export async function askConfirm(
 ): Promise<Reply[]> {
   // Quoted with the destination address, as Layerswap's app does once it is known (fees can depend
   // on it); `fetched` was (advance.ts). Said when that moved the figures of the address-less quote.
-  const q = fetched ?? (await ctx.api.getQuote(quoteParams(draft.route, draft.refuel, draft.destinationAddress)));
+  // "Pay without gas" (gasless.ts of the sandbox, docs/pay.md): quoted gasless too, since its fees differ.
+  const offered = gaslessOffered(ctx, networks, draft.route);
+  const gasless = offered && draft.gasless === true;
+  if (!gasless) delete draft.gasless;
+  const params = { ...quoteParams(draft.route, draft.refuel, draft.destinationAddress), ...(gasless ? GASLESS_QUOTE : {}) };
+  const q = (gasless ? undefined : fetched) ?? (await ctx.api.getQuote(params));
   const address = draft.destinationAddress ?? '';
   const before = draft.quoted && draft.quoted.address !== address ? draft.quoted.receive : undefined;
   const changed = before !== undefined && before !== q.quote.receive_amount;
@@ -60,19 +74,22 @@ export async function askConfirm(
     false,
   );
   if (breakdown.length > 0) lines.push(line(bold(ctx.t('money.quote.breakdown'))), ...breakdown);
-  lines.push(line(ctx.t('confirm.check')));
+  lines.push(line(gasless ? ctx.t('confirm.gasless.check') : ctx.t('confirm.check')));
   lines.push(line(italic(ctx.t('confirm.figures'))));
-  const [confirm, cancel] = await Promise.all([
+  const [confirm, toggle, cancel] = await Promise.all([
     ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id] }),
+    ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id, gasless ? 'address' : 'gasless'] }),
     ctx.codec.encode({ verb: VERBS.cancel, args: [draft.id] }),
   ]);
+  const buttons = [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]];
+  if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
   return [
     {
       title: ctx.t('confirm.title'),
       tone: 'warning',
       lines,
       fields,
-      buttons: [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]],
+      buttons,
       target: 'here',
       mode: modeOf(ctx),
     },

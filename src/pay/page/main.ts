@@ -19,7 +19,17 @@ interface View {
   network: { display: string; chainId?: string; native?: string };
   token: { symbol: string; decimals: number; usd?: number };
   amount: string;
+  /** Paid by a signature (a gasless swap): no transaction, no gas. */
+  gasless?: boolean;
   words: Record<string, string>;
+}
+
+/** A gasless swap's authorization to sign, verbatim from its `sign` action (src/pay/typed-data.ts). */
+interface Sign {
+  typedData: { types: Record<string, Array<{ name: string; type: string }>>; primaryType: string; domain: object; message: object };
+  chainId: number;
+  token: Hex;
+  amountUnits: string;
 }
 
 interface Tx {
@@ -137,7 +147,7 @@ async function checkChain(): Promise<boolean> {
   sw.hidden = right;
   sw.textContent = say(view.words.switch, { network: view.network.display });
   $('pay').hidden = !right;
-  $('pay').textContent = say(view.words.pay, { amount: `${view.amount} ${view.token.symbol}` });
+  $('pay').textContent = say(view.gasless ? view.words.payGasless : view.words.pay, { amount: `${view.amount} ${view.token.symbol}` });
   if (!right) message(say(view.words.wrongChain, { network: view.network.display }), true);
   else message('');
   return right;
@@ -196,6 +206,10 @@ async function pay(): Promise<void> {
     const got = await call('prepare', { source_address: wallet.address });
     if (got.status !== 200) return message(String(got.json.message ?? got.json.error ?? got.status), true);
     prepared = true;
+    if (got.json.sign) {
+      prepared = !(await signAndAuthorize(got.json.sign as Sign));
+      return;
+    }
     const tx = got.json.tx as Tx;
     const low = await shortfall(tx);
     if (low) return message(low, true);
@@ -229,6 +243,53 @@ async function pay(): Promise<void> {
     paying = false;
     button.disabled = false;
   }
+}
+
+/**
+ * Gasless: the wallet signs the authorization (eth_signTypedData_v4 through viem), the server hands
+ * it to Layerswap. An expired one comes back fresh from the server and is signed once more. True
+ * when it was handed over (the swap's slot is then kept; nothing more to free).
+ */
+async function signAndAuthorize(first: Sign): Promise<boolean> {
+  if (!wallet) return false;
+  let sign = first;
+  const low = await tokenShortfall(sign.token, sign.amountUnits);
+  if (low) {
+    message(low, true);
+    return false;
+  }
+  const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
+  message(say(view.words.signInWallet, { amount: `${view.amount} ${view.token.symbol}` }));
+  for (let round = 0; round < 3; round++) {
+    const signature = await client.signTypedData({
+      account: wallet.address,
+      ...(sign.typedData as Parameters<typeof client.signTypedData>[0]),
+    });
+    const got = await call('authorize', { source_address: wallet.address, signature, typedData: sign.typedData });
+    if (got.status === 200) {
+      $('pay').hidden = true;
+      message(view.words.authorized ?? '');
+      return true;
+    }
+    if (got.json.error !== 'expired' || !got.json.sign) {
+      message(String(got.json.message ?? got.json.error ?? got.status), true);
+      // A refusal the server already answered for freed the slot; a taken slot is someone else's.
+      return got.json.error === 'wrong_signer' || got.json.error === 'refused' || got.json.error === 'taken';
+    }
+    message(String(got.json.message ?? ''));
+    sign = got.json.sign as Sign;
+  }
+  return false;
+}
+
+/** What the wallet holds of the token against the amount (a gasless payment needs no gas). */
+async function tokenShortfall(token: Hex, units: string): Promise<string | undefined> {
+  if (!wallet) return undefined;
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] });
+  const have = BigInt((await wallet.provider.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] })) as string);
+  if (have >= BigInt(units)) return undefined;
+  const d = view.token.decimals;
+  return say(view.words.low, { have: inToken(formatUnits(have, d)), need: inToken(formatUnits(BigInt(units), d)) });
 }
 
 const reasonOf = (err: unknown): string => {

@@ -1,0 +1,200 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { startWeb } from '../../src/app/web.js';
+import { startTrackingWorkers } from '../../src/app/messengers.js';
+import { buildPayPage } from '../../scripts/build-page.mjs';
+import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
+import { newUser } from '../e2e/telegram/harness.js';
+import { TgUser } from '../e2e/telegram/world.js';
+import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
+import { memoryLogger } from '../support/log.js';
+import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+import { launchChromium, LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
+import { signInitData } from './support.js';
+
+/**
+ * "Pay without gas" end to end in a real browser: chosen at the confirm step (quoted and created
+ * with use_gasless), the pay page has the injected wallet sign the swap's EIP-712 authorization,
+ * the web process hands it to the sandbox's POST /swaps/{id}/authorize, which checks it and makes
+ * the EIP-3009 transfer on the local chain with its relayer paying the gas; the sandbox's chain
+ * watch sees the USDC arrive and the chat says "Deposit seen". The wallet holds no ETH at all.
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const ORIGIN = 'https://pay.test';
+const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+
+let fake: FakeBotApi;
+let rt: Runtime;
+let local: string;
+let browser: Browser;
+let rpc: string;
+
+beforeAll(async () => {
+  await buildPayPage(ROOT);
+  fake = await FakeBotApi.start();
+  const { logger } = memoryLogger();
+  const config = loadConfig({
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: uniquePrefix('gasless'),
+    PORT: '0',
+    SANDBOX_CHAIN: '1',
+    SANDBOX_DEPOSIT_DELAY_MS: 'off',
+    SANDBOX_SPEED: '20',
+    PAY_PUBLIC_URL: ORIGIN,
+    PAY_LINK_SECRET: 'pay-link-secret-for-tests-0123456789abcdef',
+    PAY_INITDATA_MAX_AGE_SECONDS: '600',
+    POLL_FAST_MS: '300',
+    POLL_SLOW_MS: '500',
+  });
+  rt = await createRuntime(config, logger, 'start');
+  const web = await startWeb(rt, { alwaysServeHttp: true });
+  await startTrackingWorkers(rt);
+  await web.ready;
+  local = `http://127.0.0.1:${web.port}`;
+  rpc = rt.sandbox!.chain!.url;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rt?.close();
+  await fake?.close();
+});
+
+const chain = () => ({
+  id: LOCAL_CHAIN_ID,
+  name: 'local',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [rpc] } },
+});
+const usdcOf = (who: Hex) =>
+  createPublicClient({ chain: chain(), transport: http(rpc) }).readContract({
+    address: USDC,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [who],
+  });
+
+/** A fresh account holding USDC and no ETH at all: only a gasless payment can move its money. */
+async function usdcOnlyWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
+  const funder = createWalletClient({ chain: chain(), account: privateKeyToAccount(rt.sandbox!.chain!.fundedKey), transport: http(rpc) });
+  const key = generatePrivateKey();
+  const to = privateKeyToAccount(key).address;
+  const paid = await funder.writeContract({ address: USDC, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(usdc, 6)] });
+  await createPublicClient({ chain: chain(), transport: http(rpc) }).waitForTransactionReceipt({ hash: paid });
+  return testWallet(key, rpc);
+}
+
+const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
+
+/** /swap in the private chat, "Pay without gas" at the confirm step, Confirm: the gasless confirm card and the deposit card. */
+async function gaslessSwap(
+  u: TgUser,
+  amount: number,
+): Promise<{ swapId: string; payUrl: string; confirm: StoredMessage; card: StoredMessage }> {
+  const before = u.messages().length;
+  u.says(`/swap ${amount} USDC arbitrum base`);
+  const ask = await waitFor(
+    () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
+    'a ForceReply',
+  );
+  u.says(DEST, { replyTo: ask.message_id });
+  await u.sees('for refunds');
+  await u.presses('Skip (no refund address)');
+  const first = await u.sees(/Confirm your swap|Refuel/);
+  if (!/Confirm your swap/.test(textOf(first))) await u.presses('No refuel');
+  await u.sees('Confirm your swap');
+  await u.presses('Pay without gas');
+  const confirm = await u.sees(/Paying without gas/);
+  await u.presses('Confirm');
+  const card = await waitFor(
+    () =>
+      u
+        .messages()
+        .slice(before)
+        .find((m) => /Swap id/.test(textOf(m)) && /Pay without gas/.test(textOf(m))),
+    'the deposit card',
+  );
+  const swapId = /Swap id: ([0-9a-f-]{36})/.exec(textOf(card))![1]!;
+  const pay = u.button('Pay from wallet').button as { web_app?: { url: string } };
+  return { swapId, payUrl: pay.web_app!.url, confirm, card };
+}
+
+const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
+
+describe('paying without gas from the wallet page, in a browser', () => {
+  it('chosen at the confirm step: the wallet signs, the signature goes to authorize, the USDC moves on the chain, the chat says "Deposit seen"', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const { swapId, payUrl, confirm, card } = await gaslessSwap(a, 100);
+    // A gasless swap has no address to send to: the card shows none and offers no Copy address.
+    const swap = await rt.api.getSwap(swapId, { exclude_deposit_actions: true });
+    expect(swap.swap.use_deposit_address).toBe(false);
+    expect(textOf(card)).not.toMatch(/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])[\s\S]*Copy address/);
+    const wallet = await usdcOnlyWallet();
+    const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData: initDataFor(alice.id) });
+    await page.goto(payUrl);
+    // The same money as the confirm card that was quoted gasless: each deduction line of the page is on it.
+    const breakdown = await page.locator('#breakdown li').allInnerTexts();
+    expect(breakdown.length).toBeGreaterThan(0);
+    for (const b of breakdown) expect(textOf(confirm)).toContain(b);
+    await page.getByRole('button', { name: 'Connect wallet' }).click();
+    await page.getByRole('button', { name: 'Pay 100 USDC without gas' }).click();
+    await page.getByText(/Signed: Layerswap's paymaster makes the deposit/).waitFor();
+    expect(wallet.signed).toHaveLength(1);
+    expect(wallet.sent).toEqual([]);
+    expect(rt.sandbox!.requestCount('authorizeSwap')).toBeGreaterThan(0);
+    // Real money on the chain: the wallet's 100 USDC went to the swap's address.
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('400', 6));
+    await waitFor(() => a.messages().find((m) => /Deposit seen/.test(textOf(m)) && textOf(m).includes(swapId.slice(0, 8))), 'Deposit seen');
+    await context.close();
+  });
+
+  it('an expired authorization is signed once more; a signature by another account is refused plainly and moves nothing', async () => {
+    const alice = newUser('Alice');
+    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const initData = initDataFor(alice.id);
+
+    const late = await gaslessSwap(a, 20);
+    const wallet = await usdcOnlyWallet();
+    let signs = 0;
+    // The first signature is handed over after its window closed at the service.
+    wallet.beforeSign = () => {
+      if (++signs === 1) rt.sandbox!.expireAuthorization(late.swapId);
+    };
+    const one = await openPage(browser, { origin: ORIGIN, local, wallet, initData });
+    await one.page.goto(late.payUrl);
+    await one.page.getByRole('button', { name: 'Connect wallet' }).click();
+    await one.page.getByRole('button', { name: 'Pay 20 USDC without gas' }).click();
+    await one.page.getByText(/Signed: Layerswap's paymaster makes the deposit/).waitFor();
+    expect(wallet.signed).toHaveLength(2);
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('480', 6));
+    await waitFor(
+      () => a.messages().find((m) => /Deposit seen/.test(textOf(m)) && textOf(m).includes(late.swapId.slice(0, 8))),
+      'Deposit seen',
+    );
+    await one.context.close();
+
+    const other = await gaslessSwap(a, 30);
+    const mallory = await usdcOnlyWallet();
+    mallory.signWith = generatePrivateKey();
+    const two = await openPage(browser, { origin: ORIGIN, local, wallet: mallory, initData });
+    await two.page.goto(other.payUrl);
+    await two.page.getByRole('button', { name: 'Connect wallet' }).click();
+    await two.page.getByRole('button', { name: 'Pay 30 USDC without gas' }).click();
+    await two.page.getByText(/Your wallet signed with another account .* Nothing was sent/).waitFor();
+    expect(await usdcOf(mallory.address)).toBe(parseUnits('500', 6));
+    expect((await rt.api.getSwap(other.swapId, { exclude_deposit_actions: true })).swap.status).toBe('user_transfer_pending');
+    await two.context.close();
+  });
+});
