@@ -37,7 +37,7 @@ export const SWAP_BODY = {
 };
 
 /** Limits for the benchmark's followers (one chat can follow thousands of swaps here). */
-const BENCH_LIMITS = { maxPerChat: 100_000, maxPerUser: 1_000_000 };
+export const BENCH_LIMITS = { maxPerChat: 100_000, maxPerUser: 1_000_000 };
 /** The local sandbox needs no protection: the poll queue's API limiter is lifted (default 50/s). */
 const UNLIMITED_API: RateLimit = { max: 1_000_000, duration: 1000 };
 

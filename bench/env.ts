@@ -36,12 +36,12 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * BENCH_EMBEDDED_REDIS=1 skips the shared candidates: a private redis-server keeps other
+ * BENCH_EMBEDDED_REDIS=1 (or `embedded`, part 8's own Redis) skips the shared candidates: a private redis-server keeps other
  * clients' traffic out of the memory figures.
  */
-export async function openRedis(): Promise<BenchRedis> {
+export async function openRedis(options: { embedded?: boolean } = {}): Promise<BenchRedis> {
   const candidates: Array<[string, string | undefined]> =
-    process.env.BENCH_EMBEDDED_REDIS === '1'
+    process.env.BENCH_EMBEDDED_REDIS === '1' || options.embedded
       ? []
       : [
           ['TEST_REDIS_URL', process.env.TEST_REDIS_URL],

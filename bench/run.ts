@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,7 @@ import { runThroughput } from './throughput.js';
 import { runRepeats } from './repeats.js';
 import { runPay } from './pay.js';
 import { runMcp } from './mcp.js';
+import { runCommunity } from './community.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -63,8 +64,9 @@ const SIZES = QUICK
       economy: { swaps: 6, typicalSpeed: 30, abandonedSpeed: 1200 },
       repeats: { busyRouteSwaps: 1_000, routes: 20, idleAddresses: 20, busyAddresses: 5, hours: 2 },
       mcp: { repeats: 1, perRepeat: 40, warmup: 10, webhooks: 30 },
+      community: { users: 20_000, swaps: 5_000, polled: 100, sample: 500, fanout: { telegramChats: 200, discordChannels: 300 } },
     }
-  : { throughput: {}, latency: {}, memoryTotal: 100_000, commands: {}, fanout: {}, economy: {}, repeats: {}, mcp: {} };
+  : { throughput: {}, latency: {}, memoryTotal: 100_000, commands: {}, fanout: {}, economy: {}, repeats: {}, mcp: {}, community: {} };
 
 /** Parts 2 and 4 share one population of 10,000 followed swaps and its worker. */
 async function populationParts(sections: Section[], bench: Bench, swaps: string[]): Promise<void> {
@@ -138,6 +140,7 @@ async function main(): Promise<void> {
     if (runs(6)) await part(sections, 6, 'Fan-out', () => runFanout(bench, SIZES.fanout));
     if (runs(5)) await part(sections, 5, 'API economy', () => runEconomy(bench, SIZES.economy));
     if (runs(7)) await part(sections, 7, 'Observed route times and watched addresses', () => runRepeats(bench, SIZES.repeats));
+    if (runs(8)) await part(sections, 8, 'Community size', () => runCommunity(bench, SIZES.community));
     if (runs(9)) await part(sections, 9, 'Pay page', () => runPay(ROOT, redis.url, redis.prefix, QUICK ? 3 : 10));
     if (runs(10)) await part(sections, 10, 'Agents (MCP)', () => runMcp(bench, SIZES.mcp));
   } finally {
@@ -170,6 +173,26 @@ async function main(): Promise<void> {
     ) + '\n',
   );
   process.stdout.write(`\n[bench] wrote ${out} (total ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+  if (ONLY && !QUICK && process.env.BENCH_PUBLISH === '1')
+    publishParts(join(ROOT, 'bench', 'results.json'), { date, machine, header, sections });
+}
+
+/**
+ * BENCH_ONLY=8 BENCH_PUBLISH=1: a part run alone at full size (part 8 takes long) is kept in
+ * results.json under `partRuns`, dated, beside the last full run's sections (left as they were).
+ */
+function publishParts(file: string, run: { date: string; machine: unknown; header: string; sections: Section[] }): void {
+  const json = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as { partRuns?: Record<string, unknown> };
+  json.partRuns ??= {};
+  for (const s of run.sections)
+    json.partRuns[String(s.id)] = {
+      date: run.date,
+      machine: run.machine,
+      table: `${run.header}\n${renderTable([s])}\n${renderTargets([s])}`,
+      section: s,
+    };
+  writeFileSync(file, JSON.stringify(json, null, 2) + '\n');
+  process.stdout.write(`[bench] kept parts ${run.sections.map((s) => s.id).join(', ')} in ${file} (partRuns)\n`);
 }
 
 main().catch((e: unknown) => {

@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Platform } from '../src/contracts/incoming.js';
 import type { Messenger } from '../src/contracts/messenger.js';
 import { LayerswapClient } from '../src/layerswap/client.js';
@@ -107,6 +109,31 @@ serve(
     memory() {
       const m = memoryMb();
       return { ...m, peakRss: Math.max(peakRss, process.memoryUsage().rss) / 1048576 };
+    },
+    /** Where the memory is (MB): the process's parts, V8's heap spaces; a heap snapshot written to `snapshot` if given. */
+    heap() {
+      const mb = (n: number) => n / 1048576;
+      const m = process.memoryUsage();
+      const h = v8.getHeapStatistics();
+      // Linux: the resident pages of files (the node binary, shared libraries) apart from the process's own.
+      const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : '';
+      const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+      return {
+        rss: mb(m.rss),
+        rssAnon: kb('RssAnon'),
+        rssFile: kb('RssFile'),
+        heapTotal: mb(m.heapTotal),
+        heapUsed: mb(m.heapUsed),
+        external: mb(m.external),
+        arrayBuffers: mb(m.arrayBuffers),
+        mallocedMemory: mb(h.malloced_memory),
+        heapSizeLimit: mb(h.heap_size_limit),
+        spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, mb(s.space_used_size)])),
+      };
+    },
+    /** A heap snapshot (it grows the process: read heap() first). */
+    snapshot(path: string) {
+      return v8.writeHeapSnapshot(path);
     },
     resetPeak() {
       peakRss = 0;

@@ -41,7 +41,7 @@ export const DEFAULT_API_RATE: RateLimit = { max: 50, duration: 1000 };
  */
 export const POLL_WORKER_REMOVAL = { removeOnComplete: { count: 0 }, removeOnFail: { count: 0 } };
 /** A Redis outage of an hour at the 30 s cap: 1 s, 2 s, 4 s … 30 s, 30 s … */
-const POLL_RETRY = { attempts: 150, backoff: { type: 'capped', delay: 1000 } } as const;
+export const POLL_RETRY = { attempts: 150, backoff: { type: 'capped', delay: 1000 } } as const;
 export const POLL_RETRY_MAX_MS = 30_000;
 
 /** BullMQ's event streams (one per queue) are read by nothing here: keep them short. */
