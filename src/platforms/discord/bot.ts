@@ -1,5 +1,5 @@
 import type { BaseInteraction, ChatInputCommandInteraction, Message, RESTOptions } from 'discord.js';
-import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
+import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags, Routes } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import { line, urlButton, type Reply } from '../../contracts/reply.js';
@@ -11,6 +11,7 @@ import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
 import { loggableError } from './errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
+import { HttpCallbacks, type InteractionAnswer, type RawInteraction } from './http-callbacks.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
 import { renderReply } from './render.js';
@@ -38,12 +39,24 @@ export interface DiscordBotOptions {
   trackRole?: string;
   /** How long the core may take before the interaction is deferred (default 1500 ms). */
   ackBudgetMs?: number;
+  /**
+   * DISCORD_INTERACTIONS: 'gateway' (default) connects to the gateway; 'http' connects nothing and
+   * takes interactions from `receive` (POST /discord/interactions, see http-endpoint.ts).
+   */
+  interactions?: 'gateway' | 'http';
+  /** Over HTTP: when nothing has answered by then, the interaction is deferred (default 2500 ms, within Discord's 3 s). */
+  httpDeadlineMs?: number;
 }
 
 export interface DiscordBot {
   client: Client;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Over HTTP only: one verified interaction, handled exactly as a gateway one; `write` gets its
+   * first response (the answer to Discord's POST).
+   */
+  receive?(payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>): void;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -54,8 +67,15 @@ const notice = (content: string) => ({ content, flags: MessageFlags.Ephemeral, a
 export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const log = opts.logger ?? silentLogger;
   const ackBudgetMs = opts.ackBudgetMs ?? 1_500;
-  const rest: Partial<RESTOptions> = { ...(opts.restApi ? { api: opts.restApi } : {}), ...gatewayOverride(opts.gatewayUrl) };
+  const overHttp = opts.interactions === 'http';
+  const callbacks = overHttp ? new HttpCallbacks(DefaultRestOptions.makeRequest, opts.applicationId) : undefined;
+  const rest: Partial<RESTOptions> = {
+    ...(opts.restApi ? { api: opts.restApi } : {}),
+    ...(callbacks ? { makeRequest: callbacks.makeRequest } : gatewayOverride(opts.gatewayUrl)),
+  };
   const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
+  // Over HTTP the client never logs in: REST (DMs, edits, follow-ups) needs the token all the same.
+  if (overHttp) client.rest.setToken(opts.token);
 
   /** The adapter's own words to the person interacting (everything it says itself is ephemeral). */
   const wordsFor = (i: BaseInteraction) => (): Promise<Translate> =>
@@ -183,7 +203,19 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
   return {
     client,
+    ...(callbacks
+      ? {
+          receive: (payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>) =>
+            callbacks.receive(payload, write, () => emitInteraction(client, payload), opts.httpDeadlineMs ?? 2_500),
+        }
+      : {}),
     async start() {
+      if (overHttp) {
+        // No gateway: the token is checked once over REST, so a refused one shows at start as it would on login.
+        const me = (await client.rest.get(Routes.user('@me'))) as { username?: string };
+        log.info({ user: me.username }, 'discord: interactions over HTTP (no gateway connection)');
+        return;
+      }
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
       try {
         await client.login(opts.token);
@@ -198,6 +230,15 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       await client.destroy();
     },
   };
+}
+
+/**
+ * A raw interaction through discord.js's own INTERACTION_CREATE handling, as if the gateway had
+ * dispatched it: the same Interaction classes reach the same listener. `actions` is internal to
+ * discord.js (typed private); test/e2e/discord/http-interactions.test.ts fails if that changes.
+ */
+function emitInteraction(client: Client, payload: RawInteraction): void {
+  (client as unknown as { actions: { InteractionCreate: { handle(data: unknown): void } } }).actions.InteractionCreate.handle(payload);
 }
 
 /** What a pointed-at message says: its text and its cards' text (embeds, Components V2 text displays). */
