@@ -23,8 +23,12 @@ export interface HttpDiscord extends DiscordWorld {
   close(): Promise<void>;
 }
 
-export async function startHttpDiscord(core: BotCore, opts: Partial<DiscordBotOptions> = {}): Promise<HttpDiscord> {
-  const world = await startDiscordWorld();
+export async function startHttpDiscord(
+  core: BotCore,
+  opts: Partial<DiscordBotOptions> = {},
+  world: DiscordWorld | undefined = undefined,
+): Promise<HttpDiscord> {
+  world ??= await startDiscordWorld();
   const delivery = world.fake.deliverOverHttp();
   const { logger, lines } = memoryLogger([world.token]);
   const prefix = uniquePrefix('discord-http');

@@ -166,3 +166,28 @@ describe('the same handlers as on the gateway', () => {
     expect(unescape(embedText(alice))).toBe('may track: false');
   });
 });
+
+describe('past the deadline', () => {
+  // The core may take a minute before the adapter defers: only the endpoint's deadline answers in time.
+  const late = setUp(() => startHttpDiscord(core, { ackBudgetMs: 60_000, httpDeadlineMs: 50 }));
+
+  it('defers ephemerally when nothing answered in time, and the answer fills it later', async () => {
+    const it1 = late.fake.slashCommand(late.alice, 'status', { swap_id: 'abc' });
+    const deferred = await waitFor(() => late.delivery.answers.get(it1.id), 'the deadline');
+    // Nothing private may end up in the channel: the placeholder it had to choose is ephemeral.
+    expect(deferred.body).toEqual({ type: 5, data: { flags: 64 } });
+    release();
+    const answer = await answerOf(late.fake, it1);
+    expect(answer.ephemeral).toBe(true);
+    expect(unescape(embedText(answer))).toBe('slow answer');
+  });
+
+  it('leaves a pressed message as it is until the late answer edits it', async () => {
+    const card = await answerOf(late.fake, late.fake.slashCommand(late.alice, 'networks'));
+    const slow = late.fake.pressButton(late.alice, card, buttonId(card, 'Slow'));
+    expect((await waitFor(() => late.delivery.answers.get(slow.id), 'the deadline')).body).toEqual({ type: 6 });
+    release();
+    await waitFor(() => (card.history.length > 1 ? card : undefined), 'the edit');
+    expect(unescape(embedText(card))).toBe('edited after a wait');
+  });
+});
