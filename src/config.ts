@@ -105,7 +105,9 @@ const schema = z.object({
   DISCORD_GATEWAY_URL: url(['ws:', 'wss:'], 'must be a ws(s) URL').optional(),
   DISCORD_TRACK_ROLE: nonEmpty.optional(),
   DISCORD_INTERACTIONS: z
-    .enum(['gateway', 'http'], { message: "must be 'gateway' (a gateway connection) or 'http' (POST /discord/interactions on the web process)" })
+    .enum(['gateway', 'http'], {
+      message: "must be 'gateway' (a gateway connection) or 'http' (POST /discord/interactions on the web process)",
+    })
     .default('gateway'),
   DISCORD_PUBLIC_KEY: z
     .string()

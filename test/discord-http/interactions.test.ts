@@ -28,8 +28,9 @@ const core = new ScriptedCore(
       return [say('slow answer')];
     }
     if (cmd.startsWith('/untrack')) return [{ lines: [line('only you see this')], target: 'ephemeral' }];
-    if (cmd.startsWith("/track")) return [say(`may track: ${String(await i.isChatAdmin?.())}`, { target: 'ephemeral' })];
-    if (cmd.startsWith('/networks')) return [say('pick one', { buttons: [[actionButton('Fast', 'net:1'), actionButton('Slow', 'slow:1')]] })];
+    if (cmd.startsWith('/track')) return [say(`may track: ${String(await i.isChatAdmin?.())}`, { target: 'ephemeral' })];
+    if (cmd.startsWith('/networks'))
+      return [say('pick one', { buttons: [[actionButton('Fast', 'net:1'), actionButton('Slow', 'slow:1')]] })];
     if (cmd === 'net:1') return [say('you picked fast', { mode: 'edit' })];
     if (cmd === 'slow:1') {
       await gate();

@@ -32,7 +32,10 @@ interface Proc {
 }
 
 function run(command: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [CLI, command], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, command], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -93,7 +96,9 @@ describe('swapbot web with DISCORD_INTERACTIONS=http, two replicas', () => {
   it('answers PING and slash commands on either replica, with no gateway connection', async () => {
     for (const n of [0, 1]) {
       delivery.endpoint = endpointOf(n);
-      expect(await delivery.post(JSON.stringify({ id: `90${n}`, application_id: world.applicationId, type: 1, token: 't', version: 1 }))).toEqual({
+      expect(
+        await delivery.post(JSON.stringify({ id: `90${n}`, application_id: world.applicationId, type: 1, token: 't', version: 1 })),
+      ).toEqual({
         status: 200,
         body: { type: 1 },
       });

@@ -67,7 +67,9 @@ export class HttpCallbacks {
    * the deadline's own (see above).
    */
   receive(payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>, dispatch: () => void, deadlineMs: number): void {
-    let timer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      if (this.waiting.get(payload.id) === waiting) void waiting.answer(deadlineAnswer(payload)).catch(() => undefined);
+    }, deadlineMs);
     const waiting: Waiting = {
       answer: (a) => {
         clearTimeout(timer);
@@ -76,9 +78,6 @@ export class HttpCallbacks {
       },
     };
     this.waiting.set(payload.id, waiting);
-    timer = setTimeout(() => {
-      if (this.waiting.get(payload.id) === waiting) void waiting.answer(deadlineAnswer(payload)).catch(() => undefined);
-    }, deadlineMs);
     try {
       dispatch();
     } catch (error) {
