@@ -158,7 +158,7 @@ async function readCallback(body: RequestInit['body']): Promise<{ answer: Intera
 }
 
 /** What the deadline answers for an interaction nobody answered in time. */
-export function deadlineAnswer(payload: RawInteraction): InteractionAnswer {
+function deadlineAnswer(payload: RawInteraction): InteractionAnswer {
   if (payload.type === 4) return { type: Respond.Choices, data: { choices: [] } };
   // A component, or a form sent from a message's button: the message stays as it is.
   if (payload.type === 3 || (payload.type === 5 && payload.message)) return { type: Respond.DeferredUpdate };
