@@ -168,6 +168,23 @@ describe('the same handlers as on the gateway', () => {
   });
 });
 
+describe('a user-installed app where the bot is not a member', () => {
+  it('continues /swap in the bot DM over REST; the interaction gets a private pointer to it', async () => {
+    const w = h.fake.world;
+    const owner = w.addUser({ id: '2100000000000000019', username: 'stranger' });
+    const elsewhere = w.addGuild({ name: 'Elsewhere', ownerId: owner.id, channels: ['chat'], withBot: false });
+    w.addMember(elsewhere, h.alice.user.id);
+    const dm = w.dmChannel(h.alice.user.id).id;
+    const before = h.fake.messagesIn(dm).length;
+    const swap = h.fake.slashCommand({ user: h.alice.user, guild: elsewhere, userInstall: true }, 'swap');
+    expect((await answerTo(swap)).body).toEqual({ type: 5, data: { flags: 64 } });
+    const pointer = await answerOf(h.fake, swap);
+    expect(pointer.ephemeral).toBe(true);
+    expect(JSON.stringify(pointer.body.components)).toContain(`https://discord.com/channels/@me/${dm}`);
+    expect(h.fake.messagesIn(dm).slice(before).map((m) => unescape(embedText(m)))).toEqual(['Where to?']);
+  });
+});
+
 describe('past the deadline', () => {
   // The core may take a minute before the adapter defers: only the endpoint's deadline answers in time.
   const late = setUp(() => startHttpDiscord(core, { ackBudgetMs: 60_000, httpDeadlineMs: 50 }));

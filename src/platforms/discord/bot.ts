@@ -1,5 +1,5 @@
 import type { BaseInteraction, ChatInputCommandInteraction, Message, RESTOptions } from 'discord.js';
-import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags, Routes } from 'discord.js';
+import { Client, DefaultRestOptions, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import type { BotCore } from '../../bot/core.js';
 import type { Incoming } from '../../contracts/incoming.js';
 import { line, urlButton, type Reply } from '../../contracts/reply.js';
@@ -12,6 +12,7 @@ import { loggableError } from './errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
 import { HttpCallbacks, type InteractionAnswer, type RawInteraction } from './http-callbacks.js';
+import { httpClient } from './http-client.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
 import { renderReply } from './render.js';
@@ -76,6 +77,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
   // Over HTTP the client never logs in: REST (DMs, edits, follow-ups) needs the token all the same.
   if (overHttp) client.rest.setToken(opts.token);
+  const overRest = overHttp ? httpClient(client) : undefined;
 
   /** The adapter's own words to the person interacting (everything it says itself is ephemeral). */
   const wordsFor = (i: BaseInteraction) => (): Promise<Translate> =>
@@ -203,17 +205,25 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
   return {
     client,
-    ...(callbacks
+    ...(callbacks && overRest
       ? {
-          receive: (payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>) =>
-            callbacks.receive(payload, write, () => emitInteraction(client, payload), opts.httpDeadlineMs ?? 2_500),
+          receive: (payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>) => {
+            // The bot's own user first (known after start; fetched here if start has not got it yet).
+            const dispatch = () =>
+              void overRest
+                .knowSelf()
+                .catch((error: unknown) => log.warn({ err: loggableError(error) }, 'discord: who am I? (DMs may fail)'))
+                .then(() => overRest.emit(payload))
+                .catch((error: unknown) => log.error({ err: loggableError(error) }, 'discord: an interaction could not be dispatched'));
+            callbacks.receive(payload, write, dispatch, opts.httpDeadlineMs ?? 2_500);
+          },
         }
       : {}),
     async start() {
-      if (overHttp) {
-        // No gateway: the token is checked once over REST, so a refused one shows at start as it would on login.
-        const me = (await client.rest.get(Routes.user('@me'))) as { username?: string };
-        log.info({ user: me.username }, 'discord: interactions over HTTP (no gateway connection)');
+      if (overRest) {
+        // No gateway: the token is checked over REST, so a refused one shows at start as it would on login.
+        await overRest.knowSelf();
+        log.info({ user: client.user?.tag }, 'discord: interactions over HTTP (no gateway connection)');
         return;
       }
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
@@ -230,15 +240,6 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
       await client.destroy();
     },
   };
-}
-
-/**
- * A raw interaction through discord.js's own INTERACTION_CREATE handling, as if the gateway had
- * dispatched it: the same Interaction classes reach the same listener. `actions` is internal to
- * discord.js (typed private); test/e2e/discord/http-interactions.test.ts fails if that changes.
- */
-function emitInteraction(client: Client, payload: RawInteraction): void {
-  (client as unknown as { actions: { InteractionCreate: { handle(data: unknown): void } } }).actions.InteractionCreate.handle(payload);
 }
 
 /** What a pointed-at message says: its text and its cards' text (embeds, Components V2 text displays). */
