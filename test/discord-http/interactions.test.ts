@@ -181,7 +181,12 @@ describe('a user-installed app where the bot is not a member', () => {
     const pointer = await answerOf(h.fake, swap);
     expect(pointer.ephemeral).toBe(true);
     expect(JSON.stringify(pointer.body.components)).toContain(`https://discord.com/channels/@me/${dm}`);
-    expect(h.fake.messagesIn(dm).slice(before).map((m) => unescape(embedText(m)))).toEqual(['Where to?']);
+    expect(
+      h.fake
+        .messagesIn(dm)
+        .slice(before)
+        .map((m) => unescape(embedText(m))),
+    ).toEqual(['Where to?']);
   });
 });
 
