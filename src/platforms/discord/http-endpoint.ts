@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { BodyTooLarge, readBody } from '../../http.js';
 import { asError, silentLogger, type Logger } from '../../log.js';
 import type { InteractionAnswer, RawInteraction } from './http-callbacks.js';
 
@@ -75,8 +76,13 @@ export function interactionsEndpoint(opts: InteractionsEndpointOptions): (req: I
       res.setHeader('allow', 'POST');
       return send(res, 405, { error: 'use POST' });
     }
-    const body = await readCapped(req, MAX_BODY);
-    if (!body) return send(res, 413, { error: `body over ${MAX_BODY} bytes` });
+    let body: Buffer;
+    try {
+      body = await readBody(req, MAX_BODY);
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return send(res, 413, { error: `body over ${MAX_BODY} bytes` });
+      throw err;
+    }
     const signature = header(req, 'x-signature-ed25519');
     const timestamp = header(req, 'x-signature-timestamp');
     if (!signature || !timestamp) return refuse(res, 'no signature headers');
@@ -113,15 +119,4 @@ export function interactionsEndpoint(opts: InteractionsEndpointOptions): (req: I
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** The whole body, or undefined past `max` bytes (the rest is drained, not kept). */
-async function readCapped(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= max) chunks.push(chunk as Buffer);
-  }
-  return size > max ? undefined : Buffer.concat(chunks);
 }
