@@ -23,10 +23,10 @@ import { adapterWords } from '../words.js';
 /**
  * The Discord edge: interactions in (from the gateway, or over HTTP through `receive`), the
  * core's replies out. Handlers never see discord.js; this file only translates. Every command,
- * button and modal is answered within
- * Discord's 3 s: the core gets `ackBudgetMs` to answer outright (so a prompt can still open a
- * modal), after which the interaction is deferred and the answer follows. Nothing thrown here
- * reaches the client: users get a polite ephemeral error and the log gets the cause.
+ * button and modal is answered within Discord's 3 s: the core gets `ackBudgetMs` to answer
+ * outright (so a prompt can still open a modal), after which the interaction is deferred and the
+ * answer follows. Nothing thrown here reaches the client: users get a polite ephemeral error and
+ * the log gets the cause.
  */
 export interface DiscordBotOptions {
   token: string;
