@@ -105,6 +105,15 @@ const schema = z.object({
   DISCORD_API_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://discord.com/api').default('https://discord.com/api'),
   DISCORD_GATEWAY_URL: url(['ws:', 'wss:'], 'must be a ws(s) URL').optional(),
   DISCORD_TRACK_ROLE: nonEmpty.optional(),
+  DISCORD_INTERACTIONS: z
+    .enum(['gateway', 'http'], {
+      message: "must be 'gateway' (a gateway connection) or 'http' (POST /discord/interactions on the web process)",
+    })
+    .default('gateway'),
+  DISCORD_PUBLIC_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the Public Key from the developer portal (General Information)')
+    .optional(),
   REDIS_URL: url(['redis:', 'rediss:', 'unix:'], 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379')
     .superRefine((v, ctx) => {
       const problem = redisDbProblem(v);
@@ -311,6 +320,12 @@ function combinationProblems(v: Partial<Raw>, set: Record<string, string>): stri
     problems.push(
       `DISCORD_TOKEN is missing: ${set.DISCORD_APPLICATION_ID ? 'DISCORD_APPLICATION_ID' : 'DISCORD_GUILD_ID'} is set, but Discord runs only with the bot token from the developer portal (Bot)`,
     );
+  if (set.DISCORD_INTERACTIONS === 'http' && !set.DISCORD_PUBLIC_KEY)
+    problems.push(
+      'DISCORD_PUBLIC_KEY is missing: DISCORD_INTERACTIONS=http verifies every interaction with it; copy the Public Key from the developer portal (General Information)',
+    );
+  if (set.DISCORD_INTERACTIONS === 'http' && set.DISCORD_GATEWAY_URL)
+    problems.push('DISCORD_GATEWAY_URL is set but DISCORD_INTERACTIONS=http makes no gateway connection: unset one of them');
   if (set.REDIS_URL && set.REDIS_CLUSTER_NODES)
     problems.push(
       'REDIS_URL and REDIS_CLUSTER_NODES are both set: use REDIS_CLUSTER_NODES alone for a Redis Cluster (credentials go in its entries, such as redis://:password@host:6379), or REDIS_URL alone for one Redis',

@@ -23,5 +23,7 @@ export function discordSettings(config: Config): DiscordSettings {
     ...(config.DISCORD_GUILD_ID ? { guildId: config.DISCORD_GUILD_ID } : {}),
     ...(config.DISCORD_GATEWAY_URL ? { gatewayUrl: config.DISCORD_GATEWAY_URL } : {}),
     ...(config.DISCORD_TRACK_ROLE ? { trackRole: config.DISCORD_TRACK_ROLE } : {}),
+    interactions: config.DISCORD_INTERACTIONS,
+    ...(config.DISCORD_PUBLIC_KEY ? { publicKey: config.DISCORD_PUBLIC_KEY } : {}),
   };
 }

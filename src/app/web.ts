@@ -1,5 +1,5 @@
 import { asError } from '../log.js';
-import { discordBot } from '../platforms/discord/adapter.js';
+import { discordBot, discordInteractions } from '../platforms/discord/adapter.js';
 import type { DiscordBot } from '../platforms/discord/bot.js';
 import { TokenRefused } from '../platforms/telegram/connect.js';
 import { telegramAdapter } from '../platforms/telegram/adapter.js';
@@ -62,6 +62,15 @@ export async function startWeb(
     adapters.push(`layerswap webhooks at ${LAYERSWAP_WEBHOOK_PATH}`);
   }
 
+  // DISCORD_INTERACTIONS=http: interactions arrive as signed POSTs, so the route is mounted at once.
+  let discordOverHttp: DiscordBot | undefined;
+  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID && config.DISCORD_INTERACTIONS === 'http') {
+    const settings = discordSettings(config);
+    discordOverHttp = discordBot(settings, rt.core, logger);
+    const route = discordInteractions(settings, discordOverHttp, { claims: rt.tracking.webhookReplayGuard, logger });
+    routes.set(route.path, route.handler);
+  }
+
   const prefixes = new Map<string, RequestHandler>();
   const pay = payPage(rt);
   if (pay) {
@@ -101,7 +110,7 @@ export async function startWeb(
     // In the background, retried with back-off: Discord unreachable at start must not take
     // Telegram and the webhooks down with it (one failure domain per platform).
     waiting.add('discord');
-    adapters.push('discord');
+    adapters.push(discordOverHttp ? 'discord (interactions at /discord/interactions)' : 'discord');
     let discord: DiscordBot | undefined;
     rt.onClose('discord', async () => discord?.stop());
     background.push(async () => {
@@ -112,7 +121,8 @@ export async function startWeb(
           logger.warn({ err: asError(err) }, 'discord: could not load the network list yet; autocomplete fills in once it loads'),
         );
       discord = await startWithRetry(rt, 'discord', async () => {
-        const bot = discordBot(discordSettings(config), rt.core, logger);
+        // Over HTTP start() only checks the token, so the one bot behind the route is kept.
+        const bot = discordOverHttp ?? discordBot(discordSettings(config), rt.core, logger);
         await bot.start();
         return bot;
       });

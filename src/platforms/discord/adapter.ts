@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from '../../log.js';
 import { createDiscordBot, type DiscordBot } from './bot.js';
 import { registerDiscordCommands, type RegisterResult } from './commands.js';
 import { DiscordMessenger } from './messenger.js';
+import { DISCORD_INTERACTIONS_PATH, interactionsEndpoint, type InteractionClaims } from './http-endpoint.js';
 
 /**
  * The Discord side of the `web`/`start` processes, `worker` and `register-commands`, from the
@@ -21,9 +22,13 @@ export interface DiscordSettings {
   gatewayUrl?: string;
   /** DISCORD_TRACK_ROLE. */
   trackRole?: string;
+  /** DISCORD_INTERACTIONS (default 'gateway'). */
+  interactions?: 'gateway' | 'http';
+  /** DISCORD_PUBLIC_KEY (hex): required over HTTP. */
+  publicKey?: string;
 }
 
-/** The gateway bot for the web process (`swapbot web` / `start`). */
+/** The bot for the web process (`swapbot web` / `start`): over the gateway, or over HTTP (see discordInteractions). */
 export function discordBot(settings: DiscordSettings, core: BotCore, logger?: Logger): DiscordBot {
   return createDiscordBot({
     token: settings.token,
@@ -33,7 +38,25 @@ export function discordBot(settings: DiscordSettings, core: BotCore, logger?: Lo
     ...(logger ? { logger } : {}),
     ...(settings.gatewayUrl ? { gatewayUrl: settings.gatewayUrl } : {}),
     ...(settings.trackRole ? { trackRole: settings.trackRole } : {}),
+    ...(settings.interactions ? { interactions: settings.interactions } : {}),
   });
+}
+
+/**
+ * DISCORD_INTERACTIONS=http: the route the web process mounts for a bot made with `interactions:
+ * 'http'`. `claims` (Redis in production) refuses a replayed interaction on any replica.
+ */
+export function discordInteractions(
+  settings: Pick<DiscordSettings, 'publicKey'>,
+  bot: DiscordBot,
+  opts: { claims?: InteractionClaims; logger?: Logger; now?: () => number } = {},
+): { path: string; handler: ReturnType<typeof interactionsEndpoint> } {
+  const receive = bot.receive?.bind(bot);
+  if (!settings.publicKey || !receive) throw new Error('Discord over HTTP needs DISCORD_PUBLIC_KEY and a bot made with interactions: http');
+  return {
+    path: DISCORD_INTERACTIONS_PATH,
+    handler: interactionsEndpoint({ publicKey: settings.publicKey, receive, ...opts }),
+  };
 }
 
 /** The Messenger for the tracking worker (REST only). */

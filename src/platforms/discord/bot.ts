@@ -11,6 +11,8 @@ import { MODAL_INPUT_ID, parseOwnId } from './custom-ids.js';
 import { loggableError } from './errors.js';
 import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
+import { HttpCallbacks, type InteractionAnswer, type RawInteraction } from './http-callbacks.js';
+import { httpClient } from './http-client.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
 import { renderReply } from './render.js';
@@ -19,11 +21,12 @@ import { DM_ONLY_WHERE_NOT_MEMBER, interactionOnly } from './user-install.js';
 import { adapterWords } from '../words.js';
 
 /**
- * The Discord edge: gateway interactions in, the core's replies out. Handlers never see
- * discord.js; this file only translates. Every command, button and modal is answered within
- * Discord's 3 s: the core gets `ackBudgetMs` to answer outright (so a prompt can still open a
- * modal), after which the interaction is deferred and the answer follows. Nothing thrown here
- * reaches the client: users get a polite ephemeral error and the log gets the cause.
+ * The Discord edge: interactions in (from the gateway, or over HTTP through `receive`), the
+ * core's replies out. Handlers never see discord.js; this file only translates. Every command,
+ * button and modal is answered within Discord's 3 s: the core gets `ackBudgetMs` to answer
+ * outright (so a prompt can still open a modal), after which the interaction is deferred and the
+ * answer follows. Nothing thrown here reaches the client: users get a polite ephemeral error and
+ * the log gets the cause.
  */
 export interface DiscordBotOptions {
   token: string;
@@ -38,12 +41,24 @@ export interface DiscordBotOptions {
   trackRole?: string;
   /** How long the core may take before the interaction is deferred (default 1500 ms). */
   ackBudgetMs?: number;
+  /**
+   * DISCORD_INTERACTIONS: 'gateway' (default) connects to the gateway; 'http' connects nothing and
+   * takes interactions from `receive` (POST /discord/interactions, see http-endpoint.ts).
+   */
+  interactions?: 'gateway' | 'http';
+  /** Over HTTP: when nothing has answered by then, the interaction is deferred (default 2500 ms, within Discord's 3 s). */
+  httpDeadlineMs?: number;
 }
 
 export interface DiscordBot {
   client: Client;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Over HTTP only: one verified interaction, handled exactly as a gateway one; `write` gets its
+   * first response (the answer to Discord's POST).
+   */
+  receive?(payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>): void;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -54,8 +69,16 @@ const notice = (content: string) => ({ content, flags: MessageFlags.Ephemeral, a
 export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
   const log = opts.logger ?? silentLogger;
   const ackBudgetMs = opts.ackBudgetMs ?? 1_500;
-  const rest: Partial<RESTOptions> = { ...(opts.restApi ? { api: opts.restApi } : {}), ...gatewayOverride(opts.gatewayUrl) };
+  const overHttp = opts.interactions === 'http';
+  const callbacks = overHttp ? new HttpCallbacks(DefaultRestOptions.makeRequest, opts.applicationId) : undefined;
+  const rest: Partial<RESTOptions> = {
+    ...(opts.restApi ? { api: opts.restApi } : {}),
+    ...(callbacks ? { makeRequest: callbacks.makeRequest } : gatewayOverride(opts.gatewayUrl)),
+  };
   const client = new Client({ intents: [GatewayIntentBits.Guilds], allowedMentions: { parse: [] }, rest });
+  // Over HTTP the client never logs in: REST (DMs, edits, follow-ups) needs the token all the same.
+  if (overHttp) client.rest.setToken(opts.token);
+  const overRest = overHttp ? httpClient(client) : undefined;
 
   /** The adapter's own words to the person interacting (everything it says itself is ephemeral). */
   const wordsFor = (i: BaseInteraction) => (): Promise<Translate> =>
@@ -183,7 +206,27 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
 
   return {
     client,
+    ...(callbacks && overRest
+      ? {
+          receive: (payload: RawInteraction, write: (a: InteractionAnswer) => Promise<void>) => {
+            // The bot's own user first (known after start; fetched here if start has not got it yet).
+            const dispatch = () =>
+              void overRest
+                .knowSelf()
+                .catch((error: unknown) => log.warn({ err: loggableError(error) }, 'discord: who am I? (DMs may fail)'))
+                .then(() => overRest.emit(payload))
+                .catch((error: unknown) => log.error({ err: loggableError(error) }, 'discord: an interaction could not be dispatched'));
+            callbacks.receive(payload, write, dispatch, opts.httpDeadlineMs ?? 2_500);
+          },
+        }
+      : {}),
     async start() {
+      if (overRest) {
+        // No gateway: the token is checked over REST, so a refused one shows at start as it would on login.
+        await overRest.knowSelf();
+        log.info({ user: client.user?.tag }, 'discord: interactions over HTTP (no gateway connection)');
+        return;
+      }
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
       try {
         await client.login(opts.token);

@@ -1,5 +1,5 @@
 import type { BaseInteraction, ChatInputCommandInteraction } from 'discord.js';
-import { GuildMember, InteractionContextType, PermissionFlagsBits } from 'discord.js';
+import { GuildMember, InteractionContextType, PermissionFlagsBits, Routes } from 'discord.js';
 import { COMMANDS } from '../../bot/command-list.js';
 import type { Incoming, MessageRef } from '../../contracts/incoming.js';
 import { commandLine, type OptionValue } from './command-line.js';
@@ -43,7 +43,19 @@ async function isChatAdmin(i: BaseInteraction, trackRole?: string): Promise<bool
   const roleIds: string[] = member instanceof GuildMember ? [...member.roles.cache.keys()] : (member?.roles ?? []);
   if (roleIds.includes(trackRole)) return true;
   const wanted = trackRole.trim().toLowerCase();
-  return roleIds.some((id) => i.guild?.roles.cache.get(id)?.name.toLowerCase() === wanted);
+  const names = i.guild ? new Map([...i.guild.roles.cache].map(([id, r]) => [id, r.name])) : await roleNames(i);
+  return roleIds.some((id) => names.get(id)?.toLowerCase() === wanted);
+}
+
+/** Over HTTP there is no guild cache: the server's roles come from REST (only to match a role given by name). */
+async function roleNames(i: BaseInteraction): Promise<Map<string, string>> {
+  if (!i.guildId) return new Map();
+  try {
+    const roles = (await i.client.rest.get(Routes.guildRoles(i.guildId))) as Array<{ id: string; name: string }>;
+    return new Map(roles.map((r) => [r.id, r.name]));
+  } catch {
+    return new Map();
+  }
 }
 
 export function messageRefOf(message: { id: string; channelId: string } | null | undefined): MessageRef | undefined {

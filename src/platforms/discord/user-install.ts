@@ -24,7 +24,8 @@ export function interactionOnly(i: BaseInteraction): boolean {
     // A server install names the server; a user install alone means the bot was not added there.
     if (owners.guildId !== null) return false;
     if (owners.userId !== null) return true;
-    return !i.client.guilds.cache.has(i.guildId);
+    // No owners given (older payloads): the guild cache says, which only a gateway client has.
+    return i.client.isReady() && !i.client.guilds.cache.has(i.guildId);
   }
   // Outside a server with no context given (older payloads): the bot's own DM.
   return false;

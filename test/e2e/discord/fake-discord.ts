@@ -3,6 +3,7 @@ import { discordRateLimited, type HttpAnswer } from '../../fakes/answers.js';
 import { discordBody, type FileRecord, type Json } from '../../fakes/bodies.js';
 import { listen, readBody, type Listening } from '../../fakes/http.js';
 import { FakeGateway } from './fake-gateway.js';
+import { HttpInteractions } from './fake-interactions-http.js';
 import { route } from './fake-routes.js';
 import { World, type FakeGuild, type FakeUser, type InteractionState, type StoredMessage } from './fake-world.js';
 import { waitFor } from '../../support/wait.js';
@@ -51,6 +52,8 @@ export class FakeDiscord {
   private http!: Listening;
   /** What GET /gateway/bot advertises; tests may point it elsewhere to check DISCORD_GATEWAY_URL. */
   advertisedGateway?: string;
+  /** Set by deliverOverHttp: interactions are POSTed, signed, to the bot's endpoint instead of the gateway. */
+  overHttp?: HttpInteractions;
 
   private constructor(opts: { token: string; applicationId: string; heartbeatIntervalMs: number }) {
     this.world = new World(opts.token, opts.applicationId, { id: opts.applicationId, username: 'swapbot' });
@@ -100,6 +103,19 @@ export class FakeDiscord {
     return `ws://127.0.0.1:${this.http.port}/gateway`;
   }
 
+  /** From now on, interactions go to an Interactions Endpoint URL (set `endpoint` on the result). */
+  deliverOverHttp(): HttpInteractions {
+    this.overHttp = new HttpInteractions((state, answer) => {
+      // The answer to the POST is the first response: recorded and applied as the callback route.
+      const path = `/interactions/${state.id}/${state.token}/callback`;
+      const recorded: RecordedRequest = { method: 'POST', path, query: '', body: answer, files: [], status: 0 };
+      this.requests.push(recorded);
+      const query = new URLSearchParams();
+      recorded.status = route(this.world, { method: 'POST', path, query, body: answer, files: [], authorized: false }, this.url).status;
+    });
+    return this.overHttp;
+  }
+
   fail(fault: Fault): void {
     this.faults.push({ ...fault, left: fault.times ?? 1 });
   }
@@ -115,6 +131,7 @@ export class FakeDiscord {
     const raw = await readBody(req);
     const url = new URL(req.url ?? '/', this.url);
     const path = decodeURIComponent(url.pathname).replace(/^\/api\/v10/, '');
+    await this.overHttp?.settled(path);
     const { body, files } = discordBody(raw, req.headers['content-type']);
     const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query: url.search, body, files, status: 0 };
     this.requests.push(recorded);
@@ -201,7 +218,8 @@ export class FakeDiscord {
     state.payload = payload;
     this.world.interactions.set(state.id, state);
     this.world.byToken.set(state.token, state);
-    this.gateway.dispatch('INTERACTION_CREATE', payload);
+    if (this.overHttp) this.overHttp.deliver(state, payload);
+    else this.gateway.dispatch('INTERACTION_CREATE', payload);
     return state;
   }
 

@@ -53,6 +53,7 @@ const routes: Array<[string, RegExp, Handler]> = [
   ['POST', /^\/channels\/(\d+)\/messages$/, createChannelMessage],
   ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, editChannelMessage],
   ['PUT', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, addOwnReaction],
+  ['GET', /^\/guilds\/(\d+)\/roles$/, guildRoles],
 ];
 
 /** SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2. */
@@ -182,6 +183,13 @@ function addOwnReaction(w: World, r: RouteRequest, p: P): HttpAnswer {
   if (/^[ -~]*$/.test(p[2]) || p[2].includes(':')) return apiError(400, 10014, 'Unknown Emoji');
   if (!msg.reactions.includes(p[2])) msg.reactions.push(p[2]);
   return noContent;
+}
+
+/** A server's roles, for a bot that is a member (Unknown Guild otherwise). */
+function guildRoles(w: World, r: RouteRequest, p: P): HttpAnswer {
+  const guild = w.guilds.get(p[0]);
+  if (!guild || !guild.members.has(w.bot.id)) return apiError(404, 10004, 'Unknown Guild');
+  return ok(w.guildCreate(guild).roles);
 }
 
 // ---- interactions ----
