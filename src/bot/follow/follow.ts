@@ -18,7 +18,10 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
 /** Why a non-admin cannot change what a group follows, for that member alone in their language. */
 export const adminsOnly = (ctx: Ctx): Reply => {
   const { t } = senderWords(ctx);
-  return forSender(ctx, notice(t('follow.adminsOnly.title'), [line(t('follow.adminsOnly.text')), line(t('follow.adminsOnly.private'))], 'warning'));
+  return forSender(
+    ctx,
+    notice(t('follow.adminsOnly.title'), [line(t('follow.adminsOnly.text')), line(t('follow.adminsOnly.private'))], 'warning'),
+  );
 };
 
 /**

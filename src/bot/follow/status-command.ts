@@ -70,7 +70,12 @@ export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> 
   const id = parseSwapId(args[0]);
   if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
   if (!(await isCreator(ctx, id.value)))
-    return [{ ...problemReply(senderWords(ctx).locale, { reason: msg('status.notYours.text') }, senderWords(ctx).t('status.notYours.title')), target: 'ephemeral' }];
+    return [
+      {
+        ...problemReply(senderWords(ctx).locale, { reason: msg('status.notYours.text') }, senderWords(ctx).t('status.notYours.title')),
+        target: 'ephemeral',
+      },
+    ];
   return depositReplies(ctx, id.value);
 }
 

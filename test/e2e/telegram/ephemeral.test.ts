@@ -126,7 +126,7 @@ describe('Telegram ephemeral messages in a group', () => {
     await dm.sees('Continuing where you left off');
   });
 
-  it('where Telegram refuses: a neutral pointer in the group, an alert for a press (in the presser\'s language); never the refusal itself', async () => {
+  it("where Telegram refuses: a neutral pointer in the group, an alert for a press (in the presser's language); never the refusal itself", async () => {
     const group = world.fake.chat(newGroup('Old clients'));
     botIsAdmin(group);
     const kim = new TgUser(world.fake, newUser('Kim'), group);
@@ -205,7 +205,7 @@ describe('Telegram: a typed command in a group where the bot is a plain member (
     expect(oli.messages()).toHaveLength(1);
   });
 
-  it('the group\'s language stays for the group: a public answer in English, the member\'s refusal in Spanish', async () => {
+  it("the group's language stays for the group: a public answer in English, the member's refusal in Spanish", async () => {
     const group = world.fake.chat(newGroup('Mixed'));
     const pia = { ...newUser('Pia'), language_code: 'es' };
     const dm = new TgUser(world.fake, pia, world.fake.openDm(pia));
