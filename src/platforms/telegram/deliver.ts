@@ -78,6 +78,8 @@ function alertText(replies: Reply[]): string | undefined {
 
 export class ReplyDelivery {
   private answered = false;
+  /** The neutral pointer to the private chat was posted: once per update, however many replies. */
+  private pointed = false;
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -277,6 +279,8 @@ export class ReplyDelivery {
     if (this.origin.inline && this.origin.callbackQueryId && !this.answered) return alert();
     if (reply.dmFallback) return this.show(this.origin.chatId, this.origin.chatKind, { ...reply.dmFallback, target: 'here', mode: 'new' });
     if (this.origin.callbackQueryId && !this.answered) return alert();
+    if (this.pointed) return;
+    this.pointed = true;
     // A neutral pointer for the member who asked (a reply to their message): in their language,
     // nothing of what was meant for them.
     const t = await this.words(this.origin.dmUserId !== undefined ? 'person' : 'chat');
