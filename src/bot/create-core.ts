@@ -48,7 +48,9 @@ function validIncoming(i: Incoming): boolean {
  * One request's context over the core's stores, in the reader's language: what every handler
  * gets. Exported for the agent surface (src/mcp), which runs the same checks and stores without a chat.
  */
-export function contextFactory(deps: CoreDeps): (incoming: Incoming, locale: Locale, t: Translate) => Ctx {
+export function contextFactory(
+  deps: CoreDeps,
+): (incoming: Incoming, locale: Locale, t: Translate, sender?: { locale: Locale; t: Translate }) => Ctx {
   const logger = deps.logger ?? silentLogger;
   const now = deps.now ?? Date.now;
   const codec = new ActionCodec(deps.redis, deps.keyPrefix);
@@ -59,7 +61,7 @@ export function contextFactory(deps: CoreDeps): (incoming: Incoming, locale: Loc
   const languages = new LanguageStore(deps.redis, deps.keyPrefix);
   const routeTimes = (id: string) => readRouteTimes(deps.redis, deps.keyPrefix, id, now());
   const handoffs = new HandoffStore(deps.redis, deps.keyPrefix);
-  return (incoming, locale, t) => ({
+  return (incoming, locale, t, sender) => ({
     incoming,
     api: deps.api,
     catalog: deps.catalog,
@@ -73,6 +75,7 @@ export function contextFactory(deps: CoreDeps): (incoming: Incoming, locale: Loc
     now,
     locale,
     t,
+    ...(sender && sender.locale !== locale ? { sender } : {}),
     languages,
     routeTimes,
     ...(deps.payLinks ? { payLinks: deps.payLinks } : {}),
@@ -88,7 +91,7 @@ interface CoreParts {
   languages: LanguageStore;
   drafts: RedisDraftStore;
   /** One request's context: the stores and services every handler may use, in the reader's language. */
-  contextFor: (incoming: Incoming, locale: Locale, t: Translate) => Ctx;
+  contextFor: (incoming: Incoming, locale: Locale, t: Translate, sender?: { locale: Locale; t: Translate }) => Ctx;
   limiter: RateLimiter;
   /**
    * Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
@@ -267,6 +270,13 @@ async function dispatchWithWelcome(parts: CoreParts, ctx: Ctx): Promise<Reply[]>
   return back ? [back, ...replies] : replies;
 }
 
+/** In a public chat, the sender's own language (what only they see is in it); undefined when it is the chat's. */
+async function senderLocale(parts: CoreParts, incoming: Incoming, chat: Locale): Promise<{ locale: Locale; t: Translate } | undefined> {
+  if (incoming.chatKind === 'private') return undefined;
+  const own = await chooseLocale(parts.languages, { ...incoming, chatKind: 'private' }).catch(() => chat);
+  return own === chat ? undefined : { locale: own, t: translator(own) };
+}
+
 async function handleMessage(parts: CoreParts, incoming: Incoming): Promise<Reply[]> {
   let replies: Reply[];
   let locale = defaultLocale();
@@ -277,7 +287,7 @@ async function handleMessage(parts: CoreParts, incoming: Incoming): Promise<Repl
     if (await isChatter(parts, incoming)) return [];
     const decision = await parts.limiter.take(incoming.platform, incoming.userId, parts.now());
     replies = decision.allowed
-      ? await dispatchWithWelcome(parts, parts.contextFor(incoming, locale, t))
+      ? await dispatchWithWelcome(parts, parts.contextFor(incoming, locale, t, await senderLocale(parts, incoming, locale)))
       : [slowCommandReply(t, locale, decision.retryAfterMs)];
   } catch (err) {
     const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };

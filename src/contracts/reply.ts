@@ -87,12 +87,14 @@ export interface Reply {
    */
   target: 'here' | 'dm' | 'ephemeral';
   /**
-   * For target 'ephemeral' in a group, when the platform refuses to show it to this person only
-   * (Telegram: chat type, old client): 'here' posts it in the chat instead (nothing private in it:
-   * an admin-only refusal, an input error, a wizard question, as before ephemeral messages);
-   * absent: privately, as for 'dm' (or an alert to a button press).
+   * For target 'ephemeral' in a group, when the platform cannot show it to this person alone
+   * (Telegram: not deliverable there, refused): 'here' posts it in the chat (a wizard question that
+   * is answered there, as before ephemeral messages); 'notPrivate' marks a refusal or input error
+   * with nothing private in it: it goes privately like the rest, but a sender that is the chat
+   * itself (an anonymous admin: no person to write to) gets it in the chat; absent: privately, as
+   * for 'dm' (or an alert to a button press).
    */
-  ephemeralFallback?: 'here';
+  ephemeralFallback?: 'here' | 'notPrivate';
   /**
    * 'card': one self-contained card (a swap's status card, its deposit card) that platforms with a
    * richer layout show as one (Discord Components V2); others ignore it.

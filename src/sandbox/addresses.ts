@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { base58, bech32, bech32m, createBase58check } from '@scure/base';
+import { base32nopad, base58, bech32, bech32m, createBase58check } from '@scure/base';
 import type { Family } from './model.js';
 
 /**
@@ -29,6 +29,8 @@ export function isValidAddress(family: Family, address: string): boolean {
         return /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && tronPayloadOk(base58check.decode(address));
       case 'bitcoin':
         return isBitcoinAddress(address);
+      case 'stellar':
+        return isStellarAccount(address);
     }
   } catch {
     return false;
@@ -43,6 +45,7 @@ export const ADDRESS_FORMATS: Readonly<Record<Family, string>> = {
   ton: 'a TON address such as EQ... or UQ... (48 characters) or 0:<64 hex>',
   tron: 'a Tron address starting with T (34 characters)',
   bitcoin: 'a Bitcoin address starting with bc1, 1 or 3',
+  stellar: 'a Stellar account address starting with G (56 characters)',
 };
 
 function isEvmAddress(a: string): boolean {
@@ -81,6 +84,21 @@ function isTonAddress(a: string): boolean {
   const workchain = bytes[1];
   if ((tag !== 0x11 && tag !== 0x51) || (workchain !== 0x00 && workchain !== 0xff)) return false;
   return crc16(bytes.subarray(0, 34)) === (((bytes[34] ?? 0) << 8) | (bytes[35] ?? 0));
+}
+
+/** Stellar StrKey (SEP-23): G... accounts only (version byte 6 << 3), CRC16-XMODEM little-endian. */
+const STELLAR_ACCOUNT = 6 << 3;
+function isStellarAccount(a: string): boolean {
+  if (!/^G[A-Z2-7]{55}$/.test(a)) return false;
+  const bytes = base32nopad.decode(a);
+  if (bytes.length !== 35 || bytes[0] !== STELLAR_ACCOUNT || base32nopad.encode(bytes) !== a) return false;
+  return crc16(bytes.subarray(0, 33)) === ((bytes[33] ?? 0) | ((bytes[34] ?? 0) << 8));
+}
+
+function stellarAccount(key: Uint8Array): string {
+  const body = Uint8Array.from([STELLAR_ACCOUNT, ...key]);
+  const crc = crc16(body);
+  return base32nopad.encode(Uint8Array.from([...body, crc & 0xff, crc >> 8]));
 }
 
 const tronPayloadOk = (payload: Uint8Array) => payload.length === 21 && payload[0] === 0x41;
@@ -146,6 +164,8 @@ export function fakeAddress(family: Family, seed: string): string {
       return base58check.encode(Uint8Array.from([0x41, ...seeded(seed, 20)]));
     case 'bitcoin':
       return bech32.encode('bc', [0, ...bech32.toWords(seeded(seed, 20))]);
+    case 'stellar':
+      return stellarAccount(seeded(seed, 32));
   }
 }
 
@@ -160,6 +180,7 @@ export function fakeTxHash(family: Family, seed: string): string {
     case 'ton':
     case 'tron':
     case 'bitcoin':
+    case 'stellar':
       return hex(seeded(seed, 32));
   }
 }

@@ -14,6 +14,7 @@ export const PRICES_USD: Readonly<Record<string, number>> = {
   SOL: 150,
   TON: 5,
   TRX: 0.25,
+  XLM: 0.27,
   BNB: 600,
   POL: 0.5,
   // Stablecoins are never exactly 1 in real answers (live capture: USDC 0.999766).
@@ -325,6 +326,22 @@ export const NETWORKS: readonly CatalogNetwork[] = [
     rank: 14,
     tokens: [token('BTC', null, 8, 8, 'BTC', 1)],
   }),
+  network({
+    name: 'STELLAR_MAINNET',
+    display_name: 'Stellar',
+    type: 'stellar',
+    chain_id: null,
+    node_url: 'https://horizon.stellar.org',
+    explorer: 'https://stellar.expert/explorer/public/tx/{0}',
+    account: 'https://stellar.expert/explorer/public/account/{0}',
+    max_confirmations: 1,
+    deposit_seconds: 6.0,
+    rank: 15,
+    // Stellar deposits go to one shared account told apart by the memo (Layerswap PR #2156: G-addresses
+    // and memos): the sandbox's deposit actions carry the memo in call_data in both flows.
+    // USDC is Circle's, named by its issuing account (a trustline asset).
+    tokens: [token('XLM', null, 7, 4, 'XLM', 1), usdc('GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN', 2, 7)],
+  }),
 ];
 
 export const exchangeLogo = (name: string): string => `${LOGO_ROOT}/exchanges/${name.toLowerCase()}.png`;
@@ -340,6 +357,7 @@ export const PAYOUT_GAS_USD: Readonly<Record<Family, number>> = {
   ton: 0.153377,
   tron: 1.186442,
   bitcoin: 2.517309,
+  stellar: 0.004113,
 };
 
 /** Seconds the payout itself takes, by destination family, added to the route's completion time. */
@@ -350,6 +368,7 @@ export const PAYOUT_SECONDS: Readonly<Record<Family, number>> = {
   ton: 8.5,
   tron: 9.25,
   bitcoin: 600.0,
+  stellar: 5.5,
 };
 
 /** NetworkType values the API accepts in network_types (SPEC enum); unknown ones are a VALIDATION_ERROR. */
@@ -366,4 +385,5 @@ export const KNOWN_NETWORK_TYPES: readonly string[] = [
   'fuel',
   'bitcoin',
   'hyperliquid',
+  'stellar',
 ];

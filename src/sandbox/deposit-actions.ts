@@ -8,14 +8,17 @@ import { slimTokenView, swapNetworkView, type Json } from './views.js';
  * What the user must send (reference section 10). One action, order 0:
  * - deposit-address flow: `manual_transfer` of the amount to an address generated for this swap,
  *   and nothing else: no call_data (the official app's manual-deposit screen shows only the address
- *   and the amount and never reads call_data), so the sandbox invents no memo;
+ *   and the amount and never reads call_data), so the sandbox invents no memo; except on Stellar,
+ *   where deposits go to one shared account and the memo (the sequence number) is required;
  * - wallet flow: `transfer`, the transaction to sign: EVM native sends the amount with the sequence
  *   number as call data; an ERC-20 goes to the token contract with value 0 and transfer() call data.
  */
 
 /** Where the user deposits: a generated address per swap (deposit-address flow), else Layerswap's shared one told apart by the memo. */
 export function depositAddressFor(network: CatalogNetwork, swapId: string, useDepositAddress: boolean): string {
-  return fakeAddress(network.type, useDepositAddress ? `deposit:${swapId}` : `deposit:${network.name}`);
+  // Stellar: one shared account, the memo tells the swaps apart, in both flows.
+  const own = useDepositAddress && network.type !== 'stellar';
+  return fakeAddress(network.type, own ? `deposit:${swapId}` : `deposit:${network.name}`);
 }
 
 export function depositActions(rec: SwapRecord): Json[] {
@@ -37,7 +40,8 @@ export function depositActions(rec: SwapRecord): Json[] {
         to_address: rec.depositAddress,
         amount: amount.value,
         amount_in_base_units: baseUnits,
-        call_data: null,
+        // Stellar: the memo is part of the deposit even to a deposit address (a shared account).
+        call_data: network.type === 'stellar' ? memoFor(network, seq, baseUnits) : null,
         ...common,
       },
     ];
@@ -100,6 +104,7 @@ function memoFor(network: CatalogNetwork, seq: number, baseUnits: string): strin
       return JSON.stringify({ comment: String(seq), amount: baseUnits });
     case 'bitcoin':
     case 'solana':
+    case 'stellar':
       return String(seq);
     default:
       return null;

@@ -3,8 +3,8 @@
  * Kept apart from catalog.ts so the catalogue stays data only.
  */
 
-/** Address and transaction formats differ per family; the sandbox knows these six. */
-export type Family = 'evm' | 'starknet' | 'solana' | 'ton' | 'tron' | 'bitcoin';
+/** Address and transaction formats differ per family; the sandbox knows these seven. */
+export type Family = 'evm' | 'starknet' | 'solana' | 'ton' | 'tron' | 'bitcoin' | 'stellar';
 
 export interface CatalogToken {
   readonly symbol: string;

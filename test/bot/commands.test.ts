@@ -13,8 +13,8 @@ describe('listing commands', () => {
   test('/networks lists every network; /networks <type> filters; an unknown type lists the types', async () => {
     const u = new ChatUser(h, { userId: 'c1' });
     const all = card(await u.says('/networks'), {
-      title: 'Networks (14)',
-      contains: ['Arbitrum One · 5 tokens', 'Ton · 2 tokens'],
+      title: 'Networks (15)',
+      contains: ['Arbitrum One · 5 tokens', 'Ton · 2 tokens', 'Stellar · 2 tokens'],
     });
     // Display names, not the service's ids and families (issue 34).
     expect(allText([all])).not.toMatch(/ARBITRUM_MAINNET|· evm ·/);
@@ -22,15 +22,15 @@ describe('listing commands', () => {
     expect(allText([evm])).not.toContain('Solana');
     card(await u.says('/networks cardano'), {
       title: 'Unknown network type',
-      contains: ['Types: bitcoin, evm, solana, starknet, ton, tron.'],
+      contains: ['Types: bitcoin, evm, solana, starknet, stellar, ton, tron.'],
     });
   });
 
   test('/routes from a network and token, with did-you-mean for typos', async () => {
     const u = new ChatUser(h, { userId: 'c2' });
     card(await u.says('/routes arbitrum usdc'), {
-      title: 'From USDC on Arbitrum One you can reach (10)',
-      contains: ['Base: USDC', 'Optimism: USDC'],
+      title: 'From USDC on Arbitrum One you can reach (11)',
+      contains: ['Base: USDC', 'Optimism: USDC', 'Stellar: USDC'],
     });
     card(await u.says('/routes arbitum'), { title: 'Unknown network', contains: ['Did you mean Arbitrum One?'] });
     card(await u.says('/routes arbitrum doge'), { title: 'Unknown token', contains: ['It has ETH, USDC'] });

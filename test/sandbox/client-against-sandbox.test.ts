@@ -30,11 +30,11 @@ afterAll(async () => {
 const usdc = { source_network: 'SOLANA_MAINNET', source_token: 'USDC', destination_network: 'ARBITRUM_MAINNET', destination_token: 'USDC' };
 
 describe('networks', () => {
-  it('lists real mainnets of six families with their real facts', async () => {
+  it('lists real mainnets of seven families with their real facts', async () => {
     const networks = await client.getNetworks();
     expect(() => NetworkListSchema.parse(networks)).not.toThrow();
     expect(networks.length).toBeGreaterThanOrEqual(12);
-    expect(new Set(networks.map((n) => n.type))).toEqual(new Set(['evm', 'starknet', 'solana', 'ton', 'tron', 'bitcoin']));
+    expect(new Set(networks.map((n) => n.type))).toEqual(new Set(['evm', 'starknet', 'solana', 'ton', 'tron', 'bitcoin', 'stellar']));
     const by = new Map(networks.map((n) => [n.name, n]));
     expect(by.get('ETHEREUM_MAINNET')).toMatchObject({
       display_name: 'Ethereum',
@@ -48,6 +48,7 @@ describe('networks', () => {
     expect(by.get('TRON_MAINNET')?.transaction_explorer_template).toBe('https://tronscan.org/#/transaction/{0}');
     expect(by.get('BITCOIN_MAINNET')?.token).toMatchObject({ symbol: 'BTC', decimals: 8, contract: null });
     expect(by.get('SOLANA_MAINNET')?.token).toMatchObject({ symbol: 'SOL', decimals: 9, contract: null });
+    expect(by.get('STELLAR_MAINNET')?.token).toMatchObject({ symbol: 'XLM', decimals: 7, contract: null });
     const ethUsdc = by.get('ETHEREUM_MAINNET')?.tokens.find((t) => t.symbol === 'USDC');
     // Lower-case contracts and a stablecoin price that is not exactly 1, as in live answers.
     expect(ethUsdc).toMatchObject({ contract: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', decimals: 6, price_in_usd: 0.999766 });

@@ -45,6 +45,9 @@ export function depositMemo(callData: string | null | undefined, family: string 
     case 'solana':
       // The memo the app's transaction carries (the sequence number); a whole transaction is not one.
       return /^\d{1,30}$/.test(raw) ? { kind: 'memo', value: raw } : undefined;
+    case 'stellar':
+      // A Stellar memo: an id (an unsigned 64-bit number) or text of at most 28 bytes.
+      return stellarMemo(raw);
     case 'ton':
       try {
         const parsed: unknown = JSON.parse(raw);
@@ -65,6 +68,17 @@ export function depositMemo(callData: string | null | undefined, family: string 
       return undefined;
   }
 }
+
+/** Stellar: the call data as a memo (MEMO_ID or MEMO_TEXT), or undefined when it cannot be one. */
+function stellarMemo(raw: string): DepositMemo | undefined {
+  if (/^\d{1,20}$/.test(raw)) return BigInt(raw) < 2n ** 64n ? { kind: 'memo', value: raw } : undefined;
+  // Printable text only: a wallet's memo field takes what the card shows.
+  const printable = [...raw].every((c) => c.charCodeAt(0) >= 0x20);
+  return new TextEncoder().encode(raw).length <= 28 && printable ? { kind: 'memo', value: raw } : undefined;
+}
+
+/** Families whose deposits carry a memo to be matched: an action with call data the bot cannot read as one is not shown. */
+const MEMO_FAMILIES = new Set(['stellar']);
 
 /** The action's network and token, completed from the swap's own when the action's are cut down. */
 function sourceOf(details: SwapDetails, action: DepositAction) {
@@ -124,6 +138,8 @@ export function depositPlan(
     const memo = depositMemo(action.call_data, network?.type);
     const hasCallData = !!action.call_data?.trim();
     if (action.type === 'transfer' && hasCallData && !memo && !depositAddressFlow) continue;
+    // Never the address without the memo it needs: sent without it, the deposit is lost.
+    if (hasCallData && !memo && MEMO_FAMILIES.has((network?.type ?? '').toLowerCase())) continue;
     const amount = amountOf(details, action, token.decimals);
     if (!amount) return { kind: 'unknown' };
     return { kind: 'manual', action, address, amount, token, network, ...(memo ? { memo } : {}) };

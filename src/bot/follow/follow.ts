@@ -1,6 +1,6 @@
 import { bold, line, type Reply } from '../../contracts/reply.js';
 import { chatTarget, isPublic, type Ctx } from '../kernel/context.js';
-import { forSender, notice } from '../kernel/replies.js';
+import { forSender, notice, senderWords } from '../kernel/replies.js';
 import { isCreator } from '../deposit/index.js';
 import { statusCard } from '../status/index.js';
 import { FINAL_SWAP_STATUSES, type SwapDetails } from '../../layerswap/schemas.js';
@@ -15,12 +15,14 @@ export async function mayManageTracking(ctx: Ctx): Promise<boolean> {
   }
 }
 
-/** Why a non-admin cannot change what a group follows, in the chat's language. */
-export const adminsOnly = (ctx: Ctx): Reply =>
-  forSender(
+/** Why a non-admin cannot change what a group follows, for that member alone in their language. */
+export const adminsOnly = (ctx: Ctx): Reply => {
+  const { t } = senderWords(ctx);
+  return forSender(
     ctx,
-    notice(ctx.t('follow.adminsOnly.title'), [line(ctx.t('follow.adminsOnly.text')), line(ctx.t('follow.adminsOnly.private'))], 'warning'),
+    notice(t('follow.adminsOnly.title'), [line(t('follow.adminsOnly.text')), line(t('follow.adminsOnly.private'))], 'warning'),
   );
+};
 
 /**
  * Follows a swap in this chat (live updates come from the tracking worker). `known`: true when the

@@ -6,6 +6,7 @@ import type { Reply } from '../../contracts/reply.js';
 import type { SwapDetails } from '../../layerswap/schemas.js';
 import { msg, problemReply } from '../kernel/problem.js';
 import { modeOf } from '../kernel/mode.js';
+import { senderWords } from '../kernel/replies.js';
 import { SWAP_LOOKUP, type Command } from '../kernel/command.js';
 import { lookupReplies } from './lookup/answer.js';
 
@@ -69,7 +70,12 @@ export async function depositButton(ctx: Ctx, args: string[]): Promise<Reply[]> 
   const id = parseSwapId(args[0]);
   if (!id.ok || args.length !== 1) return [problemReply(ctx.locale, { reason: id.ok ? msg('problem.brokenButton') : id.reason })];
   if (!(await isCreator(ctx, id.value)))
-    return [{ ...problemReply(ctx.locale, { reason: msg('status.notYours.text') }, ctx.t('status.notYours.title')), target: 'ephemeral' }];
+    return [
+      {
+        ...problemReply(senderWords(ctx).locale, { reason: msg('status.notYours.text') }, senderWords(ctx).t('status.notYours.title')),
+        target: 'ephemeral',
+      },
+    ];
   return depositReplies(ctx, id.value);
 }
 

@@ -2,7 +2,7 @@ import type { Ctx } from '../kernel/context.js';
 import { parseSwapId } from '../kernel/swap-id.js';
 import type { Reply } from '../../contracts/reply.js';
 import { problemReply } from '../kernel/problem.js';
-import { forSender } from '../kernel/replies.js';
+import { forSender, senderWords } from '../kernel/replies.js';
 import { SWAP_LOOKUP, type Command } from '../kernel/command.js';
 import { answerLookup } from './lookup/answer.js';
 import { adminsOnly, followSwap, mayManageTracking } from './follow.js';
@@ -16,7 +16,7 @@ import { VERBS } from '../kernel/verbs.js';
  */
 async function track(ctx: Ctx, args: string): Promise<Reply[]> {
   const input = parseLookup(args.split(/\s+/)[0]);
-  if (!input.ok) return [forSender(ctx, problemReply(ctx.locale, input, ctx.t('lookup.whichSwap')))];
+  if (!input.ok) return [forSender(ctx, problemReply(senderWords(ctx).locale, input, senderWords(ctx).t('lookup.whichSwap')))];
   if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
   return answerLookup(ctx, input.value, (swapId, found) => followSwap(ctx, swapId, found), VERBS.track);
 }

@@ -2,7 +2,7 @@ import { chatTarget, type Ctx } from '../kernel/context.js';
 import { parseSwapId, parseSwapIdPrefix } from '../kernel/swap-id.js';
 import { line, type Reply } from '../../contracts/reply.js';
 import { problemReply } from '../kernel/problem.js';
-import { forSender, notice } from '../kernel/replies.js';
+import { forSender, notice, senderWords } from '../kernel/replies.js';
 import { SWAP_ID, type Command } from '../kernel/command.js';
 import { adminsOnly, mayManageTracking } from './follow.js';
 import { shortIdReplies } from './lookup/short-id.js';
@@ -16,7 +16,7 @@ async function untrack(ctx: Ctx, args: string): Promise<Reply[]> {
   const raw = args.split(/\s+/)[0];
   const id = parseSwapId(raw);
   const prefix = id.ok ? undefined : parseSwapIdPrefix(raw);
-  if (!id.ok && !prefix) return [forSender(ctx, problemReply(ctx.locale, id, ctx.t('lookup.whichSwap')))];
+  if (!id.ok && !prefix) return [forSender(ctx, problemReply(senderWords(ctx).locale, id, senderWords(ctx).t('lookup.whichSwap')))];
   if (!(await mayManageTracking(ctx))) return [adminsOnly(ctx)];
   if (id.ok) return stop(ctx, id.value);
   return shortIdReplies(ctx, prefix ?? '', { verb: VERBS.stop, known: 'followed' }, (swapId) => stop(ctx, swapId));

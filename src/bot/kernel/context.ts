@@ -53,6 +53,11 @@ export interface Ctx {
   readonly locale: Locale;
   /** A catalog string in `locale`: ctx.t('key', { vars }). */
   readonly t: Translate;
+  /**
+   * In a public chat, the sender's own language (their /language choice, else their platform's
+   * tag): what only they see (a refusal) is in it (kernel/replies.ts senderWords). Absent: `locale`.
+   */
+  readonly sender?: { readonly locale: Locale; readonly t: Translate };
   readonly languages: LanguageStore;
   /** A route's observed arrival times (contracts/route-times.ts); absent: the service's estimate only. */
   readonly routeTimes?: (routeId: string) => Promise<RouteTimes>;

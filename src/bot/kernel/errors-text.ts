@@ -47,6 +47,8 @@ export function apiErrorLines(e: ApiError, locale: Locale = defaultLocale()): { 
   const limit = num(m.AmountLimit);
   // EIP-7702 delegated destinations that cannot take native ETH are refused at creation (2026 docs).
   if (/7702|delegat/i.test(e.serviceMessage)) return words('delegated');
+  // Stellar: the destination account has no trustline for the asset (no documented code yet).
+  if (/trust\s?line/i.test(e.serviceMessage)) return words('trustline');
   const simple = SIMPLE[e.code];
   if (simple) return words(simple);
   switch (e.code) {

@@ -1,6 +1,6 @@
 import type { Ctx } from '../kernel/context.js';
 import { line, type Reply } from '../../contracts/reply.js';
-import { notice } from '../kernel/replies.js';
+import { notice, senderWords } from '../kernel/replies.js';
 import type { Command } from '../kernel/command.js';
 
 /** /cancel: drops the open draft. */
@@ -22,8 +22,10 @@ async function cancel(ctx: Ctx): Promise<Reply[]> {
  */
 export async function cancelButtonAction(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ctx.drafts.get(ctx.incoming.platform, ctx.incoming.userId);
-  if (!draft || draft.id !== args[0])
-    return [{ ...notice(ctx.t('cancel.nothing.title'), [line(ctx.t('cancel.nothing.button'))]), target: 'ephemeral' }];
+  if (!draft || draft.id !== args[0]) {
+    const { t } = senderWords(ctx);
+    return [{ ...notice(t('cancel.nothing.title'), [line(t('cancel.nothing.button'))]), target: 'ephemeral' }];
+  }
   return (await cancel(ctx)).map((r) => ({ ...r, mode: 'edit' as const }));
 }
 

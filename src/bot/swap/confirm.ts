@@ -18,6 +18,7 @@ import { tokenAmount } from '../kernel/format.js';
 import { headLines, type AskOptions } from './ask.js';
 import { modeOf } from '../kernel/mode.js';
 import type { Draft } from '../kernel/stores.js';
+import { trustlineLines } from './trustline.js';
 
 /**
  * The last look before creating the swap: amounts, fees, addresses, refund and refuel choices,
@@ -74,6 +75,8 @@ export async function askConfirm(
     false,
   );
   if (breakdown.length > 0) lines.push(line(bold(ctx.t('money.quote.breakdown'))), ...breakdown);
+  const destination = networks.find((n) => n.name === draft.route.destinationNetwork);
+  lines.push(...trustlineLines(ctx.t, destination, draft.route.destinationToken, address));
   lines.push(line(gasless ? ctx.t('confirm.gasless.check') : ctx.t('confirm.check')));
   lines.push(line(italic(ctx.t('confirm.figures'))));
   const [confirm, toggle, cancel] = await Promise.all([

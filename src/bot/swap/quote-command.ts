@@ -3,7 +3,7 @@ import { AMOUNT, FROM, TO, TO_TOKEN, TOKEN, type Command } from '../kernel/comma
 import type { Ctx } from '../kernel/context.js';
 import { problemReply } from '../kernel/problem.js';
 import { isQuotable, quoteNow, routeFromButton, routeFromLine } from '../quote/index.js';
-import { expired, forSender } from '../kernel/replies.js';
+import { expired, forSenderHere } from '../kernel/replies.js';
 import { modeOf } from '../kernel/mode.js';
 import { startWizard } from './start.js';
 
@@ -37,7 +37,7 @@ export async function swapThis(ctx: Ctx, args: string[]): Promise<Reply[]> {
   if (!route) return [expired(ctx)];
   // In a group the question goes to the presser alone (with "Continue privately"); a platform that
   // refuses an ephemeral message asks in the group as before.
-  return (await startWizard(ctx, 'swap', route)).map((r) => forSender(ctx, { ...r, mode: 'new' as const }));
+  return (await startWizard(ctx, 'swap', route)).map((r) => forSenderHere(ctx, { ...r, mode: 'new' as const }));
 }
 
 export const quoteCommand: Command = {

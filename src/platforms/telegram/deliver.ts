@@ -53,6 +53,11 @@ export interface Origin {
   inline?: boolean;
   /** The sender's language_code, for the adapter's own words when the core has no saved choice. */
   locale?: string;
+  /**
+   * Whether the bot administers this group (asked only when needed, cached): a bot that is not an
+   * admin may send an ephemeral message only tied to the receiver's button press.
+   */
+  botIsAdmin?: () => Promise<boolean>;
 }
 
 const ALERT_LIMIT = 200;
@@ -73,6 +78,8 @@ function alertText(replies: Reply[]): string | undefined {
 
 export class ReplyDelivery {
   private answered = false;
+  /** The neutral pointer to the private chat was posted: once per update, however many replies. */
+  private pointed = false;
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -81,7 +88,7 @@ export class ReplyDelivery {
 
   async deliverAll(replies: Reply[]): Promise<void> {
     const alert = this.origin.callbackQueryId ? alertText(replies) : undefined;
-    // In a group an ephemeral message comes first (it can hold buttons); the alert is its fallback.
+    // In a group an ephemeral message tied to the press comes first (it can hold buttons); the alert is its fallback.
     if (alert !== undefined && !this.mayBeEphemeral()) return this.answer(alert, true);
     let failed = false;
     for (const reply of replies) {
@@ -136,21 +143,32 @@ export class ReplyDelivery {
     return this.origin.chatKind === 'group' && this.origin.inline !== true && this.origin.dmUserId !== undefined;
   }
 
+  /**
+   * Where Telegram delivers a new ephemeral message: tied to the receiver's own button press, or
+   * sent by a bot that administers the group. Anything else is refused (a typed command in a group
+   * where the bot is a plain member), so it is not tried: the member gets it privately instead.
+   */
+  private async ephemeralDeliverable(): Promise<boolean> {
+    if (!this.mayBeEphemeral()) return false;
+    if (this.origin.callbackQueryId && !this.answered) return true;
+    return (await this.origin.botIsAdmin?.().catch(() => false)) === true;
+  }
+
   private async deliver(given: Reply): Promise<void> {
     // Pressed on an ephemeral message: the exchange belongs to the presser; what it says stays with them.
     const reply: Reply =
       this.origin.ephemeralMessageId !== undefined && given.target === 'here' ? { ...given, target: 'ephemeral' } : given;
     if (reply.target === 'ephemeral' && this.origin.chatKind === 'group' && this.origin.inline !== true) {
-      if (this.mayBeEphemeral()) {
-        if (reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
-        if (await this.sendEphemeral(reply)) return;
-      }
-      // Refused, or no user to show it to (an anonymous admin): what the bot did before ephemeral
-      // messages, never the group for anything private.
-      if (reply.ephemeralFallback === 'here')
-        return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
+      if (this.mayBeEphemeral() && reply.mode === 'edit' && (await this.editEphemeral(reply))) return;
+      if ((await this.ephemeralDeliverable()) && (await this.sendEphemeral(reply))) return;
+      // Not deliverable, refused, or no person to show it to (an anonymous admin posting as the
+      // group): an alert to their press; a wizard question is asked in the chat as before; the
+      // rest goes privately (below), and never to the group when it is private.
       const alert = this.mayBeEphemeral() && this.origin.callbackQueryId && !this.answered ? alertText([reply]) : undefined;
       if (alert !== undefined) return this.answer(alert, true);
+      const asChat = this.origin.dmUserId === undefined && reply.ephemeralFallback === 'notPrivate';
+      if (reply.ephemeralFallback === 'here' || asChat)
+        return this.show(this.origin.chatId, this.origin.chatKind, { ...reply, target: 'here', mode: 'new' });
     }
     const privately =
       reply.target === 'dm' ||
@@ -261,8 +279,11 @@ export class ReplyDelivery {
     if (this.origin.inline && this.origin.callbackQueryId && !this.answered) return alert();
     if (reply.dmFallback) return this.show(this.origin.chatId, this.origin.chatKind, { ...reply.dmFallback, target: 'here', mode: 'new' });
     if (this.origin.callbackQueryId && !this.answered) return alert();
-    // Read by the group, so in the group's language.
-    const t = await this.words('chat');
+    if (this.pointed) return;
+    this.pointed = true;
+    // A neutral pointer for the member who asked (a reply to their message): in their language,
+    // nothing of what was meant for them.
+    const t = await this.words(this.origin.dmUserId !== undefined ? 'person' : 'chat');
     const notice: Reply = {
       tone: 'info',
       lines: [[{ kind: 'text', text: t('platform.telegram.privateOnly.text') }]],

@@ -43,6 +43,7 @@ export function textMessages(shared: HandlerDeps): Composer<Context> {
       userMessageId: msg.message_id,
       ...(actor.dmUserId !== undefined ? { dmUserId: actor.dmUserId } : {}),
       ...(actor.locale ? { locale: actor.locale } : {}),
+      ...(kind === 'group' ? { botIsAdmin: () => deps.isAdmin(chatId, ctx.me.id) } : {}),
     };
     await runTurn(deps, ctx.me.username, incoming, origin);
   });

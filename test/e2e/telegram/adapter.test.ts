@@ -188,6 +188,8 @@ describe('Telegram adapter (real grammY, fake Bot API)', () => {
   it('in a group, a reply meant for one person never lands in the group, even when no DM is possible', async () => {
     const group = newGroup();
     const stranger = newUser('Stranger');
+    // The bot administers the group, so Telegram takes an unasked ephemeral message from it.
+    h.fake.setMember(group.id, h.fake.bot.id, 'administrator');
     // Telegram shows it to the stranger alone (an ephemeral message): nothing in the group.
     h.fake.sendText(group, stranger, '/mine');
     await waitFor(() => h.fake.ephemeral.to(group.id, stranger.id)[0], 'the ephemeral answer');

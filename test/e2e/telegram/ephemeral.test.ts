@@ -4,14 +4,18 @@ import { waitFor } from '../../support/wait.js';
 import type { EphemeralMessage } from './fake-ephemeral.js';
 import { newGroup, newUser } from './harness.js';
 import { TgUser, useWorld } from './world.js';
+import { t } from '../../../src/i18n/index.js';
 
 /**
  * Ephemeral messages in groups (Bot API 10.3, ephemeral_message_parameters) through real grammY
- * and the real core: what is meant for one member goes to that member alone, tied to their button
- * press when one caused it; where Telegram refuses, the bot does what it did before (the public
- * refusal, an alert), and nothing private ever reaches the group.
+ * and the real core: what is meant for one member goes to that member alone, as an ephemeral
+ * message only where Telegram delivers one (tied to their button press, or from a bot that
+ * administers the group), else an alert to their press, else a private message, else a neutral
+ * pointer in the group; nothing meant for them ever reaches the group, and it is in their language.
  */
 const world = useWorld('tg-ephemeral');
+const botIsAdmin = (group: { id: number }) => world.fake.setMember(group.id, world.fake.bot.id, 'administrator');
+const ephemeralTries = () => world.fake.callsTo('sendMessage').filter((c) => c.payload.ephemeral_message_parameters !== undefined);
 
 const privately = (u: TgUser, match: string | RegExp): Promise<EphemeralMessage> =>
   waitFor(
@@ -28,8 +32,9 @@ const REFUSED = {
 } as const;
 
 describe('Telegram ephemeral messages in a group', () => {
-  it('/track, /untrack and /settings by a member: the refusal goes to that member only', async () => {
-    const group = newGroup('Eph club');
+  it('/track, /untrack and /settings by a member where the bot is an admin: ephemeral, to that member only', async () => {
+    const group = world.fake.chat(newGroup('Eph club'));
+    botIsAdmin(group);
     const eve = new TgUser(world.fake, newUser('Eve'), group);
     eve.says('/track 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
     const track = await privately(eve, 'Only admins can do that here');
@@ -45,7 +50,8 @@ describe('Telegram ephemeral messages in a group', () => {
   });
 
   it('an input error goes to the one who typed it', async () => {
-    const group = newGroup('Typos');
+    const group = world.fake.chat(newGroup('Typos'));
+    botIsAdmin(group);
     const fay = new TgUser(world.fake, newUser('Fay'), group);
     world.fake.setMember(group.id, fay.user.id, 'administrator');
     fay.says('/track not-a-swap');
@@ -120,19 +126,21 @@ describe('Telegram ephemeral messages in a group', () => {
     await dm.sees('Continuing where you left off');
   });
 
-  it('where Telegram refuses: the refusal in the group as before, an alert for a press; never private content', async () => {
-    const group = newGroup('Old clients');
+  it("where Telegram refuses: a neutral pointer in the group, an alert for a press (in the presser's language); never the refusal itself", async () => {
+    const group = world.fake.chat(newGroup('Old clients'));
+    botIsAdmin(group);
     const kim = new TgUser(world.fake, newUser('Kim'), group);
     world.fake.failNext({ ...REFUSED, chatId: group.id });
     kim.says('/track 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
-    await kim.sees('Only admins can do that here');
+    const pointer = await kim.sees('I can only send this privately');
+    expect(pointer.text).not.toContain('Only admins');
     expect(world.fake.ephemeral.to(group.id, kim.user.id)).toHaveLength(0);
 
     kim.says('/swap 12 usdc arbitrum base');
     const question = await kim.sees('Send the address on Base');
     // The question comes in two messages (the card with Cancel, then the force-reply prompt): wait for both.
     const prompt = await kim.sees('Your address on Base');
-    const lee = newUser('Lee');
+    const lee = { ...newUser('Lee'), language_code: 'pt' };
     world.fake.failNext({ ...REFUSED, chatId: group.id });
     const queryId = world.fake.press(lee, group.id, question.message_id, String(kim.button('Cancel').button.callback_data));
     const alert = await waitFor(
@@ -140,7 +148,7 @@ describe('Telegram ephemeral messages in a group', () => {
       'the alert',
     );
     expect(alert.payload.show_alert).toBe(true);
-    expect(String(alert.payload.text)).not.toBe('');
+    expect(String(alert.payload.text)).toContain(t('pt-BR', 'cancel.nothing.title'));
     expect(kim.messages().filter((m) => m.message_id > prompt.message_id)).toHaveLength(0);
   });
 
@@ -161,7 +169,50 @@ describe('Telegram ephemeral messages in a group', () => {
     await expect(
       api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id, callback_query_id: 'q-none' } }),
     ).rejects.toThrow(/callback query/);
+    // A bot that is a plain member: only tied to the receiver's press; an admin bot may send one unasked.
+    await expect(api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id } })).rejects.toThrow(
+      /not enough rights/,
+    );
+    botIsAdmin(group);
     const sent = await api.sendMessage(group.id, 'hi', { ephemeral_message_parameters: { receiver_user_id: mia.id } });
     expect(sent.message_id).toBe(0);
+  });
+});
+
+describe('Telegram: a typed command in a group where the bot is a plain member (no ephemeral message possible)', () => {
+  it('the refusal goes privately to a member who started the bot, in their own language; the group sees nothing', async () => {
+    const group = world.fake.chat(newGroup('Members only'));
+    const nia = { ...newUser('Nia'), language_code: 'es' };
+    const dm = new TgUser(world.fake, nia, world.fake.openDm(nia));
+    const inGroup = new TgUser(world.fake, nia, group);
+    inGroup.says('/track 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
+    const refusal = await dm.sees(t('es', 'follow.adminsOnly.title'));
+    expect(refusal.text).not.toContain('Only admins');
+    inGroup.says('/track not-a-swap');
+    await waitFor(() => (dm.messages().length >= 2 ? true : undefined), 'the input error in private');
+    expect(inGroup.messages()).toHaveLength(0);
+    // Not even tried: Telegram refuses an unasked ephemeral message from a bot that is not an admin.
+    expect(ephemeralTries().filter((c) => Number(c.payload.chat_id) === group.id)).toHaveLength(0);
+  });
+
+  it('a member who never started the bot: one neutral line with a link to the private chat, in their language, nothing of the refusal', async () => {
+    const group = world.fake.chat(newGroup('Strangers'));
+    const oli = new TgUser(world.fake, { ...newUser('Oli'), language_code: 'pt' }, group);
+    oli.says('/track 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
+    const pointer = await oli.sees(t('pt-BR', 'platform.telegram.privateOnly.text'));
+    expect(pointer.text).not.toContain(t('pt-BR', 'follow.adminsOnly.title'));
+    expect(buttons(pointer).map((b) => String(b.url))).toEqual(['https://t.me/swap_test_bot']);
+    expect(oli.messages()).toHaveLength(1);
+  });
+
+  it("the group's language stays for the group: a public answer in English, the member's refusal in Spanish", async () => {
+    const group = world.fake.chat(newGroup('Mixed'));
+    const pia = { ...newUser('Pia'), language_code: 'es' };
+    const dm = new TgUser(world.fake, pia, world.fake.openDm(pia));
+    const inGroup = new TgUser(world.fake, pia, group);
+    inGroup.says('/quote 100 usdc arbitrum base');
+    await inGroup.sees('You send: 100 USDC on Arbitrum One');
+    inGroup.says('/untrack 3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b');
+    await dm.sees(t('es', 'follow.adminsOnly.title'));
   });
 });

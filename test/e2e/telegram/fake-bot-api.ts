@@ -459,7 +459,12 @@ export class FakeBotApi {
         if (p.message_thread_id !== undefined && !this.topics.get(chat.id)?.has(Number(p.message_thread_id)))
           return err(400, 'Bad Request: message thread not found');
         if (p.ephemeral_message_parameters !== undefined)
-          return this.ephemeral.send(chat, p, (q) => (this.openQueries.has(q) ? this.queryFrom.get(q) : undefined));
+          return this.ephemeral.send(
+            chat,
+            p,
+            (q) => (this.openQueries.has(q) ? this.queryFrom.get(q) : undefined),
+            ['creator', 'administrator'].includes(this.members.get(`${chat.id}:${this.bot.id}`) ?? 'member'),
+          );
         return this.store.send(chat, method, p, files);
       }
       case 'setMessageReaction':

@@ -27,8 +27,12 @@ export class EphemeralStore {
   readonly sent: EphemeralMessage[] = [];
   private nextId = 1;
 
-  /** `openQuery`: the user who pressed an open callback query, undefined when none is open. */
-  send(chat: Chat, p: Json, openQuery: (id: string) => number | undefined): TelegramResult {
+  /**
+   * `openQuery`: the user who pressed an open callback query, undefined when none is open.
+   * `botIsAdmin`: a bot that is a plain member may send one only tied to the receiver's press
+   * (the refusal the issue-34 run met in basic groups; third-party libraries document it).
+   */
+  send(chat: Chat, p: Json, openQuery: (id: string) => number | undefined, botIsAdmin = false): TelegramResult {
     const raw = p.ephemeral_message_parameters;
     const params = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Json | undefined;
     if (typeof params !== 'object' || params === null || Array.isArray(params))
@@ -51,6 +55,8 @@ export class EphemeralStore {
       return err(400, 'Bad Request: login_url buttons are not supported in ephemeral messages');
     const markupError = checkMarkup(markup);
     if (markupError) return err(400, markupError);
+    if (query === undefined && !botIsAdmin)
+      return err(400, 'Bad Request: not enough rights to send ephemeral messages without a callback query');
     const stored: EphemeralMessage = {
       chatId: chat.id,
       receiverId: receiver,

@@ -5,7 +5,7 @@ import { swapListCard } from '../../status/index.js';
 import { isPublic, type Ctx } from '../../kernel/context.js';
 import { pageArg } from '../../kernel/paging.js';
 import { msg, problemOf, problemReply } from '../../kernel/problem.js';
-import { forSender, notice } from '../../kernel/replies.js';
+import { forSender, notice, senderWords } from '../../kernel/replies.js';
 import { VERBS } from '../../kernel/verbs.js';
 import { swapByHash, swapsOfAddress } from './find.js';
 import { parseLookup, type LookupInput } from './shape.js';
@@ -31,7 +31,7 @@ export async function lookupReplies(
 ): Promise<Reply[]> {
   const parsed = parseLookup(raw);
   // An input error, like /track's: for the sender alone in a group.
-  if (!parsed.ok) return [forSender(ctx, problemReply(ctx.locale, parsed, ctx.t('lookup.whichSwap')))];
+  if (!parsed.ok) return [forSender(ctx, problemReply(senderWords(ctx).locale, parsed, senderWords(ctx).t('lookup.whichSwap')))];
   return answerLookup(ctx, parsed.value, onSwap, pickVerb);
 }
 

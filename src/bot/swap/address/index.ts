@@ -4,6 +4,7 @@ import { checkCosmosAddress } from './cosmos.js';
 import { checkEvmAddress } from './evm.js';
 import { checkSolanaAddress } from './solana.js';
 import { checkStarknetAddress } from './starknet.js';
+import { checkStellarAddress } from './stellar.js';
 import { checkTonAddress } from './ton.js';
 import { checkTronAddress } from './tron.js';
 
@@ -41,6 +42,7 @@ export function checkAddress(raw: string, network: AddressNetwork): Result<strin
   else if (type === 'tron') result = checkTronAddress(input);
   else if (type === 'bitcoin') result = checkBitcoinAddress(input, isTestnet(network.name));
   else if (type === 'cosmos') result = checkCosmosAddress(input);
+  else if (type === 'stellar') result = checkStellarAddress(input);
   else if (/\s/.test(input)) result = fail('address.spaces', msg('problem.address.spaces'), msg('problem.address.spacesHint'));
   else if (input.length > MAX_GENERIC_ADDRESS)
     result = fail('address.too_long', msg('problem.address.tooLong', { max: MAX_GENERIC_ADDRESS }));
