@@ -179,3 +179,18 @@ export async function startSandboxSolana(
     },
   };
 }
+
+/**
+ * With --chain, the catalogue's Solana network names the local chain as its node_url and its
+ * genesis hash as its chain_id (the watcher checks getGenesisHash against it); the other networks
+ * as `base` says.
+ */
+export function withLocalSolana(
+  base: (this: unknown, key: string, value: unknown) => unknown,
+  solana: SandboxSolana | undefined,
+): (this: unknown, key: string, value: unknown) => unknown {
+  return function (this: unknown, key, value) {
+    if (!solana || (this as { type?: unknown }).type !== 'solana') return base.call(this, key, value);
+    return key === 'node_url' ? solana.url : key === 'chain_id' ? solana.genesisHash : value;
+  };
+}

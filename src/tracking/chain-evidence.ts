@@ -43,8 +43,13 @@ export interface Told {
   late?: true | undefined;
 }
 
+/** Contracts compared without case: EVM hex in either case; a Solana mint (base58) is reported as listed. */
+export function sameContract(a: string | null | undefined, b: string | null | undefined): boolean {
+  return (a?.toLowerCase() ?? null) === (b?.toLowerCase() ?? null);
+}
+
 export function sameToken(entry: WatchEntry, t: SeenTransfer): boolean {
-  return (t.contract ?? null) === (entry.token.contract?.toLowerCase() ?? null);
+  return sameContract(t.contract, entry.token.contract);
 }
 
 /**

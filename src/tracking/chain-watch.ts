@@ -38,6 +38,10 @@ export interface ChainWatchDeps {
         required?: number;
         /** The network's chain id: its RPC must answer eth_chainId with it. */
         chainId?: number;
+        /** A Solana network's genesis hash: its RPC must answer getGenesisHash with it. */
+        genesisHash?: string;
+        /** The catalogue's network type (evm, solana, …): which watcher takes it. Absent: evm. */
+        family?: string;
         tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }>;
       }
     | undefined
@@ -261,7 +265,7 @@ export class ChainWatch {
     if (prev && prev.txHash === t.txHash && prev.block === t.block) return;
     const same = ev.sameToken(entry, t);
     const net = same ? undefined : await this.deps.network(entry.network).catch(() => undefined);
-    const token = same ? entry.token : net?.tokens.find((k) => (k.contract?.toLowerCase() ?? null) === t.contract);
+    const token = same ? entry.token : net?.tokens.find((k) => ev.sameContract(k.contract, t.contract));
     const decimals = token?.decimals ?? 18;
     const verdict = same ? ev.depositVerdict(t.value, w.expectedBase, w.expired) : 'wrong_token';
     if (verdict === 'wrong_token') w.told.noise = true;

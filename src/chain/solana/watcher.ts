@@ -30,6 +30,12 @@ export const SOLANA_GENESIS: Readonly<Record<string, string>> = {
   SOLANA_TESTNET: '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY',
 };
 
+/** The genesis hash a Solana network's RPC must answer: the catalogue's chain_id when it is one (the sandbox's chain), else the public cluster's. */
+export function solanaGenesis(name: string, chainId: string | null | undefined): string | undefined {
+  if (chainId && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(chainId)) return chainId;
+  return SOLANA_GENESIS[name];
+}
+
 export interface SolanaWatcherOptions {
   /** Network name → JSON-RPC URL (may carry a key: never logged). */
   rpcs: ReadonlyMap<string, string>;
