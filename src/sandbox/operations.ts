@@ -173,7 +173,10 @@ export function sandboxOperations({ store, chain, solana, webhooks, onChain }: O
         const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason, late: c.body.late === true };
         // Another token (docs/sandbox.md): a real transfer on the sandbox's chain, which the service never counts.
         if (c.body.token !== undefined)
-          return store.details(await wrongTokenDeposit(store.find(c.params[0] ?? ''), { evm: chain, solana }, c.body.token, c.body.amount), true);
+          return store.details(
+            await wrongTokenDeposit(store.find(c.params[0] ?? ''), { evm: chain, solana }, c.body.token, c.body.amount),
+            true,
+          );
         // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
         // (the swap shows it when the sandbox's chain watch sees it, as the service would).
         const sent = onChain(c.params[0] ?? '', opts);

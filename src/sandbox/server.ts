@@ -190,13 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!chain) return undefined;
     const { rec, deposit } = store.checkDeposit(id, opts);
     const own = chainOf(rec.request.route.from.network.type);
-    if (
-      !own ||
-      !rec.request.useDepositAddress ||
-      deposit.outcome !== 'complete' ||
-      deposit.failReason
-    )
-      return undefined;
+    if (!own || !rec.request.useDepositAddress || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
     return own.sendDeposit(rec, deposit.amount.text).then(() => rec);
   }
 

@@ -85,13 +85,33 @@ export async function startSandboxSolana(
   const svm = local.svm;
   const rent = (size: number) => lamports(svm.minimumBalanceForRentExemption(BigInt(size)));
   const empty = new Uint8Array(0);
-  svm.setAccount({ address: funded, lamports: lamports(10n ** 18n), programAddress: address('11111111111111111111111111111111'), data: empty, executable: false, space: 0n });
+  svm.setAccount({
+    address: funded,
+    lamports: lamports(10n ** 18n),
+    programAddress: address('11111111111111111111111111111111'),
+    data: empty,
+    executable: false,
+    space: 0n,
+  });
   const solana = NETWORKS.filter((n) => n.type === 'solana');
   for (const t of new Map(solana.flatMap((n) => n.tokens.filter((k) => k.contract).map((k) => [k.contract as string, k]))).values()) {
     const mint = address(t.contract as string);
     const supply = parseUnits('1000000000', t.decimals);
-    const mintData = getMintEncoder().encode({ mintAuthority: some(funded), supply, decimals: t.decimals, isInitialized: true, freezeAuthority: none() });
-    svm.setAccount({ address: mint, lamports: rent(getMintSize()), programAddress: TOKEN_PROGRAM_ADDRESS, data: new Uint8Array(mintData), executable: false, space: BigInt(getMintSize()) });
+    const mintData = getMintEncoder().encode({
+      mintAuthority: some(funded),
+      supply,
+      decimals: t.decimals,
+      isInitialized: true,
+      freezeAuthority: none(),
+    });
+    svm.setAccount({
+      address: mint,
+      lamports: rent(getMintSize()),
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+      data: new Uint8Array(mintData),
+      executable: false,
+      space: BigInt(getMintSize()),
+    });
     const [ata] = await findAssociatedTokenPda({ owner: funded, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
     const tokenData = getTokenEncoder().encode({
       mint,
@@ -103,7 +123,14 @@ export async function startSandboxSolana(
       delegatedAmount: 0n,
       closeAuthority: none(),
     });
-    svm.setAccount({ address: ata, lamports: rent(getTokenSize()), programAddress: TOKEN_PROGRAM_ADDRESS, data: new Uint8Array(tokenData), executable: false, space: BigInt(getTokenSize()) });
+    svm.setAccount({
+      address: ata,
+      lamports: rent(getTokenSize()),
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+      data: new Uint8Array(tokenData),
+      executable: false,
+      space: BigInt(getTokenSize()),
+    });
   }
 
   let head = 0;
@@ -132,7 +159,9 @@ export async function startSandboxSolana(
       const [source] = await findAssociatedTokenPda({ owner: funded, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       const [destination] = await findAssociatedTokenPda({ owner: to, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       instructions.push(await getCreateAssociatedTokenIdempotentInstructionAsync({ payer: signer, owner: to, mint }));
-      instructions.push(getTransferCheckedInstruction({ source, mint, destination, authority: signer, amount: value, decimals: token.decimals }));
+      instructions.push(
+        getTransferCheckedInstruction({ source, mint, destination, authority: signer, amount: value, decimals: token.decimals }),
+      );
     }
     const { value: latest } = await rpc.getLatestBlockhash().send();
     const message = pipe(

@@ -9,7 +9,12 @@ import type { SwapRecord } from './lifecycle.js';
  */
 export async function wrongTokenDeposit(
   rec: SwapRecord,
-  chains: { evm: SandboxChain | undefined; solana?: { sendDeposit(rec: SwapRecord, amount?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<unknown> } | undefined },
+  chains: {
+    evm: SandboxChain | undefined;
+    solana?:
+      | { sendDeposit(rec: SwapRecord, amount?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<unknown> }
+      | undefined;
+  },
   symbol: unknown,
   amount: unknown,
 ): Promise<SwapRecord> {
@@ -20,7 +25,9 @@ export async function wrongTokenDeposit(
   // Each family's own chain (EVM, Solana).
   const chain = network.type === 'evm' ? chains.evm : network.type === 'solana' ? chains.solana : undefined;
   if (!chain || !rec.request.useDepositAddress)
-    throw validation('a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM or Solana swap with a deposit address.');
+    throw validation(
+      'a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM or Solana swap with a deposit address.',
+    );
   if (amount !== undefined && !(typeof amount === 'number' && amount > 0)) throw validation('amount must be a positive number.');
   await chain.sendDeposit(rec, amount === undefined ? rec.request.amount.text : amount.toFixed(other.decimals), other);
   return rec;

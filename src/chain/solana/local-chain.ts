@@ -88,7 +88,9 @@ export async function startLocalSolana(opts: { port?: number; blockMs?: number }
   const svm = new LiteSVM();
   const genesisHash = hashText(`swapbot local solana ${Date.now()} ${Math.random()}`);
   const started = Math.floor(Date.now() / 1000);
-  const blocks: Block[] = [{ slot: 0, blockHeight: 0, blockTime: started, blockhash: genesisHash, parentSlot: 0, previousBlockhash: genesisHash, txs: [] }];
+  const blocks: Block[] = [
+    { slot: 0, blockHeight: 0, blockTime: started, blockhash: genesisHash, parentSlot: 0, previousBlockhash: genesisHash, txs: [] },
+  ];
   const bySignature = new Map<string, number>();
   const listeners = new Set<() => void>();
   const requests = new Map<string, number>();
@@ -116,26 +118,7 @@ export async function startLocalSolana(opts: { port?: number; blockMs?: number }
     });
   };
 
-  const tokenBalances = (keys: readonly Address[]): TokenBalance[] =>
-    keys.flatMap((k, accountIndex) => {
-      const acc = svm.getAccount(k);
-      if (!acc.exists || (acc.programAddress !== TOKEN_PROGRAM && acc.programAddress !== TOKEN_2022) || acc.data.length < 165) return [];
-      const data = Buffer.from(acc.data);
-      const mint = addr.decode(data.subarray(0, 32));
-      const mintAcc = svm.getAccount(mint);
-      const decimals = mintAcc.exists ? (mintAcc.data[44] ?? 0) : 0;
-      const amount = data.readBigUInt64LE(64);
-      const ui = Number(amount) / 10 ** decimals;
-      return [
-        {
-          accountIndex,
-          mint,
-          owner: addr.decode(data.subarray(32, 64)),
-          programId: acc.programAddress,
-          uiTokenAmount: { amount: amount.toString(), decimals, uiAmount: ui, uiAmountString: String(ui) },
-        },
-      ];
-    });
+  const tokenBalances = (keys: readonly Address[]) => tokenBalancesOf(svm, keys);
   const balances = (keys: readonly Address[]) => keys.map((k) => Number(svm.getBalance(k) ?? 0n));
 
   /** sendTransaction: runs the wire transaction in LiteSVM; a success is a new block holding it. */
@@ -209,7 +192,11 @@ export async function startLocalSolana(opts: { port?: number; blockMs?: number }
       if (details === 'signatures') return { ...head, signatures: txs.map((t) => t.signature) };
       return {
         ...head,
-        transactions: txs.map((t) => ({ meta: t.meta, transaction: { accountKeys: t.accountKeys, signatures: [t.signature] }, version: 'legacy' })),
+        transactions: txs.map((t) => ({
+          meta: t.meta,
+          transaction: { accountKeys: t.accountKeys, signatures: [t.signature] },
+          version: 'legacy',
+        })),
       };
     },
     getSignatureStatuses: ([sigs]) => ({ context: context(), value: (sigs as string[]).map(statusOf) }),
@@ -224,7 +211,14 @@ export async function startLocalSolana(opts: { port?: number; blockMs?: number }
       const data = getBase64Decoder().decode(acc.data);
       return {
         context: context(),
-        value: { data: [data, 'base64'], executable: acc.executable, lamports: Number(acc.lamports), owner: acc.programAddress, rentEpoch: 0, space: acc.data.length },
+        value: {
+          data: [data, 'base64'],
+          executable: acc.executable,
+          lamports: Number(acc.lamports),
+          owner: acc.programAddress,
+          rentEpoch: 0,
+          space: acc.data.length,
+        },
       };
     },
     getMinimumBalanceForRentExemption: ([size]) => Number(svm.minimumBalanceForRentExemption(BigInt(Number(size)))),
@@ -258,7 +252,9 @@ export async function startLocalSolana(opts: { port?: number; blockMs?: number }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
       } catch (err) {
         const message = err instanceof Error ? err.message : 'bad request';
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }));
       }
     })();
   });
@@ -288,4 +284,27 @@ export async function startLocalSolana(opts: { port?: number; blockMs?: number }
 
 function rpcError(code: number, message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code });
+}
+
+/** The SPL token accounts among `keys`, as getBlock's pre/postTokenBalances show them. */
+function tokenBalancesOf(svm: Lite.LiteSVM, keys: readonly Address[]): TokenBalance[] {
+  return keys.flatMap((k, accountIndex) => {
+    const acc = svm.getAccount(k);
+    if (!acc.exists || (acc.programAddress !== TOKEN_PROGRAM && acc.programAddress !== TOKEN_2022) || acc.data.length < 165) return [];
+    const data = Buffer.from(acc.data);
+    const mint = addr.decode(data.subarray(0, 32));
+    const mintAcc = svm.getAccount(mint);
+    const decimals = mintAcc.exists ? (mintAcc.data[44] ?? 0) : 0;
+    const amount = data.readBigUInt64LE(64);
+    const ui = Number(amount) / 10 ** decimals;
+    return [
+      {
+        accountIndex,
+        mint,
+        owner: addr.decode(data.subarray(32, 64)),
+        programId: acc.programAddress,
+        uiTokenAmount: { amount: amount.toString(), decimals, uiAmount: ui, uiAmountString: String(ui) },
+      },
+    ];
+  });
 }

@@ -63,12 +63,7 @@ export interface SignatureStatus {
 }
 
 export type SolanaVerdict =
-  | { kind: 'report' }
-  | { kind: 'moved'; slot: number }
-  | { kind: 'retract' }
-  | { kind: 'drop' }
-  | { kind: 'wait' }
-  | { kind: 'final' };
+  { kind: 'report' } | { kind: 'moved'; slot: number } | { kind: 'retract' } | { kind: 'drop' } | { kind: 'wait' } | { kind: 'final' };
 
 /** Statuses a credit may miss before it is dropped unreported (an RPC whose statuses lag its blocks). */
 const MISSES = 3;

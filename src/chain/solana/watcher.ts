@@ -187,7 +187,10 @@ export function createSolanaWatcher(opts: SolanaWatcherOptions): ChainWatcher {
         opts.events.transfer(tr.entry, tr.t);
       } else if (v.kind === 'retract') {
         l.tracked.delete(key);
-        log.warn({ network: l.name, swapId: tr.entry.swapId }, 'a transfer seen on chain is gone (a dropped fork or a faulty RPC): taken back');
+        log.warn(
+          { network: l.name, swapId: tr.entry.swapId },
+          'a transfer seen on chain is gone (a dropped fork or a faulty RPC): taken back',
+        );
         opts.events.retract?.(tr.entry, tr.t.txHash);
       } else if (v.kind === 'drop') {
         l.tracked.delete(key);
