@@ -68,3 +68,8 @@ export interface ChainWatcher {
   tickNow?(network: string, scanned?: number): Promise<{ waitMs: number; scanned?: number }>;
   close(): Promise<void>;
 }
+
+/** Contracts compared without case: EVM hex in either case; a Solana mint (base58) is reported as listed. */
+export function sameContract(a: string | null | undefined, b: string | null | undefined): boolean {
+  return (a?.toLowerCase() ?? null) === (b?.toLowerCase() ?? null);
+}

@@ -12,8 +12,7 @@ import { startSandboxChain, type SandboxChain } from './chain.js';
 import { formatUnits } from 'viem';
 import type { SwapRecord } from './lifecycle.js';
 import { startSandboxSolana, withLocalSolana, type SandboxSolana } from './solana.js';
-import type { SeenTransfer } from '../chain/watcher.js';
-import { sameContract } from '../tracking/chain-evidence.js';
+import { sameContract, type SeenTransfer } from '../chain/watcher.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}

@@ -69,7 +69,7 @@ const seed = (text: string) => createHash('sha256').update(text).digest();
 const ED25519_PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** The Ed25519 public key (a Solana address) of a 32-byte seed, synchronously. */
-export function solanaAddressOf(secret: Uint8Array): string {
+function solanaAddressOf(secret: Uint8Array): string {
   const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8, secret]), format: 'der', type: 'pkcs8' });
   return b58.decode(createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32));
 }

@@ -2,7 +2,7 @@ import { parseUnits } from 'viem';
 import type { Redis } from 'ioredis';
 import type { ChainSighting, SightingVerdict } from '../contracts/chain.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
-import type { SeenTransfer, WatchEntry } from '../chain/watcher.js';
+import { sameContract, type SeenTransfer, type WatchEntry } from '../chain/watcher.js';
 
 /**
  * What a transfer to a swap's deposit address means for the swap's money (chain-watch.ts).
@@ -41,11 +41,6 @@ export interface Told {
   noise?: true | undefined;
   dust?: true | undefined;
   late?: true | undefined;
-}
-
-/** Contracts compared without case: EVM hex in either case; a Solana mint (base58) is reported as listed. */
-export function sameContract(a: string | null | undefined, b: string | null | undefined): boolean {
-  return (a?.toLowerCase() ?? null) === (b?.toLowerCase() ?? null);
 }
 
 export function sameToken(entry: WatchEntry, t: SeenTransfer): boolean {

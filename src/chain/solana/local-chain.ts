@@ -25,7 +25,7 @@ import { listen, readBody } from '../../http.js';
  * accounts and balances before and after it, as `getBlock` shows them.
  */
 
-export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const TOKEN_2022 = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PeYuA2DZRKS8ou';
 /** Slots behind the newest before a block counts as finalized (mainnet's supermajority root is about as deep). */
 const FINALIZED_DEPTH = 31;

@@ -51,7 +51,7 @@ export interface SolanaRpc {
 
 const COMMITMENT = 'confirmed' as const;
 
-export function solanaRpc(url: string, timeoutMs: number): SolanaRpc {
+function solanaRpc(url: string, timeoutMs: number): SolanaRpc {
   const rpc = createSolanaRpc(url);
   const opts = () => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
   // One generic path for getBlock's 'accounts' shape, which kit types per option set.

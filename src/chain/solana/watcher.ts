@@ -24,7 +24,7 @@ const MAX_BACKOFF_MS = 30_000;
 const UNREACHABLE_RETRY_MS = 10 * 60_000;
 
 /** Genesis hashes of the public clusters, by the service's network name (the catalogue's chain_id for Solana is ''). */
-export const SOLANA_GENESIS: Readonly<Record<string, string>> = {
+const SOLANA_GENESIS: Readonly<Record<string, string>> = {
   SOLANA_MAINNET: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d',
   SOLANA_DEVNET: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG',
   SOLANA_TESTNET: '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY',
