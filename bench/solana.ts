@@ -73,7 +73,7 @@ export async function runSolana(redisUrl: string, prefix: string, sizes: SolanaS
     pass: Math.max(...rates) <= (rates[0] as number) * 1.1,
   });
   section.notes.push(
-    `Solana: the first card after the deposit was the chain's sighting for ${byChain} of ${sizes.swaps} (else the service's own answer got there first).`,
+    `Solana: the first card after the deposit was the chain's sighting for ${byChain} of ${sizes.swaps} (else the service's answer, which a sighting hints at once, showed it first: the sandbox confirms within two of its blocks).`,
     `Solana: ${sizes.swaps} deposits on the sandbox's local chain (a block every second, the sandbox's default, one more per transfer); requests per minute over ${fmt(sizes.windowMs / 1000)} s per size, ` +
       'the watcher at its defaults (a getSlot every 2 s, getBlocks and one getBlock per new slot, getSignatureStatuses while a transfer is not final).',
   );
