@@ -18,6 +18,7 @@ import { runRepeats } from './repeats.js';
 import { runPay } from './pay.js';
 import { runMcp } from './mcp.js';
 import { runCommunity } from './community.js';
+import { runSolana } from './solana.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -143,6 +144,10 @@ async function main(): Promise<void> {
     if (runs(8)) await part(sections, 8, 'Community size', () => runCommunity(bench, SIZES.community));
     if (runs(9)) await part(sections, 9, 'Pay page', () => runPay(ROOT, redis.url, redis.prefix, QUICK ? 3 : 10));
     if (runs(10)) await part(sections, 10, 'Agents (MCP)', () => runMcp(bench, SIZES.mcp));
+    if (runs(11))
+      await part(sections, 11, 'Solana deposits on chain', () =>
+        runSolana(redis.url, redis.prefix, QUICK ? { swaps: 4, windowMs: 5_000 } : { swaps: 20, windowMs: 30_000 }),
+      );
   } finally {
     await stop();
   }

@@ -13,6 +13,7 @@ import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
 import { catalogueChainId } from '../tracking/chain-evidence.js';
+import { solanaGenesis } from '../chain/solana/watcher.js';
 import { LanguageStore } from '../i18n/store.js';
 import { payLinksOf } from '../pay/index.js';
 
@@ -112,6 +113,10 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
         // A development chain: its key is a well-known one (DEV_KEYS), printed so any wallet tool can send.
         console.log(`chain rpc: ${sandbox.chain.url}`);
         console.log(`chain funded key: ${sandbox.chain.fundedKey}`);
+      }
+      if (sandbox.solana) {
+        console.log(`solana rpc: ${sandbox.solana.url}`);
+        console.log(`solana funded key: ${sandbox.solana.fundedKey}`);
       }
       const running = sandbox;
       closers.push({ name: 'sandbox', fn: () => running.close() });
@@ -256,9 +261,11 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
     rpcs.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
   }
   const chainUrl = sandbox?.chain?.url;
+  // The in-process sandbox's Solana network on its local chain (SANDBOX_CHAIN=1).
+  const solanaUrl = sandbox?.solana?.url;
   const evm = async (name: string) => {
     const n = await catalog.networkByName(name);
-    return n && n.type === 'evm' ? n : undefined;
+    return n && (n.type === 'evm' || n.type === 'solana') ? n : undefined;
   };
   return {
     chain: {
@@ -268,6 +275,7 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         : {
             fallbackRpc: async (name: string) => {
               const n = await evm(name);
+              if (n?.type === 'solana') return sandbox ? solanaUrl : (n.node_url ?? undefined);
               return n ? (chainUrl ?? n.node_url ?? undefined) : undefined;
             },
           }),
@@ -277,9 +285,12 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         const required = (n as { max_confirmations?: unknown }).max_confirmations;
         // The chain id the watcher checks its RPC against.
         const chainId = catalogueChainId(n.chain_id);
+        const genesisHash = n.type === 'solana' ? solanaGenesis(n.name, n.chain_id) : undefined;
         return {
           ...(typeof required === 'number' ? { required } : {}),
-          ...(chainId !== undefined ? { chainId } : {}),
+          ...(chainId !== undefined && n.type === 'evm' ? { chainId } : {}),
+          ...(genesisHash ? { genesisHash } : {}),
+          ...(n.type ? { family: n.type } : {}),
           tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 18 })),
         };
       },

@@ -2,7 +2,8 @@
  * A chain watcher per network family: it watches deposit addresses on the networks it has an RPC
  * for and reports transfers to them and each new chain head. EVM is implemented (evm.ts, viem:
  * one eth_getLogs per network per new block range for every watched address, plus the blocks'
- * transactions for native transfers). Next: Solana (getSignaturesForAddress per address), TON
+ * transactions for native transfers); Solana (solana/watcher.ts: getBlock per new slot for every
+ * watched address, SPL mint in the contract's place). Next: TON
  * (the address's transactions), Bitcoin (an Electrum or Esplora address history). A family
  * without a watcher keeps the API polling cadence. See docs/architecture.md.
  */
@@ -66,4 +67,9 @@ export interface ChainWatcher {
    */
   tickNow?(network: string, scanned?: number): Promise<{ waitMs: number; scanned?: number }>;
   close(): Promise<void>;
+}
+
+/** Contracts compared without case: EVM hex in either case; a Solana mint (base58) is reported as listed. */
+export function sameContract(a: string | null | undefined, b: string | null | undefined): boolean {
+  return (a?.toLowerCase() ?? null) === (b?.toLowerCase() ?? null);
 }

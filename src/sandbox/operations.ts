@@ -9,6 +9,7 @@ import { quoteParts } from './quote.js';
 import { LIST_STATUSES, type SwapStore } from './swaps.js';
 import type { WebhookSender } from './webhooks.js';
 import type { SandboxChain } from './chain.js';
+import type { SandboxSolana } from './solana.js';
 import type { SwapRecord } from './lifecycle.js';
 import type { GaslessDesk } from './gasless.js';
 
@@ -37,6 +38,8 @@ interface OperationDeps {
   store: SwapStore;
   chain: SandboxChain | undefined;
   gasless: GaslessDesk;
+  /** The Solana network's local chain (--chain). */
+  solana?: SandboxSolana;
   webhooks: WebhookSender | undefined;
   /** A completing deposit sent as a real transfer on the sandbox's chain; undefined when simulated (server.ts). */
   onChain: (
@@ -45,7 +48,7 @@ interface OperationDeps {
   ) => Promise<SwapRecord> | undefined;
 }
 
-export function sandboxOperations({ store, chain, gasless, webhooks, onChain }: OperationDeps): Operation[] {
+export function sandboxOperations({ store, chain, gasless, solana, webhooks, onChain }: OperationDeps): Operation[] {
   const swapId = '([^/]+)';
   return [
     { name: 'health', method: 'GET', path: /^\/(api\/v2\/)?health$/, auth: 'none', run: () => ({ status: 'healthy' }) },
@@ -189,7 +192,10 @@ export function sandboxOperations({ store, chain, gasless, webhooks, onChain }: 
         const opts = { amount: c.body.amount, outcome: c.body.outcome, failReason: c.body.fail_reason, late: c.body.late === true };
         // Another token (docs/sandbox.md): a real transfer on the sandbox's chain, which the service never counts.
         if (c.body.token !== undefined)
-          return store.details(await wrongTokenDeposit(store.find(c.params[0] ?? ''), chain, c.body.token, c.body.amount), true);
+          return store.details(
+            await wrongTokenDeposit(store.find(c.params[0] ?? ''), { evm: chain, solana }, c.body.token, c.body.amount),
+            true,
+          );
         // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
         // (the swap shows it when the sandbox's chain watch sees it, as the service would).
         const sent = onChain(c.params[0] ?? '', opts);

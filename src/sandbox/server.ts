@@ -12,6 +12,8 @@ import { startSandboxChain, type SandboxChain } from './chain.js';
 import { formatUnits } from 'viem';
 import type { SwapRecord } from './lifecycle.js';
 import { GaslessDesk } from './gasless.js';
+import { startSandboxSolana, withLocalSolana, type SandboxSolana } from './solana.js';
+import { sameContract, type SeenTransfer } from '../chain/watcher.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -38,6 +40,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!apiKey) throw new Error('sandbox: apiKey must not be empty');
   // With a chain, deposits are real transfers the sandbox sees there (the timer sends them).
   let chain: SandboxChain | undefined;
+  let solana: SandboxSolana | undefined;
+  /** The sandbox's chain of a family (EVM, Solana). */
+  const chainOf = (type: string) => (type === 'evm' ? chain : type === 'solana' ? solana : undefined);
   const autoDelay = timings.depositDelayMs;
   const gasless = new GaslessDesk(
     clock,
@@ -49,42 +54,50 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     options.chain ? { ...timings, depositDelayMs: 'off' } : timings,
     options.chain
       ? {
-          depositAddress: (network, id, own) => (network.type === 'evm' && own && chain ? chain.depositAddress(id) : undefined),
+          depositAddress: (network, id, own) => (own ? chainOf(network.type)?.depositAddress(id) : undefined),
           signAction: (rec, source) => gasless.signAction(rec, source),
           created: (rec) => {
             chain?.watch(rec);
-            if (autoDelay === 'off' || options.clock || rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress)
-              return;
-            setTimeout(() => void chain?.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
+            solana?.watch(rec);
+            const own = chainOf(rec.request.route.from.network.type);
+            if (autoDelay === 'off' || options.clock || !own || !rec.request.useDepositAddress) return;
+            setTimeout(() => void own.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
           },
         }
       : { signAction: (rec, source) => gasless.signAction(rec, source) },
   );
   if (options.chain) {
-    chain = await startSandboxChain(options.chain, (id, t) => {
+    const credit = (id: string, t: SeenTransfer, head: () => number) => {
       const rec = store.get(id);
       const token = rec?.request.route.from.token;
       // What the real service does: only the swap's token counts, and only before it expired.
-      if (!rec || !token || rec.deposit || (token.contract?.toLowerCase() ?? null) !== t.contract || store.statusOf(rec) === 'expired')
-        return;
+      if (!rec || !token || rec.deposit || !sameContract(token.contract, t.contract) || store.statusOf(rec) === 'expired') return;
       const text = formatUnits(t.value, token.decimals);
-      const running = chain as SandboxChain;
       rec.deposit = {
         at: clock.now() + timings.chainPickupMs,
         amount: { value: Number(text), text },
         outcome: 'complete',
         txHash: t.txHash,
-        chain: { block: t.block, head: () => running.head() },
+        chain: { block: t.block, head },
       };
       webhooks?.scan();
-    });
+    };
+    chain = await startSandboxChain(options.chain, (id, t) => credit(id, t, () => (chain as SandboxChain).head()));
+    // LiteSVM is a prebuilt binary: where it cannot load, the Solana network keeps simulated deposits.
+    solana = await startSandboxSolana(options.chain, (id, t) => credit(id, t, () => (solana as SandboxSolana).head())).catch(
+      (err: unknown) => {
+        process.emitWarning(`sandbox: no local Solana chain (${err instanceof Error ? err.message : String(err)})`);
+        return undefined;
+      },
+    );
   }
   const faults = new FaultBox();
   const webhooks = options.webhook ? new WebhookSender(options.webhook, store) : undefined;
   const counts = new Map<string, number>();
   let total = 0;
 
-  const operations = sandboxOperations({ store, chain, gasless, webhooks, onChain });
+  const operations = sandboxOperations({ store, chain, gasless, ...(solana ? { solana } : {}), webhooks, onChain });
+  const replacer = chain ? withLocalSolana(localNodeUrl(chain.url, chain.chainId), solana) : undefined;
 
   const keyDigest = digest(apiKey);
   const server = http.createServer((req, res) => {
@@ -124,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (op.auth !== 'none') checkKey(req.headers['x-ls-apikey'], op.auth === 'public');
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
       const data = await op.run({ url, params, body });
-      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url, chain.chainId) : undefined);
+      send(res, 200, { data, error: null }, replacer);
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
       if (e instanceof EmptyBadRequest) res.writeHead(400, { 'content-length': 0 }).end();
@@ -155,6 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: listening.url,
     ...(chain ? { chain } : {}),
+    ...(solana ? { solana } : {}),
     apiKey,
     clock,
     deposit(id, depositOptions) {
@@ -172,6 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     injectFault: (fault) => faults.add(fault),
     close: async () => {
       await chain?.close();
+      await solana?.close();
       await webhooks?.close();
       await listening.close({ force: true });
     },
@@ -188,14 +203,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ): Promise<SwapRecord> | undefined {
     if (!chain) return undefined;
     const { rec, deposit } = store.checkDeposit(id, opts);
-    if (
-      rec.request.route.from.network.type !== 'evm' ||
-      !rec.request.useDepositAddress ||
-      deposit.outcome !== 'complete' ||
-      deposit.failReason
-    )
-      return undefined;
-    return chain.sendDeposit(rec, deposit.amount.text).then(() => rec);
+    const own = chainOf(rec.request.route.from.network.type);
+    if (!own || !rec.request.useDepositAddress || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
+    return own.sendDeposit(rec, deposit.amount.text).then(() => rec);
   }
 
   /** The programmatic controls: same checks as over HTTP, plain errors, and webhooks looked at at once. */

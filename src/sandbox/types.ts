@@ -1,3 +1,4 @@
+import type { SandboxSolana } from './solana.js';
 import type { SandboxChain, SandboxChainOptions } from './chain.js';
 /**
  * The programmatic face of the sandbox (a local stand-in of the Layerswap v2 API over real HTTP).
@@ -144,6 +145,8 @@ export interface SandboxServer {
   readonly url: string;
   /** The real chain under the EVM networks (--chain), when there is one. */
   readonly chain?: SandboxChain;
+  /** The real local chain under the Solana network (--chain): solana.ts. */
+  readonly solana?: SandboxSolana;
   readonly apiKey: string;
   readonly clock: SandboxClock;
   /** Simulates a deposit now (same as POST /sandbox/swaps/{id}/deposit). Defaults: the exact amount, 'complete'. */

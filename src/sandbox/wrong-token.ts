@@ -9,7 +9,12 @@ import type { SwapRecord } from './lifecycle.js';
  */
 export async function wrongTokenDeposit(
   rec: SwapRecord,
-  chain: SandboxChain | undefined,
+  chains: {
+    evm: SandboxChain | undefined;
+    solana?:
+      | { sendDeposit(rec: SwapRecord, amount?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<unknown> }
+      | undefined;
+  },
   symbol: unknown,
   amount: unknown,
 ): Promise<SwapRecord> {
@@ -17,8 +22,12 @@ export async function wrongTokenDeposit(
   const other = network.tokens.find((t) => typeof symbol === 'string' && t.symbol.toLowerCase() === symbol.toLowerCase());
   if (!other || other.symbol === token.symbol)
     throw validation(`token must be another token of ${network.name}: ${network.tokens.map((t) => t.symbol).join(', ')}.`);
-  if (!chain || network.type !== 'evm' || !rec.request.useDepositAddress)
-    throw validation('a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM swap with a deposit address.');
+  // Each family's own chain (EVM, Solana).
+  const chain = network.type === 'evm' ? chains.evm : network.type === 'solana' ? chains.solana : undefined;
+  if (!chain || !rec.request.useDepositAddress)
+    throw validation(
+      'a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM or Solana swap with a deposit address.',
+    );
   if (amount !== undefined && !(typeof amount === 'number' && amount > 0)) throw validation('amount must be a positive number.');
   await chain.sendDeposit(rec, amount === undefined ? rec.request.amount.text : amount.toFixed(other.decimals), other);
   return rec;

@@ -2,7 +2,7 @@ import { parseUnits } from 'viem';
 import type { Redis } from 'ioredis';
 import type { ChainSighting, SightingVerdict } from '../contracts/chain.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
-import type { SeenTransfer, WatchEntry } from '../chain/watcher.js';
+import { sameContract, type SeenTransfer, type WatchEntry } from '../chain/watcher.js';
 
 /**
  * What a transfer to a swap's deposit address means for the swap's money (chain-watch.ts).
@@ -44,7 +44,7 @@ export interface Told {
 }
 
 export function sameToken(entry: WatchEntry, t: SeenTransfer): boolean {
-  return (t.contract ?? null) === (entry.token.contract?.toLowerCase() ?? null);
+  return sameContract(t.contract, entry.token.contract);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { createEvmWatcher } from '../chain/evm.js';
+import { createSolanaWatcher } from '../chain/solana/watcher.js';
+import type { WatcherEvents } from '../chain/watcher.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { redisChainShare, SharedChainWatch, type ChainShare } from './chain-share.js';
 import { CHAIN_QUEUE, ChainJobs } from './chain-jobs.js';
@@ -6,10 +8,10 @@ import type { Redis } from 'ioredis';
 import type { Queue, Worker } from 'bullmq';
 import type { TrackingKeys } from '../contracts/keys.js';
 
-/** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
+/** Chain watchers (CHAIN_WATCH): RPC URL per network name (CHAIN_RPC_URLS: EVM and Solana), and what the catalogue says of a network. */
 export interface ChainSettings {
   evmRpcs: ReadonlyMap<string, string>;
-  /** An RPC for an EVM network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
+  /** An RPC for a network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
   fallbackRpc?: (network: string) => Promise<string | undefined>;
   network: ChainWatchDeps['network'];
   /** How often each network's head is read (ms; default 2 s). */
@@ -17,8 +19,8 @@ export interface ChainSettings {
 }
 
 /**
- * The chain watch over one EVM watcher (one per family; EVM is the only one today), when an RPC is
- * configured or can be found: undefined leaves every swap to API polling.
+ * The chain watch over one watcher per family (EVM, Solana), when an RPC is configured or can be
+ * found: undefined leaves every swap to API polling.
  */
 function startChainWatch(
   settings: ChainSettings | undefined,
@@ -30,6 +32,13 @@ function startChainWatch(
   const rpcs = new Map(settings.evmRpcs);
   const fallback = settings.fallbackRpc;
   let cw: ChainWatch | undefined = undefined;
+  const events: WatcherEvents = {
+    accept: (e, t) => cw?.accepts(e, t) ?? false,
+    transfer: (e, t) => cw?.onTransfer(e, t),
+    retract: (e, tx) => cw?.onRetract(e, tx),
+    head: (n, h) => cw?.onHead(n, h),
+    health: (n, up) => cw?.onHealth(n, up),
+  };
   const evm = createEvmWatcher({
     rpcs,
     ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
@@ -37,23 +46,32 @@ function startChainWatch(
     driven: share !== undefined,
     // The catalogue's chain id: an RPC of another chain is never believed.
     chainId: async (n) => (await settings.network(n).catch(() => undefined))?.chainId,
-    events: {
-      accept: (e, t) => cw?.accepts(e, t) ?? false,
-      transfer: (e, t) => cw?.onTransfer(e, t),
-      retract: (e, tx) => cw?.onRetract(e, tx),
-      head: (n, h) => cw?.onHead(n, h),
-      health: (n, up) => cw?.onHealth(n, up),
-    },
+    events,
   });
-  // A network first met with no RPC configured gets the catalogue's, once.
-  const prepare = fallback
-    ? async (n: string) => {
-        if (rpcs.has(n)) return;
-        const u = await fallback(n);
-        if (u) rpcs.set(n, u);
-      }
-    : undefined;
-  const all = { ...deps, watchers: [evm], network: settings.network, ...(prepare ? { prepare } : {}) };
+  // Solana networks (the catalogue's type): their CHAIN_RPC_URLS entry or node_url goes to this watcher.
+  const solanaRpcs = new Map<string, string>();
+  const solana = createSolanaWatcher({
+    rpcs: solanaRpcs,
+    ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
+    logger: deps.logger,
+    driven: share !== undefined,
+    genesisHash: async (n) => (await settings.network(n).catch(() => undefined))?.genesisHash,
+    events,
+  });
+  // A network first met with no RPC configured gets the catalogue's, once; each goes to its family's watcher.
+  const prepare = async (n: string) => {
+    if (solanaRpcs.has(n)) return;
+    if ((await settings.network(n).catch(() => undefined))?.family === 'solana') {
+      const u = rpcs.get(n) ?? (await fallback?.(n));
+      rpcs.delete(n);
+      if (u) solanaRpcs.set(n, u);
+      return;
+    }
+    if (rpcs.has(n) || !fallback) return;
+    const u = await fallback(n);
+    if (u) rpcs.set(n, u);
+  };
+  const all = { ...deps, watchers: [evm, solana], network: settings.network, prepare };
   cw = share ? new SharedChainWatch(all, share) : new ChainWatch(all);
   return cw;
 }

@@ -5,7 +5,7 @@ import type { SwapDetails } from '../layerswap/schemas.js';
 import type { Logger } from '../log.js';
 import * as ev from './chain-evidence.js';
 import type { LateList, Told } from './chain-evidence.js';
-import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js';
+import { sameContract, type ChainWatcher, type SeenTransfer, type WatchEntry } from '../chain/watcher.js';
 import type { Observation, SwapState } from './observe.js';
 import type { HintKind, SwapStore } from './swap-store.js';
 
@@ -38,6 +38,10 @@ export interface ChainWatchDeps {
         required?: number;
         /** The network's chain id: its RPC must answer eth_chainId with it. */
         chainId?: number;
+        /** A Solana network's genesis hash: its RPC must answer getGenesisHash with it. */
+        genesisHash?: string;
+        /** The catalogue's network type (evm, solana, …): which watcher takes it. Absent: evm. */
+        family?: string;
         tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }>;
       }
     | undefined
@@ -266,7 +270,7 @@ export class ChainWatch {
     if (prev && prev.txHash === t.txHash && prev.block === t.block) return;
     const same = ev.sameToken(entry, t);
     const net = same ? undefined : await this.deps.network(entry.network).catch(() => undefined);
-    const token = same ? entry.token : net?.tokens.find((k) => (k.contract?.toLowerCase() ?? null) === t.contract);
+    const token = same ? entry.token : net?.tokens.find((k) => sameContract(k.contract, t.contract));
     const decimals = token?.decimals ?? 18;
     const verdict = same ? ev.depositVerdict(t.value, w.expectedBase, w.expired) : 'wrong_token';
     if (verdict === 'wrong_token') w.told.noise = true;

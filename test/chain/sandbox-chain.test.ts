@@ -68,7 +68,9 @@ describe('the sandbox on a real local chain', () => {
     // And its chain id, which the watcher checks its RPC against (eth_chainId).
     const chainId = Number(networks.find((n) => n.name === 'ARBITRUM_MAINNET')?.chain_id);
     expect(chainId).toBe(sandbox.chain?.chainId);
-    expect(networks.find((n) => n.name === 'SOLANA_MAINNET')?.node_url).toBe('https://api.mainnet-beta.solana.com');
+    // Its Solana network on its local Solana chain (solana-watch.test.ts); a network it runs no chain for keeps the public node.
+    expect(networks.find((n) => n.name === 'SOLANA_MAINNET')?.node_url).toBe(sandbox.solana?.url);
+    expect(networks.find((n) => n.name === 'STARKNET_MAINNET')?.node_url).toBe('https://starknet-mainnet.public.blastapi.io');
     // Without --chain the catalogue keeps the public nodes (which the watcher finds unreachable offline: unreachable.test.ts).
     const plain = await startSandbox({ timings: { depositDelayMs: 'off' } });
     try {
