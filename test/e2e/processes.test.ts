@@ -9,6 +9,7 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
+import { swapRequest } from '../support/swaps.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -126,15 +127,7 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     expect(quote.text).toContain(`You receive: ${expected.quote.receive_amount} USDC on Base`);
 
     // A swap made elsewhere, followed with /track: the worker process polls it and pushes cards.
-    const created = await api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: '0x1111111111111111111111111111111111111111',
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await api.createSwap(swapRequest('0x1111111111111111111111111111111111111111'));
     await api.close();
     const id = created.swap.id;
     fake.sendText(chat, alice, `/track ${id}`);
@@ -213,15 +206,7 @@ describe('swapbot web + swapbot worker on Discord', () => {
   it('answers a slash command through the gateway and the worker edits the live card in the DM', async () => {
     const fake = world.fake;
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    const created = await api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: '0x1111111111111111111111111111111111111111',
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await api.createSwap(swapRequest('0x1111111111111111111111111111111111111111'));
     await api.close();
     const id = created.swap.id;
     const short = id.slice(0, 8);

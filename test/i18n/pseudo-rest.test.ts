@@ -6,6 +6,7 @@ import { t } from '../../src/i18n/index.js';
 import { InvalidRequestError } from '../../src/layerswap/errors.js';
 import { startHarness, type Harness } from '../bot/support/conversation.js';
 import { leftovers, readable, serviceNames } from './pseudo-check.js';
+import { swapRequest } from '../support/swaps.js';
 
 /**
  * The rest of the command side in the pseudo-locale (see pseudo-commands.test.ts): /status,
@@ -24,15 +25,7 @@ describe('no English outside the catalogs in the rest of the commands', () => {
     [h, limited] = await Promise.all([startHarness(), startHarness({ commandsPerMinute: 2 })]);
     names = await serviceNames(h.api);
     swapId = (
-      await h.api.createSwap({
-        source_network: 'ARBITRUM_MAINNET',
-        source_token: 'USDC',
-        destination_network: 'BASE_MAINNET',
-        destination_token: 'USDC',
-        destination_address: ADDRESS,
-        amount: 100,
-        use_deposit_address: true,
-      })
+      await h.api.createSwap(swapRequest(ADDRESS))
     ).swap.id;
   });
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import type { CreateSwapParams } from '../../src/layerswap/params.js';
 import { SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 
 /**
@@ -68,4 +69,21 @@ export function swapDetails(
     quote: opts.quote ?? QUOTE,
     ...opts.more,
   });
+}
+
+/**
+ * The request for the tests' usual swap against the sandbox: 100 USDC from Arbitrum One to Base,
+ * paid to a deposit address, received at `destination`. `more` changes what a test needs to differ.
+ */
+export function swapRequest(destination: string, more: Partial<CreateSwapParams> = {}): CreateSwapParams {
+  return {
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    destination_address: destination,
+    amount: 100,
+    use_deposit_address: true,
+    ...more,
+  };
 }
