@@ -17,10 +17,7 @@ const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const world = useWorld('tg-blocked');
 
 const isStatusCard = (m: StoredMessage) => /^Swap [0-9a-f]+: /.test(m.text ?? '');
-const newSwap = async () =>
-  (
-    await world.api.createSwap(swapRequest(EVM))
-  ).swap.id;
+const newSwap = async () => (await world.api.createSwap(swapRequest(EVM))).swap.id;
 
 describe('a user who blocked the bot and comes back', () => {
   it('hears once which swaps stopped being followed, with outcomes, and can follow them all again', async () => {

@@ -19,10 +19,6 @@ const world = useWorld('tg-lang');
 /** A person whose Telegram app is in this language (Update.message.from.language_code). */
 const speaker = (first_name: string, language_code: string): User => ({ ...newUser(first_name), language_code });
 
-/** The newest message asking for free text. */
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 const buttonTexts = (m: StoredMessage): string[] =>
   ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
 
@@ -50,7 +46,7 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
 
     await u.presses('Intercambiar');
     await u.sees('Envía la dirección en Base que debe recibir los USDC.');
-    u.says(EVM, { replyTo: (await forceReply(u)).message_id });
+    await u.answers(EVM);
     await u.sees('para reembolsos');
     await u.presses('Omitir (sin dirección de reembolso)');
     let confirm = await u.sees(/Confirma tu intercambio|Refuel/);
