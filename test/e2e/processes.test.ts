@@ -9,7 +9,7 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
-import { swapRequest } from '../support/swaps.js';
+import { swapRequest, quoteRequest } from '../support/swaps.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -115,15 +115,7 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     const quote = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card');
     // The amount the sandbox quotes (a fixed network cost plus a small rate), not a made-up one.
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    const expected = await api.getQuote({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      amount: 100,
-      refuel: false,
-      use_deposit_address: true,
-    });
+    const expected = await api.getQuote(quoteRequest());
     expect(quote.text).toContain(`You receive: ${expected.quote.receive_amount} USDC on Base`);
 
     // A swap made elsewhere, followed with /track: the worker process polls it and pushes cards.

@@ -6,6 +6,7 @@ import { newUser } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { TgUser, useWorld } from './world.js';
 import { waitFor } from '../../support/wait.js';
+import { quoteRequest } from '../../support/swaps.js';
 
 /**
  * Issue 17 through Telegram (real grammY against the fake Bot API over HTTP, the real core, the
@@ -26,15 +27,7 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
   it("quotes, runs the wizard to the deposit card and gets pushed updates, all in Spanish, with the service's amounts and addresses", async () => {
     const elena = speaker('Elena', 'es');
     const u = new TgUser(world.fake, elena, world.fake.privateChat(elena));
-    const { quote: sandboxQuote } = await world.api.getQuote({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      amount: 100,
-      refuel: false,
-      use_deposit_address: true,
-    });
+    const { quote: sandboxQuote } = await world.api.getQuote(quoteRequest());
 
     u.says('/quote 100 USDC arbitrum base');
     const quote = await u.sees('Cotización: USDC Arbitrum One → USDC Base');
