@@ -13,7 +13,7 @@ import { codeSpan } from './markdown.js';
 import { buildModal } from './modal.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
-import { renderReply } from './render.js';
+import { renderIn } from './render.js';
 import { InteractionResponder, type RepliableInteraction } from './deliver.js';
 import { DM_ONLY_WHERE_NOT_MEMBER, interactionOnly } from './user-install.js';
 import { adapterWords } from '../words.js';
@@ -150,7 +150,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
    */
   async function continueInDm(i: ChatInputCommandInteraction, text: string, ilog: Logger): Promise<void> {
     await i.deferReply({ flags: MessageFlags.Ephemeral });
-    const answer = (reply: Reply) => i.editReply(interactionOptions(renderReply(reply)));
+    const answer = async (reply: Reply) => i.editReply(interactionOptions(await renderIn(reply, wordsFor(i))));
     try {
       const dm = await i.user.createDM();
       const replies = await opts.core.handle({
@@ -162,7 +162,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
         text,
         isChatAdmin: () => Promise.resolve(true),
       });
-      for (const reply of replies) await dm.send(interactionOptions(renderReply(reply)));
+      for (const reply of replies) await dm.send(interactionOptions(await renderIn(reply, wordsFor(i))));
       const t = await wordsFor(i)();
       await answer({
         tone: 'info',
