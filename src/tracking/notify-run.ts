@@ -5,7 +5,7 @@ import { DeliveryError } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
 import type { Audience, CardView, ChatSettings } from '../contracts/tracking.js';
 import { shownDistribution, type RouteTimes } from '../contracts/route-times.js';
-import type { Locale } from '../i18n/index.js';
+import type { Locale } from './locales.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
 import { jobLogger, type Logger } from '../log.js';
 import { targetKey } from './keys.js';
