@@ -215,7 +215,10 @@ export class AddressWatch {
         if (err instanceof ResponseShapeError) {
           // The same bad answer for every address, every tick: one line (no stack) until a good one.
           if (!this.malformedTold)
-            logger.warn({ error: err.name, at: err.path }, "the service's swap list is malformed: watched addresses back off (said once)");
+            logger.warn(
+              { err: asError(err, { stack: false }), at: err.path },
+              "the service's swap list is malformed: watched addresses back off (said once)",
+            );
           this.malformedTold = true;
         } else logger.warn({ err: asError(err), addresses: batch.length }, 'could not list the swaps of watched addresses; backing off');
       }
