@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -10,6 +9,7 @@ import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } fr
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
 import { swapRequest, quoteRequest } from '../support/swaps.js';
+import { CLI, freePort } from '../support/cli.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -17,16 +17,6 @@ import { swapRequest, quoteRequest } from '../support/swaps.js';
  * fake Bot API over real sockets. Proves the adapters and the tracking engine are wired into the
  * running bot, and that SIGTERM drains both cleanly.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Proc {
   child: ChildProcess;
