@@ -216,7 +216,7 @@ export class AddressWatch {
           // The same bad answer for every address, every tick: one line (no stack) until a good one.
           if (!this.malformedTold)
             logger.warn(
-              { err: asError(err, { stack: false }), at: err.path },
+              { err: asError(err, { stack: false }) },
               "the service's swap list is malformed: watched addresses back off (said once)",
             );
           this.malformedTold = true;
