@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, http, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { trackingRenderer } from '../../../src/bot/renderer.js';
-import { TOKEN_ABI } from '../../../src/chain/local-node.js';
+import { TOKEN_ABI, type LocalNode } from '../../../src/chain/local-node.js';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
 import { LayerswapClient } from '../../../src/layerswap/client.js';
 import type { CreateSwapParams } from '../../../src/layerswap/params.js';
@@ -90,13 +90,13 @@ export async function startChainTracking(o: ChainTrackingOptions & { messenger: 
   return tracking;
 }
 
-/** A wallet on the sandbox's chain holding its funded key. */
-export function chainWallet(sandbox: SandboxServer) {
-  const url = sandbox.chain?.url ?? '';
+/** A wallet holding a local chain's funded key: the sandbox's chain or a node of its own. */
+export function chainWallet(chain: Pick<LocalNode, 'url' | 'chainId' | 'fundedKey'> | undefined) {
+  const url = chain?.url ?? '';
   return createWalletClient({
-    account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
+    account: privateKeyToAccount(chain?.fundedKey ?? '0x'),
     chain: {
-      id: 31337,
+      id: chain?.chainId ?? 31337,
       name: 'local',
       nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [url] } },
@@ -112,7 +112,7 @@ export function chainReader(sandbox: SandboxServer) {
 
 /** A real ERC-20 transfer of `amount` (6 decimals) of `token` to `to`, from the funded key. */
 export function sendToken(sandbox: SandboxServer, to: Hex, amount: string, token: Hex = ARB_USDC): Promise<Hex> {
-  return chainWallet(sandbox).writeContract({
+  return chainWallet(sandbox.chain).writeContract({
     address: token,
     abi: TOKEN_ABI,
     functionName: 'transfer',
