@@ -18,7 +18,7 @@ import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
 import { QuoteResponseSchema, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 import { fixtureData, fixtureNames } from '../support/fixtures.js';
-import { ARBITRUM, BASE, DEST, hash, NOW, QUOTE, SWAP_ID, swapDetails, USDC, manualTransfer } from '../support/swaps.js';
+import { ARBITRUM, BASE, DEST, hash, NOW, QUOTE, SWAP_ID, swapDetails, USDC, DEPOSIT_ADDRESS, manualTransfer } from '../support/swaps.js';
 
 const arb = ARBITRUM;
 const base = BASE;
@@ -217,7 +217,7 @@ describe('the money model', () => {
     });
     const cards = await depositCards(fromCoinbase, NOW);
     const image = cards.find((c) => c.image)?.image;
-    expect(image && qrPayload(image)).toBe('0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C');
+    expect(image && qrPayload(image)).toBe(DEPOSIT_ADDRESS);
     expect(replyText(cards[0]!)).toContain('Withdraw exactly 100 USDC');
     expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain(
       'Exchanges can hold a withdrawal for checks before it leaves',
