@@ -259,9 +259,7 @@ describe('a whole swap on Discord', () => {
   });
 
   it('lets only admins or the tracking role start tracking in a server', async () => {
-    const id = (
-      await h.live.api.createSwap(swapRequest(ADDRESS, { amount: 20 }))
-    ).swap.id;
+    const id = (await h.live.api.createSwap(swapRequest(ADDRESS, { amount: 20 }))).swap.id;
     const refused = await answerOf(h.fake, h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
     expect(unescape(embedText(refused))).toMatch(/Only admins can do that here/);
     expect(refused.ephemeral).toBe(true);

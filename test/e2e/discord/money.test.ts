@@ -16,9 +16,7 @@ const SEND = /Send exactly|Send the exact amount|Send it before/;
 describe("what the bot tells a Discord channel about a swap's money", () => {
   it('a deposit with no refund address whose payout keeps failing: no "send", and the stuck message promises no refund', async () => {
     const channelId = h.guild.channelIds[0] ?? '';
-    const id = (
-      await h.live.api.createSwap(swapRequest(ADDRESS))
-    ).swap.id;
+    const id = (await h.live.api.createSwap(swapRequest(ADDRESS))).swap.id;
     await answerOf(h.fake, h.fake.slashCommand({ ...h.mod, channelId }, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
     const card = await waitFor(

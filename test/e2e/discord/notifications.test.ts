@@ -30,9 +30,7 @@ describe('a Discord channel in quiet mode with quiet hours', () => {
     await waitFor(() => press.callbacks[0], 'the press answered');
     await waitFor(() => buttonLabels(typed).includes('✅ Quiet mode: on'), 'the card to show quiet mode on');
 
-    const id = (
-      await h.live.api.createSwap(swapRequest(ADDRESS))
-    ).swap.id;
+    const id = (await h.live.api.createSwap(swapRequest(ADDRESS))).swap.id;
     await answerOf(h.fake, h.fake.slashCommand(mod, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
     const card = await waitFor(
