@@ -73,6 +73,12 @@ async function main(argv: string[]): Promise<number> {
 
   const role: Role = consoleMode ? 'console' : (command as Role);
   const rt = await createRuntime(config, logger, role);
+  // A development chain (SANDBOX_CHAIN=1): its key is a well-known one (DEV_KEYS), printed so any wallet tool can send.
+  // Not in `swapbot mcp`, whose stdout is the protocol.
+  const chain = rt.sandbox?.chain;
+  if (chain) process.stdout.write(`chain rpc: ${chain.url}\nchain funded key: ${chain.fundedKey}\n`);
+  const solana = rt.sandbox?.solana;
+  if (solana) process.stdout.write(`solana rpc: ${solana.url}\nsolana funded key: ${solana.fundedKey}\n`);
   const stop = onSignals(rt, logger);
   try {
     if (role === 'console') {
@@ -251,7 +257,7 @@ function onSignals(rt: Runtime, logger: Logger): { stopped: Promise<void> } {
     // Only a timer: a clean close exits through main() as usual.
     deadline.unref();
     rt.close().then(resolve, (err: unknown) => {
-      logger.error({ err }, 'shutdown failed');
+      logger.error({ err: asError(err, { secrets: secretsForErrors }) }, 'shutdown failed');
       resolve();
     });
   };

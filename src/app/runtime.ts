@@ -109,15 +109,6 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
         timings: { depositDelayMs: config.SANDBOX_DEPOSIT_DELAY_MS, chainPickupMs: config.SANDBOX_CHAIN_PICKUP_MS },
         ...(config.SANDBOX_CHAIN === '1' ? { chain: {} } : {}),
       });
-      if (sandbox.chain) {
-        // A development chain: its key is a well-known one (DEV_KEYS), printed so any wallet tool can send.
-        console.log(`chain rpc: ${sandbox.chain.url}`);
-        console.log(`chain funded key: ${sandbox.chain.fundedKey}`);
-      }
-      if (sandbox.solana) {
-        console.log(`solana rpc: ${sandbox.solana.url}`);
-        console.log(`solana funded key: ${sandbox.solana.fundedKey}`);
-      }
       const running = sandbox;
       closers.push({ name: 'sandbox', fn: () => running.close() });
       baseUrl = sandbox.url;

@@ -133,7 +133,11 @@ export async function startWeb(
   const ready = Promise.all(
     background.map((task) =>
       task().catch((err: unknown) => {
-        if (err instanceof TokenRefused) logger.error(`${err.message} /health answers 503 until the process restarts with a valid token.`);
+        if (err instanceof TokenRefused)
+          logger.error(
+            { err: asError(err, { stack: false }) },
+            'a token was refused; /health answers 503 until the process restarts with a valid token.',
+          );
         else if (!rt.closing) logger.error({ err: asError(err) }, 'web: an adapter could not start');
       }),
     ),
@@ -158,7 +162,10 @@ async function startWithRetry<T>(rt: Runtime, name: string, connect: () => Promi
       return value;
     } catch (err) {
       if (isTokenRefused(err)) {
-        rt.logger.error(`${name}: the token was refused; /health answers 503 until the process restarts with a valid token.`);
+        rt.logger.error(
+          { err: asError(err, { stack: false }) },
+          `${name}: the token was refused; /health answers 503 until the process restarts with a valid token.`,
+        );
         return undefined;
       }
       const waitMs = Math.min(1000 * 2 ** attempt, RETRY_MAX_MS);

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CoreDeps } from '../bot/create-core.js';
-import type { Logger } from '../log.js';
+import { asError, type Logger } from '../log.js';
 import { createRedis } from '../redis.js';
 import { AgentKeyStore, type AgentKey } from './key-store.js';
 import { momentParams, mcpServer, subscribeEvents } from './server.js';
@@ -121,7 +121,7 @@ export async function runMcpStdio(opts: {
       };
       return server;
     },
-    { onerror: (err) => opts.logger.debug({ err: err.message }, 'mcp stdio: message refused') },
+    { onerror: (err) => opts.logger.debug({ err: asError(err, { stack: false }) }, 'mcp stdio: message refused') },
   );
   process.stdin.once('end', () => resolveClosed());
   const subscriber = createRedis(opts.redisUrl, { logger: opts.logger, name: 'mcp-events', maxRetriesPerRequest: null });

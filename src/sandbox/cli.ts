@@ -22,7 +22,7 @@ const SANDBOX_USAGE =
 const DEFAULT_CLI_PORT = 8787;
 
 export interface SandboxCliIo {
-  /** Where the one line goes (default console.log). */
+  /** Where the one line goes (default stdout). */
   out?: (line: string) => void;
   /** Stops the server like SIGINT does (tests, or an embedding process). */
   signal?: AbortSignal;
@@ -48,7 +48,7 @@ export async function runSandboxCli(
   env: Readonly<Record<string, string | undefined>> = process.env,
   io: SandboxCliIo = {},
 ): Promise<void> {
-  const out = io.out ?? ((line: string) => console.log(line));
+  const out = io.out ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const opts = parseSandboxArgs(argv, env);
   if (opts.help) {
     out(SANDBOX_USAGE);

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ChatTarget, Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { TrackingRenderer, TrackingService, WatchLimitNotice } from '../contracts/tracking.js';
-import { defaultLocale, type Locale } from '../i18n/index.js';
+import { trackingLocales, type Locale } from './locales.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import { OPEN_SWAP_STATUSES } from '../layerswap/params.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
@@ -80,7 +80,7 @@ export function tellByMessenger(
   return async (target, locale, notice) => {
     const messenger = messengers[target.platform];
     if (!messenger || !render.watchLimit) throw new Error(`no ${target.platform} messenger in this worker`);
-    await messenger.send(target, render.watchLimit(notice, locale ?? defaultLocale()));
+    await messenger.send(target, render.watchLimit(notice, locale ?? trackingLocales.fallback()));
   };
 }
 
@@ -215,7 +215,10 @@ export class AddressWatch {
         if (err instanceof ResponseShapeError) {
           // The same bad answer for every address, every tick: one line (no stack) until a good one.
           if (!this.malformedTold)
-            logger.warn({ error: err.name, at: err.path }, "the service's swap list is malformed: watched addresses back off (said once)");
+            logger.warn(
+              { err: asError(err, { stack: false }) },
+              "the service's swap list is malformed: watched addresses back off (said once)",
+            );
           this.malformedTold = true;
         } else logger.warn({ err: asError(err), addresses: batch.length }, 'could not list the swaps of watched addresses; backing off');
       }

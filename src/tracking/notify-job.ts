@@ -4,7 +4,7 @@ import type { Messenger } from '../contracts/messenger.js';
 import type { ChatLanguages, TrackingRenderer } from '../contracts/tracking.js';
 import type { RouteTimesStore } from './route-times.js';
 import type { Logger } from '../log.js';
-import { defaultLocale } from '../i18n/index.js';
+import { trackingLocales } from './locales.js';
 import { targetKey } from './keys.js';
 import type { Pacer } from './pacing.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -97,6 +97,6 @@ export class NotifyProcessor {
     const d: Delivery = snap.delivery ?? { version: 0, moments: moments.length };
     const behind = (live && (d.version < live.state.version || d.moments < moments.length)) || (snap.stopped && !d.stopped);
     if (!behind) return live ? 'up_to_date' : 'no_state';
-    return new NotifyRun(deps, job, token, follower, snap, settings, saved ?? follower.locale ?? defaultLocale()).deliver();
+    return new NotifyRun(deps, job, token, follower, snap, settings, saved ?? follower.locale ?? trackingLocales.fallback()).deliver();
   }
 }

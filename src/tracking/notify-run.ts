@@ -5,9 +5,9 @@ import { DeliveryError } from '../contracts/messenger.js';
 import type { Reply } from '../contracts/reply.js';
 import type { Audience, CardView, ChatSettings } from '../contracts/tracking.js';
 import { shownDistribution, type RouteTimes } from '../contracts/route-times.js';
-import type { Locale } from '../i18n/index.js';
+import type { Locale } from './locales.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
-import { jobLogger, type Logger } from '../log.js';
+import { asError, jobLogger, type Logger } from '../log.js';
 import { targetKey } from './keys.js';
 import type { NotifyDeps, NotifyJobData } from './notify-job.js';
 import type { SwapState } from './observe.js';
@@ -97,7 +97,7 @@ export class NotifyRun {
       else await messenger.edit(ref, reply);
     } catch (err) {
       if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-      this.log().info({ err }, 'the deposit card could not be edited (deleted or refused); left as it is');
+      this.log().info({ err: asError(err) }, 'the deposit card could not be edited (deleted or refused); left as it is');
     }
     await this.save({ ...this.d, depositHash });
   }
@@ -184,7 +184,7 @@ export class NotifyRun {
           () => true,
           (err: unknown) => {
             if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-            this.log().warn({ err }, 'reaction refused: sending the completion as a message');
+            this.log().warn({ err: asError(err) }, 'reaction refused: sending the completion as a message');
             return false;
           },
         );
@@ -289,7 +289,8 @@ export class NotifyRun {
       // the request was written leaves it in doubt: the mark stays, so the retry treats it as
       // a crash would (a key moment is not sent twice; a card is sent again).
       if (err instanceof DeliveryError && !err.inDoubt) await this.save(withoutSending(this.d));
-      if (err instanceof DeliveryError && err.inDoubt) this.log().warn({ what, err }, 'no answer to a send: it may have been delivered');
+      if (err instanceof DeliveryError && err.inDoubt)
+        this.log().warn({ what, err: asError(err) }, 'no answer to a send: it may have been delivered');
       throw err;
     }
     await this.deps.afterSend?.(what);
@@ -307,7 +308,7 @@ export class NotifyRun {
       await run();
     } catch (err) {
       if (!(err instanceof DeliveryError) || (err.failure !== 'rejected' && err.failure !== 'message_gone')) throw err;
-      this.log().error({ step: what, err }, 'platform refused a tracking message; skipped');
+      this.log().error({ step: what, err: asError(err) }, 'platform refused a tracking message; skipped');
       await skip();
     }
   }

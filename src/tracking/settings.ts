@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_SETTINGS, MOMENT_KINDS, type ChatSettings, type MomentKind } from '../contracts/tracking.js';
-import { dateTimeFormat } from '../i18n/intl.js';
+import { trackingLocales } from './locales.js';
 import type { TrackingKeys } from '../contracts/keys.js';
 
 /**
@@ -77,8 +77,7 @@ const validHour = (h: unknown): h is number => Number.isInteger(h) && (h as numb
 /** The hour (0-23) at `at` in an IANA time zone; undefined for a zone this runtime does not know. */
 export function hourIn(at: number, tz: string): number | undefined {
   try {
-    const h = dateTimeFormat('en-US', { timeZone: tz, hour: 'numeric', hourCycle: 'h23' }).format(at);
-    const n = Number(h);
+    const n = trackingLocales.hourOf(at, tz);
     return Number.isInteger(n) ? n % 24 : undefined;
   } catch {
     return undefined;

@@ -1,6 +1,6 @@
 import type { ChatKind } from '../contracts/incoming.js';
 import { MOMENT_KINDS, type Moment, type MomentKind } from '../contracts/tracking.js';
-import { asLocale } from '../i18n/index.js';
+import { trackingLocales } from './locales.js';
 import { parseTargetKey } from './keys.js';
 import type { SwapState, TxSnapshot } from './observe.js';
 import type { Delivery, Follower } from './swap-store.js';
@@ -41,7 +41,7 @@ export function decodeFollower(tk: string, v: string): Follower | undefined {
     const chatKind = KINDS[String(f.k)];
     const userId = f.u ?? (chatKind === 'private' ? chat.chatId : undefined);
     if (!chatKind || typeof userId !== 'string') return undefined;
-    const locale = asLocale(f.l);
+    const locale = trackingLocales.parse(f.l);
     return {
       ...chat,
       chatKind,

@@ -17,7 +17,7 @@ import { parseTargetKey, targetKey } from './keys.js';
 import type { TrackingKeys } from '../contracts/keys.js';
 import type { CreatorNotes, Moment, StopReason } from '../contracts/tracking.js';
 import type { SwapState } from './observe.js';
-import type { Locale } from '../i18n/index.js';
+import type { Locale } from './locales.js';
 import { scripts, type ScriptRunner } from '../scripts.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import { isSwapId } from '../contracts/swap-id.js';
 import type { ChatSettings, CreatorNotes, FollowBy, FollowedSwap, FollowResult, TrackingService } from '../contracts/tracking.js';
-import type { Locale } from '../i18n/index.js';
+import type { Locale } from './locales.js';
 import type { ChatMoves } from './chat-moves.js';
 import type { AddressWatch } from './address-watch.js';
 import { pollJobId, targetKey } from './keys.js';

@@ -14,6 +14,7 @@ import { createWebhookHandler } from '../../src/tracking/webhook.js';
 import { testRedis, uniquePrefix } from '../support/redis.js';
 import { startHarness } from '../tracking/support/harness.js';
 import { WAIT_MS } from '../support/wait.js';
+import { swapRequest } from '../support/swaps.js';
 
 /**
  * GET /metrics over a real socket, after real activity: API requests to the sandbox over HTTP
@@ -61,15 +62,7 @@ describe('GET /metrics', () => {
   it('counts API requests by operation and outcome, with latency, and never shows a swap id', async () => {
     const before = (await scrape()).body;
     const op = 'GET /api/v2/swaps/{swapId}';
-    const created = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: `0x${'a'.repeat(40)}`,
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await client.createSwap(swapRequest(`0x${'a'.repeat(40)}`));
     const id = created.swap.id;
     await client.getSwap(id);
     const poll = await client.pollSwap(id, { exclude_deposit_actions: true });

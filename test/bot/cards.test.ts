@@ -6,7 +6,7 @@ import { confirmationBar, statusCard } from '../../src/bot/status/card.js';
 import { replySize } from '../../src/bot/kernel/fit.js';
 import { replyButtons, replyText } from '../../src/contracts/reply.js';
 import { FAIL_REASONS, SWAP_STATUSES, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
-import { ARBITRUM, NOW, SWAP_ID } from '../support/swaps.js';
+import { ARBITRUM, NOW, SWAP_ID, DEPOSIT_ADDRESS, manualTransfer } from '../support/swaps.js';
 
 const ID = SWAP_ID;
 const arb = ARBITRUM;
@@ -29,18 +29,7 @@ function details(status: string, extra: Record<string, unknown> = {}): SwapDetai
       ...extra,
     },
     quote: { receive_amount: 99.5, avg_completion_time: '00:02:00' },
-    deposit_actions: [
-      {
-        type: 'manual_transfer',
-        to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C',
-        amount: 100,
-        amount_in_base_units: '100000000',
-        call_data: null,
-        order: 0,
-        network: arb,
-        token: usdc,
-      },
-    ],
+    deposit_actions: [manualTransfer({ token: usdc })],
   });
 }
 
@@ -192,7 +181,7 @@ describe('deposit card', () => {
 });
 
 describe('deposit card: only deposits a person can make from any wallet', () => {
-  const DEP = '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C';
+  const DEP = DEPOSIT_ADDRESS;
 
   test("an action amount of 0 (ERC-20) falls back to the swap's requested amount; the QR is an EIP-681 token transfer", async () => {
     const d = details('user_transfer_pending');

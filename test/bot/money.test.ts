@@ -18,7 +18,7 @@ import { replyText, type Reply } from '../../src/contracts/reply.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/contracts/tracking.js';
 import { QuoteResponseSchema, SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 import { fixtureData, fixtureNames } from '../support/fixtures.js';
-import { ARBITRUM, BASE, DEST, hash, NOW, QUOTE, SWAP_ID, swapDetails, USDC } from '../support/swaps.js';
+import { ARBITRUM, BASE, DEST, hash, NOW, QUOTE, SWAP_ID, swapDetails, USDC, DEPOSIT_ADDRESS, manualTransfer } from '../support/swaps.js';
 
 const arb = ARBITRUM;
 const base = BASE;
@@ -213,22 +213,11 @@ describe('the money model', () => {
 
   test('a withdrawal from an exchange gets the bare address as its QR (never an EIP-681 request), and the waiting card says the exchange may hold it', async () => {
     const fromCoinbase = details('user_transfer_pending', [], { source_exchange: { name: 'COINBASE', display_name: 'Coinbase' } }, QUOTE, {
-      deposit_actions: [
-        {
-          type: 'manual_transfer',
-          to_address: '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C',
-          amount: 100,
-          amount_in_base_units: '100000000',
-          call_data: null,
-          order: 0,
-          network: arb,
-          token: usdc,
-        },
-      ],
+      deposit_actions: [manualTransfer()],
     });
     const cards = await depositCards(fromCoinbase, NOW);
     const image = cards.find((c) => c.image)?.image;
-    expect(image && qrPayload(image)).toBe('0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C');
+    expect(image && qrPayload(image)).toBe(DEPOSIT_ADDRESS);
     expect(replyText(cards[0]!)).toContain('Withdraw exactly 100 USDC');
     expect(replyText(statusCard(fromCoinbase, { audience: 'private', now: NOW }))).toContain(
       'Exchanges can hold a withdrawal for checks before it leaves',

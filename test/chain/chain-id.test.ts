@@ -1,5 +1,4 @@
-import { createWalletClient, http, parseUnits, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { parseUnits, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmWatcher } from '../../src/chain/evm.js';
 import { startLocalNode, type LocalNode } from '../../src/chain/local-node.js';
@@ -7,6 +6,7 @@ import type { ChainWatcher, SeenTransfer, WatchEntry } from '../../src/chain/wat
 import { memoryLogger } from '../support/log.js';
 import { waitFor } from '../support/wait.js';
 import { startRpcProxy, type RpcProxy } from './support/rpc-proxy.js';
+import { chainWallet } from './support/chain-stack.js';
 
 /**
  * The RPC's chain id is checked before anything it says is believed, at start and again when it
@@ -30,16 +30,7 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
   });
 
   const sendEth = async (to: Hex) => {
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(node.fundedKey),
-      chain: {
-        id: node.chainId,
-        name: 'local',
-        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [node.url] } },
-      },
-      transport: http(node.url),
-    });
+    const wallet = chainWallet(node);
     return wallet.sendTransaction({ to, value: parseUnits('0.01', 18) });
   };
 

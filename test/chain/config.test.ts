@@ -1,17 +1,15 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { memoryLogger } from '../support/log.js';
 import { WAIT_MS } from '../support/wait.js';
+import { CLI } from '../support/cli.js';
 
 /**
  * The chain watcher's settings as an operator meets them: CHAIN_WATCH (auto by default, off,
  * anything else listed with the other problems), CHAIN_RPC_URLS (bad entries named, the URLs'
  * keys never echoed or logged), and `swapbot sandbox --chain` printing its RPC and funded key.
  */
-
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 function problemsOf(env: Record<string, string>): ConfigError {
   try {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backedAt, judge, TRANSFER_TOPIC, type Tracked } from '../../src/chain/evidence.js';
 import type { SeenTransfer } from '../../src/chain/watcher.js';
 import { catalogueChainId, depositVerdict, dustFloor, kindOf, worthTelling } from '../../src/tracking/chain-evidence.js';
+import { USDC as USDC_TOKEN } from '../support/swaps.js';
 
 /**
  * The rules of chain evidence (pure): the dust floor, what is worth telling once, what a receipt
@@ -9,7 +10,7 @@ import { catalogueChainId, depositVerdict, dustFloor, kindOf, worthTelling } fro
  */
 
 const TO = '0x00000000000000000000000000000000000000aa';
-const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+const USDC = USDC_TOKEN.contract;
 const t: SeenTransfer = { network: 'N', to: TO, txHash: '0x01', block: 10, contract: USDC, value: 5n, at: 0 };
 const receipt = (over: Record<string, unknown> = {}) => ({
   status: '0x1',

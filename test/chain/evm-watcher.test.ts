@@ -1,10 +1,10 @@
-import { createPublicClient, createWalletClient, http, parseUnits, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, http, parseUnits, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmWatcher } from '../../src/chain/evm.js';
 import { startLocalNode, type LocalNode } from '../../src/chain/local-node.js';
 import type { ChainWatcher, SeenTransfer, WatchEntry } from '../../src/chain/watcher.js';
 import { waitFor } from '../support/wait.js';
+import { chainWallet } from './support/chain-stack.js';
 
 /**
  * The EVM watcher alone on a real local node that mines a block every second, as the sandbox's
@@ -24,17 +24,7 @@ describe('EVM watcher on a local node mining every second', () => {
   const seen: Array<{ swapId: string; t: SeenTransfer; headThen: number }> = [];
   const pub = () => createPublicClient({ cacheTime: 0, transport: http(node.url) });
   const send = async (to: Hex) => {
-    const account = privateKeyToAccount(node.fundedKey);
-    const wallet = createWalletClient({
-      account,
-      chain: {
-        id: node.chainId,
-        name: 'local',
-        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [node.url] } },
-      },
-      transport: http(node.url),
-    });
+    const wallet = chainWallet(node);
     const hash = await wallet.sendTransaction({ to, value: parseUnits('0.01', 18) });
     return Number((await pub().waitForTransactionReceipt({ hash, pollingInterval: 20 })).blockNumber);
   };

@@ -13,6 +13,7 @@ import { uniquePrefix } from '../support/redis.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { CARD_TITLE, testRenderer } from '../tracking/support/card.js';
 import { WAIT_MS } from '../support/wait.js';
+import { swapRequest } from '../support/swaps.js';
 
 /**
  * Tracking on a real Redis Cluster (REDIS_CLUSTER_NODES): three masters and one replica started
@@ -65,15 +66,7 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
 
   async function createSwap(): Promise<string> {
     n++;
-    const created = await client.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: `0x${n.toString(16).padStart(40, 'a')}`,
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await client.createSwap(swapRequest(`0x${n.toString(16).padStart(40, 'a')}`));
     return created.swap.id;
   }
 

@@ -25,22 +25,14 @@ describe('terminal chat', () => {
     // question's; [#4] is the recommended refund address, the one just given).
     await c.waitFor('[#4] Use 0xd8dA…6045 (recommended)', at);
     await c.waitFor('[#5] Skip (no refund address)', at);
-    at = c.text.length;
-    c.type('#5');
-    await c.waitFor('[7] Yes, refuel  [8] No refuel', at);
-    at = c.text.length;
-    c.type('8');
-    await c.waitFor('[10] Confirm  [11] Cancel', at);
-    at = c.text.length;
-    c.type('10');
-    const deposit = await c.waitFor('[14] Status  [15] Track', at);
+    await c.says('#5', '[7] Yes, refuel  [8] No refuel');
+    await c.says('8', '[10] Confirm  [11] Cancel');
+    const deposit = await c.says('10', '[14] Status  [15] Track');
     expect(deposit).toContain('Send exactly 100 USDC on Arbitrum One');
     // A payment request (EIP-681 for ERC-20), so a wallet fills in token and amount.
     expect(deposit).toContain('[image: QR code of a payment request for 100 USDC to the deposit address]');
     expect(deposit).toContain('[12] Copy address ⧉  [13] Copy amount ⧉');
-    at = c.text.length;
-    c.type('12');
-    expect(await c.waitFor(/copied: 0x[0-9a-fA-F]{40}/, at)).toBeTruthy();
+    expect(await c.says('12', /copied: 0x[0-9a-fA-F]{40}/)).toBeTruthy();
     c.end();
     await c.chat.done;
     expect(c.ended).toBe(true);
@@ -53,15 +45,9 @@ describe('terminal chat', () => {
     let at = c.text.length;
     c.type('999');
     await c.waitFor(/There is no button 999: the buttons on screen are numbered 1 to \d+\./, at);
-    at = c.text.length;
-    c.press('Arbitrum One');
-    await c.waitFor('Which token do you send from Arbitrum One?', at);
-    at = c.text.length;
-    c.press('USDC');
-    await c.waitFor('Where should the USDC go?', at);
-    at = c.text.length;
-    c.press('Ethereum');
-    await c.waitFor('› Amount of USDC', at);
+    await c.presses('Arbitrum One', 'Which token do you send from Arbitrum One?');
+    await c.presses('USDC', 'Where should the USDC go?');
+    await c.presses('Ethereum', '› Amount of USDC');
     at = c.text.length;
     c.type('2'); // an answer, not a button: below the route's minimum
     const { min_amount: min } = await h.api.getLimits({
@@ -71,9 +57,7 @@ describe('terminal chat', () => {
       destination_token: 'USDC',
     });
     await c.waitFor(`2 USDC is below the minimum of ${min} USDC for this route.`, at);
-    at = c.text.length;
-    c.type('50');
-    await c.waitFor('Quote: USDC Arbitrum One → USDC Ethereum', at);
+    await c.says('50', 'Quote: USDC Arbitrum One → USDC Ethereum');
     c.end();
     await c.chat.done;
   });

@@ -57,12 +57,8 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
 
   test('at a text step the prompt says how to press a button, and "#n" presses it while a plain number is an answer', async () => {
     const c = pipeChat();
-    let at = c.text.length;
-    c.type('/swap 100 USDC arbitrum base');
-    await c.waitFor('› Your address on Base', at);
-    at = c.text.length;
-    c.type(DEST);
-    const refund = await c.waitFor('› Refund address on Arbitrum One', at);
+    await c.says('/swap 100 USDC arbitrum base', '› Your address on Base');
+    const refund = await c.says(DEST, '› Refund address on Arbitrum One');
     const skip = c.numberOf('Skip (no refund address)');
     expect(skip).toMatch(/^#\d+$/);
     // The hint names the first button: the recommended refund address (the one just given).
@@ -75,13 +71,9 @@ describe('terminal chat: button numbers (issue 22, item 4)', () => {
     );
     const history = c.numberOf('History');
     expect(history).toMatch(/^#\d+$/);
-    at = c.text.length;
-    c.type(history.slice(1));
-    const answered = await c.waitFor('› Refund address on Arbitrum One', at);
+    const answered = await c.says(history.slice(1), '› Refund address on Arbitrum One');
     expect(answered).not.toContain('No swaps yet');
-    at = c.text.length;
-    c.type(skip);
-    await c.waitFor('No refuel', at);
+    await c.says(skip, 'No refuel');
     c.end();
     await c.chat.done;
   });
@@ -103,39 +95,25 @@ describe('terminal chat: the short id on every card (issue 22, item 5)', () => {
     const c = pipeChat();
     const id = await createSwap(c);
     const short = id.slice(0, 8);
-    let at = c.text.length;
-    c.type(`/status ${short}`);
-    const status = await c.waitFor(`Swap ${short}: `, at);
+    const status = await c.says(`/status ${short}`, `Swap ${short}: `);
     expect(status).not.toContain('That is not a swap id');
 
     // The creator's private chat follows it: /untrack by the short id stops that.
-    at = c.text.length;
-    c.type(`/untrack ${short}`);
-    await c.waitFor('Stopped following', at);
-    at = c.text.length;
-    c.type(`/untrack ${short}`);
-    await c.waitFor(`This chat follows no swap starting with ${short}.`, at);
-    at = c.text.length;
-    c.type(`/track ${short}`);
-    await c.waitFor('Following this swap', at);
+    await c.says(`/untrack ${short}`, 'Stopped following');
+    await c.says(`/untrack ${short}`, `This chat follows no swap starting with ${short}.`);
+    await c.says(`/track ${short}`, 'Following this swap');
 
     // Another swap of this user's starting the same way: the short id asks which, a button each.
     const twin = `${short}-0000-4000-8000-000000000000`;
     await new RedisHistoryStore(h.redis, h.prefix).add('console', c.userId, { swapId: twin, createdAt: h.clock.now(), summary: 'x' });
-    at = c.text.length;
-    c.type(`/status ${short}`);
-    const choice = await c.waitFor(twin, at);
+    const choice = await c.says(`/status ${short}`, twin);
     expect(choice).toContain('Several swaps you know start with this; pick one:');
     expect(choice).toContain(`] ${id}`);
-    at = c.text.length;
-    c.press(id);
-    await c.waitFor(`Swap ${short}: `, at);
+    await c.presses(id, `Swap ${short}: `);
 
     // A short id nobody here has seen.
     const unknown = short.startsWith('f') ? '0a0a0a0a' : 'fafafafa';
-    at = c.text.length;
-    c.type(`/status ${unknown}`);
-    const none = await c.waitFor('/history', at);
+    const none = await c.says(`/status ${unknown}`, '/history');
     expect(none).toContain(`None of your swaps, the swaps you follow or this chat's starts with ${unknown}.`);
     expect(none).toContain('Send the whole swap id');
     c.end();
@@ -160,22 +138,12 @@ describe('short ids in a group', () => {
 describe('terminal chat: languages at the edges (issue 22, item 6)', () => {
   test("/language takes a code or a language's name; an unknown one says so and offers the buttons", async () => {
     const c = pipeChat();
-    let at = c.text.length;
-    c.type('/language ru');
-    await c.waitFor('Язык сохранён', at);
-    at = c.text.length;
-    c.type('/help');
-    await c.waitFor('Что я умею', at);
-    at = c.text.length;
-    c.type('/language Español');
-    await c.waitFor('Idioma guardado', at);
-    at = c.text.length;
-    c.type('/language klingon');
-    const unknown = await c.waitFor('简体中文', at);
+    await c.says('/language ru', 'Язык сохранён');
+    await c.says('/help', 'Что я умею');
+    await c.says('/language Español', 'Idioma guardado');
+    const unknown = await c.says('/language klingon', '简体中文');
     expect(unknown).toContain('No conozco el idioma «klingon».');
-    at = c.text.length;
-    c.type('/language english');
-    await c.waitFor('Language saved', at);
+    await c.says('/language english', 'Language saved');
     c.end();
     await c.chat.done;
   });

@@ -1,8 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Messenger } from '../../src/contracts/messenger.js';
 import { startConsoleChat, type ConsoleChat } from '../../src/platforms/console/bot.js';
-import { driveToCompletion, startLiveStack, type LiveStack } from './live-stack.js';
+import { driveToCompletion, startConsoleLiveStack, type LiveStack } from './live-stack.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -19,18 +18,12 @@ let out = '';
 const input = new PassThrough();
 
 beforeAll(async () => {
-  // The tracking worker prints through the chat's own messenger (same screen, same button numbers).
-  const box: { chat?: ConsoleChat } = {};
-  const proxy: Messenger = {
-    platform: 'console',
-    send: (target, reply) => box.chat!.messenger.send(target, reply),
-    edit: (ref, reply) => box.chat!.messenger.edit(ref, reply),
-  };
-  live = await startLiveStack('console-deposit-life', { console: proxy });
+  const stack = await startConsoleLiveStack('console-deposit-life');
+  live = stack.live;
   const output = new PassThrough();
   output.on('data', (d: Buffer) => (out += d.toString()));
   chat = startConsoleChat({ core: live.core, input, output, userId: 'life-user' });
-  box.chat = chat;
+  stack.attach(chat);
 });
 
 afterAll(async () => {

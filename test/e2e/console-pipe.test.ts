@@ -3,21 +3,14 @@ import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { CONSOLE_SWAP_SCRIPT, runCli } from '../support/cli.js';
 import { testRedisUrl, testRedis, uniquePrefix } from '../support/redis.js';
+import { quoteRequest } from '../support/swaps.js';
 
 /** What a sandbox quotes for 100 USDC Arbitrum One -> Base (fees are not proportional), as the bot prints it. */
 async function sandboxReceiveFor100Usdc(): Promise<string> {
   const sandbox = await startSandbox();
   const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
   try {
-    const { quote } = await api.getQuote({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      amount: 100,
-      refuel: false,
-      use_deposit_address: true,
-    });
+    const { quote } = await api.getQuote(quoteRequest());
     return String(quote.receive_amount);
   } finally {
     await api.close();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { Messenger } from '../../src/contracts/messenger.js';
-import type { ConsoleChat } from '../../src/platforms/console/bot.js';
 import { startPipeChat } from '../console/pipe-chat.js';
-import { startLiveStack, type LiveStack } from './live-stack.js';
+import { startConsoleLiveStack, type LiveStack } from './live-stack.js';
 import { repeatScenarios, type RepeatSurface } from './repeat-scenarios.js';
 
 /**
@@ -14,15 +12,10 @@ let live: LiveStack;
 let c: ReturnType<typeof startPipeChat>;
 
 beforeAll(async () => {
-  const box: { chat?: ConsoleChat } = {};
-  const proxy: Messenger = {
-    platform: 'console',
-    send: (target, reply) => box.chat!.messenger.send(target, reply),
-    edit: (ref, reply) => box.chat!.messenger.edit(ref, reply),
-  };
-  live = await startLiveStack('console-repeat', { console: proxy });
+  const stack = await startConsoleLiveStack('console-repeat');
+  live = stack.live;
   c = startPipeChat({ core: live.core }, { userId: 'repeat-user' });
-  box.chat = c.chat;
+  stack.attach(c.chat);
 });
 
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { WAIT_MS } from '../support/wait.js';
+import { CLI } from '../support/cli.js';
 
 /**
  * Issue 14's acceptance run through the built terminal chat: a swap created in one chat and
@@ -14,7 +14,6 @@ import { WAIT_MS } from '../support/wait.js';
  * it; and "I've sent it" with the hash shows confirmations before the swap's status moves. The
  * sandbox runs on a clock the test moves, so every step happens when the test says.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const DEST = '0x1111111111111111111111111111111111111111';
 
 class Chat {

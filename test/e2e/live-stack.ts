@@ -4,7 +4,9 @@ import { depositCardAfter } from '../../src/bot/deposit/lifecycle.js';
 import { statusCard } from '../../src/bot/status/card.js';
 import type { BotCore } from '../../src/bot/core.js';
 import { createCore } from '../../src/bot/create-core.js';
+import type { Messenger } from '../../src/contracts/messenger.js';
 import type { TrackingRenderer } from '../../src/contracts/tracking.js';
+import type { ConsoleChat } from '../../src/platforms/console/bot.js';
 import type { SwapDetails } from '../../src/layerswap/schemas.js';
 import type { WorkerOptions } from '../../src/tracking/engine.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
@@ -130,4 +132,24 @@ export async function driveToCompletion(live: Pick<LiveStack, 'clock' | 'trackin
     await waitFor(upToDate, 'the chats to be up to date');
   }
   throw new Error(`swap ${swapId} did not complete`);
+}
+
+/**
+ * A live stack for the terminal chat: the tracking worker prints through the chat's own messenger
+ * (the same screen, the same button numbers). The chat needs the stack's core, so it is attached
+ * once started.
+ */
+export async function startConsoleLiveStack(name: string): Promise<{ live: LiveStack; attach(chat: ConsoleChat): void }> {
+  let chat: ConsoleChat | undefined;
+  const on = (): ConsoleChat => {
+    if (!chat) throw new Error('no terminal chat attached to the live stack yet');
+    return chat;
+  };
+  const proxy: Messenger = {
+    platform: 'console',
+    send: (target, reply) => on().messenger.send(target, reply),
+    edit: (ref, reply) => on().messenger.edit(ref, reply),
+  };
+  const live = await startLiveStack(name, { console: proxy });
+  return { live, attach: (c) => void (chat = c) };
 }

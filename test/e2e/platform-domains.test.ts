@@ -1,6 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { SandboxServer } from '../../src/sandbox/types.js';
@@ -8,6 +6,7 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { answerOf, startDiscordWorld, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { waitFor } from '../support/wait.js';
+import { CLI, freePort } from '../support/cli.js';
 
 /**
  * One failure domain per platform (issue 33): `swapbot web` with Telegram and Discord, as built.
@@ -15,16 +14,6 @@ import { waitFor } from '../support/wait.js';
  * the webhooks with it; now Discord is retried with back-off while Telegram answers, and the other
  * way round Discord answers while Telegram cannot be reached.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function health(port: number): Promise<number | undefined> {
   try {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -9,6 +8,8 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } from './discord/harness.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
+import { swapRequest, quoteRequest } from '../support/swaps.js';
+import { CLI, freePort } from '../support/cli.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -16,16 +17,6 @@ import { waitFor, WAIT_MS } from '../support/wait.js';
  * fake Bot API over real sockets. Proves the adapters and the tracking engine are wired into the
  * running bot, and that SIGTERM drains both cleanly.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Proc {
   child: ChildProcess;
@@ -114,27 +105,11 @@ describe('swapbot web + swapbot worker as separate processes', () => {
     const quote = await waitFor(() => fake.botMessages(chat.id).find((m) => m.text?.includes('You receive')), 'the quote card');
     // The amount the sandbox quotes (a fixed network cost plus a small rate), not a made-up one.
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    const expected = await api.getQuote({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      amount: 100,
-      refuel: false,
-      use_deposit_address: true,
-    });
+    const expected = await api.getQuote(quoteRequest());
     expect(quote.text).toContain(`You receive: ${expected.quote.receive_amount} USDC on Base`);
 
     // A swap made elsewhere, followed with /track: the worker process polls it and pushes cards.
-    const created = await api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: '0x1111111111111111111111111111111111111111',
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await api.createSwap(swapRequest('0x1111111111111111111111111111111111111111'));
     await api.close();
     const id = created.swap.id;
     fake.sendText(chat, alice, `/track ${id}`);
@@ -213,15 +188,7 @@ describe('swapbot web + swapbot worker on Discord', () => {
   it('answers a slash command through the gateway and the worker edits the live card in the DM', async () => {
     const fake = world.fake;
     const api = new LayerswapClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    const created = await api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: '0x1111111111111111111111111111111111111111',
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await api.createSwap(swapRequest('0x1111111111111111111111111111111111111111'));
     await api.close();
     const id = created.swap.id;
     const short = id.slice(0, 8);

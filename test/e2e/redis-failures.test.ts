@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli, CLI, freePort } from '../support/cli.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
 
 /**
@@ -13,20 +11,10 @@ import { waitFor, WAIT_MS } from '../support/wait.js';
  * says so once and exits; a worker waits quietly with /health at 503, starts once Redis answers,
  * and logs each outage in two lines, never a raw stack trace.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const cleanups: Array<() => void> = [];
 afterAll(() => {
   for (const c of cleanups.reverse()) c();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A throwaway redis-server on this port; resolves once it accepts connections. */
 function redisServer(port: number, dir: string): Promise<ChildProcess> {

@@ -62,3 +62,16 @@ export function leftovers(texts: string[], names: readonly string[]): string[] {
   }
   return out;
 }
+
+/** The action of the button labelled `label` in these replies; fails naming the labels there are. */
+export function actionOf(replies: Reply[], label: string): string {
+  const b = replies.flatMap(replyButtons).find((x) => x.label === label);
+  if (b?.kind !== 'action')
+    throw new Error(
+      `no button ${label}: ${replies
+        .flatMap(replyButtons)
+        .map((x) => x.label)
+        .join(', ')}`,
+    );
+  return b.action;
+}

@@ -3,7 +3,7 @@ import type { Incoming } from '../../src/contracts/incoming.js';
 import { replyButtons, type Reply } from '../../src/contracts/reply.js';
 import { t, type CatalogKey } from '../../src/i18n/index.js';
 import { startHarness, type Harness } from '../bot/support/conversation.js';
-import { leftovers as wordsLeft, readable, serviceNames } from './pseudo-check.js';
+import { actionOf, leftovers as wordsLeft, readable, serviceNames } from './pseudo-check.js';
 
 /**
  * The command side in the pseudo-locale (every catalog string wrapped in ⟦…⟧), through the real
@@ -33,15 +33,7 @@ describe('no English outside the catalogs on the command side', () => {
   const say = (extra: Partial<Incoming>): Promise<Reply[]> => h.core.handle({ ...who, ...extra });
   const press = (replies: Reply[], key: CatalogKey): Promise<Reply[]> => {
     const label = t('pseudo', key);
-    const b = replies.flatMap(replyButtons).find((x) => x.label === label);
-    if (b?.kind !== 'action')
-      throw new Error(
-        `no button ${label}: ${replies
-          .flatMap(replyButtons)
-          .map((x) => x.label)
-          .join(', ')}`,
-      );
-    return say({ action: b.action });
+    return say({ action: actionOf(replies, label) });
   };
 
   const leftovers = (texts: string[]): string[] => wordsLeft(texts, names);

@@ -5,7 +5,8 @@ import { errorReply } from '../../src/bot/kernel/errors-text.js';
 import { t } from '../../src/i18n/index.js';
 import { InvalidRequestError } from '../../src/layerswap/errors.js';
 import { startHarness, type Harness } from '../bot/support/conversation.js';
-import { leftovers, readable, serviceNames } from './pseudo-check.js';
+import { actionOf, leftovers, readable, serviceNames } from './pseudo-check.js';
+import { swapRequest } from '../support/swaps.js';
 
 /**
  * The rest of the command side in the pseudo-locale (see pseudo-commands.test.ts): /status,
@@ -23,17 +24,7 @@ describe('no English outside the catalogs in the rest of the commands', () => {
   beforeAll(async () => {
     [h, limited] = await Promise.all([startHarness(), startHarness({ commandsPerMinute: 2 })]);
     names = await serviceNames(h.api);
-    swapId = (
-      await h.api.createSwap({
-        source_network: 'ARBITRUM_MAINNET',
-        source_token: 'USDC',
-        destination_network: 'BASE_MAINNET',
-        destination_token: 'USDC',
-        destination_address: ADDRESS,
-        amount: 100,
-        use_deposit_address: true,
-      })
-    ).swap.id;
+    swapId = (await h.api.createSwap(swapRequest(ADDRESS))).swap.id;
   });
   afterAll(async () => {
     await h?.close();
@@ -54,15 +45,7 @@ describe('no English outside the catalogs in the rest of the commands', () => {
     expect(leftovers(replies.flatMap(readable), names)).toEqual([]);
   };
   const press = (replies: Reply[], label: string): Promise<Reply[]> => {
-    const b = replies.flatMap(replyButtons).find((x) => x.label === label);
-    if (b?.kind !== 'action')
-      throw new Error(
-        `no button ${label}: ${replies
-          .flatMap(replyButtons)
-          .map((x) => x.label)
-          .join(', ')}`,
-      );
-    return say({ action: b.action });
+    return say({ action: actionOf(replies, label) });
   };
 
   it("/status, /track, /tracking and /untrack of a swap, and pressing the card's buttons", async () => {

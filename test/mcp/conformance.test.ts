@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { CLI, runCli } from '../support/cli.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startMcpWorld } from './support.js';
 
@@ -21,7 +21,6 @@ import { startMcpWorld } from './support.js';
 const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const BASELINE = fileURLToPath(new URL('./conformance-baseline.yml', import.meta.url));
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** npx arguments that put a Node ≥ 22.19 first on PATH ([] when this one is), or undefined. */
 function node22(): string[] | undefined {

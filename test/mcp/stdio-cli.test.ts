@@ -1,8 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { CLI, runCli } from '../support/cli.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { call } from './support.js';
@@ -12,10 +11,28 @@ import { call } from './support.js';
  * SDK's Client over its stdin/stdout, the in-process sandbox (no API key) and real Redis. The agent
  * quotes, creates and is told "completed" by push: the in-process sandbox pays the deposit itself.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const prefix = uniquePrefix('mcpcli');
 const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SANDBOX_DEPOSIT_DELAY_MS: '200', SANDBOX_SPEED: '50' };
 const redis = testRedis(prefix);
+
+/** 50 USDC Arbitrum → Base made through the create_swap tool; the key moments then pushed about it. */
+async function createdAndHeard(client: Client): Promise<{ swapId: string; moments: string[] }> {
+  const created = await call(client, 'create_swap', {
+    amount: '50',
+    from_network: 'arbitrum',
+    from_token: 'USDC',
+    to_network: 'base',
+    destination_address: '0x1111111111111111111111111111111111111111',
+    no_refund_address: true,
+  });
+  const swapId = created.data.swap_id as string;
+  const moments: string[] = [];
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
+    if (m && n.params.uri === `swap://${swapId}`) moments.push(m.moment);
+  });
+  return { swapId, moments };
+}
 
 describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
   it('creates a key whose secret is printed once and stored only hashed; a bad cap gets a specific message', async () => {
@@ -49,20 +66,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
     try {
       const quote = await call(client, 'quote', { amount: '50', from_network: 'arbitrum', from_token: 'USDC', to_network: 'base' });
       expect(quote.isError).toBe(false);
-      const created = await call(client, 'create_swap', {
-        amount: '50',
-        from_network: 'arbitrum',
-        from_token: 'USDC',
-        to_network: 'base',
-        destination_address: '0x1111111111111111111111111111111111111111',
-        no_refund_address: true,
-      });
-      const swapId = created.data.swap_id as string;
-      const moments: string[] = [];
-      client.setNotificationHandler('notifications/resources/updated', (n) => {
-        const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
-        if (m && n.params.uri === `swap://${swapId}`) moments.push(m.moment);
-      });
+      const { swapId, moments } = await createdAndHeard(client);
       await client.listen({ resourceSubscriptions: [`swap://${swapId}`] });
       // The sandbox runs fast here: a deposit seen and its completion may land in one poll, and
       // then only the newer news is pushed (tracking skips superseded moments); completed always is.
@@ -84,20 +88,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
     const client = new Client({ name: 'older', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
     await client.connect(transport);
     try {
-      const created = await call(client, 'create_swap', {
-        amount: '50',
-        from_network: 'arbitrum',
-        from_token: 'USDC',
-        to_network: 'base',
-        destination_address: '0x1111111111111111111111111111111111111111',
-        no_refund_address: true,
-      });
-      const swapId = created.data.swap_id as string;
-      const moments: string[] = [];
-      client.setNotificationHandler('notifications/resources/updated', (n) => {
-        const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
-        if (m && n.params.uri === `swap://${swapId}`) moments.push(m.moment);
-      });
+      const { swapId, moments } = await createdAndHeard(client);
       await expect(client.subscribeResource({ uri: 'swap://00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/no swap of this key/);
       await client.subscribeResource({ uri: `swap://${swapId}` });
       await waitFor(() => moments.includes('completed'), 'completed pushed to a 2025-era client');

@@ -1,15 +1,13 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
-import type { CoreDeps } from '../../src/bot/create-core.js';
 import type { Messenger } from '../../src/contracts/messenger.js';
 import { serveHttp } from '../../src/app/http-server.js';
 import { agentDelivery, mcpWeb } from '../../src/mcp/wiring.js';
 import { AgentKeyStore } from '../../src/mcp/key-store.js';
 import { silentLogger } from '../../src/log.js';
-import { startHarness, type Harness } from '../tracking/support/harness.js';
-import { testRedis, testRedisUrl } from '../support/redis.js';
+import { coreDepsOver, startHarness, type Harness } from '../tracking/support/harness.js';
+import { testRedisUrl } from '../support/redis.js';
 
 /**
  * The agent surface as the web and worker processes run it: the sandbox behind tracking (the
@@ -18,15 +16,7 @@ import { testRedis, testRedisUrl } from '../support/redis.js';
  */
 export async function startMcpWorld() {
   const h: Harness = await startHarness();
-  const coreDeps: CoreDeps = {
-    api: h.client,
-    catalog: new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() }),
-    redis: testRedis(h.prefix),
-    keyPrefix: h.prefix,
-    tracking: h.tracking.service,
-    limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
-    now: () => h.clock.now(),
-  };
+  const coreDeps = coreDepsOver(h);
   const wiring = { redisUrl: testRedisUrl(), coreDeps, logger: silentLogger, botUsername: 'swapbot_test_bot' };
   let delivery = agentDelivery(wiring);
   // Tracking's workers hold this messenger; it hands each send to the current delivery, so the

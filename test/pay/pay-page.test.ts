@@ -94,19 +94,11 @@ async function fundedWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>
   return testWallet(key, rpc);
 }
 
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 /** From the chat's first message to the deposit card; its "Pay from wallet" button's URL. */
 async function swapThroughChat(u: TgUser, amount = 100, token = 'USDC'): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
   const before = u.messages().length;
   u.says(`/swap ${amount} ${token} arbitrum base`);
-  u.says(DEST, { replyTo: (await forceReply(u)).message_id });
-  await u.sees('for refunds');
-  await u.presses('Skip (no refund address)');
-  const confirm = await u.sees(/Confirm your swap|Refuel/);
-  if (!/Confirm your swap/.test(confirm.text ?? '')) await u.presses('No refuel');
-  await u.sees('Confirm your swap');
+  await u.toConfirmation(DEST);
   await u.presses('Confirm');
   const card = await waitFor(
     () =>

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitReply } from '../../src/bot/kernel/fit.js';
 import type { ChatTarget, MessageRef, Platform } from '../../src/contracts/incoming.js';
-import { DeliveryError, type DeliveryFailure, type Messenger } from '../../src/contracts/messenger.js';
+import type { DeliveryFailure, Messenger } from '../../src/contracts/messenger.js';
 import { actionButton, line, type Reply } from '../../src/contracts/reply.js';
 import { ConsoleMessenger } from '../../src/platforms/console/messenger.js';
 import { ConsoleScreen } from '../../src/platforms/console/screen.js';
@@ -13,6 +13,7 @@ import type { FakeUser, StoredMessage as DiscordMessage } from '../e2e/discord/f
 import { buttonLabels, embedText, unescape } from '../e2e/discord/harness.js';
 import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import { newGroup, newUser } from '../e2e/telegram/harness.js';
+import { deliveryFailure } from '../support/delivery.js';
 
 /**
  * One contract for every Messenger (what tracking pushes through), run against the real clients:
@@ -207,15 +208,6 @@ const card = (status: string, extra: Partial<Reply> = {}): Reply => ({
 });
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array<number>(300).fill(7)]);
 
-async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(DeliveryError);
-  return e as DeliveryError;
-}
-
 describe.each([
   ['Telegram (grammY, fake Bot API)', telegram],
   ['Discord (discord.js, fake Discord)', discord],
@@ -322,26 +314,26 @@ describe.each([
   describe('refusals, as the same DeliveryError kinds everywhere', () => {
     it('a chat the bot may not write to is gone', async (ctx) => {
       if (!s.refusals) return ctx.skip();
-      expect((await failure(s.messenger.send(s.refusals.goneChat(), card('x')))).failure).toBe('gone');
+      expect((await deliveryFailure(s.messenger.send(s.refusals.goneChat(), card('x')))).failure).toBe('gone');
     });
 
     it('a private chat the platform will not open for the bot is gone (the caller falls back, never to a group)', async (ctx) => {
       if (!s.refusals) return ctx.skip();
-      expect((await failure(s.messenger.send(s.refusals.closedPrivateChat(), card('x')))).failure).toBe('gone');
+      expect((await deliveryFailure(s.messenger.send(s.refusals.closedPrivateChat(), card('x')))).failure).toBe('gone');
     });
 
     it('editing a message a person deleted is message_gone', async (ctx) => {
       if (!s.refusals) return ctx.skip();
       const ref = await s.messenger.send(s.privateChat(), card('Waiting'));
       s.refusals.userDeletes(ref);
-      expect((await failure(s.messenger.edit(ref, card('Completed')))).failure).toBe('message_gone');
+      expect((await deliveryFailure(s.messenger.edit(ref, card('Completed')))).failure).toBe('message_gone');
     });
 
     it('a 429 is rate_limited with the wait the platform asked for', async (ctx) => {
       if (!s.refusals) return ctx.skip();
       const target = s.groupChat?.() ?? s.privateChat();
       s.refusals.next('rate_limited', target);
-      const e = await failure(s.messenger.send(target, card('x')));
+      const e = await deliveryFailure(s.messenger.send(target, card('x')));
       expect(e.failure).toBe('rate_limited');
       expect(e.retryAfterMs).toBeGreaterThanOrEqual(2_000);
       expect(e.retryAfterMs).toBeLessThanOrEqual(4_000);
@@ -351,10 +343,10 @@ describe.each([
       if (!s.refusals) return ctx.skip();
       const target = s.groupChat?.() ?? s.privateChat();
       s.refusals.next('rejected', target);
-      expect((await failure(s.messenger.send(target, card('x')))).failure).toBe('rejected');
+      expect((await deliveryFailure(s.messenger.send(target, card('x')))).failure).toBe('rejected');
       const other = s.groupChat?.() ?? s.privateChat();
       s.refusals.next('transient', other);
-      const outage = await failure(s.messenger.send(other, card('x')));
+      const outage = await deliveryFailure(s.messenger.send(other, card('x')));
       expect(outage.failure).toBe('transient');
       expect(outage.platform).toBe(s.platform);
     });

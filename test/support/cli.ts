@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WAIT_MS } from './wait.js';
 
 /** The built CLI (test/global-setup.ts compiles it once per run), as users run it. */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /**
  * Lines that take the terminal chat from a quote to a created swap: Swap this, destination
@@ -46,5 +47,15 @@ export function runCli(
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(stdin);
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now (the OS picks it), for a process a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
   });
 }

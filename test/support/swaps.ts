@@ -1,3 +1,4 @@
+import type { CreateSwapParams, QuoteParams } from '../../src/layerswap/params.js';
 import { SwapDetailsSchema, type SwapDetails } from '../../src/layerswap/schemas.js';
 
 /**
@@ -68,4 +69,53 @@ export function swapDetails(
     quote: opts.quote ?? QUOTE,
     ...opts.more,
   });
+}
+
+/**
+ * The request for the tests' usual swap against the sandbox: 100 USDC from Arbitrum One to Base,
+ * paid to a deposit address, received at `destination`. `more` changes what a test needs to differ.
+ */
+export function swapRequest(destination: string, more: Partial<CreateSwapParams> = {}): CreateSwapParams {
+  return {
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    destination_address: destination,
+    amount: 100,
+    use_deposit_address: true,
+    ...more,
+  };
+}
+
+/** The quote the bot asks for that swap: 100 USDC, no refuel, paid to a deposit address. */
+export function quoteRequest(more: Partial<QuoteParams> = {}): QuoteParams {
+  return {
+    source_network: 'ARBITRUM_MAINNET',
+    source_token: 'USDC',
+    destination_network: 'BASE_MAINNET',
+    destination_token: 'USDC',
+    amount: 100,
+    refuel: false,
+    use_deposit_address: true,
+    ...more,
+  };
+}
+
+/** The deposit address the card tests' service gives. */
+export const DEPOSIT_ADDRESS = '0x7821fA24AFb8CBD74AEb71134f1c2309DeC4e03C';
+
+/** The deposit action of a swap paid by transfer: 100 USDC on Arbitrum One to DEPOSIT_ADDRESS. */
+export function manualTransfer(more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'manual_transfer',
+    to_address: DEPOSIT_ADDRESS,
+    amount: 100,
+    amount_in_base_units: '100000000',
+    call_data: null,
+    order: 0,
+    network: ARBITRUM,
+    token: USDC,
+    ...more,
+  };
 }

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { Api } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
-import { DeliveryError } from '../../src/contracts/messenger.js';
 import { line, type Reply } from '../../src/contracts/reply.js';
 import { DiscordMessenger } from '../../src/platforms/discord/messenger.js';
 import { TelegramMessenger } from '../../src/platforms/telegram/messenger.js';
 import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import { newUser } from '../e2e/telegram/harness.js';
 import { startHarness, type Harness } from './support/harness.js';
+import { deliveryFailure } from '../support/delivery.js';
 
 /**
  * A send whose answer never comes (a timeout, a connection cut after the request was written) may
@@ -19,15 +19,6 @@ import { startHarness, type Harness } from './support/harness.js';
  */
 
 const note: Reply = { title: 'Swap 1a2b', lines: [line('a test message')], target: 'here' };
-
-async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(DeliveryError);
-  return e as DeliveryError;
-}
 
 /** A port nothing listens on (connection refused). */
 async function closedPort(): Promise<number> {
@@ -105,12 +96,12 @@ describe('a send with no answer', () => {
     const quick = (apiRoot: string) =>
       new TelegramMessenger({ token: fake.token, api: new Api(fake.token, { apiRoot, timeoutSeconds: 1 }) });
 
-    const refused = await failure(quick(`http://127.0.0.1:${await closedPort()}`).send(target, note));
+    const refused = await deliveryFailure(quick(`http://127.0.0.1:${await closedPort()}`).send(target, note));
     expect(refused.failure).toBe('transient');
     expect(refused.inDoubt).toBe(false);
 
     fake.loseAnswers({ method: 'sendMessage', chatId: user.id });
-    const timedOut = await failure(quick(fake.apiRoot).send(target, note));
+    const timedOut = await deliveryFailure(quick(fake.apiRoot).send(target, note));
     expect(timedOut.failure).toBe('transient');
     expect(timedOut.inDoubt).toBe(true);
     // It did arrive: exactly why it must not be sent blindly again.
@@ -119,7 +110,7 @@ describe('a send with no answer', () => {
 
   it('does the same on Discord (whose nonce makes a resend safe anyway)', async () => {
     const channel: ChatTarget = { platform: 'discord', chatId: '123456789012345678', chatKind: 'channel' };
-    const refused = await failure(
+    const refused = await deliveryFailure(
       new DiscordMessenger({ token: 'x.y.z', api: `http://127.0.0.1:${await closedPort()}/api`, timeoutMs: 1_000 }).send(channel, note),
     );
     expect(refused.failure).toBe('transient');
@@ -130,7 +121,7 @@ describe('a send with no answer', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     try {
       const { port } = silent.address() as AddressInfo;
-      const timedOut = await failure(
+      const timedOut = await deliveryFailure(
         new DiscordMessenger({ token: 'x.y.z', api: `http://127.0.0.1:${port}/api`, timeoutMs: 500 }).send(channel, note),
       );
       expect(timedOut.failure).toBe('transient');

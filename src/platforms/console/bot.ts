@@ -82,11 +82,11 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
       case 'action':
         return deliver({ ...base, action: b.action, messageRef: { platform: 'console', chatId: userId, messageId } });
       case 'copy':
-        screen.write(`copied: ${safe(b.text)}`);
+        screen.write(t(screen.locale, 'console.copied', { text: safe(b.text) }));
         return screen.flush();
       case 'url':
       case 'webapp':
-        screen.write(`open: ${safe(b.url)}`);
+        screen.write(t(screen.locale, 'console.open', { url: safe(b.url) }));
         return screen.flush();
       case 'deeplink':
         return deliver({ ...base, text: `/start ${b.payload}` });
@@ -119,7 +119,7 @@ export function startConsoleChat(opts: ConsoleChatOptions): ConsoleChat {
   const send = (line: string): Promise<void> => {
     const run = queue.then(() => handleLine(line));
     queue = run.catch((err: unknown) => {
-      screen.write(`(could not handle that line: ${safe(err instanceof Error ? err.message : String(err))})`);
+      screen.write(t(screen.locale, 'console.lineFailed', { reason: safe(err instanceof Error ? err.message : String(err)) }));
     });
     return run.catch(() => undefined);
   };

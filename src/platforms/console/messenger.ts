@@ -1,6 +1,7 @@
 import { replyText, type Reply } from '../../contracts/reply.js';
 import type { Messenger } from '../../contracts/messenger.js';
 import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
+import { t } from '../../i18n/index.js';
 import { ConsoleScreen } from './screen.js';
 
 /**
@@ -17,7 +18,7 @@ export class ConsoleMessenger implements Messenger {
   }
 
   async send(target: ChatTarget, reply: Reply): Promise<MessageRef> {
-    const messageId = await this.screen.print(reply, { header: '── update ──', pushed: true });
+    const messageId = await this.screen.print(reply, { header: t(this.screen.locale, 'console.update'), pushed: true });
     this.shown.set(messageId, replyText(reply));
     return { platform: 'console', chatId: target.chatId, messageId };
   }
@@ -26,7 +27,12 @@ export class ConsoleMessenger implements Messenger {
     const text = replyText(reply);
     if (this.shown.get(ref.messageId) === text) return ref;
     this.shown.set(ref.messageId, text);
-    await this.screen.print(reply, { updated: true, messageId: ref.messageId, header: '── update ──', pushed: true });
+    await this.screen.print(reply, {
+      updated: true,
+      messageId: ref.messageId,
+      header: t(this.screen.locale, 'console.update'),
+      pushed: true,
+    });
     return ref;
   }
 }

@@ -1,4 +1,5 @@
 import type { Button, Field, Line, Reply, Span, Tone } from '../../contracts/reply.js';
+import { defaultLocale, translator, type Translate } from '../../i18n/index.js';
 
 /**
  * A Reply as terminal text: title with a tone mark, lines, fields as "name: value", buttons
@@ -46,21 +47,34 @@ function buttonLabel(b: Button): string {
  * prints apart, so a later card never takes over an earlier card's numbers); default 1.
  * `promptHint`: printed under the prompt (how to press a button while text is asked for).
  * `imageArt`: the image drawn as characters (a terminal QR), printed below its note.
+ * `words`: the terminal's own words ("updated:", the image and file notes) in the reader's language.
  */
 export function renderReply(
   r: Reply,
-  opts: { updated?: boolean; hashed?: boolean; firstNumber?: number; promptHint?: string; imageArt?: string; savedTo?: string } = {},
+  opts: {
+    updated?: boolean;
+    hashed?: boolean;
+    firstNumber?: number;
+    promptHint?: string;
+    imageArt?: string;
+    savedTo?: string;
+    words?: Translate;
+  } = {},
 ): Rendered {
+  const say = opts.words ?? translator(defaultLocale());
   const first = opts.firstNumber ?? 1;
   const out: string[] = [];
   const title = r.title ? `${r.tone ? `${TONE[r.tone]} ` : ''}${safe(r.title)}` : undefined;
-  if (title) out.push(opts.updated ? `updated: ${title}` : title);
-  else if (opts.updated) out.push('updated:');
+  if (title) out.push(opts.updated ? say('console.updated', { title }) : title);
+  else if (opts.updated) out.push(say('console.updatedBare'));
   for (const l of r.lines) out.push(lineText(l));
   for (const f of r.fields ?? []) out.push(`  ${fieldText(f)}`);
-  if (r.image) out.push(`[image: ${safe(r.image.alt)}]`);
+  if (r.image) out.push(say('console.image', { alt: safe(r.image.alt) }));
   if (r.image && opts.imageArt) out.push(opts.imageArt.replace(/\n+$/, ''));
-  if (r.attachment) out.push(`[file: ${safe(r.attachment.filename)}]${opts.savedTo ? ` saved to ${safe(opts.savedTo)}` : ' (not saved)'}`);
+  if (r.attachment) {
+    const name = safe(r.attachment.filename);
+    out.push(opts.savedTo ? say('console.fileSaved', { name, path: safe(opts.savedTo) }) : say('console.fileNotSaved', { name }));
+  }
   const buttons: Button[] = [];
   for (const row of r.buttons ?? []) {
     // The terminal has no inline mode to share through.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Attachment, Button, Reply } from '../../contracts/reply.js';
 import QRCode from 'qrcode';
-import { t, type Locale } from '../../i18n/index.js';
+import { t, translator, type Locale } from '../../i18n/index.js';
 import { renderReply } from './render.js';
 
 /** How many printed buttons stay pressable by number (the oldest are forgotten past this). */
@@ -66,6 +66,7 @@ export class ConsoleScreen {
       const example = pressable ? firstNumber : this.numbered.size > 0 ? this.lastNumber : undefined;
       const promptHint = hashed && example !== undefined ? t(this.locale, 'console.pressHint', { n: example }) : undefined;
       const rendered = renderReply(reply, {
+        words: translator(this.locale),
         updated: opts.updated,
         hashed,
         firstNumber,

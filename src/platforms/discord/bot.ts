@@ -15,7 +15,7 @@ import { HttpCallbacks, type InteractionAnswer, type RawInteraction } from './ht
 import { httpClient } from './http-client.js';
 import { incomingBasis, messageRefOf, slashCommandText } from './incoming.js';
 import { interactionOptions } from './payload.js';
-import { renderReply } from './render.js';
+import { renderIn } from './render.js';
 import { InteractionResponder, type RepliableInteraction } from './deliver.js';
 import { DM_ONLY_WHERE_NOT_MEMBER, interactionOnly } from './user-install.js';
 import { adapterWords } from '../words.js';
@@ -173,7 +173,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
    */
   async function continueInDm(i: ChatInputCommandInteraction, text: string, ilog: Logger): Promise<void> {
     await i.deferReply({ flags: MessageFlags.Ephemeral });
-    const answer = (reply: Reply) => i.editReply(interactionOptions(renderReply(reply)));
+    const answer = async (reply: Reply) => i.editReply(interactionOptions(await renderIn(reply, wordsFor(i))));
     try {
       const dm = await i.user.createDM();
       const replies = await opts.core.handle({
@@ -185,7 +185,7 @@ export function createDiscordBot(opts: DiscordBotOptions): DiscordBot {
         text,
         isChatAdmin: () => Promise.resolve(true),
       });
-      for (const reply of replies) await dm.send(interactionOptions(renderReply(reply)));
+      for (const reply of replies) await dm.send(interactionOptions(await renderIn(reply, wordsFor(i))));
       const t = await wordsFor(i)();
       await answer({
         tone: 'info',

@@ -14,7 +14,7 @@ import { parseOwnId } from './custom-ids.js';
 import { isDmClosed } from './errors.js';
 import { buildModal } from './modal.js';
 import { interactionOptions, replyOptions } from './payload.js';
-import { renderReply } from './render.js';
+import { renderIn, renderReply } from './render.js';
 import { interactionOnly, USER_INSTALL_FOLLOWUPS } from './user-install.js';
 
 export type RepliableInteraction =
@@ -130,7 +130,7 @@ export class InteractionResponder {
       }
       if (!this.acked) await this.ack(!where.slice(index + 1).includes('public'));
       try {
-        const sent = await this.i.user.send(interactionOptions(renderReply(reply)));
+        const sent = await this.i.user.send(interactionOptions(await renderIn(reply, this.words)));
         this.dmSent = true;
         await this.depositCardAt(reply, sent);
       } catch (error) {
@@ -170,7 +170,7 @@ export class InteractionResponder {
 
   /** Shows a reply; returns the message it became when Discord says (a deposit card is fetched). */
   private async show(reply: Reply, ephemeral: boolean, edit: boolean): Promise<{ id: string; channelId: string } | undefined> {
-    const rendered = renderReply(reply);
+    const rendered = await renderIn(reply, this.words);
     const options = replyOptions(rendered, ephemeral);
     if (!this.acked) {
       this.acked = true;
@@ -203,7 +203,7 @@ export class InteractionResponder {
   }
 
   private async updateOriginal(reply: Reply): Promise<void> {
-    const options = interactionOptions(renderReply(reply));
+    const options = interactionOptions(await renderIn(reply, this.words));
     if (this.i.isMessageComponent()) await this.i.update(options);
     else if (this.i.isModalSubmit() && this.i.isFromMessage()) await this.i.update(options);
   }

@@ -9,6 +9,7 @@ import type {
 } from 'discord.js';
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { bold, code, type Button, type Line, type Reply, type Tone } from '../../contracts/reply.js';
+import { defaultLocale, t, type Translate } from '../../i18n/index.js';
 import { copyButtonId, CUSTOM_ID_MAX, promptButtonId, selectId } from './custom-ids.js';
 import { plain, renderLine, renderLines } from './markdown.js';
 import { IS_COMPONENTS_V2, renderCardV2 } from './render-v2.js';
@@ -40,6 +41,7 @@ const LIMITS = {
   buttonLabel: 80,
   selectOptions: 25,
   optionLabel: 100,
+  placeholder: 150,
   url: 512,
 } as const;
 
@@ -76,10 +78,26 @@ export interface RenderedMessage {
 
 const EMPTY = '\u200b';
 
-export function renderReply(reply: Reply): RenderedMessage {
-  if (reply.layout === 'card') return renderCard(reply);
+type ActionButton = Extract<Button, { kind: 'action' }>;
+const actionsOf = (row: readonly Button[]): ActionButton[] =>
+  row.filter((b): b is ActionButton => b.kind === 'action' && b.action.length <= CUSTOM_ID_MAX);
+/** A row of more than five buttons, two or more of them actions, shows as a select menu. */
+const asSelect = (row: readonly Button[]): boolean => row.length > LIMITS.buttonsPerRow && actionsOf(row).length > 1;
+
+/**
+ * renderReply with the select menu's placeholder (the one word the renderer adds itself) in the
+ * reader's language: `words` is asked only when the reply has a select menu.
+ */
+export async function renderIn(reply: Reply, words: () => Promise<Translate>): Promise<RenderedMessage> {
+  const select = (reply.buttons ?? []).some(asSelect);
+  return renderReply(reply, select ? (await words())('platform.discord.choose') : undefined);
+}
+
+/** `choose`: the select menu's placeholder in the reader's language (platform.discord.choose; default: the default locale's). */
+export function renderReply(reply: Reply, choose = t(defaultLocale(), 'platform.discord.choose')): RenderedMessage {
+  if (reply.layout === 'card') return renderCard(reply, choose);
   const overflow: Line[] = [];
-  const components = renderComponents(reply, overflow);
+  const components = renderComponents(reply, overflow, choose);
   const files: RenderedFile[] = [];
   const embed: APIEmbed = {};
   let used = 0;
@@ -120,9 +138,9 @@ export function renderReply(reply: Reply): RenderedMessage {
 }
 
 /** A card as Components V2 (render-v2.ts), with the same buttons and files as its embed would have. */
-function renderCard(reply: Reply): RenderedMessage {
+function renderCard(reply: Reply, choose: string): RenderedMessage {
   const overflow: Line[] = [];
-  const rows = renderComponents(reply, overflow);
+  const rows = renderComponents(reply, overflow, choose);
   const files: RenderedFile[] = [];
   const name = reply.image ? imageName(reply.image.filename) : undefined;
   if (reply.image && name) files.push({ name, data: Buffer.from(reply.image.png), description: plain(reply.image.alt, 1024) || undefined });
@@ -147,7 +165,7 @@ function imageName(filename: string | undefined): string {
   return /\.png$/i.test(base) ? base : `${base || 'image'}.png`;
 }
 
-function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
+function renderComponents(reply: Reply, overflow: Line[], choose: string): MessageRow[] {
   const rows: MessageRow[] = [];
   const maxRows = reply.prompt ? LIMITS.rows - 1 : LIMITS.rows;
   let firstAction = true;
@@ -156,12 +174,11 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
   const fresh = (id: string): boolean => !used.has(id) && Boolean(used.add(id));
   (reply.buttons ?? []).forEach((row, index) => {
     const buttons: APIButtonComponent[] = [];
-    const actions = row.filter((b): b is Extract<Button, { kind: 'action' }> => b.kind === 'action' && b.action.length <= CUSTOM_ID_MAX);
-    const asSelect = row.length > LIMITS.buttonsPerRow && actions.length > 1;
-    if (asSelect) rows.push(selectRow(index, actions));
+    const select = asSelect(row);
+    if (select) rows.push(selectRow(index, actionsOf(row), choose));
     for (const b of row) {
       if (b.kind === 'action') {
-        if (asSelect || b.action.length > CUSTOM_ID_MAX || !fresh(b.action)) continue;
+        if (select || b.action.length > CUSTOM_ID_MAX || !fresh(b.action)) continue;
         buttons.push({
           type: ComponentType.Button,
           style: firstAction ? ButtonStyle.Primary : ButtonStyle.Secondary,
@@ -200,7 +217,7 @@ function renderComponents(reply: Reply, overflow: Line[]): MessageRow[] {
   return kept;
 }
 
-function selectRow(index: number, actions: Array<Extract<Button, { kind: 'action' }>>): MessageRow {
+function selectRow(index: number, actions: ActionButton[], choose: string): MessageRow {
   const seen = new Set<string>();
   const options = [];
   for (const a of actions) {
@@ -211,7 +228,7 @@ function selectRow(index: number, actions: Array<Extract<Button, { kind: 'action
   const select: APIStringSelectComponent = {
     type: ComponentType.StringSelect,
     custom_id: selectId(index),
-    placeholder: 'Choose…',
+    placeholder: plain(choose, LIMITS.placeholder),
     min_values: 1,
     max_values: 1,
     options,

@@ -18,6 +18,7 @@ import {
 } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { waitFor } from '../../support/wait.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * The whole product through the real discord.js client against the fake Discord: slash commands
@@ -258,17 +259,7 @@ describe('a whole swap on Discord', () => {
   });
 
   it('lets only admins or the tracking role start tracking in a server', async () => {
-    const id = (
-      await h.live.api.createSwap({
-        source_network: 'ARBITRUM_MAINNET',
-        source_token: 'USDC',
-        destination_network: 'BASE_MAINNET',
-        destination_token: 'USDC',
-        destination_address: ADDRESS,
-        amount: 20,
-        use_deposit_address: true,
-      })
-    ).swap.id;
+    const id = (await h.live.api.createSwap(swapRequest(ADDRESS, { amount: 20 }))).swap.id;
     const refused = await answerOf(h.fake, h.fake.slashCommand(h.alice, 'track', { swap_id: id }));
     expect(unescape(embedText(refused))).toMatch(/Only admins can do that here/);
     expect(refused.ephemeral).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerOf, embedText, titleOf, unescape, useLiveDiscord } from './harness.js';
 import { waitFor } from '../../support/wait.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * The user's money through the real discord.js client and DiscordMessenger against the fake
@@ -15,17 +16,7 @@ const SEND = /Send exactly|Send the exact amount|Send it before/;
 describe("what the bot tells a Discord channel about a swap's money", () => {
   it('a deposit with no refund address whose payout keeps failing: no "send", and the stuck message promises no refund', async () => {
     const channelId = h.guild.channelIds[0] ?? '';
-    const id = (
-      await h.live.api.createSwap({
-        source_network: 'ARBITRUM_MAINNET',
-        source_token: 'USDC',
-        destination_network: 'BASE_MAINNET',
-        destination_token: 'USDC',
-        destination_address: ADDRESS,
-        amount: 100,
-        use_deposit_address: true,
-      })
-    ).swap.id;
+    const id = (await h.live.api.createSwap(swapRequest(ADDRESS))).swap.id;
     await answerOf(h.fake, h.fake.slashCommand({ ...h.mod, channelId }, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
     const card = await waitFor(

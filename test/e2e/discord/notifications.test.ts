@@ -4,6 +4,7 @@ import type { Where } from './fake-discord.js';
 import { buttonId, buttonLabels, answerOf, embedText, titleOf, unescape, useLiveDiscord } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { waitFor } from '../../support/wait.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * Notification settings through the real discord.js client and DiscordMessenger against the fake
@@ -29,17 +30,7 @@ describe('a Discord channel in quiet mode with quiet hours', () => {
     await waitFor(() => press.callbacks[0], 'the press answered');
     await waitFor(() => buttonLabels(typed).includes('✅ Quiet mode: on'), 'the card to show quiet mode on');
 
-    const id = (
-      await h.live.api.createSwap({
-        source_network: 'ARBITRUM_MAINNET',
-        source_token: 'USDC',
-        destination_network: 'BASE_MAINNET',
-        destination_token: 'USDC',
-        destination_address: ADDRESS,
-        amount: 100,
-        use_deposit_address: true,
-      })
-    ).swap.id;
+    const id = (await h.live.api.createSwap(swapRequest(ADDRESS))).swap.id;
     await answerOf(h.fake, h.fake.slashCommand(mod, 'track', { swap_id: id }));
     const byWorker = () => h.fake.messagesIn(channelId).filter((m) => !m.interactionId);
     const card = await waitFor(

@@ -6,6 +6,7 @@ import { driveToCompletion } from '../live-stack.js';
 import { waitFor } from '../../support/wait.js';
 import { answerOf, buttonId, buttonLabels, embedText, unescape, useLiveDiscord } from './harness.js';
 import type { StoredMessage } from './fake-world.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * The destination address is the creator's business (issue 33), on Discord: a member who uses
@@ -31,15 +32,7 @@ const liveCard = (channelId: string, swapId: string): Promise<StoredMessage> =>
 
 describe('a swap followed privately by someone who is not its creator, on Discord', () => {
   it('"Track this swap" → "Follow privately": every DM masks the destination; the creator sees it in full', async () => {
-    const created = await h.live.api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: DEST,
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await h.live.api.createSwap(swapRequest(DEST));
     const swapId = created.swap.id;
     // Alice made it (the bot's record of its creators), and follows it in her DMs.
     await new RedisHistoryStore(h.live.redis, h.live.prefix).add('discord', h.alice.user.id, {

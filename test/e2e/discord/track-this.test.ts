@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TRACK_THIS_NAME } from '../../../src/platforms/discord/commands.js';
 import { waitFor } from '../../support/wait.js';
 import { answerOf, buttonId, buttonLabels, embedText, unescape, useLiveDiscord } from './harness.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * "Track this swap" (a message command, type 3) through the real discord.js client and the real
@@ -14,15 +15,7 @@ let swapId = '';
 let hash = '';
 
 beforeAll(async () => {
-  const created = await h.live.api.createSwap({
-    source_network: 'ARBITRUM_MAINNET',
-    source_token: 'USDC',
-    destination_network: 'BASE_MAINNET',
-    destination_token: 'USDC',
-    destination_address: DEST,
-    amount: 100,
-    use_deposit_address: true,
-  });
+  const created = await h.live.api.createSwap(swapRequest(DEST));
   swapId = created.swap.id;
   h.live.sandbox.deposit(swapId);
   h.live.clock.advance(20_000);

@@ -4,6 +4,7 @@ import { newUser } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { TgUser, useWorld } from './world.js';
 import { waitFor } from '../../support/wait.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * A user who blocks the bot is unsubscribed from everything at the first refused delivery (403).
@@ -16,18 +17,7 @@ const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const world = useWorld('tg-blocked');
 
 const isStatusCard = (m: StoredMessage) => /^Swap [0-9a-f]+: /.test(m.text ?? '');
-const newSwap = async () =>
-  (
-    await world.api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: EVM,
-      amount: 100,
-      use_deposit_address: true,
-    })
-  ).swap.id;
+const newSwap = async () => (await world.api.createSwap(swapRequest(EVM))).swap.id;
 
 describe('a user who blocked the bot and comes back', () => {
   it('hears once which swaps stopped being followed, with outcomes, and can follow them all again', async () => {

@@ -21,23 +21,11 @@ const swapIdOf = (m: StoredMessage): string => {
   return id;
 };
 
-/** The newest message asking for free text. */
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 /** Answers the address, skips the refund address and refuel, and confirms. */
 async function confirmSwap(u: TgUser): Promise<{ question: StoredMessage; confirm: StoredMessage }> {
-  const prompt = await forceReply(u);
-  u.says(EVM, { replyTo: prompt.message_id });
-  const question = await u.sees('for refunds');
-  await u.presses('Skip (no refund address)');
-  let confirm = await u.sees(/Confirm your swap|Refuel/);
-  if (!/Confirm your swap/.test(confirm.text ?? '')) {
-    await u.presses('No refuel');
-    confirm = await u.sees('Confirm your swap');
-  }
+  const steps = await u.toConfirmation(EVM);
   await u.presses('Confirm');
-  return { question, confirm };
+  return steps;
 }
 
 let aliceSwap = '';
@@ -57,7 +45,7 @@ describe('a swap from quote to completion, in a private chat', () => {
     const ask = await a.sees('Send the address on Base');
     expect(ask.message_id).toBeGreaterThan(quote.message_id);
     expect(world.fake.message(a.chat.id, quote.message_id)!.text).toContain('You send: 100 USDC');
-    expect((await forceReply(a)).markup).toMatchObject({ force_reply: true, input_field_placeholder: expect.any(String) });
+    expect((await a.prompt()).markup).toMatchObject({ force_reply: true, input_field_placeholder: expect.any(String) });
 
     const steps = await confirmSwap(a);
     // Button steps edit the wizard's message in place instead of stacking new ones.

@@ -5,7 +5,6 @@ import { testRedis } from '../../support/redis.js';
 import { memoryLogger } from '../../support/log.js';
 import { waitFor } from '../../support/wait.js';
 import { FakeBotApi } from './fake-bot-api.js';
-import type { StoredMessage } from './fake-rules.js';
 import { newUser } from './harness.js';
 import { TgUser } from './world.js';
 
@@ -28,9 +27,6 @@ afterAll(async () => {
   await fake?.close();
   await h?.close();
 });
-
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
 
 describe('a deposit card in flight when the web process dies', () => {
   it('is sent by the next process, once', async () => {
@@ -56,12 +52,7 @@ describe('a deposit card in flight when the web process dies', () => {
     const alice = newUser('Alice');
     const u = new TgUser(fake, alice, fake.privateChat(alice));
     u.says('/swap 100 USDC arbitrum base');
-    u.says(EVM, { replyTo: (await forceReply(u)).message_id });
-    await u.sees('for refunds');
-    await u.presses('Skip (no refund address)');
-    const confirm = await u.sees(/Confirm your swap|Refuel/);
-    if (!/Confirm your swap/.test(confirm.text ?? '')) await u.presses('No refuel');
-    await u.sees('Confirm your swap');
+    await u.toConfirmation(EVM);
 
     // Telegram takes the deposit card but never answers: the process dies with it in flight.
     fake.hold({ method: 'sendPhoto' });

@@ -15,20 +15,12 @@ import { waitFor } from '../../support/wait.js';
 const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const world = useWorld('tg-deposit-life');
 
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 const labels = (m: StoredMessage): string[] =>
   ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
 
 async function createSwap(u: TgUser): Promise<{ deposit: StoredMessage; swapId: string }> {
   u.says('/swap 100 USDC arbitrum base');
-  u.says(EVM, { replyTo: (await forceReply(u)).message_id });
-  await u.sees('for refunds');
-  await u.presses('Skip (no refund address)');
-  const confirm = await u.sees(/Confirm your swap|Refuel/);
-  if (!/Confirm your swap/.test(confirm.text ?? '')) await u.presses('No refuel');
-  await u.sees('Confirm your swap');
+  await u.toConfirmation(EVM);
   await u.presses('Confirm');
   const deposit = await waitFor(() => u.messages().find((m) => m.photoSize), 'the deposit card');
   const swapId = /Swap id: ([0-9a-f-]{36})/.exec(deposit.caption ?? '')![1]!;

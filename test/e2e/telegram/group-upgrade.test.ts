@@ -4,6 +4,7 @@ import type { StoredMessage } from './fake-rules.js';
 import { newUser } from './harness.js';
 import { TgUser, useWorld } from './world.js';
 import { waitFor } from '../../support/wait.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * A basic group upgraded to a supergroup (Telegram gives it a new id) keeps what it followed: its
@@ -26,15 +27,7 @@ async function followedInGroup(title: string): Promise<{ admin: TgUser; id: stri
   world.fake.setMember(group.id, admin.user.id, 'administrator');
   admin.says('/settings min 250');
   await admin.sees('Minimum swap size for messages: $250');
-  const swap = await world.api.createSwap({
-    source_network: 'ARBITRUM_MAINNET',
-    source_token: 'USDC',
-    destination_network: 'BASE_MAINNET',
-    destination_token: 'USDC',
-    destination_address: EVM,
-    amount: 1000,
-    use_deposit_address: true,
-  });
+  const swap = await world.api.createSwap(swapRequest(EVM, { amount: 1000 }));
   const id = swap.swap.id;
   admin.says(`/track ${id}`);
   await waitFor(() => admin.messages().find(isStatusCard), 'the status card in the group');

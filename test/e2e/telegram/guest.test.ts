@@ -4,6 +4,7 @@ import type { Json } from '../../fakes/bodies.js';
 import { waitFor } from '../../support/wait.js';
 import { newGroup, newUser } from './harness.js';
 import { TgUser, useWorld } from './world.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * Guest mode (Bot API 10.0) through real grammY, the real core and the sandbox: "@bot <swap id |
@@ -18,15 +19,7 @@ let hash = '';
 let depositAddress = '';
 
 beforeAll(async () => {
-  const created = await world.api.createSwap({
-    source_network: 'ARBITRUM_MAINNET',
-    source_token: 'USDC',
-    destination_network: 'BASE_MAINNET',
-    destination_token: 'USDC',
-    destination_address: DEST,
-    amount: 100,
-    use_deposit_address: true,
-  });
+  const created = await world.api.createSwap(swapRequest(DEST));
   swapId = created.swap.id;
   depositAddress = String(
     (created as unknown as { deposit_actions?: Array<{ to_address?: string }> }).deposit_actions?.[0]?.to_address ?? '',

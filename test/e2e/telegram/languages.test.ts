@@ -6,6 +6,7 @@ import { newUser } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { TgUser, useWorld } from './world.js';
 import { waitFor } from '../../support/wait.js';
+import { quoteRequest } from '../../support/swaps.js';
 
 /**
  * Issue 17 through Telegram (real grammY against the fake Bot API over HTTP, the real core, the
@@ -19,10 +20,6 @@ const world = useWorld('tg-lang');
 /** A person whose Telegram app is in this language (Update.message.from.language_code). */
 const speaker = (first_name: string, language_code: string): User => ({ ...newUser(first_name), language_code });
 
-/** The newest message asking for free text. */
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 const buttonTexts = (m: StoredMessage): string[] =>
   ((m.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
 
@@ -30,15 +27,7 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
   it("quotes, runs the wizard to the deposit card and gets pushed updates, all in Spanish, with the service's amounts and addresses", async () => {
     const elena = speaker('Elena', 'es');
     const u = new TgUser(world.fake, elena, world.fake.privateChat(elena));
-    const { quote: sandboxQuote } = await world.api.getQuote({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      amount: 100,
-      refuel: false,
-      use_deposit_address: true,
-    });
+    const { quote: sandboxQuote } = await world.api.getQuote(quoteRequest());
 
     u.says('/quote 100 USDC arbitrum base');
     const quote = await u.sees('Cotización: USDC Arbitrum One → USDC Base');
@@ -50,7 +39,7 @@ describe('a Spanish-speaking Telegram user (language_code: es)', () => {
 
     await u.presses('Intercambiar');
     await u.sees('Envía la dirección en Base que debe recibir los USDC.');
-    u.says(EVM, { replyTo: (await forceReply(u)).message_id });
+    await u.answers(EVM);
     await u.sees('para reembolsos');
     await u.presses('Omitir (sin dirección de reembolso)');
     let confirm = await u.sees(/Confirma tu intercambio|Refuel/);

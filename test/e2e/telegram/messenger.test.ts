@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
-import { DeliveryError } from '../../../src/contracts/messenger.js';
 import { actionButton, deeplinkButton, line, type Reply } from '../../../src/contracts/reply.js';
 import { TelegramMessenger } from '../../../src/platforms/telegram/messenger.js';
 import { FakeBotApi } from './fake-bot-api.js';
 import { newGroup, newUser } from './harness.js';
+import { deliveryFailure } from '../../support/delivery.js';
 
 /** The worker's Messenger over the Bot API alone: sends, edits, and failures normalised. */
 let fake: FakeBotApi;
@@ -29,15 +29,6 @@ function privateTarget(): ChatTarget {
   const u = newUser();
   fake.openDm(u);
   return { platform: 'telegram', chatId: String(u.id), chatKind: 'private' };
-}
-
-async function failure(p: Promise<unknown>): Promise<DeliveryError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(DeliveryError);
-  return e as DeliveryError;
 }
 
 describe('TelegramMessenger', () => {
@@ -82,7 +73,7 @@ describe('TelegramMessenger', () => {
       description: 'Too Many Requests: retry after 7',
       retryAfter: 7,
     });
-    const e = await failure(messenger.send(target, status('x')));
+    const e = await deliveryFailure(messenger.send(target, status('x')));
     expect(e.failure).toBe('rate_limited');
     expect(e.retryAfterMs).toBe(7000);
     expect(fake.callsTo('sendMessage').filter((c) => c.payload.chat_id === target.chatId)).toHaveLength(1);
@@ -91,10 +82,10 @@ describe('TelegramMessenger', () => {
   it('blocked, kicked or unknown chats are gone; a deleted message is message_gone', async () => {
     const blocked = privateTarget();
     fake.blockBy(Number(blocked.chatId));
-    expect((await failure(messenger.send(blocked, status('x')))).failure).toBe('gone');
-    expect((await failure(messenger.send({ platform: 'telegram', chatId: '-100424242', chatKind: 'group' }, status('x')))).failure).toBe(
-      'gone',
-    );
+    expect((await deliveryFailure(messenger.send(blocked, status('x')))).failure).toBe('gone');
+    expect(
+      (await deliveryFailure(messenger.send({ platform: 'telegram', chatId: '-100424242', chatKind: 'group' }, status('x')))).failure,
+    ).toBe('gone');
     const group = newGroup();
     fake.chat(group);
     fake.failNext({
@@ -104,24 +95,24 @@ describe('TelegramMessenger', () => {
       description: 'Forbidden: bot was kicked from the supergroup chat',
     });
     expect(
-      (await failure(messenger.send({ platform: 'telegram', chatId: String(group.id), chatKind: 'group' }, status('x')))).failure,
+      (await deliveryFailure(messenger.send({ platform: 'telegram', chatId: String(group.id), chatKind: 'group' }, status('x')))).failure,
     ).toBe('gone');
     const target = privateTarget();
-    expect((await failure(messenger.edit({ platform: 'telegram', chatId: target.chatId, messageId: '999' }, status('x')))).failure).toBe(
-      'message_gone',
-    );
+    expect(
+      (await deliveryFailure(messenger.edit({ platform: 'telegram', chatId: target.chatId, messageId: '999' }, status('x')))).failure,
+    ).toBe('message_gone');
   });
 
   it('other 400s are rejected, 5xx transient; the token never shows in the error', async () => {
     const target = privateTarget();
     fake.failNext({ method: 'sendMessage', chatId: Number(target.chatId), code: 400, description: "Bad Request: can't parse entities" });
-    const rejected = await failure(messenger.send(target, status('x')));
+    const rejected = await deliveryFailure(messenger.send(target, status('x')));
     expect(rejected.failure).toBe('rejected');
     fake.failNext({ method: 'sendMessage', chatId: Number(target.chatId), code: 502, description: 'Bad Gateway' });
-    const transient = await failure(messenger.send(target, status('x')));
+    const transient = await deliveryFailure(messenger.send(target, status('x')));
     expect(transient.failure).toBe('transient');
     const down = new TelegramMessenger({ token: fake.token, apiRoot: 'http://127.0.0.1:1' });
-    const network = await failure(down.send(target, status('x')));
+    const network = await deliveryFailure(down.send(target, status('x')));
     expect(network.failure).toBe('transient');
     for (const e of [rejected, transient, network]) {
       expect(JSON.stringify({ m: e.message, s: e.stack })).not.toContain(fake.token.split(':')[1]!);

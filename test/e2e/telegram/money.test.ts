@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredMessage } from './fake-rules.js';
 import { newUser } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { TgUser, useWorld } from './world.js';
@@ -15,22 +14,12 @@ const EVM = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const SEND = /Send exactly|Send the exact amount|Send it before/;
 const world = useWorld('tg-money');
 
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 describe('what the bot tells you about your money, on Telegram', () => {
   it('80 of 100 USDC arrives: said at once with the new expected amount, then a receipt that adds up', async () => {
     const alice = newUser('Alice');
     const a = new TgUser(world.fake, alice, world.fake.privateChat(alice));
     a.says('/swap 100 USDC arbitrum base');
-    a.says(EVM, { replyTo: (await forceReply(a)).message_id });
-    await a.sees('for refunds');
-    await a.presses('Skip (no refund address)');
-    let confirm = await a.sees(/Confirm your swap|Refuel/);
-    if (!/Confirm your swap/.test(confirm.text ?? '')) {
-      await a.presses('No refuel');
-      confirm = await a.sees('Confirm your swap');
-    }
+    const { confirm } = await a.toConfirmation(EVM);
     // The confirm card adds up before the swap exists.
     expect(confirm.text).toMatch(/How it adds up\nYou send: 100 USDC/);
     await a.presses('Confirm');

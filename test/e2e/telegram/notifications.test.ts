@@ -4,6 +4,7 @@ import { newForum, newUser } from './harness.js';
 import { driveToCompletion } from '../live-stack.js';
 import { TgUser, useWorld } from './world.js';
 import { waitFor } from '../../support/wait.js';
+import { swapRequest } from '../../support/swaps.js';
 
 /**
  * Notification settings through Telegram (real grammY and TelegramMessenger against the fake Bot
@@ -41,15 +42,7 @@ describe('a forum topic with quiet hours and quiet mode', () => {
       'quiet mode on',
     );
 
-    const swap = await world.api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: EVM,
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const swap = await world.api.createSwap(swapRequest(EVM));
     const id = swap.swap.id;
     admin.says(`/track ${id}`, { threadId: topic });
     const statusCard = await waitFor(() => admin.messages().find(isStatusCard), 'the status card');

@@ -17,21 +17,13 @@ const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const MASKED = maskAddress(DEST);
 const world = useWorld('tg-stranger');
 
-const forceReply = (u: TgUser): Promise<StoredMessage> =>
-  waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply prompt');
-
 const textOf = (m: StoredMessage): string => `${m.text ?? ''}${m.caption ?? ''}`;
 /** Everything the bot ever showed in this chat, edits included (the fake keeps the last version of each message). */
 const everything = (u: TgUser): string => u.messages().map(textOf).join('\n').toLowerCase();
 
 async function createSwap(u: TgUser): Promise<string> {
   u.says('/swap 100 USDC arbitrum base');
-  u.says(DEST, { replyTo: (await forceReply(u)).message_id });
-  await u.sees('for refunds');
-  await u.presses('Skip (no refund address)');
-  const confirm = await u.sees(/Confirm your swap|Refuel/);
-  if (!/Confirm your swap/.test(confirm.text ?? '')) await u.presses('No refuel');
-  await u.sees('Confirm your swap');
+  await u.toConfirmation(DEST);
   await u.presses('Confirm');
   const deposit = await waitFor(() => u.messages().find((m) => m.photoSize), 'the deposit card');
   return /Swap id: ([0-9a-f-]{36})/.exec(deposit.caption ?? '')![1]!;

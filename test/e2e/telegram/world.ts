@@ -84,6 +84,35 @@ export class TgUser {
     );
   }
 
+  /** The newest message asking for free text (a ForceReply prompt). */
+  prompt(): Promise<StoredMessage> {
+    return waitFor(
+      () => [...this.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
+      'a ForceReply prompt',
+    );
+  }
+
+  /** Replies `text` to the newest ForceReply prompt. */
+  async answers(text: string): Promise<void> {
+    this.says(text, { replyTo: (await this.prompt()).message_id });
+  }
+
+  /**
+   * The English swap wizard after `/swap …`, up to its confirmation: answers the address, skips
+   * the refund address and refuel (when asked). Returns the refund question and the confirmation.
+   */
+  async toConfirmation(address: string): Promise<{ question: StoredMessage; confirm: StoredMessage }> {
+    await this.answers(address);
+    const question = await this.sees('for refunds');
+    await this.presses('Skip (no refund address)');
+    let confirm = await this.sees(/Confirm your swap|Refuel/);
+    if (!/Confirm your swap/.test(confirm.text ?? '')) {
+      await this.presses('No refuel');
+      confirm = await this.sees('Confirm your swap');
+    }
+    return { question, confirm };
+  }
+
   /** Presses an action button and waits until the press is answered. */
   async presses(label: string): Promise<StoredMessage> {
     const { message, button } = this.button(label);

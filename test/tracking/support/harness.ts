@@ -233,7 +233,12 @@ export async function startHarness(opts: HarnessOptions = {}) {
  * part (an API in front of the sandbox, say).
  */
 export function coreOver(h: Harness, over: Partial<CoreDeps> = {}): BotCore {
-  return createCore({
+  return createCore(coreDepsOver(h, over));
+}
+
+/** What coreOver builds the core from (the agent surface builds its own core from it). */
+export function coreDepsOver(h: Harness, over: Partial<CoreDeps> = {}): CoreDeps {
+  return {
     api: h.client,
     catalog: new CatalogCache(h.client, { ttlMs: 60_000, now: () => h.clock.now() }),
     redis: testRedis(h.prefix),
@@ -242,5 +247,5 @@ export function coreOver(h: Harness, over: Partial<CoreDeps> = {}): BotCore {
     limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
     now: () => h.clock.now(),
     ...over,
-  });
+  };
 }
