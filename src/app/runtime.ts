@@ -256,9 +256,10 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
     rpcs.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
   }
   const chainUrl = sandbox?.chain?.url;
+  // The families with a watcher (src/chain/): EVM, and TON (toncenter's API v2 at the node_url).
   const evm = async (name: string) => {
     const n = await catalog.networkByName(name);
-    return n && n.type === 'evm' ? n : undefined;
+    return n && (n.type === 'evm' || n.type === 'ton') ? n : undefined;
   };
   return {
     chain: {
@@ -268,7 +269,8 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         : {
             fallbackRpc: async (name: string) => {
               const n = await evm(name);
-              return n ? (chainUrl ?? n.node_url ?? undefined) : undefined;
+              // The sandbox's catalogue names its own TON RPC as the node_url (--chain).
+              return n ? ((n.type === 'evm' ? chainUrl : undefined) ?? n.node_url ?? undefined) : undefined;
             },
           }),
       network: async (name) => {
@@ -278,6 +280,7 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         // The chain id the watcher checks its RPC against.
         const chainId = catalogueChainId(n.chain_id);
         return {
+          ...(n.type ? { family: n.type } : {}),
           ...(typeof required === 'number' ? { required } : {}),
           ...(chainId !== undefined ? { chainId } : {}),
           tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 18 })),

@@ -1,4 +1,5 @@
 import { createEvmWatcher } from '../chain/evm.js';
+import { createTonWatcher } from '../chain/ton/watcher.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { redisChainShare, SharedChainWatch, type ChainShare } from './chain-share.js';
 import { CHAIN_QUEUE, ChainJobs } from './chain-jobs.js';
@@ -6,10 +7,10 @@ import type { Redis } from 'ioredis';
 import type { Queue, Worker } from 'bullmq';
 import type { TrackingKeys } from '../contracts/keys.js';
 
-/** Chain watchers (CHAIN_WATCH): EVM RPC URL per network name, and what the catalogue says of a network. */
+/** Chain watchers (CHAIN_WATCH): RPC URL per network name (CHAIN_RPC_URLS, EVM or TON), and what the catalogue says of a network. */
 export interface ChainSettings {
   evmRpcs: ReadonlyMap<string, string>;
-  /** An RPC for an EVM network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
+  /** An RPC for a network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
   fallbackRpc?: (network: string) => Promise<string | undefined>;
   network: ChainWatchDeps['network'];
   /** How often each network's head is read (ms; default 2 s). */
@@ -53,7 +54,33 @@ function startChainWatch(
         if (u) rpcs.set(n, u);
       }
     : undefined;
-  const all = { ...deps, watchers: [evm], network: settings.network, ...(prepare ? { prepare } : {}) };
+  // TON networks (the catalogue's type says which): their own watcher, the configured or catalogue URL moved to it.
+  const tonRpcs = new Map<string, string>();
+  const ton = createTonWatcher({
+    rpcs: tonRpcs,
+    ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
+    logger: deps.logger,
+    driven: share !== undefined,
+    events: {
+      accept: (e, t) => cw?.accepts(e, t) ?? false,
+      transfer: (e, t) => cw?.onTransfer(e, t),
+      head: (n, h) => cw?.onHead(n, h),
+      health: (n, up) => cw?.onHealth(n, up),
+    },
+  });
+  const families = new Map<string, string>();
+  const prepareAny = async (n: string) => {
+    if (!families.has(n)) {
+      const family = (await settings.network(n).catch(() => undefined))?.family;
+      if (family) families.set(n, family);
+    }
+    if (families.get(n) !== 'ton') return prepare?.(n);
+    rpcs.delete(n);
+    if (tonRpcs.has(n)) return;
+    const u = settings.evmRpcs.get(n) ?? (await fallback?.(n));
+    if (u) tonRpcs.set(n, u);
+  };
+  const all = { ...deps, watchers: [ton, evm], network: settings.network, prepare: prepareAny };
   cw = share ? new SharedChainWatch(all, share) : new ChainWatch(all);
   return cw;
 }
