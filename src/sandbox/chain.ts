@@ -5,6 +5,7 @@ import type { ChainWatcher, SeenTransfer, WatchEntry } from '../chain/watcher.js
 import { DEV_KEYS, startLocalNode, TOKEN_ABI, TOKEN_BYTECODE, type LocalNode } from '../chain/local-node.js';
 import { NETWORKS } from './catalog.js';
 import type { SwapRecord } from './lifecycle.js';
+import { isTonSwap, startTonDeposits, type SandboxTonDeposits } from './ton-deposits.js';
 
 /**
  * `swapbot sandbox --chain [RPC_URL]`: the sandbox's EVM networks on one real EVM node (a local
@@ -21,6 +22,8 @@ export interface SandboxChainOptions {
   blockMs?: number;
   /** How often the sandbox reads the head (real ms; default 200 at RPC_URL, 1000 on its own node, which tells of each new block). */
   pollMs?: number;
+  /** Also the TON networks on the TON emulator (ton-deposits.ts; default true). */
+  ton?: boolean;
 }
 
 export interface SandboxChain {
@@ -30,11 +33,13 @@ export interface SandboxChain {
   readonly fundedKey: Hex;
   /** The local node, when the sandbox started one. */
   readonly node: LocalNode | undefined;
+  /** The TON networks' chain (its toncenter-shaped RPC and funded wallet), unless `ton: false`. */
+  readonly ton: SandboxTonDeposits | undefined;
   head(): number;
   depositAddress(swapId: string): string;
   /** Sends the swap's deposit as a real transfer from the funded account (the simulated deposit). */
   /** `token`: another token of the source network (a wrong-token deposit the service never counts). */
-  sendDeposit(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<Hex>;
+  sendDeposit(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<string>;
   watch(rec: SwapRecord): void;
   close(): Promise<void>;
 }
@@ -79,6 +84,7 @@ export async function startSandboxChain(
   }
 
   let head = Number(await pub.getBlockNumber());
+  const ton = opts.ton === false ? undefined : await startTonDeposits(onDeposit);
   const watcher: ChainWatcher = createEvmWatcher({
     rpcs: new Map(evm.map((n) => [n.name, url])),
     pollMs: opts.pollMs ?? (node ? 1000 : 200),
@@ -106,9 +112,11 @@ export async function startSandboxChain(
     chainId,
     fundedKey: DEV_KEYS[0],
     node,
+    ton,
     head: () => head,
     depositAddress: (swapId) => privateKeyToAddress(keccak256(toHex(`swapbot sandbox deposit:${swapId}`))),
     watch(rec) {
+      if (isTonSwap(rec)) return ton?.watch(rec);
       const network = rec.request.route.from.network;
       if (network.type !== 'evm' || !rec.request.useDepositAddress) return;
       const token = rec.request.route.from.token;
@@ -123,6 +131,7 @@ export async function startSandboxChain(
       watcher.watch(entry);
     },
     sendDeposit(rec, amountText, other) {
+      if (isTonSwap(rec) && ton) return ton.send(rec, amountText, other);
       const token = other ?? rec.request.route.from.token;
       const value = parseUnits(amountText ?? rec.request.amount.text, token.decimals);
       const to = rec.depositAddress as Hex;
@@ -138,6 +147,7 @@ export async function startSandboxChain(
       if (miner) clearInterval(miner);
       unpoke?.();
       await watcher.close();
+      await ton?.close();
       await node?.close();
     },
   };

@@ -13,7 +13,8 @@ const SANDBOX_USAGE =
   '  --host      interface to bind (default 127.0.0.1)\n' +
   "  --api-key   the X-LS-APIKEY clients must send (default: SANDBOX_API_KEY, else 'sandbox')\n" +
   '  --speed     sandbox seconds per real second (default: SANDBOX_SPEED, else 1)\n' +
-  '  --chain     run the EVM networks on a real chain: a local node, or the node at RPC_URL (Hardhat, Anvil)\n' +
+  '  --chain     run the EVM networks on a real chain: a local node, or the node at RPC_URL (Hardhat, Anvil);\n' +
+  '              and the TON networks on the TON emulator behind a toncenter-shaped RPC\n' +
   "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
   '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
 
@@ -62,6 +63,11 @@ export async function runSandboxCli(
   if (sandbox.chain) {
     out(`chain rpc: ${sandbox.chain.url}`);
     out(`chain funded key: ${sandbox.chain.fundedKey}`);
+    const ton = sandbox.chain.ton?.ton;
+    if (ton) {
+      out(`ton rpc (toncenter API v2): ${ton.url}`);
+      out(`ton funded wallet (v4r2): ${ton.fundedAddress}, key seed ${ton.fundedSeedHex}`);
+    }
   }
   const keyHint =
     opts.keySource === 'default'

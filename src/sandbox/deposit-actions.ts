@@ -42,7 +42,7 @@ export function depositActions(rec: SwapRecord): Json[] {
       },
     ];
   }
-  const memo = memoFor(network, seq, baseUnits);
+  const memo = memoFor(network, seq, baseUnits, token);
   if (network.type === 'evm') {
     const seqHex = seq.toString(16);
     if (token.contract === null) {
@@ -94,10 +94,11 @@ export function depositActions(rec: SwapRecord): Json[] {
 }
 
 /** The memo a deposit on this family must carry to be matched to its swap, or null. */
-function memoFor(network: CatalogNetwork, seq: number, baseUnits: string): string | null {
+function memoFor(network: CatalogNetwork, seq: number, baseUnits: string, token: { symbol: string }): string | null {
   switch (network.type) {
     case 'ton':
-      return JSON.stringify({ comment: String(seq), amount: baseUnits });
+      // Layerswap's TON call data: {amount, asset, comment} (wallet-deposits.md §1); the comment is the swap's sequence number.
+      return JSON.stringify({ amount: baseUnits, asset: token.symbol, comment: String(seq) });
     case 'bitcoin':
     case 'solana':
       return String(seq);

@@ -11,6 +11,7 @@ import { WebhookSender } from './webhooks.js';
 import { startSandboxChain, type SandboxChain } from './chain.js';
 import { formatUnits } from 'viem';
 import type { SwapRecord } from './lifecycle.js';
+import { isTonSwap } from './ton-deposits.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -45,8 +46,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           depositAddress: (network, id, own) => (network.type === 'evm' && own && chain ? chain.depositAddress(id) : undefined),
           created: (rec) => {
             chain?.watch(rec);
-            if (autoDelay === 'off' || options.clock || rec.request.route.from.network.type !== 'evm' || !rec.request.useDepositAddress)
-              return;
+            // TON (wallet-only): the deposit is the funded wallet's transfer with the swap's comment.
+            const onChain = isTonSwap(rec) ? !!chain?.ton : rec.request.route.from.network.type === 'evm' && rec.request.useDepositAddress;
+            if (autoDelay === 'off' || options.clock || !onChain) return;
             setTimeout(() => void chain?.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
           },
         }
@@ -66,7 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         amount: { value: Number(text), text },
         outcome: 'complete',
         txHash: t.txHash,
-        chain: { block: t.block, head: () => running.head() },
+        chain: { block: t.block, head: () => (isTonSwap(rec) ? (running.ton?.ton.head() ?? t.block) : running.head()) },
       };
       webhooks?.scan();
     });
@@ -116,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (op.auth !== 'none') checkKey(req.headers['x-ls-apikey'], op.auth === 'public');
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
       const data = await op.run({ url, params, body });
-      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url, chain.chainId) : undefined);
+      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}) : undefined);
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
       if (e instanceof EmptyBadRequest) res.writeHead(400, { 'content-length': 0 }).end();
@@ -179,13 +181,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ): Promise<SwapRecord> | undefined {
     if (!chain) return undefined;
     const { rec, deposit } = store.checkDeposit(id, opts);
-    if (
-      rec.request.route.from.network.type !== 'evm' ||
-      !rec.request.useDepositAddress ||
-      deposit.outcome !== 'complete' ||
-      deposit.failReason
-    )
-      return undefined;
+    const real = isTonSwap(rec) ? !!chain.ton : rec.request.route.from.network.type === 'evm' && rec.request.useDepositAddress;
+    if (!real || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
     return chain.sendDeposit(rec, deposit.amount.text).then(() => rec);
   }
 

@@ -28,6 +28,8 @@ export interface SandboxTon {
   readonly fundedAddress: string;
   readonly fundedSeedHex: string;
   head(): number;
+  /** Calls `listener` after each new block with transactions; returns its removal. */
+  onBlock(listener: () => void): () => void;
   /** Sends `amount` base units of `token` (null contract: TON) to `to` with `comment` (none: a transfer without one); resolves to the hash (hex) of the deposit address's transaction. */
   send(to: string, token: { contract: string | null }, amount: bigint, comment?: string): Promise<string>;
   close(): Promise<void>;
@@ -44,12 +46,14 @@ export async function startSandboxTon(opts: { jettons: readonly string[]; blockM
   );
   let seqno = 1;
   const txs = new Map<string, Transaction[]>();
+  const listeners = new Set<() => void>();
   const record = (list: readonly Transaction[]) => {
     seqno++;
     for (const tx of list) {
       const raw = `0:${tx.address.toString(16).padStart(64, '0')}`;
       txs.set(raw, [...(txs.get(raw) ?? []), tx]);
     }
+    for (const l of listeners) l();
   };
   let sending: Promise<unknown> = Promise.resolve();
   let walletSeqno = 0;
@@ -145,6 +149,10 @@ export async function startSandboxTon(opts: { jettons: readonly string[]; blockM
     fundedAddress: wallet.address.toString({ bounceable: false }),
     fundedSeedHex: FUNDED_SEED.toString('hex'),
     head: () => seqno,
+    onBlock(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async send(to, token, amount, comment) {
       const dest = Address.parse(to);
       const text = comment === undefined ? undefined : beginCell().storeUint(0, 32).storeStringTail(comment).endCell();
