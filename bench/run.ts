@@ -17,6 +17,7 @@ import { runThroughput } from './throughput.js';
 import { runRepeats } from './repeats.js';
 import { runPay } from './pay.js';
 import { runMcp } from './mcp.js';
+import { runTonChain } from './ton-chain.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
     if (runs(7)) await part(sections, 7, 'Observed route times and watched addresses', () => runRepeats(bench, SIZES.repeats));
     if (runs(9)) await part(sections, 9, 'Pay page', () => runPay(ROOT, redis.url, redis.prefix, QUICK ? 3 : 10));
     if (runs(10)) await part(sections, 10, 'Agents (MCP)', () => runMcp(bench, SIZES.mcp));
+    if (runs(11)) await part(sections, 11, 'TON chain watch', () => runTonChain({ windowMs: QUICK ? 15_000 : 60_000 }));
   } finally {
     await stop();
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Blockchain, createShardAccount } from '@ton/sandbox';
+import { Blockchain, createShardAccount, internal as forged } from '@ton/sandbox';
 import { Address, beginCell, Cell, external, internal, SendMode, toNano, type Transaction } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
@@ -32,6 +32,8 @@ export interface SandboxTon {
   onBlock(listener: () => void): () => void;
   /** Sends `amount` base units of `token` (null contract: TON) to `to` with `comment` (none: a transfer without one); resolves to the hash (hex) of the deposit address's transaction. */
   send(to: string, token: { contract: string | null }, amount: bigint, comment?: string): Promise<string>;
+  /** A message from any address, which the emulator lets a test forge (a fake jetton wallet's notification). */
+  forge(from: string, to: string, value: bigint, body: Cell): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -177,6 +179,14 @@ export async function startSandboxTon(opts: { jettons: readonly string[]; blockM
       const tx = list.find((t) => `0:${t.address.toString(16).padStart(64, '0')}` === at);
       if (!tx) throw new Error('the transfer did not reach the deposit address');
       return tx.hash().toString('hex');
+    },
+    async forge(from, to, value, body) {
+      const run = sending.then(async () => {
+        const msg = forged({ from: Address.parse(from), to: Address.parse(to), value, body, bounce: false });
+        record((await chain.sendMessage(msg)).transactions);
+      });
+      sending = run.catch(() => undefined);
+      await run;
     },
     async close() {
       if (timer) clearInterval(timer);

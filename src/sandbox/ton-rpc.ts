@@ -26,6 +26,8 @@ export interface TonRpc {
   readonly counts: Map<string, number>;
   /** While down, every request gets a 502 (an RPC that fails). */
   setDown(down: boolean): void;
+  /** Requests refused while down. */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -34,10 +36,14 @@ export const TON_RPC_PATH = '/api/v2/jsonRPC';
 export async function serveTonRpc(ledger: TonLedger, opts: { port?: number; host?: string } = {}): Promise<TonRpc> {
   const counts = new Map<string, number>();
   let down = false;
+  let refused = 0;
   const server = http.createServer((req, res) => {
     void (async () => {
       const raw = await readBody(req, 256 * 1024);
-      if (down) return reply(res, 502, { ok: false, error: 'bad gateway', code: 502 });
+      if (down) {
+        refused++;
+        return reply(res, 502, { ok: false, error: 'bad gateway', code: 502 });
+      }
       if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== TON_RPC_PATH)
         return reply(res, 404, { ok: false, error: 'not found', code: 404 });
       const call = JSON.parse(raw.toString('utf8') || '{}') as { id?: unknown; method?: string; params?: Record<string, unknown> };
@@ -58,6 +64,7 @@ export async function serveTonRpc(ledger: TonLedger, opts: { port?: number; host
     url: `${listening.url}${TON_RPC_PATH}`,
     counts,
     setDown: (d) => void (down = d),
+    refused: () => refused,
     close: () => listening.close({ force: true }),
   };
 }

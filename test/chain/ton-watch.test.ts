@@ -10,6 +10,7 @@ import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { TON_USDT_MASTER } from '../fixtures/ton.js';
+import { depositCards } from '../../src/bot/deposit/card.js';
 
 /**
  * TON deposits seen on chain, end to end over real sockets: the sandbox with --chain runs TON on
@@ -76,7 +77,14 @@ describe('a TON swap watched on chain', () => {
     });
     const action = details.deposit_actions?.[0];
     expect(action?.type).toBe('transfer');
+    // Layerswap's TON call data: {amount, asset, comment}.
     const comment = (JSON.parse(action?.call_data ?? '{}') as { comment: string }).comment;
+    expect(JSON.parse(action?.call_data ?? '{}')).toEqual({ amount: '25500000', asset: 'USDT', comment });
+    // The deposit card gives the comment as part of the money instruction, never the address alone.
+    const card = JSON.stringify(await depositCards(details, Date.now()));
+    expect(card).toContain('Comment (memo)');
+    expect(card).toContain(comment);
+    expect(card).toContain('Without it the deposit cannot be matched and is lost.');
     const chat: ChatTarget = { platform: 'console', chatId, chatKind: 'private' };
     await tracking.service.follow(details.swap.id, chat, { userId: `u-${chatId}`, creator: true });
     await waitFor(() => tracking.swapState(details.swap.id), 'the first poll');
