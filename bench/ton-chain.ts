@@ -69,7 +69,11 @@ export async function runTonChain(opts: { windowMs: number }): Promise<Section> 
     await ton.close();
   }
   for (const n of [1, 100, 1000])
-    section.rows.push({ figure: `TON watcher, ${n} swap(s) waiting at the shared address: RPC requests`, unit: 'req/min', value: spread([perMinute[n] ?? NaN]) });
+    section.rows.push({
+      figure: `TON watcher, ${n} swap(s) waiting at the shared address: RPC requests`,
+      unit: 'req/min',
+      value: spread([perMinute[n] ?? NaN]),
+    });
   const lat = spread(latencies);
   section.rows.push({ figure: 'TON watcher: USDT deposit sent -> reported with its comment', unit: 's', value: lat });
   section.targets.push({

@@ -118,7 +118,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (op.auth !== 'none') checkKey(req.headers['x-ls-apikey'], op.auth === 'public');
       const body = op.method === 'POST' ? await readJsonBody(req) : (req.resume(), {});
       const data = await op.run({ url, params, body });
-      send(res, 200, { data, error: null }, chain ? localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}) : undefined);
+      send(
+        res,
+        200,
+        { data, error: null },
+        chain ? localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}) : undefined,
+      );
     } catch (e) {
       if (!(e instanceof SandboxHttpError)) throw e;
       if (e instanceof EmptyBadRequest) res.writeHead(400, { 'content-length': 0 }).end();

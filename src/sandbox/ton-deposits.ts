@@ -18,7 +18,12 @@ export interface SandboxTonDeposits {
   /** Watches a TON swap's deposit (its comment at the shared address). */
   watch(rec: SwapRecord): void;
   /** Sends the swap's deposit (or `token`, another of its network) with its comment; `comment: null`: sent without it. */
-  send(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token'], comment?: string | null): Promise<string>;
+  send(
+    rec: SwapRecord,
+    amountText?: string,
+    token?: SwapRecord['request']['route']['from']['token'],
+    comment?: string | null,
+  ): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -141,7 +141,10 @@ export function createTonWatcher(opts: TonWatcherOptions): ChainWatcher {
           const seen = await transfersOf(l, raw, txs, head, gap, (wallet) =>
             log.warn({ network: l.name, wallet }, 'a jetton notification from a contract that is not a real jetton wallet: not believed'),
           );
-          l.recent.set(raw, [...(l.recent.get(raw) ?? []), ...seen].filter((s) => s.utime >= horizon));
+          l.recent.set(
+            raw,
+            [...(l.recent.get(raw) ?? []), ...seen].filter((s) => s.utime >= horizon),
+          );
           offer(l, raw, seen);
         }
         // Swaps watched since the last tick are matched against what was read before them too (no request).
