@@ -28,7 +28,7 @@ export interface SandboxTonDeposits {
 }
 
 /** The comment a TON swap's deposit carries (deposit-actions.ts writes it in the call data). */
-export const tonComment = (rec: SwapRecord): string => String(rec.sequenceNumber);
+const tonComment = (rec: SwapRecord): string => String(rec.sequenceNumber);
 
 export const isTonSwap = (rec: SwapRecord): boolean => rec.request.route.from.network.type === 'ton';
 

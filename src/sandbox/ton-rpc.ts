@@ -31,7 +31,7 @@ export interface TonRpc {
   close(): Promise<void>;
 }
 
-export const TON_RPC_PATH = '/api/v2/jsonRPC';
+const TON_RPC_PATH = '/api/v2/jsonRPC';
 
 export async function serveTonRpc(ledger: TonLedger, opts: { port?: number; host?: string } = {}): Promise<TonRpc> {
   const counts = new Map<string, number>();

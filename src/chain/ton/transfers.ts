@@ -11,7 +11,7 @@ import { Address, type Slice, type Transaction } from '@ton/core';
  */
 
 /** Jetton transfer_notification (TEP-74). */
-export const TRANSFER_NOTIFICATION = 0x7362d09c;
+const TRANSFER_NOTIFICATION = 0x7362d09c;
 
 export interface Incoming {
   /** Hex of the transaction's hash (computed from its cell). */
