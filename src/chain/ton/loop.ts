@@ -13,16 +13,20 @@ import { incomingOf, rawOf, type Incoming } from './transfers.js';
 export interface TonLoop {
   name: string;
   client: TonClient;
-  /** By swap; each entry's address (and sender) as raw workchain:hex. */
-  entries: Map<string, { entry: WatchEntry; raw: string }>;
+  /**
+   * By swap; each entry's address (and sender) as raw workchain:hex, and the lt up to which it was
+   * offered the address's transfers (read oldest first: one number per swap, no set that grows).
+   */
+  entries: Map<
+    string,
+    { entry: WatchEntry; raw: string; offered: bigint; /** Its jetton master, raw (null: native). */ own: string | null }
+  >;
   /** Per watched address: the newest lt read. */
   cursors: Map<string, bigint>;
   /** Per watched address: transfers read within the lookback (a swap watched later is matched against them, no request). */
   recent: Map<string, Seen[]>;
   /** Entries watched since the last tick: matched against `recent` once. */
   fresh: Set<string>;
-  /** `${swapId}|${txHash}` already reported (or refused by tracking). */
-  done: Set<string>;
   jettons: JettonWallets;
   /** The last masterchain seqno read. */
   head?: number;
@@ -54,7 +58,6 @@ export function newTonLoop(name: string, url: string, timeoutMs: number): TonLoo
     cursors: new Map(),
     recent: new Map(),
     fresh: new Set(),
-    done: new Set(),
     jettons: new JettonWallets((run) => run(client)),
     failures: 0,
     up: true,

@@ -90,13 +90,13 @@ export function createTonWatcher(opts: TonWatcherOptions): ChainWatcher {
 
   /** Each entry at `raw` told of each transfer it has not been told of (tracking decides what it is). */
   const offer = (l: TonLoop, raw: string, seen: readonly Seen[], only?: ReadonlySet<string>) => {
-    for (const { entry, raw: at } of l.entries.values()) {
-      if (at !== raw || (only && !only.has(entry.swapId))) continue;
-      const own = entry.token.contract ? rawOf(entry.token.contract) : null;
+    for (const rec of l.entries.values()) {
+      const { entry, own } = rec;
+      if (rec.raw !== raw || (only && !only.has(entry.swapId))) continue;
       for (const s of seen) {
-        const key = `${entry.swapId}|${s.txHash}`;
-        if (l.done.has(key)) continue;
-        l.done.add(key);
+        // Each transfer once per swap: `seen` is oldest first, the swap's mark the last one offered.
+        if (s.lt <= rec.offered) continue;
+        rec.offered = s.lt;
         const master = s.master ? s.master.toRawString() : null;
         const t: SeenTransfer = {
           network: l.name,
@@ -202,7 +202,8 @@ export function createTonWatcher(opts: TonWatcherOptions): ChainWatcher {
       const had = l.entries.size;
       const from = entry.from ? rawOf(entry.from) : undefined;
       const kept: WatchEntry = { ...entry, ...(from ? { from } : {}) };
-      l.entries.set(entry.swapId, { entry: kept, raw });
+      const own = entry.token.contract ? (rawOf(entry.token.contract) ?? null) : null;
+      l.entries.set(entry.swapId, { entry: kept, raw, own, offered: -1n });
       l.fresh.add(entry.swapId);
       bySwap.set(entry.swapId, entry.network);
       if (had === 0) schedule(l, Math.max(0, l.retryAt - Date.now()));
@@ -216,7 +217,6 @@ export function createTonWatcher(opts: TonWatcherOptions): ChainWatcher {
       const raw = l.entries.get(swapId)?.raw;
       l.entries.delete(swapId);
       l.fresh.delete(swapId);
-      for (const k of l.done) if (k.startsWith(`${swapId}|`)) l.done.delete(k);
       if (raw && ![...l.entries.values()].some((e) => e.raw === raw)) {
         l.cursors.delete(raw);
         l.recent.delete(raw);
