@@ -46,6 +46,8 @@ export interface SeenTransfer {
   memo?: string | null;
   /** Its sender, as the watcher normalises addresses (TON: workchain:hex). */
   from?: string;
+  /** Its memo is one a swap watched at the same address expects (the watcher knows all of them there). */
+  memoTaken?: boolean;
 }
 
 export interface WatcherEvents {

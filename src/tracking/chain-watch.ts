@@ -246,8 +246,9 @@ export class ChainWatch {
   private owner(entry: WatchEntry, t: SeenTransfer, w: Watched): 'own' | 'no_memo' | 'other' {
     if (entry.memo === undefined || t.memo === entry.memo) return 'own';
     const memo = t.memo;
-    // Another watched swap's memo (one sender's second swap): theirs, not a wrong memo of this one.
-    const taken = !!memo && [...this.watched.values()].some((o) => o.entry.memo === memo && o.entry.network === entry.network);
+    // Another watched swap's memo (one sender's second swap): theirs, not a wrong memo of this one (the watcher knows, else a scan).
+    const taken =
+      t.memoTaken ?? (!!memo && [...this.watched.values()].some((o) => o.entry.memo === memo && o.entry.network === entry.network));
     return ev.memoOwner(entry, t, w.expectedBase, taken);
   }
 

@@ -90,6 +90,9 @@ export function createTonWatcher(opts: TonWatcherOptions): ChainWatcher {
 
   /** Each entry at `raw` told of each transfer it has not been told of (tracking decides what it is). */
   const offer = (l: TonLoop, raw: string, seen: readonly Seen[], only?: ReadonlySet<string>) => {
+    if (seen.length === 0) return;
+    const memos = new Set<string>();
+    for (const rec of l.entries.values()) if (rec.raw === raw && rec.entry.memo !== undefined) memos.add(rec.entry.memo);
     for (const rec of l.entries.values()) {
       const { entry, own } = rec;
       if (rec.raw !== raw || (only && !only.has(entry.swapId))) continue;
@@ -108,6 +111,7 @@ export function createTonWatcher(opts: TonWatcherOptions): ChainWatcher {
           value: s.value,
           at: s.utime * 1000,
           memo: s.memo,
+          memoTaken: s.memo !== null && memos.has(s.memo),
           ...(s.from ? { from: s.from.toRawString() } : {}),
         };
         if (opts.events.accept?.(entry, t) ?? true) opts.events.transfer(entry, t);
