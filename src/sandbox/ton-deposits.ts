@@ -2,6 +2,7 @@ import { parseUnits } from 'viem';
 import { createTonWatcher } from '../chain/ton/watcher.js';
 import type { SeenTransfer } from '../chain/watcher.js';
 import { NETWORKS } from './catalog.js';
+import { validation } from './http-error.js';
 import type { SwapRecord } from './lifecycle.js';
 import { startSandboxTon, type SandboxTon } from './ton-chain.js';
 
@@ -31,6 +32,14 @@ export interface SandboxTonDeposits {
 const tonComment = (rec: SwapRecord): string => String(rec.sequenceNumber);
 
 export const isTonSwap = (rec: SwapRecord): boolean => rec.request.route.from.network.type === 'ton';
+
+/** POST /sandbox/swaps/{id}/deposit {"memo": false}: the swap's amount sent to its TON deposit address without the comment. */
+export async function noMemoDeposit(rec: SwapRecord, deposits: SandboxTonDeposits | undefined): Promise<SwapRecord> {
+  if (!deposits || !isTonSwap(rec))
+    throw validation('"memo": false sends a TON deposit without its comment: start the sandbox with --chain, for a TON swap.');
+  await deposits.send(rec, undefined, undefined, null);
+  return rec;
+}
 
 export async function startTonDeposits(
   onDeposit: (swapId: string, t: SeenTransfer) => void,

@@ -17,8 +17,11 @@ export async function wrongTokenDeposit(
   const other = network.tokens.find((t) => typeof symbol === 'string' && t.symbol.toLowerCase() === symbol.toLowerCase());
   if (!other || other.symbol === token.symbol)
     throw validation(`token must be another token of ${network.name}: ${network.tokens.map((t) => t.symbol).join(', ')}.`);
-  if (!chain || network.type !== 'evm' || !rec.request.useDepositAddress)
-    throw validation('a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM swap with a deposit address.');
+  // TON: the shared address, with the swap's comment (only the token is wrong).
+  if (!chain || !(network.type === 'ton' ? chain.ton : network.type === 'evm' && rec.request.useDepositAddress))
+    throw validation(
+      'a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM swap with a deposit address or a TON swap.',
+    );
   if (amount !== undefined && !(typeof amount === 'number' && amount > 0)) throw validation('amount must be a positive number.');
   await chain.sendDeposit(rec, amount === undefined ? rec.request.amount.text : amount.toFixed(other.decimals), other);
   return rec;

@@ -11,6 +11,7 @@ import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { TON_USDT_MASTER } from '../fixtures/ton.js';
 import { depositCards } from '../../src/bot/deposit/card.js';
+import { raw } from '../sandbox/support.js';
 
 /**
  * TON deposits seen on chain, end to end over real sockets: the sandbox with --chain runs TON on
@@ -103,7 +104,9 @@ describe('a TON swap watched on chain', () => {
 
   it('without the comment: told at once, never counted as the deposit; the right one later still is', async () => {
     const swap = await follow('nomemo');
-    await ton.send(swap.address, { contract: TON_USDT_MASTER }, 25_500_000n);
+    // The sandbox's control for it: the amount sent for real to the shared address, no comment.
+    const res = await raw(sandbox.url, `/sandbox/swaps/${swap.id}/deposit`, { key: sandbox.apiKey, method: 'POST', body: { memo: false } });
+    expect(res.status).toBe(200);
     await waitFor(() => said('nomemo', 'It was sent without the memo: contact Layerswap support with this hash.'), 'the missing memo told');
     expect(said('nomemo', 'Deposit seen on')).toBe(false);
     const now = await client.getSwap(swap.id);
@@ -124,5 +127,17 @@ describe('a TON swap watched on chain', () => {
     await ton.send(swap.address, { contract: TON_USDT_MASTER }, 25_500_000n, 'not-the-comment');
     await waitFor(() => said('wrongmemo', 'sent without the memo'), 'the wrong memo told');
     expect(said('wrongmemo', 'Deposit seen on')).toBe(false);
+  });
+
+  it('another token with the comment: told as a wrong token, as on EVM', async () => {
+    const swap = await follow('wrongtoken');
+    const res = await raw(sandbox.url, `/sandbox/swaps/${swap.id}/deposit`, {
+      key: sandbox.apiKey,
+      method: 'POST',
+      body: { token: 'TON', amount: 2 },
+    });
+    expect(res.status).toBe(200);
+    await waitFor(() => said('wrongtoken', 'A transfer of 2 TON reached the deposit address on Ton'), 'the wrong token told');
+    expect(said('wrongtoken', 'Deposit seen on')).toBe(false);
   });
 });
