@@ -19,6 +19,7 @@ import { runPay } from './pay.js';
 import { runMcp } from './mcp.js';
 import { runCommunity } from './community.js';
 import { runSolana } from './solana.js';
+import { runTonChain } from './ton-chain.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
       await part(sections, 11, 'Solana deposits on chain', () =>
         runSolana(redis.url, redis.prefix, QUICK ? { swaps: 4, windowMs: 5_000 } : { swaps: 20, windowMs: 30_000 }),
       );
+    if (runs(12)) await part(sections, 12, 'TON chain watch', () => runTonChain({ windowMs: QUICK ? 15_000 : 60_000 }));
   } finally {
     await stop();
   }

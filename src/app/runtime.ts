@@ -254,9 +254,10 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
   const chainUrl = sandbox?.chain?.url;
   // The in-process sandbox's Solana network on its local chain (SANDBOX_CHAIN=1).
   const solanaUrl = sandbox?.solana?.url;
+  // The families with a watcher (src/chain/): EVM, Solana, and TON (toncenter's API v2 at the node_url).
   const evm = async (name: string) => {
     const n = await catalog.networkByName(name);
-    return n && (n.type === 'evm' || n.type === 'solana') ? n : undefined;
+    return n && (n.type === 'evm' || n.type === 'solana' || n.type === 'ton') ? n : undefined;
   };
   return {
     chain: {
@@ -267,7 +268,8 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
             fallbackRpc: async (name: string) => {
               const n = await evm(name);
               if (n?.type === 'solana') return sandbox ? solanaUrl : (n.node_url ?? undefined);
-              return n ? (chainUrl ?? n.node_url ?? undefined) : undefined;
+              // The sandbox's catalogue names its own TON RPC as the node_url (--chain).
+              return n ? ((n.type === 'evm' ? chainUrl : undefined) ?? n.node_url ?? undefined) : undefined;
             },
           }),
       network: async (name) => {
@@ -278,10 +280,10 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         const chainId = catalogueChainId(n.chain_id);
         const genesisHash = n.type === 'solana' ? solanaGenesis(n.name, n.chain_id) : undefined;
         return {
+          ...(n.type ? { family: n.type } : {}),
           ...(typeof required === 'number' ? { required } : {}),
           ...(chainId !== undefined && n.type === 'evm' ? { chainId } : {}),
           ...(genesisHash ? { genesisHash } : {}),
-          ...(n.type ? { family: n.type } : {}),
           tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 18 })),
         };
       },

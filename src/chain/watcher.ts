@@ -3,8 +3,8 @@
  * for and reports transfers to them and each new chain head. EVM is implemented (evm.ts, viem:
  * one eth_getLogs per network per new block range for every watched address, plus the blocks'
  * transactions for native transfers); Solana (solana/watcher.ts: getBlock per new slot for every
- * watched address, SPL mint in the contract's place). Next: TON
- * (the address's transactions), Bitcoin (an Electrum or Esplora address history). A family
+ * watched address, SPL mint in the contract's place); TON (src/chain/ton/: the address's
+ * transactions). Next: Bitcoin (an Electrum or Esplora address history). A family
  * without a watcher keeps the API polling cadence. See docs/architecture.md.
  */
 
@@ -24,6 +24,13 @@ export interface WatchEntry {
   token: WatchedToken;
   /** Confirmations after which a reported transfer is final (no longer re-checked); 0 or absent: DEFAULT_FINAL_DEPTH. */
   depth?: number;
+  /**
+   * The comment (memo) the deposit must carry (TON: a shared deposit address, each swap told apart
+   * by its comment); absent: the address is the swap's own.
+   */
+  memo?: string;
+  /** The swap's source (sender) address, when the service names it: a transfer from it without the memo is this swap's. */
+  from?: string;
 }
 
 export interface SeenTransfer {
@@ -36,6 +43,12 @@ export interface SeenTransfer {
   value: bigint;
   /** The block's time (ms). */
   at: number;
+  /** The transfer's comment (memo) where the family has one: null when it carries none. */
+  memo?: string | null;
+  /** Its sender, as the watcher normalises addresses (TON: workchain:hex). */
+  from?: string;
+  /** Its memo is one a swap watched at the same address expects (the watcher knows all of them there). */
+  memoTaken?: boolean;
 }
 
 export interface WatcherEvents {

@@ -5,8 +5,11 @@ import type { SwapData } from './swap.js';
  * status card shows it. The swap service stays the authority on the swap's status: this is what
  * the chain shows, beside it.
  */
-/** 'retracted': a transfer the chain showed, then no longer did (a reorganisation, a faulty RPC): never the deposit. */
-export type SightingVerdict = 'ok' | 'wrong_token' | 'less' | 'more' | 'late' | 'retracted';
+/**
+ * 'retracted': a transfer the chain showed, then no longer did (a reorganisation, a faulty RPC): never the deposit.
+ * 'no_memo': a transfer to a shared deposit address (TON) without the swap's comment, or with another: never matched to the swap.
+ */
+export type SightingVerdict = 'ok' | 'wrong_token' | 'less' | 'more' | 'late' | 'retracted' | 'no_memo';
 
 export interface ChainSighting {
   /** The source network's display name. */
@@ -31,9 +34,9 @@ export function sightingOf(details: SwapData): ChainSighting | undefined {
   return s && typeof s === 'object' && typeof (s as ChainSighting).txHash === 'string' ? (s as ChainSighting) : undefined;
 }
 
-/** A stored sighting (JSON) of a transfer the swap cannot take (another token, or after it closed) that `before` did not show. */
+/** A stored sighting (JSON) of a transfer the swap cannot take (another token, after it closed, without its memo) that `before` did not show. */
 export function newWrongTransfer(before: string | undefined, now: string): boolean {
   const s = JSON.parse(now) as ChainSighting;
-  if (s.verdict !== 'wrong_token' && s.verdict !== 'late') return false;
+  if (s.verdict !== 'wrong_token' && s.verdict !== 'late' && s.verdict !== 'no_memo') return false;
   return !before || (JSON.parse(before) as ChainSighting).txHash !== s.txHash;
 }

@@ -18,6 +18,7 @@ import { TOKEN3009_ABI, TOKEN3009_BYTECODE } from './eip3009-token.js';
 import { eip712Name } from './gasless-typed-data.js';
 import { NETWORKS } from './catalog.js';
 import type { SwapRecord } from './lifecycle.js';
+import { isTonSwap, startTonDeposits, type SandboxTonDeposits } from './ton-deposits.js';
 
 /**
  * `swapbot sandbox --chain [RPC_URL]`: the sandbox's EVM networks on one real EVM node (a local
@@ -34,6 +35,8 @@ export interface SandboxChainOptions {
   blockMs?: number;
   /** How often the sandbox reads the head (real ms; default 200 at RPC_URL, 1000 on its own node, which tells of each new block). */
   pollMs?: number;
+  /** Also the TON networks on the TON emulator (ton-deposits.ts; default true). */
+  ton?: boolean;
 }
 
 export interface SandboxChain {
@@ -43,11 +46,13 @@ export interface SandboxChain {
   readonly fundedKey: Hex;
   /** The local node, when the sandbox started one. */
   readonly node: LocalNode | undefined;
+  /** The TON networks' chain (its toncenter-shaped RPC and funded wallet), unless `ton: false`. */
+  readonly ton: SandboxTonDeposits | undefined;
   head(): number;
   depositAddress(swapId: string): string;
   /** Sends the swap's deposit as a real transfer from the funded account (the simulated deposit). */
   /** `token`: another token of the source network (a wrong-token deposit the service never counts). */
-  sendDeposit(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<Hex>;
+  sendDeposit(rec: SwapRecord, amountText?: string, token?: SwapRecord['request']['route']['from']['token']): Promise<string>;
   watch(rec: SwapRecord): void;
   /** The token's balance of an account (the gasless authorization's balance check). */
   balanceOf(token: Hex, owner: Hex): Promise<bigint>;
@@ -116,6 +121,7 @@ export async function startSandboxChain(
   }
 
   let head = Number(await pub.getBlockNumber());
+  const ton = opts.ton === false ? undefined : await startTonDeposits(onDeposit);
   const watcher: ChainWatcher = createEvmWatcher({
     rpcs: new Map(evm.map((n) => [n.name, url])),
     pollMs: opts.pollMs ?? (node ? 1000 : 200),
@@ -146,9 +152,11 @@ export async function startSandboxChain(
     chainId,
     fundedKey: DEV_KEYS[0],
     node,
+    ton,
     head: () => head,
     depositAddress: (swapId) => privateKeyToAddress(keccak256(toHex(`swapbot sandbox deposit:${swapId}`))),
     watch(rec) {
+      if (isTonSwap(rec)) return ton?.watch(rec);
       const network = rec.request.route.from.network;
       if (network.type !== 'evm' || !(rec.request.useDepositAddress || rec.request.useGasless)) return;
       const token = rec.request.route.from.token;
@@ -163,6 +171,7 @@ export async function startSandboxChain(
       watcher.watch(entry);
     },
     sendDeposit(rec, amountText, other) {
+      if (isTonSwap(rec) && ton) return ton.send(rec, amountText, other);
       const token = other ?? rec.request.route.from.token;
       const value = parseUnits(amountText ?? rec.request.amount.text, token.decimals);
       const to = rec.depositAddress as Hex;
@@ -198,6 +207,7 @@ export async function startSandboxChain(
       if (miner) clearInterval(miner);
       unpoke?.();
       await watcher.close();
+      await ton?.close();
       await node?.close();
     },
   };

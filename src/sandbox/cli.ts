@@ -14,7 +14,8 @@ const SANDBOX_USAGE =
   "  --api-key   the X-LS-APIKEY clients must send (default: SANDBOX_API_KEY, else 'sandbox')\n" +
   '  --speed     sandbox seconds per real second (default: SANDBOX_SPEED, else 1)\n' +
   '  --chain     run the EVM networks on a real chain: a local node, or the node at RPC_URL (Hardhat, Anvil);\n' +
-  '              and the Solana network on a local Solana chain (LiteSVM)\n' +
+  '              the Solana network on a local Solana chain (LiteSVM), and the TON networks on the TON\n' +
+  '              emulator behind a toncenter-shaped RPC\n' +
   "Environment: SANDBOX_DEPOSIT_DELAY_MS (ms before a simulated deposit arrives, or 'off'; default 4000);\n" +
   "  SANDBOX_CHAIN_PICKUP_MS (with a chain: ms from a deposit's block to the service listing it; default 3000);\n" +
   '  SANDBOX_WEBHOOK_URL and SANDBOX_WEBHOOK_SECRET (whsec_...): Svix-signed status webhooks (off when unset)';
@@ -66,6 +67,11 @@ export async function runSandboxCli(
   if (sandbox.chain) {
     out(`chain rpc: ${sandbox.chain.url}`);
     out(`chain funded key: ${sandbox.chain.fundedKey}`);
+    const ton = sandbox.chain.ton?.ton;
+    if (ton) {
+      out(`ton rpc (toncenter API v2): ${ton.url}`);
+      out(`ton funded wallet (v4r2): ${ton.fundedAddress}, key seed ${ton.fundedSeedHex}`);
+    }
   }
   if (sandbox.solana) {
     out(`solana rpc: ${sandbox.solana.url}`);

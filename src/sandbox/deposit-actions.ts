@@ -41,12 +41,12 @@ export function depositActions(rec: SwapRecord): Json[] {
         amount: amount.value,
         amount_in_base_units: baseUnits,
         // Stellar: the memo is part of the deposit even to a deposit address (a shared account).
-        call_data: network.type === 'stellar' ? memoFor(network, seq, baseUnits) : null,
+        call_data: network.type === 'stellar' ? memoFor(network, seq, baseUnits, token) : null,
         ...common,
       },
     ];
   }
-  const memo = memoFor(network, seq, baseUnits);
+  const memo = memoFor(network, seq, baseUnits, token);
   if (network.type === 'evm') {
     const seqHex = seq.toString(16);
     if (token.contract === null) {
@@ -98,10 +98,11 @@ export function depositActions(rec: SwapRecord): Json[] {
 }
 
 /** The memo a deposit on this family must carry to be matched to its swap, or null. */
-function memoFor(network: CatalogNetwork, seq: number, baseUnits: string): string | null {
+function memoFor(network: CatalogNetwork, seq: number, baseUnits: string, token: { symbol: string }): string | null {
   switch (network.type) {
     case 'ton':
-      return JSON.stringify({ comment: String(seq), amount: baseUnits });
+      // Layerswap's TON call data: {amount, asset, comment} (wallet-deposits.md §1); the comment is the swap's sequence number.
+      return JSON.stringify({ amount: baseUnits, asset: token.symbol, comment: String(seq) });
     case 'bitcoin':
     case 'solana':
     case 'stellar':

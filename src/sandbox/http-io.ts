@@ -34,9 +34,16 @@ export async function readJsonBody(req: http.IncomingMessage): Promise<Record<st
  * on, not the public mainnet nodes the catalogue lists otherwise, and its check of the RPC's
  * eth_chainId against the catalogue passes.
  */
-export function localNodeUrl(url: string, chainId: number): (this: unknown, key: string, value: unknown) => unknown {
+export function localNodeUrl(
+  url: string,
+  chainId: number,
+  /** Other families' local RPCs by network type (TON: the sandbox's toncenter-shaped jsonRPC). */
+  others: Readonly<Record<string, string>> = {},
+): (this: unknown, key: string, value: unknown) => unknown {
   return function (this: unknown, key, value) {
-    if ((this as { type?: unknown }).type !== 'evm') return value;
+    const type = (this as { type?: unknown }).type;
+    if (typeof type === 'string' && type !== 'evm' && others[type] !== undefined) return key === 'node_url' ? others[type] : value;
+    if (type !== 'evm') return value;
     return key === 'node_url' ? url : key === 'chain_id' && typeof value === 'string' ? String(chainId) : value;
   };
 }

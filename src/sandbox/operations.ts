@@ -3,6 +3,7 @@ import { exchangeNetworks, listDestinationExchanges, listExchanges, listSourceEx
 import { Fields } from './fields.js';
 import { EmptyBadRequest, validation } from './http-error.js';
 import { wrongTokenDeposit } from './wrong-token.js';
+import { noMemoDeposit } from './ton-deposits.js';
 import { resolveNetwork } from './lookup.js';
 import { parseRouteRequest } from './route-request.js';
 import { quoteParts } from './quote.js';
@@ -196,6 +197,8 @@ export function sandboxOperations({ store, chain, gasless, solana, webhooks, onC
             await wrongTokenDeposit(store.find(c.params[0] ?? ''), { evm: chain, solana }, c.body.token, c.body.amount),
             true,
           );
+        // TON without the swap's comment (docs/sandbox.md): a real transfer the service never matches.
+        if (c.body.memo === false) return store.details(await noMemoDeposit(store.find(c.params[0] ?? ''), chain?.ton), true);
         // With a chain, a completing deposit is a real transfer: the answer comes once it is mined
         // (the swap shows it when the sandbox's chain watch sees it, as the service would).
         const sent = onChain(c.params[0] ?? '', opts);

@@ -14,6 +14,7 @@ import type { SwapRecord } from './lifecycle.js';
 import { GaslessDesk } from './gasless.js';
 import { startSandboxSolana, withLocalSolana, type SandboxSolana } from './solana.js';
 import { sameContract, type SeenTransfer } from '../chain/watcher.js';
+import { isTonSwap } from './ton-deposits.js';
 
 /**
  * The sandbox over real HTTP (node:http, no framework): the real paths, the {data, error}
@@ -41,8 +42,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // With a chain, deposits are real transfers the sandbox sees there (the timer sends them).
   let chain: SandboxChain | undefined;
   let solana: SandboxSolana | undefined;
-  /** The sandbox's chain of a family (EVM, Solana). */
+  /** The sandbox's chain of a family (EVM and TON on `chain`, Solana). */
   const chainOf = (type: string) => (type === 'evm' ? chain : type === 'solana' ? solana : undefined);
+  /** Where a swap's deposit is a real transfer: a deposit address on EVM or Solana; TON's shared address with the swap's comment. */
+  const depositChain = (rec: SwapRecord) =>
+    isTonSwap(rec) ? (chain?.ton ? chain : undefined) : rec.request.useDepositAddress ? chainOf(rec.request.route.from.network.type) : undefined;
   const autoDelay = timings.depositDelayMs;
   const gasless = new GaslessDesk(
     clock,
@@ -59,8 +63,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           created: (rec) => {
             chain?.watch(rec);
             solana?.watch(rec);
-            const own = chainOf(rec.request.route.from.network.type);
-            if (autoDelay === 'off' || options.clock || !own || !rec.request.useDepositAddress) return;
+            const own = depositChain(rec);
+            if (autoDelay === 'off' || options.clock || !own) return;
             setTimeout(() => void own.sendDeposit(rec).catch(() => undefined), autoDelay / speed).unref();
           },
         }
@@ -82,7 +86,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       };
       webhooks?.scan();
     };
-    chain = await startSandboxChain(options.chain, (id, t) => credit(id, t, () => (chain as SandboxChain).head()));
+    chain = await startSandboxChain(options.chain, (id, t) => {
+      const rec = store.get(id);
+      const running = chain as SandboxChain;
+      credit(id, t, () => (rec && isTonSwap(rec) ? (running.ton?.ton.head() ?? t.block) : running.head()));
+    });
     // LiteSVM is a prebuilt binary: where it cannot load, the Solana network keeps simulated deposits.
     solana = await startSandboxSolana(options.chain, (id, t) => credit(id, t, () => (solana as SandboxSolana).head())).catch(
       (err: unknown) => {
@@ -97,7 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let total = 0;
 
   const operations = sandboxOperations({ store, chain, gasless, ...(solana ? { solana } : {}), webhooks, onChain });
-  const replacer = chain ? withLocalSolana(localNodeUrl(chain.url, chain.chainId), solana) : undefined;
+  const replacer = chain ? withLocalSolana(localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}), solana) : undefined;
 
   const keyDigest = digest(apiKey);
   const server = http.createServer((req, res) => {
@@ -203,8 +211,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   ): Promise<SwapRecord> | undefined {
     if (!chain) return undefined;
     const { rec, deposit } = store.checkDeposit(id, opts);
-    const own = chainOf(rec.request.route.from.network.type);
-    if (!own || !rec.request.useDepositAddress || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
+    const own = depositChain(rec);
+    if (!own || deposit.outcome !== 'complete' || deposit.failReason) return undefined;
     return own.sendDeposit(rec, deposit.amount.text).then(() => rec);
   }
 

@@ -22,11 +22,13 @@ export async function wrongTokenDeposit(
   const other = network.tokens.find((t) => typeof symbol === 'string' && t.symbol.toLowerCase() === symbol.toLowerCase());
   if (!other || other.symbol === token.symbol)
     throw validation(`token must be another token of ${network.name}: ${network.tokens.map((t) => t.symbol).join(', ')}.`);
-  // Each family's own chain (EVM, Solana).
-  const chain = network.type === 'evm' ? chains.evm : network.type === 'solana' ? chains.solana : undefined;
-  if (!chain || !rec.request.useDepositAddress)
+  // Each family's own chain (EVM and TON on the sandbox's chain, Solana); TON: the shared address
+  // with the swap's comment (only the token is wrong).
+  const ton = network.type === 'ton';
+  const chain = network.type === 'evm' || ton ? chains.evm : network.type === 'solana' ? chains.solana : undefined;
+  if (!chain || (ton ? !chains.evm?.ton : !rec.request.useDepositAddress))
     throw validation(
-      'a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM or Solana swap with a deposit address.',
+      'a wrong-token deposit is a real transfer: start the sandbox with --chain, for an EVM or Solana swap with a deposit address, or a TON swap.',
     );
   if (amount !== undefined && !(typeof amount === 'number' && amount > 0)) throw validation('amount must be a positive number.');
   await chain.sendDeposit(rec, amount === undefined ? rec.request.amount.text : amount.toFixed(other.decimals), other);

@@ -29,16 +29,17 @@ export function dustFloor(expectedBase: bigint): bigint {
   return floor > 0n ? floor : 1n;
 }
 
-export type TransferKind = 'deposit' | 'dust' | 'wrong_token';
+export type TransferKind = 'deposit' | 'dust' | 'wrong_token' | 'no_memo';
 
 export function kindOf(sameToken: boolean, value: bigint, floor: bigint): TransferKind {
   if (!sameToken) return 'wrong_token';
   return value >= floor ? 'deposit' : 'dust';
 }
 
-/** Noise told (another token on the card), dust logged, a late transfer told: each once per swap. */
+/** Noise told (another token on the card), dust logged, a late transfer told, one without the memo told: each once per swap. */
 export interface Told {
   noise?: true | undefined;
+  memo?: true | undefined;
   dust?: true | undefined;
   late?: true | undefined;
 }
@@ -62,8 +63,10 @@ export function worthTelling(
     w.told.dust = true;
     return false;
   }
-  if (w.expired) return kind === 'deposit' && !w.told.late;
   const deposit = shown !== undefined && (shown.verdict === 'ok' || shown.verdict === 'less' || shown.verdict === 'more');
+  // Sent without the memo: told at once (even after expiry: support is the way to it), once, and not beside a deposit seen.
+  if (kind === 'no_memo') return !w.told.memo && !deposit;
+  if (w.expired) return kind === 'deposit' && !w.told.late;
   if (kind === 'wrong_token') return !w.told.noise && !deposit;
   return !shown || shown.txHash === txHash || shown.verdict !== 'ok';
 }
@@ -93,18 +96,53 @@ export function serviceShouldSee(before: string | undefined, now: ChainSighting)
   return now.required > 0 && now.confirmations >= now.required && b.confirmations < now.required;
 }
 
-/** The swap's own deposit address and token, from a manual_transfer deposit action. */
+/**
+ * The swap's own deposit address and token, from a manual_transfer deposit action; on TON (wallet
+ * flow only at Layerswap) the transfer action's shared address with the comment its call data
+ * asks for ({amount, asset, comment}), and the swap's source address when the service names it.
+ */
 export function entryOf(details: SwapDetails): WatchEntry | undefined {
-  const action = details.deposit_actions?.find((a) => a.type === 'manual_transfer' && a.to_address);
+  const manual = details.deposit_actions?.find((a) => a.type === 'manual_transfer' && a.to_address);
+  const ton = manual ? undefined : tonTransfer(details);
+  const action = manual ?? ton?.action;
   const network = action?.network?.name ?? details.swap.source_network?.name;
   const token = action?.token ?? details.swap.source_token;
   if (!action?.to_address || !network || !token || typeof token.decimals !== 'number') return undefined;
+  const from = details.swap.source_address;
   return {
     swapId: details.swap.id,
     network,
     address: action.to_address,
     token: { symbol: token.symbol, contract: token.contract ?? null, decimals: token.decimals },
+    ...(ton ? { memo: ton.memo, ...(from ? { from } : {}) } : {}),
   };
+}
+
+function tonTransfer(details: SwapDetails) {
+  for (const action of details.deposit_actions ?? []) {
+    const type = action.network?.type ?? details.swap.source_network?.type;
+    if (action.type !== 'transfer' || !action.to_address || type?.toLowerCase() !== 'ton' || !action.call_data) continue;
+    try {
+      const parsed = JSON.parse(action.call_data) as { comment?: unknown };
+      if (typeof parsed.comment === 'string' && parsed.comment.trim() !== '') return { action, memo: parsed.comment };
+    } catch {
+      // Not the documented JSON: no comment to match deposits by, so not watched.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whose a transfer to a shared deposit address (an entry with a memo) is: this swap's (its
+ * memo); this swap's sent without it (no memo, or another, from the swap's own source address;
+ * or, that address unknown, no memo at all and exactly the swap's token and amount); else
+ * another's, never told. `taken`: the memo is another watched swap's (a second swap of one sender).
+ */
+export function memoOwner(entry: WatchEntry, t: SeenTransfer, expectedBase: bigint, taken: boolean): 'own' | 'no_memo' | 'other' {
+  if (entry.memo === undefined || t.memo === entry.memo) return 'own';
+  if (taken) return 'other';
+  if (entry.from !== undefined && t.from !== undefined) return entry.from === t.from ? 'no_memo' : 'other';
+  return !t.memo && sameToken(entry, t) && t.value === expectedBase ? 'no_memo' : 'other';
 }
 
 /** Confirmations up to the required count (when known). */

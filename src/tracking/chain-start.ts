@@ -1,6 +1,7 @@
 import { createEvmWatcher } from '../chain/evm.js';
 import { createSolanaWatcher } from '../chain/solana/watcher.js';
 import type { WatcherEvents } from '../chain/watcher.js';
+import { createTonWatcher } from '../chain/ton/watcher.js';
 import { ChainWatch, type ChainWatchDeps } from './chain-watch.js';
 import { redisChainShare, SharedChainWatch, type ChainShare } from './chain-share.js';
 import { CHAIN_QUEUE, ChainJobs } from './chain-jobs.js';
@@ -8,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { Queue, Worker } from 'bullmq';
 import type { TrackingKeys } from '../contracts/keys.js';
 
-/** Chain watchers (CHAIN_WATCH): RPC URL per network name (CHAIN_RPC_URLS: EVM and Solana), and what the catalogue says of a network. */
+/** Chain watchers (CHAIN_WATCH): RPC URL per network name (CHAIN_RPC_URLS: EVM, Solana, TON), and what the catalogue says of a network. */
 export interface ChainSettings {
   evmRpcs: ReadonlyMap<string, string>;
   /** An RPC for a network not in evmRpcs (CHAIN_WATCH=auto: the catalogue's node_url). */
@@ -48,7 +49,7 @@ function startChainWatch(
     chainId: async (n) => (await settings.network(n).catch(() => undefined))?.chainId,
     events,
   });
-  // Solana networks (the catalogue's type): their CHAIN_RPC_URLS entry or node_url goes to this watcher.
+  // Solana and TON networks (the catalogue's type): their CHAIN_RPC_URLS entry or node_url goes to their family's watcher.
   const solanaRpcs = new Map<string, string>();
   const solana = createSolanaWatcher({
     rpcs: solanaRpcs,
@@ -58,20 +59,34 @@ function startChainWatch(
     genesisHash: async (n) => (await settings.network(n).catch(() => undefined))?.genesisHash,
     events,
   });
+  const tonRpcs = new Map<string, string>();
+  const ton = createTonWatcher({
+    rpcs: tonRpcs,
+    ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
+    logger: deps.logger,
+    driven: share !== undefined,
+    events,
+  });
+  const own = new Map([
+    ['solana', solanaRpcs],
+    ['ton', tonRpcs],
+  ]);
   // A network first met with no RPC configured gets the catalogue's, once; each goes to its family's watcher.
   const prepare = async (n: string) => {
-    if (solanaRpcs.has(n)) return;
-    if ((await settings.network(n).catch(() => undefined))?.family === 'solana') {
+    if (solanaRpcs.has(n) || tonRpcs.has(n)) return;
+    const family = (await settings.network(n).catch(() => undefined))?.family;
+    const map = family ? own.get(family) : undefined;
+    if (map) {
       const u = rpcs.get(n) ?? (await fallback?.(n));
       rpcs.delete(n);
-      if (u) solanaRpcs.set(n, u);
+      if (u) map.set(n, u);
       return;
     }
     if (rpcs.has(n) || !fallback) return;
     const u = await fallback(n);
     if (u) rpcs.set(n, u);
   };
-  const all = { ...deps, watchers: [evm, solana], network: settings.network, prepare };
+  const all = { ...deps, watchers: [ton, evm, solana], network: settings.network, prepare };
   cw = share ? new SharedChainWatch(all, share) : new ChainWatch(all);
   return cw;
 }

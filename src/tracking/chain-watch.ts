@@ -40,7 +40,7 @@ export interface ChainWatchDeps {
         chainId?: number;
         /** A Solana network's genesis hash: its RPC must answer getGenesisHash with it. */
         genesisHash?: string;
-        /** The catalogue's network type (evm, solana, …): which watcher takes it. Absent: evm. */
+        /** The catalogue's network type (evm, solana, ton, …): which watcher takes it. Absent: evm. */
         family?: string;
         tokens: ReadonlyArray<{ symbol: string; contract: string | null; decimals: number }>;
       }
@@ -149,7 +149,11 @@ export class ChainWatch {
       expectedBase,
       floor: ev.dustFloor(expectedBase),
       expired: false,
-      told: { ...(prior?.verdict === 'wrong_token' ? { noise: true } : {}), ...(prior?.verdict === 'late' ? { late: true } : {}) },
+      told: {
+        ...(prior?.verdict === 'wrong_token' ? { noise: true } : {}),
+        ...(prior?.verdict === 'late' ? { late: true } : {}),
+        ...(prior?.verdict === 'no_memo' ? { memo: true } : {}),
+      },
     });
     // What a restarted worker needs to watch it again without the details (restore).
     if (typeof amount === 'number')
@@ -245,11 +249,23 @@ export class ChainWatch {
     if (applied) await this.deps.store.setChainField(swapId, 'ca', applied);
   }
 
+  /** Whose a transfer to a shared address is (chain-evidence.ts `memoOwner`): 'own' for an address of the swap's own. */
+  private owner(entry: WatchEntry, t: SeenTransfer, w: Watched): 'own' | 'no_memo' | 'other' {
+    if (entry.memo === undefined || t.memo === entry.memo) return 'own';
+    const memo = t.memo;
+    // Another watched swap's memo (one sender's second swap): theirs, not a wrong memo of this one (the watcher knows, else a scan).
+    const taken =
+      t.memoTaken ?? (!!memo && [...this.watched.values()].some((o) => o.entry.memo === memo && o.entry.network === entry.network));
+    return ev.memoOwner(entry, t, w.expectedBase, taken);
+  }
+
   /** Before the watcher reads a receipt: a transfer worth telling (chain-evidence.ts `worthTelling`). */
   accepts(entry: WatchEntry, t: SeenTransfer): boolean {
     const w = this.watched.get(entry.swapId);
     if (!w) return false;
-    const kind = ev.kindOf(ev.sameToken(entry, t), t.value, w.floor);
+    const owner = this.owner(entry, t, w);
+    if (owner === 'other') return false;
+    const kind = owner === 'no_memo' ? 'no_memo' : ev.kindOf(ev.sameToken(entry, t), t.value, w.floor);
     if (kind === 'dust' && !w.told.dust)
       this.deps.logger.info(
         { swapId: entry.swapId, network: entry.network },
@@ -272,7 +288,9 @@ export class ChainWatch {
     const net = same ? undefined : await this.deps.network(entry.network).catch(() => undefined);
     const token = same ? entry.token : net?.tokens.find((k) => sameContract(k.contract, t.contract));
     const decimals = token?.decimals ?? 18;
-    const verdict = same ? ev.depositVerdict(t.value, w.expectedBase, w.expired) : 'wrong_token';
+    const noMemo = this.owner(entry, t, w) === 'no_memo';
+    const verdict = noMemo ? 'no_memo' : same ? ev.depositVerdict(t.value, w.expectedBase, w.expired) : 'wrong_token';
+    if (verdict === 'no_memo') w.told.memo = true;
     if (verdict === 'wrong_token') w.told.noise = true;
     if (verdict === 'late') w.told.late = true;
     const head = Math.max(this.heads.get(entry.network) ?? t.block, t.block);
@@ -308,6 +326,7 @@ export class ChainWatch {
     const w = this.watched.get(entry.swapId);
     if (w && s.verdict === 'wrong_token') w.told.noise = undefined;
     if (w && s.verdict === 'late') w.told.late = undefined;
+    if (w && s.verdict === 'no_memo') w.told.memo = undefined;
     const { networkName: _n, ...rest } = s;
     const sighting: ChainSighting = { ...rest, verdict: 'retracted' };
     await this.deps.store.setChainField(entry.swapId, 'c', JSON.stringify(sighting));

@@ -264,5 +264,5 @@ function hiddenAmountFields(m: SwapMoney, on: { source?: string; destination?: s
 /** The chain saw a transfer this swap cannot take (another token, or after it closed): support gets it back. */
 function wrongTransfer(details: SwapDetails): boolean {
   const v = sightingOf(details)?.verdict;
-  return v === 'wrong_token' || v === 'late';
+  return v === 'wrong_token' || v === 'late' || v === 'no_memo';
 }

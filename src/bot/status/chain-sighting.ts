@@ -27,6 +27,15 @@ export function chainSightingLines(
   // Taken back (a reorganisation, a faulty RPC): one sentence, and the card asks for the deposit as before.
   if (s.verdict === 'retracted')
     return BEFORE_DEPOSIT.has(details.swap.status) ? [line(t(locale, 'statusCard.chain.retracted', { amount, network, block }))] : [];
+  if (s.verdict === 'no_memo') {
+    // Never matched to the swap by the service: support, with the hash, is the way to it (a shared address, TON).
+    const hash = opts.hideAmounts || opts.public ? maskAddress(s.txHash) : s.txHash;
+    return [
+      line(bold(t(locale, 'statusCard.chain.noMemoHead', { amount, network, block }))),
+      line(t(locale, 'statusCard.chain.noMemo')),
+      line(t(locale, 'statusCard.chain.tx'), ' ', code(hash)),
+    ];
+  }
   if (s.verdict === 'wrong_token' || s.verdict === 'late') {
     const expected = s.expected ? (opts.hideAmounts ? s.expected.symbol : `${s.expected.amount} ${s.expected.symbol}`) : '';
     // "Send the right token" only while the swap can still take it; after expiry the transfer is

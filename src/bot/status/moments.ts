@@ -211,7 +211,7 @@ export function renderMoment(moment: Moment, ctx: MomentContext): Reply {
     case 'wrong_deposit': {
       // Money the swap cannot take: what arrived, its hash, and support (who gets it back).
       const c = sightingOf(details);
-      if (c && (c.verdict === 'wrong_token' || c.verdict === 'late'))
+      if (c && (c.verdict === 'wrong_token' || c.verdict === 'late' || c.verdict === 'no_memo'))
         lines.push(...chainSightingLines(details, locale, { public: isPublic, paid: ctx.state.depositSeenAt !== undefined }));
       else {
         lines.push(line(tr('money.expired.deposited')));
