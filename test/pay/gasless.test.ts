@@ -145,6 +145,8 @@ describe('paying without gas from the wallet page, in a browser', () => {
     const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData: initDataFor(alice.id) });
     await page.goto(payUrl);
     // The same money as the confirm card that was quoted gasless: each deduction line of the page is on it.
+    // The page draws its figures after it has read the swap: wait for them before reading.
+    await page.locator('#breakdown li').first().waitFor();
     const breakdown = await page.locator('#breakdown li').allInnerTexts();
     expect(breakdown.length).toBeGreaterThan(0);
     for (const b of breakdown) expect(textOf(confirm)).toContain(b);
