@@ -44,12 +44,22 @@ describe('chain watcher on a real local EVM node', () => {
   let client: LayerswapClient;
   const messenger = new RecordingMessenger('console');
   const clock = new ManualClock();
+  const PICKUP_MS = 1_000;
   let n = 0;
 
   beforeAll(async () => {
     sandbox = await startSandbox({
       clock,
-      timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000, payoutDelayMs: 10_000, expiryMs: 3_600_000, refundDelayMs: 10_000 },
+      // The service lists a deposit a second (sandbox clock) after its block, as the real one lists it
+      // late: until a test moves the clock, only the bot's own chain watch has seen it.
+      timings: {
+        depositDelayMs: 'off',
+        confirmationIntervalMs: 10_000,
+        payoutDelayMs: 10_000,
+        expiryMs: 3_600_000,
+        refundDelayMs: 10_000,
+        chainPickupMs: PICKUP_MS,
+      },
       chain: { blockMs: 0, pollMs: 50 },
     });
     const chainUrl = sandbox.chain?.url ?? '';
@@ -228,6 +238,7 @@ describe('chain watcher on a real local EVM node', () => {
     expect(moment).toContain('Deposit seen on Arbitrum One: 50 USDC in block');
     expect(moment).toContain(under);
     // The service picks it up: the same sentence, now from its input transaction, and no second message.
+    clock.advance(PICKUP_MS);
     await waitFor(
       async () => (await client.getSwap(id)).swap.transactions.some((x) => x.type === 'input'),
       'the service seeing the deposit',
@@ -249,6 +260,7 @@ describe('chain watcher on a real local EVM node', () => {
       'the sighting before the RPC dies',
     );
     // A confirmation the service sees on its own chain, then the bot's RPC dies.
+    clock.advance(PICKUP_MS);
     await sandbox.chain?.node?.mine(1);
     await waitFor(
       async () => (await client.getSwap(id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
