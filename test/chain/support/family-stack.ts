@@ -64,8 +64,10 @@ export async function startFamilyTracking(o: FamilyTrackingOptions): Promise<Tra
         const n = (await o.client.getNetworks()).find((x) => x.name === name);
         if (!n) return undefined;
         const genesisHash = solanaGenesis(n.name, n.chain_id);
+        // As the runtime reads it (src/app/runtime.ts): a count only when the catalogue gives one, else the service's later.
+        const required = (n as { max_confirmations?: unknown }).max_confirmations;
         return {
-          required: n.max_confirmations,
+          ...(typeof required === 'number' ? { required } : {}),
           family: n.type ?? undefined,
           ...(n.type === 'solana' && genesisHash ? { genesisHash } : {}),
           tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 9 })),
@@ -105,6 +107,11 @@ export async function sendDeposit(sandbox: SandboxServer, swapId: string): Promi
 /** What `chatId` was sent, in order: each message or edit as its op and JSON (reactions left out). */
 export function sentTo(messenger: RecordingMessenger, chatId: string): Array<{ op: string; text: string }> {
   return messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => ({ op: r.op, text: JSON.stringify(r.reply) }));
+}
+
+/** The "Deposit seen" messages `chatId` was sent (the card's own line aside). */
+export function depositSeenMessages(messenger: RecordingMessenger, chatId: string): number {
+  return sentTo(messenger, chatId).filter((c) => c.op === 'send' && c.text.includes('"title":"Deposit seen"')).length;
 }
 
 /** Waits for a card or message in `chatId` saying `text` (a string or a pattern). */
