@@ -21,7 +21,7 @@ import { raw } from '../../sandbox/support.js';
  * provider gone); and the cards a chat was sent.
  */
 
-/** A proxy that pipes every request to `target`; closing it with `force` cuts the RPC mid-swap. */
+/** A proxy that pipes every request to `target`'s host; closing it with `force` cuts the RPC mid-swap. */
 export async function cuttableRpc(target: string): Promise<Listening> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', target);
@@ -32,7 +32,10 @@ export async function cuttableRpc(target: string): Promise<Listening> {
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
-  return listen(server, { port: 0, host: '127.0.0.1' });
+  const l = await listen(server, { port: 0, host: '127.0.0.1' });
+  // The target's own path (toncenter's /api/v2/jsonRPC): the proxy's URL is the RPC's URL with the proxy's host.
+  const path = new URL(target).pathname.replace(/\/$/, '');
+  return { port: l.port, url: `${l.url}${path}`, close: (opts) => l.close(opts) };
 }
 
 export interface FamilyTrackingOptions {
