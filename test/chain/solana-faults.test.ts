@@ -129,16 +129,27 @@ describe('a Solana swap when the RPC dies or the worker restarts', () => {
     await sendDeposit(sandbox, confirming.id);
     await cardSays(messenger, confirming.chatId, 'Deposit seen on Solana: 100 USDC in block', 'the deposit seen before the restart');
     // The service has it too; a poll brings its count (the catalogue has none), so the card says 1/2.
-    await waitFor(async () => (await client.getSwap(confirming.id)).swap.transactions.some((x) => x.type === 'input'), 'the service seeing it');
+    await waitFor(
+      async () => (await client.getSwap(confirming.id)).swap.transactions.some((x) => x.type === 'input'),
+      'the service seeing it',
+    );
     await before.service.pollNow(confirming.id);
     const input = async (t: Tracking, id: string) => (await t.swapState(id))?.transactions.find((x) => x.type === 'input');
-    await waitFor(async () => (await input(before, confirming.id))?.maxConfirmations === 2, 'the service count (1 of 2) polled before the restart');
+    await waitFor(
+      async () => (await input(before, confirming.id))?.maxConfirmations === 2,
+      'the service count (1 of 2) polled before the restart',
+    );
     await before.close();
 
     // While no worker runs, the other swap's deposit lands.
     await sendDeposit(sandbox, gap.id);
     const after = await worker(prefix, url, messenger);
-    await cardSays(messenger, gap.chatId, 'Deposit seen on Solana: 100 USDC in block', 'the deposit sent between the workers, seen by the new one');
+    await cardSays(
+      messenger,
+      gap.chatId,
+      'Deposit seen on Solana: 100 USDC in block',
+      'the deposit sent between the workers, seen by the new one',
+    );
     // The confirming block: only the new worker's watch of the network can tell it (the count reached, it asks the API itself).
     sandbox.solana?.local.mine(1);
     await waitFor(async () => (await status(after, confirming.id)) === 'ls_transfer_pending', 'the confirmed deposit, from the new worker');

@@ -131,7 +131,12 @@ describe('a TON swap when the RPC dies or the worker restarts', () => {
     // While no worker runs, the other swap's deposit lands; the new worker's watch of the network finds it.
     await sendDeposit(sandbox, gap.id);
     const after = await worker(prefix, tonUrl(), messenger);
-    await cardSays(messenger, gap.chatId, 'Deposit seen on Ton: 25.5 USDT in block', 'the deposit sent between the workers, seen by the new one');
+    await cardSays(
+      messenger,
+      gap.chatId,
+      'Deposit seen on Ton: 25.5 USDT in block',
+      'the deposit sent between the workers, seen by the new one',
+    );
     for (const s of [seenBefore, gap]) await confirmed(after, s);
     await payOut(after, [seenBefore, gap], messenger);
     // The new worker read the first deposit again (its address's history): not a second "Deposit seen".
