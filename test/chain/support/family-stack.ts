@@ -1,0 +1,124 @@
+import { createServer, request as httpRequest } from 'node:http';
+import { trackingRenderer } from '../../../src/bot/renderer.js';
+import { solanaGenesis } from '../../../src/chain/solana/watcher.js';
+import type { ChatTarget } from '../../../src/contracts/incoming.js';
+import { listen, type Listening } from '../../../src/http.js';
+import type { LayerswapClient } from '../../../src/layerswap/client.js';
+import type { CreateSwapParams } from '../../../src/layerswap/params.js';
+import type { Logger } from '../../../src/log.js';
+import type { ManualClock, SandboxServer } from '../../../src/sandbox/types.js';
+import { createTracking, type Tracking } from '../../../src/tracking/engine.js';
+import { testRedisUrl } from '../../support/redis.js';
+import { waitFor } from '../../support/wait.js';
+import type { RecordingMessenger } from '../../tracking/support/recording-messenger.js';
+import { raw } from '../../sandbox/support.js';
+
+/**
+ * The fault tests' set-up for the non-EVM families (Solana, TON), beside chain-stack.ts (EVM's):
+ * a tracker that reads a network through a given RPC URL (CHAIN_RPC_URLS=NAME=url) and learns
+ * the network from the sandbox's catalogue as a bot does (its type, Solana's genesis hash, the
+ * confirmations and tokens); an HTTP proxy in front of a chain's RPC that a test can cut (the
+ * provider gone); and the cards a chat was sent.
+ */
+
+/** A proxy that pipes every request to `target`'s host; closing it with `force` cuts the RPC mid-swap. */
+export async function cuttableRpc(target: string): Promise<Listening> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  const l = await listen(server, { port: 0, host: '127.0.0.1' });
+  // The target's own path (toncenter's /api/v2/jsonRPC): the proxy's URL is the RPC's URL with the proxy's host.
+  const path = new URL(target).pathname.replace(/\/$/, '');
+  return { port: l.port, url: `${l.url}${path}`, close: (opts) => l.close(opts) };
+}
+
+export interface FamilyTrackingOptions {
+  client: LayerswapClient;
+  clock: ManualClock;
+  prefix: string;
+  /** The network watched and the RPC it is read through. */
+  network: string;
+  rpcUrl: string;
+  messenger: RecordingMessenger;
+  logger?: Logger;
+}
+
+/** A started tracker (API polls a minute apart on `clock`: what moves a card sooner is the chain or a test's poll). */
+export async function startFamilyTracking(o: FamilyTrackingOptions): Promise<Tracking> {
+  const tracking = createTracking({
+    redis: testRedisUrl(),
+    prefix: o.prefix,
+    api: o.client,
+    limits: { maxPerChat: 100, maxPerUser: 100 },
+    cadence: { fastMs: 60_000, slowMs: 60_000, stuckFactor: 4 },
+    now: () => o.clock.now(),
+    apiRate: { max: 100_000, duration: 1000 },
+    ...(o.logger ? { logger: o.logger } : {}),
+    chain: {
+      evmRpcs: new Map([[o.network, o.rpcUrl]]),
+      pollMs: 50,
+      network: async (name) => {
+        const n = (await o.client.getNetworks()).find((x) => x.name === name);
+        if (!n) return undefined;
+        const genesisHash = solanaGenesis(n.name, n.chain_id);
+        // As the runtime reads it (src/app/runtime.ts): a count only when the catalogue gives one, else the service's later.
+        const required = (n as { max_confirmations?: unknown }).max_confirmations;
+        return {
+          ...(typeof required === 'number' ? { required } : {}),
+          family: n.type ?? undefined,
+          ...(n.type === 'solana' && genesisHash ? { genesisHash } : {}),
+          tokens: n.tokens.map((t) => ({ symbol: t.symbol, contract: t.contract ?? null, decimals: t.decimals ?? 9 })),
+        };
+      },
+    },
+  });
+  await tracking.startWorkers({ messengers: { console: o.messenger }, render: trackingRenderer });
+  return tracking;
+}
+
+export interface Followed {
+  id: string;
+  chatId: string;
+  address: string;
+  /** TON's comment (memo) the deposit must carry. */
+  comment: string | undefined;
+}
+
+/** A swap made with `params`, followed by its creator from the console chat `chatId` once its first poll has read it. */
+export async function followNew(tracking: Tracking, client: LayerswapClient, params: CreateSwapParams, chatId: string): Promise<Followed> {
+  const details = await client.createSwap(params);
+  const action = details.deposit_actions?.[0];
+  const callData = JSON.parse(action?.call_data ?? '{}') as { comment?: string };
+  const chat: ChatTarget = { platform: 'console', chatId, chatKind: 'private' };
+  await tracking.service.follow(details.swap.id, chat, { userId: `u-${chatId}`, creator: true });
+  await waitFor(() => tracking.swapState(details.swap.id), 'the first poll');
+  return { id: details.swap.id, chatId, address: action?.to_address ?? '', comment: callData.comment };
+}
+
+/** The sandbox sends the swap's deposit as a real transfer on its chain (with its comment on TON). */
+export async function sendDeposit(sandbox: SandboxServer, swapId: string): Promise<void> {
+  const res = await raw(sandbox.url, `/sandbox/swaps/${swapId}/deposit`, { key: sandbox.apiKey, method: 'POST', body: {} });
+  if (res.status !== 200) throw new Error(`deposit refused: ${res.status}`);
+}
+
+/** What `chatId` was sent, in order: each message or edit as its op and JSON (reactions left out). */
+export function sentTo(messenger: RecordingMessenger, chatId: string): Array<{ op: string; text: string }> {
+  return messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => ({ op: r.op, text: JSON.stringify(r.reply) }));
+}
+
+/** The "Deposit seen" messages `chatId` was sent (the card's own line aside). */
+export function depositSeenMessages(messenger: RecordingMessenger, chatId: string): number {
+  return sentTo(messenger, chatId).filter((c) => c.op === 'send' && c.text.includes('"title":"Deposit seen"')).length;
+}
+
+/** Waits for a card or message in `chatId` saying `text` (a string or a pattern). */
+export function cardSays(messenger: RecordingMessenger, chatId: string, text: string | RegExp, what: string): Promise<string> {
+  const says = (t: string) => (typeof text === 'string' ? t.includes(text) : text.test(t));
+  return waitFor(() => sentTo(messenger, chatId).find((c) => says(c.text))?.text, what);
+}

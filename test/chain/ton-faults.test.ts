@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Listening } from '../../src/http.js';
+import type { LayerswapClient } from '../../src/layerswap/client.js';
+import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
+import type { Tracking } from '../../src/tracking/engine.js';
+import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
+import { memoryLogger } from '../support/log.js';
+import { uniquePrefix } from '../support/redis.js';
+import { waitFor, WAIT_MS } from '../support/wait.js';
+import { sandboxClient, startChainSandbox } from './support/chain-stack.js';
+import {
+  cardSays,
+  cuttableRpc,
+  depositSeenMessages,
+  followNew,
+  sendDeposit,
+  sentTo,
+  startFamilyTracking,
+  type Followed,
+} from './support/family-stack.js';
+
+/**
+ * Issue 37's faults on the local TON chain (the TON emulator behind toncenter's API v2, real
+ * sockets; USDT jetton deposits to the shared address with the swap's comment; the sandbox's
+ * payout on a ManualClock): the bot's RPC cut mid-swap (the API's polls take over, nothing is
+ * lost), and a worker restart around a deposit (the next worker carries the network's watch on,
+ * one "Deposit seen" per swap). TON counts one confirmation: the service confirms what it sees.
+ */
+
+describe('a TON swap when the RPC dies or the worker restarts', () => {
+  let sandbox: SandboxServer;
+  let client: LayerswapClient;
+  const clock = new ManualClock();
+  const running: Tracking[] = [];
+  const tonUrl = () => sandbox.chain?.ton?.ton.url ?? '';
+
+  const worker = async (prefix: string, rpcUrl: string, messenger: RecordingMessenger, logger?: ReturnType<typeof memoryLogger>) => {
+    const t = await startFamilyTracking({
+      client,
+      clock,
+      prefix,
+      network: 'TON_MAINNET',
+      rpcUrl,
+      messenger,
+      ...(logger ? { logger: logger.logger } : {}),
+    });
+    running.push(t);
+    return t;
+  };
+  let n = 0;
+  const usdtSwap = (tracking: Tracking, chatId: string): Promise<Followed> =>
+    followNew(
+      tracking,
+      client,
+      {
+        source_network: 'TON_MAINNET',
+        source_token: 'USDT',
+        destination_network: 'OPTIMISM_MAINNET',
+        destination_token: 'USDT',
+        destination_address: `0x${(++n).toString(16).padStart(40, '5')}`,
+        amount: 25.5,
+      },
+      chatId,
+    );
+  const status = async (tracking: Tracking, id: string) => (await tracking.swapState(id))?.status;
+  /** The service has the deposit (confirmed at its one confirmation, its payout time set), and the swap's next poll reads it. */
+  const confirmed = async (tracking: Tracking, s: Followed) => {
+    await waitFor(async () => (await client.getSwap(s.id)).swap.status === 'ls_transfer_pending', `the service confirming ${s.chatId}`);
+    await tracking.service.pollNow(s.id);
+    await waitFor(async () => (await status(tracking, s.id)) === 'ls_transfer_pending', `${s.chatId}: the service's status polled`);
+  };
+  /** The sandbox's payout delay passes on its clock; each swap's next API poll (standing for the cadence's) sees it complete. */
+  const payOut = async (tracking: Tracking, swaps: Followed[], messenger: RecordingMessenger) => {
+    clock.advance(60_000);
+    for (const s of swaps) await tracking.service.pollNow(s.id);
+    for (const s of swaps) await waitFor(async () => (await status(tracking, s.id)) === 'completed', `${s.chatId} completed`);
+    for (const s of swaps) await cardSays(messenger, s.chatId, 'Swap completed', `${s.chatId}: the completed card`);
+  };
+
+  beforeAll(async () => {
+    sandbox = await startChainSandbox(clock);
+    client = sandboxClient(sandbox, WAIT_MS);
+  });
+  afterAll(async () => {
+    for (const t of running) await t.close();
+    await client?.close();
+    await sandbox?.close();
+  });
+
+  it('the RPC dies mid-swap: back to API polling, the swap completes, and a deposit sent while it is down is shown', async () => {
+    const rpc: Listening = await cuttableRpc(tonUrl());
+    const log = memoryLogger();
+    const messenger = new RecordingMessenger('console');
+    const tracking = await worker(uniquePrefix('ton-cut'), rpc.url, messenger, log);
+    const seen = await usdtSwap(tracking, 'cut-seen');
+    const blind = await usdtSwap(tracking, 'cut-blind');
+    await sendDeposit(sandbox, seen.id);
+    await cardSays(messenger, seen.chatId, 'Deposit seen on Ton: 25.5 USDT in block', 'the deposit seen on chain before the cut');
+
+    // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
+    clock.advance(1_000);
+    const cutAt = clock.now();
+    await rpc.close({ force: true });
+    await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
+    await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
+    expect(log.lines.join('\n')).not.toContain(rpc.url);
+
+    // A deposit while the bot cannot read the chain: only the service sees it (by its comment).
+    await sendDeposit(sandbox, blind.id);
+    for (const s of [seen, blind]) await confirmed(tracking, s);
+    await payOut(tracking, [seen, blind], messenger);
+    // The deposit made during the outage is on its card, from the API (the chain never told it).
+    const blindCards = sentTo(messenger, blind.chatId).map((c) => c.text);
+    expect(blindCards.some((c) => c.includes('Deposit seen on Ton'))).toBe(false);
+    expect(blindCards.some((c) => c.includes('25.5 USDT'))).toBe(true);
+    expect(depositSeenMessages(messenger, blind.chatId)).toBe(1);
+    expect(depositSeenMessages(messenger, seen.chatId)).toBe(1);
+  });
+
+  it('a worker restart around deposits: the next worker carries the watch on, with one "Deposit seen" each', async () => {
+    const prefix = uniquePrefix('ton-restart');
+    // One chat per swap across both workers: a restart keeps the user's chat, and what it was sent.
+    const messenger = new RecordingMessenger('console');
+    const before = await worker(prefix, tonUrl(), messenger);
+    const seenBefore = await usdtSwap(before, 'restart-seen');
+    const gap = await usdtSwap(before, 'restart-gap');
+    await sendDeposit(sandbox, seenBefore.id);
+    await cardSays(messenger, seenBefore.chatId, 'Deposit seen on Ton: 25.5 USDT in block', 'the deposit seen before the restart');
+    await before.close();
+
+    // While no worker runs, the other swap's deposit lands; the new worker's watch of the network finds it.
+    await sendDeposit(sandbox, gap.id);
+    const after = await worker(prefix, tonUrl(), messenger);
+    await cardSays(
+      messenger,
+      gap.chatId,
+      'Deposit seen on Ton: 25.5 USDT in block',
+      'the deposit sent between the workers, seen by the new one',
+    );
+    for (const s of [seenBefore, gap]) await confirmed(after, s);
+    await payOut(after, [seenBefore, gap], messenger);
+    // The new worker read the first deposit again (its address's history): not a second "Deposit seen".
+    for (const s of [seenBefore, gap]) expect(depositSeenMessages(messenger, s.chatId)).toBe(1);
+  });
+});
