@@ -14,6 +14,8 @@ import { payView } from './view.js';
 import { evmTransaction } from './transaction.js';
 import { authorize } from './gasless.js';
 import { signRequest } from './typed-data.js';
+import { isSolanaSignature, solanaTransaction } from './solana.js';
+import { isAddress as isSolanaAddress } from '@solana/kit';
 
 /**
  * The pay page's JSON endpoints (under /pay/api/). The page never holds the API key: it proves who
@@ -95,13 +97,24 @@ export function payApi(deps: PayApiDeps) {
   async function prepare(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
     const locale = s.locale as Locale;
     const from = typeof body.source_address === 'string' ? body.source_address : '';
-    if (!isAddress(from)) return { status: 400, body: { error: 'bad_address', message: t(locale, 'pay.page.notEvm') } };
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
+    const solana = details.swap.source_network?.type === 'solana';
+    if (!(solana ? isSolanaAddress(from) : isAddress(from)))
+      return { status: 400, body: { error: 'bad_address', message: t(locale, 'pay.page.notEvm') } };
     if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
     const taken = await deps.store.take(s.swapId, id);
     if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };
     try {
       const actions = await deps.api.getDepositActions(s.swapId, { source_address: from });
+      if (solana) {
+        // The action's own transaction, handed over verbatim once it is read as this swap's payment (solana.ts).
+        const got = await solanaTransaction(actions, { from, network: details.swap.source_network?.name ?? '' });
+        if (got.ok) return { status: 200, body: { solana: got.value } };
+        await deps.store.release(s.swapId, id);
+        const key = got.why === 'not_this_swap' ? 'pay.page.notThisSwap' : 'pay.page.noTransaction';
+        deps.logger.warn({ swapId: s.swapId, why: got.why }, 'pay: the Solana deposit action was not handed to the wallet');
+        return { status: 422, body: { error: got.why, message: t(locale, key) } };
+      }
       const sign = actions.find((a) => a.type === 'sign');
       if (sign) {
         // Gasless: the wallet signs; the slot stays taken until the signature is handed over (authorize).
@@ -129,7 +142,7 @@ export function payApi(deps: PayApiDeps) {
 
   async function sent(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
     const hash = typeof body.hash === 'string' ? body.hash : '';
-    if (!isHash(hash)) return { status: 400, body: { error: 'bad_hash' } };
+    if (!isHash(hash) && !isSolanaSignature(hash)) return { status: 400, body: { error: 'bad_hash' } };
     if (!(await deps.store.sent(s.swapId, id, hash)))
       return { status: 409, body: { error: 'taken', message: t(s.locale as Locale, 'pay.page.taken') } };
     // As Layerswap's app does: tell the service where the deposit is; its errors are only logged.
