@@ -24,7 +24,7 @@ import type { DepositAction } from '../layerswap/schemas.js';
  * the system, token, associated-token, memo and compute-budget programs. A deposit-address swap
  * (`manual_transfer`, no transaction) gets nothing: a person pays it by hand from the card.
  */
-export interface SolanaTransaction {
+interface SolanaTransaction {
   /** The wire transaction in base64, the action's bytes (an omitted signature list given its empty slots). */
   transaction: string;
   /** Wallet Standard's chain id for the swap's network (solana:mainnet, solana:devnet, solana:testnet). */
@@ -34,7 +34,7 @@ export interface SolanaTransaction {
   token?: string;
 }
 
-export type SolanaRefusal = 'no_transaction' | 'not_this_swap';
+type SolanaRefusal = 'no_transaction' | 'not_this_swap';
 
 const SYSTEM = '11111111111111111111111111111111';
 const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';

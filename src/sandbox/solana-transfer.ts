@@ -35,9 +35,9 @@ import type { Json } from './views.js';
  */
 
 /** SPL Memo v2 (loaded in LiteSVM by default). */
-export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 
-export async function solanaTransferTransaction(rec: SwapRecord, source: string, rpcUrl: string): Promise<string> {
+async function solanaTransferTransaction(rec: SwapRecord, source: string, rpcUrl: string): Promise<string> {
   const { token } = rec.request.route.from;
   const value = BigInt(toBaseUnits(rec.request.amount.text, token.decimals));
   const payer = createNoopSigner(address(source));
@@ -69,7 +69,12 @@ export async function solanaTransferTransaction(rec: SwapRecord, source: string,
  * The deposit actions with a Solana wallet-flow `transfer` carrying its transaction for `source`
  * (others as they are). A source that is not a Solana address gets the actions unchanged.
  */
-export async function withSolanaTransaction(actions: Json[], rec: SwapRecord, source: string | undefined, rpcUrl: string | undefined): Promise<Json[]> {
+export async function withSolanaTransaction(
+  actions: Json[],
+  rec: SwapRecord,
+  source: string | undefined,
+  rpcUrl: string | undefined,
+): Promise<Json[]> {
   const network = rec.request.route.from.network;
   if (!rpcUrl || !source || network.type !== 'solana' || rec.request.useDepositAddress || !isAddress(source)) return actions;
   const transaction = await solanaTransferTransaction(rec, source, rpcUrl);

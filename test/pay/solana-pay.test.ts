@@ -78,7 +78,10 @@ const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: u
 async function walletSwap(u: TgUser, sol: string, refund: string): Promise<{ swapId: string; payUrl: string; confirm: StoredMessage }> {
   const before = u.messages().length;
   u.says(`/swap ${sol} SOL solana base ETH`);
-  const ask = await waitFor(() => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup), 'a ForceReply');
+  const ask = await waitFor(
+    () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
+    'a ForceReply',
+  );
   u.says(DEST, { replyTo: ask.message_id });
   const refundAsk = await u.sees('for refunds');
   u.says(refund, { replyTo: refundAsk.message_id });
@@ -116,7 +119,12 @@ function readTransaction(base64: string) {
   if (m.version === 1) throw new Error('v1');
   const programs = m.instructions.map((i) => m.staticAccounts[i.programAddressIndex]);
   const memo = m.instructions.find((i) => m.staticAccounts[i.programAddressIndex]?.startsWith('Memo'));
-  return { payer: m.staticAccounts[0], accounts: m.staticAccounts, programs, memo: new TextDecoder().decode(new Uint8Array(memo?.data ?? [])) };
+  return {
+    payer: m.staticAccounts[0],
+    accounts: m.staticAccounts,
+    programs,
+    memo: new TextDecoder().decode(new Uint8Array(memo?.data ?? [])),
+  };
 }
 
 describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a browser', () => {
@@ -132,11 +140,13 @@ describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a brow
     const { context, page } = await paying(wallet, alice.id, payUrl);
     // The same money model as the cards: what is sent, each deduction.
     expect(await page.locator('#fields').innerText()).toMatch(/1\.5 SOL/);
+    const prepared = page.waitForResponse((r) => r.url().endsWith('/pay/api/prepare'));
     await page.getByRole('button', { name: 'Pay 1.5 SOL' }).click();
+    const handed = ((await (await prepared).json()) as { solana: { transaction: string } }).solana.transaction;
     await page.getByText(/Sent: transaction .* The chat will say "Deposit seen"/).waitFor();
 
     // Asked once, for the action's transaction: fee paid by the wallet, SOL to the swap's address, its Memo.
-    expect(wallet.asked).toHaveLength(1);
+    expect(wallet.asked).toEqual([handed]);
     expect(wallet.sent).toHaveLength(1);
     const tx = readTransaction(wallet.asked[0]!);
     const [action] = await rt.api.getDepositActions(swapId);
@@ -161,7 +171,9 @@ describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a brow
     const { payUrl } = await walletSwap(b, '1', wallet.address);
 
     const devnet = await paying(wallet, bob.id, payUrl);
-    await devnet.page.getByText('Your wallet is not on Solana. Switch it to Solana in the wallet, then connect again. Nothing was sent.').waitFor();
+    await devnet.page
+      .getByText('Your wallet is not on Solana. Switch it to Solana in the wallet, then connect again. Nothing was sent.')
+      .waitFor();
     expect(await devnet.page.getByRole('button', { name: 'Pay 1 SOL' }).isVisible()).toBe(false);
     expect(wallet.asked).toEqual([]);
     await devnet.context.close();
