@@ -24,7 +24,7 @@ import type { DepositAction } from '../layerswap/schemas.js';
  * the system, token, associated-token, memo and compute-budget programs. A deposit-address swap
  * (`manual_transfer`, no transaction) gets nothing: a person pays it by hand from the card.
  */
-interface SolanaTransaction {
+export interface SolanaTransaction {
   /** The wire transaction in base64, the action's bytes (an omitted signature list given its empty slots). */
   transaction: string;
   /** Wallet Standard's chain id for the swap's network (solana:mainnet, solana:devnet, solana:testnet). */
@@ -32,6 +32,8 @@ interface SolanaTransaction {
   /** What it moves, in the token's smallest units, and the token's mint (none for SOL). */
   amountUnits: string;
   token?: string;
+  /** The action's address (the balance check asks whether its token account exists). */
+  to: string;
 }
 
 type SolanaRefusal = 'no_transaction' | 'not_this_swap';
@@ -69,6 +71,7 @@ export async function solanaTransaction(
       chain: solanaChainOf(opts.network),
       amountUnits: units,
       ...(mint ? { token: mint } : {}),
+      to: action.to_address,
     },
   };
 }

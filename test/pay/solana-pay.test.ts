@@ -132,7 +132,7 @@ describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a brow
     const alice = newUser('Alice');
     const a = new TgUser(fake, alice, fake.privateChat(alice));
     const wallet = await solanaTestWallet(rpc);
-    await fundSol(rpc, wallet.address, 5n);
+    await fundSol(rpc, wallet.address, 5_000_000_000n);
     const { swapId, payUrl } = await walletSwap(a, '1.5', wallet.address);
     const swap = await rt.api.getSwap(swapId, { exclude_deposit_actions: true });
     expect(swap.swap.use_deposit_address).toBe(false);
@@ -163,12 +163,23 @@ describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a brow
     await context.close();
   });
 
-  it('a wallet on another network gets no Pay; a decline in the wallet sends nothing and may pay again', async () => {
+  it('too little SOL is said before signing; a wallet on another network gets no Pay; a decline in the wallet sends nothing and may pay again', async () => {
     const bob = newUser('Bob');
     const b = new TgUser(fake, bob, fake.privateChat(bob));
     const wallet = await solanaTestWallet(rpc, ['solana:devnet']);
-    await fundSol(rpc, wallet.address, 3n);
+    await fundSol(rpc, wallet.address, 3_000_000_000n);
     const { payUrl } = await walletSwap(b, '1', wallet.address);
+
+    // Too little SOL: said in SOL and USD before the wallet is asked anything.
+    const poor = await solanaTestWallet(rpc);
+    await fundSol(rpc, poor.address, 500_000_000n);
+    const low = await paying(poor, bob.id, payUrl);
+    await low.page.getByRole('button', { name: 'Pay 1 SOL' }).click();
+    await low.page
+      .getByText(/^Your wallet holds 0\.5 SOL \(\$[\d.]+\), and this payment needs 1 SOL \(\$[\d.]+\)\. Nothing was sent\.$/)
+      .waitFor();
+    expect(poor.asked).toEqual([]);
+    await low.context.close();
 
     const devnet = await paying(wallet, bob.id, payUrl);
     await devnet.page

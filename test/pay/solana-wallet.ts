@@ -61,11 +61,9 @@ export async function solanaTestWallet(rpcUrl: string, chains = ['solana:mainnet
   return state;
 }
 
-/** SOL for the wallet's payment and its fee, from the local chain's airdrop. */
-export async function fundSol(rpcUrl: string, to: Address, sol: bigint): Promise<void> {
-  await createSolanaRpc(rpcUrl)
-    .requestAirdrop(to, lamports(sol * 1_000_000_000n))
-    .send();
+/** SOL for the wallet's payment and its fee (in lamports), from the local chain's airdrop. */
+export async function fundSol(rpcUrl: string, to: Address, amount: bigint): Promise<void> {
+  await createSolanaRpc(rpcUrl).requestAirdrop(to, lamports(amount)).send();
 }
 
 export async function solBalance(rpcUrl: string, of: Address): Promise<bigint> {
