@@ -102,7 +102,7 @@ export function payApi(deps: PayApiDeps) {
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
     const solana = details.swap.source_network?.type === 'solana';
     if (!(solana ? isSolanaAddress(from) : isAddress(from)))
-      return { status: 400, body: { error: 'bad_address', message: t(locale, 'pay.page.notEvm') } };
+      return { status: 400, body: { error: 'bad_address', message: t(locale, solana ? 'pay.page.notSolanaAddress' : 'pay.page.notEvm') } };
     if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
     const taken = await deps.store.take(s.swapId, id);
     if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };

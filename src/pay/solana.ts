@@ -12,6 +12,7 @@ import {
   type TransactionMessageBytes,
 } from '@solana/kit';
 import { findAssociatedTokenPda } from '@solana-program/token';
+import { parseUnits } from 'viem';
 import type { DepositAction } from '../layerswap/schemas.js';
 
 /**
@@ -56,7 +57,11 @@ export async function solanaTransaction(
   opts: { from: string; network: string },
 ): Promise<{ ok: true; value: SolanaTransaction } | { ok: false; why: SolanaRefusal }> {
   const action = actions.find((a) => a.type === 'transfer');
-  const units = action?.amount_in_base_units;
+  // The exact base units, else the amount in the token's decimals (as the EVM transaction reads it).
+  const decimals = action?.token?.decimals ?? 9;
+  const units =
+    action?.amount_in_base_units ??
+    (typeof action?.amount === 'number' ? parseUnits(String(action.amount), decimals).toString() : undefined);
   if (!action?.call_data || !action.to_address || !isAddress(action.to_address) || !units || !/^\d+$/.test(units) || !isAddress(opts.from))
     return { ok: false, why: 'no_transaction' };
   const tx = decode(action.call_data);

@@ -62,7 +62,10 @@ describe('the Solana transaction handed to the wallet', () => {
     const me = createNoopSigner((await generateKeyPairSigner()).address);
     const callData = wire(me, [sol(me), memo('11177265')]);
     const got = await solanaTransaction(withCallData(action, callData), { from: me.address, network: 'SOLANA_MAINNET' });
-    expect(got).toEqual({ ok: true, value: { transaction: callData, chain: 'solana:mainnet', amountUnits: '100000000' } });
+    expect(got).toEqual({ ok: true, value: { transaction: callData, chain: 'solana:mainnet', amountUnits: '100000000', to: TO } });
+    // Without amount_in_base_units, the amount (0.1) in the token's decimals (9) is the same 100000000.
+    const { amount_in_base_units: _units, ...byAmount } = action;
+    expect((await solanaTransaction(withCallData(byAmount, callData), { from: me.address, network: 'SOLANA_MAINNET' })).ok).toBe(true);
     // The service may leave the signature list out: the same message gets its empty slot, nothing else changes.
     const bytes = getBase64Encoder().encode(callData);
     const bare = Buffer.concat([Buffer.from([0]), Buffer.from(bytes.subarray(65))]).toString('base64');
