@@ -17,7 +17,9 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
-import { DepositActionSchema, type DepositAction } from '../../src/layerswap/schemas.js';
+import { DepositActionSchema, SwapDetailsSchema, type DepositAction } from '../../src/layerswap/schemas.js';
+import { depositCards } from '../../src/bot/deposit/card.js';
+import { replyText } from '../../src/contracts/reply.js';
 import { solanaChainOf, solanaTransaction } from '../../src/pay/solana.js';
 import { rawFixture } from '../support/fixtures.js';
 
@@ -124,5 +126,35 @@ describe('the Solana transaction handed to the wallet', () => {
       await solanaTransaction(withCallData(action, 'bm90IGEgdHJhbnNhY3Rpb24='), { from: me.address, network: 'SOLANA_MAINNET' }),
     ).toEqual({ ok: false, why: 'no_transaction' });
     expect(solanaChainOf('SOLANA_TESTNET')).toBe('solana:testnet');
+  });
+});
+
+describe('the deposit card of a Solana swap paid from a wallet', () => {
+  it('whose action is a transaction: says to tap Pay from wallet, shows no address and no transaction', async () => {
+    const me = createNoopSigner((await generateKeyPairSigner()).address);
+    const callData = wire(me, [sol(me), memo('11177265')]);
+    const details = SwapDetailsSchema.parse({
+      swap: {
+        id: '3f2b0c1e-8a4d-4e1f-9c2a-7b5d6e8f9a0b',
+        created_date: '2026-01-01T11:58:00+00:00',
+        status: 'user_transfer_pending',
+        use_deposit_address: false,
+        source_network: { name: 'SOLANA_MAINNET', display_name: 'Solana', type: 'solana' },
+        source_token: { symbol: 'SOL', decimals: 9 },
+        destination_network: { name: 'BASE_MAINNET', display_name: 'Base' },
+        destination_token: { symbol: 'ETH', decimals: 18 },
+        destination_address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+        requested_amount: 0.1,
+        transactions: [],
+      },
+      deposit_actions: withCallData(action, callData),
+    });
+    const [card, ...rest] = await depositCards(details, Date.parse('2026-01-01T12:00:00Z'));
+    expect(rest).toEqual([]);
+    const text = replyText(card!);
+    expect(text).toContain('tap Pay from wallet, connect your wallet and approve the one transaction it shows');
+    expect(text).not.toContain(TO);
+    expect(text).not.toContain(callData.slice(0, 24));
+    expect(text).not.toMatch(/Send exactly/);
   });
 });
