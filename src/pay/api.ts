@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAddress, isHash } from 'viem';
+import { formatUnits, isAddress, isHash } from 'viem';
 import { readBody } from '../http.js';
 import { asError, type Logger } from '../log.js';
 import { isSwapId } from '../contracts/swap-id.js';
 import type { LayerswapApi } from '../layerswap/api.js';
+import type { DepositAction, SwapDetails } from '../layerswap/schemas.js';
 import { phaseOfSwap } from '../layerswap/phase.js';
 import { resolveLocale, t, type Locale } from '../i18n/index.js';
 import type { LanguageStore } from '../i18n/store.js';
@@ -14,6 +15,9 @@ import { payView } from './view.js';
 import { evmTransaction } from './transaction.js';
 import { authorize } from './gasless.js';
 import { signRequest } from './typed-data.js';
+import { isSolanaSignature, solanaTransaction, type SolanaTransaction } from './solana.js';
+import { solanaShortfall } from './solana-balance.js';
+import { isAddress as isSolanaAddress } from '@solana/kit';
 
 /**
  * The pay page's JSON endpoints (under /pay/api/). The page never holds the API key: it proves who
@@ -95,13 +99,16 @@ export function payApi(deps: PayApiDeps) {
   async function prepare(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
     const locale = s.locale as Locale;
     const from = typeof body.source_address === 'string' ? body.source_address : '';
-    if (!isAddress(from)) return { status: 400, body: { error: 'bad_address', message: t(locale, 'pay.page.notEvm') } };
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
+    const solana = details.swap.source_network?.type === 'solana';
+    if (!(solana ? isSolanaAddress(from) : isAddress(from)))
+      return { status: 400, body: { error: 'bad_address', message: t(locale, solana ? 'pay.page.notSolanaAddress' : 'pay.page.notEvm') } };
     if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
     const taken = await deps.store.take(s.swapId, id);
     if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };
     try {
       const actions = await deps.api.getDepositActions(s.swapId, { source_address: from });
+      if (solana) return await prepareSolana(s, id, details, from, actions);
       const sign = actions.find((a) => a.type === 'sign');
       if (sign) {
         // Gasless: the wallet signs; the slot stays taken until the signature is handed over (authorize).
@@ -122,6 +129,37 @@ export function payApi(deps: PayApiDeps) {
     }
   }
 
+  /** The action's own transaction, handed over verbatim once it is read as this swap's payment (solana.ts) and the wallet can pay it. */
+  async function prepareSolana(s: PaySession, id: string, details: SwapDetails, from: string, actions: DepositAction[]): Promise<Answer> {
+    const locale = s.locale as Locale;
+    const got = await solanaTransaction(actions, { from, network: details.swap.source_network?.name ?? '' });
+    if (got.ok) {
+      const low = await shortOf(details, from, got.value, locale);
+      if (!low) return { status: 200, body: { solana: got.value } };
+      await deps.store.release(s.swapId, id);
+      return { status: 422, body: { error: 'low', message: low } };
+    }
+    await deps.store.release(s.swapId, id);
+    deps.logger.warn({ swapId: s.swapId, why: got.why }, 'pay: the Solana deposit action was not handed to the wallet');
+    const key = got.why === 'not_this_swap' ? 'pay.page.notThisSwap' : 'pay.page.noTransaction';
+    return { status: 422, body: { error: got.why, message: t(locale, key) } };
+  }
+
+  /** The wallet's shortfall in words (the EVM page says the same from the wallet's own answers). */
+  async function shortOf(details: SwapDetails, from: string, tx: SolanaTransaction, locale: Locale): Promise<string | undefined> {
+    const nodeUrl = (details.swap.source_network as { node_url?: unknown } | null | undefined)?.node_url;
+    const low = typeof nodeUrl === 'string' ? await solanaShortfall(nodeUrl, from, tx) : undefined;
+    if (!low) return undefined;
+    if (low.kind === 'fee') return t(locale, 'pay.page.lowGas', { symbol: details.swap.source_network?.token?.symbol ?? 'SOL' });
+    const token = details.swap.source_token;
+    const words = (units: bigint) => {
+      const amount = formatUnits(units, token?.decimals ?? 9);
+      const usd = token?.price_in_usd;
+      return `${amount} ${token?.symbol ?? ''}${typeof usd === 'number' ? ` ($${(Number(amount) * usd).toFixed(2)})` : ''}`;
+    };
+    return t(locale, 'pay.page.low', { have: words(low.have), need: words(low.need) });
+  }
+
   const closed = (status: string, locale: Locale): Answer => ({
     status: 409,
     body: { error: 'closed', status, message: t(locale, 'pay.page.closed', { status }) },
@@ -129,7 +167,7 @@ export function payApi(deps: PayApiDeps) {
 
   async function sent(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
     const hash = typeof body.hash === 'string' ? body.hash : '';
-    if (!isHash(hash)) return { status: 400, body: { error: 'bad_hash' } };
+    if (!isHash(hash) && !isSolanaSignature(hash)) return { status: 400, body: { error: 'bad_hash' } };
     if (!(await deps.store.sent(s.swapId, id, hash)))
       return { status: 409, body: { error: 'taken', message: t(s.locale as Locale, 'pay.page.taken') } };
     // As Layerswap's app does: tell the service where the deposit is; its errors are only logged.

@@ -5,6 +5,7 @@ import type { SwapDetails } from '../layerswap/schemas.js';
 import { breakdownLines, moneyFields } from '../bot/money/words.js';
 import { swapMoney } from '../bot/money/model.js';
 import { networkName } from '../bot/kernel/format.js';
+import { solanaChainOf } from './solana.js';
 
 /**
  * What the pay page shows of a swap: the same money model and the same words as every card (what
@@ -21,7 +22,8 @@ export interface PayView {
   /** The deposit window closes (ms since epoch). */
   depositBy?: number;
   /** `native`: the symbol of the network's gas token (ETH, POL, BNB…), when the answer names it. */
-  network: { name: string; display: string; type: string; chainId?: string; native?: string };
+  /** `walletChain`: a Solana network's chain in the Wallet Standard's words (solana:mainnet). */
+  network: { name: string; display: string; type: string; chainId?: string; native?: string; walletChain?: string };
   /** `usd`: the token's price in USD, when known (for the balance check's words). */
   token: { symbol: string; decimals: number; contract?: string; usd?: number };
   /** Exactly what to send, in the token's units as text. */
@@ -52,6 +54,7 @@ export function payView(details: SwapDetails, now: number, locale: Locale): PayV
       type: s.source_network?.type ?? '',
       ...(s.source_network?.chain_id ? { chainId: String(s.source_network.chain_id) } : {}),
       ...(s.source_network?.token?.symbol ? { native: s.source_network.token.symbol } : {}),
+      ...(s.source_network?.type === 'solana' ? { walletChain: solanaChainOf(s.source_network.name) } : {}),
     },
     token: {
       symbol: s.source_token?.symbol ?? '?',
@@ -87,6 +90,8 @@ const PAGE_WORDS = [
   'signInWallet',
   'authorized',
   'resign',
+  'noSolanaWallet',
+  'wrongSolanaNetwork',
 ] as const;
 
 /** The page's own sentences, from the catalogs (placeholders such as {network} are filled in by the page). */

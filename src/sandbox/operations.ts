@@ -13,6 +13,8 @@ import type { SandboxChain } from './chain.js';
 import type { SandboxSolana } from './solana.js';
 import type { SwapRecord } from './lifecycle.js';
 import type { GaslessDesk } from './gasless.js';
+import { withSolanaTransaction } from './solana-transfer.js';
+import type { Json } from './views.js';
 
 /** The sandbox's table of operations (server.ts routes to them): each answers data or throws a SandboxHttpError. */
 
@@ -152,11 +154,16 @@ export function sandboxOperations({ store, chain, gasless, solana, webhooks, onC
       method: 'GET',
       path: new RegExp(`^/api/v2/swaps/${swapId}$`),
       auth: 'key',
-      run: (c) => {
+      run: async (c) => {
         const f = Fields.fromQuery(c.url.searchParams);
         const exclude = f.bool('exclude_deposit_actions') ?? false;
-        // A gasless swap's sign action is built for this wallet; other deposit actions do not depend on it.
-        return store.details(store.find(c.params[0] ?? ''), !exclude, f.string('source_address'));
+        // A gasless swap's sign action, and a Solana wallet transfer's transaction, are built for this wallet.
+        const rec = store.find(c.params[0] ?? '');
+        const source = f.string('source_address');
+        const out = store.details(rec, !exclude, source);
+        if (Array.isArray(out.deposit_actions))
+          out.deposit_actions = await withSolanaTransaction(out.deposit_actions as Json[], rec, source, solana?.url);
+        return out;
       },
     },
     {
@@ -164,7 +171,11 @@ export function sandboxOperations({ store, chain, gasless, solana, webhooks, onC
       method: 'GET',
       path: new RegExp(`^/api/v2/swaps/${swapId}/deposit_actions$`),
       auth: 'key',
-      run: (c) => store.depositActions(store.find(c.params[0] ?? ''), Fields.fromQuery(c.url.searchParams).string('source_address')),
+      run: (c) => {
+        const rec = store.find(c.params[0] ?? '');
+        const source = Fields.fromQuery(c.url.searchParams).string('source_address');
+        return withSolanaTransaction(store.depositActions(rec, source), rec, source, solana?.url);
+      },
     },
     {
       name: 'authorizeSwap',

@@ -58,7 +58,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     options.chain ? { ...timings, depositDelayMs: 'off' } : timings,
     options.chain
       ? {
-          depositAddress: (network, id, own) => (own ? chainOf(network.type)?.depositAddress(id) : undefined),
+          // Solana's wallet flow too: its transaction pays a real address of this swap's own (solana-transfer.ts).
+          depositAddress: (network, id, own) => (own || network.type === 'solana' ? chainOf(network.type)?.depositAddress(id) : undefined),
           signAction: (rec, source) => gasless.signAction(rec, source),
           created: (rec) => {
             chain?.watch(rec);

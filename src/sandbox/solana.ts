@@ -184,7 +184,8 @@ export async function startSandboxSolana(
     depositAddress: (swapId) => solanaAddressOf(seed(`swapbot sandbox deposit:${swapId}`)),
     watch(rec) {
       const network = rec.request.route.from.network;
-      if (network.type !== 'solana' || !rec.request.useDepositAddress) return;
+      // Both flows: a wallet transfer pays this swap's own address too (solana-transfer.ts).
+      if (network.type !== 'solana') return;
       const token = rec.request.route.from.token;
       watcher.watch({
         swapId: rec.id,

@@ -1,3 +1,4 @@
+import type { PayLinks } from '../../src/contracts/pay.js';
 import type { Redis } from 'ioredis';
 import { trackingRenderer } from '../../src/bot/renderer.js';
 import { depositCardAfter } from '../../src/bot/deposit/lifecycle.js';
@@ -39,7 +40,12 @@ export interface LiveStack {
   close(): Promise<void>;
 }
 
-export async function startLiveStack(name: string, messengers: WorkerOptions['messengers']): Promise<LiveStack> {
+export async function startLiveStack(
+  name: string,
+  messengers: WorkerOptions['messengers'],
+  /** The pay page's links, when a test wants the "Pay from wallet" button (test/pay). */
+  opts: { payLinks?: (now: () => number) => PayLinks } = {},
+): Promise<LiveStack> {
   const clock = new ManualClock();
   const sandbox = await startSandbox({
     clock,
@@ -92,6 +98,7 @@ export async function startLiveStack(name: string, messengers: WorkerOptions['me
     limits: { commandsPerMinute: 1000, draftTtlSeconds: 600 },
     now: () => clock.now(),
     logger,
+    ...(opts.payLinks ? { payLinks: opts.payLinks(() => clock.now()) } : {}),
   });
   return {
     clock,

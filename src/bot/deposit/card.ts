@@ -73,12 +73,7 @@ export async function depositCards(
       {
         ...common,
         tone: 'warning',
-        lines: noManualDeposit(
-          details,
-          plan,
-          locale,
-          (actions ?? details.deposit_actions ?? []).some((a) => a.type === 'sign'),
-        ),
+        lines: noManualDeposit(details, plan, locale, paidOnPage(details, actions ?? details.deposit_actions ?? [])),
         buttons: [[urlButton(t('deposit.openApp'), page)], statusRow],
       },
     ];
@@ -151,7 +146,22 @@ export async function depositCards(
 }
 
 /** When no deposit can be made by hand: say where it can be made, and show no address. */
-function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind: 'manual' }>, locale: Locale, gasless: boolean): Line[] {
+/**
+ * How a swap with no manual deposit is paid on the pay page: a gasless swap by a signature (its
+ * `sign` action), a Solana wallet transfer by the action's own transaction (docs/pay.md).
+ */
+function paidOnPage(details: SwapDetails, actions: readonly DepositAction[]): 'gasless' | 'wallet' | undefined {
+  if (actions.some((a) => a.type === 'sign')) return 'gasless';
+  const s = details.swap;
+  return s.source_network?.type === 'solana' && s.use_deposit_address === false ? 'wallet' : undefined;
+}
+
+function noManualDeposit(
+  details: SwapDetails,
+  plan: Exclude<DepositPlan, { kind: 'manual' }>,
+  locale: Locale,
+  onPage: 'gasless' | 'wallet' | undefined,
+): Line[] {
   const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
   const requested = decimalText(swap.requested_amount);
@@ -161,7 +171,7 @@ function noManualDeposit(details: SwapDetails, plan: Exclude<DepositPlan, { kind
     ? [
         line(bold(amount ? t('deposit.appOnly.titleAmount', { amount }) : t('deposit.appOnly.title'))),
         // A gasless swap (chosen at the confirm step) is paid by a signature on the pay page.
-        line(gasless ? t('deposit.gasless.text') : t('deposit.appOnly.why')),
+        line(onPage === 'gasless' ? t('deposit.gasless.text') : onPage === 'wallet' ? t('deposit.wallet.text') : t('deposit.appOnly.why')),
         line(t('deposit.appOnly.open'), ' ', t('deposit.swapId'), ' ', code(swap.id)),
       ]
     : [line(bold(t('deposit.notYet.title'))), line(t('deposit.notYet.check'), ' ', t('deposit.swapId'), ' ', code(swap.id))];

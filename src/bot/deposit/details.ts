@@ -117,11 +117,15 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
 
 /**
  * "Pay from wallet" on the creator's card (callers check the creator; the card goes privately),
- * when the pay page is configured and its wallets can pay this network (EVM for now).
+ * when the pay page is configured and its wallets can pay this network: EVM, and Solana when the
+ * swap is a wallet transfer (the page signs only Layerswap's own transaction, which a deposit-address
+ * swap does not have).
  */
 function withPayButton(ctx: Ctx, details: SwapDetails, cards: Reply[]): Reply[] {
   const [card, ...rest] = cards;
-  if (!card || !ctx.payLinks || details.swap.source_network?.type !== 'evm') return cards;
+  const type = details.swap.source_network?.type;
+  const payable = type === 'evm' || (type === 'solana' && details.swap.use_deposit_address === false);
+  if (!card || !ctx.payLinks || !payable) return cards;
   const link = ctx.payLinks.forCreator(ctx.incoming.platform, ctx.incoming.userId, details.swap.id);
   const pay: Button = { kind: link.kind, label: ctx.t('pay.button'), url: link.url };
   return [{ ...card, buttons: [[pay], ...(card.buttons ?? [])] }, ...rest];

@@ -32,6 +32,8 @@ export interface Draft {
   refuel?: boolean;
   /** "Pay without gas" chosen at the confirm step: a gasless swap, paid by a signature on the pay page. */
   gasless?: boolean;
+  /** "Pay from my wallet" chosen at the confirm step (Solana): created without a deposit address, paid on the pay page. */
+  wallet?: boolean;
   /** The route and refuel (routeKey) that last got a quote: the service accepted them. */
   checked?: string;
   /** What that quote said arrives, and the destination address it was asked with (none: ''): the confirmation says when the address changed it. */

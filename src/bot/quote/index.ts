@@ -1,6 +1,17 @@
 /** What the other features may use of quote/ (lint: features import each other only through here). */
 export { quoteFields } from './card.js';
-export { GASLESS_CREATE, GASLESS_QUOTE, gaslessOffered, observedTimes, quoteNow, quoteParams, quoteReply, recoverQuote } from './quote.js';
+export {
+  GASLESS_CREATE,
+  GASLESS_QUOTE,
+  gaslessOffered,
+  observedTimes,
+  quoteNow,
+  quoteParams,
+  quoteReply,
+  recoverQuote,
+  WALLET_QUOTE,
+  walletOffered,
+} from './quote.js';
 export { routeArgs, routeFromButton } from './route-button.js';
 export { checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, routeFromLine, takesDepositAddress } from './route-check.js';
 export type { RouteCheck } from './route-check.js';

@@ -40,6 +40,18 @@ export function quoteParams(route: Route, refuel?: boolean, destinationAddress?:
 export const GASLESS_QUOTE = { use_deposit_address: false, use_gasless: true } as const;
 export const GASLESS_CREATE = { ...GASLESS_QUOTE, use_depository: true } as const;
 
+/**
+ * A wallet transfer, in place of the deposit address: the swap's `transfer` action is a transaction
+ * the person's wallet signs and sends on the pay page (Solana: a base64 transaction, docs overview).
+ */
+export const WALLET_QUOTE = { use_deposit_address: false } as const;
+
+/** "Pay from my wallet" can be offered: the pay page is set up and signs this family's transactions (Solana). */
+export function walletOffered(ctx: Pick<Ctx, 'payLinks'>, networks: readonly Network[], route: Route): boolean {
+  if (!ctx.payLinks || route.sourceExchange) return false;
+  return networks.find((n) => n.name === route.sourceNetwork)?.type === 'solana';
+}
+
 /** "Pay without gas" can be offered: the pay page is set up, and the source token on its EVM network supports it. */
 export function gaslessOffered(ctx: Pick<Ctx, 'payLinks'>, networks: readonly Network[], route: Route): boolean {
   if (!ctx.payLinks || route.sourceExchange) return false;

@@ -120,8 +120,9 @@ export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
   const draft = await ownDraft(ctx, id);
   if (!draft || draft.awaiting !== 'confirm') return (isDraftId(id) ? await repeatedConfirm(ctx, id) : undefined) ?? [expired(ctx)];
   // "Pay without gas" / "Use a deposit address": the confirmation again, quoted for that way of paying.
-  if (args[1] === 'gasless' || args[1] === 'address') {
+  if (args[1] === 'gasless' || args[1] === 'wallet' || args[1] === 'address') {
     draft.gasless = args[1] === 'gasless';
+    draft.wallet = args[1] === 'wallet';
     return advance(ctx, draft);
   }
   return createFromDraft(ctx, draft);

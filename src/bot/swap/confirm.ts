@@ -11,6 +11,8 @@ import {
   quoteParams,
   routeLabels,
   type RouteCheck,
+  WALLET_QUOTE,
+  walletOffered,
 } from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
@@ -39,8 +41,16 @@ export async function askConfirm(
   const offered = gaslessOffered(ctx, networks, draft.route);
   const gasless = offered && draft.gasless === true;
   if (!gasless) delete draft.gasless;
-  const params = { ...quoteParams(draft.route, draft.refuel, draft.destinationAddress), ...(gasless ? GASLESS_QUOTE : {}) };
-  const q = (gasless ? undefined : fetched) ?? (await ctx.api.getQuote(params));
+  // "Pay from my wallet" (Solana, docs/pay.md): no deposit address; the wallet sends Layerswap's transaction.
+  const walletOffer = walletOffered(ctx, networks, draft.route);
+  const wallet = walletOffer && draft.wallet === true;
+  if (!wallet) delete draft.wallet;
+  const params = {
+    ...quoteParams(draft.route, draft.refuel, draft.destinationAddress),
+    ...(gasless ? GASLESS_QUOTE : {}),
+    ...(wallet ? WALLET_QUOTE : {}),
+  };
+  const q = (gasless || wallet ? undefined : fetched) ?? (await ctx.api.getQuote(params));
   const address = draft.destinationAddress ?? '';
   const before = draft.quoted && draft.quoted.address !== address ? draft.quoted.receive : undefined;
   const changed = before !== undefined && before !== q.quote.receive_amount;
@@ -77,15 +87,16 @@ export async function askConfirm(
   if (breakdown.length > 0) lines.push(line(bold(ctx.t('money.quote.breakdown'))), ...breakdown);
   const destination = networks.find((n) => n.name === draft.route.destinationNetwork);
   lines.push(...trustlineLines(ctx.t, destination, draft.route.destinationToken, address));
-  lines.push(line(gasless ? ctx.t('confirm.gasless.check') : ctx.t('confirm.check')));
+  lines.push(line(gasless ? ctx.t('confirm.gasless.check') : wallet ? ctx.t('confirm.wallet.check') : ctx.t('confirm.check')));
   lines.push(line(italic(ctx.t('confirm.figures'))));
   const [confirm, toggle, cancel] = await Promise.all([
     ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id] }),
-    ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id, gasless ? 'address' : 'gasless'] }),
+    ctx.codec.encode({ verb: VERBS.confirm, args: [draft.id, gasless || wallet ? 'address' : walletOffer ? 'wallet' : 'gasless'] }),
     ctx.codec.encode({ verb: VERBS.cancel, args: [draft.id] }),
   ]);
   const buttons = [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]];
   if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
+  else if (walletOffer) buttons.push([actionButton(ctx.t(wallet ? 'confirm.gasless.off' : 'confirm.wallet.on'), toggle)]);
   return [
     {
       title: ctx.t('confirm.title'),

@@ -5,7 +5,7 @@ import { shortId } from '../kernel/format.js';
 import type { Ctx } from '../kernel/context.js';
 import { depositReplies } from '../deposit/index.js';
 import { errorReply } from '../kernel/errors-text.js';
-import { GASLESS_CREATE, quoteParams, recoverQuote, routeSummary } from '../quote/index.js';
+import { GASLESS_CREATE, WALLET_QUOTE, quoteParams, recoverQuote, routeSummary } from '../quote/index.js';
 import { expired, notice } from '../kernel/replies.js';
 import { advance } from './advance.js';
 import { asError } from '../../log.js';
@@ -45,6 +45,7 @@ export async function createFromDraft(ctx: Ctx, draft: Draft): Promise<Reply[]> 
     destination_address: draft.destinationAddress ?? '',
     // The confirmation only keeps gasless when it could offer it (confirm.ts), quoted the same way.
     ...(draft.gasless ? GASLESS_CREATE : {}),
+    ...(draft.wallet ? WALLET_QUOTE : {}),
   };
   if (draft.refundAddress) params.refund_address = draft.refundAddress;
 

@@ -1,5 +1,6 @@
 import { createWalletClient, custom, encodeFunctionData, erc20Abi, formatUnits, type Hex } from 'viem';
 import { applyTheme, telegramLaunch } from './telegram.js';
+import { startSolana } from './solana.js';
 import { discoverWallets, isRejection, type Eip1193, type WalletChoice } from './wallet.js';
 
 /**
@@ -16,7 +17,7 @@ interface View {
   fields: Array<{ name: string; value: string }>;
   breakdown: string[];
   depositBy?: number;
-  network: { display: string; chainId?: string; native?: string };
+  network: { display: string; type: string; chainId?: string; native?: string; walletChain?: string };
   token: { symbol: string; decimals: number; usd?: number };
   amount: string;
   /** Paid by a signature (a gasless swap): no transaction, no gas. */
@@ -324,6 +325,17 @@ async function start(): Promise<void> {
   view = opened.json.view as View;
   showView();
   setInterval(tick, 1000);
+  // A Solana swap: Wallet Standard wallets sign and send the action's own transaction (solana.ts).
+  if (view.network.type === 'solana')
+    return startSolana({
+      chain: view.network.walletChain ?? 'solana:mainnet',
+      network: view.network.display,
+      words: view.words,
+      say,
+      message,
+      call,
+      payLabel: say(view.words.pay, { amount: `${view.amount} ${view.token.symbol}` }),
+    });
   $('switch').addEventListener('click', () => void switchChain());
   $('pay').addEventListener('click', () => void pay());
   discoverWallets((list) => showWallets(list, opened.json.walletConnect === true));

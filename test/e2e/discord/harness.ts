@@ -134,10 +134,10 @@ export interface LiveDiscord extends DiscordHarness {
  * The real product behind the fake Discord for one test file (the live stack delivering through
  * DiscordMessenger, the real bot connected): started before its tests, closed after them.
  */
-export function useLiveDiscord(name: string): LiveDiscord {
+export function useLiveDiscord(name: string, opts: Parameters<typeof startLiveStack>[2] = {}): LiveDiscord {
   return setUp(async () => {
     const world = await startDiscordWorld();
-    const live = await startLiveStack(name, { discord: new DiscordMessenger({ token: world.token, api: world.fake.apiUrl }) });
+    const live = await startLiveStack(name, { discord: new DiscordMessenger({ token: world.token, api: world.fake.apiUrl }) }, opts);
     const h = await connectBot(world, live.core);
     return {
       ...h,
