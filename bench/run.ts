@@ -19,6 +19,7 @@ import { runPay } from './pay.js';
 import { runMcp } from './mcp.js';
 import { runCommunity } from './community.js';
 import { runSolana } from './solana.js';
+import { runChainWorkers } from './chain-workers.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -147,6 +148,10 @@ async function main(): Promise<void> {
     if (runs(11))
       await part(sections, 11, 'Solana deposits on chain', () =>
         runSolana(redis.url, redis.prefix, QUICK ? { swaps: 4, windowMs: 5_000 } : { swaps: 20, windowMs: 30_000 }),
+      );
+    if (runs(12))
+      await part(sections, 12, 'Chain watch across workers', () =>
+        runChainWorkers(bench, QUICK ? { swaps: 6, windowMs: 10_000, deposits: 3 } : {}),
       );
   } finally {
     await stop();
