@@ -33,7 +33,7 @@ export interface ChainWorkersOptions {
   blockMs: number;
 }
 
-const DEFAULTS: ChainWorkersOptions = { workers: [1, 2, 4], swaps: 30, windowMs: 60_000, deposits: 8, blockMs: 1_000 };
+const DEFAULTS: ChainWorkersOptions = { workers: [1, 2, 4], swaps: 30, windowMs: 45_000, deposits: 8, blockMs: 1_000 };
 /** The production head interval (CHAIN_POLL default in chain-start.ts). */
 const HEAD_MS = 2_000;
 const NETWORK = SWAP_BODY.source_network;
@@ -109,7 +109,7 @@ async function runOnce(b: Bench, sandbox: SandboxHandle, n: number, o: ChainWork
     });
     for (const s of swaps) {
       const target: ChatTarget = { platform: 'telegram', chatId: s.chat, chatKind: 'private' };
-      const r = await ctl.service.follow(s.id, target, { userId: `cw-${s.chat}`, creator: true });
+      const r = await ctl.service.follow(s.id, target, { userId: `cw-${s.chat}` });
       if (!r.ok) throw new Error(`follow refused: ${r.reason}`);
     }
     const key = new TrackingKeys(prefix).chainNetwork(NETWORK);
@@ -118,7 +118,10 @@ async function runOnce(b: Bench, sandbox: SandboxHandle, n: number, o: ChainWork
       120_000,
       100,
     );
-    if (!listed) throw new Error(`${n} workers: the swaps were not all listed on ${NETWORK} with their first cards within 120 s`);
+    if (!listed)
+      throw new Error(
+        `${n} workers: ${await b.redis.client.scard(key)} of ${o.swaps} swaps listed on ${NETWORK}, ${swaps.filter((s) => sent.has(s.chat)).length} first cards, within 120 s`,
+      );
     // Warm: every worker has run the network's job (its first run reads the lookback for every swap, once).
     const warm = await waitFor(() => proxies.every((p) => (p.counts.get('eth_getLogs') ?? 0) > 0), 120_000, 100);
     if (!warm) throw new Error(`${n} workers: not every worker ran the network's watch within 120 s`);
