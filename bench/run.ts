@@ -20,6 +20,7 @@ import { runMcp } from './mcp.js';
 import { runCommunity } from './community.js';
 import { runSolana } from './solana.js';
 import { runChainWorkers } from './chain-workers.js';
+import { runIngress } from './ingress.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
       await part(sections, 12, 'Chain watch across workers', () =>
         runChainWorkers(bench, QUICK ? { swaps: 6, windowMs: 10_000, deposits: 3 } : {}),
       );
+    if (runs(13)) await part(sections, 13, 'Ingress', () => runIngress(bench, QUICK ? { updates: 300 } : {}));
   } finally {
     await stop();
   }
