@@ -404,6 +404,7 @@ export async function runEconomy(b: Bench, opts: Partial<EconomyOptions> = {}): 
       chained = {
         swaps: r.swaps.webhooks ?? [],
         requests: (r.requests.webhooks ?? []).map((x) => x.length),
+        times: r.requests.webhooks ?? [],
         cards: r.cards,
         readings: await chainRig.sandbox.chainReadings(),
         confirmations: CONFIRMATIONS,

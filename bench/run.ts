@@ -20,6 +20,8 @@ import { runMcp } from './mcp.js';
 import { runCommunity } from './community.js';
 import { runSolana } from './solana.js';
 import { runTonChain } from './ton-chain.js';
+import { runChainWorkers } from './chain-workers.js';
+import { runIngress } from './ingress.js';
 
 /**
  * `npm run bench`: starts everything on 127.0.0.1 (the sandbox, Redis or an embedded one, the
@@ -149,7 +151,12 @@ async function main(): Promise<void> {
       await part(sections, 11, 'Solana deposits on chain', () =>
         runSolana(redis.url, redis.prefix, QUICK ? { swaps: 4, windowMs: 5_000 } : { swaps: 20, windowMs: 30_000 }),
       );
-    if (runs(12)) await part(sections, 12, 'TON chain watch', () => runTonChain({ windowMs: QUICK ? 15_000 : 60_000 }));
+    if (runs(12))
+      await part(sections, 12, 'Chain watch across workers', () =>
+        runChainWorkers(bench, QUICK ? { swaps: 6, windowMs: 10_000, deposits: 3 } : {}),
+      );
+    if (runs(13)) await part(sections, 13, 'Ingress', () => runIngress(bench, QUICK ? { updates: 300 } : {}));
+    if (runs(14)) await part(sections, 14, 'TON chain watch', () => runTonChain({ windowMs: QUICK ? 15_000 : 60_000 }));
   } finally {
     await stop();
   }

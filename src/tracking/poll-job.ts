@@ -262,7 +262,7 @@ export class PollProcessor {
   /**
    * A run hinted only to redraw (the chain's news, what the creator said): the stored card data and
    * sighting as a new version, no API request; the next request stays where the cadence put it,
-   * unless the news is for the service to confirm now (a sighting only reports: chain-watch.ts).
+   * unless it is news for the service to confirm now and no webhook brings its answer (chain-watch.ts).
    */
   private async redraw(job: Job<PollJobData>, token: string | undefined, prev: SwapState, now: number): Promise<PollOutcome | undefined> {
     const { store, chain } = this.deps;
@@ -280,7 +280,7 @@ export class PollProcessor {
     });
     if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
     if (commit.saved) for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, obs.state.version);
-    const ask = commit.saved && merged?.ask === true;
+    const ask = commit.saved && merged?.ask === true && !this.deps.settings.webhooks;
     return this.schedule(run, obs.state, now, commit.hinted || ask, true, now - prev.lastPolledAt);
   }
 
@@ -313,9 +313,9 @@ export class PollProcessor {
       },
       settings,
     );
-    // A watched deposit address on an RPC that answers: the chain says when to ask the API.
+    // A watched deposit address on an RPC that answers: the chain says when to ask the API (with webhooks: the safety poll only).
     const spaced = cadence !== null && this.deps.chain !== undefined && (await this.deps.chain.replacesPolls(run.swapId, st));
-    const delay = cadence !== null && spaced ? Math.max(cadence, settings.slowMs * 4) : cadence;
+    const delay = cadence !== null && spaced ? Math.max(cadence, settings.webhooks?.safetyMs ?? settings.slowMs * 4) : cadence;
     if (delay === null) {
       await subs.retire(run.swapId);
       return 'final';

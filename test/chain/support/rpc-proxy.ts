@@ -30,6 +30,8 @@ export interface RpcProxy extends Listening {
   down: boolean;
   /** eth_chainId answers this instead of the node's. */
   chainId: number | undefined;
+  /** Called with each request's method before it is forwarded: true leaves it unanswered (its caller is being killed). */
+  onRequest: ((method: string) => boolean) | undefined;
   /** Requests seen, by method. */
   readonly counts: Map<string, number>;
   /** The highest block an eth_getLogs has asked for: how far the watcher has read. */
@@ -115,6 +117,10 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     void (async () => {
       try {
         const parsed = JSON.parse((await readBody(req, 4 * 1024 * 1024)).toString('utf8')) as RpcRequest | RpcRequest[];
+        if ([parsed].flat().some((r) => proxy.onRequest?.(r.method ?? ''))) {
+          res.destroy();
+          return;
+        }
         if (proxy.delayMs > 0) await new Promise((r) => setTimeout(r, proxy.delayMs));
         if (proxy.down) {
           res.writeHead(502).end('bad gateway');
@@ -133,6 +139,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     delayMs: 0,
     down: false,
     chainId: undefined,
+    onRequest: undefined,
     counts,
     reads,
     get scannedTo() {
