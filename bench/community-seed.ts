@@ -21,13 +21,13 @@ import { progress } from './stats.js';
  */
 
 /** A known user: every third on Discord (a snowflake), the rest on Telegram. */
-export function knownUser(i: number): { platform: Platform; id: string } {
+function knownUser(i: number): { platform: Platform; id: string } {
   return i % 3 === 2
     ? { platform: 'discord', id: String(900_000_000_000_000_000n + BigInt(i)) }
     : { platform: 'telegram', id: String(100_000_000 + i) };
 }
 
-export const userChat = (i: number): ChatTarget => {
+const userChat = (i: number): ChatTarget => {
   const u = knownUser(i);
   return { platform: u.platform, chatId: u.id, chatKind: 'private' };
 };

@@ -46,7 +46,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const chainOf = (type: string) => (type === 'evm' ? chain : type === 'solana' ? solana : undefined);
   /** Where a swap's deposit is a real transfer: a deposit address on EVM or Solana; TON's shared address with the swap's comment. */
   const depositChain = (rec: SwapRecord) =>
-    isTonSwap(rec) ? (chain?.ton ? chain : undefined) : rec.request.useDepositAddress ? chainOf(rec.request.route.from.network.type) : undefined;
+    isTonSwap(rec)
+      ? chain?.ton
+        ? chain
+        : undefined
+      : rec.request.useDepositAddress
+        ? chainOf(rec.request.route.from.network.type)
+        : undefined;
   const autoDelay = timings.depositDelayMs;
   const gasless = new GaslessDesk(
     clock,
@@ -106,7 +112,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let total = 0;
 
   const operations = sandboxOperations({ store, chain, gasless, ...(solana ? { solana } : {}), webhooks, onChain });
-  const replacer = chain ? withLocalSolana(localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}), solana) : undefined;
+  const replacer = chain
+    ? withLocalSolana(localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}), solana)
+    : undefined;
 
   const keyDigest = digest(apiKey);
   const server = http.createServer((req, res) => {
