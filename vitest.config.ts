@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongPolesFirst } from './test/support/sequencer.js';
 
 /**
  * Limits are hang detectors, not deadlines (test/support/wait.ts, WAIT_MS): tests wait on events
@@ -6,9 +7,25 @@ import { defineConfig } from 'vitest/config';
  */
 const HANG_MS = 300_000;
 
+/**
+ * Folders whose files share one module graph per worker (isolate: false): importing the product
+ * (discord.js, viem, bullmq…) once per worker instead of once per file took test/bot from 114 s to
+ * 36 s and test/platforms from 49 s to 30 s (docs/development.md, "Where the suite's time goes").
+ * Each folder here passed on its own and together without isolation. The rest stay isolated: the
+ * end-to-end folders hold state in shared support modules (test/e2e/repeat-scenarios.ts, the
+ * Discord fakes) that a second file in the same worker would inherit.
+ */
+const SHARED = [
+  ...['bot', 'tracking', 'chain', 'sandbox', 'layerswap', 'i18n', 'platforms/discord', 'platforms/telegram'].map(
+    (d) => `test/${d}/**/*.test.ts`,
+  ),
+  // Not messenger-contract.test.ts: it drives discord.js against test/e2e/discord's fake, and
+  // failed after another file in a shared worker the way those end-to-end files do.
+  'test/platforms/{attachment-render,words}.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: HANG_MS,
     hookTimeout: HANG_MS,
     teardownTimeout: HANG_MS,
@@ -16,5 +33,12 @@ export default defineConfig({
     maxWorkers: 2,
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // The files that take longest start first, so none of them is left running alone at the end.
+    sequence: { sequencer: LongPolesFirst },
+    projects: [
+      // Every file is in one of the two: all of them, less the shared ones; a new folder is isolated.
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
+    ],
   },
 });

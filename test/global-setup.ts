@@ -49,8 +49,10 @@ function build(): void {
 }
 
 export async function setup(): Promise<void> {
+  // vitest.config.ts has two projects, and each runs the global setup: the second finds the
+  // first's build current and its Redis answering.
   build();
-  for (const candidate of [process.env.REDIS_URL, 'redis://127.0.0.1:6379']) {
+  for (const candidate of [process.env.TEST_REDIS_URL, process.env.REDIS_URL, 'redis://127.0.0.1:6379']) {
     if (candidate && (await ping(candidate))) {
       process.env.TEST_REDIS_URL = candidate;
       return;
