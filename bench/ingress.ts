@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
@@ -33,14 +33,95 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+const APP_ID = '1300000000000000001';
+
+function ed25519(): { publicHex: string; sign(timestamp: string, body: string): string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const publicHex = Buffer.from(String(publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
+  return { publicHex, sign: (t, body) => sign(null, Buffer.from(t + body), privateKey).toString('hex') };
+}
+
+/** A /help slash command in a DM, as Discord POSTs it to an interactions endpoint. */
+function helpInteraction(k: number): Record<string, unknown> {
+  const user = {
+    id: String(1_400_000_000_000_000_000n + BigInt(k)),
+    username: `bench${k}`,
+    discriminator: '0',
+    global_name: null,
+    avatar: null,
+  };
+  const channel = String(1_500_000_000_000_000_000n + BigInt(k));
+  return {
+    id: String(1_600_000_000_000_000_000n + BigInt(k)),
+    application_id: APP_ID,
+    type: 2,
+    token: `bench-interaction-token-${k}`,
+    version: 1,
+    locale: 'en-US',
+    entitlements: [],
+    app_permissions: String((1n << 53n) - 1n),
+    channel: { id: channel, type: 1, recipients: [user], flags: 0, last_message_id: null },
+    channel_id: channel,
+    user,
+    context: 1,
+    authorizing_integration_owners: { '0': user.id },
+    data: { id: '1700000000000000001', name: 'help', type: 1, options: [] },
+  };
+}
+
+/** The same number of Discord interactions over HTTP, `connections` at a time: POST answer times and kinds. */
+async function discordPhase(b: Bench, pool: Pool, key: ReturnType<typeof ed25519>, o: IngressOptions, section: Section): Promise<void> {
+  const answered: number[] = [];
+  const kinds = new Map<string, number>();
+  let next = 0;
+  const one = async () => {
+    while (next < o.updates) {
+      const body = JSON.stringify(helpInteraction(next++));
+      const ts = String(Math.floor(Date.now() / 1000));
+      const t0 = performance.now();
+      const res = await pool.request({
+        method: 'POST',
+        path: '/discord/interactions',
+        headers: { 'content-type': 'application/json', 'x-signature-ed25519': key.sign(ts, body), 'x-signature-timestamp': ts },
+        body,
+      });
+      const text = await res.body.text();
+      answered.push(performance.now() - t0);
+      const type = res.statusCode === 200 ? String((JSON.parse(text) as { type?: number }).type) : `HTTP ${res.statusCode}`;
+      kinds.set(type, (kinds.get(type) ?? 0) + 1);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: o.connections }, one));
+  const perS = o.updates / ((performance.now() - t0) / 1000);
+  progress(`ingress: ${o.updates} Discord interactions, ${fmt(perS)}/s, answer p99 ${fmt(percentile(answered, 99))} ms`);
+  section.rows.push(
+    {
+      figure: `Discord HTTP interactions answered per second (/help in a DM, ${o.connections} connections)`,
+      unit: 'interactions/s',
+      value: spread([perS]),
+    },
+    {
+      figure: `interaction POSTed -> its answer (the first response), p50 / p99 (response types: ${[...kinds].map(([k, n]) => `${k} x${n}`).join(', ')})`,
+      unit: 'ms',
+      value: spread([percentile(answered, 50)]),
+      beside: { label: 'p99', unit: 'ms', value: spread([percentile(answered, 99)]) },
+    },
+  );
+  const bad = [...kinds].filter(([k]) => k.startsWith('HTTP')).reduce((n, [, v]) => n + v, 0);
+  section.targets.push({ text: 'every Discord interaction answered 200', measured: `${bad} not`, pass: bad === 0 });
+  void b;
+}
+
 export async function runIngress(b: Bench, opts: Partial<IngressOptions> = {}): Promise<Section> {
   const o = { ...DEFAULTS, ...opts };
-  const section = emptySection(13, 'Ingress: Telegram webhook updates one web process takes');
+  const section = emptySection(13, 'Ingress: Telegram webhook updates and Discord HTTP interactions one web process takes');
   const port = await freePort();
   const secret = randomBytes(24).toString('base64url');
   const prefix = `${b.redis.prefix}-ingress`;
   const path = '/telegram/bench-webhook';
   const web = ChildHandle.start('web-ingress', 'web-child.js');
+  const discordKey = ed25519();
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: o.connections });
   const firstReply = new Map<string, number>();
   const replies = new Map<string, number>();
@@ -61,6 +142,11 @@ export async function runIngress(b: Bench, opts: Partial<IngressOptions> = {}): 
       TELEGRAM_API_ROOT: b.telegram.apiRoot,
       TELEGRAM_WEBHOOK_URL: `http://127.0.0.1:${port}${path}`,
       TELEGRAM_WEBHOOK_SECRET: secret,
+      DISCORD_TOKEN: b.discord.token,
+      DISCORD_APPLICATION_ID: APP_ID,
+      DISCORD_API_URL: b.discord.api,
+      DISCORD_INTERACTIONS: 'http',
+      DISCORD_PUBLIC_KEY: discordKey.publicHex,
     });
     const base = 870_000_000 + Math.floor(Math.random() * 1e7);
     const sentAt = new Map<string, number>();
@@ -125,15 +211,16 @@ export async function runIngress(b: Bench, opts: Partial<IngressOptions> = {}): 
         beside: { label: 'p99', unit: 'ms', value: spread([percentile(answered, 99)]) },
       },
     );
+    await discordPhase(b, pool, discordKey, o, section);
     section.targets.push({
-      text: 'every update answered once (none lost, none twice)',
+      text: 'every Telegram update answered once (none lost, none twice)',
       measured: `${lost} lost, ${doubled} answered twice, HTTP ${[...statuses].map(([s, n]) => `${s} x${n}`).join(', ')}`,
       pass: lost === 0 && doubled === 0,
     });
     section.notes.push(
       `${o.updates} updates, each a /help from a private chat of its own, POSTed to one \`swapbot web\` process (its own process, Telegram in webhook mode) ${o.connections} at a time ` +
         "(Telegram's default max_connections), with the secret header; the fake Telegram's limits lifted for this part (the web process is measured, not the platform's 30 messages/s). " +
-        'Reply time: from the POST leaving to the sendMessage reaching the fake Telegram. Discord HTTP interactions are not in this part (the fake Discord has no interaction routes).',
+        'Reply time: from the POST leaving to the sendMessage reaching the fake Telegram. Discord: as many interactions (a /help slash command in a DM each, signed with the Ed25519 key the web process was given as DISCORD_PUBLIC_KEY) POSTed to /discord/interactions the same way after the Telegram run; the answer to the POST is its first response.',
     );
     return section;
   } finally {

@@ -49,6 +49,35 @@ export async function startDiscordSink(options: DiscordSinkOptions = {}): Promis
     const post = /^\/api\/v10\/channels\/(\d+)\/messages$/.exec(path);
     const patch = /^\/api\/v10\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
     const dm = path === '/api/v10/users/@me/channels';
+    // Interactions over HTTP (bench part 13): the bot's own user at start; an interaction's edits and follow-ups.
+    if (req.method === 'GET' && (path === '/api/v10/users/@me' || path === '/api/v10/users/%40me')) {
+      sendJson(res, 200, { id: '1', username: 'bench-swapbot', discriminator: '0', bot: true, avatar: null });
+      return;
+    }
+    const hook = /^\/api\/v10\/webhooks\/\d+\/([^/]+)(?:\/messages\/(@original|\d+))?$/.exec(path);
+    if (hook) {
+      const event: SinkEvent = {
+        platform: 'discord',
+        method: 'interaction',
+        chatId: hook[1] ?? '',
+        messageId: '',
+        at,
+        limited: false,
+        text: '',
+      };
+      recorder.record(event);
+      recorder.deliver();
+      sendJson(res, 200, {
+        id: nextId(),
+        channel_id: '1',
+        type: 0,
+        content: '',
+        embeds: [],
+        components: [],
+        timestamp: new Date().toISOString(),
+      });
+      return;
+    }
     const method =
       req.method === 'POST' && post ? 'send' : req.method === 'PATCH' && patch ? 'edit' : req.method === 'POST' && dm ? 'dm' : undefined;
     if (!method) {
