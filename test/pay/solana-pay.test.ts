@@ -1,21 +1,14 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/app/runtime.js';
-import { startWeb } from '../../src/app/web.js';
-import { startTrackingWorkers } from '../../src/app/messengers.js';
-import { buildPayPage } from '../../scripts/build-page.mjs';
-import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
+import type { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
+import type { Runtime } from '../../src/app/runtime.js';
+import { PAY_ORIGIN, startPayStack, type PayStack } from './stack.js';
 import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
-import { memoryLogger } from '../support/log.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { launchChromium, openPage } from './browser.js';
+import { openPage } from './browser.js';
 import { fundSol, injectSolanaWallet, solanaTestWallet, solBalance, type SolanaTestWallet } from './solana-wallet.js';
 import { signInitData } from './support.js';
 
@@ -27,8 +20,7 @@ import { signInitData } from './support.js';
  * address plus a Memo); the SOL moves on the chain, the sandbox's chain watch sees it, and the chat
  * says "Deposit seen".
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const ORIGIN = 'https://pay.test';
+const ORIGIN = PAY_ORIGIN;
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
 let fake: FakeBotApi;
@@ -37,39 +29,15 @@ let local: string;
 let browser: Browser;
 let rpc: string;
 
+let stack: PayStack | undefined;
+
 beforeAll(async () => {
-  await buildPayPage(ROOT);
-  fake = await FakeBotApi.start();
-  const { logger } = memoryLogger();
-  const config = loadConfig({
-    TELEGRAM_BOT_TOKEN: fake.token,
-    TELEGRAM_API_ROOT: fake.apiRoot,
-    REDIS_URL: testRedisUrl(),
-    REDIS_PREFIX: uniquePrefix('paysol'),
-    PORT: '0',
-    SANDBOX_CHAIN: '1',
-    SANDBOX_DEPOSIT_DELAY_MS: 'off',
-    SANDBOX_SPEED: '20',
-    PAY_PUBLIC_URL: ORIGIN,
-    PAY_LINK_SECRET: 'pay-link-secret-for-tests-0123456789abcdef',
-    PAY_INITDATA_MAX_AGE_SECONDS: '600',
-    POLL_FAST_MS: '300',
-    POLL_SLOW_MS: '500',
-  });
-  rt = await createRuntime(config, logger, 'start');
-  const web = await startWeb(rt, { alwaysServeHttp: true });
-  await startTrackingWorkers(rt);
-  await web.ready;
-  local = `http://127.0.0.1:${web.port}`;
+  stack = await startPayStack('paysol');
+  ({ fake, rt, local, browser } = stack);
   rpc = rt.sandbox!.solana!.url;
-  browser = await launchChromium();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await rt?.close();
-  await fake?.close();
-});
+afterAll(() => stack?.close());
 
 const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
