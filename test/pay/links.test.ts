@@ -52,4 +52,26 @@ describe('the Pay from wallet button', () => {
     const sol = await new ChatUser({ core: coreWithPage() }, { userId: 'erin' }).createsSwap('/swap 100 USDC solana base', EVM);
     expect(sol.deposit.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
   });
+
+  it('at the confirm step of a private chat, one press creates the swap in the wallet flow and answers its card with the link; a group keeps Confirm', async () => {
+    const u = new ChatUser({ core: coreWithPage() }, { userId: 'fay' });
+    const confirm = await u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
+    expect(confirm.flatMap(replyButtons).find((b) => b.label === 'Pay from wallet')?.kind).toBe('action');
+    const deposit = await u.presses('Pay from wallet');
+    const text = deposit.map((r) => renderReply(r).text).join('\n');
+    const id = /Swap id: ([0-9a-f-]{36})/.exec(text)?.[1] ?? '';
+    expect((await h.api.getSwap(id, { exclude_deposit_actions: true })).swap.use_deposit_address).toBe(false);
+    // One story: no address to send to by hand, only the wallet.
+    expect(text).toContain('Pay from your wallet');
+    expect(text).not.toMatch(/Send exactly|0x[0-9a-fA-F]{40}/);
+    const pay = deposit.flatMap(replyButtons).find((b) => b.label === 'Pay from wallet') as { kind: string; url: string };
+    expect(pay.kind).toBe('url');
+    const claims = verifyLink(new URL(pay.url).hash.replace(/^#t=/, ''), SECRET, h.clock.now());
+    expect(claims.ok && claims.value).toMatchObject({ platform: 'console', userId: 'fay', swapId: id });
+
+    const group = new ChatUser({ core: coreWithPage() }, { userId: 'gus', chatId: 'g1', chatKind: 'group' });
+    const inGroup = await group.toConfirmation('/swap 100 USDC arbitrum base', EVM);
+    expect(inGroup.flatMap(replyButtons).map((b) => b.label)).toContain('Confirm');
+    expect(inGroup.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
+  });
 });
