@@ -102,7 +102,11 @@ describe('"Pay from wallet" at the confirm step', () => {
     const { context, page } = await openPage(browser, { origin: PAY_ORIGIN, local, wallet, initData: initDataFor(alice.id) });
     await page.goto(payUrl);
     // The page draws its figures once it has read the swap: the same money as the card.
-    await page.locator('#fields').getByText(/100 USDC/).first().waitFor();
+    await page
+      .locator('#fields')
+      .getByText(/100 USDC/)
+      .first()
+      .waitFor();
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     await page.getByRole('button', { name: 'Pay 100 USDC' }).click();
     await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
