@@ -4,6 +4,7 @@ import { replyButtons } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { verifyLink } from '../../src/pay/access.js';
 import { payLinks } from '../../src/pay/links.js';
+import { RedisDraftStore } from '../../src/bot/swap/drafts.js';
 import { renderReply } from '../../src/platforms/console/render.js';
 import { ChatUser, useHarness } from '../bot/support/conversation.js';
 
@@ -73,5 +74,25 @@ describe('the Pay from wallet button', () => {
     const inGroup = await group.toConfirmation('/swap 100 USDC arbitrum base', EVM);
     expect(inGroup.flatMap(replyButtons).map((b) => b.label)).toContain('Confirm');
     expect(inGroup.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
+  });
+
+  it('creates nothing when the wallet flow quotes less than the confirmation showed: the confirmation comes back, and its Confirm creates it', async () => {
+    const u = new ChatUser({ core: coreWithPage() }, { userId: 'hal' });
+    await u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
+    // The confirmation showed a little more than the wallet flow now quotes (prices moved meanwhile).
+    const drafts = new RedisDraftStore(h.redis, h.prefix, 600);
+    const draft = (await drafts.get('console', 'hal'))!;
+    draft.quoted = { ...draft.quoted!, receive: draft.quoted!.receive + 1 };
+    await drafts.save(draft);
+    const creates = h.sandbox.requestCount('createSwap');
+    const again = await u.presses('Pay from wallet');
+    expect(h.sandbox.requestCount('createSwap')).toBe(creates);
+    const text = again.map((r) => renderReply(r).text).join('\n');
+    expect(text).toContain('Paying from your wallet gives other figures than the ones shown');
+    expect(again.flatMap(replyButtons).map((b) => b.label)).toEqual(expect.arrayContaining(['Confirm', 'Use a deposit address instead']));
+    const deposit = await u.presses('Confirm');
+    const id = /Swap id: ([0-9a-f-]{36})/.exec(deposit.map((r) => renderReply(r).text).join('\n'))?.[1] ?? '';
+    expect(h.sandbox.requestCount('createSwap')).toBe(creates + 1);
+    expect((await h.api.getSwap(id, { exclude_deposit_actions: true })).swap.use_deposit_address).toBe(false);
   });
 });

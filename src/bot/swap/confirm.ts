@@ -98,8 +98,10 @@ export async function askConfirm(
   ]);
   const buttons = [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]];
   if (payNow && !gasless && !wallet) buttons.unshift([await payNowButton(ctx, draft.id)]);
-  if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
-  else if (walletOffer || wallet) buttons.push([actionButton(ctx.t(wallet ? 'confirm.gasless.off' : 'confirm.wallet.on'), toggle)]);
+  // Paying from a wallet (Solana's toggle, EVM's Pay from wallet) goes back to the deposit address only.
+  if (wallet) buttons.push([actionButton(ctx.t('confirm.gasless.off'), toggle)]);
+  else if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
+  else if (walletOffer) buttons.push([actionButton(ctx.t('confirm.wallet.on'), toggle)]);
   return [
     {
       title: ctx.t('confirm.title'),
