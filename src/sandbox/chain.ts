@@ -158,7 +158,8 @@ export async function startSandboxChain(
     watch(rec) {
       if (isTonSwap(rec)) return ton?.watch(rec);
       const network = rec.request.route.from.network;
-      if (network.type !== 'evm' || !(rec.request.useDepositAddress || rec.request.useGasless)) return;
+      // Every EVM swap has its own address on the chain (a deposit address, a gasless swap's, the wallet flow's).
+      if (network.type !== 'evm') return;
       const token = rec.request.route.from.token;
       const entry: WatchEntry = {
         swapId: rec.id,

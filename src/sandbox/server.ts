@@ -64,8 +64,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     options.chain ? { ...timings, depositDelayMs: 'off' } : timings,
     options.chain
       ? {
-          // Solana's wallet flow too: its transaction pays a real address of this swap's own (solana-transfer.ts).
-          depositAddress: (network, id, own) => (own || network.type === 'solana' ? chainOf(network.type)?.depositAddress(id) : undefined),
+          // The wallet flow too: its transaction pays a real address of this swap's own (solana-transfer.ts;
+          // EVM: the `transfer` action's transaction), so the chain watch tells the swaps apart by address.
+          depositAddress: (network, id, own) =>
+            own || network.type === 'solana' || network.type === 'evm' ? chainOf(network.type)?.depositAddress(id) : undefined,
           signAction: (rec, source) => gasless.signAction(rec, source),
           created: (rec) => {
             chain?.watch(rec);

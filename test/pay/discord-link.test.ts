@@ -36,18 +36,26 @@ async function press(who: Where, message: StoredMessage, label: string): Promise
 
 const linkButtons = (m: StoredMessage) => componentsOf(m).filter((c) => c.type === 2 && c.style === 5);
 
+/** /quote, Swap this, the address, no refund address, no refuel: the confirmation, where `who` is. */
+async function toConfirmation(who: Where): Promise<StoredMessage> {
+  const quote = h.fake.slashCommand(who, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' });
+  const card = await answerOf(h.fake, quote);
+  const swapThis = h.fake.pressButton(who, card, buttonId(card, 'Swap this'));
+  await waitFor(() => swapThis.callbacks[0], 'the answer to Swap this');
+  let step = await afterPress(h.fake, h.fake.submitModal(who, swapThis, ADDRESS), card, card.history.length);
+  for (let i = 0; i < 6 && !buttonLabels(step).includes('Confirm'); i++) {
+    const next = ['Skip (no refund address)', 'No refuel'].find((l) => buttonLabels(step).includes(l));
+    if (!next) throw new Error(`wizard stuck at: ${embedText(step)} [${buttonLabels(step).join(', ')}]`);
+    step = await press(who, step, next);
+  }
+  return step;
+}
+
 describe('Pay from wallet on Discord', () => {
   it('the deposit card in the DM carries a link button to the signed one-time page URL; the server channel sees none of it', async () => {
-    const quote = h.fake.slashCommand(h.alice, 'quote', { amount: 100, token: 'USDC', from: 'ARBITRUM_MAINNET', to: 'BASE_MAINNET' });
-    const card = await answerOf(h.fake, quote);
-    const swapThis = h.fake.pressButton(h.alice, card, buttonId(card, 'Swap this'));
-    await waitFor(() => swapThis.callbacks[0], 'the answer to Swap this');
-    let step = await afterPress(h.fake, h.fake.submitModal(h.alice, swapThis, ADDRESS), card, card.history.length);
-    for (let i = 0; i < 6 && !buttonLabels(step).includes('Confirm'); i++) {
-      const next = ['Skip (no refund address)', 'No refuel'].find((l) => buttonLabels(step).includes(l));
-      if (!next) throw new Error(`wizard stuck at: ${embedText(step)} [${buttonLabels(step).join(', ')}]`);
-      step = await press(h.alice, step, next);
-    }
+    const step = await toConfirmation(h.alice);
+    // In a server channel the confirmation keeps the plain Confirm: no one-tap wallet payment there.
+    expect(buttonLabels(step)).not.toContain('Pay from wallet');
     const dm = h.fake.world.dmChannel(h.alice.user.id).id;
     const confirmed = h.fake.pressButton(h.alice, step, buttonId(step, 'Confirm'));
     const deposit = await waitFor(
@@ -87,5 +95,33 @@ describe('Pay from wallet on Discord', () => {
     const status = await answerOf(h.fake, h.fake.slashCommand(h.tracker, 'status', { swap_id: swapId }));
     expect(unescape(embedText(status))).toContain(swapId.slice(0, 8));
     expect(linkButtons(status).map((b) => String(b.url))).not.toContainEqual(expect.stringContaining('/pay/'));
+  });
+
+  it('at the confirm step in the DM, Pay from wallet creates the swap in the wallet flow and the card carries the signed link', async () => {
+    // Someone with no saved address yet (the address step opens a modal), in their DM.
+    const dmOf: Where = { user: h.tracker.user };
+    const step = await toConfirmation(dmOf);
+    // At the confirmation it is a button the core answers, not a link (the card's button is the link).
+    expect(linkButtons(step).map((b) => b.label)).not.toContain('Pay from wallet');
+    const dm = h.fake.world.dmChannel(h.tracker.user.id).id;
+    const before = h.fake.messagesIn(dm).length;
+    h.fake.pressButton(dmOf, step, buttonId(step, 'Pay from wallet'));
+    const deposit = await waitFor(
+      () =>
+        h.fake
+          .messagesIn(dm)
+          .slice(before)
+          .find((m) => unescape(titleOf(m)).startsWith('Deposit for swap')),
+      'the deposit card in the DM',
+    );
+    const text = unescape(embedText(deposit));
+    const swapId = /Swap id: `([0-9a-f-]{36})`/.exec(text)?.[1] ?? '';
+    expect((await h.live.api.getSwap(swapId, { exclude_deposit_actions: true })).swap.use_deposit_address).toBe(false);
+    expect(text).toContain('Pay from your wallet');
+    expect(text).not.toMatch(/Send exactly|0x[0-9a-fA-F]{40}/);
+    const [pay] = linkButtons(deposit).filter((b) => b.label === 'Pay from wallet');
+    const token = new URLSearchParams(new URL(String(pay?.url)).hash.slice(1)).get('t') ?? '';
+    const claims = verifyLink(token, SECRET, h.live.clock.now());
+    expect(claims.ok && claims.value).toMatchObject({ platform: 'discord', userId: h.tracker.user.id, swapId });
   });
 });

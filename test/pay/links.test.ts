@@ -4,6 +4,7 @@ import { replyButtons } from '../../src/contracts/reply.js';
 import { CatalogCache } from '../../src/layerswap/catalog-cache.js';
 import { verifyLink } from '../../src/pay/access.js';
 import { payLinks } from '../../src/pay/links.js';
+import { RedisDraftStore } from '../../src/bot/swap/drafts.js';
 import { renderReply } from '../../src/platforms/console/render.js';
 import { ChatUser, useHarness } from '../bot/support/conversation.js';
 
@@ -51,5 +52,47 @@ describe('the Pay from wallet button', () => {
     expect(plain.deposit.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
     const sol = await new ChatUser({ core: coreWithPage() }, { userId: 'erin' }).createsSwap('/swap 100 USDC solana base', EVM);
     expect(sol.deposit.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
+  });
+
+  it('at the confirm step of a private chat, one press creates the swap in the wallet flow and answers its card with the link; a group keeps Confirm', async () => {
+    const u = new ChatUser({ core: coreWithPage() }, { userId: 'fay' });
+    const confirm = await u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
+    expect(confirm.flatMap(replyButtons).find((b) => b.label === 'Pay from wallet')?.kind).toBe('action');
+    const deposit = await u.presses('Pay from wallet');
+    const text = deposit.map((r) => renderReply(r).text).join('\n');
+    const id = /Swap id: ([0-9a-f-]{36})/.exec(text)?.[1] ?? '';
+    expect((await h.api.getSwap(id, { exclude_deposit_actions: true })).swap.use_deposit_address).toBe(false);
+    // One story: no address to send to by hand, only the wallet.
+    expect(text).toContain('Pay from your wallet');
+    expect(text).not.toMatch(/Send exactly|0x[0-9a-fA-F]{40}/);
+    const pay = deposit.flatMap(replyButtons).find((b) => b.label === 'Pay from wallet') as { kind: string; url: string };
+    expect(pay.kind).toBe('url');
+    const claims = verifyLink(new URL(pay.url).hash.replace(/^#t=/, ''), SECRET, h.clock.now());
+    expect(claims.ok && claims.value).toMatchObject({ platform: 'console', userId: 'fay', swapId: id });
+
+    const group = new ChatUser({ core: coreWithPage() }, { userId: 'gus', chatId: 'g1', chatKind: 'group' });
+    const inGroup = await group.toConfirmation('/swap 100 USDC arbitrum base', EVM);
+    expect(inGroup.flatMap(replyButtons).map((b) => b.label)).toContain('Confirm');
+    expect(inGroup.flatMap(replyButtons).map((b) => b.label)).not.toContain('Pay from wallet');
+  });
+
+  it('creates nothing when the wallet flow quotes less than the confirmation showed: the confirmation comes back, and its Confirm creates it', async () => {
+    const u = new ChatUser({ core: coreWithPage() }, { userId: 'hal' });
+    await u.toConfirmation('/swap 100 USDC arbitrum base', EVM);
+    // The confirmation showed a little more than the wallet flow now quotes (prices moved meanwhile).
+    const drafts = new RedisDraftStore(h.redis, h.prefix, 600);
+    const draft = (await drafts.get('console', 'hal'))!;
+    draft.quoted = { ...draft.quoted!, receive: draft.quoted!.receive + 1 };
+    await drafts.save(draft);
+    const creates = h.sandbox.requestCount('createSwap');
+    const again = await u.presses('Pay from wallet');
+    expect(h.sandbox.requestCount('createSwap')).toBe(creates);
+    const text = again.map((r) => renderReply(r).text).join('\n');
+    expect(text).toContain('Paying from your wallet gives other figures than the ones shown');
+    expect(again.flatMap(replyButtons).map((b) => b.label)).toEqual(expect.arrayContaining(['Confirm', 'Use a deposit address instead']));
+    const deposit = await u.presses('Confirm');
+    const id = /Swap id: ([0-9a-f-]{36})/.exec(deposit.map((r) => renderReply(r).text).join('\n'))?.[1] ?? '';
+    expect(h.sandbox.requestCount('createSwap')).toBe(creates + 1);
+    expect((await h.api.getSwap(id, { exclude_deposit_actions: true })).swap.use_deposit_address).toBe(false);
   });
 });

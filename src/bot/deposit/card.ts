@@ -148,12 +148,13 @@ export async function depositCards(
 /** When no deposit can be made by hand: say where it can be made, and show no address. */
 /**
  * How a swap with no manual deposit is paid on the pay page: a gasless swap by a signature (its
- * `sign` action), a Solana wallet transfer by the action's own transaction (docs/pay.md).
+ * `sign` action), a Solana or EVM wallet transfer by the action's own transaction (docs/pay.md).
  */
 function paidOnPage(details: SwapDetails, actions: readonly DepositAction[]): 'gasless' | 'wallet' | undefined {
   if (actions.some((a) => a.type === 'sign')) return 'gasless';
   const s = details.swap;
-  return s.source_network?.type === 'solana' && s.use_deposit_address === false ? 'wallet' : undefined;
+  const family = s.source_network?.type;
+  return (family === 'solana' || family === 'evm') && s.use_deposit_address === false ? 'wallet' : undefined;
 }
 
 function noManualDeposit(

@@ -5,6 +5,7 @@ import { msg, problemFrom } from '../kernel/problem.js';
 import { expired, notice } from '../kernel/replies.js';
 import { isRouteField, loadExchanges, setRouteField } from '../quote/index.js';
 import { createFromDraft, repeatedConfirm } from './create.js';
+import { payNow } from './pay-now.js';
 import { advance } from './advance.js';
 import { refundRequired } from './ask.js';
 import { fieldOfCode } from './choices.js';
@@ -125,6 +126,7 @@ export async function confirm(ctx: Ctx, args: string[]): Promise<Reply[]> {
     draft.wallet = args[1] === 'wallet';
     return advance(ctx, draft);
   }
+  if (args[1] === 'pay') return payNow(ctx, draft);
   return createFromDraft(ctx, draft);
 }
 

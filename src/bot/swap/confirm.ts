@@ -1,5 +1,5 @@
 import type { Network, QuoteResponse } from '../../layerswap/schemas.js';
-import { actionButton, bold, code, italic, line, type Field, type Reply } from '../../contracts/reply.js';
+import { actionButton, bold, code, italic, line, type Button, type Field, type Reply } from '../../contracts/reply.js';
 import { quoteMoney } from '../money/quote-money.js';
 import { breakdownLines } from '../money/words.js';
 import {
@@ -20,6 +20,7 @@ import { tokenAmount } from '../kernel/format.js';
 import { headLines, type AskOptions } from './ask.js';
 import { modeOf } from '../kernel/mode.js';
 import type { Draft } from '../kernel/stores.js';
+import type { Route } from '../kernel/route.js';
 import { trustlineLines } from './trustline.js';
 
 /**
@@ -43,7 +44,8 @@ export async function askConfirm(
   if (!gasless) delete draft.gasless;
   // "Pay from my wallet" (Solana, docs/pay.md): no deposit address; the wallet sends Layerswap's transaction.
   const walletOffer = walletOffered(ctx, networks, draft.route);
-  const wallet = walletOffer && draft.wallet === true;
+  const payNow = payNowOffered(ctx, networks, draft.route);
+  const wallet = (walletOffer || payNow) && draft.wallet === true;
   if (!wallet) delete draft.wallet;
   const params = {
     ...quoteParams(draft.route, draft.refuel, draft.destinationAddress),
@@ -95,8 +97,11 @@ export async function askConfirm(
     ctx.codec.encode({ verb: VERBS.cancel, args: [draft.id] }),
   ]);
   const buttons = [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]];
-  if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
-  else if (walletOffer) buttons.push([actionButton(ctx.t(wallet ? 'confirm.gasless.off' : 'confirm.wallet.on'), toggle)]);
+  if (payNow && !gasless && !wallet) buttons.unshift([await payNowButton(ctx, draft.id)]);
+  // Paying from a wallet (Solana's toggle, EVM's Pay from wallet) goes back to the deposit address only.
+  if (wallet) buttons.push([actionButton(ctx.t('confirm.gasless.off'), toggle)]);
+  else if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
+  else if (walletOffer) buttons.push([actionButton(ctx.t('confirm.wallet.on'), toggle)]);
   return [
     {
       title: ctx.t('confirm.title'),
@@ -108,4 +113,22 @@ export async function askConfirm(
       mode: modeOf(ctx),
     },
   ];
+}
+
+/**
+ * "Pay from wallet" at the confirm step (issue 35): one tap from the confirmation to the private
+ * deposit card, whose own Pay from wallet button (a Telegram Mini App, a Discord link, the printed
+ * URL: the adapters map it) opens the pay page. The swap is created in the wallet flow
+ * (use_deposit_address=false): the page sends the swap's own `transfer` action, and the card shows
+ * no address to copy. Offered only in a private chat (a group keeps the plain Confirm), to the
+ * draft's own user (drafts are per user), for an EVM source the page pays, without an exchange.
+ */
+export function payNowOffered(ctx: Pick<Ctx, 'payLinks' | 'incoming'>, networks: readonly Network[], route: Route): boolean {
+  if (!ctx.payLinks || route.sourceExchange || ctx.incoming.chatKind !== 'private') return false;
+  return networks.find((n) => n.name === route.sourceNetwork)?.type === 'evm';
+}
+
+/** The one tap to the wallet: creates the swap in the wallet flow (pay-now.ts). */
+async function payNowButton(ctx: Ctx, draftId: string): Promise<Button> {
+  return actionButton(ctx.t('pay.button'), await ctx.codec.encode({ verb: VERBS.confirm, args: [draftId, 'pay'] }));
 }
