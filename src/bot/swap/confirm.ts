@@ -13,6 +13,7 @@ import {
   type RouteCheck,
   WALLET_QUOTE,
   walletOffered,
+  walletOnlySource,
 } from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
@@ -42,9 +43,12 @@ export async function askConfirm(
   const gasless = offered && draft.gasless === true;
   if (!gasless) delete draft.gasless;
   // "Pay from my wallet" (Solana, docs/pay.md): no deposit address; the wallet sends Layerswap's transaction.
+  // A wallet-only source (TON) has no deposit address flow: paid from the wallet, with no toggle back.
   const walletOffer = walletOffered(ctx, networks, draft.route);
-  const wallet = walletOffer && draft.wallet === true;
-  if (!wallet) delete draft.wallet;
+  const walletOnly = walletOnlySource(ctx, networks, draft.route);
+  const wallet = walletOffer && (draft.wallet === true || walletOnly);
+  if (wallet) draft.wallet = true;
+  else delete draft.wallet;
   const params = {
     ...quoteParams(draft.route, draft.refuel, draft.destinationAddress),
     ...(gasless ? GASLESS_QUOTE : {}),
@@ -96,7 +100,7 @@ export async function askConfirm(
   ]);
   const buttons = [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]];
   if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
-  else if (walletOffer) buttons.push([actionButton(ctx.t(wallet ? 'confirm.gasless.off' : 'confirm.wallet.on'), toggle)]);
+  else if (walletOffer && !walletOnly) buttons.push([actionButton(ctx.t(wallet ? 'confirm.gasless.off' : 'confirm.wallet.on'), toggle)]);
   return [
     {
       title: ctx.t('confirm.title'),
