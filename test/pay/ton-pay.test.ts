@@ -168,11 +168,12 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     expect(wallet.asked).toHaveLength(1);
     expect(wallet.sent).toEqual([]);
 
-    // Paid from this tab; a second tab then gets "already being paid" and the wallet is not asked again.
+    // A second tab, connected too; paid from the first, the second's Pay sends nothing and the wallet is not asked again.
+    const second = await paying(wallet, bob.id, payUrl);
+    await second.page.getByRole('button', { name: 'Pay 20 USDT' }).waitFor();
     await first.page.getByRole('button', { name: 'Pay 20 USDT' }).click();
     await first.page.getByText(/Sent: transaction/).waitFor();
     expect(wallet.sent).toHaveLength(1);
-    const second = await paying(wallet, bob.id, payUrl);
     await second.page.getByRole('button', { name: 'Pay 20 USDT' }).click();
     await second.page.getByText(/already being paid|no longer takes a deposit/).waitFor();
     expect(wallet.asked).toHaveLength(2);
