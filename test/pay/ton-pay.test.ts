@@ -51,10 +51,10 @@ async function fundedWallet(tonAmount: string, usdt: bigint): Promise<TonTestWal
   return wallet;
 }
 
-/** /swap of USDT from TON in the private chat through to the deposit card: the swap id, the card and its web_app URL. */
-async function tonSwap(u: TgUser, usdt: string, refund: string): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
+/** /swap from TON in the private chat through to the deposit card: the swap id, the card and its web_app URL. */
+async function tonSwap(u: TgUser, what: string, refund: string): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
   const before = u.messages().length;
-  u.says(`/swap ${usdt} USDT ton optimism`);
+  u.says(`/swap ${what}`);
   const ask = await waitFor(
     () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
     'a ForceReply',
@@ -80,6 +80,10 @@ async function tonSwap(u: TgUser, usdt: string, refund: string): Promise<{ swapI
   const pay = u.button('Pay from wallet').button as { web_app?: { url: string } };
   return { swapId, payUrl: pay.web_app!.url, card };
 }
+
+/** The chat's "Deposit seen" for this swap (its short id on the same message). */
+const seesDepositSeen = (u: TgUser, swapId: string) =>
+  u.sees(new RegExp(`Deposit seen[\\s\\S]*${swapId.slice(0, 8)}|${swapId.slice(0, 8)}[\\s\\S]*Deposit seen`));
 
 async function paying(wallet: TonTestWallet, userId: number, url: string) {
   const opened = await openPage(browser, { origin: PAY_ORIGIN, local, initData: initDataFor(userId) });
@@ -109,7 +113,7 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     const alice = newUser('Alice');
     const a = new TgUser(fake, alice, fake.privateChat(alice));
     const wallet = await fundedWallet('2', 100_000_000n);
-    const { swapId, payUrl, card } = await tonSwap(a, '25', wallet.address);
+    const { swapId, payUrl, card } = await tonSwap(a, '25 USDT ton optimism', wallet.address);
     const swap = await rt.api.getSwap(swapId, { exclude_deposit_actions: true });
     expect(swap.swap.use_deposit_address).toBe(false);
     const [action] = await rt.api.getDepositActions(swapId);
@@ -138,7 +142,7 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     expect(body.excess.equals(Address.parse(wallet.raw))).toBe(true);
     expect(wallet.sent).toHaveLength(1);
 
-    await a.sees(new RegExp(`Deposit seen[\\s\\S]*${swapId.slice(0, 8)}|${swapId.slice(0, 8)}[\\s\\S]*Deposit seen`));
+    await seesDepositSeen(a, swapId);
     // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
     await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await waitFor(async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined), 'the swap completed');
@@ -146,11 +150,30 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     await context.close();
   });
 
+  it('TON itself: the amount to the swap\'s address with the comment as its text payload; the chat says "Deposit seen"', async () => {
+    const carol = newUser('Carol');
+    const c = new TgUser(fake, carol, fake.privateChat(carol));
+    const wallet = await fundedWallet('10', 0n);
+    const { swapId, payUrl } = await tonSwap(c, '3 TON ton base ETH', wallet.address);
+    const [action] = await rt.api.getDepositActions(swapId);
+    const callData = JSON.parse(action!.call_data!) as { comment: string };
+    const { context, page } = await paying(wallet, carol.id, payUrl);
+    await page.getByRole('button', { name: 'Pay 3 TON' }).click();
+    await page.getByText(/Sent: transaction [0-9a-f]{64}/).waitFor();
+    const [msg] = wallet.asked[0]!.messages;
+    expect(msg).toMatchObject({ address: action!.to_address, amount: toNano('3').toString() });
+    const text = Cell.fromBase64(msg!.payload!).beginParse();
+    expect(text.loadUint(32)).toBe(0);
+    expect(text.loadStringTail()).toBe(callData.comment);
+    await seesDepositSeen(c, swapId);
+    await context.close();
+  });
+
   it('too little USDT is said before the wallet is asked; a decline sends nothing and Pay works again; a second Pay pays once', async () => {
     const bob = newUser('Bob');
     const b = new TgUser(fake, bob, fake.privateChat(bob));
     const wallet = await fundedWallet('2', 50_000_000n);
-    const { payUrl } = await tonSwap(b, '20', wallet.address);
+    const { payUrl } = await tonSwap(b, '20 USDT ton optimism', wallet.address);
 
     // Too little USDT: said in USDT and USD, and the wallet is asked nothing.
     const poor = await fundedWallet('1', 5_000_000n);
