@@ -169,6 +169,13 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     await context.close();
   });
 
+  it('Starknet, wallet-only too, is still refused with the page set up: the page cannot pay it', async () => {
+    const dave = newUser('Dave');
+    const d = new TgUser(fake, dave, fake.privateChat(dave));
+    d.says('/swap 10 USDC starknet base');
+    await d.sees(/Not available by deposit address[\s\S]*send from a connected wallet/);
+  });
+
   it('too little USDT is said before the wallet is asked; a decline sends nothing and Pay works again; a second Pay pays once', async () => {
     const bob = newUser('Bob');
     const b = new TgUser(fake, bob, fake.privateChat(bob));
