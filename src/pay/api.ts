@@ -126,7 +126,10 @@ export function payApi(deps: PayApiDeps) {
     if (!isAddressOf(type, from))
       return {
         status: 400,
-        body: { error: 'bad_address', message: t(locale, solana ? 'pay.page.notSolanaAddress' : type === 'ton' ? 'pay.page.notTonAddress' : 'pay.page.notEvm') },
+        body: {
+          error: 'bad_address',
+          message: t(locale, solana ? 'pay.page.notSolanaAddress' : type === 'ton' ? 'pay.page.notTonAddress' : 'pay.page.notEvm'),
+        },
       };
     if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
     const taken = await deps.store.take(s.swapId, id);

@@ -163,7 +163,12 @@ export function tonMessageHash(boc: string): string | undefined {
     const m = loadMessage(Cell.fromBase64(boc).beginParse());
     if (m.info.type !== 'external-in') return undefined;
     const normalized = beginCell()
-      .store(storeMessage({ info: { type: 'external-in', src: null, dest: m.info.dest, importFee: 0n }, init: null, body: m.body }, { forceRef: true }))
+      .store(
+        storeMessage(
+          { info: { type: 'external-in', src: null, dest: m.info.dest, importFee: 0n }, init: null, body: m.body },
+          { forceRef: true },
+        ),
+      )
       .endCell();
     return normalized.hash().toString('hex');
   } catch {

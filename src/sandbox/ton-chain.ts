@@ -41,7 +41,11 @@ export interface SandboxTon {
  * `accounts`: addresses that hold an active wallet (the service's shared deposit address is one on
  * the real network), so a bounceable transfer to them lands instead of bouncing back.
  */
-export async function startSandboxTon(opts: { jettons: readonly string[]; accounts?: readonly string[]; blockMs?: number }): Promise<SandboxTon> {
+export async function startSandboxTon(opts: {
+  jettons: readonly string[];
+  accounts?: readonly string[];
+  blockMs?: number;
+}): Promise<SandboxTon> {
   const chain = await Blockchain.create();
   const keys = keyPairFromSeed(FUNDED_SEED);
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
@@ -52,7 +56,10 @@ export async function startSandboxTon(opts: { jettons: readonly string[]; accoun
   );
   for (const a of opts.accounts ?? []) {
     const address = Address.parse(a);
-    const code = WalletContractV4.create({ workchain: 0, publicKey: keyPairFromSeed(createHash('sha256').update(a).digest()).publicKey }).init;
+    const code = WalletContractV4.create({
+      workchain: 0,
+      publicKey: keyPairFromSeed(createHash('sha256').update(a).digest()).publicKey,
+    }).init;
     await chain.setShardAccount(address, createShardAccount({ address, code: code.code, data: code.data, balance: toNano('1') }));
   }
   let seqno = 1;

@@ -186,7 +186,9 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     const poor = await fundedWallet('1', 5_000_000n);
     const low = await paying(poor, bob.id, payUrl);
     await low.page.getByRole('button', { name: 'Pay 20 USDT' }).click();
-    await low.page.getByText(/^Your wallet holds 5 USDT \(\$[\d.]+\), and this payment needs 20 USDT \(\$[\d.]+\)\. Nothing was sent\.$/).waitFor();
+    await low.page
+      .getByText(/^Your wallet holds 5 USDT \(\$[\d.]+\), and this payment needs 20 USDT \(\$[\d.]+\)\. Nothing was sent\.$/)
+      .waitFor();
     expect(poor.asked).toEqual([]);
     await low.context.close();
 

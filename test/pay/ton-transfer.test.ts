@@ -107,10 +107,14 @@ describe('the TON message handed to the wallet', () => {
   it("the sent message's hash: TEP-467's normalized hash of the wallet's external message", () => {
     const to = Address.parse(WALLET);
     const body = beginCell().storeUint(42, 32).endCell();
-    const plain = beginCell().store(storeMessage(external({ to, body }), { forceRef: true })).endCell();
+    const plain = beginCell()
+      .store(storeMessage(external({ to, body }), { forceRef: true }))
+      .endCell();
     expect(tonMessageHash(plain.toBoc().toString('base64'))).toBe(plain.hash().toString('hex'));
     // The same message with its body inline normalizes to the same hash; an internal message is no sent external one.
-    const inline = beginCell().store(storeMessage(external({ to, body }))).endCell();
+    const inline = beginCell()
+      .store(storeMessage(external({ to, body })))
+      .endCell();
     expect(tonMessageHash(inline.toBoc().toString('base64'))).toBe(plain.hash().toString('hex'));
     expect(tonMessageHash(body.toBoc().toString('base64'))).toBeUndefined();
   });

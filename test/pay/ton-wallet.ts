@@ -22,7 +22,12 @@ export interface TonTestWallet {
   /** The next sendTransaction is declined as a person would (TON Connect's code 300). */
   rejectNext: boolean;
   /** Every sendTransaction request the page made (the parsed request). */
-  asked: Array<{ validUntil: number; network?: string; from?: string; messages: Array<{ address: string; amount: string; payload?: string }> }>;
+  asked: Array<{
+    validUntil: number;
+    network?: string;
+    from?: string;
+    messages: Array<{ address: string; amount: string; payload?: string }>;
+  }>;
   /** BOCs of the external messages it sent. */
   sent: string[];
   handle(method: string, params: unknown[]): Promise<unknown>;
@@ -72,7 +77,13 @@ export function tonTestWallet(rpcUrl: string, chain = '-239'): TonTestWallet {
           id: 1,
           payload: {
             items: [
-              { name: 'ton_addr', address: state.raw, network: state.chain, publicKey: keys.publicKey.toString('hex'), walletStateInit: stateInit },
+              {
+                name: 'ton_addr',
+                address: state.raw,
+                network: state.chain,
+                publicKey: keys.publicKey.toString('hex'),
+                walletStateInit: stateInit,
+              },
             ],
             device: {
               platform: 'browser',

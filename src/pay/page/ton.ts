@@ -37,7 +37,8 @@ async function injectedWallets(connector: TonConnect): Promise<Injected[]> {
   for (const w of known) if (isWalletInfoCurrentlyInjected(w)) found.set(w.jsBridgeKey, { key: w.jsBridgeKey, name: w.name });
   for (const [key, value] of Object.entries(window as unknown as Record<string, unknown>)) {
     const bridge = (value as { tonconnect?: { walletInfo?: { name?: unknown } } } | null)?.tonconnect;
-    if (bridge?.walletInfo && typeof bridge.walletInfo.name === 'string' && !found.has(key)) found.set(key, { key, name: bridge.walletInfo.name });
+    if (bridge?.walletInfo && typeof bridge.walletInfo.name === 'string' && !found.has(key))
+      found.set(key, { key, name: bridge.walletInfo.name });
   }
   return [...found.values()];
 }
