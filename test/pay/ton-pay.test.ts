@@ -176,7 +176,7 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
     await d.sees(/Not available by deposit address[\s\S]*send from a connected wallet/);
   });
 
-  it('too little USDT is said before the wallet is asked; a decline sends nothing and Pay works again; a second Pay pays once', async () => {
+  it('too little USDT is said before the wallet is asked; a testnet wallet gets no Pay; a decline sends nothing and Pay works again; a second Pay pays once', async () => {
     const bob = newUser('Bob');
     const b = new TgUser(fake, bob, fake.privateChat(bob));
     const wallet = await fundedWallet('2', 50_000_000n);
@@ -191,6 +191,16 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
       .waitFor();
     expect(poor.asked).toEqual([]);
     await low.context.close();
+
+    // A wallet on testnet: said, and no Pay.
+    wallet.chain = '-3';
+    const testnet = await paying(wallet, bob.id, payUrl);
+    await testnet.page
+      .getByText('Your wallet is not on Ton. Switch it to Ton in the wallet, then connect again. Nothing was sent.')
+      .waitFor();
+    expect(await testnet.page.getByRole('button', { name: 'Pay 20 USDT' }).isVisible()).toBe(false);
+    await testnet.context.close();
+    wallet.chain = '-239';
 
     // Declined in the wallet: nothing sent, the payment slot free again.
     wallet.rejectNext = true;
