@@ -15,9 +15,30 @@ import { payView } from './view.js';
 import { evmTransaction } from './transaction.js';
 import { authorize } from './gasless.js';
 import { signRequest } from './typed-data.js';
-import { isSolanaSignature, solanaTransaction, type SolanaTransaction } from './solana.js';
+import { isSolanaSignature, solanaTransaction } from './solana.js';
 import { solanaShortfall } from './solana-balance.js';
 import { isAddress as isSolanaAddress } from '@solana/kit';
+import { Address as TonAddress } from '@ton/core';
+import { tonMessageHash, tonReader, tonShortfall, tonTransfer } from './ton.js';
+
+type Shortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
+
+const nodeUrlOf = (details: SwapDetails): string | undefined => {
+  const url = (details.swap.source_network as { node_url?: unknown } | null | undefined)?.node_url;
+  return typeof url === 'string' ? url : undefined;
+};
+
+/** The wallet's address is one of the swap's network family. */
+function isAddressOf(type: string | null | undefined, from: string): boolean {
+  if (type === 'solana') return isSolanaAddress(from);
+  if (type !== 'ton') return isAddress(from);
+  try {
+    TonAddress.parse(from);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The pay page's JSON endpoints (under /pay/api/). The page never holds the API key: it proves who
@@ -100,15 +121,23 @@ export function payApi(deps: PayApiDeps) {
     const locale = s.locale as Locale;
     const from = typeof body.source_address === 'string' ? body.source_address : '';
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
-    const solana = details.swap.source_network?.type === 'solana';
-    if (!(solana ? isSolanaAddress(from) : isAddress(from)))
-      return { status: 400, body: { error: 'bad_address', message: t(locale, solana ? 'pay.page.notSolanaAddress' : 'pay.page.notEvm') } };
+    const type = details.swap.source_network?.type;
+    const solana = type === 'solana';
+    if (!isAddressOf(type, from))
+      return {
+        status: 400,
+        body: {
+          error: 'bad_address',
+          message: t(locale, solana ? 'pay.page.notSolanaAddress' : type === 'ton' ? 'pay.page.notTonAddress' : 'pay.page.notEvm'),
+        },
+      };
     if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
     const taken = await deps.store.take(s.swapId, id);
     if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };
     try {
       const actions = await deps.api.getDepositActions(s.swapId, { source_address: from });
       if (solana) return await prepareSolana(s, id, details, from, actions);
+      if (type === 'ton') return await prepareTon(s, id, details, from, actions);
       const sign = actions.find((a) => a.type === 'sign');
       if (sign) {
         // Gasless: the wallet signs; the slot stays taken until the signature is handed over (authorize).
@@ -131,26 +160,46 @@ export function payApi(deps: PayApiDeps) {
 
   /** The action's own transaction, handed over verbatim once it is read as this swap's payment (solana.ts) and the wallet can pay it. */
   async function prepareSolana(s: PaySession, id: string, details: SwapDetails, from: string, actions: DepositAction[]): Promise<Answer> {
-    const locale = s.locale as Locale;
     const got = await solanaTransaction(actions, { from, network: details.swap.source_network?.name ?? '' });
+    const nodeUrl = nodeUrlOf(details);
+    return handOver(s, id, details, got, 'Solana', async (tx) => ({
+      body: { solana: tx },
+      low: nodeUrl ? await solanaShortfall(nodeUrl, from, tx) : undefined,
+    }));
+  }
+
+  /** The TON message built from the action once it is read as this swap's payment (ton.ts), when the wallet can pay it. */
+  async function prepareTon(s: PaySession, id: string, details: SwapDetails, from: string, actions: DepositAction[]): Promise<Answer> {
+    const reader = tonReader(nodeUrlOf(details) ?? '');
+    const got = await tonTransfer(actions, details, from, deps.now(), reader.jettonWalletOf);
+    return handOver(s, id, details, got, 'TON', async (tx) => ({ body: { ton: tx.request }, low: await tonShortfall(reader, from, tx) }));
+  }
+
+  /** Hands over what the wallet sends, unless it was refused or the wallet cannot pay it (the slot is then free again). */
+  async function handOver<T>(
+    s: PaySession,
+    id: string,
+    details: SwapDetails,
+    got: { ok: true; value: T } | { ok: false; why: 'no_transaction' | 'not_this_swap' },
+    family: string,
+    check: (value: T) => Promise<{ body: unknown; low: Shortfall | undefined }>,
+  ): Promise<Answer> {
+    const locale = s.locale as Locale;
     if (got.ok) {
-      const low = await shortOf(details, from, got.value, locale);
-      if (!low) return { status: 200, body: { solana: got.value } };
+      const { body, low } = await check(got.value);
+      if (!low) return { status: 200, body };
       await deps.store.release(s.swapId, id);
-      return { status: 422, body: { error: 'low', message: low } };
+      return { status: 422, body: { error: 'low', message: shortWords(details, low, locale) } };
     }
     await deps.store.release(s.swapId, id);
-    deps.logger.warn({ swapId: s.swapId, why: got.why }, 'pay: the Solana deposit action was not handed to the wallet');
+    deps.logger.warn({ swapId: s.swapId, why: got.why }, `pay: the ${family} deposit action was not handed to the wallet`);
     const key = got.why === 'not_this_swap' ? 'pay.page.notThisSwap' : 'pay.page.noTransaction';
     return { status: 422, body: { error: got.why, message: t(locale, key) } };
   }
 
   /** The wallet's shortfall in words (the EVM page says the same from the wallet's own answers). */
-  async function shortOf(details: SwapDetails, from: string, tx: SolanaTransaction, locale: Locale): Promise<string | undefined> {
-    const nodeUrl = (details.swap.source_network as { node_url?: unknown } | null | undefined)?.node_url;
-    const low = typeof nodeUrl === 'string' ? await solanaShortfall(nodeUrl, from, tx) : undefined;
-    if (!low) return undefined;
-    if (low.kind === 'fee') return t(locale, 'pay.page.lowGas', { symbol: details.swap.source_network?.token?.symbol ?? 'SOL' });
+  function shortWords(details: SwapDetails, low: Shortfall, locale: Locale): string {
+    if (low.kind === 'fee') return t(locale, 'pay.page.lowGas', { symbol: details.swap.source_network?.token?.symbol ?? '' });
     const token = details.swap.source_token;
     const words = (units: bigint) => {
       const amount = formatUnits(units, token?.decimals ?? 9);
@@ -166,8 +215,9 @@ export function payApi(deps: PayApiDeps) {
   });
 
   async function sent(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
-    const hash = typeof body.hash === 'string' ? body.hash : '';
-    if (!isHash(hash) && !isSolanaSignature(hash)) return { status: 400, body: { error: 'bad_hash' } };
+    // TON Connect answers the signed message (a BOC); it is found by its normalized hash.
+    const hash = typeof body.boc === 'string' ? (tonMessageHash(body.boc) ?? '') : typeof body.hash === 'string' ? body.hash : '';
+    if (!isHash(hash) && !isSolanaSignature(hash) && !/^[0-9a-f]{64}$/.test(hash)) return { status: 400, body: { error: 'bad_hash' } };
     if (!(await deps.store.sent(s.swapId, id, hash)))
       return { status: 409, body: { error: 'taken', message: t(s.locale as Locale, 'pay.page.taken') } };
     // As Layerswap's app does: tell the service where the deposit is; its errors are only logged.
@@ -177,7 +227,7 @@ export function payApi(deps: PayApiDeps) {
         deps.logger.warn({ err: asError(err), swapId: s.swapId }, 'pay: deposit_speedup failed (the chain watcher still sees the deposit)'),
       );
     deps.logger.info({ swapId: s.swapId, hash }, 'pay: a deposit was sent from the wallet page');
-    return { status: 200, body: { ok: true } };
+    return { status: 200, body: { ok: true, hash } };
   }
 
   return async (req: IncomingMessage, res: ServerResponse, action: string): Promise<void> => {

@@ -45,6 +45,7 @@ export function payPage(parts: {
     initDataMaxAgeSeconds: config.PAY_INITDATA_MAX_AGE_SECONDS,
     linkTtlSeconds: config.PAY_LINK_TTL_SECONDS,
     walletConnect: Boolean(config.WALLETCONNECT_PROJECT_ID),
+    publicUrl: config.PAY_PUBLIC_URL,
     logger: parts.logger,
     now: parts.now ?? Date.now,
     ...(parts.pageDir ? { pageDir: parts.pageDir } : {}),

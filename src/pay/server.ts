@@ -17,8 +17,14 @@ export const DEFAULT_PAGE_DIR = fileURLToPath(new URL('../../dist/pay-page/', im
 const FILES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'page.js': 'text/javascript; charset=utf-8',
+  // TON Connect, which page.js loads only for a TON swap.
+  'ton.js': 'text/javascript; charset=utf-8',
   'page.css': 'text/css; charset=utf-8',
+  'icon.png': 'image/png',
 };
+
+/** TON Connect's app manifest: a wallet fetches it to show who asks (its url and icon on the public address). */
+const MANIFEST = 'tonconnect-manifest.json';
 
 const PAGE_CSP = [
   "default-src 'none'",
@@ -39,7 +45,7 @@ const HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function payHandler(deps: PayApiDeps & { pageDir?: string }) {
+export function payHandler(deps: PayApiDeps & { pageDir?: string; publicUrl?: string }) {
   const api = payApi(deps);
   const dir = deps.pageDir ?? DEFAULT_PAGE_DIR;
   const cache = new Map<string, Buffer>();
@@ -62,6 +68,13 @@ export function payHandler(deps: PayApiDeps & { pageDir?: string }) {
       return;
     }
     req.resume();
+    if (rest === MANIFEST && deps.publicUrl) {
+      const base = `${deps.publicUrl.replace(/\/+$/, '')}/pay/`;
+      const manifest = JSON.stringify({ url: base, name: 'swapbot', iconUrl: `${base}icon.png` });
+      // Wallets fetch it from their own origin.
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...HEADERS }).end(manifest);
+      return;
+    }
     const name = rest === '' ? 'index.html' : rest;
     const type = FILES[name];
     const data = type && (req.method === 'GET' || req.method === 'HEAD') ? file(name) : undefined;

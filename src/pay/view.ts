@@ -6,6 +6,7 @@ import { breakdownLines, moneyFields } from '../bot/money/words.js';
 import { swapMoney } from '../bot/money/model.js';
 import { networkName } from '../bot/kernel/format.js';
 import { solanaChainOf } from './solana.js';
+import { tonChainOf } from './ton.js';
 
 /**
  * What the pay page shows of a swap: the same money model and the same words as every card (what
@@ -22,7 +23,7 @@ export interface PayView {
   /** The deposit window closes (ms since epoch). */
   depositBy?: number;
   /** `native`: the symbol of the network's gas token (ETH, POL, BNB…), when the answer names it. */
-  /** `walletChain`: a Solana network's chain in the Wallet Standard's words (solana:mainnet). */
+  /** `walletChain`: a Solana network's chain in the Wallet Standard's words (solana:mainnet), a TON network's in TON Connect's (-239). */
   network: { name: string; display: string; type: string; chainId?: string; native?: string; walletChain?: string };
   /** `usd`: the token's price in USD, when known (for the balance check's words). */
   token: { symbol: string; decimals: number; contract?: string; usd?: number };
@@ -55,6 +56,7 @@ export function payView(details: SwapDetails, now: number, locale: Locale): PayV
       ...(s.source_network?.chain_id ? { chainId: String(s.source_network.chain_id) } : {}),
       ...(s.source_network?.token?.symbol ? { native: s.source_network.token.symbol } : {}),
       ...(s.source_network?.type === 'solana' ? { walletChain: solanaChainOf(s.source_network.name) } : {}),
+      ...(s.source_network?.type === 'ton' ? { walletChain: tonChainOf(s.source_network.name) } : {}),
     },
     token: {
       symbol: s.source_token?.symbol ?? '?',
@@ -92,6 +94,8 @@ const PAGE_WORDS = [
   'resign',
   'noSolanaWallet',
   'wrongSolanaNetwork',
+  'noTonWallet',
+  'wrongTonNetwork',
 ] as const;
 
 /** The page's own sentences, from the catalogs (placeholders such as {network} are filled in by the page). */

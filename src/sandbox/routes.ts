@@ -24,6 +24,8 @@ const INACTIVE_DESTINATIONS = new Set(['ARBITRUM_MAINNET/USDC.e']);
 const CROSS_ASSET: readonly [string, string, string, string][] = [
   ['SOLANA_MAINNET', 'SOL', 'ARBITRUM_MAINNET', 'ETH'],
   ['SOLANA_MAINNET', 'SOL', 'BASE_MAINNET', 'ETH'],
+  // TON's own coin is on TON only: a swap from it is a cross-asset one.
+  ['TON_MAINNET', 'TON', 'BASE_MAINNET', 'ETH'],
 ];
 
 const key = (n: CatalogNetwork, t: CatalogToken) => `${n.name}/${t.symbol}`;

@@ -37,7 +37,15 @@ export interface SandboxTon {
   close(): Promise<void>;
 }
 
-export async function startSandboxTon(opts: { jettons: readonly string[]; blockMs?: number }): Promise<SandboxTon> {
+/**
+ * `accounts`: addresses that hold an active wallet (the service's shared deposit address is one on
+ * the real network), so a bounceable transfer to them lands instead of bouncing back.
+ */
+export async function startSandboxTon(opts: {
+  jettons: readonly string[];
+  accounts?: readonly string[];
+  blockMs?: number;
+}): Promise<SandboxTon> {
   const chain = await Blockchain.create();
   const keys = keyPairFromSeed(FUNDED_SEED);
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
@@ -46,6 +54,14 @@ export async function startSandboxTon(opts: { jettons: readonly string[]; blockM
     wallet.address,
     createShardAccount({ address: wallet.address, code: init.code, data: init.data, balance: toNano('1000000') }),
   );
+  for (const a of opts.accounts ?? []) {
+    const address = Address.parse(a);
+    const code = WalletContractV4.create({
+      workchain: 0,
+      publicKey: keyPairFromSeed(createHash('sha256').update(a).digest()).publicKey,
+    }).init;
+    await chain.setShardAccount(address, createShardAccount({ address, code: code.code, data: code.data, balance: toNano('1') }));
+  }
   let seqno = 1;
   const txs = new Map<string, Transaction[]>();
   const listeners = new Set<() => void>();

@@ -2,6 +2,7 @@ import { parseUnits } from 'viem';
 import { createTonWatcher } from '../chain/ton/watcher.js';
 import type { SeenTransfer } from '../chain/watcher.js';
 import { NETWORKS } from './catalog.js';
+import { depositAddressFor } from './deposit-actions.js';
 import { validation } from './http-error.js';
 import type { SwapRecord } from './lifecycle.js';
 import { startSandboxTon, type SandboxTon } from './ton-chain.js';
@@ -47,7 +48,9 @@ export async function startTonDeposits(
 ): Promise<SandboxTonDeposits> {
   const networks = NETWORKS.filter((n) => n.type === 'ton');
   const jettons = networks.flatMap((n) => n.tokens.flatMap((t) => (t.contract ? [t.contract] : [])));
-  const ton = await startSandboxTon({ jettons, ...(opts.blockMs !== undefined ? { blockMs: opts.blockMs } : {}) });
+  // The shared deposit address (the wallet flow's, deposit-actions.ts) is an active wallet, as Layerswap's is.
+  const accounts = networks.map((n) => depositAddressFor(n, '', false));
+  const ton = await startSandboxTon({ jettons, accounts, ...(opts.blockMs !== undefined ? { blockMs: opts.blockMs } : {}) });
   const watcher = createTonWatcher({
     rpcs: new Map(networks.map((n) => [n.name, ton.url])),
     pollMs: opts.pollMs ?? 1000,

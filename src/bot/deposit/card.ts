@@ -47,10 +47,14 @@ export async function depositCards(
   now: number,
   actions?: readonly DepositAction[],
   locale: Locale = defaultLocale(),
+  /** The card carries Pay from wallet: a TON wallet transfer is then paid there only (no address, no comment to copy). */
+  payButton = false,
 ): Promise<Reply[]> {
   const t = (key: CatalogKey, vars?: Record<string, string | number>): string => tr(locale, key, vars);
   const { swap } = details;
-  const plan = depositPlan(details, actions ?? details.deposit_actions);
+  const onPage = paidOnPage(details, actions ?? details.deposit_actions ?? []);
+  const planned = depositPlan(details, actions ?? details.deposit_actions);
+  const plan: DepositPlan = payButton && onPage === 'wallet' && swap.source_network?.type === 'ton' ? { kind: 'app_only' } : planned;
   const page = swapPageUrl(swap.id);
   const common = {
     title: t('deposit.title', { id: shortId(swap.id) }),
@@ -73,7 +77,7 @@ export async function depositCards(
       {
         ...common,
         tone: 'warning',
-        lines: noManualDeposit(details, plan, locale, paidOnPage(details, actions ?? details.deposit_actions ?? [])),
+        lines: noManualDeposit(details, plan, locale, onPage),
         buttons: [[urlButton(t('deposit.openApp'), page)], statusRow],
       },
     ];
@@ -148,13 +152,14 @@ export async function depositCards(
 /** When no deposit can be made by hand: say where it can be made, and show no address. */
 /**
  * How a swap with no manual deposit is paid on the pay page: a gasless swap by a signature (its
- * `sign` action), a Solana or EVM wallet transfer by the action's own transaction (docs/pay.md).
+ * `sign` action), an EVM, Solana or TON wallet transfer by the action's own transaction or message
+ * (docs/pay.md).
  */
 function paidOnPage(details: SwapDetails, actions: readonly DepositAction[]): 'gasless' | 'wallet' | undefined {
   if (actions.some((a) => a.type === 'sign')) return 'gasless';
   const s = details.swap;
-  const family = s.source_network?.type;
-  return (family === 'solana' || family === 'evm') && s.use_deposit_address === false ? 'wallet' : undefined;
+  const type = s.source_network?.type;
+  return (type === 'evm' || type === 'solana' || type === 'ton') && s.use_deposit_address === false ? 'wallet' : undefined;
 }
 
 function noManualDeposit(

@@ -111,21 +111,26 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
     ];
   }
   // One self-contained card (with its QR) where the platform can show one (Discord Components V2).
-  const cards = (await depositCards(details, ctx.now(), actions, ctx.locale)).map((r) => ({ ...r, layout: 'card' as const }));
-  return withPayButton(ctx, details, cards);
+  const payButton = payable(ctx, details);
+  const cards = (await depositCards(details, ctx.now(), actions, ctx.locale, payButton)).map((r) => ({ ...r, layout: 'card' as const }));
+  return payButton ? withPayButton(ctx, details, cards) : cards;
 }
 
 /**
  * "Pay from wallet" on the creator's card (callers check the creator; the card goes privately),
- * when the pay page is configured and its wallets can pay this network: EVM, and Solana when the
- * swap is a wallet transfer (the page signs only Layerswap's own transaction, which a deposit-address
- * swap does not have).
+ * when the pay page is configured and its wallets can pay this network: EVM, and Solana and TON when
+ * the swap is a wallet transfer (the page sends only Layerswap's own transaction or message, which a
+ * deposit-address swap does not have).
  */
+function payable(ctx: Ctx, details: SwapDetails): boolean {
+  const type = details.swap.source_network?.type;
+  const wallet = (type === 'solana' || type === 'ton') && details.swap.use_deposit_address === false;
+  return !!ctx.payLinks && (type === 'evm' || wallet);
+}
+
 function withPayButton(ctx: Ctx, details: SwapDetails, cards: Reply[]): Reply[] {
   const [card, ...rest] = cards;
-  const type = details.swap.source_network?.type;
-  const payable = type === 'evm' || (type === 'solana' && details.swap.use_deposit_address === false);
-  if (!card || !ctx.payLinks || !payable) return cards;
+  if (!card || !ctx.payLinks) return cards;
   const link = ctx.payLinks.forCreator(ctx.incoming.platform, ctx.incoming.userId, details.swap.id);
   const pay: Button = { kind: link.kind, label: ctx.t('pay.button'), url: link.url };
   return [{ ...card, buttons: [[pay], ...(card.buttons ?? [])] }, ...rest];

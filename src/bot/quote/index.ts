@@ -11,6 +11,7 @@ export {
   recoverQuote,
   WALLET_QUOTE,
   walletOffered,
+  walletOnlySource,
 } from './quote.js';
 export { routeArgs, routeFromButton } from './route-button.js';
 export { checkRoute, exchangeNetworkChoices, loadExchanges, offersRefuel, routeFromLine, takesDepositAddress } from './route-check.js';

@@ -16,7 +16,7 @@ import { applyRouteWords, isComplete, isQuotable } from './route.js';
 import { routeLabels, routeSummary } from './summary.js';
 import { splitRouteWords, type RouteWords } from './line.js';
 import { VERBS } from '../kernel/verbs.js';
-import { quoteParams, recoverQuote, routeLine } from './quote.js';
+import { quoteParams, recoverQuote, routeLine, walletOnlySource } from './quote.js';
 import type { Route } from '../kernel/route.js';
 
 /**
@@ -128,7 +128,7 @@ async function quoteResult(
   if (outside) return problemResult(ctx.locale, outside, query);
   let q: QuoteResponse;
   try {
-    q = await ctx.api.getQuote(quoteParams(check.route));
+    q = await ctx.api.getQuote(quoteParams(check.route, undefined, undefined, walletOnlySource(ctx, networks, check.route)));
   } catch (err) {
     const recovered = recoverQuote(err, check.route, ctx.locale);
     if (recovered) return problemResult(ctx.locale, recovered.problem, query);

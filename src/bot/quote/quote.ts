@@ -8,7 +8,7 @@ import { apiErrorLines, errorReply, isServiceError } from '../kernel/errors-text
 import { msg, problemOf, type Problem } from '../kernel/problem.js';
 import type { Locale } from '../../i18n/index.js';
 import { VERBS } from '../kernel/verbs.js';
-import { checkRoute } from './route-check.js';
+import { checkRoute, paysFromWallet, takesDepositAddress } from './route-check.js';
 import { routeArgs } from './route-button.js';
 import { amountProblem, routeLimits } from '../catalog/index.js';
 import { clearField, isComplete } from './route.js';
@@ -16,15 +16,18 @@ import { routeLabels } from './summary.js';
 import { routeTimesId, shownDistribution, type Distribution, type RouteTimes } from '../../contracts/route-times.js';
 import type { Route, RouteField } from '../kernel/route.js';
 
-/** The quote request for a complete route. The bot only swaps by deposit address, so quotes say so. */
-export function quoteParams(route: Route, refuel?: boolean, destinationAddress?: string): QuoteParams {
+/**
+ * The quote request for a complete route. The bot swaps by deposit address, so quotes say so,
+ * except from a wallet-only source the pay page pays (`walletOnly`, TON), which has none to quote.
+ */
+export function quoteParams(route: Route, refuel?: boolean, destinationAddress?: string, walletOnly = false): QuoteParams {
   const params: QuoteParams = {
     source_network: route.sourceNetwork ?? '',
     source_token: route.sourceToken ?? '',
     destination_network: route.destinationNetwork ?? '',
     destination_token: route.destinationToken ?? '',
     amount: Number(route.amount),
-    use_deposit_address: true,
+    use_deposit_address: !walletOnly,
   };
   if (refuel && !route.destinationExchange) params.refuel = true;
   // Quotes may depend on the destination: once it is known it goes with the quote, as in Layerswap's app.
@@ -46,11 +49,25 @@ export const GASLESS_CREATE = { ...GASLESS_QUOTE, use_depository: true } as cons
  */
 export const WALLET_QUOTE = { use_deposit_address: false } as const;
 
-/** "Pay from my wallet" can be offered: the pay page is set up and signs this family's transactions (Solana). */
+/** "Pay from my wallet" can be offered: the pay page is set up and pays this family's wallet transfers (Solana, TON). */
 export function walletOffered(ctx: Pick<Ctx, 'payLinks'>, networks: readonly Network[], route: Route): boolean {
-  if (!ctx.payLinks || route.sourceExchange) return false;
-  return networks.find((n) => n.name === route.sourceNetwork)?.type === 'solana';
+  if (route.sourceExchange) return false;
+  const source = networks.find((n) => n.name === route.sourceNetwork);
+  return !!source && paysFromWallet(ctx, source);
 }
+
+/**
+ * The source has no deposit address to offer, and the pay page pays it from a wallet: the swap is
+ * quoted and created as a wallet transfer, with no way back to an address. The network list may not
+ * say (GET /networks has no deposit_methods): then TON and Starknet are, as Layerswap documents.
+ */
+export function walletOnlySource(ctx: Pick<Ctx, 'payLinks'>, networks: readonly Network[], route: Route): boolean {
+  const source = networks.find((n) => n.name === route.sourceNetwork);
+  if (!source || !walletOffered(ctx, networks, route)) return false;
+  return source.deposit_methods?.length ? !takesDepositAddress(source) : WALLET_ONLY_FAMILIES.has(source.type ?? '');
+}
+
+const WALLET_ONLY_FAMILIES = new Set(['ton', 'starknet']);
 
 /** "Pay without gas" can be offered: the pay page is set up, and the source token on its EVM network supports it. */
 export function gaslessOffered(ctx: Pick<Ctx, 'payLinks'>, networks: readonly Network[], route: Route): boolean {
@@ -131,7 +148,7 @@ export function routeLine(route: Route): string {
  * buttons) and Share (the same quote into another chat; Telegram refuses it on channel posts).
  */
 export async function quoteReply(ctx: Ctx, route: Route, networks: readonly Network[], fetched?: QuoteResponse): Promise<Reply> {
-  const q = fetched ?? (await ctx.api.getQuote(quoteParams(route)));
+  const q = fetched ?? (await ctx.api.getQuote(quoteParams(route, undefined, undefined, walletOnlySource(ctx, networks, route))));
   const args = routeArgs(route);
   const [swap, refresh] = await Promise.all([
     ctx.codec.encode({ verb: VERBS.swapThis, args }),

@@ -102,8 +102,16 @@ export async function exchangeNetworkChoices(ctx: Ctx, r: Route, side: 'source' 
   return list?.filter((x) => !token || x.token.symbol.toLowerCase() === token.toLowerCase()).map((x) => x.network.name);
 }
 
-/** Whether a network takes deposits to a generated address (the only way this bot can swap). */
-export function takesDepositAddress(n: Network): boolean {
+/** Families whose wallet transfers the pay page can send (docs/pay.md): Solana's transaction, TON's message. */
+const WALLET_FAMILIES = new Set(['solana', 'ton']);
+
+/** The pay page is set up and can pay a wallet transfer from this network (a swap without a deposit address). */
+export function paysFromWallet(ctx: Pick<Ctx, 'payLinks'>, n: Pick<Network, 'type'>): boolean {
+  return !!ctx.payLinks && WALLET_FAMILIES.has(n.type ?? '');
+}
+
+/** Whether a network takes deposits to a generated address (else only a wallet transfer: TON, Starknet). */
+export function takesDepositAddress(n: Pick<Network, 'deposit_methods'>): boolean {
   const methods = n.deposit_methods;
   if (!methods || methods.length === 0) return true;
   return methods.some((m) => m.toLowerCase().replace(/_/g, '') === 'depositaddress');
@@ -127,7 +135,8 @@ export interface RouteCheck {
 export async function checkRoute(ctx: Ctx, route: Route, networks: readonly Network[], forSwap: boolean): Promise<RouteCheck> {
   const r: Route = { ...route };
   const source = networks.find((n) => n.name === r.sourceNetwork);
-  if (source && forSwap && !takesDepositAddress(source)) {
+  // A wallet-only source is swapped only when the pay page can pay it (TON; Starknet is not built).
+  if (source && forSwap && !takesDepositAddress(source) && !paysFromWallet(ctx, source)) {
     delete r.sourceNetwork;
     if (r.sourceToken) r.pendingSourceToken = r.sourceToken;
     delete r.sourceToken;

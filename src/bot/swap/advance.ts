@@ -21,6 +21,7 @@ import {
   setRouteField,
   takesDepositAddress,
   type RouteCheck,
+  walletOnlySource,
   type RouteExchanges,
 } from '../quote/index.js';
 import { askConfirm } from './confirm.js';
@@ -217,7 +218,9 @@ export async function advance(ctx: Ctx, draft: Draft, opts: AskOptions = {}): Pr
     const key = routeKey(draft.route, draft.refuel);
     let quote: QuoteResponse | undefined;
     if (draft.checked !== key) {
-      quote = await ctx.api.getQuote(quoteParams(draft.route, draft.refuel, draft.destinationAddress));
+      quote = await ctx.api.getQuote(
+        quoteParams(draft.route, draft.refuel, draft.destinationAddress, walletOnlySource(ctx, networks, draft.route)),
+      );
       draft.checked = key;
       draft.quoted = { receive: quote.quote.receive_amount, address: draft.destinationAddress ?? '' };
     }

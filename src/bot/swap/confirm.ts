@@ -13,6 +13,7 @@ import {
   type RouteCheck,
   WALLET_QUOTE,
   walletOffered,
+  walletOnlySource,
 } from '../quote/index.js';
 import type { Ctx } from '../kernel/context.js';
 import { VERBS } from '../kernel/verbs.js';
@@ -43,10 +44,13 @@ export async function askConfirm(
   const gasless = offered && draft.gasless === true;
   if (!gasless) delete draft.gasless;
   // "Pay from my wallet" (Solana, docs/pay.md): no deposit address; the wallet sends Layerswap's transaction.
+  // A wallet-only source (TON) has no deposit address flow: paid from the wallet, with no toggle back.
   const walletOffer = walletOffered(ctx, networks, draft.route);
+  const walletOnly = walletOnlySource(ctx, networks, draft.route);
   const payNow = payNowOffered(ctx, networks, draft.route);
-  const wallet = (walletOffer || payNow) && draft.wallet === true;
-  if (!wallet) delete draft.wallet;
+  const wallet = (walletOffer && walletOnly) || ((walletOffer || payNow) && draft.wallet === true);
+  if (wallet) draft.wallet = true;
+  else delete draft.wallet;
   const params = {
     ...quoteParams(draft.route, draft.refuel, draft.destinationAddress),
     ...(gasless ? GASLESS_QUOTE : {}),
@@ -98,9 +102,11 @@ export async function askConfirm(
   ]);
   const buttons = [[actionButton(ctx.t('confirm.confirm'), confirm), actionButton(ctx.t('wizard.cancel'), cancel)]];
   if (payNow && !gasless && !wallet) buttons.unshift([await payNowButton(ctx, draft.id)]);
-  // Paying from a wallet (Solana's toggle, EVM's Pay from wallet) goes back to the deposit address only.
-  if (wallet) buttons.push([actionButton(ctx.t('confirm.gasless.off'), toggle)]);
-  else if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
+  // Paying from a wallet (Solana's toggle, EVM's Pay from wallet) goes back to the deposit address
+  // only; a wallet-only source (TON) has nowhere to go back to.
+  if (wallet) {
+    if (!walletOnly) buttons.push([actionButton(ctx.t('confirm.gasless.off'), toggle)]);
+  } else if (offered) buttons.push([actionButton(ctx.t(gasless ? 'confirm.gasless.off' : 'confirm.gasless.on'), toggle)]);
   else if (walletOffer) buttons.push([actionButton(ctx.t('confirm.wallet.on'), toggle)]);
   return [
     {

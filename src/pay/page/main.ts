@@ -325,17 +325,19 @@ async function start(): Promise<void> {
   view = opened.json.view as View;
   showView();
   setInterval(tick, 1000);
-  // A Solana swap: Wallet Standard wallets sign and send the action's own transaction (solana.ts).
-  if (view.network.type === 'solana')
-    return startSolana({
-      chain: view.network.walletChain ?? 'solana:mainnet',
-      network: view.network.display,
-      words: view.words,
-      say,
-      message,
-      call,
-      payLabel: say(view.words.pay, { amount: `${view.amount} ${view.token.symbol}` }),
-    });
+  // A Solana swap: Wallet Standard wallets sign and send the action's own transaction (solana.ts);
+  // a TON swap: TON Connect's injected wallets send the message the server built (ton.ts).
+  const family = {
+    network: view.network.display,
+    words: view.words,
+    say,
+    message,
+    call,
+    payLabel: say(view.words.pay, { amount: `${view.amount} ${view.token.symbol}` }),
+  };
+  if (view.network.type === 'solana') return startSolana({ ...family, chain: view.network.walletChain ?? 'solana:mainnet' });
+  // TON Connect is loaded only for a TON swap (its own chunk of the bundle).
+  if (view.network.type === 'ton') return (await import('./ton.js')).startTon({ ...family, chain: view.network.walletChain ?? '-239' });
   $('switch').addEventListener('click', () => void switchChain());
   $('pay').addEventListener('click', () => void pay());
   discoverWallets((list) => showWallets(list, opened.json.walletConnect === true));
