@@ -6,19 +6,21 @@ import { listen, type Listening } from '../../../src/http.js';
 import type { LayerswapClient } from '../../../src/layerswap/client.js';
 import type { CreateSwapParams } from '../../../src/layerswap/params.js';
 import type { Logger } from '../../../src/log.js';
-import type { ManualClock, SandboxServer } from '../../../src/sandbox/types.js';
+import { ManualClock, type SandboxServer } from '../../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../../src/tracking/engine.js';
 import { testRedisUrl } from '../../support/redis.js';
-import { waitFor } from '../../support/wait.js';
+import { setUp } from '../../support/set-up.js';
+import { waitFor, WAIT_MS } from '../../support/wait.js';
 import type { RecordingMessenger } from '../../tracking/support/recording-messenger.js';
 import { raw } from '../../sandbox/support.js';
+import { sandboxClient, startChainSandbox } from './chain-stack.js';
 
 /**
  * The fault tests' set-up for the non-EVM families (Solana, TON), beside chain-stack.ts (EVM's):
  * a tracker that reads a network through a given RPC URL (CHAIN_RPC_URLS=NAME=url) and learns
  * the network from the sandbox's catalogue as a bot does (its type, Solana's genesis hash, the
  * confirmations and tokens); an HTTP proxy in front of a chain's RPC that a test can cut (the
- * provider gone); and the cards a chat was sent.
+ * provider gone); the cards a chat was sent; and a fault test file's whole stack (`useFamilyStack`).
  */
 
 /** A proxy that pipes every request to `target`'s host; closing it with `force` cuts the RPC mid-swap. */
@@ -121,4 +123,54 @@ export function depositSeenMessages(messenger: RecordingMessenger, chatId: strin
 export function cardSays(messenger: RecordingMessenger, chatId: string, text: string | RegExp, what: string): Promise<string> {
   const says = (t: string) => (typeof text === 'string' ? t.includes(text) : text.test(t));
   return waitFor(() => sentTo(messenger, chatId).find((c) => says(c.text))?.text, what);
+}
+
+/** A fault test file's stack for one network: the sandbox on its chains (payouts on `clock`), its client, and the workers started. */
+export interface FamilyStack {
+  clock: ManualClock;
+  sandbox: SandboxServer;
+  client: LayerswapClient;
+  /** A worker reading the network through `rpcUrl`; closed with the stack. */
+  worker(prefix: string, rpcUrl: string, messenger: RecordingMessenger, logger?: Logger): Promise<Tracking>;
+  /** A swap on the network with a fresh destination, followed from `chatId`. */
+  follow(tracking: Tracking, chatId: string): Promise<Followed>;
+  status(tracking: Tracking, id: string): Promise<string | undefined>;
+  /** The sandbox's payout delay passes on its clock; each swap's next API poll (standing for the cadence's) sees it complete. */
+  payOut(tracking: Tracking, swaps: readonly Followed[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Started before the file's tests and closed after them; `swap` is the swap every `follow` makes (its destination aside). */
+export function useFamilyStack(network: string, swap: Omit<CreateSwapParams, 'destination_address'>, addressDigit: string): FamilyStack {
+  const clock = new ManualClock();
+  const running: Tracking[] = [];
+  let n = 0;
+  return setUp(async () => {
+    const sandbox = await startChainSandbox(clock);
+    const client = sandboxClient(sandbox, WAIT_MS);
+    const status = async (tracking: Tracking, id: string) => (await tracking.swapState(id))?.status;
+    return {
+      clock,
+      sandbox,
+      client,
+      async worker(prefix, rpcUrl, messenger, logger) {
+        const t = await startFamilyTracking({ client, clock, prefix, network, rpcUrl, messenger, ...(logger ? { logger } : {}) });
+        running.push(t);
+        return t;
+      },
+      follow: (tracking, chatId) =>
+        followNew(tracking, client, { ...swap, destination_address: `0x${(++n).toString(16).padStart(40, addressDigit)}` }, chatId),
+      status,
+      async payOut(tracking, swaps) {
+        clock.advance(60_000);
+        for (const s of swaps) await tracking.service.pollNow(s.id);
+        for (const s of swaps) await waitFor(async () => (await status(tracking, s.id)) === 'completed', `${s.chatId} completed`);
+      },
+      async close() {
+        for (const t of running) await t.close();
+        await client.close();
+        await sandbox.close();
+      },
+    };
+  });
 }
