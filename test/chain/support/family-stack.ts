@@ -52,7 +52,7 @@ export interface FamilyTrackingOptions {
 }
 
 /** A started tracker (API polls a minute apart on `clock`: what moves a card sooner is the chain or a test's poll). */
-export async function startFamilyTracking(o: FamilyTrackingOptions): Promise<Tracking> {
+async function startFamilyTracking(o: FamilyTrackingOptions): Promise<Tracking> {
   const tracking = createTracking({
     redis: testRedisUrl(),
     prefix: o.prefix,
@@ -93,7 +93,7 @@ export interface Followed {
 }
 
 /** A swap made with `params`, followed by its creator from the console chat `chatId` once its first poll has read it. */
-export async function followNew(tracking: Tracking, client: LayerswapClient, params: CreateSwapParams, chatId: string): Promise<Followed> {
+async function followNew(tracking: Tracking, client: LayerswapClient, params: CreateSwapParams, chatId: string): Promise<Followed> {
   const details = await client.createSwap(params);
   const action = details.deposit_actions?.[0];
   const callData = JSON.parse(action?.call_data ?? '{}') as { comment?: string };
