@@ -1,4 +1,5 @@
 import type { Hex } from 'viem';
+import { AUTHORIZATION_FIELDS } from './gasless-typed-data.js';
 
 /**
  * The sandbox chain's token: the test ERC-20 of chain/local-node.ts (same storage layout: name,
@@ -74,17 +75,7 @@ export const TOKEN3009_BYTECODE: Hex =
 
 /** transferWithAuthorization and receiveWithAuthorization take the same signed authorization. */
 const WITH_AUTHORIZATION = {
-  inputs: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-    { name: 'v', type: 'uint8' },
-    { name: 'r', type: 'bytes32' },
-    { name: 's', type: 'bytes32' },
-  ],
+  inputs: [...AUTHORIZATION_FIELDS, { name: 'v', type: 'uint8' }, { name: 'r', type: 'bytes32' }, { name: 's', type: 'bytes32' }],
   outputs: [],
   stateMutability: 'nonpayable',
 } as const;
