@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Listening } from '../../src/http.js';
 import type { Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
-import { memoryLogger } from '../support/log.js';
 import { uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { cardSays, cuttableRpc, depositSeenMessages, sendDeposit, sentTo, useFamilyStack, type Followed } from './support/family-stack.js';
+import { cardSays, depositSeenMessages, sendDeposit, sentTo, useFamilyStack, type Followed } from './support/family-stack.js';
 
 /**
  * Issue 37's faults on the local TON chain (the TON emulator behind toncenter's API v2, real
@@ -46,22 +44,7 @@ describe('a TON swap when the RPC dies or the worker restarts', () => {
   };
 
   it('the RPC dies mid-swap: back to API polling, the swap completes, and a deposit sent while it is down is shown', async () => {
-    const rpc: Listening = await cuttableRpc(tonUrl());
-    const log = memoryLogger();
-    const messenger = new RecordingMessenger('console');
-    const tracking = await stack.worker(uniquePrefix('ton-cut'), rpc.url, messenger, log.logger);
-    const seen = await usdtSwap(tracking, 'cut-seen');
-    const blind = await usdtSwap(tracking, 'cut-blind');
-    await sendDeposit(stack.sandbox, seen.id);
-    await cardSays(messenger, seen.chatId, 'Deposit seen on Ton: 25.5 USDT in block', 'the deposit seen on chain before the cut');
-
-    // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
-    stack.clock.advance(1_000);
-    const cutAt = stack.clock.now();
-    await rpc.close({ force: true });
-    await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
-    await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
-    expect(log.lines.join('\n')).not.toContain(rpc.url);
+    const { tracking, messenger, seen, blind } = await stack.cutMidSwap(tonUrl(), 'Deposit seen on Ton: 25.5 USDT in block');
 
     // A deposit while the bot cannot read the chain: only the service sees it (by its comment).
     await sendDeposit(stack.sandbox, blind.id);

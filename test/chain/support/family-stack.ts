@@ -1,4 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http';
+import { expect } from 'vitest';
 import { trackingRenderer } from '../../../src/bot/renderer.js';
 import { solanaGenesis } from '../../../src/chain/solana/watcher.js';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
@@ -8,10 +9,11 @@ import type { CreateSwapParams } from '../../../src/layerswap/params.js';
 import type { Logger } from '../../../src/log.js';
 import { ManualClock, type SandboxServer } from '../../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../../src/tracking/engine.js';
-import { testRedisUrl } from '../../support/redis.js';
+import { memoryLogger } from '../../support/log.js';
+import { testRedisUrl, uniquePrefix } from '../../support/redis.js';
 import { setUp } from '../../support/set-up.js';
 import { waitFor, WAIT_MS } from '../../support/wait.js';
-import type { RecordingMessenger } from '../../tracking/support/recording-messenger.js';
+import { RecordingMessenger } from '../../tracking/support/recording-messenger.js';
 import { raw } from '../../sandbox/support.js';
 import { sandboxClient, startChainSandbox } from './chain-stack.js';
 
@@ -137,6 +139,15 @@ export interface FamilyStack {
   status(tracking: Tracking, id: string): Promise<string | undefined>;
   /** The sandbox's payout delay passes on its clock; each swap's next API poll (standing for the cadence's) sees it complete. */
   payOut(tracking: Tracking, swaps: readonly Followed[]): Promise<void>;
+  /**
+   * A worker reading `target` through a proxy with two swaps; `seen`'s deposit is on its card
+   * (`seenCard`), then the proxy is cut: the fallback is logged (never the URL) and the API is
+   * polled at once. `blind` has not been paid yet.
+   */
+  cutMidSwap(
+    target: string,
+    seenCard: string,
+  ): Promise<{ tracking: Tracking; messenger: RecordingMessenger; seen: Followed; blind: Followed }>;
   close(): Promise<void>;
 }
 
@@ -149,22 +160,42 @@ export function useFamilyStack(network: string, swap: Omit<CreateSwapParams, 'de
     const sandbox = await startChainSandbox(clock);
     const client = sandboxClient(sandbox, WAIT_MS);
     const status = async (tracking: Tracking, id: string) => (await tracking.swapState(id))?.status;
+    const worker: FamilyStack['worker'] = async (prefix, rpcUrl, messenger, logger) => {
+      const t = await startFamilyTracking({ client, clock, prefix, network, rpcUrl, messenger, ...(logger ? { logger } : {}) });
+      running.push(t);
+      return t;
+    };
+    const follow: FamilyStack['follow'] = (tracking, chatId) =>
+      followNew(tracking, client, { ...swap, destination_address: `0x${(++n).toString(16).padStart(40, addressDigit)}` }, chatId);
     return {
       clock,
       sandbox,
       client,
-      async worker(prefix, rpcUrl, messenger, logger) {
-        const t = await startFamilyTracking({ client, clock, prefix, network, rpcUrl, messenger, ...(logger ? { logger } : {}) });
-        running.push(t);
-        return t;
-      },
-      follow: (tracking, chatId) =>
-        followNew(tracking, client, { ...swap, destination_address: `0x${(++n).toString(16).padStart(40, addressDigit)}` }, chatId),
+      worker,
+      follow,
       status,
       async payOut(tracking, swaps) {
         clock.advance(60_000);
         for (const s of swaps) await tracking.service.pollNow(s.id);
         for (const s of swaps) await waitFor(async () => (await status(tracking, s.id)) === 'completed', `${s.chatId} completed`);
+      },
+      async cutMidSwap(target, seenCard) {
+        const rpc = await cuttableRpc(target);
+        const log = memoryLogger();
+        const messenger = new RecordingMessenger('console');
+        const tracking = await worker(uniquePrefix('family-cut'), rpc.url, messenger, log.logger);
+        const seen = await follow(tracking, 'cut-seen');
+        const blind = await follow(tracking, 'cut-blind');
+        await sendDeposit(sandbox, seen.id);
+        await cardSays(messenger, seen.chatId, seenCard, 'the deposit seen on chain before the cut');
+        // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
+        clock.advance(1_000);
+        const cutAt = clock.now();
+        await rpc.close({ force: true });
+        await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
+        await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
+        expect(log.lines.join('\n')).not.toContain(rpc.url);
+        return { tracking, messenger, seen, blind };
       },
       async close() {
         for (const t of running) await t.close();
