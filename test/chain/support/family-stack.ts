@@ -26,7 +26,7 @@ import { sandboxClient, startChainSandbox } from './chain-stack.js';
  */
 
 /** A proxy that pipes every request to `target`'s host; closing it with `force` cuts the RPC mid-swap. */
-export async function cuttableRpc(target: string): Promise<Listening> {
+async function cuttableRpc(target: string): Promise<Listening> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', target);
     const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
