@@ -149,10 +149,8 @@ export function createNetworkWatcher(family: Family, opts: NetworkLoopOptions): 
     const bucket = buckets.get(key) ?? { tokens: burst, refilled: Date.now(), answered: false };
     buckets.set(key, bucket);
     const reader = family.reader({ name, url, gap: () => gap(bucket), log, events: opts.events });
-    l = {
-      ...{ name, reader, bucket, entries: new Map(), fresh: new Map(), failures: 0, up: true, verified: !reader.verify },
-      ...{ disabled: false, running: false, again: false, retryAt: 0, nextMs: 0 },
-    };
+    const idle = { failures: 0, up: true, disabled: false, running: false, again: false, retryAt: 0, nextMs: 0 };
+    l = { name, reader, bucket, entries: new Map(), fresh: new Map(), verified: !reader.verify, ...idle };
     loops.set(name, l);
     return l;
   };
