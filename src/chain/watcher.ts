@@ -4,8 +4,9 @@
  * one eth_getLogs per network per new block range for every watched address, plus the blocks'
  * transactions for native transfers); Solana (solana/watcher.ts: getBlock per new slot for every
  * watched address, SPL mint in the contract's place); TON (src/chain/ton/: the address's
- * transactions). Next: Bitcoin (an Electrum or Esplora address history). A family
- * without a watcher keeps the API polling cadence. See docs/architecture.md.
+ * transactions). Each is a reader in the one per-network loop (network-loop.ts), so a new family
+ * (Tron, Starknet, Bitcoin) writes only its reader. A family without a watcher keeps the API
+ * polling cadence. See docs/architecture.md.
  */
 
 export interface WatchedToken {

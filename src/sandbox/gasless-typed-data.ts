@@ -12,7 +12,8 @@ import type { CatalogToken } from './model.js';
 /** The token's EIP-712 domain name: USDC's contracts say "USD Coin"; the sandbox's other tokens their symbol. */
 export const eip712Name = (token: Pick<CatalogToken, 'symbol'>): string => (token.symbol === 'USDC' ? 'USD Coin' : token.symbol);
 
-const AUTHORIZATION_FIELDS = [
+/** An EIP-3009 authorization's fields, as signed (EIP-712) and as the token's functions take them before the signature. */
+export const AUTHORIZATION_FIELDS = [
   { name: 'from', type: 'address' },
   { name: 'to', type: 'address' },
   { name: 'value', type: 'uint256' },

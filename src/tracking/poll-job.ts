@@ -13,6 +13,7 @@ import type { Subscriptions } from './subscriptions.js';
 import type { Follower, SwapStore } from './swap-store.js';
 import type { ChainWatch } from './chain-watch.js';
 import type { RouteTimesStore } from './route-times.js';
+import { bumped, inputCount, redraw, save } from './poll-redraw.js';
 import { MIN_STUCK_SAMPLES, routeOfSwap, shownDistribution, type RouteTimes } from '../contracts/route-times.js';
 
 /**
@@ -129,10 +130,6 @@ export class PollProcessor {
     }
     // The observation time is taken before the request, so state times never run ahead of the data.
     const now = this.deps.now();
-    if (start.hint === 'stored' && start.prev) {
-      const redrawn = await this.redraw(job, token, start.prev, now);
-      if (redrawn) return redrawn;
-    }
     const run: PollRun = {
       job,
       token,
@@ -140,6 +137,11 @@ export class PollProcessor {
       startedAt: Date.now(),
       log: () => (childLogger ??= jobLogger(this.deps.logger, job, { swapId })),
     };
+    if (start.hint === 'stored' && start.prev) {
+      // A redraw keeps the API's schedule: the next request is due as the last one put it.
+      const drawn = await redraw({ ...this.deps, webhooks: !!this.deps.settings.webhooks }, swapId, start.prev, now);
+      if (drawn) return this.schedule(run, drawn.state, now, drawn.again, true, now - start.prev.lastPolledAt);
+    }
     let poll: SwapPoll;
     try {
       poll = await fetchPoll(this.deps.api, swapId, !start.prev && this.deps.chain?.active === true);
@@ -232,7 +234,7 @@ export class PollProcessor {
     /** Redraw the cards whatever the answer (a redraw was asked beside the request). */
     redraw = false,
   ) {
-    const { store, chain } = this.deps;
+    const { chain } = this.deps;
     const { swapId } = run;
     let obs = observed;
     let details = seenDetails;
@@ -240,48 +242,23 @@ export class PollProcessor {
     const merged = chain ? await chain.merge(swapId, obs, inputCount(poll), details, () => poll.details()) : undefined;
     if (merged) ({ obs, details } = merged);
     if (redraw && prev && !obs.changed) {
-      obs = { ...obs, state: { ...obs.state, version: obs.state.version + 1 }, changed: true };
+      obs = bumped(obs);
       details ??= poll.details();
     }
-    const commit = await store.pollCommit(prev?.version ?? 0, obs.state, {
-      changed: obs.changed || obs.save === true,
-      ...(details ? { details } : {}),
-      moments: obs.moments,
-    });
-    if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
-    if (chain) await chain.afterPoll(swapId, obs.state.status, details ?? (prev ? undefined : poll.details()));
-    if (commit.saved) {
-      // Before the chats hear of a completion, so a quote asked right after counts it.
-      await this.recordTimes(prev, obs, details, now, run.log);
-      // A notify job for every chat behind: the new change, or one a crash left undelivered.
-      for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, obs.state.version);
-    } else run.log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');
+    const commit = await save(
+      this.deps,
+      swapId,
+      prev?.version ?? 0,
+      obs,
+      { changed: obs.changed || obs.save === true, details, applied: merged },
+      async (saved) => {
+        if (chain) await chain.afterPoll(swapId, obs.state.status, details ?? (prev ? undefined : poll.details()));
+        // Before the chats hear of a completion, so a quote asked right after counts it.
+        if (saved) await this.recordTimes(prev, obs, details, now, run.log);
+      },
+    );
+    if (!commit.saved) run.log().warn('another run stored this swap first (a stalled duplicate); skipping its notifications');
     return { obs, hinted: commit.hinted };
-  }
-
-  /**
-   * A run hinted only to redraw (the chain's news, what the creator said): the stored card data and
-   * sighting as a new version, no API request; the next request stays where the cadence put it,
-   * unless it is news for the service to confirm now and no webhook brings its answer (chain-watch.ts).
-   */
-  private async redraw(job: Job<PollJobData>, token: string | undefined, prev: SwapState, now: number): Promise<PollOutcome | undefined> {
-    const { store, chain } = this.deps;
-    const swapId = swapOfPollJob(job.id) ?? '';
-    const details = await store.details(swapId);
-    if (!details) return undefined; // nothing stored to draw from: an ordinary run asks the service
-    const run: PollRun = { job, token, swapId, startedAt: Date.now(), log: () => jobLogger(this.deps.logger, job, { swapId }) };
-    const quiet: Observation = { state: prev, changed: false, moments: [] };
-    const merged = chain ? await chain.merge(swapId, quiet, inputCount(details), details, () => details, now) : undefined;
-    const obs = merged?.obs.changed ? merged.obs : { ...quiet, state: { ...prev, version: prev.version + 1 }, changed: true };
-    const commit = await store.pollCommit(prev.version, obs.state, {
-      changed: true,
-      details: merged?.details ?? details,
-      moments: obs.moments,
-    });
-    if (commit.saved && merged) await chain?.applied(swapId, merged.applied);
-    if (commit.saved) for (const f of commit.behind) await this.deps.enqueueNotify(f, swapId, obs.state.version);
-    const ask = commit.saved && merged?.ask === true && !this.deps.settings.webhooks;
-    return this.schedule(run, obs.state, now, commit.hinted || ask, true, now - prev.lastPolledAt);
   }
 
   /** Polls again at the cadence for the state, or ends: a final status, or no deposit far too long. */
@@ -385,10 +362,6 @@ export class PollProcessor {
       .catch((err: unknown) => log().warn({ err }, "could not record the route's arrival time"));
   }
 }
-
-/** The service's own count of confirmations for the deposit (its input transaction's), when it tells. */
-const inputCount = (d: Pick<SwapPoll, 'swap'>): number | undefined =>
-  d.swap.transactions.find((x) => x.type === 'input')?.max_confirmations ?? undefined;
 
 /** GET /swaps/{id} once, no retry (the poll reschedules itself): pollSwap where the API has it. */
 async function fetchPoll(api: LayerswapApi, swapId: string, withActions = false): Promise<SwapPoll> {

@@ -1,6 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http';
-import { createWalletClient, http, parseUnits, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { parseUnits, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TOKEN_ABI } from '../../src/chain/local-node.js';
@@ -14,6 +13,7 @@ import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
+import { chainWallet } from './support/chain-stack.js';
 
 /**
  * The chain watcher end to end on a real local EVM node (EDR, started by the sandbox): a deposit
@@ -92,20 +92,7 @@ describe('chain watcher on a real local EVM node', () => {
     await rpc?.close({ force: true });
   });
 
-  const wallet = () => {
-    const url = sandbox.chain?.url ?? '';
-    const account = privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x');
-    return createWalletClient({
-      account,
-      chain: {
-        id: 31337,
-        name: 'local',
-        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [url] } },
-      },
-      transport: http(url),
-    });
-  };
+  const wallet = () => chainWallet(sandbox.chain);
 
   /** A followed swap from Arbitrum; returns its id, chat and deposit address. */
   async function followedSwap(token: 'USDC' | 'ETH', amount: number) {

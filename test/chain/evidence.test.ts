@@ -1,9 +1,7 @@
-import { createPublicClient, createWalletClient, http, parseUnits, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
 import { swapMoney } from '../../src/bot/money/model.js';
-import { TOKEN_ABI } from '../../src/chain/local-node.js';
 import { sightingOf } from '../../src/contracts/chain.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TrackingKeys } from '../../src/contracts/keys.js';
@@ -18,6 +16,7 @@ import { memoryLogger } from '../support/log.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { startRpcProxy, type RpcProxy } from './support/rpc-proxy.js';
+import { chainReader, sendToken } from './support/chain-stack.js';
 
 /**
  * Chain evidence that means money (issue 33), end to end: the sandbox's real local chain behind a
@@ -82,22 +81,8 @@ describe('chain evidence that means money', () => {
     await rpc?.close({ force: true });
   });
 
-  const wallet = () => {
-    const url = sandbox.chain?.url ?? '';
-    return createWalletClient({
-      account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
-      chain: {
-        id: 31337,
-        name: 'local',
-        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [url] } },
-      },
-      transport: http(url),
-    });
-  };
-  const publicClient = () => createPublicClient({ cacheTime: 0, transport: http(sandbox.chain?.url ?? '') });
-  const send = (contract: string, to: Hex, amount: string) =>
-    wallet().writeContract({ address: contract as Hex, abi: TOKEN_ABI, functionName: 'transfer', args: [to, parseUnits(amount, 6)] });
+  const publicClient = () => chainReader(sandbox);
+  const send = (contract: string, to: Hex, amount: string) => sendToken(sandbox, to, amount, contract as Hex);
 
   async function followedSwap(from = 'ARBITRUM_MAINNET', amount = 100) {
     n++;

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listening } from '../../src/http.js';
-import type { LayerswapClient } from '../../src/layerswap/client.js';
-import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
+import { describe, expect, it } from 'vitest';
 import type { Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
-import { memoryLogger } from '../support/log.js';
 import { uniquePrefix } from '../support/redis.js';
-import { waitFor, WAIT_MS } from '../support/wait.js';
-import { sandboxClient, startChainSandbox } from './support/chain-stack.js';
-import {
-  cardSays,
-  cuttableRpc,
-  depositSeenMessages,
-  followNew,
-  sendDeposit,
-  sentTo,
-  startFamilyTracking,
-  type Followed,
-} from './support/family-stack.js';
+import { waitFor } from '../support/wait.js';
+import { cardSays, depositSeenMessages, sendDeposit, sentTo, useFamilyStack } from './support/family-stack.js';
 
 /**
  * Issue 37's faults on the local Solana chain (LiteSVM behind JSON-RPC, real sockets; blocks
@@ -27,89 +13,40 @@ import {
  */
 
 describe('a Solana swap when the RPC dies or the worker restarts', () => {
-  let sandbox: SandboxServer;
-  let client: LayerswapClient;
-  const clock = new ManualClock();
-  const running: Tracking[] = [];
-
-  const worker = async (prefix: string, rpcUrl: string, messenger: RecordingMessenger, logger?: ReturnType<typeof memoryLogger>) => {
-    const t = await startFamilyTracking({
-      client,
-      clock,
-      prefix,
-      network: 'SOLANA_MAINNET',
-      rpcUrl,
-      messenger,
-      ...(logger ? { logger: logger.logger } : {}),
-    });
-    running.push(t);
-    return t;
-  };
-  let n = 0;
-  const usdcSwap = (tracking: Tracking, chatId: string): Promise<Followed> =>
-    followNew(
-      tracking,
-      client,
-      {
-        source_network: 'SOLANA_MAINNET',
-        source_token: 'USDC',
-        destination_network: 'ARBITRUM_MAINNET',
-        destination_token: 'USDC',
-        destination_address: `0x${(++n).toString(16).padStart(40, '4')}`,
-        amount: 100,
-        use_deposit_address: true,
-      },
-      chatId,
-    );
-  const status = async (tracking: Tracking, id: string) => (await tracking.swapState(id))?.status;
-  /** The sandbox's payout delay passes on its clock; each swap's next API poll (standing for the cadence's) sees it complete. */
-  const payOut = async (tracking: Tracking, swaps: Followed[]) => {
-    clock.advance(60_000);
-    for (const s of swaps) await tracking.service.pollNow(s.id);
-    for (const s of swaps) await waitFor(async () => (await status(tracking, s.id)) === 'completed', `${s.chatId} completed`);
-  };
-
-  beforeAll(async () => {
-    sandbox = await startChainSandbox(clock);
-    client = sandboxClient(sandbox, WAIT_MS);
-  });
-  afterAll(async () => {
-    for (const t of running) await t.close();
-    await client?.close();
-    await sandbox?.close();
-  });
+  const stack = useFamilyStack(
+    'SOLANA_MAINNET',
+    {
+      source_network: 'SOLANA_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'ARBITRUM_MAINNET',
+      destination_token: 'USDC',
+      amount: 100,
+      use_deposit_address: true,
+    },
+    '4',
+  );
+  const usdcSwap = (tracking: Tracking, chatId: string) => stack.follow(tracking, chatId);
+  const status = (tracking: Tracking, id: string) => stack.status(tracking, id);
 
   it('the RPC dies mid-swap: back to API polling, the swap completes, and a deposit sent while it is down is shown', async () => {
-    const local = sandbox.solana?.local;
-    const rpc: Listening = await cuttableRpc(sandbox.solana?.url ?? '');
-    const log = memoryLogger();
-    const messenger = new RecordingMessenger('console');
-    const tracking = await worker(uniquePrefix('solana-cut'), rpc.url, messenger, log);
-    const seen = await usdcSwap(tracking, 'cut-seen');
-    const blind = await usdcSwap(tracking, 'cut-blind');
-    await sendDeposit(sandbox, seen.id);
-    await cardSays(messenger, seen.chatId, 'Deposit seen on Solana: 100 USDC in block', 'the deposit seen on chain before the cut');
-
-    // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
-    clock.advance(1_000);
-    const cutAt = clock.now();
-    await rpc.close({ force: true });
-    await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
-    await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
-    expect(log.lines.join('\n')).not.toContain(rpc.url);
+    const local = stack.sandbox.solana?.local;
+    const { tracking, messenger, seen, blind } = await stack.cutMidSwap(
+      stack.sandbox.solana?.url ?? '',
+      'Deposit seen on Solana: 100 USDC in block',
+    );
 
     // A deposit while the bot cannot read the chain, and the block that confirms both: only the service sees them.
-    await sendDeposit(sandbox, blind.id);
+    await sendDeposit(stack.sandbox, blind.id);
     local?.mine(1);
     await waitFor(
-      async () => (await client.getSwap(blind.id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
+      async () => (await stack.client.getSwap(blind.id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
       'the service confirming the deposit sent during the outage',
     );
     // The rest through API polls (each pollNow stands for the cadence's next one coming due).
     for (const s of [seen, blind]) await tracking.service.pollNow(s.id);
     for (const s of [seen, blind])
       await waitFor(async () => (await status(tracking, s.id)) === 'ls_transfer_pending', `${s.chatId}: the service's status by polling`);
-    await payOut(tracking, [seen, blind]);
+    await stack.payOut(tracking, [seen, blind]);
     for (const s of [seen, blind]) await cardSays(messenger, s.chatId, 'Swap completed', `${s.chatId}: the completed card`);
     // The deposit made during the outage is on its card, from the API (the chain never told it).
     const blindCards = sentTo(messenger, blind.chatId).map((c) => c.text);
@@ -120,17 +57,17 @@ describe('a Solana swap when the RPC dies or the worker restarts', () => {
 
   it('a worker restart while deposits confirm: the next worker carries the watch on, with one "Deposit seen" each', async () => {
     const prefix = uniquePrefix('solana-restart');
-    const url = sandbox.solana?.url ?? '';
+    const url = stack.sandbox.solana?.url ?? '';
     // One chat per swap across both workers: a restart keeps the user's chat, and what it was sent.
     const messenger = new RecordingMessenger('console');
-    const before = await worker(prefix, url, messenger);
+    const before = await stack.worker(prefix, url, messenger);
     const confirming = await usdcSwap(before, 'restart-confirming');
     const gap = await usdcSwap(before, 'restart-gap');
-    await sendDeposit(sandbox, confirming.id);
+    await sendDeposit(stack.sandbox, confirming.id);
     await cardSays(messenger, confirming.chatId, 'Deposit seen on Solana: 100 USDC in block', 'the deposit seen before the restart');
     // The service has it too; a poll brings its count (the catalogue has none), so the card says 1/2.
     await waitFor(
-      async () => (await client.getSwap(confirming.id)).swap.transactions.some((x) => x.type === 'input'),
+      async () => (await stack.client.getSwap(confirming.id)).swap.transactions.some((x) => x.type === 'input'),
       'the service seeing it',
     );
     await before.service.pollNow(confirming.id);
@@ -142,8 +79,8 @@ describe('a Solana swap when the RPC dies or the worker restarts', () => {
     await before.close();
 
     // While no worker runs, the other swap's deposit lands.
-    await sendDeposit(sandbox, gap.id);
-    const after = await worker(prefix, url, messenger);
+    await sendDeposit(stack.sandbox, gap.id);
+    const after = await stack.worker(prefix, url, messenger);
     await cardSays(
       messenger,
       gap.chatId,
@@ -151,16 +88,16 @@ describe('a Solana swap when the RPC dies or the worker restarts', () => {
       'the deposit sent between the workers, seen by the new one',
     );
     // The confirming block: only the new worker's watch of the network can tell it (the count reached, it asks the API itself).
-    sandbox.solana?.local.mine(1);
+    stack.sandbox.solana?.local.mine(1);
     await waitFor(async () => (await status(after, confirming.id)) === 'ls_transfer_pending', 'the confirmed deposit, from the new worker');
     // The other's count reached on the service's side (its payout time set), then its next poll reads it.
     await waitFor(
-      async () => (await client.getSwap(gap.id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
+      async () => (await stack.client.getSwap(gap.id)).swap.transactions.find((x) => x.type === 'input')?.confirmations === 2,
       'the service confirming the deposit sent between the workers',
     );
     await after.service.pollNow(gap.id);
     await waitFor(async () => (await status(after, gap.id)) === 'ls_transfer_pending', 'the other swap confirmed');
-    await payOut(after, [confirming, gap]);
+    await stack.payOut(after, [confirming, gap]);
     for (const s of [confirming, gap]) {
       await cardSays(messenger, s.chatId, 'Swap completed', `${s.chatId}: the completed card`);
       expect(depositSeenMessages(messenger, s.chatId)).toBe(1);

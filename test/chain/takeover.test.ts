@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createWalletClient, http, parseUnits, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_ABI } from '../../src/chain/local-node.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TrackingKeys } from '../../src/contracts/keys.js';
 import { replyText } from '../../src/contracts/reply.js';
@@ -15,6 +13,7 @@ import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 import { DeliverySink } from '../tracking/support/sink.js';
 import { startRpcProxy, type RpcProxy } from './support/rpc-proxy.js';
+import { sendToken } from './support/chain-stack.js';
 
 /**
  * A network's watch survives the worker holding it (issue 38). Two worker processes on one Redis
@@ -174,23 +173,7 @@ describe('a worker process killed while it holds a network watch', () => {
     const readsBefore = survivor.arbitrum.counts.get('eth_getLogs') ?? 0;
 
     // A deposit after the kill: only a worker that took the watch over can see it.
-    const url = sandbox.chain?.url ?? '';
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
-      chain: {
-        id: 31337,
-        name: 'local',
-        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [url] } },
-      },
-      transport: http(url),
-    });
-    await wallet.writeContract({
-      address: USDC_ARBITRUM,
-      abi: TOKEN_ABI,
-      functionName: 'transfer',
-      args: [swap.address, parseUnits('100', 6)],
-    });
+    await sendToken(sandbox, swap.address, '100', USDC_ARBITRUM);
 
     await waitFor(() => (survivor.arbitrum.counts.get('eth_getLogs') ?? 0) > readsBefore, 'the survivor reading Arbitrum');
     const baseRuns = (survivor.base.counts.get('eth_blockNumber') ?? 0) - baseRunsAtKill;

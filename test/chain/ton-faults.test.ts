@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listening } from '../../src/http.js';
-import type { LayerswapClient } from '../../src/layerswap/client.js';
-import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
+import { describe, expect, it } from 'vitest';
 import type { Tracking } from '../../src/tracking/engine.js';
 import { RecordingMessenger } from '../tracking/support/recording-messenger.js';
-import { memoryLogger } from '../support/log.js';
 import { uniquePrefix } from '../support/redis.js';
-import { waitFor, WAIT_MS } from '../support/wait.js';
-import { sandboxClient, startChainSandbox } from './support/chain-stack.js';
-import {
-  cardSays,
-  cuttableRpc,
-  depositSeenMessages,
-  followNew,
-  sendDeposit,
-  sentTo,
-  startFamilyTracking,
-  type Followed,
-} from './support/family-stack.js';
+import { waitFor } from '../support/wait.js';
+import { cardSays, depositSeenMessages, sendDeposit, sentTo, useFamilyStack, type Followed } from './support/family-stack.js';
 
 /**
  * Issue 37's faults on the local TON chain (the TON emulator behind toncenter's API v2, real
@@ -28,85 +14,40 @@ import {
  */
 
 describe('a TON swap when the RPC dies or the worker restarts', () => {
-  let sandbox: SandboxServer;
-  let client: LayerswapClient;
-  const clock = new ManualClock();
-  const running: Tracking[] = [];
-  const tonUrl = () => sandbox.chain?.ton?.ton.url ?? '';
-
-  const worker = async (prefix: string, rpcUrl: string, messenger: RecordingMessenger, logger?: ReturnType<typeof memoryLogger>) => {
-    const t = await startFamilyTracking({
-      client,
-      clock,
-      prefix,
-      network: 'TON_MAINNET',
-      rpcUrl,
-      messenger,
-      ...(logger ? { logger: logger.logger } : {}),
-    });
-    running.push(t);
-    return t;
-  };
-  let n = 0;
-  const usdtSwap = (tracking: Tracking, chatId: string): Promise<Followed> =>
-    followNew(
-      tracking,
-      client,
-      {
-        source_network: 'TON_MAINNET',
-        source_token: 'USDT',
-        destination_network: 'OPTIMISM_MAINNET',
-        destination_token: 'USDT',
-        destination_address: `0x${(++n).toString(16).padStart(40, '5')}`,
-        amount: 25.5,
-      },
-      chatId,
-    );
-  const status = async (tracking: Tracking, id: string) => (await tracking.swapState(id))?.status;
+  const stack = useFamilyStack(
+    'TON_MAINNET',
+    {
+      source_network: 'TON_MAINNET',
+      source_token: 'USDT',
+      destination_network: 'OPTIMISM_MAINNET',
+      destination_token: 'USDT',
+      amount: 25.5,
+    },
+    '5',
+  );
+  const tonUrl = () => stack.sandbox.chain?.ton?.ton.url ?? '';
+  const usdtSwap = (tracking: Tracking, chatId: string) => stack.follow(tracking, chatId);
+  const status = (tracking: Tracking, id: string) => stack.status(tracking, id);
   /** The service has the deposit (confirmed at its one confirmation, its payout time set), and the swap's next poll reads it. */
   const confirmed = async (tracking: Tracking, s: Followed) => {
-    await waitFor(async () => (await client.getSwap(s.id)).swap.status === 'ls_transfer_pending', `the service confirming ${s.chatId}`);
+    await waitFor(
+      async () => (await stack.client.getSwap(s.id)).swap.status === 'ls_transfer_pending',
+      `the service confirming ${s.chatId}`,
+    );
     await tracking.service.pollNow(s.id);
     await waitFor(async () => (await status(tracking, s.id)) === 'ls_transfer_pending', `${s.chatId}: the service's status polled`);
   };
-  /** The sandbox's payout delay passes on its clock; each swap's next API poll (standing for the cadence's) sees it complete. */
+  /** The payout, then each swap's completed card. */
   const payOut = async (tracking: Tracking, swaps: Followed[], messenger: RecordingMessenger) => {
-    clock.advance(60_000);
-    for (const s of swaps) await tracking.service.pollNow(s.id);
-    for (const s of swaps) await waitFor(async () => (await status(tracking, s.id)) === 'completed', `${s.chatId} completed`);
+    await stack.payOut(tracking, swaps);
     for (const s of swaps) await cardSays(messenger, s.chatId, 'Swap completed', `${s.chatId}: the completed card`);
   };
 
-  beforeAll(async () => {
-    sandbox = await startChainSandbox(clock);
-    client = sandboxClient(sandbox, WAIT_MS);
-  });
-  afterAll(async () => {
-    for (const t of running) await t.close();
-    await client?.close();
-    await sandbox?.close();
-  });
-
   it('the RPC dies mid-swap: back to API polling, the swap completes, and a deposit sent while it is down is shown', async () => {
-    const rpc: Listening = await cuttableRpc(tonUrl());
-    const log = memoryLogger();
-    const messenger = new RecordingMessenger('console');
-    const tracking = await worker(uniquePrefix('ton-cut'), rpc.url, messenger, log);
-    const seen = await usdtSwap(tracking, 'cut-seen');
-    const blind = await usdtSwap(tracking, 'cut-blind');
-    await sendDeposit(sandbox, seen.id);
-    await cardSays(messenger, seen.chatId, 'Deposit seen on Ton: 25.5 USDT in block', 'the deposit seen on chain before the cut');
-
-    // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
-    clock.advance(1_000);
-    const cutAt = clock.now();
-    await rpc.close({ force: true });
-    await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
-    await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
-    expect(log.lines.join('\n')).not.toContain(rpc.url);
+    const { tracking, messenger, seen, blind } = await stack.cutMidSwap(tonUrl(), 'Deposit seen on Ton: 25.5 USDT in block');
 
     // A deposit while the bot cannot read the chain: only the service sees it (by its comment).
-    await sendDeposit(sandbox, blind.id);
+    await sendDeposit(stack.sandbox, blind.id);
     for (const s of [seen, blind]) await confirmed(tracking, s);
     await payOut(tracking, [seen, blind], messenger);
     // The deposit made during the outage is on its card, from the API (the chain never told it).
@@ -121,16 +62,16 @@ describe('a TON swap when the RPC dies or the worker restarts', () => {
     const prefix = uniquePrefix('ton-restart');
     // One chat per swap across both workers: a restart keeps the user's chat, and what it was sent.
     const messenger = new RecordingMessenger('console');
-    const before = await worker(prefix, tonUrl(), messenger);
+    const before = await stack.worker(prefix, tonUrl(), messenger);
     const seenBefore = await usdtSwap(before, 'restart-seen');
     const gap = await usdtSwap(before, 'restart-gap');
-    await sendDeposit(sandbox, seenBefore.id);
+    await sendDeposit(stack.sandbox, seenBefore.id);
     await cardSays(messenger, seenBefore.chatId, 'Deposit seen on Ton: 25.5 USDT in block', 'the deposit seen before the restart');
     await before.close();
 
     // While no worker runs, the other swap's deposit lands; the new worker's watch of the network finds it.
-    await sendDeposit(sandbox, gap.id);
-    const after = await worker(prefix, tonUrl(), messenger);
+    await sendDeposit(stack.sandbox, gap.id);
+    const after = await stack.worker(prefix, tonUrl(), messenger);
     await cardSays(
       messenger,
       gap.chatId,

@@ -85,6 +85,33 @@ describe('the TON watcher', () => {
     expect(log.lines.filter((l) => l.includes('not a real jetton wallet'))).toHaveLength(1);
   });
 
+  it('a swap watched late gets what reached its address before it, though a new transfer comes in the same tick', async () => {
+    // Driven (a network's watch job ticks it): each tick is the test's, so the late watch and a new block share one.
+    const shared = fakeAddress('ton', 'deposit:ton-late-watch');
+    const got: Array<[string, SeenTransfer]> = [];
+    const driven = createTonWatcher({
+      rpcs: new Map([['TON_MAINNET', ton.url]]),
+      minGapMs: 0,
+      driven: true,
+      events: { transfer: (e, t) => void got.push([e.swapId, t]), head: () => undefined, health: () => undefined },
+    });
+    try {
+      const at = (swapId: string, memo: string): WatchEntry => ({ ...entry(swapId, memo, null), address: shared });
+      driven.watch(at('early', '8001'));
+      await driven.tickNow?.('TON_MAINNET');
+      // The late swap's deposit lands before it is watched (a first poll after the deposit, a restart).
+      const before = await ton.send(shared, { contract: null }, toNano('1'), '8002');
+      await driven.tickNow?.('TON_MAINNET');
+      driven.watch(at('late', '8002'));
+      const after = await ton.send(shared, { contract: null }, toNano('1'), '8003');
+      await driven.tickNow?.('TON_MAINNET');
+      const late = got.filter(([id]) => id === 'late').map(([, t]) => t.txHash);
+      expect(late).toEqual([before, after]);
+    } finally {
+      await driven.close();
+    }
+  });
+
   it('an RPC that fails: logged once, handed to API polling, back when it answers; its URL never logged', async () => {
     expect(watcher.healthy('TON_MAINNET')).toBe(true);
     ton.rpc.setDown(true);

@@ -1,6 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
@@ -8,41 +5,13 @@ import { answerOf, startDiscordWorld, titleOf, unescape, type DiscordWorld } fro
 import type { HttpInteractions } from '../e2e/discord/fake-interactions-http.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
+import { freePort, startCli, type CliProcess } from '../support/cli.js';
 
 /**
  * `swapbot web` with DISCORD_INTERACTIONS=http, as deployed: two replicas (separate OS processes
  * sharing only Redis) behind which the fake Discord POSTs signed interactions. Neither connects
  * to the gateway; a request replayed to the other replica is refused.
  */
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(command: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [CLI, command], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, output: () => out, exited };
-}
-
 async function healthy(port: number): Promise<true | undefined> {
   try {
     return (await fetch(`http://127.0.0.1:${port}/health`)).status === 200 || undefined;
@@ -58,7 +27,7 @@ describe('swapbot web with DISCORD_INTERACTIONS=http, two replicas', () => {
   let delivery: HttpInteractions;
   let sandbox: SandboxServer;
   const ports: number[] = [];
-  const webs: Proc[] = [];
+  const webs: CliProcess[] = [];
 
   beforeAll(async () => {
     world = await startDiscordWorld();
@@ -68,7 +37,7 @@ describe('swapbot web with DISCORD_INTERACTIONS=http, two replicas', () => {
       const port = await freePort();
       ports.push(port);
       webs.push(
-        run('web', {
+        startCli('web', {
           REDIS_URL: testRedisUrl(),
           REDIS_PREFIX: prefix,
           LAYERSWAP_API_URL: sandbox.url,

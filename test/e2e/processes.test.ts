@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayerswapClient } from '../../src/layerswap/client.js';
@@ -9,7 +8,7 @@ import { startDiscordWorld, titleOf, embedText, unescape, type DiscordWorld } fr
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { waitFor, WAIT_MS } from '../support/wait.js';
 import { swapRequest, quoteRequest } from '../support/swaps.js';
-import { CLI, freePort } from '../support/cli.js';
+import { freePort, startCli, type CliProcess } from '../support/cli.js';
 
 /**
  * The Procfile's two processes, as deployed: `swapbot web` (Telegram long polling, /health) and
@@ -18,30 +17,12 @@ import { CLI, freePort } from '../support/cli.js';
  * running bot, and that SIGTERM drains both cleanly.
  */
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 async function health(port: number): Promise<number | undefined> {
   try {
     return (await fetch(`http://127.0.0.1:${port}/health`)).status;
   } catch {
     return undefined;
   }
-}
-
-function run(command: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [CLI, command], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, output: () => out, exited };
 }
 
 /**
@@ -62,8 +43,8 @@ describe('swapbot web + swapbot worker as separate processes', () => {
   let fake: FakeBotApi;
   let sandbox: SandboxServer;
   const clock = new ManualClock();
-  let web: Proc;
-  let worker: Proc;
+  let web: CliProcess;
+  let worker: CliProcess;
   let port: number;
   let workerPort: number;
 
@@ -86,8 +67,8 @@ describe('swapbot web + swapbot worker as separate processes', () => {
       WORKER_PORT: String(workerPort),
       LOG_LEVEL: 'info',
     };
-    web = run('web', env);
-    worker = run('worker', env);
+    web = startCli('web', env);
+    worker = startCli('worker', env);
   });
 
   afterAll(async () => {
@@ -155,8 +136,8 @@ describe('swapbot web + swapbot worker on Discord', () => {
   let world: DiscordWorld;
   let sandbox: SandboxServer;
   const clock = new ManualClock();
-  let web: Proc;
-  let worker: Proc;
+  let web: CliProcess;
+  let worker: CliProcess;
 
   beforeAll(async () => {
     world = await startDiscordWorld();
@@ -175,8 +156,8 @@ describe('swapbot web + swapbot worker on Discord', () => {
       PORT: String(await freePort()),
       WORKER_PORT: String(await freePort()),
     };
-    web = run('web', env);
-    worker = run('worker', env);
+    web = startCli('web', env);
+    worker = startCli('worker', env);
   });
 
   afterAll(async () => {
@@ -222,7 +203,7 @@ describe('swapbot web when Telegram misbehaves', () => {
   const prefix = uniquePrefix('procs-tg');
   testRedis(prefix);
   let sandbox: SandboxServer;
-  const procs: Proc[] = [];
+  const procs: CliProcess[] = [];
   const fakes: FakeBotApi[] = [];
 
   beforeAll(async () => {
@@ -245,7 +226,7 @@ describe('swapbot web when Telegram misbehaves', () => {
     LOG_LEVEL: 'info',
   });
   const web = (env: Record<string, string>) => {
-    const p = run('web', env);
+    const p = startCli('web', env);
     procs.push(p);
     return p;
   };
@@ -328,7 +309,7 @@ describe('swapbot worker beside web on one host', () => {
         TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
         PORT: String(port),
       };
-      const worker = run('worker', env);
+      const worker = startCli('worker', env);
       expect(await worker.exited).not.toBe(0);
       expect(worker.output()).toContain(`port ${port} (PORT) is in use`);
       expect(worker.output()).toContain('set WORKER_PORT');

@@ -5,20 +5,15 @@ import type { Browser } from 'playwright-core';
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/app/runtime.js';
-import { startWeb } from '../../src/app/web.js';
-import { startTrackingWorkers } from '../../src/app/messengers.js';
+import type { Runtime } from '../../src/app/runtime.js';
 import { signLink } from '../../src/pay/access.js';
-import { buildPayPage } from '../../scripts/build-page.mjs';
 import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
-import { memoryLogger } from '../support/log.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { launchChromium, LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
+import { LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
+import { startPayStack, PAY_ORIGIN, type PayStack } from './stack.js';
 import { signInitData } from './support.js';
 
 /**
@@ -30,7 +25,7 @@ import { signInitData } from './support.js';
  * deposit.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const ORIGIN = 'https://pay.test';
+const ORIGIN = PAY_ORIGIN;
 const SECRET = 'pay-link-secret-for-tests-0123456789abcdef';
 const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
@@ -41,39 +36,16 @@ let rt: Runtime;
 let local: string;
 let browser: Browser;
 let rpc: string;
+let stack: PayStack | undefined;
 
 beforeAll(async () => {
-  await buildPayPage(ROOT);
-  fake = await FakeBotApi.start();
-  const { logger } = memoryLogger();
-  const config = loadConfig({
-    TELEGRAM_BOT_TOKEN: fake.token,
-    TELEGRAM_API_ROOT: fake.apiRoot,
-    REDIS_URL: testRedisUrl(),
-    REDIS_PREFIX: uniquePrefix('pay'),
-    PORT: '0',
-    SANDBOX_CHAIN: '1',
-    SANDBOX_DEPOSIT_DELAY_MS: 'off',
-    SANDBOX_SPEED: '20',
-    PAY_PUBLIC_URL: ORIGIN,
-    PAY_LINK_SECRET: SECRET,
-    PAY_INITDATA_MAX_AGE_SECONDS: '600',
-    POLL_FAST_MS: '300',
-    POLL_SLOW_MS: '500',
-  });
-  rt = await createRuntime(config, logger, 'start');
-  const web = await startWeb(rt, { alwaysServeHttp: true });
-  await startTrackingWorkers(rt);
-  await web.ready;
-  local = `http://127.0.0.1:${web.port}`;
+  stack = await startPayStack('pay');
+  ({ fake, rt, local, browser } = stack);
   rpc = rt.sandbox!.chain!.url;
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await rt?.close();
-  await fake?.close();
+  await stack?.close();
 });
 
 /** A fresh account with USDC and ETH from the chain's funded account (a person's wallet). */

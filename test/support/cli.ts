@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WAIT_MS } from './wait.js';
@@ -58,4 +58,24 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** A long-running `swapbot <command>` (web, worker) a test started: its process, all it printed so far, its exit. */
+export interface CliProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `swapbot <command>` with only `env` (and PATH), as a deployment runs it. */
+export function startCli(command: string, env: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [CLI, command], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
 }

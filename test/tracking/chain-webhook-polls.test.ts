@@ -1,8 +1,6 @@
-import { createWalletClient, http, parseUnits, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRenderer } from '../../src/bot/renderer.js';
-import { TOKEN_ABI } from '../../src/chain/local-node.js';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { NETWORKS } from '../../src/sandbox/catalog.js';
@@ -11,6 +9,7 @@ import { ManualClock, type SandboxServer } from '../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../src/tracking/engine.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
+import { sendToken } from '../chain/support/chain-stack.js';
 import { RecordingMessenger } from './support/recording-messenger.js';
 
 /**
@@ -85,23 +84,7 @@ describe('webhooks and the chain watcher: the API only for what the chain cannot
     const chat: ChatTarget = { platform: 'console', chatId: 'webhooks-chain', chatKind: 'private' };
     await tracking.service.follow(id, chat, { userId: 'wc', creator: true });
     await waitFor(() => tracking.swapState(id), 'the first poll');
-    const url = sandbox.chain?.url ?? '';
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(sandbox.chain?.fundedKey ?? '0x'),
-      chain: {
-        id: 31337,
-        name: 'local',
-        nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [url] } },
-      },
-      transport: http(url),
-    });
-    await wallet.writeContract({
-      address: USDC,
-      abi: TOKEN_ABI,
-      functionName: 'transfer',
-      args: [details.deposit_actions?.[0]?.to_address as Hex, parseUnits('100', 6)],
-    });
+    await sendToken(sandbox, details.deposit_actions?.[0]?.to_address as Hex, '100', USDC);
     await waitFor(() => cardSays(chat.chatId, 'Deposit seen on Arbitrum One: 100 USDC'), 'the deposit on the card');
     // Arbitrum needs 3 (the sandbox's catalogue): two more blocks.
     for (let i = 0; i < 2; i++) {

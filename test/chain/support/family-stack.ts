@@ -1,4 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http';
+import { expect } from 'vitest';
 import { trackingRenderer } from '../../../src/bot/renderer.js';
 import { solanaGenesis } from '../../../src/chain/solana/watcher.js';
 import type { ChatTarget } from '../../../src/contracts/incoming.js';
@@ -6,23 +7,26 @@ import { listen, type Listening } from '../../../src/http.js';
 import type { LayerswapClient } from '../../../src/layerswap/client.js';
 import type { CreateSwapParams } from '../../../src/layerswap/params.js';
 import type { Logger } from '../../../src/log.js';
-import type { ManualClock, SandboxServer } from '../../../src/sandbox/types.js';
+import { ManualClock, type SandboxServer } from '../../../src/sandbox/types.js';
 import { createTracking, type Tracking } from '../../../src/tracking/engine.js';
-import { testRedisUrl } from '../../support/redis.js';
-import { waitFor } from '../../support/wait.js';
-import type { RecordingMessenger } from '../../tracking/support/recording-messenger.js';
+import { memoryLogger } from '../../support/log.js';
+import { testRedisUrl, uniquePrefix } from '../../support/redis.js';
+import { setUp } from '../../support/set-up.js';
+import { waitFor, WAIT_MS } from '../../support/wait.js';
+import { RecordingMessenger } from '../../tracking/support/recording-messenger.js';
 import { raw } from '../../sandbox/support.js';
+import { sandboxClient, startChainSandbox } from './chain-stack.js';
 
 /**
  * The fault tests' set-up for the non-EVM families (Solana, TON), beside chain-stack.ts (EVM's):
  * a tracker that reads a network through a given RPC URL (CHAIN_RPC_URLS=NAME=url) and learns
  * the network from the sandbox's catalogue as a bot does (its type, Solana's genesis hash, the
  * confirmations and tokens); an HTTP proxy in front of a chain's RPC that a test can cut (the
- * provider gone); and the cards a chat was sent.
+ * provider gone); the cards a chat was sent; and a fault test file's whole stack (`useFamilyStack`).
  */
 
 /** A proxy that pipes every request to `target`'s host; closing it with `force` cuts the RPC mid-swap. */
-export async function cuttableRpc(target: string): Promise<Listening> {
+async function cuttableRpc(target: string): Promise<Listening> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', target);
     const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
@@ -50,7 +54,7 @@ export interface FamilyTrackingOptions {
 }
 
 /** A started tracker (API polls a minute apart on `clock`: what moves a card sooner is the chain or a test's poll). */
-export async function startFamilyTracking(o: FamilyTrackingOptions): Promise<Tracking> {
+async function startFamilyTracking(o: FamilyTrackingOptions): Promise<Tracking> {
   const tracking = createTracking({
     redis: testRedisUrl(),
     prefix: o.prefix,
@@ -91,7 +95,7 @@ export interface Followed {
 }
 
 /** A swap made with `params`, followed by its creator from the console chat `chatId` once its first poll has read it. */
-export async function followNew(tracking: Tracking, client: LayerswapClient, params: CreateSwapParams, chatId: string): Promise<Followed> {
+async function followNew(tracking: Tracking, client: LayerswapClient, params: CreateSwapParams, chatId: string): Promise<Followed> {
   const details = await client.createSwap(params);
   const action = details.deposit_actions?.[0];
   const callData = JSON.parse(action?.call_data ?? '{}') as { comment?: string };
@@ -121,4 +125,83 @@ export function depositSeenMessages(messenger: RecordingMessenger, chatId: strin
 export function cardSays(messenger: RecordingMessenger, chatId: string, text: string | RegExp, what: string): Promise<string> {
   const says = (t: string) => (typeof text === 'string' ? t.includes(text) : text.test(t));
   return waitFor(() => sentTo(messenger, chatId).find((c) => says(c.text))?.text, what);
+}
+
+/** A fault test file's stack for one network: the sandbox on its chains (payouts on `clock`), its client, and the workers started. */
+export interface FamilyStack {
+  clock: ManualClock;
+  sandbox: SandboxServer;
+  client: LayerswapClient;
+  /** A worker reading the network through `rpcUrl`; closed with the stack. */
+  worker(prefix: string, rpcUrl: string, messenger: RecordingMessenger, logger?: Logger): Promise<Tracking>;
+  /** A swap on the network with a fresh destination, followed from `chatId`. */
+  follow(tracking: Tracking, chatId: string): Promise<Followed>;
+  status(tracking: Tracking, id: string): Promise<string | undefined>;
+  /** The sandbox's payout delay passes on its clock; each swap's next API poll (standing for the cadence's) sees it complete. */
+  payOut(tracking: Tracking, swaps: readonly Followed[]): Promise<void>;
+  /**
+   * A worker reading `target` through a proxy with two swaps; `seen`'s deposit is on its card
+   * (`seenCard`), then the proxy is cut: the fallback is logged (never the URL) and the API is
+   * polled at once. `blind` has not been paid yet.
+   */
+  cutMidSwap(
+    target: string,
+    seenCard: string,
+  ): Promise<{ tracking: Tracking; messenger: RecordingMessenger; seen: Followed; blind: Followed }>;
+  close(): Promise<void>;
+}
+
+/** Started before the file's tests and closed after them; `swap` is the swap every `follow` makes (its destination aside). */
+export function useFamilyStack(network: string, swap: Omit<CreateSwapParams, 'destination_address'>, addressDigit: string): FamilyStack {
+  const clock = new ManualClock();
+  const running: Tracking[] = [];
+  let n = 0;
+  return setUp(async () => {
+    const sandbox = await startChainSandbox(clock);
+    const client = sandboxClient(sandbox, WAIT_MS);
+    const status = async (tracking: Tracking, id: string) => (await tracking.swapState(id))?.status;
+    const worker: FamilyStack['worker'] = async (prefix, rpcUrl, messenger, logger) => {
+      const t = await startFamilyTracking({ client, clock, prefix, network, rpcUrl, messenger, ...(logger ? { logger } : {}) });
+      running.push(t);
+      return t;
+    };
+    const follow: FamilyStack['follow'] = (tracking, chatId) =>
+      followNew(tracking, client, { ...swap, destination_address: `0x${(++n).toString(16).padStart(40, addressDigit)}` }, chatId);
+    return {
+      clock,
+      sandbox,
+      client,
+      worker,
+      follow,
+      status,
+      async payOut(tracking, swaps) {
+        clock.advance(60_000);
+        for (const s of swaps) await tracking.service.pollNow(s.id);
+        for (const s of swaps) await waitFor(async () => (await status(tracking, s.id)) === 'completed', `${s.chatId} completed`);
+      },
+      async cutMidSwap(target, seenCard) {
+        const rpc = await cuttableRpc(target);
+        const log = memoryLogger();
+        const messenger = new RecordingMessenger('console');
+        const tracking = await worker(uniquePrefix('family-cut'), rpc.url, messenger, log.logger);
+        const seen = await follow(tracking, 'cut-seen');
+        const blind = await follow(tracking, 'cut-blind');
+        await sendDeposit(sandbox, seen.id);
+        await cardSays(messenger, seen.chatId, seenCard, 'the deposit seen on chain before the cut');
+        // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
+        clock.advance(1_000);
+        const cutAt = clock.now();
+        await rpc.close({ force: true });
+        await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
+        await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
+        expect(log.lines.join('\n')).not.toContain(rpc.url);
+        return { tracking, messenger, seen, blind };
+      },
+      async close() {
+        for (const t of running) await t.close();
+        await client.close();
+        await sandbox.close();
+      },
+    };
+  });
 }

@@ -3,65 +3,24 @@ import type { Logger } from '../log.js';
 import type { Tracked } from './evidence.js';
 import type { WatchEntry, WatcherEvents } from './watcher.js';
 
-/** The EVM watcher's per-network loop (evm.ts): its state, how one is made, and its reads of a block range. */
+/** The EVM reader's reads (evm.ts): a network's client, and its reads of a block range. */
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-export interface NetworkLoop {
+/** A network's JSON-RPC client. */
+export function evmClient(url: string, timeoutMs = 10_000): PublicClient {
+  // cacheTime 0: viem otherwise answers getBlockNumber from a 4 s cache, and every new
+  // block (a deposit, a confirmation) would reach the card up to 4 s late.
+  return createPublicClient({ cacheTime: 0, transport: http(url, { retryCount: 0, timeout: timeoutMs }) });
+}
+
+/** What a block range is read with: the network, its client, its transfers found, and the rate limit's gap. */
+export interface RangeReader {
   name: string;
   client: PublicClient;
-  entries: Map<string, WatchEntry>;
-  /** Entries added after the loop started: their lookback (the blocks already scanned) is read once. */
-  fresh: Map<string, WatchEntry>;
-  /** The last block fully scanned. */
-  scanned?: number;
-  failures: number;
-  up: boolean;
-  timer?: NodeJS.Timeout;
-  running: boolean;
-  /** A poke came during a tick: tick again at once after it. */
-  again: boolean;
-  /** Its RPC's token bucket (shared by the networks one URL serves). */
-  bucket: Bucket;
-  /** Not before this (ms) while failing: a watch added meanwhile does not try at once. */
-  retryAt: number;
-  /** Its chain id was checked since the last failure. */
-  verified: boolean;
-  /** Another chain's RPC (or none to check against): never read again. */
-  disabled: boolean;
   /** Transfers found, by swap and transaction: unreported until a receipt backs them, then re-checked until final. */
   tracked: Map<string, Tracked>;
-  /** When to tick next (ms from the last tick): what a driven loop's job waits. */
-  nextMs: number;
-}
-
-/** Requests that may go now, as of `refilled`; whether the RPC ever answered. */
-export interface Bucket {
-  tokens: number;
-  refilled: number;
-  answered: boolean;
-}
-
-/** A network's loop, before its first tick. */
-export function newLoop(name: string, url: string, bucket: Bucket, opts: { timeoutMs?: number; chainId?: unknown }): NetworkLoop {
-  return {
-    name,
-    // cacheTime 0: viem otherwise answers getBlockNumber from a 4 s cache, and every new
-    // block (a deposit, a confirmation) would reach the card up to 4 s late.
-    client: createPublicClient({ cacheTime: 0, transport: http(url, { retryCount: 0, timeout: opts.timeoutMs ?? 10_000 }) }),
-    entries: new Map(),
-    fresh: new Map(),
-    failures: 0,
-    up: true,
-    running: false,
-    again: false,
-    retryAt: 0,
-    verified: !opts.chainId,
-    disabled: false,
-    tracked: new Map(),
-    nextMs: 0,
-    bucket,
-  };
+  gap(): Promise<void>;
 }
 
 /**
@@ -70,11 +29,10 @@ export function newLoop(name: string, url: string, bucket: Bucket, opts: { timeo
  * spends the RPC's rate limit before each request.
  */
 export async function scanRange(
-  l: NetworkLoop,
+  l: RangeReader,
   from: number,
   to: number,
   entries: readonly WatchEntry[],
-  gap: (l: NetworkLoop) => Promise<void>,
   events: Pick<WatcherEvents, 'accept'>,
 ): Promise<void> {
   if (from > to) return;
@@ -85,7 +43,7 @@ export async function scanRange(
   }
   if (byAddress.size === 0) return;
   const times = new Map<number, number>();
-  await gap(l);
+  await l.gap();
   const logs = await l.client.getLogs({
     event: TRANSFER,
     args: { to: [...byAddress.keys()] as Address[] },
@@ -114,7 +72,7 @@ export async function scanRange(
   // Native transfers leave no log: read the blocks, only when someone expects the native coin.
   if (entries.some((e) => e.token.contract === null)) {
     for (let b = from; b <= to; b++) {
-      await gap(l);
+      await l.gap();
       const block = await l.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
       times.set(b, Number(block.timestamp) * 1000);
       for (const tx of block.transactions) {
@@ -134,12 +92,9 @@ export async function scanRange(
   }
 }
 
-/** Another chain's RPC (or none to check against): the loop is disabled, with one error line. */
-export function disableForOtherChain(l: NetworkLoop, expected: number | undefined, got: number, log: Logger): void {
-  l.disabled = true;
-  l.up = false;
-  clearTimeout(l.timer);
-  const fields = { network: l.name, expected: expected ?? null, got };
+/** Another chain's RPC (or none to check against): the one error line (the loop is disabled). */
+export function logOtherChain(name: string, expected: number | undefined, got: number, log: Logger): void {
+  const fields = { network: name, expected: expected ?? null, got };
   if (expected === undefined)
     log.error(fields, 'no chain id in the catalogue to check the chain RPC against: not watched; deposits are followed by polling the API');
   else log.error(fields, 'chain RPC is for another chain: not watched; deposits are followed by polling the API');

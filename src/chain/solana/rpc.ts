@@ -3,7 +3,7 @@ import type { Logger } from '../../log.js';
 import type { SeenTransfer, WatchEntry } from '../watcher.js';
 import type { Credit, RpcBlock, SignatureStatus } from './scan.js';
 
-/** The Solana watcher's per-network loop (watcher.ts): its state and its few RPC calls. */
+/** The Solana reader's few RPC calls (watcher.ts), and its match of a block's credits to the watched swaps. */
 
 /** A credit found for a watched swap: unreported until its status backs it, then re-checked until finalized. */
 export interface TrackedCredit {
@@ -12,31 +12,6 @@ export interface TrackedCredit {
   slot: number;
   reported: boolean;
   misses: number;
-}
-
-export interface SolanaLoop {
-  name: string;
-  rpc: SolanaRpc;
-  entries: Map<string, WatchEntry>;
-  /** Entries watched after the loop started: the recent slots already read are matched for them once. */
-  fresh: Map<string, WatchEntry>;
-  /** The last slot fully read. */
-  scanned?: number;
-  /** The newest block height read (confirmations are counted from it). */
-  height?: number;
-  /** Credits of the slots read lately (the lookback), for swaps watched late. */
-  recent: Map<number, Credit[]>;
-  tracked: Map<string, TrackedCredit>;
-  failures: number;
-  up: boolean;
-  answered: boolean;
-  verified: boolean;
-  disabled: boolean;
-  running: boolean;
-  again: boolean;
-  retryAt: number;
-  nextMs: number;
-  timer?: NodeJS.Timeout;
 }
 
 /** The calls the watcher makes, over @solana/kit's JSON-RPC client (numbers come back as bigint). */
@@ -51,7 +26,7 @@ export interface SolanaRpc {
 
 const COMMITMENT = 'confirmed' as const;
 
-function solanaRpc(url: string, timeoutMs: number): SolanaRpc {
+export function solanaRpc(url: string, timeoutMs: number): SolanaRpc {
   const rpc = createSolanaRpc(url);
   const opts = () => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
   // One generic path for getBlock's 'accounts' shape, which kit types per option set.
@@ -86,29 +61,9 @@ function solanaRpc(url: string, timeoutMs: number): SolanaRpc {
   };
 }
 
-export function newSolanaLoop(name: string, url: string, opts: { timeoutMs?: number; checked: boolean }): SolanaLoop {
-  return {
-    name,
-    rpc: solanaRpc(url, opts.timeoutMs ?? 10_000),
-    entries: new Map(),
-    fresh: new Map(),
-    recent: new Map(),
-    tracked: new Map(),
-    failures: 0,
-    up: true,
-    answered: false,
-    verified: !opts.checked,
-    disabled: false,
-    running: false,
-    again: false,
-    retryAt: 0,
-    nextMs: 0,
-  };
-}
-
 /** The credits for the given entries (by their deposit address), as transfers; the events decide which are tracked. */
 export function matchCredits(
-  l: SolanaLoop,
+  l: { name: string; tracked: Map<string, TrackedCredit> },
   credits: readonly Credit[],
   entries: readonly WatchEntry[],
   at: number,
@@ -128,12 +83,9 @@ export function matchCredits(
   }
 }
 
-/** Another chain's RPC (or none to check against): the loop is disabled, with one error line (never the URL). */
-export function disable(l: SolanaLoop, expected: string | undefined, got: string, log: Logger): void {
-  l.disabled = true;
-  l.up = false;
-  clearTimeout(l.timer);
-  const fields = { network: l.name, expected: expected ?? null, got };
+/** Another chain's RPC (or none to check against): the one error line, never the URL (the loop is disabled). */
+export function logOtherCluster(name: string, expected: string | undefined, got: string, log: Logger): void {
+  const fields = { network: name, expected: expected ?? null, got };
   if (expected === undefined)
     log.error(fields, 'no genesis hash known to check the Solana RPC against: not watched; deposits are followed by polling the API');
   else log.error(fields, 'chain RPC is for another chain (genesis hash): not watched; deposits are followed by polling the API');

@@ -5,39 +5,20 @@ import { JettonWallets } from './jettons.js';
 import { incomingOf, rawOf, type Incoming } from './transfers.js';
 
 /**
- * The TON watcher's per-network state (watcher.ts) and its read of one address's new
+ * The TON reader's per-network state (watcher.ts) and its read of one address's new
  * transactions: toncenter's API v2 (`getTransactions`, newest first, paged back by lt and hash to
  * where the last read ended), through @ton/ton's TonClient.
  */
 
-export interface TonLoop {
+/** A network's reading state: its client, and per watched address what was read. */
+export interface TonReads {
   name: string;
   client: TonClient;
-  /**
-   * By swap; each entry's address (and sender) as raw workchain:hex, and the lt up to which it was
-   * offered the address's transfers (read oldest first: one number per swap, no set that grows).
-   */
-  entries: Map<
-    string,
-    { entry: WatchEntry; raw: string; offered: bigint; /** Its jetton master, raw (null: native). */ own: string | null }
-  >;
   /** Per watched address: the newest lt read. */
   cursors: Map<string, bigint>;
   /** Per watched address: transfers read within the lookback (a swap watched later is matched against them, no request). */
   recent: Map<string, Seen[]>;
-  /** Entries watched since the last tick: matched against `recent` once. */
-  fresh: Set<string>;
   jettons: JettonWallets;
-  /** The last masterchain seqno read. */
-  head?: number;
-  failures: number;
-  up: boolean;
-  answered: boolean;
-  timer?: NodeJS.Timeout;
-  running: boolean;
-  again: boolean;
-  retryAt: number;
-  nextMs: number;
   /** Fake jetton notifications already logged (once per wallet). */
   fakes: Set<string>;
 }
@@ -49,25 +30,9 @@ export interface Seen extends Incoming {
   block: number;
 }
 
-export function newTonLoop(name: string, url: string, timeoutMs: number): TonLoop {
+export function newTonReads(name: string, url: string, timeoutMs: number): TonReads {
   const client = new TonClient({ endpoint: url, timeout: timeoutMs });
-  return {
-    name,
-    client,
-    entries: new Map(),
-    cursors: new Map(),
-    recent: new Map(),
-    fresh: new Set(),
-    jettons: new JettonWallets((run) => run(client)),
-    failures: 0,
-    up: true,
-    answered: false,
-    running: false,
-    again: false,
-    retryAt: 0,
-    nextMs: 0,
-    fakes: new Set(),
-  };
+  return { name, client, cursors: new Map(), recent: new Map(), jettons: new JettonWallets((run) => run(client)), fakes: new Set() };
 }
 
 export interface ReadLimits {
@@ -81,7 +46,7 @@ export interface ReadLimits {
  * The address's transactions newer than its cursor (on a first read: back to the horizon), oldest
  * first; `gap` is spent before each request. The cursor moves to the newest read.
  */
-export async function readNew(l: TonLoop, raw: string, lim: ReadLimits, gap: () => Promise<void>): Promise<Transaction[]> {
+export async function readNew(l: TonReads, raw: string, lim: ReadLimits, gap: () => Promise<void>): Promise<Transaction[]> {
   const address = Address.parse(raw);
   const cursor = l.cursors.get(raw);
   const out: Transaction[] = [];
@@ -114,7 +79,7 @@ export async function readNew(l: TonLoop, raw: string, lim: ReadLimits, gap: () 
 
 /** The transfers among `txs` (oldest first), jettons checked against their masters; fakes are dropped (`onFake` once per wallet). */
 export async function transfersOf(
-  l: TonLoop,
+  l: TonReads,
   raw: string,
   txs: readonly Transaction[],
   block: number,
