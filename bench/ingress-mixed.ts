@@ -30,7 +30,13 @@ export interface MixedOptions {
   redeliverEvery: number;
 }
 
-export const MIXED_DEFAULTS: MixedOptions = { ratePerS: 1_000, windowMs: 15_000, telegramConnections: 40, discordConnections: 256, redeliverEvery: 50 };
+export const MIXED_DEFAULTS: MixedOptions = {
+  ratePerS: 1_000,
+  windowMs: 15_000,
+  telegramConnections: 40,
+  discordConnections: 256,
+  redeliverEvery: 50,
+};
 
 export interface MixedTarget {
   /** The web process's CPU time so far (µs). */
@@ -145,7 +151,15 @@ export async function runMixed(b: Bench, t: MixedTarget, section: Section, opts:
     const load1 = os.loadavg()[0] ?? NaN;
     const latency = (u: Planned): number =>
       u.kind.startsWith('telegram') ? (firstReply.get(u.chat) ?? NaN) - t0 - u.at : (answered.get(u.chat)?.at ?? NaN) - u.at;
-    const byKind = new Map(KINDS.map((k) => [k, updates.filter((u) => u.kind === k).map(latency).filter(Number.isFinite)]));
+    const byKind = new Map(
+      KINDS.map((k) => [
+        k,
+        updates
+          .filter((u) => u.kind === k)
+          .map(latency)
+          .filter(Number.isFinite),
+      ]),
+    );
     const all = [...byKind.values()].flat();
     // Lost: no reply call at all within two minutes (Telegram) or no 200 answer (Discord).
     const lostTg = tg.filter((u) => !firstReply.has(u.chat)).length;

@@ -161,7 +161,12 @@ export async function runIngress(b: Bench, opts: Partial<IngressOptions> = {}): 
       },
     );
     await discordPhase(b, pool, discordKey, o, section);
-    await runMixed(b, { port, path, secret, key: discordKey, cpu: async () => (await web.call<{ micros: number }>('cpu')).micros }, section, o.mixed);
+    await runMixed(
+      b,
+      { port, path, secret, key: discordKey, cpu: async () => (await web.call<{ micros: number }>('cpu')).micros },
+      section,
+      o.mixed,
+    );
     section.targets.push({
       text: 'every Telegram update answered once (none lost, none twice)',
       measured: `${lost} lost, ${doubled} answered twice, HTTP ${[...statuses].map(([s, n]) => `${s} x${n}`).join(', ')}`,

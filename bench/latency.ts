@@ -131,7 +131,8 @@ export async function runLatency(
     { figure: 'p99', unit: 'ms', value: spread(p99s), beside, ratio: ratio(p99s) },
     { figure: 'max', unit: 'ms', value: spread(maxes), beside, ratio: ratio(maxes) },
     {
-      figure: 'p99 of the single-confirmation steps (one edit per chat) / of the completion step (an edit and a "completed" message per chat)',
+      figure:
+        'p99 of the single-confirmation steps (one edit per chat) / of the completion step (an edit and a "completed" message per chat)',
       unit: 'ms',
       value: spread(stepP99s),
       beside: { label: 'completion step', unit: 'ms', value: spread(lastP99s) },
