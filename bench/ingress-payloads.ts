@@ -11,7 +11,7 @@ import { statusActions } from '../src/bot/kernel/status-actions.js';
 
 export const APP_ID = '1300000000000000001';
 /** The help card's one button: "Where is my swap?" (a Redis write and a prompt, no API call). */
-export const PRESS_ACTION = statusActions.where();
+const PRESS_ACTION = statusActions.where();
 
 export async function freePort(): Promise<number> {
   const srv = createServer();
