@@ -1,5 +1,4 @@
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { Bench } from './context.js';
@@ -7,6 +6,8 @@ import { deleteKeys } from './env.js';
 import { ChildHandle } from './ipc.js';
 import { emptySection, type Section } from './report.js';
 import type { SinkEvent } from './sinks/sink-event.js';
+import { APP_ID, discordInteraction, ed25519, freePort, telegramUpdate, type DiscordKey } from './ingress-payloads.js';
+import { runMixed, type MixedOptions } from './ingress-mixed.js';
 import { fmt, percentile, progress, spread, waitFor } from './stats.js';
 
 /**
@@ -21,62 +22,20 @@ import { fmt, percentile, progress, spread, waitFor } from './stats.js';
 export interface IngressOptions {
   updates: number;
   connections: number;
+  /** The mixed load after the two platforms alone (ingress-mixed.ts). */
+  mixed: Partial<MixedOptions>;
 }
 
-const DEFAULTS: IngressOptions = { updates: 3_000, connections: 40 };
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-const APP_ID = '1300000000000000001';
-
-function ed25519(): { publicHex: string; sign(timestamp: string, body: string): string } {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const publicHex = Buffer.from(String(publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
-  return { publicHex, sign: (t, body) => sign(null, Buffer.from(t + body), privateKey).toString('hex') };
-}
-
-/** A /help slash command in a DM, as Discord POSTs it to an interactions endpoint. */
-function helpInteraction(k: number): Record<string, unknown> {
-  const user = {
-    id: String(1_400_000_000_000_000_000n + BigInt(k)),
-    username: `bench${k}`,
-    discriminator: '0',
-    global_name: null,
-    avatar: null,
-  };
-  const channel = String(1_500_000_000_000_000_000n + BigInt(k));
-  return {
-    id: String(1_600_000_000_000_000_000n + BigInt(k)),
-    application_id: APP_ID,
-    type: 2,
-    token: `bench-interaction-token-${k}`,
-    version: 1,
-    locale: 'en-US',
-    entitlements: [],
-    app_permissions: String((1n << 53n) - 1n),
-    channel: { id: channel, type: 1, recipients: [user], flags: 0, last_message_id: null },
-    channel_id: channel,
-    user,
-    context: 1,
-    authorizing_integration_owners: { '0': user.id },
-    data: { id: '1700000000000000001', name: 'help', type: 1, options: [] },
-  };
-}
+const DEFAULTS: IngressOptions = { updates: 3_000, connections: 40, mixed: {} };
 
 /** The same number of Discord interactions over HTTP, `connections` at a time: POST answer times and kinds. */
-async function discordPhase(b: Bench, pool: Pool, key: ReturnType<typeof ed25519>, o: IngressOptions, section: Section): Promise<void> {
+async function discordPhase(b: Bench, pool: Pool, key: DiscordKey, o: IngressOptions, section: Section): Promise<void> {
   const answered: number[] = [];
   const kinds = new Map<string, number>();
   let next = 0;
   const one = async () => {
     while (next < o.updates) {
-      const body = JSON.stringify(helpInteraction(next++));
+      const body = JSON.stringify(discordInteraction(next++));
       const ts = String(Math.floor(Date.now() / 1000));
       const t0 = performance.now();
       const res = await pool.request({
@@ -157,17 +116,7 @@ export async function runIngress(b: Bench, opts: Partial<IngressOptions> = {}): 
       while (next < o.updates) {
         const k = next++;
         const chat = base + k;
-        const update = {
-          update_id: base + k,
-          message: {
-            message_id: 1,
-            date: Math.floor(Date.now() / 1000),
-            chat: { id: chat, type: 'private', first_name: 'Bench' },
-            from: { id: chat, is_bot: false, first_name: 'Bench', language_code: 'en' },
-            text: '/help',
-            entities: [{ type: 'bot_command', offset: 0, length: 5 }],
-          },
-        };
+        const update = telegramUpdate(base + k, chat);
         const t0 = performance.now();
         sentAt.set(String(chat), t0);
         const res = await pool.request({
@@ -212,6 +161,12 @@ export async function runIngress(b: Bench, opts: Partial<IngressOptions> = {}): 
       },
     );
     await discordPhase(b, pool, discordKey, o, section);
+    await runMixed(
+      b,
+      { port, path, secret, key: discordKey, cpu: async () => (await web.call<{ micros: number }>('cpu')).micros },
+      section,
+      o.mixed,
+    );
     section.targets.push({
       text: 'every Telegram update answered once (none lost, none twice)',
       measured: `${lost} lost, ${doubled} answered twice, HTTP ${[...statuses].map(([s, n]) => `${s} x${n}`).join(', ')}`,

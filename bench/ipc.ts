@@ -47,9 +47,15 @@ export class ChildHandle {
     });
   }
 
-  /** Starts bench/dist/bench/<file> (a compiled sibling of this module) with an IPC channel. */
+  /**
+   * Starts bench/dist/bench/<file> (a compiled sibling of this module) with an IPC channel.
+   * BENCH_CPU_PROF=<dir> BENCH_CPU_PROF_CHILD=<name>: that child runs under `node --cpu-prof`, its
+   * profile written to <dir> when it exits (to see where a part's time goes).
+   */
   static start(name: string, file: string): ChildHandle {
-    const child = fork(join(HERE, file), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+    const prof = process.env.BENCH_CPU_PROF && process.env.BENCH_CPU_PROF_CHILD === name;
+    const execArgv = prof ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const child = fork(join(HERE, file), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
     return new ChildHandle(name, child);
   }
 

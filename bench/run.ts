@@ -155,7 +155,7 @@ async function main(): Promise<void> {
       await part(sections, 12, 'Chain watch across workers', () =>
         runChainWorkers(bench, QUICK ? { swaps: 6, windowMs: 10_000, deposits: 3 } : {}),
       );
-    if (runs(13)) await part(sections, 13, 'Ingress', () => runIngress(bench, QUICK ? { updates: 300 } : {}));
+    if (runs(13)) await part(sections, 13, 'Ingress', () => runIngress(bench, QUICK ? { updates: 300, mixed: { windowMs: 2_000 } } : {}));
     if (runs(14)) await part(sections, 14, 'TON chain watch', () => runTonChain({ windowMs: QUICK ? 15_000 : 60_000 }));
   } finally {
     await stop();

@@ -3,8 +3,8 @@ import { agentDelivery } from '../mcp/wiring.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
-import { discordMessenger } from '../platforms/discord/adapter.js';
-import { telegramMessenger } from '../platforms/telegram/adapter.js';
+import { discordMessenger } from '../platforms/discord/messenger.js';
+import { telegramMessenger } from '../platforms/telegram/messenger.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
 import type { Runtime } from './runtime.js';
 

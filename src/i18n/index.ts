@@ -209,12 +209,19 @@ export function tSpans(locale: Locale, key: CatalogKey, vars: Readonly<Record<st
     .flatMap((piece, i): Array<string | Span> => (i % 2 === 1 ? [spans[Number(piece)] as Span] : piece ? [piece] : []));
 }
 
+/** menuText's answers: a few hundred at most (locales x command and option descriptions). */
+const menuTexts = new Map<string, string>();
+
 /**
  * A command's or option's description for a menu in `locale`. The catalog's text is used only
  * while its English matches the declaration's, so a reworded command never shows a stale translation.
  */
 export function menuText(locale: Locale, key: string, english: string): string {
-  return hasKey(key) && t('en', key) === english ? t(locale, key) : english;
+  // /help lists every command's description (three lookups each): the catalogs do not change while running, so each is worked out once.
+  const memo = `${locale}\u0000${key}\u0000${english}`;
+  let text = menuTexts.get(memo);
+  if (text === undefined) menuTexts.set(memo, (text = hasKey(key) && t('en', key) === english ? t(locale, key) : english));
+  return text;
 }
 
 /** Telegram's language_code for each locale (ISO 639-1: Telegram menus are per two-letter code). */

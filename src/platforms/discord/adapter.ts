@@ -3,7 +3,6 @@ import type { BotCore } from '../../bot/core.js';
 import { silentLogger, type Logger } from '../../log.js';
 import { createDiscordBot, type DiscordBot } from './bot.js';
 import { registerDiscordCommands, type RegisterResult } from './commands.js';
-import { DiscordMessenger } from './messenger.js';
 import { DISCORD_INTERACTIONS_PATH, interactionsEndpoint, type InteractionClaims } from './http-endpoint.js';
 
 /**
@@ -57,11 +56,6 @@ export function discordInteractions(
     path: DISCORD_INTERACTIONS_PATH,
     handler: interactionsEndpoint({ publicKey: settings.publicKey, receive, ...opts }),
   };
-}
-
-/** The Messenger for the tracking worker (REST only). */
-export function discordMessenger(settings: Pick<DiscordSettings, 'token' | 'apiUrl'>): DiscordMessenger {
-  return new DiscordMessenger({ token: settings.token, ...(settings.apiUrl ? { api: settings.apiUrl } : {}) });
 }
 
 /** `swapbot register-commands`: to the guild when one is given (instant), else globally. */

@@ -1,4 +1,4 @@
-import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
+import { DiscordAPIError, HTTPError, RateLimitError } from './rest.js';
 import { DeliveryError, neverSent } from '../../contracts/messenger.js';
 import { asError } from '../../log.js';
 

@@ -1,4 +1,5 @@
-import { REST, Routes } from 'discord.js';
+import { REST } from './rest.js';
+import { Routes } from 'discord-api-types/v10';
 import type { ChatTarget, MessageRef } from '../../contracts/incoming.js';
 import type { Messenger, SendOptions } from '../../contracts/messenger.js';
 import type { Reply } from '../../contracts/reply.js';
@@ -86,4 +87,9 @@ export class DiscordMessenger implements Messenger {
     this.dmChannels.set(userId, channel.id);
     return channel.id;
   }
+}
+
+/** The Messenger for the tracking worker (REST only): here, not in adapter.ts, so a worker loads neither discord.js nor the gateway client. */
+export function discordMessenger(settings: { token: string; apiUrl?: string }): DiscordMessenger {
+  return new DiscordMessenger({ token: settings.token, ...(settings.apiUrl ? { api: settings.apiUrl } : {}) });
 }

@@ -1,5 +1,5 @@
-import type { RawFile } from 'discord.js';
-import { MessageFlags } from 'discord.js';
+import type { RawFile } from './rest.js';
+import { MessageFlags } from 'discord-api-types/v10';
 import type { RenderedMessage } from './render.js';
 
 /**

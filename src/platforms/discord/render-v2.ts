@@ -5,8 +5,8 @@ import type {
   APIMessageTopLevelComponent,
   APISectionComponent,
   APITextDisplayComponent,
-} from 'discord.js';
-import { ButtonStyle, ComponentType, SeparatorSpacingSize } from 'discord.js';
+} from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType, SeparatorSpacingSize } from 'discord-api-types/v10';
 import type { Line, Reply } from '../../contracts/reply.js';
 import { plain, renderLine, renderLines } from './markdown.js';
 

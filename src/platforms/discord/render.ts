@@ -6,8 +6,8 @@ import type {
   APIEmbedField,
   APIMessageTopLevelComponent,
   APIStringSelectComponent,
-} from 'discord.js';
-import { ButtonStyle, ComponentType } from 'discord.js';
+} from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { bold, code, type Button, type Line, type Reply, type Tone } from '../../contracts/reply.js';
 import { defaultLocale, t, type Translate } from '../../i18n/index.js';
 import { copyButtonId, CUSTOM_ID_MAX, promptButtonId, selectId } from './custom-ids.js';

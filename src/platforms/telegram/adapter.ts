@@ -5,7 +5,6 @@ import type { Logger } from '../../log.js';
 import { createTelegramBot, type TelegramBot } from './bot.js';
 import { registerTelegramCommands } from './commands.js';
 import { telegramError } from './errors.js';
-import { TelegramMessenger } from './messenger.js';
 import type { WebhookHandler } from './webhook.js';
 
 /**
@@ -70,11 +69,6 @@ export function telegramAdapter(
     },
     stop: () => telegram.stop(),
   };
-}
-
-/** The worker's Messenger: the Bot API alone, no update loop, no retries (the queue waits). */
-export function telegramMessenger(settings: Pick<TelegramSettings, 'token' | 'apiRoot'>): TelegramMessenger {
-  return new TelegramMessenger({ token: settings.token, ...(settings.apiRoot ? { apiRoot: settings.apiRoot } : {}) });
 }
 
 /** `swapbot register-commands`. */

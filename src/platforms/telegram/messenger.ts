@@ -234,3 +234,11 @@ export class TelegramMessenger implements Messenger {
 function withSelective(markup: InlineKeyboardMarkup | ForceReply, selective: boolean): InlineKeyboardMarkup | ForceReply {
   return isForceReply(markup) && selective ? { ...markup, selective: true } : markup;
 }
+
+/**
+ * The worker's Messenger: the Bot API alone, no update loop, no retries (the queue waits). Here,
+ * not in adapter.ts, so a worker loads no update loop.
+ */
+export function telegramMessenger(settings: { token: string; apiRoot?: string }): TelegramMessenger {
+  return new TelegramMessenger({ token: settings.token, ...(settings.apiRoot ? { apiRoot: settings.apiRoot } : {}) });
+}
