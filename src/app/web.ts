@@ -8,14 +8,13 @@ import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
 import { mcpWeb } from '../mcp/wiring.js';
 import type { Runtime } from './runtime.js';
+import { healthy } from './health.js';
 import { payPage, PAY_PATH } from '../pay/index.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
 /** Where agents reach the MCP server over Streamable HTTP. */
 const MCP_PATH = '/mcp';
-/** /health must answer even while Redis hangs: past this it says "not ready". */
-const HEALTH_PING_MS = 2_000;
 
 /**
  * The platform adapters: Telegram (long polling, or a webhook on PORT), the Discord gateway, and
@@ -181,14 +180,3 @@ async function startWithRetry<T>(rt: Runtime, name: string, connect: () => Promi
 /** discord.js names a refused token TokenInvalid (a 401 from the gateway's login). */
 const isTokenRefused = (err: unknown): boolean =>
   err instanceof Error && ((err as { code?: unknown }).code === 'TokenInvalid' || (err as { status?: unknown }).status === 401);
-
-export async function healthy(rt: Runtime, waiting: ReadonlySet<string>): Promise<boolean> {
-  if (waiting.size > 0) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), HEALTH_PING_MS)));
-  try {
-    return await Promise.race([rt.redis.ping().then((p) => p === 'PONG'), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

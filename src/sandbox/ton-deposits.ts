@@ -1,10 +1,9 @@
 import { parseUnits } from 'viem';
-import { createTonWatcher } from '../chain/ton/watcher.js';
 import type { SeenTransfer } from '../chain/watcher.js';
 import { NETWORKS } from './catalog.js';
 import { validation } from './http-error.js';
 import type { SwapRecord } from './lifecycle.js';
-import { startSandboxTon, type SandboxTon } from './ton-chain.js';
+import type { SandboxTon } from './ton-chain.js';
 
 /**
  * The sandbox's TON deposits with --chain (chain.ts starts them beside the EVM node): its TON
@@ -47,6 +46,8 @@ export async function startTonDeposits(
 ): Promise<SandboxTonDeposits> {
   const networks = NETWORKS.filter((n) => n.type === 'ton');
   const jettons = networks.flatMap((n) => n.tokens.flatMap((t) => (t.contract ? [t.contract] : [])));
+  // The TON emulator and client load only with the sandbox's chain (the server imports isTonSwap from here).
+  const [{ startSandboxTon }, { createTonWatcher }] = await Promise.all([import('./ton-chain.js'), import('../chain/ton/watcher.js')]);
   const ton = await startSandboxTon({ jettons, ...(opts.blockMs !== undefined ? { blockMs: opts.blockMs } : {}) });
   const watcher = createTonWatcher({
     rpcs: new Map(networks.map((n) => [n.name, ton.url])),
