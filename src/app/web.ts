@@ -1,15 +1,10 @@
 import { asError } from '../log.js';
-import { discordBot, discordInteractions } from '../platforms/discord/adapter.js';
 import type { DiscordBot } from '../platforms/discord/bot.js';
-import { TokenRefused } from '../platforms/telegram/connect.js';
-import { telegramAdapter } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
 import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
-import { mcpWeb } from '../mcp/wiring.js';
 import type { Runtime } from './runtime.js';
 import { healthy } from './health.js';
-import { payPage, PAY_PATH } from '../pay/index.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
@@ -35,7 +30,9 @@ export async function startWeb(
   const adapters: string[] = [];
   const waiting = new Set<string>();
 
+  // Each platform's library (grammY, discord.js) and the pay page load only when configured.
   if (config.TELEGRAM_BOT_TOKEN) {
+    const { telegramAdapter } = await import('../platforms/telegram/adapter.js');
     const telegram = telegramAdapter(telegramSettings(config), { core: rt.core, redis: rt.redis, logger, keyPrefix: config.REDIS_PREFIX });
     // Mounted at once: Telegram's first call may come as soon as setWebhook is done.
     if (telegram.webhook) routes.set(telegram.webhook.path, telegram.webhook.handler);
@@ -63,7 +60,9 @@ export async function startWeb(
 
   // DISCORD_INTERACTIONS=http: interactions arrive as signed POSTs, so the route is mounted at once.
   let discordOverHttp: DiscordBot | undefined;
-  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID && config.DISCORD_INTERACTIONS === 'http') {
+  const { discordBot, discordInteractions } =
+    config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID ? await import('../platforms/discord/adapter.js') : {};
+  if (discordBot && discordInteractions && config.DISCORD_INTERACTIONS === 'http') {
     const settings = discordSettings(config);
     discordOverHttp = discordBot(settings, rt.core, logger);
     const route = discordInteractions(settings, discordOverHttp, { claims: rt.tracking.webhookReplayGuard, logger });
@@ -71,14 +70,16 @@ export async function startWeb(
   }
 
   const prefixes = new Map<string, RequestHandler>();
-  const pay = payPage(rt);
-  if (pay) {
-    prefixes.set(PAY_PATH, pay);
-    adapters.push(`pay page at ${PAY_PATH}`);
+  const pay = config.PAY_PUBLIC_URL && config.PAY_LINK_SECRET ? await import('../pay/index.js') : undefined;
+  const page = pay?.payPage(rt);
+  if (pay && page) {
+    prefixes.set(pay.PAY_PATH, page);
+    adapters.push(`pay page at ${pay.PAY_PATH}`);
   }
 
   if (opts.alwaysServeHttp || config.setVariables.includes('PORT')) {
     // Agents over Streamable HTTP (src/mcp): every request needs a key from `swapbot mcp-key create`.
+    const { mcpWeb } = await import('../mcp/wiring.js');
     const mcp = await mcpWeb({ redisUrl: rt.redisUrl, coreDeps: rt.coreDeps, logger, botUsername: config.TELEGRAM_BOT_USERNAME });
     routes.set(MCP_PATH, mcp.handle);
     rt.onClose('mcp', mcp.close);
@@ -105,7 +106,7 @@ export async function startWeb(
       );
   }
 
-  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
+  if (discordBot) {
     // In the background, retried with back-off: Discord unreachable at start must not take
     // Telegram and the webhooks down with it (one failure domain per platform).
     waiting.add('discord');
@@ -132,7 +133,8 @@ export async function startWeb(
   const ready = Promise.all(
     background.map((task) =>
       task().catch((err: unknown) => {
-        if (err instanceof TokenRefused)
+        // platforms/telegram/connect.ts's TokenRefused, by name: that module loads grammY.
+        if (err instanceof Error && err.name === 'TokenRefused')
           logger.error(
             { err: asError(err, { stack: false }) },
             'a token was refused; /health answers 503 until the process restarts with a valid token.',
