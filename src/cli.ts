@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { parseArgs } from 'node:util';
-import { runConsole } from './app/console.js';
-import { registerCommands } from './app/register-commands.js';
-import { checkPersistence, createRuntime, StartupError, untilRedisAnswers, type Role, type Runtime } from './app/runtime.js';
-import { startTrackingWorkers } from './app/messengers.js';
-import { serveHttp } from './app/http-server.js';
-import { healthy, startWeb } from './app/web.js';
+import type { Runtime } from './app/runtime.js';
+import { StartupError } from './app/startup-error.js';
 import { ConfigError, loadConfig, type ProcessKind } from './config.js';
 import { asError, consoleLogFile, createLogger, type Logger } from './log.js';
-import { runSandboxCli } from './sandbox/cli.js';
-import { McpCliError, runMcpKeyCli, runMcpStdio } from './mcp/cli.js';
-import { startEmbeddedRedis } from './redis-server.js';
-import { clusterUrl, createRedis } from './redis.js';
+
+// Each command imports only the modules it runs (`await import` in its branch): importing them all
+// cost every start, `--help` included, 1.8 s of CPU (docs/development.md, "Where the suite's time goes").
+
+// Node ≥ 22.1 keeps V8's compiled code of what a start loads (under the OS's temp directory), so the
+// next start of any command skips compiling it; Node 20 has no such cache.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const USAGE = `swapbot: a Telegram, Discord and terminal bot for the Layerswap swap API
 
@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
   }
   loadDotEnv();
   if (command === 'sandbox') {
+    const { runSandboxCli } = await import('./sandbox/cli.js');
     await runSandboxCli(rest, process.env);
     return 0;
   }
@@ -67,11 +68,13 @@ async function main(argv: string[]): Promise<number> {
   });
 
   if (command === 'register-commands') {
+    const { registerCommands } = await import('./app/register-commands.js');
     await registerCommands(config, logger);
     return 0;
   }
 
-  const role: Role = consoleMode ? 'console' : (command as Role);
+  const role = consoleMode ? 'console' : (command as 'start' | 'web' | 'worker');
+  const { checkPersistence, createRuntime, untilRedisAnswers } = await import('./app/runtime.js');
   const rt = await createRuntime(config, logger, role);
   // A development chain (SANDBOX_CHAIN=1): its key is a well-known one (DEV_KEYS), printed so any wallet tool can send.
   // Not in `swapbot mcp`, whose stdout is the protocol.
@@ -86,8 +89,9 @@ async function main(argv: string[]): Promise<number> {
       // --lang ru, else the terminal's own language (LC_ALL, LC_MESSAGES, LANG as POSIX orders them).
       const locale = values.lang ?? (process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG || undefined);
       const linger = values.linger === undefined ? config.CONSOLE_LINGER_SECONDS : parseLinger(values.linger);
-      const web = command === 'start' ? await startWeb(rt, { alwaysServeHttp: false }) : undefined;
+      const web = command === 'start' ? await (await import('./app/web.js')).startWeb(rt, { alwaysServeHttp: false }) : undefined;
       if (web?.adapters.length) logger.info({ adapters: web.adapters }, 'web adapters running');
+      const [{ runConsole }, { startTrackingWorkers }] = await Promise.all([import('./app/console.js'), import('./app/messengers.js')]);
       // Ctrl-C (or SIGTERM) ends the chat at once; the runtime then drains as usual.
       await Promise.race([
         runConsole(rt, {
@@ -110,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
       untilRedisAnswers(rt, waiting).then(async (up) => {
         if (!up) return undefined;
         await checkPersistence(rt);
-        return startTrackingWorkers(rt);
+        return (await import('./app/messengers.js')).startTrackingWorkers(rt);
       });
     if (role === 'web') {
       // web does not wait for Redis to listen: the check runs once it answers, and a refusal ends the process.
@@ -123,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
         });
     }
     if (role === 'web' || role === 'start') {
+      const { startWeb } = await import('./app/web.js');
       const web = await startWeb(rt, { alwaysServeHttp: role === 'web' });
       if (role === 'start')
         await tracking(`swapbot start: Redis does not answer (check REDIS_URL: see the Redis line above); tracking starts once it does`);
@@ -131,6 +136,7 @@ async function main(argv: string[]): Promise<number> {
       // No routes: /health (Redis answers, workers running) for the container's check, /metrics for Prometheus.
       const port = config.WORKER_PORT ?? config.PORT;
       const waiting = new Set(['tracking']);
+      const [{ serveHttp }, { healthy }] = await Promise.all([import('./app/http-server.js'), import('./app/health.js')]);
       const server = await serveHttp(new Map(), { port, health: () => healthy(rt, waiting), metricsToken: config.METRICS_TOKEN }).catch(
         (err: unknown) => {
           if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
@@ -168,7 +174,9 @@ async function runMcp(command: 'mcp' | 'mcp-key', rest: string[]): Promise<numbe
     destination: process.stderr,
     format: 'line',
   });
+  const { McpCliError, runMcpKeyCli, runMcpStdio } = await import('./mcp/cli.js');
   if (command === 'mcp-key') {
+    const [{ startEmbeddedRedis }, { clusterUrl, createRedis }] = await Promise.all([import('./redis-server.js'), import('./redis.js')]);
     const embedded =
       config.REDIS_URL || config.REDIS_CLUSTER_NODES ? undefined : await startEmbeddedRedis({ dataDir: config.DATA_DIR, logger });
     const url = config.REDIS_CLUSTER_NODES ? clusterUrl(config.REDIS_CLUSTER_NODES) : (config.REDIS_URL ?? embedded?.url ?? '');
@@ -184,6 +192,10 @@ async function runMcp(command: 'mcp' | 'mcp-key', rest: string[]): Promise<numbe
       await embedded?.stop();
     }
   }
+  const [{ createRuntime, untilRedisAnswers }, { startTrackingWorkers }] = await Promise.all([
+    import('./app/runtime.js'),
+    import('./app/messengers.js'),
+  ]);
   const rt = await createRuntime(config, logger, 'console');
   const stop = onSignals(rt, logger);
   try {

@@ -1,10 +1,8 @@
 import { trackingRenderer } from '../bot/renderer.js';
-import { agentDelivery } from '../mcp/wiring.js';
+import { agentDelivery } from '../mcp/delivery.js';
 import type { Platform } from '../contracts/incoming.js';
 import type { Messenger } from '../contracts/messenger.js';
 import type { Config } from '../config.js';
-import { discordMessenger } from '../platforms/discord/messenger.js';
-import { telegramMessenger } from '../platforms/telegram/messenger.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
 import type { Runtime } from './runtime.js';
 
@@ -19,16 +17,19 @@ export async function startTrackingWorkers(rt: Runtime, extra: Partial<Record<Pl
   const agents = agentDelivery({ redisUrl: rt.redisUrl, coreDeps: rt.coreDeps, logger: rt.logger });
   rt.onClose('mcp webhooks', agents.close);
   await rt.tracking.startWorkers({
-    messengers: { ...buildMessengers(rt.config), mcp: agents.messenger, ...extra },
+    messengers: { ...(await buildMessengers(rt.config)), mcp: agents.messenger, ...extra },
     render: trackingRenderer,
     renderers: { mcp: agents.renderer },
     concurrency: rt.config.TRACK_POLL_CONCURRENCY,
   });
 }
 
-function buildMessengers(config: Config): Partial<Record<Platform, Messenger>> {
+/** Each platform's HTTP client (grammY's Api, @discordjs/rest) loads only with its token: the terminal chat and `swapbot mcp` start without them. */
+async function buildMessengers(config: Config): Promise<Partial<Record<Platform, Messenger>>> {
   const byPlatform: Partial<Record<Platform, Messenger>> = {};
-  if (config.TELEGRAM_BOT_TOKEN) byPlatform.telegram = telegramMessenger(telegramSettings(config));
-  if (config.DISCORD_TOKEN) byPlatform.discord = discordMessenger(discordSettings(config));
+  if (config.TELEGRAM_BOT_TOKEN)
+    byPlatform.telegram = (await import('../platforms/telegram/messenger.js')).telegramMessenger(telegramSettings(config));
+  if (config.DISCORD_TOKEN)
+    byPlatform.discord = (await import('../platforms/discord/messenger.js')).discordMessenger(discordSettings(config));
   return byPlatform;
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import { registerDiscordMenus } from '../platforms/discord/adapter.js';
 import { registerTelegramMenus } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
-import { StartupError } from './runtime.js';
+import { StartupError } from './startup-error.js';
 
 /** `swapbot register-commands`: command menus on every configured platform, on demand. */
 export async function registerCommands(config: Config, logger: Logger): Promise<void> {

@@ -9,13 +9,12 @@ import { clusterUrl, createRedis, probeRedis } from '../redis.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../redis-server.js';
 import { persistenceProblem, redisPersistence } from '../redis-persistence.js';
 import { scrapeTracking } from './metrics-source.js';
-import { startSandbox } from '../sandbox/server.js';
 import type { SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
 import { catalogueChainId } from '../tracking/chain-evidence.js';
-import { solanaGenesis } from '../chain/solana/watcher.js';
 import { LanguageStore } from '../i18n/store.js';
-import { payLinksOf } from '../pay/index.js';
+import { payLinksOf } from '../pay/links.js';
+import { StartupError } from './startup-error.js';
 
 /**
  * The composition root: one place that turns Config into running parts (Redis, the API client or
@@ -52,10 +51,6 @@ export interface Runtime {
 
 /** The longest one close step may hold up the ones after it. */
 const STEP_BUDGET_MS = 12_000;
-
-export class StartupError extends Error {
-  override name = 'StartupError';
-}
 
 export async function createRuntime(config: Config, logger: Logger, role: Role): Promise<Runtime> {
   // Web and worker share Redis and the service with other processes: the one check (config.ts) says what is missing.
@@ -102,6 +97,8 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     let baseUrl = config.LAYERSWAP_API_URL;
     let apiKey = config.LAYERSWAP_API_KEY;
     if (config.useSandbox) {
+      // Loaded only here: a process against the real API never loads the sandbox (nor its chains).
+      const { startSandbox } = await import('../sandbox/server.js');
       sandbox = await startSandbox({
         host: '127.0.0.1',
         apiKey: config.SANDBOX_API_KEY,
@@ -278,7 +275,8 @@ function chainOptions(config: Config, sandbox: SandboxServer | undefined, catalo
         const required = (n as { max_confirmations?: unknown }).max_confirmations;
         // The chain id the watcher checks its RPC against.
         const chainId = catalogueChainId(n.chain_id);
-        const genesisHash = n.type === 'solana' ? solanaGenesis(n.name, n.chain_id) : undefined;
+        const genesisHash =
+          n.type === 'solana' ? (await import('../chain/solana/watcher.js')).solanaGenesis(n.name, n.chain_id) : undefined;
         return {
           ...(n.type ? { family: n.type } : {}),
           ...(typeof required === 'number' ? { required } : {}),

@@ -1,21 +1,15 @@
 import { asError } from '../log.js';
-import { discordBot, discordInteractions } from '../platforms/discord/adapter.js';
 import type { DiscordBot } from '../platforms/discord/bot.js';
-import { TokenRefused } from '../platforms/telegram/connect.js';
-import { telegramAdapter } from '../platforms/telegram/adapter.js';
 import { discordSettings, telegramSettings } from './platform-settings.js';
 import { createWebhookHandler } from '../tracking/webhook.js';
 import { serveHttp, type RequestHandler } from './http-server.js';
-import { mcpWeb } from '../mcp/wiring.js';
 import type { Runtime } from './runtime.js';
-import { payPage, PAY_PATH } from '../pay/index.js';
+import { healthy } from './health.js';
 
 /** Where the web process accepts Layerswap's Svix-signed status notifications. */
 const LAYERSWAP_WEBHOOK_PATH = '/webhooks/layerswap';
 /** Where agents reach the MCP server over Streamable HTTP. */
 const MCP_PATH = '/mcp';
-/** /health must answer even while Redis hangs: past this it says "not ready". */
-const HEALTH_PING_MS = 2_000;
 
 /**
  * The platform adapters: Telegram (long polling, or a webhook on PORT), the Discord gateway, and
@@ -36,7 +30,9 @@ export async function startWeb(
   const adapters: string[] = [];
   const waiting = new Set<string>();
 
+  // Each platform's library (grammY, discord.js) and the pay page load only when configured.
   if (config.TELEGRAM_BOT_TOKEN) {
+    const { telegramAdapter } = await import('../platforms/telegram/adapter.js');
     const telegram = telegramAdapter(telegramSettings(config), { core: rt.core, redis: rt.redis, logger, keyPrefix: config.REDIS_PREFIX });
     // Mounted at once: Telegram's first call may come as soon as setWebhook is done.
     if (telegram.webhook) routes.set(telegram.webhook.path, telegram.webhook.handler);
@@ -64,7 +60,9 @@ export async function startWeb(
 
   // DISCORD_INTERACTIONS=http: interactions arrive as signed POSTs, so the route is mounted at once.
   let discordOverHttp: DiscordBot | undefined;
-  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID && config.DISCORD_INTERACTIONS === 'http') {
+  const { discordBot, discordInteractions } =
+    config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID ? await import('../platforms/discord/adapter.js') : {};
+  if (discordBot && discordInteractions && config.DISCORD_INTERACTIONS === 'http') {
     const settings = discordSettings(config);
     discordOverHttp = discordBot(settings, rt.core, logger);
     const route = discordInteractions(settings, discordOverHttp, { claims: rt.tracking.webhookReplayGuard, logger });
@@ -72,14 +70,16 @@ export async function startWeb(
   }
 
   const prefixes = new Map<string, RequestHandler>();
-  const pay = payPage(rt);
-  if (pay) {
-    prefixes.set(PAY_PATH, pay);
-    adapters.push(`pay page at ${PAY_PATH}`);
+  const pay = config.PAY_PUBLIC_URL && config.PAY_LINK_SECRET ? await import('../pay/index.js') : undefined;
+  const page = pay?.payPage(rt);
+  if (pay && page) {
+    prefixes.set(pay.PAY_PATH, page);
+    adapters.push(`pay page at ${pay.PAY_PATH}`);
   }
 
   if (opts.alwaysServeHttp || config.setVariables.includes('PORT')) {
     // Agents over Streamable HTTP (src/mcp): every request needs a key from `swapbot mcp-key create`.
+    const { mcpWeb } = await import('../mcp/wiring.js');
     const mcp = await mcpWeb({ redisUrl: rt.redisUrl, coreDeps: rt.coreDeps, logger, botUsername: config.TELEGRAM_BOT_USERNAME });
     routes.set(MCP_PATH, mcp.handle);
     rt.onClose('mcp', mcp.close);
@@ -106,7 +106,7 @@ export async function startWeb(
       );
   }
 
-  if (config.DISCORD_TOKEN && config.DISCORD_APPLICATION_ID) {
+  if (discordBot) {
     // In the background, retried with back-off: Discord unreachable at start must not take
     // Telegram and the webhooks down with it (one failure domain per platform).
     waiting.add('discord');
@@ -133,7 +133,8 @@ export async function startWeb(
   const ready = Promise.all(
     background.map((task) =>
       task().catch((err: unknown) => {
-        if (err instanceof TokenRefused)
+        // platforms/telegram/connect.ts's TokenRefused, by name: that module loads grammY.
+        if (err instanceof Error && err.name === 'TokenRefused')
           logger.error(
             { err: asError(err, { stack: false }) },
             'a token was refused; /health answers 503 until the process restarts with a valid token.',
@@ -181,14 +182,3 @@ async function startWithRetry<T>(rt: Runtime, name: string, connect: () => Promi
 /** discord.js names a refused token TokenInvalid (a 401 from the gateway's login). */
 const isTokenRefused = (err: unknown): boolean =>
   err instanceof Error && ((err as { code?: unknown }).code === 'TokenInvalid' || (err as { status?: unknown }).status === 401);
-
-export async function healthy(rt: Runtime, waiting: ReadonlySet<string>): Promise<boolean> {
-  if (waiting.size > 0) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), HEALTH_PING_MS)));
-  try {
-    return await Promise.race([rt.redis.ping().then((p) => p === 'PONG'), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

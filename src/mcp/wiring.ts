@@ -2,38 +2,19 @@ import type { Redis } from 'ioredis';
 import type { CoreDeps } from '../bot/create-core.js';
 import type { Logger } from '../log.js';
 import { createRedis } from '../redis.js';
-import { AgentMessenger, agentRenderer } from './events.js';
 import { AgentKeyStore } from './key-store.js';
 import { mcpHttpRoute, subscribeEvents } from './server.js';
-import { startWebhookWorker, WebhookQueue } from './webhook-queue.js';
 
 /**
- * How the running processes carry the agent surface: the worker delivers to agent keys (a
- * messenger and renderer for platform 'mcp', and the webhook worker); the web process serves
- * `/mcp` and turns tracking's events into notifications for the listening agents.
+ * How the running processes carry the agent surface: the worker delivers to agent keys
+ * (delivery.ts); the web process serves `/mcp` and turns tracking's events into notifications for
+ * the listening agents.
  */
 export interface McpWiring {
   redisUrl: string;
   coreDeps: CoreDeps;
   logger: Logger;
   botUsername?: string | undefined;
-}
-
-export function agentDelivery(w: McpWiring): { messenger: AgentMessenger; renderer: typeof agentRenderer; close: () => Promise<void> } {
-  const { redis, keyPrefix } = w.coreDeps;
-  const keys = new AgentKeyStore(redis, keyPrefix);
-  const queue = new WebhookQueue(redis, keyPrefix, keys, w.logger);
-  const workerConnection = createRedis(w.redisUrl, { logger: w.logger, name: 'mcp-webhook', maxRetriesPerRequest: null });
-  const worker = startWebhookWorker(workerConnection, keyPrefix, keys, w.logger);
-  return {
-    messenger: new AgentMessenger(redis, keyPrefix, queue),
-    renderer: agentRenderer,
-    close: async () => {
-      await worker.close();
-      await queue.close();
-      await workerConnection.quit().catch(() => undefined);
-    },
-  };
 }
 
 export async function mcpWeb(w: McpWiring): Promise<{ handle: ReturnType<typeof mcpHttpRoute>['handle']; close: () => Promise<void> }> {

@@ -1,28 +1,15 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import type { PayLinks } from '../contracts/pay.js';
 import type { LayerswapApi } from '../layerswap/api.js';
 import type { Logger } from '../log.js';
 import { LanguageStore } from '../i18n/store.js';
 import { RedisHistoryStore } from '../bot/history/store.js';
 import type { RequestHandler } from '../app/http-server.js';
-import { payLinks } from './links.js';
 import { payHandler } from './server.js';
 import { PayStore } from './sessions.js';
 
 /** The pay-from-wallet page: its path on the web process, its links for the core, its handler. */
 export const PAY_PATH = '/pay';
-
-/** The core's links to the page, when it is configured (PAY_PUBLIC_URL and PAY_LINK_SECRET). */
-export function payLinksOf(config: Config, now?: () => number): PayLinks | undefined {
-  if (!config.PAY_PUBLIC_URL || !config.PAY_LINK_SECRET) return undefined;
-  return payLinks({
-    baseUrl: config.PAY_PUBLIC_URL,
-    secret: config.PAY_LINK_SECRET,
-    ttlSeconds: config.PAY_LINK_TTL_SECONDS,
-    ...(now ? { now } : {}),
-  });
-}
 
 /** The web process's /pay handler, or undefined when the page is not configured. */
 export function payPage(parts: {

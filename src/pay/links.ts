@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { PayLinks } from '../contracts/pay.js';
 import { signLink } from './access.js';
 
@@ -16,4 +17,15 @@ export function payLinks(opts: { baseUrl: string; secret: string; ttlSeconds: nu
       return { kind: 'url', url: `${page}#t=${token}` };
     },
   };
+}
+
+/** The core's links to the page, when it is configured (PAY_PUBLIC_URL and PAY_LINK_SECRET); here, not in index.ts, so a process without the page loads none of its code. */
+export function payLinksOf(config: Config, now?: () => number): PayLinks | undefined {
+  if (!config.PAY_PUBLIC_URL || !config.PAY_LINK_SECRET) return undefined;
+  return payLinks({
+    baseUrl: config.PAY_PUBLIC_URL,
+    secret: config.PAY_LINK_SECRET,
+    ttlSeconds: config.PAY_LINK_TTL_SECONDS,
+    ...(now ? { now } : {}),
+  });
 }

@@ -8,11 +8,11 @@ import { SwapStore } from './swaps.js';
 import { sandboxOperations, type Operation } from './operations.js';
 import { SystemClock, type SandboxOptions, type SandboxServer, type SandboxTimings } from './types.js';
 import { WebhookSender } from './webhooks.js';
-import { startSandboxChain, type SandboxChain } from './chain.js';
+import type { SandboxChain } from './chain.js';
 import { formatUnits } from 'viem';
 import type { SwapRecord } from './lifecycle.js';
 import { GaslessDesk } from './gasless.js';
-import { startSandboxSolana, withLocalSolana, type SandboxSolana } from './solana.js';
+import type { SandboxSolana } from './solana.js';
 import { sameContract, type SeenTransfer } from '../chain/watcher.js';
 import { isTonSwap } from './ton-deposits.js';
 
@@ -79,7 +79,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
       : { signAction: (rec, source) => gasless.signAction(rec, source) },
   );
+  let replacer: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
   if (options.chain) {
+    // The local chains (EDR, LiteSVM, the TON emulator) load only here: a sandbox without --chain starts without them.
+    const [{ startSandboxChain }, { startSandboxSolana, withLocalSolana }] = await Promise.all([
+      import('./chain.js'),
+      import('./solana.js'),
+    ]);
     const credit = (id: string, t: SeenTransfer, head: () => number) => {
       const rec = store.get(id);
       const token = rec?.request.route.from.token;
@@ -107,6 +113,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return undefined;
       },
     );
+    replacer = withLocalSolana(localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}), solana);
   }
   const faults = new FaultBox();
   const webhooks = options.webhook ? new WebhookSender(options.webhook, store) : undefined;
@@ -114,9 +121,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let total = 0;
 
   const operations = sandboxOperations({ store, chain, gasless, ...(solana ? { solana } : {}), webhooks, onChain });
-  const replacer = chain
-    ? withLocalSolana(localNodeUrl(chain.url, chain.chainId, chain.ton ? { ton: chain.ton.ton.url } : {}), solana)
-    : undefined;
 
   const keyDigest = digest(apiKey);
   const server = http.createServer((req, res) => {

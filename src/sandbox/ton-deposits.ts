@@ -1,11 +1,10 @@
 import { parseUnits } from 'viem';
-import { createTonWatcher } from '../chain/ton/watcher.js';
 import type { SeenTransfer } from '../chain/watcher.js';
 import { NETWORKS } from './catalog.js';
 import { depositAddressFor } from './deposit-actions.js';
 import { validation } from './http-error.js';
 import type { SwapRecord } from './lifecycle.js';
-import { startSandboxTon, type SandboxTon } from './ton-chain.js';
+import type { SandboxTon } from './ton-chain.js';
 
 /**
  * The sandbox's TON deposits with --chain (chain.ts starts them beside the EVM node): its TON
@@ -50,6 +49,8 @@ export async function startTonDeposits(
   const jettons = networks.flatMap((n) => n.tokens.flatMap((t) => (t.contract ? [t.contract] : [])));
   // The shared deposit address (the wallet flow's, deposit-actions.ts) is an active wallet, as Layerswap's is.
   const accounts = networks.map((n) => depositAddressFor(n, '', false));
+  // The TON emulator and client load only with the sandbox's chain (the server imports isTonSwap from here).
+  const [{ startSandboxTon }, { createTonWatcher }] = await Promise.all([import('./ton-chain.js'), import('../chain/ton/watcher.js')]);
   const ton = await startSandboxTon({ jettons, accounts, ...(opts.blockMs !== undefined ? { blockMs: opts.blockMs } : {}) });
   const watcher = createTonWatcher({
     rpcs: new Map(networks.map((n) => [n.name, ton.url])),

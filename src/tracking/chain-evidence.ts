@@ -1,4 +1,3 @@
-import { parseUnits } from 'viem';
 import type { Redis } from 'ioredis';
 import type { ChainSighting, SightingVerdict } from '../contracts/chain.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
@@ -152,14 +151,6 @@ export function capped(required: number, confirmations: number): number {
 
 export function decimalText(n: number): string {
   return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 18 });
-}
-
-export function safeUnits(text: string, decimals: number): bigint {
-  try {
-    return parseUnits(text, decimals);
-  } catch {
-    return 0n;
-  }
 }
 
 export interface LateList {

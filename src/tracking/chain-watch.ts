@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem';
+import { formatUnits, parseUnits } from 'viem';
 import { newWrongTransfer, type ChainSighting } from '../contracts/chain.js';
 import { BEFORE_DEPOSIT } from '../layerswap/phase.js';
 import type { SwapDetails } from '../layerswap/schemas.js';
@@ -136,7 +136,7 @@ export class ChainWatch {
     const kept = entry as WatchEntry & { amount?: string; display?: string };
     const expected = typeof amount === 'number' ? ev.decimalText(amount) : (kept.amount ?? '0');
     const display = details?.swap.source_network?.display_name || kept.display || entry.network;
-    const expectedBase = ev.safeUnits(expected, entry.token.decimals);
+    const expectedBase = safeUnits(expected, entry.token.decimals);
     // 0 (unknown) until the service's input transaction tells its count: never a made-up 1/1.
     const required = net?.required ?? 0;
     // The watcher re-checks a sighting's receipt until this deep (the entry is shared: merge() deepens it).
@@ -367,3 +367,12 @@ export class ChainWatch {
 
 /** Sightings of the swap's own token whose confirmations the card counts. */
 const DEPOSIT = new Set<ChainSighting['verdict']>(['ok', 'less', 'more']);
+
+/** Here, not in chain-evidence.ts: the engine imports that one, and a worker without a chain watch then loads no viem. */
+function safeUnits(text: string, decimals: number): bigint {
+  try {
+    return parseUnits(text, decimals);
+  } catch {
+    return 0n;
+  }
+}

@@ -28,7 +28,6 @@ import { RedisTrackingService } from './tracking-service.js';
 import { redisReplayGuard, type ReplayGuard } from './webhook.js';
 import type { ChainWatch } from './chain-watch.js';
 import { redisLateList } from './chain-evidence.js';
-import { startSharedChainWatch } from './chain-start.js';
 import { RouteTimesStore } from './route-times.js';
 import { AddressWatch, DEFAULT_WATCH, tellByMessenger } from './address-watch.js';
 import { counted } from './counted-messenger.js';
@@ -144,7 +143,7 @@ class TrackingEngine implements Tracking {
     if (this.closing) throw new Error('tracking is closing');
     if (this.workers.length > 0) throw new Error('tracking workers are already running');
     if (opts.poll !== false) {
-      this.startChainWatch();
+      await this.startChainWatch();
       this.startPollWorker(opts.concurrency ?? 20);
       await this.reconcileAndRestore();
       this.startTimers(tellByMessenger(opts.messengers, opts.render));
@@ -168,8 +167,12 @@ class TrackingEngine implements Tracking {
   };
 
   /** The chain watch: one watch job per network, run by one worker at a time (chain-start.ts). */
-  private startChainWatch(): void {
-    const started = startSharedChainWatch(this.deps.chain, {
+  private async startChainWatch(): Promise<void> {
+    const settings = this.deps.chain;
+    // The watchers (viem's client, @solana/kit, @ton/*) load only when there is an RPC to watch.
+    if (!settings || (settings.evmRpcs.size === 0 && !settings.fallbackRpc)) return;
+    const { startSharedChainWatch } = await import('./chain-start.js');
+    const started = startSharedChainWatch(settings, {
       base: {
         store: this.store,
         pollNow: (id, kind) => this.service.pollNow(id, kind),

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../support/cli.js';
-import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { AgentKeyStore } from '../../src/mcp/key-store.js';
+import { CLI } from '../support/cli.js';
+import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { startMcpWorld } from './support.js';
 
 /**
@@ -95,11 +96,12 @@ describe.skipIf(SKIP)('the MCP conformance suite against /mcp (Streamable HTTP)'
 });
 
 describe.skipIf(SKIP)('the MCP inspector (--cli) against `swapbot mcp` (stdio)', () => {
+  const prefix = uniquePrefix('mcpinsp');
+  const redis = testRedis(prefix);
   it('lists the tools and calls one over stdio, as a desktop assistant would', async () => {
-    const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('mcpinsp') };
-    const made = await runCli(['mcp-key', 'create', '--label', 'inspector'], '', env);
-    const secret = /secret:\s+(\S+)/.exec(made.stdout)?.[1] ?? '';
-    expect(secret).toMatch(/^sbk_/);
+    const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix };
+    // The key is made in-process: test/mcp/stdio-cli.test.ts runs `swapbot mcp-key create` itself.
+    const { secret } = await new AgentKeyStore(redis, prefix).create('inspector', {});
     const server = [
       ...Object.entries({ ...env, SWAPBOT_MCP_KEY: secret }).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
       process.execPath,

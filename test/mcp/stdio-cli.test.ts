@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../support/cli.js';
 import { testRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
+import { AgentKeyStore } from '../../src/mcp/key-store.js';
 import { call } from './support.js';
 
 /**
@@ -14,6 +15,8 @@ import { call } from './support.js';
 const prefix = uniquePrefix('mcpcli');
 const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SANDBOX_DEPOSIT_DELAY_MS: '200', SANDBOX_SPEED: '50' };
 const redis = testRedis(prefix);
+// The first test makes a key with `swapbot mcp-key`; the others make theirs in-process (one CLI process less each).
+const keys = new AgentKeyStore(redis, prefix);
 
 /** 50 USDC Arbitrum → Base made through the create_swap tool; the key moments then pushed about it. */
 async function createdAndHeard(client: Client): Promise<{ swapId: string; moments: string[] }> {
@@ -53,8 +56,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
   });
 
   it('an assistant over stdio quotes, creates and is told the swap completed, without polling', async () => {
-    const made = await runCli(['mcp-key', 'create', '--label', 'desktop'], '', env);
-    const secret = /secret:\s+(\S+)/.exec(made.stdout)?.[1] ?? '';
+    const { secret } = await keys.create('desktop', {});
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'mcp'],
@@ -77,8 +79,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
   });
 
   it('a 2025-era client subscribes with resources/subscribe to its own swap only, and is told it completed', async () => {
-    const made = await runCli(['mcp-key', 'create', '--label', 'older'], '', env);
-    const secret = /secret:\s+(\S+)/.exec(made.stdout)?.[1] ?? '';
+    const { secret } = await keys.create('older', {});
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'mcp'],

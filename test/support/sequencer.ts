@@ -7,19 +7,23 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * minutes, then started last and ran alone while the other worker stood idle.
  */
 const SLOWEST = [
-  'test/tracking/worker-crash.test.ts',
-  'test/e2e/processes.test.ts',
-  'test/mcp/stdio-cli.test.ts',
-  'test/pay/pay-page.test.ts',
-  'test/e2e/console-first-hour.test.ts',
   'test/mcp/conformance.test.ts',
+  'test/chain/ton-faults.test.ts',
+  'test/e2e/processes.test.ts',
+  'test/tracking/worker-crash.test.ts',
+  'test/chain/takeover.test.ts',
+  'test/e2e/redis-failures.test.ts',
+  'test/e2e/console-first-hour.test.ts',
   'test/i18n/console-languages.test.ts',
   'test/e2e/console-pipe.test.ts',
-  'test/tracking/lifecycle.test.ts',
-  'test/e2e/platform-domains.test.ts',
-  'test/pay/gasless.test.ts',
-  'test/e2e/console-money.test.ts',
+  'test/mcp/stdio-cli.test.ts',
+  'test/pay/pay-page.test.ts',
+  'test/chain/sandbox-chain.test.ts',
+  'test/e2e/console-track.test.ts',
+  'test/e2e/console-real-shapes.test.ts',
   'test/chain/chain-watch.test.ts',
+  'test/pay/gasless.test.ts',
+  'test/e2e/platform-domains.test.ts',
 ];
 
 const rank = (spec: TestSpecification): number => {

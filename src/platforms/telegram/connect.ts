@@ -13,7 +13,7 @@ const MAX_RETRY_MS = 30_000;
 /** One getMe attempt; a hanging Telegram must not hold the retries up for a minute. */
 const ATTEMPT_MS = 10_000;
 
-export class TokenRefused extends Error {
+class TokenRefused extends Error {
   override name = 'TokenRefused';
 }
 
