@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 /**
  * Debian's headless Chromium driven by playwright-core, with a test wallet injected into the page:
@@ -193,4 +193,40 @@ export async function openPage(
   await context.addInitScript(initScript, { ...(opts.initData !== undefined ? { initData: opts.initData } : {}), colorScheme: scheme });
   const page = await context.newPage();
   return { context, page };
+}
+
+/** The sandbox's local EVM chain (it stands in for every EVM network of its catalogue) as viem takes it. */
+export const localChain = (rpc: string) => ({
+  id: LOCAL_CHAIN_ID,
+  name: 'local',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [rpc] } },
+});
+
+/** The sandbox's USDC on its local chain (Arbitrum One's address in its catalogue). */
+const LOCAL_USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+
+/**
+ * A person's wallet: a fresh account given `usdc` USDC and `eth` ETH for gas ('0': none, so only a
+ * gasless payment can move its money) from the local chain's funded account.
+ */
+export async function fundedTestWallet(
+  rpc: string,
+  fundedKey: Hex,
+  { usdc = '500', eth = '1' } = {},
+): Promise<ReturnType<typeof testWallet>> {
+  const chain = localChain(rpc);
+  const funder = createWalletClient({ chain, account: privateKeyToAccount(fundedKey), transport: http(rpc) });
+  const pub = createPublicClient({ chain, transport: http(rpc) });
+  const key = generatePrivateKey();
+  const to = privateKeyToAccount(key).address;
+  if (eth !== '0') await pub.waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value: parseEther(eth) }) });
+  const paid = await funder.writeContract({
+    address: LOCAL_USDC,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [to, parseUnits(usdc, 6)],
+  });
+  await pub.waitForTransactionReceipt({ hash: paid });
+  return testWallet(key, rpc);
 }

@@ -1,6 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import type { Runtime } from '../../src/app/runtime.js';
@@ -9,7 +8,7 @@ import { newGroup, newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
-import { LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
+import { fundedTestWallet, localChain, openPage } from './browser.js';
 import { signInitData } from './support.js';
 
 /**
@@ -37,26 +36,12 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-const chain = () => ({
-  id: LOCAL_CHAIN_ID,
-  name: 'local',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [rpc] } },
-});
+const chain = () => localChain(rpc);
 const pub = () => createPublicClient({ chain: chain(), transport: http(rpc) });
 const usdcOf = (who: Hex) => pub().readContract({ address: USDC, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 
 /** A fresh account with USDC and a little ETH for gas (a person's wallet on Arbitrum). */
-async function fundedWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
-  const funder = createWalletClient({ chain: chain(), account: privateKeyToAccount(rt.sandbox!.chain!.fundedKey), transport: http(rpc) });
-  const key = generatePrivateKey();
-  const to = privateKeyToAccount(key).address;
-  await pub().waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value: parseEther('1') }) });
-  await pub().waitForTransactionReceipt({
-    hash: await funder.writeContract({ address: USDC, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(usdc, 6)] }),
-  });
-  return testWallet(key, rpc);
-}
+const fundedWallet = (usdc = '500') => fundedTestWallet(rpc, rt.sandbox!.chain!.fundedKey, { usdc });
 
 const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 const buttonsOf = (m: StoredMessage) => ((m.markup?.inline_keyboard ?? []) as Array<Array<Record<string, unknown>>>).flat();

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
+import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import type { Runtime } from '../../src/app/runtime.js';
@@ -9,7 +9,7 @@ import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
-import { LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
+import { fundedTestWallet, localChain, openPage } from './browser.js';
 import { signInitData } from './support.js';
 
 /**
@@ -39,12 +39,7 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-const chain = () => ({
-  id: LOCAL_CHAIN_ID,
-  name: 'local',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [rpc] } },
-});
+const chain = () => localChain(rpc);
 const usdcOf = (who: Hex) =>
   createPublicClient({ chain: chain(), transport: http(rpc) }).readContract({
     address: USDC,
@@ -54,14 +49,7 @@ const usdcOf = (who: Hex) =>
   });
 
 /** A fresh account holding USDC and no ETH at all: only a gasless payment can move its money. */
-async function usdcOnlyWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
-  const funder = createWalletClient({ chain: chain(), account: privateKeyToAccount(rt.sandbox!.chain!.fundedKey), transport: http(rpc) });
-  const key = generatePrivateKey();
-  const to = privateKeyToAccount(key).address;
-  const paid = await funder.writeContract({ address: USDC, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(usdc, 6)] });
-  await createPublicClient({ chain: chain(), transport: http(rpc) }).waitForTransactionReceipt({ hash: paid });
-  return testWallet(key, rpc);
-}
+const usdcOnlyWallet = (usdc = '500') => fundedTestWallet(rpc, rt.sandbox!.chain!.fundedKey, { usdc, eth: '0' });
 
 const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../src/app/runtime.js';
 import { signLink } from '../../src/pay/access.js';
@@ -12,7 +11,7 @@ import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
-import { LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
+import { fundedTestWallet, LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
 import { startPayStack, PAY_ORIGIN, type PayStack } from './stack.js';
 import { signInitData } from './support.js';
 
@@ -27,7 +26,6 @@ import { signInitData } from './support.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ORIGIN = PAY_ORIGIN;
 const SECRET = 'pay-link-secret-for-tests-0123456789abcdef';
-const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const SHOTS = process.env.PAY_SCREENSHOTS === '1';
 
@@ -49,22 +47,7 @@ afterAll(async () => {
 });
 
 /** A fresh account with USDC and ETH from the chain's funded account (a person's wallet). */
-async function fundedWallet(usdc = '500'): Promise<ReturnType<typeof testWallet>> {
-  const chain = {
-    id: LOCAL_CHAIN_ID,
-    name: 'local',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpc] } },
-  };
-  const funder = createWalletClient({ chain, account: privateKeyToAccount(rt.sandbox!.chain!.fundedKey), transport: http(rpc) });
-  const pub = createPublicClient({ chain, transport: http(rpc) });
-  const key = generatePrivateKey();
-  const to = privateKeyToAccount(key).address;
-  await pub.waitForTransactionReceipt({ hash: await funder.sendTransaction({ to, value: parseEther('1') }) });
-  const paid = await funder.writeContract({ address: USDC, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(usdc, 6)] });
-  await pub.waitForTransactionReceipt({ hash: paid });
-  return testWallet(key, rpc);
-}
+const fundedWallet = (usdc = '500') => fundedTestWallet(rpc, rt.sandbox!.chain!.fundedKey, { usdc });
 
 /** From the chat's first message to the deposit card; its "Pay from wallet" button's URL. */
 async function swapThroughChat(u: TgUser, amount = 100, token = 'USDC'): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {

@@ -3,6 +3,7 @@ import { SolanaSignAndSendTransaction, type SolanaSignAndSendTransactionFeature 
 import { getWallets } from '@wallet-standard/app';
 import type { Wallet, WalletAccount } from '@wallet-standard/base';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
+import { $, payButton, reasonOf, type FamilyPage } from './family.js';
 
 /**
  * Paying a Solana swap: wallets found through the Wallet Standard (each wallet registers itself
@@ -12,21 +13,7 @@ import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/f
  * read and handed over (src/pay/solana.ts). The page builds no transaction and changes none.
  */
 
-export interface SolanaPage {
-  /** The swap's network in the Wallet Standard's words (solana:mainnet), and its display name. */
-  chain: string;
-  network: string;
-  words: Record<string, string>;
-  say(template: string | undefined, vars?: Record<string, string>): string;
-  message(text: string, bad?: boolean): void;
-  call(action: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }>;
-  /** The Pay button's text. */
-  payLabel: string;
-}
-
 type Payer = Wallet & { features: StandardConnectFeature & SolanaSignAndSendTransactionFeature };
-
-const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
 const canPay = (w: Wallet): w is Payer => StandardConnect in w.features && SolanaSignAndSendTransaction in w.features;
 
@@ -36,11 +23,8 @@ const declined = (err: unknown): boolean => {
   return e?.code === 4001 || /reject|declin|cancel/i.test(`${e?.name ?? ''} ${e?.message ?? ''}`);
 };
 
-const reasonOf = (err: unknown): string => String((err as { message?: string } | null)?.message ?? err).slice(0, 160);
-
-export function startSolana(p: SolanaPage): void {
+export function startSolana(p: FamilyPage): void {
   let connected: { wallet: Payer; account: WalletAccount } | undefined;
-  let paying = false;
   const w = p.words;
   const { get, on } = getWallets();
 
@@ -84,42 +68,23 @@ export function startSolana(p: SolanaPage): void {
     return right;
   }
 
-  async function pay(): Promise<void> {
-    if (paying || !connected) return;
-    paying = true;
-    const button = $('pay') as HTMLButtonElement;
-    button.disabled = true;
-    let prepared = false;
-    try {
-      if (!onNetwork()) return;
-      const { wallet, account } = connected;
-      const got = await p.call('prepare', { source_address: account.address });
-      if (got.status !== 200) return p.message(String(got.json.message ?? got.json.error ?? got.status), true);
-      prepared = true;
-      const tx = got.json.solana as { transaction: string; chain: `${string}:${string}` };
-      p.message(w.confirmInWallet ?? '');
+  const pay = payButton(p, {
+    source: () => (connected && onNetwork() ? connected.account.address : undefined),
+    declined,
+    async send(prepared) {
+      if (!connected) throw new Error('no wallet');
+      const tx = prepared.solana as { transaction: string; chain: `${string}:${string}` };
       // The action's bytes, as they came: the wallet shows the person what they do, signs and sends.
-      const [result] = await wallet.features[SolanaSignAndSendTransaction].signAndSendTransaction({
-        account,
+      const [result] = await connected.wallet.features[SolanaSignAndSendTransaction].signAndSendTransaction({
+        account: connected.account,
         chain: tx.chain,
         transaction: base64.decode(tx.transaction),
       });
       if (!result) throw new Error('the wallet returned no signature');
-      prepared = false;
       const hash = base58.encode(result.signature);
-      // Sent is sent: the chat follows the chain whatever happens to this notice.
-      button.hidden = true;
-      p.message(p.say(w.sent, { hash }));
-      await p.call('sent', { hash }).catch(() => undefined);
-    } catch (err) {
-      p.message(declined(err) ? (w.rejected ?? '') : p.say(w.failed, { reason: reasonOf(err) }), true);
-    } finally {
-      // Nothing was sent: the swap's payment slot is free again.
-      if (prepared) await p.call('release').catch(() => undefined);
-      paying = false;
-      button.disabled = false;
-    }
-  }
+      return { hash, report: { hash } };
+    },
+  });
 
   $('pay').addEventListener('click', () => void pay());
   on('register', show);

@@ -1,4 +1,5 @@
 import { isWalletInfoCurrentlyInjected, TonConnect, UserRejectsError, type Wallet } from '@tonconnect/sdk';
+import { $, payButton, reasonOf, type FamilyPage } from './family.js';
 
 /**
  * Paying a TON swap: TON Connect (@tonconnect/sdk) with the wallets injected into this page (a
@@ -9,26 +10,10 @@ import { isWalletInfoCurrentlyInjected, TonConnect, UserRejectsError, type Walle
  * Content-Security-Policy allows no other origin.
  */
 
-export interface TonPage {
-  /** The swap's network in TON Connect's words (-239 mainnet, -3 testnet), and its display name. */
-  chain: string;
-  network: string;
-  words: Record<string, string>;
-  say(template: string | undefined, vars?: Record<string, string>): string;
-  message(text: string, bad?: boolean): void;
-  call(action: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }>;
-  /** The Pay button's text. */
-  payLabel: string;
-}
-
 interface Injected {
   key: string;
   name: string;
 }
-
-const $ = (id: string) => document.getElementById(id) as HTMLElement;
-
-const reasonOf = (err: unknown): string => String((err as { message?: string } | null)?.message ?? err).slice(0, 160);
 
 /** Wallets injected into this window: the SDK's known ones and any that describes itself (walletInfo), as the protocol lets it. */
 async function injectedWallets(connector: TonConnect): Promise<Injected[]> {
@@ -43,11 +28,10 @@ async function injectedWallets(connector: TonConnect): Promise<Injected[]> {
   return [...found.values()];
 }
 
-export function startTon(p: TonPage): void {
+export function startTon(p: FamilyPage): void {
   const w = p.words;
   const connector = new TonConnect({ manifestUrl: `${location.origin}/pay/tonconnect-manifest.json`, analytics: { mode: 'off' } });
   let wallet: Wallet | null = null;
-  let paying = false;
   let connecting: { resolve(): void; reject(err: unknown): void } | undefined;
 
   connector.onStatusChange(
@@ -89,34 +73,15 @@ export function startTon(p: TonPage): void {
     return right;
   }
 
-  async function pay(): Promise<void> {
-    if (paying || !wallet) return;
-    paying = true;
-    const button = $('pay') as HTMLButtonElement;
-    button.disabled = true;
-    let prepared = false;
-    try {
-      if (!onNetwork()) return;
-      const got = await p.call('prepare', { source_address: wallet.account.address });
-      if (got.status !== 200) return p.message(String(got.json.message ?? got.json.error ?? got.status), true);
-      prepared = true;
-      p.message(w.confirmInWallet ?? '');
+  const pay = payButton(p, {
+    source: () => (wallet && onNetwork() ? wallet.account.address : undefined),
+    declined: (err) => err instanceof UserRejectsError,
+    async send(prepared) {
       // The message as the server built and checked it; the wallet shows it, signs and sends it.
-      const { boc } = await connector.sendTransaction(got.json.ton as Parameters<TonConnect['sendTransaction']>[0]);
-      prepared = false;
-      // Sent is sent: the chat follows the chain whatever happens to this notice.
-      button.hidden = true;
-      const sent = await p.call('sent', { boc }).catch(() => undefined);
-      p.message(p.say(w.sent, { hash: String(sent?.json.hash ?? '') }));
-    } catch (err) {
-      p.message(err instanceof UserRejectsError ? (w.rejected ?? '') : p.say(w.failed, { reason: reasonOf(err) }), true);
-    } finally {
-      // Nothing was sent: the swap's payment slot is free again.
-      if (prepared) await p.call('release').catch(() => undefined);
-      paying = false;
-      button.disabled = false;
-    }
-  }
+      const { boc } = await connector.sendTransaction(prepared.ton as Parameters<TonConnect['sendTransaction']>[0]);
+      return { report: { boc } };
+    },
+  });
 
   $('pay').addEventListener('click', () => void pay());
   void injectedWallets(connector).then((list) => {
