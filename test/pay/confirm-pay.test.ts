@@ -9,7 +9,7 @@ import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
 import { fundedTestWallet, localChain, openPage } from './browser.js';
-import { signInitData } from './support.js';
+import { payCard, signInitData, textOf } from './support.js';
 
 /**
  * "Pay from wallet" at the confirm step (issue 35), in a real browser against the runtime as
@@ -43,7 +43,6 @@ const usdcOf = (who: Hex) => pub().readContract({ address: USDC, abi: erc20Abi, 
 /** A fresh account with USDC and a little ETH for gas (a person's wallet on Arbitrum). */
 const fundedWallet = (usdc = '500') => fundedTestWallet(rpc, rt.sandbox!.chain!.fundedKey, { usdc });
 
-const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 const buttonsOf = (m: StoredMessage) => ((m.markup?.inline_keyboard ?? []) as Array<Array<Record<string, unknown>>>).flat();
 const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
 
@@ -56,17 +55,7 @@ async function payFromConfirmation(u: TgUser, amount: number): Promise<{ swapId:
   expect(offer?.callback_data).toBeTruthy();
   const before = u.messages().length;
   await u.presses('Pay from wallet');
-  const card = await waitFor(
-    () =>
-      u
-        .messages()
-        .slice(before)
-        .find((m) => /Swap id/.test(textOf(m))),
-    'the deposit card',
-  );
-  const swapId = /Swap id: ([0-9a-f-]{36})/.exec(textOf(card))![1]!;
-  const pay = buttonsOf(card).find((b) => b.text === 'Pay from wallet') as { web_app?: { url: string } } | undefined;
-  return { swapId, payUrl: pay!.web_app!.url, card };
+  return payCard(u, before);
 }
 
 describe('"Pay from wallet" at the confirm step', () => {

@@ -10,7 +10,7 @@ import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
 import { fundedTestWallet, localChain, openPage } from './browser.js';
-import { signInitData } from './support.js';
+import { payCard, signInitData, textOf } from './support.js';
 
 /**
  * "Pay without gas" end to end in a real browser: chosen at the confirm step (quoted and created
@@ -51,8 +51,6 @@ const usdcOf = (who: Hex) =>
 /** A fresh account holding USDC and no ETH at all: only a gasless payment can move its money. */
 const usdcOnlyWallet = (usdc = '500') => fundedTestWallet(rpc, rt.sandbox!.chain!.fundedKey, { usdc, eth: '0' });
 
-const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
-
 /** /swap in the private chat, "Pay without gas" at the confirm step, Confirm: the gasless confirm card and the deposit card. */
 async function gaslessSwap(
   u: TgUser,
@@ -73,17 +71,7 @@ async function gaslessSwap(
   await u.presses('Pay without gas');
   const confirm = await u.sees(/Paying without gas/);
   await u.presses('Confirm');
-  const card = await waitFor(
-    () =>
-      u
-        .messages()
-        .slice(before)
-        .find((m) => /Swap id/.test(textOf(m)) && /Pay without gas/.test(textOf(m))),
-    'the deposit card',
-  );
-  const swapId = /Swap id: ([0-9a-f-]{36})/.exec(textOf(card))![1]!;
-  const pay = u.button('Pay from wallet').button as { web_app?: { url: string } };
-  return { swapId, payUrl: pay.web_app!.url, confirm, card };
+  return { ...(await payCard(u, before, (m) => /Pay without gas/.test(textOf(m)))), confirm };
 }
 
 const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });

@@ -10,7 +10,7 @@ import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
 import { openPage } from './browser.js';
 import { fundSol, injectSolanaWallet, solanaTestWallet, solBalance, type SolanaTestWallet } from './solana-wallet.js';
-import { signInitData } from './support.js';
+import { payCard, signInitData, withPayButton, textOf } from './support.js';
 
 /**
  * Paying a Solana swap from a Solana wallet, in a real browser: "Pay from my wallet" at the confirm
@@ -39,7 +39,6 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
 
 /** /swap of SOL in the private chat, "Pay from my wallet" at the confirm step, Confirm: the deposit card's web_app URL. */
@@ -59,17 +58,8 @@ async function walletSwap(u: TgUser, sol: string, refund: string): Promise<{ swa
   await u.presses('Pay from my wallet');
   const confirm = await u.sees(/Paying from your wallet/);
   await u.presses('Confirm');
-  const card = await waitFor(
-    () =>
-      u
-        .messages()
-        .slice(before)
-        .find((m) => /Swap id/.test(textOf(m)) && JSON.stringify(m.markup ?? {}).includes('"Pay from wallet"')),
-    'the deposit card with Pay from wallet',
-  );
-  const swapId = /Swap id: ([0-9a-f-]{36})/.exec(textOf(card))![1]!;
-  const pay = u.button('Pay from wallet').button as { web_app?: { url: string } };
-  return { swapId, payUrl: pay.web_app!.url, confirm };
+  const { swapId, payUrl } = await payCard(u, before, withPayButton, 'the deposit card with Pay from wallet');
+  return { swapId, payUrl, confirm };
 }
 
 async function paying(wallet: SolanaTestWallet, userId: number, url: string) {

@@ -11,7 +11,7 @@ import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
 import { openPage } from './browser.js';
 import { injectTonWallet, tonTestWallet, type TonTestWallet } from './ton-wallet.js';
-import { signInitData } from './support.js';
+import { payCard, signInitData, withPayButton, textOf } from './support.js';
 
 /**
  * Paying a TON swap from a TON wallet, in a real browser: TON is wallet-only on Layerswap, so the
@@ -40,7 +40,6 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-const textOf = (m: StoredMessage) => m.text ?? m.caption ?? '';
 const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
 
 /** A wallet on the sandbox's TON chain holding `tonAmount` TON and `usdt` USDT (base units), from its funded wallet. */
@@ -68,17 +67,7 @@ async function tonSwap(u: TgUser, what: string, refund: string): Promise<{ swapI
   const confirm = await u.sees(/Paying from your wallet/);
   expect(JSON.stringify(confirm.markup ?? {})).not.toContain('deposit address');
   await u.presses('Confirm');
-  const card = await waitFor(
-    () =>
-      u
-        .messages()
-        .slice(before)
-        .find((m) => /Swap id/.test(textOf(m)) && JSON.stringify(m.markup ?? {}).includes('"Pay from wallet"')),
-    'the deposit card with Pay from wallet',
-  );
-  const swapId = /Swap id: ([0-9a-f-]{36})/.exec(textOf(card))![1]!;
-  const pay = u.button('Pay from wallet').button as { web_app?: { url: string } };
-  return { swapId, payUrl: pay.web_app!.url, card };
+  return payCard(u, before, withPayButton, 'the deposit card with Pay from wallet');
 }
 
 /** The chat's "Deposit seen" for this swap (its short id on the same message). */
