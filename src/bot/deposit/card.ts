@@ -149,19 +149,24 @@ export async function depositCards(
   return [card, { lines: [line(t(uri === address ? 'deposit.qr.address' : 'deposit.qr.payment'))], image, target: 'dm' }];
 }
 
-/** When no deposit can be made by hand: say where it can be made, and show no address. */
+/** Families whose wallet transfers (a swap without a deposit address) the pay page sends (docs/pay.md). */
+const WALLET_TRANSFER_FAMILIES = new Set(['evm', 'solana', 'ton']);
+
+/** A wallet transfer the pay page sends: the action's own transaction or message, from EVM, Solana or TON. */
+export function pagePaysWalletTransfer(details: SwapDetails): boolean {
+  return WALLET_TRANSFER_FAMILIES.has(details.swap.source_network?.type ?? '') && details.swap.use_deposit_address === false;
+}
+
 /**
  * How a swap with no manual deposit is paid on the pay page: a gasless swap by a signature (its
- * `sign` action), an EVM, Solana or TON wallet transfer by the action's own transaction or message
- * (docs/pay.md).
+ * `sign` action), a wallet transfer by the action's own transaction or message.
  */
 function paidOnPage(details: SwapDetails, actions: readonly DepositAction[]): 'gasless' | 'wallet' | undefined {
   if (actions.some((a) => a.type === 'sign')) return 'gasless';
-  const s = details.swap;
-  const type = s.source_network?.type;
-  return (type === 'evm' || type === 'solana' || type === 'ton') && s.use_deposit_address === false ? 'wallet' : undefined;
+  return pagePaysWalletTransfer(details) ? 'wallet' : undefined;
 }
 
+/** When no deposit can be made by hand: say where it can be made, and show no address. */
 function noManualDeposit(
   details: SwapDetails,
   plan: Exclude<DepositPlan, { kind: 'manual' }>,

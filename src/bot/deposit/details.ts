@@ -1,6 +1,6 @@
 import { loadDepositActions } from '../../layerswap/deposit-actions.js';
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
-import { depositCards, depositPayload } from './card.js';
+import { depositCards, depositPayload, pagePaysWalletTransfer } from './card.js';
 import { depositCardAfter } from './lifecycle.js';
 import { shortId } from '../kernel/format.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
@@ -123,9 +123,7 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
  * deposit-address swap does not have).
  */
 function payable(ctx: Ctx, details: SwapDetails): boolean {
-  const type = details.swap.source_network?.type;
-  const wallet = (type === 'solana' || type === 'ton') && details.swap.use_deposit_address === false;
-  return !!ctx.payLinks && (type === 'evm' || wallet);
+  return !!ctx.payLinks && (details.swap.source_network?.type === 'evm' || pagePaysWalletTransfer(details));
 }
 
 function withPayButton(ctx: Ctx, details: SwapDetails, cards: Reply[]): Reply[] {
