@@ -38,5 +38,8 @@ export function sightingOf(details: SwapData): ChainSighting | undefined {
 export function newWrongTransfer(before: string | undefined, now: string): boolean {
   const s = JSON.parse(now) as ChainSighting;
   if (s.verdict !== 'wrong_token' && s.verdict !== 'late' && s.verdict !== 'no_memo') return false;
-  return !before || (JSON.parse(before) as ChainSighting).txHash !== s.txHash;
+  if (!before) return true;
+  const b = JSON.parse(before) as ChainSighting;
+  // The same transfer first shown as the deposit, now late (the swap closed without it): news too.
+  return b.txHash !== s.txHash || b.verdict !== s.verdict;
 }

@@ -76,6 +76,17 @@ export function depositVerdict(value: bigint, expectedBase: bigint, expired: boo
   return value < expectedBase ? 'less' : value > expectedBase ? 'more' : 'ok';
 }
 
+/**
+ * A deposit sighting on a swap the service closed (expired, cancelled) listing no deposit of its
+ * own: late money, whatever the watcher judged when it saw it (it may have seen the transfer before
+ * its own poll heard of the expiry). Never "Deposit seen" on a closed swap. A deposit the service
+ * lists is its own story (the money model's "reached this swap after it closed").
+ */
+export function lateOnClose(s: ChainSighting, status: string, serviceListsInput: boolean): boolean {
+  if (s.verdict !== 'ok' && s.verdict !== 'less' && s.verdict !== 'more') return false;
+  return (status === 'expired' || status === 'cancelled') && !serviceListsInput;
+}
+
 /** A stored sighting of the swap's own token of real value, not taken back: its deposit, which the money model counts. */
 export function isDeposit(c: string | undefined): boolean {
   if (!c) return false;

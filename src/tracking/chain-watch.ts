@@ -226,6 +226,19 @@ export class ChainWatch {
       const mem = this.sightings.get(swapId);
       if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
     }
+    if (ev.lateOnClose(chain, obs.state.status, obs.state.transactions.some((x) => x.type === 'input'))) {
+      const w = this.watched.get(swapId);
+      if (w) w.told.late = true;
+      chain = {
+        ...chain,
+        verdict: 'late',
+        ...(w ? { expected: { symbol: w.entry.token.symbol, amount: w.expected } } : {}),
+      };
+      c = JSON.stringify(chain);
+      await this.deps.store.setChainField(swapId, 'c', c);
+      const mem = this.sightings.get(swapId);
+      if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
+    }
     if (c === ca && !obs.changed) return { obs, details };
     const state = obs.changed ? obs.state : { ...obs.state, version: obs.state.version + 1, lastChangeAt: at };
     // One "Deposit seen" message: the chain's when it saw the deposit first, not the service's again.

@@ -115,12 +115,10 @@ describe('chain watcher on a real local EVM node', () => {
   }
   const cards = (chatId: string) =>
     messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react').map((r) => JSON.stringify(r.reply));
-  // The status card as it stands: the deposit card ("Deposit received") is a message of its own,
-  // sent from the same poll in either order, so "the last message" is not the status card.
+  // The status card as it stands: the deposit card ("Deposit received") and the moments ("Swap
+  // expired") are messages of their own, sent from the same poll in either order.
   const latest = (chatId: string) =>
-    cards(chatId)
-      .filter((c) => c.startsWith('{"title":"Swap '))
-      .at(-1) ?? '';
+    JSON.stringify(messenger.log.filter((r) => r.chatId === chatId && r.op !== 'react' && r.reply.layout === 'card').at(-1)?.reply ?? '');
 
   const sendToken = async (contract: string, to: Hex, amount: string) => {
     const w = wallet();
@@ -210,6 +208,22 @@ describe('chain watcher on a real local EVM node', () => {
     expect(text).toContain('https://t.me/layerswap_io');
     await waitFor(() => latest(chat.chatId).includes('after this swap closed'), 'the late transfer on the card');
     expect(latest(chat.chatId)).not.toMatch(/Send the exact amount|this swap expects/);
+  });
+
+  it('tells a transfer the watcher took for the deposit as late once the service says the swap expired without it', async () => {
+    const { id, chat, address } = await followedSwap('USDC', 100);
+    // The service expires the swap; the bot has not polled since, so its watcher still takes a transfer for the deposit.
+    clock.advance(3_600_000 + 1_000);
+    const hash = await sendToken(USDC, address, '100');
+    await tracking.service.pollNow(id);
+    await waitFor(async () => (await tracking.swapState(id))?.status === 'expired', 'the swap expired');
+    const told = await waitFor(
+      () => messenger.log.find((r) => r.chatId === chat.chatId && r.op === 'send' && r.reply.title === 'Money this swap cannot take'),
+      'the transfer told as late in a new message',
+    );
+    expect(JSON.stringify(told.reply)).toContain(hash);
+    await waitFor(() => latest(chat.chatId).includes('after this swap closed'), 'the late transfer on the card');
+    expect(latest(chat.chatId)).not.toMatch(/Deposit seen|Send the exact amount|this swap expects/);
   });
 
   it('tells a transfer of a different amount at once, as the same under-payment the service will show', async () => {

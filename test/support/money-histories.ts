@@ -1,5 +1,6 @@
 import { fc } from '@fast-check/vitest';
 import type { ChainSighting } from '../../src/contracts/chain.js';
+import { lateOnClose } from '../../src/tracking/chain-evidence.js';
 import type { CreatorNotes } from '../../src/contracts/tracking.js';
 import type { SwapDetails, Transaction } from '../../src/layerswap/schemas.js';
 import { quoteParams } from '../../src/bot/quote/quote.js';
@@ -286,6 +287,9 @@ export function replay(h: History): Step[] {
         now += ev.ms;
         break;
     }
+    // Tracking's merge: a deposit sighting on a swap the service closed without a deposit is late money.
+    if (chain && lateOnClose(chain, current.swap.status, hasInput(current)))
+      chain = { ...chain, verdict: 'late', expected: { symbol: 'USDC', amount: String(h.world.asked) } };
     const details = (chain ? { ...current, chain } : current) as SwapDetails;
     seen = seen || hasInput(current) || isDepositSighting(chain);
     steps.push({ event: ev, details, now, depositSeen: seen, notes, world: h.world });

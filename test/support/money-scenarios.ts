@@ -346,6 +346,7 @@ function allowedFigures(models: SwapMoney[]): Set<string> {
   for (const m of models) {
     add(m.asked);
     add(m.deposited);
+    add(m.lateTransfer);
     add(m.difference?.amount);
     add(m.expected);
     add(m.minimum);

@@ -66,6 +66,11 @@ export interface SwapMoney {
    * token as the chain watcher saw it arrive at the deposit address (then `onChain` says where).
    */
   deposited?: Money & { tx?: string; at?: number };
+  /**
+   * The swap's own token seen arriving after the swap closed (the chain watcher's late sighting):
+   * money the swap cannot take, which support returns. Never part of the deposit.
+   */
+  lateTransfer?: Money & { tx: string };
   /** The deposit was seen on chain before the service showed it (contracts/chain.ts). */
   onChain?: { network: string; block: number; confirmations: number; required: number };
   /** deposited − asked, when they differ by at least one smallest unit. */
@@ -285,6 +290,7 @@ export function swapMoney(
   const late = deadlines.expectedBy !== undefined && now > deadlines.expectedBy;
 
   const claimed = opts.claimed && !deposited ? opts.claimed : undefined;
+  const lateTransfer = chainMoney(details, source, LATE);
   return {
     swapId: s.id,
     phase,
@@ -295,6 +301,7 @@ export function swapMoney(
     ...(asked ? { asked } : {}),
     ...(deposited ? { deposited } : {}),
     ...(chain ? { onChain: chain.onChain } : {}),
+    ...(lateTransfer ? { lateTransfer } : {}),
     ...(difference ? { difference } : {}),
     ...(expected ? { expected } : {}),
     ...(minimum ? { minimum } : {}),
@@ -323,15 +330,22 @@ function chainDeposit(
   details: SwapDetails,
   source: MoneyToken,
 ): { deposited: Money & { tx: string }; onChain: NonNullable<SwapMoney['onChain']> } | undefined {
+  const deposited = chainMoney(details, source, DEPOSIT);
   const c = sightingOf(details);
-  if (!c || (c.verdict !== 'ok' && c.verdict !== 'less' && c.verdict !== 'more')) return undefined;
+  if (!deposited || !c) return undefined;
+  return { deposited, onChain: { network: c.network, block: c.block, confirmations: c.confirmations, required: c.required } };
+}
+
+const DEPOSIT = new Set(['ok', 'less', 'more']);
+const LATE = new Set(['late']);
+
+/** The swap's own token in a chain sighting with one of these verdicts, as money. */
+function chainMoney(details: SwapDetails, source: MoneyToken, verdicts: ReadonlySet<string>): (Money & { tx: string }) | undefined {
+  const c = sightingOf(details);
+  if (!c || !verdicts.has(c.verdict)) return undefined;
   const m = /^(\d+)(?:\.(\d+))?$/.exec(c.amount);
   if (!m || (m[2]?.length ?? 0) > source.decimals) return undefined;
-  const units = BigInt((m[1] ?? '0') + (m[2] ?? '').padEnd(source.decimals, '0'));
-  return {
-    deposited: { units, token: source, tx: c.txHash },
-    onChain: { network: c.network, block: c.block, confirmations: c.confirmations, required: c.required },
-  };
+  return { units: BigInt((m[1] ?? '0') + (m[2] ?? '').padEnd(source.decimals, '0')), token: source, tx: c.txHash };
 }
 
 /**
