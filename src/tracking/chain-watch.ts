@@ -226,7 +226,13 @@ export class ChainWatch {
       const mem = this.sightings.get(swapId);
       if (mem) this.sightings.set(swapId, { ...chain, networkName: mem.networkName });
     }
-    if (ev.lateOnClose(chain, obs.state.status, obs.state.transactions.some((x) => x.type === 'input'))) {
+    if (
+      ev.lateOnClose(
+        chain,
+        obs.state.status,
+        obs.state.transactions.some((x) => x.type === 'input'),
+      )
+    ) {
       const w = this.watched.get(swapId);
       if (w) w.told.late = true;
       chain = {
