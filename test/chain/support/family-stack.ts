@@ -188,12 +188,13 @@ export function useFamilyStack(network: string, swap: Omit<CreateSwapParams, 'de
         const blind = await follow(tracking, 'cut-blind');
         await sendDeposit(sandbox, seen.id);
         await cardSays(messenger, seen.chatId, seenCard, 'the deposit seen on chain before the cut');
-        // The provider goes away. A poll no one asked for (the cadence's next is a minute away on the clock) follows at once.
+        // The provider goes away. A poll no one asked for (the cadence's next is a minute away) follows at once for
+        // the swap still watched: `blind`, waiting for its deposit (`seen`'s watch ended when the service took its deposit).
         clock.advance(1_000);
         const cutAt = clock.now();
         await rpc.close({ force: true });
         await waitFor(() => log.lines.some((l) => l.includes('chain RPC failing: falling back to polling the API')), 'the fallback logged');
-        await waitFor(async () => (await tracking.swapState(seen.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
+        await waitFor(async () => (await tracking.swapState(blind.id))?.lastPolledAt === cutAt, 'the API poll after the RPC died');
         expect(log.lines.join('\n')).not.toContain(rpc.url);
         return { tracking, messenger, seen, blind };
       },
