@@ -1,6 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { User } from 'grammy/types';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { startWeb } from '../../src/app/web.js';
@@ -9,13 +11,16 @@ import { buildPayPage } from '../../scripts/build-page.mjs';
 import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
-import { launchChromium } from './browser.js';
+import type { SandboxTon } from '../../src/sandbox/ton-chain.js';
+import { TgUser } from '../e2e/telegram/world.js';
+import { launchChromium, openPage } from './browser.js';
+import { signInitData } from './support.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The https origin the page is served from in the browser (routed to the web process). */
 export const PAY_ORIGIN = 'https://pay.test';
 
-export interface PayStack {
+interface PayStack {
   fake: FakeBotApi;
   rt: Runtime;
   /** The web process's own address. */
@@ -28,7 +33,7 @@ export interface PayStack {
  * The runtime as `swapbot start` composes it, with the pay page on, the sandbox on its local chains
  * (deposits only when a test makes one), the fake Telegram Bot API, and a headless chromium.
  */
-export async function startPayStack(prefix: string): Promise<PayStack> {
+async function startPayStack(prefix: string): Promise<PayStack> {
   await buildPayPage(ROOT);
   const fake = await FakeBotApi.start();
   const { logger } = memoryLogger();
@@ -63,4 +68,78 @@ export async function startPayStack(prefix: string): Promise<PayStack> {
       await fake.close();
     },
   };
+}
+
+/** One test file's pay stack (usePayStack): its parts once it is up, and the steps every pay test takes. */
+export interface PayWorld {
+  readonly fake: FakeBotApi;
+  readonly rt: Runtime;
+  /** The web process's own address. */
+  readonly local: string;
+  readonly browser: Browser;
+  /** The sandbox's local EVM chain's RPC. */
+  readonly evmRpc: string;
+  /** The sandbox's Solana chain's RPC. */
+  readonly solanaRpc: string;
+  /** The sandbox's TON emulator. */
+  readonly ton: SandboxTon;
+  /** Telegram's initData for this user, signed by the fake Bot API's token `ageSeconds` ago. */
+  initDataFor(userId: number, ageSeconds?: number): string;
+  /** This Telegram user in their private chat with the bot. */
+  privately(user: User): TgUser;
+  /** A fresh browser context on the pay page's origin (openPage), with the EVM test wallet and initData given. */
+  open(opts?: Omit<Parameters<typeof openPage>[1], 'origin' | 'local'>): ReturnType<typeof openPage>;
+  /** The pay page at `url` opened as this Telegram user, the wallet `inject` puts in, Connect wallet pressed. */
+  connected(userId: number, url: string, inject: (context: BrowserContext) => Promise<void>): ReturnType<typeof openPage>;
+}
+
+/**
+ * Starts the pay stack for the test file (beforeAll) and closes it after its tests (afterAll).
+ * The parts are read once it is up: reading one outside a test or hook is an error.
+ */
+export function usePayStack(prefix: string): PayWorld {
+  let stack: PayStack | undefined;
+  beforeAll(async () => {
+    stack = await startPayStack(prefix);
+  });
+  afterAll(() => stack?.close());
+  const up = (): PayStack => {
+    if (!stack) throw new Error('the pay stack is not up: read it in a test or a hook after usePayStack');
+    return stack;
+  };
+  const world: PayWorld = {
+    get fake() {
+      return up().fake;
+    },
+    get rt() {
+      return up().rt;
+    },
+    get local() {
+      return up().local;
+    },
+    get browser() {
+      return up().browser;
+    },
+    get evmRpc() {
+      return up().rt.sandbox!.chain!.url;
+    },
+    get solanaRpc() {
+      return up().rt.sandbox!.solana!.url;
+    },
+    get ton() {
+      return up().rt.sandbox!.chain!.ton!.ton;
+    },
+    initDataFor: (userId, ageSeconds = 5) =>
+      signInitData(up().fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - ageSeconds }),
+    privately: (user) => new TgUser(up().fake, user, up().fake.privateChat(user)),
+    open: (opts = {}) => openPage(up().browser, { origin: PAY_ORIGIN, local: up().local, ...opts }),
+    async connected(userId, url, inject) {
+      const opened = await world.open({ initData: world.initDataFor(userId) });
+      await inject(opened.context);
+      await opened.page.goto(url);
+      await opened.page.getByRole('button', { name: 'Connect wallet' }).click();
+      return opened;
+    },
+  };
+  return world;
 }
