@@ -2,7 +2,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { User } from 'grammy/types';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { startWeb } from '../../src/app/web.js';
@@ -11,6 +10,7 @@ import { buildPayPage } from '../../scripts/build-page.mjs';
 import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { setUp } from '../support/set-up.js';
 import type { SandboxTon } from '../../src/sandbox/ton-chain.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import { launchChromium, openPage } from './browser.js';
@@ -70,7 +70,7 @@ async function startPayStack(prefix: string): Promise<PayStack> {
   };
 }
 
-/** One test file's pay stack (usePayStack): its parts once it is up, and the steps every pay test takes. */
+/** One test file's pay stack (usePayStack): its parts, and the steps every pay test takes. */
 export interface PayWorld {
   readonly fake: FakeBotApi;
   readonly rt: Runtime;
@@ -94,52 +94,34 @@ export interface PayWorld {
 }
 
 /**
- * Starts the pay stack for the test file (beforeAll) and closes it after its tests (afterAll).
- * The parts are read once it is up: reading one outside a test or hook is an error.
+ * The pay stack for the tests of one file (setUp: started before them, closed after them); its
+ * parts are there once it has started.
  */
-export function usePayStack(prefix: string): PayWorld {
-  let stack: PayStack | undefined;
-  beforeAll(async () => {
-    stack = await startPayStack(prefix);
-  });
-  afterAll(() => stack?.close());
-  const up = (): PayStack => {
-    if (!stack) throw new Error('the pay stack is not up: read it in a test or a hook after usePayStack');
-    return stack;
-  };
-  const world: PayWorld = {
-    get fake() {
-      return up().fake;
-    },
-    get rt() {
-      return up().rt;
-    },
-    get local() {
-      return up().local;
-    },
-    get browser() {
-      return up().browser;
-    },
-    get evmRpc() {
-      return up().rt.sandbox!.chain!.url;
-    },
-    get solanaRpc() {
-      return up().rt.sandbox!.solana!.url;
-    },
-    get ton() {
-      return up().rt.sandbox!.chain!.ton!.ton;
-    },
-    initDataFor: (userId, ageSeconds = 5) =>
-      signInitData(up().fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - ageSeconds }),
-    privately: (user) => new TgUser(up().fake, user, up().fake.privateChat(user)),
-    open: (opts = {}) => openPage(up().browser, { origin: PAY_ORIGIN, local: up().local, ...opts }),
+export const usePayStack = (prefix: string): PayWorld => setUp(async () => payWorld(await startPayStack(prefix)));
+
+function payWorld(stack: PayStack): PayWorld & { close(): Promise<void> } {
+  const { fake, rt, local, browser } = stack;
+  const initDataFor = (userId: number, ageSeconds = 5) =>
+    signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - ageSeconds });
+  const open: PayWorld['open'] = (opts = {}) => openPage(browser, { origin: PAY_ORIGIN, local, ...opts });
+  return {
+    fake,
+    rt,
+    local,
+    browser,
+    evmRpc: rt.sandbox!.chain!.url,
+    solanaRpc: rt.sandbox!.solana!.url,
+    ton: rt.sandbox!.chain!.ton!.ton,
+    initDataFor,
+    privately: (user) => new TgUser(fake, user, fake.privateChat(user)),
+    open,
     async connected(userId, url, inject) {
-      const opened = await world.open({ initData: world.initDataFor(userId) });
+      const opened = await open({ initData: initDataFor(userId) });
       await inject(opened.context);
       await opened.page.goto(url);
       await opened.page.getByRole('button', { name: 'Connect wallet' }).click();
       return opened;
     },
+    close: () => stack.close(),
   };
-  return world;
 }
