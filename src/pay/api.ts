@@ -18,7 +18,7 @@ import { signRequest } from './typed-data.js';
 import { solanaTransaction } from './solana.js';
 import { solanaShortfall } from './solana-balance.js';
 import { tonReader, tonShortfall, tonTransfer } from './ton.js';
-import { payFamily, sentHashOf } from '../contracts/pay-families.js';
+import { payingFamily, sentHashOf } from './families.js';
 
 type Shortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
 
@@ -108,7 +108,7 @@ export function payApi(deps: PayApiDeps) {
     const locale = s.locale as Locale;
     const from = typeof body.source_address === 'string' ? body.source_address : '';
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
-    const family = payFamily(details.swap.source_network?.type);
+    const family = payingFamily(details.swap.source_network?.type);
     // Not a family the page pays (no card offers it): nothing is taken.
     if (!family) return { status: 422, body: { error: 'not_evm', message: t(locale, 'pay.page.notEvm') } };
     if (!family.isAddress(from)) return { status: 400, body: { error: 'bad_address', message: t(locale, family.notAddress) } };

@@ -1,9 +1,10 @@
 import { Address, beginCell, storeMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { pagePaysSwap, pagePaysWalletTransfer, payFamily, sentHashOf } from '../../src/contracts/pay-families.js';
+import { pagePaysSwap, pagePaysWalletTransfer, payFamily } from '../../src/contracts/pay-families.js';
+import { payingFamily, sentHashOf } from '../../src/pay/families.js';
 
 /**
- * The one table of what the pay page pays, per network family (src/contracts/pay-families.ts):
+ * The one table of what the pay page pays, per network family (src/contracts/pay-families.ts, and its recognisers in src/pay/families.ts):
  * which swaps get "Pay from wallet", which confirm step offers the wallet flow and how, and which
  * addresses and sent hashes the page's server takes. The flows themselves are the browser tests'.
  */
@@ -36,11 +37,11 @@ describe('what the pay page pays, per family', () => {
   });
 
   it("the connected wallet's address is taken only when it is of the swap's family", () => {
-    const takes = (type: string, text: string) => payFamily(type)!.isAddress(text);
+    const takes = (type: string, text: string) => payingFamily(type)!.isAddress(text);
     expect([takes('evm', EVM), takes('evm', SOL), takes('evm', TON)]).toEqual([true, false, false]);
     expect([takes('solana', SOL), takes('solana', EVM), takes('solana', TON)]).toEqual([true, false, false]);
     expect([takes('ton', TON), takes('ton', EVM), takes('ton', SOL)]).toEqual([true, false, false]);
-    expect(payFamily('solana')!.notAddress).toBe('pay.page.notSolanaAddress');
+    expect(payingFamily('solana')!.notAddress).toBe('pay.page.notSolanaAddress');
   });
 
   it("the sent report: an EVM hash, a Solana signature, TON Connect's BOC (by its message hash); anything else is no hash", () => {

@@ -2,7 +2,7 @@ import { Address, beginCell, Cell, external, storeMessage, toNano } from '@ton/c
 import { describe, expect, it } from 'vitest';
 import type { DepositAction, SwapDetails } from '../../src/layerswap/schemas.js';
 import { tonTransfer } from '../../src/pay/ton.js';
-import { tonMessageHash } from '../../src/contracts/pay-families.js';
+import { tonMessageHash } from '../../src/pay/families.js';
 
 /**
  * The TON message the pay server hands a TON Connect wallet, built from the swap's `transfer`
