@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatUnits, isAddress, isHash } from 'viem';
+import { formatUnits } from 'viem';
 import { readBody } from '../http.js';
 import { asError, type Logger } from '../log.js';
 import { isSwapId } from '../contracts/swap-id.js';
@@ -15,11 +15,10 @@ import { payView } from './view.js';
 import { evmTransaction } from './transaction.js';
 import { authorize } from './gasless.js';
 import { signRequest } from './typed-data.js';
-import { isSolanaSignature, solanaTransaction } from './solana.js';
+import { solanaTransaction } from './solana.js';
 import { solanaShortfall } from './solana-balance.js';
-import { isAddress as isSolanaAddress } from '@solana/kit';
-import { Address as TonAddress } from '@ton/core';
-import { tonMessageHash, tonReader, tonShortfall, tonTransfer } from './ton.js';
+import { tonReader, tonShortfall, tonTransfer } from './ton.js';
+import { payingFamily, sentHashOf } from './families.js';
 
 type Shortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
 
@@ -27,18 +26,6 @@ const nodeUrlOf = (details: SwapDetails): string | undefined => {
   const url = (details.swap.source_network as { node_url?: unknown } | null | undefined)?.node_url;
   return typeof url === 'string' ? url : undefined;
 };
-
-/** The wallet's address is one of the swap's network family. */
-function isAddressOf(type: string | null | undefined, from: string): boolean {
-  if (type === 'solana') return isSolanaAddress(from);
-  if (type !== 'ton') return isAddress(from);
-  try {
-    TonAddress.parse(from);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The pay page's JSON endpoints (under /pay/api/). The page never holds the API key: it proves who
@@ -121,23 +108,17 @@ export function payApi(deps: PayApiDeps) {
     const locale = s.locale as Locale;
     const from = typeof body.source_address === 'string' ? body.source_address : '';
     const details = await deps.api.getSwap(s.swapId, { exclude_deposit_actions: true });
-    const type = details.swap.source_network?.type;
-    const solana = type === 'solana';
-    if (!isAddressOf(type, from))
-      return {
-        status: 400,
-        body: {
-          error: 'bad_address',
-          message: t(locale, solana ? 'pay.page.notSolanaAddress' : type === 'ton' ? 'pay.page.notTonAddress' : 'pay.page.notEvm'),
-        },
-      };
+    const family = payingFamily(details.swap.source_network?.type);
+    // Not a family the page pays (no card offers it): nothing is taken.
+    if (!family) return { status: 422, body: { error: 'not_evm', message: t(locale, 'pay.page.notEvm') } };
+    if (!family.isAddress(from)) return { status: 400, body: { error: 'bad_address', message: t(locale, family.notAddress) } };
     if (phaseOfSwap(details).kind !== 'waiting') return closed(details.swap.status ?? 'unknown', locale);
     const taken = await deps.store.take(s.swapId, id);
     if (!taken.ok) return { status: 409, body: { error: 'taken', message: t(locale, 'pay.page.taken'), slot: taken.slot.state } };
     try {
       const actions = await deps.api.getDepositActions(s.swapId, { source_address: from });
-      if (solana) return await prepareSolana(s, id, details, from, actions);
-      if (type === 'ton') return await prepareTon(s, id, details, from, actions);
+      if (family.name === 'solana') return await prepareSolana(s, id, details, from, actions);
+      if (family.name === 'ton') return await prepareTon(s, id, details, from, actions);
       const sign = actions.find((a) => a.type === 'sign');
       if (sign) {
         // Gasless: the wallet signs; the slot stays taken until the signature is handed over (authorize).
@@ -215,9 +196,9 @@ export function payApi(deps: PayApiDeps) {
   });
 
   async function sent(s: PaySession, id: string, body: Record<string, unknown>): Promise<Answer> {
-    // TON Connect answers the signed message (a BOC); it is found by its normalized hash.
-    const hash = typeof body.boc === 'string' ? (tonMessageHash(body.boc) ?? '') : typeof body.hash === 'string' ? body.hash : '';
-    if (!isHash(hash) && !isSolanaSignature(hash) && !/^[0-9a-f]{64}$/.test(hash)) return { status: 400, body: { error: 'bad_hash' } };
+    // What the wallet sent, as its family reads it (TON Connect answers the signed message: contracts/pay-families.ts).
+    const hash = sentHashOf(body);
+    if (!hash) return { status: 400, body: { error: 'bad_hash' } };
     if (!(await deps.store.sent(s.swapId, id, hash)))
       return { status: 409, body: { error: 'taken', message: t(s.locale as Locale, 'pay.page.taken') } };
     // As Layerswap's app does: tell the service where the deposit is; its errors are only logged.

@@ -158,6 +158,3 @@ async function movedBy(message: CompiledTransactionMessage, from: string, to: st
 
 const readU32 = (b: ReadonlyUint8Array, at: number) => new DataView(b.buffer, b.byteOffset + at, 4).getUint32(0, true);
 const readU64 = (b: ReadonlyUint8Array, at: number) => new DataView(b.buffer, b.byteOffset + at, 8).getBigUint64(0, true);
-
-/** A Solana transaction signature: 64 bytes in base58. */
-export const isSolanaSignature = (text: string): boolean => /^[1-9A-HJ-NP-Za-km-z]{64,90}$/.test(text);

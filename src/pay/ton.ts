@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, loadMessage, storeMessage, toNano } from '@ton/core';
+import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { parseUnits } from 'viem';
 import type { DepositAction, SwapDetails } from '../layerswap/schemas.js';
@@ -152,26 +152,4 @@ export async function tonShortfall(
   const have = t.jetton ? jetton : ton;
   if (have < need) return { kind: 'amount', have, need };
   return (t.jetton ? ton : ton - need) < fee ? { kind: 'fee' } : undefined;
-}
-
-/**
- * The hash the sent message is found by: TEP-467's normalized hash of the external message the
- * wallet returned (TON Connect's `boc`), hex; undefined when the BOC is not an external message.
- */
-export function tonMessageHash(boc: string): string | undefined {
-  try {
-    const m = loadMessage(Cell.fromBase64(boc).beginParse());
-    if (m.info.type !== 'external-in') return undefined;
-    const normalized = beginCell()
-      .store(
-        storeMessage(
-          { info: { type: 'external-in', src: null, dest: m.info.dest, importFee: 0n }, init: null, body: m.body },
-          { forceRef: true },
-        ),
-      )
-      .endCell();
-    return normalized.hash().toString('hex');
-  } catch {
-    return undefined;
-  }
 }

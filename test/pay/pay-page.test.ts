@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { createPublicClient, http, parseEther } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/app/runtime.js';
+import { describe, expect, it } from 'vitest';
 import { signLink } from '../../src/pay/access.js';
-import { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
 import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
-import { fundedTestWallet, LOCAL_CHAIN_ID, openPage, testWallet } from './browser.js';
-import { startPayStack, PAY_ORIGIN, type PayStack } from './stack.js';
-import { signInitData } from './support.js';
+import { fundedTestWallet, LOCAL_CHAIN_ID, testWallet } from './browser.js';
+import { PAY_ORIGIN, usePayStack } from './stack.js';
 
 /**
  * The pay page in a real browser (Debian's headless Chromium through playwright-core) against the
@@ -29,25 +25,10 @@ const SECRET = 'pay-link-secret-for-tests-0123456789abcdef';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const SHOTS = process.env.PAY_SCREENSHOTS === '1';
 
-let fake: FakeBotApi;
-let rt: Runtime;
-let local: string;
-let browser: Browser;
-let rpc: string;
-let stack: PayStack | undefined;
-
-beforeAll(async () => {
-  stack = await startPayStack('pay');
-  ({ fake, rt, local, browser } = stack);
-  rpc = rt.sandbox!.chain!.url;
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = usePayStack('pay');
 
 /** A fresh account with USDC and ETH from the chain's funded account (a person's wallet). */
-const fundedWallet = (usdc = '500') => fundedTestWallet(rpc, rt.sandbox!.chain!.fundedKey, { usdc });
+const fundedWallet = (usdc = '500') => fundedTestWallet(stack.evmRpc, stack.rt.sandbox!.chain!.fundedKey, { usdc });
 
 /** From the chat's first message to the deposit card; its "Pay from wallet" button's URL. */
 async function swapThroughChat(u: TgUser, amount = 100, token = 'USDC'): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
@@ -87,17 +68,14 @@ async function wrongChainAtSend(page: import('playwright-core').Page, wallet: Re
   return { tap };
 }
 
-const initDataFor = (userId: number, ageSeconds = 5) =>
-  signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - ageSeconds });
-
 describe('paying from the wallet page, in a browser', () => {
   it('a Telegram user pays an ERC-20 deposit in two taps; the chat says "Deposit seen", then the swap completes', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const a = stack.privately(alice);
     const { swapId, payUrl, card } = await swapThroughChat(a);
     expect(payUrl).toBe(`${ORIGIN}/pay/?swap=${swapId}`);
     const wallet = await fundedWallet();
-    const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData: initDataFor(alice.id) });
+    const { context, page } = await stack.open({ wallet, initData: stack.initDataFor(alice.id) });
     await page.goto(payUrl);
     await page.getByText('Pay from your wallet').waitFor();
     await expect(page.locator('#fields').innerText()).resolves.toMatch(/100 USDC/);
@@ -112,7 +90,7 @@ describe('paying from the wallet page, in a browser', () => {
     await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
     expect(wallet.sent).toHaveLength(1);
     // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
-    await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
+    await waitFor(() => (stack.rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await a.sees(/Deposit seen/);
     // The deposit card, edited in place, no longer offers to pay (nor anything else that sends money).
     const edited = await waitFor(() => {
@@ -121,27 +99,27 @@ describe('paying from the wallet page, in a browser', () => {
     }, 'the deposit card edited to "Deposit seen"');
     const labels = ((edited.markup?.inline_keyboard ?? []) as Array<Array<{ text: string }>>).flat().map((b) => b.text);
     expect(labels).not.toContain('Pay from wallet');
-    await waitFor(async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined), 'the swap completed');
+    await waitFor(async () => ((await stack.rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined), 'the swap completed');
     await a.sees(/Received [\d.]+ USDC on Base/);
     await context.close();
   });
 
   it('refuses another user, tampered and stale initData, a guessed swap id, and a replayed or expired link, showing nothing of the swap', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const a = stack.privately(alice);
     const { swapId, payUrl } = await swapThroughChat(a, 50);
     // The page itself: no inline script, nothing from another origin.
-    const html = await fetch(`${local}/pay/`);
+    const html = await fetch(`${stack.local}/pay/`);
     expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await html.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const bob = newUser('Bob');
     const cases: Array<{ initData?: string; url: string; says: RegExp }> = [
-      { initData: initDataFor(bob.id), url: payUrl, says: /opens only for the person who created the swap/ },
-      { initData: initDataFor(alice.id).replace(`%22id%22%3A${alice.id}`, `%22id%22%3A${bob.id}`), url: payUrl, says: /not valid/ },
-      { initData: initDataFor(alice.id, 601), url: payUrl, says: /expired/ },
+      { initData: stack.initDataFor(bob.id), url: payUrl, says: /opens only for the person who created the swap/ },
+      { initData: stack.initDataFor(alice.id).replace(`%22id%22%3A${alice.id}`, `%22id%22%3A${bob.id}`), url: payUrl, says: /not valid/ },
+      { initData: stack.initDataFor(alice.id, 601), url: payUrl, says: /expired/ },
       {
-        initData: initDataFor(alice.id),
+        initData: stack.initDataFor(alice.id),
         url: `${ORIGIN}/pay/?swap=${randomUUID()}`,
         says: /opens only for the person who created the swap/,
       },
@@ -150,7 +128,7 @@ describe('paying from the wallet page, in a browser', () => {
     const link = signLink({ platform: 'telegram', userId: String(alice.id), swapId, exp: Math.floor(Date.now() / 1000) + 600 }, SECRET);
     const expired = signLink({ platform: 'telegram', userId: String(alice.id), swapId, exp: Math.floor(Date.now() / 1000) - 1 }, SECRET);
     // The first use of a link opens the page; the same link again is refused.
-    const first = await openPage(browser, { origin: ORIGIN, local });
+    const first = await stack.open();
     await first.page.goto(`${ORIGIN}/pay/#t=${link}`);
     await first.page
       .locator('#fields')
@@ -159,7 +137,7 @@ describe('paying from the wallet page, in a browser', () => {
     await first.context.close();
     cases.push({ url: `${ORIGIN}/pay/#t=${link}`, says: /already used/ }, { url: `${ORIGIN}/pay/#t=${expired}`, says: /expired/ });
     for (const c of cases) {
-      const { context, page } = await openPage(browser, { origin: ORIGIN, local, ...(c.initData ? { initData: c.initData } : {}) });
+      const { context, page } = await stack.open({ ...(c.initData ? { initData: c.initData } : {}) });
       await page.goto(c.url);
       await page.locator('#refusal').getByText(c.says).waitFor();
       const body = await page.locator('body').innerText();
@@ -171,12 +149,12 @@ describe('paying from the wallet page, in a browser', () => {
 
   it('a wallet on another chain is asked to switch; a declined payment sends nothing; a second tab cannot pay twice', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const a = stack.privately(alice);
     const { payUrl } = await swapThroughChat(a, 20);
     const wallet = await fundedWallet();
     wallet.chainId = 1;
-    const initData = initDataFor(alice.id);
-    const one = await openPage(browser, { origin: ORIGIN, local, wallet, initData, colorScheme: 'dark' });
+    const initData = stack.initDataFor(alice.id);
+    const one = await stack.open({ wallet, initData, colorScheme: 'dark' });
     await one.page.goto(payUrl);
     await one.page.getByRole('button', { name: 'Connect wallet' }).click();
     await one.page.getByText('Your wallet is on another network. Switch it to Arbitrum One to pay.').waitFor();
@@ -200,7 +178,7 @@ describe('paying from the wallet page, in a browser', () => {
     // Both tabs ready; the first one's wallet is left open (held) while the second taps Pay.
     let release!: () => void;
     wallet.hold = new Promise<void>((r) => (release = r));
-    const two = await openPage(browser, { origin: ORIGIN, local, wallet, initData });
+    const two = await stack.open({ wallet, initData });
     await two.page.goto(payUrl);
     await two.page.getByRole('button', { name: 'Connect wallet' }).click();
     await one.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
@@ -217,12 +195,12 @@ describe('paying from the wallet page, in a browser', () => {
 
   it('pays a native ETH deposit; says so when the balance is too low; refuses an expired swap with its status', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
-    const initData = initDataFor(alice.id);
+    const a = stack.privately(alice);
+    const initData = stack.initDataFor(alice.id);
 
     const poor = await fundedWallet('1');
     const usdc = await swapThroughChat(a, 20);
-    const low = await openPage(browser, { origin: ORIGIN, local, wallet: poor, initData });
+    const low = await stack.open({ wallet: poor, initData });
     await low.page.goto(usdc.payUrl);
     await low.page.getByRole('button', { name: 'Connect wallet' }).click();
     await low.page.getByRole('button', { name: 'Pay 20 USDC' }).click();
@@ -230,8 +208,8 @@ describe('paying from the wallet page, in a browser', () => {
     expect(poor.calls).not.toContain('eth_sendTransaction');
     await low.context.close();
 
-    rt.sandbox!.setStatus(usdc.swapId, 'expired');
-    const late = await openPage(browser, { origin: ORIGIN, local, wallet: poor, initData });
+    stack.rt.sandbox!.setStatus(usdc.swapId, 'expired');
+    const late = await stack.open({ wallet: poor, initData });
     await late.page.goto(usdc.payUrl);
     await late.page.locator('#refusal').getByText('This swap no longer takes a deposit (status: expired)').waitFor();
     await expect(late.page.getByRole('button', { name: /Pay/ }).count()).resolves.toBe(0);
@@ -239,12 +217,12 @@ describe('paying from the wallet page, in a browser', () => {
 
     const eth = await swapThroughChat(a, 0.01, 'ETH');
     const wallet = await fundedWallet();
-    const { context, page } = await openPage(browser, { origin: ORIGIN, local, wallet, initData });
+    const { context, page } = await stack.open({ wallet, initData });
     await page.goto(eth.payUrl);
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     await page.getByRole('button', { name: 'Pay 0.01 ETH' }).click();
     await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
-    const receipt = await createPublicClient({ transport: http(rpc) }).getTransaction({ hash: wallet.sent[0]! });
+    const receipt = await createPublicClient({ transport: http(stack.evmRpc) }).getTransaction({ hash: wallet.sent[0]! });
     expect(receipt.value).toBe(parseEther('0.01'));
     await waitFor(
       () =>

@@ -1,16 +1,12 @@
 import { getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
-import type { Runtime } from '../../src/app/runtime.js';
-import { PAY_ORIGIN, startPayStack, type PayStack } from './stack.js';
+import { describe, expect, it } from 'vitest';
+import { usePayStack } from './stack.js';
 import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
-import { openPage } from './browser.js';
 import { fundSol, injectSolanaWallet, solanaTestWallet, solBalance, type SolanaTestWallet } from './solana-wallet.js';
-import { payCard, signInitData, withPayButton, textOf } from './support.js';
+import { payCard, withPayButton, textOf } from './support.js';
 
 /**
  * Paying a Solana swap from a Solana wallet, in a real browser: "Pay from my wallet" at the confirm
@@ -20,41 +16,15 @@ import { payCard, signInitData, withPayButton, textOf } from './support.js';
  * address plus a Memo); the SOL moves on the chain, the sandbox's chain watch sees it, and the chat
  * says "Deposit seen".
  */
-const ORIGIN = PAY_ORIGIN;
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
-let fake: FakeBotApi;
-let rt: Runtime;
-let local: string;
-let browser: Browser;
-let rpc: string;
-
-let stack: PayStack | undefined;
-
-beforeAll(async () => {
-  stack = await startPayStack('paysol');
-  ({ fake, rt, local, browser } = stack);
-  rpc = rt.sandbox!.solana!.url;
-});
-
-afterAll(() => stack?.close());
-
-const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
+const stack = usePayStack('paysol');
 
 /** /swap of SOL in the private chat, "Pay from my wallet" at the confirm step, Confirm: the deposit card's web_app URL. */
 async function walletSwap(u: TgUser, sol: string, refund: string): Promise<{ swapId: string; payUrl: string; confirm: StoredMessage }> {
   const before = u.messages().length;
   u.says(`/swap ${sol} SOL solana base ETH`);
-  const ask = await waitFor(
-    () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
-    'a ForceReply',
-  );
-  u.says(DEST, { replyTo: ask.message_id });
-  const refundAsk = await u.sees('for refunds');
-  u.says(refund, { replyTo: refundAsk.message_id });
-  const first = await u.sees(/Confirm your swap|Refuel/);
-  if (!/Confirm your swap/.test(textOf(first))) await u.presses('No refuel');
-  await u.sees('Confirm your swap');
+  await u.toConfirmation(DEST, refund);
   await u.presses('Pay from my wallet');
   const confirm = await u.sees(/Paying from your wallet/);
   await u.presses('Confirm');
@@ -62,13 +32,9 @@ async function walletSwap(u: TgUser, sol: string, refund: string): Promise<{ swa
   return { swapId, payUrl, confirm };
 }
 
-async function paying(wallet: SolanaTestWallet, userId: number, url: string) {
-  const opened = await openPage(browser, { origin: ORIGIN, local, initData: initDataFor(userId) });
-  await injectSolanaWallet(opened.context, wallet);
-  await opened.page.goto(url);
-  await opened.page.getByRole('button', { name: 'Connect wallet' }).click();
-  return opened;
-}
+/** The pay page opened as this user with the wallet injected, Connect wallet pressed. */
+const paying = (wallet: SolanaTestWallet, userId: number, url: string) =>
+  stack.connected(userId, url, (context) => injectSolanaWallet(context, wallet));
 
 /** The transfer a wire transaction makes: its fee payer, the programs it calls, the memo text. */
 function readTransaction(base64: string) {
@@ -88,11 +54,11 @@ function readTransaction(base64: string) {
 describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a browser', () => {
   it('Pay from my wallet → connect → Pay: the wallet signs the action\'s own transaction, the SOL moves, the chat says "Deposit seen"', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
-    const wallet = await solanaTestWallet(rpc);
-    await fundSol(rpc, wallet.address, 5_000_000_000n);
+    const a = stack.privately(alice);
+    const wallet = await solanaTestWallet(stack.solanaRpc);
+    await fundSol(stack.solanaRpc, wallet.address, 5_000_000_000n);
     const { swapId, payUrl } = await walletSwap(a, '1.5', wallet.address);
-    const swap = await rt.api.getSwap(swapId, { exclude_deposit_actions: true });
+    const swap = await stack.rt.api.getSwap(swapId, { exclude_deposit_actions: true });
     expect(swap.swap.use_deposit_address).toBe(false);
 
     const { context, page } = await paying(wallet, alice.id, payUrl);
@@ -107,30 +73,30 @@ describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a brow
     expect(wallet.asked).toEqual([handed]);
     expect(wallet.sent).toHaveLength(1);
     const tx = readTransaction(wallet.asked[0]!);
-    const [action] = await rt.api.getDepositActions(swapId);
+    const [action] = await stack.rt.api.getDepositActions(swapId);
     expect(tx.payer).toBe(wallet.address);
     expect(tx.accounts).toContain(action!.to_address);
     expect(tx.programs).toEqual(['11111111111111111111111111111111', 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr']);
     expect(tx.memo).toBe(String(swap.swap.metadata?.sequence_number));
     // Real money on the chain: 1.5 SOL left the wallet (plus its fee) and sits at the swap's address.
-    expect(await solBalance(rpc, action!.to_address as Parameters<typeof solBalance>[1])).toBe(1_500_000_000n);
-    expect(await solBalance(rpc, wallet.address)).toBeLessThan(3_500_000_000n);
+    expect(await solBalance(stack.solanaRpc, action!.to_address as Parameters<typeof solBalance>[1])).toBe(1_500_000_000n);
+    expect(await solBalance(stack.solanaRpc, wallet.address)).toBeLessThan(3_500_000_000n);
     await waitFor(() => a.messages().find((m) => /Deposit seen/.test(textOf(m)) && textOf(m).includes(swapId.slice(0, 8))), 'Deposit seen');
     // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
-    await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
+    await waitFor(() => (stack.rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await context.close();
   });
 
   it('too little SOL is said before signing; a wallet on another network gets no Pay; a decline in the wallet sends nothing and may pay again', async () => {
     const bob = newUser('Bob');
-    const b = new TgUser(fake, bob, fake.privateChat(bob));
-    const wallet = await solanaTestWallet(rpc, ['solana:devnet']);
-    await fundSol(rpc, wallet.address, 3_000_000_000n);
+    const b = stack.privately(bob);
+    const wallet = await solanaTestWallet(stack.solanaRpc, ['solana:devnet']);
+    await fundSol(stack.solanaRpc, wallet.address, 3_000_000_000n);
     const { payUrl } = await walletSwap(b, '1', wallet.address);
 
     // Too little SOL: said in SOL and USD before the wallet is asked anything.
-    const poor = await solanaTestWallet(rpc);
-    await fundSol(rpc, poor.address, 500_000_000n);
+    const poor = await solanaTestWallet(stack.solanaRpc);
+    await fundSol(stack.solanaRpc, poor.address, 500_000_000n);
     const low = await paying(poor, bob.id, payUrl);
     await low.page.getByRole('button', { name: 'Pay 1 SOL' }).click();
     await low.page
@@ -153,7 +119,7 @@ describe('paying a Solana swap from a Solana wallet (Wallet Standard), in a brow
     await page.getByRole('button', { name: 'Pay 1 SOL' }).click();
     await page.getByText('You declined in your wallet. Nothing was sent; you can pay again when ready.').waitFor();
     expect(wallet.sent).toEqual([]);
-    expect(await solBalance(rpc, wallet.address)).toBe(3_000_000_000n);
+    expect(await solBalance(stack.solanaRpc, wallet.address)).toBe(3_000_000_000n);
     // The payment slot is free again: a second try goes through.
     await page.getByRole('button', { name: 'Pay 1 SOL' }).click();
     await page.getByText(/Sent: transaction/).waitFor();

@@ -1,17 +1,12 @@
 import { Address, Cell, toNano } from '@ton/core';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeBotApi } from '../e2e/telegram/fake-bot-api.js';
-import type { Runtime } from '../../src/app/runtime.js';
-import type { SandboxTon } from '../../src/sandbox/ton-chain.js';
-import { PAY_ORIGIN, startPayStack, type PayStack } from './stack.js';
+import { describe, expect, it } from 'vitest';
+import { usePayStack } from './stack.js';
 import { newUser } from '../e2e/telegram/harness.js';
 import { TgUser } from '../e2e/telegram/world.js';
 import type { StoredMessage } from '../e2e/telegram/fake-rules.js';
 import { waitFor } from '../support/wait.js';
-import { openPage } from './browser.js';
 import { injectTonWallet, tonTestWallet, type TonTestWallet } from './ton-wallet.js';
-import { payCard, signInitData, withPayButton, textOf } from './support.js';
+import { payCard, withPayButton, textOf } from './support.js';
 
 /**
  * Paying a TON swap from a TON wallet, in a real browser: TON is wallet-only on Layerswap, so the
@@ -25,28 +20,13 @@ import { payCard, signInitData, withPayButton, textOf } from './support.js';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const USDT = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 
-let fake: FakeBotApi;
-let rt: Runtime;
-let local: string;
-let browser: Browser;
-let ton: SandboxTon;
-let stack: PayStack | undefined;
-
-beforeAll(async () => {
-  stack = await startPayStack('payton');
-  ({ fake, rt, local, browser } = stack);
-  ton = rt.sandbox!.chain!.ton!.ton;
-});
-
-afterAll(() => stack?.close());
-
-const initDataFor = (userId: number) => signInitData(fake.token, { user: { id: userId }, authDate: Math.floor(Date.now() / 1000) - 5 });
+const stack = usePayStack('payton');
 
 /** A wallet on the sandbox's TON chain holding `tonAmount` TON and `usdt` USDT (base units), from its funded wallet. */
 async function fundedWallet(tonAmount: string, usdt: bigint): Promise<TonTestWallet> {
-  const wallet = tonTestWallet(ton.url);
-  await ton.send(wallet.address, { contract: null }, toNano(tonAmount));
-  if (usdt > 0n) await ton.send(wallet.address, { contract: USDT }, usdt);
+  const wallet = tonTestWallet(stack.ton.url);
+  await stack.ton.send(wallet.address, { contract: null }, toNano(tonAmount));
+  if (usdt > 0n) await stack.ton.send(wallet.address, { contract: USDT }, usdt);
   return wallet;
 }
 
@@ -54,15 +34,7 @@ async function fundedWallet(tonAmount: string, usdt: bigint): Promise<TonTestWal
 async function tonSwap(u: TgUser, what: string, refund: string): Promise<{ swapId: string; payUrl: string; card: StoredMessage }> {
   const before = u.messages().length;
   u.says(`/swap ${what}`);
-  const ask = await waitFor(
-    () => [...u.messages()].reverse().find((m) => m.markup !== undefined && 'force_reply' in m.markup),
-    'a ForceReply',
-  );
-  u.says(DEST, { replyTo: ask.message_id });
-  const refundAsk = await u.sees('for refunds');
-  u.says(refund, { replyTo: refundAsk.message_id });
-  const first = await u.sees(/Confirm your swap|Refuel/);
-  if (!/Confirm your swap/.test(textOf(first))) await u.presses('No refuel');
+  await u.toConfirmation(DEST, refund);
   // Wallet-only: the confirmation is the wallet one from the start, with no deposit-address way back.
   const confirm = await u.sees(/Paying from your wallet/);
   expect(JSON.stringify(confirm.markup ?? {})).not.toContain('deposit address');
@@ -74,13 +46,9 @@ async function tonSwap(u: TgUser, what: string, refund: string): Promise<{ swapI
 const seesDepositSeen = (u: TgUser, swapId: string) =>
   u.sees(new RegExp(`Deposit seen[\\s\\S]*${swapId.slice(0, 8)}|${swapId.slice(0, 8)}[\\s\\S]*Deposit seen`));
 
-async function paying(wallet: TonTestWallet, userId: number, url: string) {
-  const opened = await openPage(browser, { origin: PAY_ORIGIN, local, initData: initDataFor(userId) });
-  await injectTonWallet(opened.context, wallet);
-  await opened.page.goto(url);
-  await opened.page.getByRole('button', { name: 'Connect wallet' }).click();
-  return opened;
-}
+/** The pay page opened as this user with the wallet injected, Connect wallet pressed. */
+const paying = (wallet: TonTestWallet, userId: number, url: string) =>
+  stack.connected(userId, url, (context) => injectTonWallet(context, wallet));
 
 /** A jetton transfer body (TEP-74): its amount, destination, excess address and forwarded comment. */
 function readJettonTransfer(payload: string) {
@@ -100,12 +68,12 @@ function readJettonTransfer(payload: string) {
 describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () => {
   it('/swap from TON → wallet confirmation → Pay card → connect → Pay 25 USDT: the jettons move with the comment, "Deposit seen", then completion', async () => {
     const alice = newUser('Alice');
-    const a = new TgUser(fake, alice, fake.privateChat(alice));
+    const a = stack.privately(alice);
     const wallet = await fundedWallet('2', 100_000_000n);
     const { swapId, payUrl, card } = await tonSwap(a, '25 USDT ton optimism', wallet.address);
-    const swap = await rt.api.getSwap(swapId, { exclude_deposit_actions: true });
+    const swap = await stack.rt.api.getSwap(swapId, { exclude_deposit_actions: true });
     expect(swap.swap.use_deposit_address).toBe(false);
-    const [action] = await rt.api.getDepositActions(swapId);
+    const [action] = await stack.rt.api.getDepositActions(swapId);
     const callData = JSON.parse(action!.call_data!) as { amount: string; comment: string };
     // Nothing to copy: the card names no address and no comment, only the button.
     expect(textOf(card)).not.toContain(action!.to_address!);
@@ -133,18 +101,18 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
 
     await seesDepositSeen(a, swapId);
     // The service was told where the deposit is (deposit_speedup), as Layerswap's app does.
-    await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
-    await waitFor(async () => ((await rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined), 'the swap completed');
+    await waitFor(() => (stack.rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
+    await waitFor(async () => ((await stack.rt.api.getSwap(swapId)).swap.status === 'completed' ? true : undefined), 'the swap completed');
     await a.sees(/Received [\d.]+ USDT on Optimism/);
     await context.close();
   });
 
   it('TON itself: the amount to the swap\'s address with the comment as its text payload; the chat says "Deposit seen"', async () => {
     const carol = newUser('Carol');
-    const c = new TgUser(fake, carol, fake.privateChat(carol));
+    const c = stack.privately(carol);
     const wallet = await fundedWallet('10', 0n);
     const { swapId, payUrl } = await tonSwap(c, '3 TON ton base ETH', wallet.address);
-    const [action] = await rt.api.getDepositActions(swapId);
+    const [action] = await stack.rt.api.getDepositActions(swapId);
     const callData = JSON.parse(action!.call_data!) as { comment: string };
     const { context, page } = await paying(wallet, carol.id, payUrl);
     await page.getByRole('button', { name: 'Pay 3 TON' }).click();
@@ -160,14 +128,14 @@ describe('paying a TON swap from a TON wallet (TON Connect), in a browser', () =
 
   it('Starknet, wallet-only too, is still refused with the page set up: the page cannot pay it', async () => {
     const dave = newUser('Dave');
-    const d = new TgUser(fake, dave, fake.privateChat(dave));
+    const d = stack.privately(dave);
     d.says('/swap 10 USDC starknet base');
     await d.sees(/Not available by deposit address[\s\S]*send from a connected wallet/);
   });
 
   it('too little USDT is said before the wallet is asked; a testnet wallet gets no Pay; a decline sends nothing and Pay works again; a second Pay pays once', async () => {
     const bob = newUser('Bob');
-    const b = new TgUser(fake, bob, fake.privateChat(bob));
+    const b = stack.privately(bob);
     const wallet = await fundedWallet('2', 50_000_000n);
     const { payUrl } = await tonSwap(b, '20 USDT ton optimism', wallet.address);
 

@@ -1,7 +1,8 @@
 import { Address, beginCell, Cell, external, storeMessage, toNano } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import type { DepositAction, SwapDetails } from '../../src/layerswap/schemas.js';
-import { tonMessageHash, tonTransfer } from '../../src/pay/ton.js';
+import { tonTransfer } from '../../src/pay/ton.js';
+import { tonMessageHash } from '../../src/pay/families.js';
 
 /**
  * The TON message the pay server hands a TON Connect wallet, built from the swap's `transfer`

@@ -24,6 +24,7 @@ import { qrImage } from './qr.js';
 import { statusActions } from '../kernel/status-actions.js';
 import { decimalText } from '../money/base-units.js';
 import { defaultLocale, t as tr, tSpans, type CatalogKey, type Locale } from '../../i18n/index.js';
+import { pagePaysWalletTransfer } from '../../contracts/pay-families.js';
 
 export { depositMemo } from './plan.js';
 export { fromBaseUnits } from '../money/base-units.js';
@@ -149,21 +150,13 @@ export async function depositCards(
   return [card, { lines: [line(t(uri === address ? 'deposit.qr.address' : 'deposit.qr.payment'))], image, target: 'dm' }];
 }
 
-/** Families whose wallet transfers (a swap without a deposit address) the pay page sends (docs/pay.md). */
-const WALLET_TRANSFER_FAMILIES = new Set(['evm', 'solana', 'ton']);
-
-/** A wallet transfer the pay page sends: the action's own transaction or message, from EVM, Solana or TON. */
-export function pagePaysWalletTransfer(details: SwapDetails): boolean {
-  return WALLET_TRANSFER_FAMILIES.has(details.swap.source_network?.type ?? '') && details.swap.use_deposit_address === false;
-}
-
 /**
  * How a swap with no manual deposit is paid on the pay page: a gasless swap by a signature (its
  * `sign` action), a wallet transfer by the action's own transaction or message.
  */
 function paidOnPage(details: SwapDetails, actions: readonly DepositAction[]): 'gasless' | 'wallet' | undefined {
   if (actions.some((a) => a.type === 'sign')) return 'gasless';
-  return pagePaysWalletTransfer(details) ? 'wallet' : undefined;
+  return pagePaysWalletTransfer(details.swap.source_network?.type, details.swap.use_deposit_address) ? 'wallet' : undefined;
 }
 
 /** When no deposit can be made by hand: say where it can be made, and show no address. */

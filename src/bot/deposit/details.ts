@@ -1,6 +1,6 @@
 import { loadDepositActions } from '../../layerswap/deposit-actions.js';
 import type { DepositAction, SwapDetails } from '../../layerswap/schemas.js';
-import { depositCards, depositPayload, pagePaysWalletTransfer } from './card.js';
+import { depositCards, depositPayload } from './card.js';
 import { depositCardAfter } from './lifecycle.js';
 import { shortId } from '../kernel/format.js';
 import { phaseOfSwap } from '../../layerswap/phase.js';
@@ -12,6 +12,7 @@ import { notice } from '../kernel/replies.js';
 import { asError } from '../../log.js';
 import type { CreatorNotes } from '../../contracts/tracking.js';
 import { sightingOf } from '../../contracts/chain.js';
+import { pagePaysSwap } from '../../contracts/pay-families.js';
 
 /**
  * A swap's deposit details for its creator, wherever they are asked for (after Confirm, a repeated
@@ -118,12 +119,12 @@ export async function depositReplies(ctx: Ctx, swapId: string, known?: SwapDetai
 
 /**
  * "Pay from wallet" on the creator's card (callers check the creator; the card goes privately),
- * when the pay page is configured and its wallets can pay this network: EVM, and Solana and TON when
- * the swap is a wallet transfer (the page sends only Layerswap's own transaction or message, which a
- * deposit-address swap does not have).
+ * when the pay page is configured and pays this swap (contracts/pay-families.ts): EVM, and Solana
+ * and TON when the swap is a wallet transfer (the page sends only Layerswap's own transaction or
+ * message, which a deposit-address swap does not have).
  */
 function payable(ctx: Ctx, details: SwapDetails): boolean {
-  return !!ctx.payLinks && (details.swap.source_network?.type === 'evm' || pagePaysWalletTransfer(details));
+  return !!ctx.payLinks && pagePaysSwap(details.swap.source_network?.type, details.swap.use_deposit_address);
 }
 
 function withPayButton(ctx: Ctx, details: SwapDetails, cards: Reply[]): Reply[] {

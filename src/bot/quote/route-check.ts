@@ -5,6 +5,7 @@ import { msg, type Problem } from '../kernel/problem.js';
 import { applyRouteWords, type RouteExchanges, type RouteUpdate } from './route.js';
 import { splitRouteWords } from './line.js';
 import type { Route } from '../kernel/route.js';
+import { payFamily } from '../../contracts/pay-families.js';
 
 /** The exchanges a route may name, both sides (cached; empty when the service lists none). */
 export async function loadExchanges(ctx: Ctx): Promise<RouteExchanges> {
@@ -102,12 +103,13 @@ export async function exchangeNetworkChoices(ctx: Ctx, r: Route, side: 'source' 
   return list?.filter((x) => !token || x.token.symbol.toLowerCase() === token.toLowerCase()).map((x) => x.network.name);
 }
 
-/** Families whose wallet transfers the pay page can send (docs/pay.md): Solana's transaction, TON's message. */
-const WALLET_FAMILIES = new Set(['solana', 'ton']);
-
-/** The pay page is set up and can pay a wallet transfer from this network (a swap without a deposit address). */
+/**
+ * The pay page is set up and the confirm step makes a swap from this network a wallet transfer
+ * ("Pay from my wallet", or the only way from a wallet-only source): Solana, TON
+ * (contracts/pay-families.ts; EVM's is the one-tap Pay from wallet, payNowOffered).
+ */
 export function paysFromWallet(ctx: Pick<Ctx, 'payLinks'>, n: Pick<Network, 'type'>): boolean {
-  return !!ctx.payLinks && WALLET_FAMILIES.has(n.type ?? '');
+  return !!ctx.payLinks && payFamily(n.type)?.atConfirm === 'walletChoice';
 }
 
 /** Whether a network takes deposits to a generated address (else only a wallet transfer: TON, Starknet). */

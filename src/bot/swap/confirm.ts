@@ -23,6 +23,7 @@ import { modeOf } from '../kernel/mode.js';
 import type { Draft } from '../kernel/stores.js';
 import type { Route } from '../kernel/route.js';
 import { trustlineLines } from './trustline.js';
+import { payFamily } from '../../contracts/pay-families.js';
 
 /**
  * The last look before creating the swap: amounts, fees, addresses, refund and refuel choices,
@@ -127,11 +128,12 @@ export async function askConfirm(
  * URL: the adapters map it) opens the pay page. The swap is created in the wallet flow
  * (use_deposit_address=false): the page sends the swap's own `transfer` action, and the card shows
  * no address to copy. Offered only in a private chat (a group keeps the plain Confirm), to the
- * draft's own user (drafts are per user), for an EVM source the page pays, without an exchange.
+ * draft's own user (drafts are per user), for a source whose family the page pays so (EVM:
+ * contracts/pay-families.ts; Solana's and TON's confirmation has its own wallet choice), without an exchange.
  */
 export function payNowOffered(ctx: Pick<Ctx, 'payLinks' | 'incoming'>, networks: readonly Network[], route: Route): boolean {
   if (!ctx.payLinks || route.sourceExchange || ctx.incoming.chatKind !== 'private') return false;
-  return networks.find((n) => n.name === route.sourceNetwork)?.type === 'evm';
+  return payFamily(networks.find((n) => n.name === route.sourceNetwork)?.type)?.atConfirm === 'payNow';
 }
 
 /** The one tap to the wallet: creates the swap in the wallet flow (pay-now.ts). */

@@ -98,13 +98,14 @@ export class TgUser {
   }
 
   /**
-   * The English swap wizard after `/swap …`, up to its confirmation: answers the address, skips
-   * the refund address and refuel (when asked). Returns the refund question and the confirmation.
+   * The English swap wizard after `/swap …`, up to its confirmation: answers the address, gives
+   * the refund address (or skips it) and skips refuel (when asked). Returns the refund question and the confirmation.
    */
-  async toConfirmation(address: string): Promise<{ question: StoredMessage; confirm: StoredMessage }> {
+  async toConfirmation(address: string, refund?: string): Promise<{ question: StoredMessage; confirm: StoredMessage }> {
     await this.answers(address);
     const question = await this.sees('for refunds');
-    await this.presses('Skip (no refund address)');
+    if (refund) this.says(refund, { replyTo: question.message_id });
+    else await this.presses('Skip (no refund address)');
     let confirm = await this.sees(/Confirm your swap|Refuel/);
     if (!/Confirm your swap/.test(confirm.text ?? '')) {
       await this.presses('No refuel');
