@@ -190,7 +190,27 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-f]{32}$/, 'must be the 32 hex characters of a Reown (WalletConnect) project id')
     .optional(),
+  // The WalletConnect relay the pay page talks to (its origin is the one other origin in the page's CSP).
+  WALLETCONNECT_RELAY_URL: z
+    .string()
+    .refine(
+      isRelayUrl,
+      'must be a wss:// URL without user, query or fragment, such as wss://relay.walletconnect.org (ws:// only to 127.0.0.1 or localhost, for tests)',
+    )
+    .transform((v) => v.replace(/\/+$/, ''))
+    .default('wss://relay.walletconnect.org'),
 });
+
+/** A relay's address: wss:// (the page is https, so plain ws:// reaches only this machine). */
+function isRelayUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    const loopback = u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]';
+    return (u.protocol === 'wss:' || (u.protocol === 'ws:' && loopback)) && !u.username && !u.password && !u.search && !u.hash;
+  } catch {
+    return false;
+  }
+}
 
 type Raw = z.infer<typeof schema>;
 
