@@ -193,20 +193,16 @@ const schema = z.object({
   // The WalletConnect relay the pay page talks to (its origin is the one other origin in the page's CSP).
   WALLETCONNECT_RELAY_URL: z
     .string()
-    .refine(
-      isRelayUrl,
-      'must be a wss:// URL without user, query or fragment, such as wss://relay.walletconnect.org (ws:// only to 127.0.0.1 or localhost, for tests)',
-    )
+    .refine(isRelayUrl, 'must be a wss:// URL without user, query or fragment, such as wss://relay.walletconnect.org')
     .transform((v) => v.replace(/\/+$/, ''))
     .default('wss://relay.walletconnect.org'),
 });
 
-/** A relay's address: wss:// (the page is https, so plain ws:// reaches only this machine). */
+/** A relay's address: wss:// (the page is https; a browser refuses it a plain ws:// socket). */
 function isRelayUrl(v: string): boolean {
   try {
     const u = new URL(v);
-    const loopback = u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]';
-    return (u.protocol === 'wss:' || (u.protocol === 'ws:' && loopback)) && !u.username && !u.password && !u.search && !u.hash;
+    return u.protocol === 'wss:' && !u.username && !u.password && !u.search && !u.hash;
   } catch {
     return false;
   }

@@ -27,8 +27,9 @@ export interface PayStack {
 /**
  * The runtime as `swapbot start` composes it, with the pay page on, the sandbox on its local chains
  * (deposits only when a test makes one), the fake Telegram Bot API, and a headless chromium.
+ * `env`: more of the configuration (WalletConnect's project and relay).
  */
-export async function startPayStack(prefix: string): Promise<PayStack> {
+export async function startPayStack(prefix: string, env: Record<string, string> = {}): Promise<PayStack> {
   await buildPayPage(ROOT);
   const fake = await FakeBotApi.start();
   const { logger } = memoryLogger();
@@ -46,6 +47,7 @@ export async function startPayStack(prefix: string): Promise<PayStack> {
     PAY_INITDATA_MAX_AGE_SECONDS: '600',
     POLL_FAST_MS: '300',
     POLL_SLOW_MS: '500',
+    ...env,
   });
   const rt = await createRuntime(config, logger, 'start');
   const web = await startWeb(rt, { alwaysServeHttp: true });

@@ -35,7 +35,14 @@ export async function wcWallet(opts: {
     customStoragePrefix: `test-wallet-${randomUUID()}`,
     telemetryEnabled: false,
     logger: 'silent',
-    metadata: { name: 'Test WC Wallet', description: 'a wallet in the test process', url: 'https://wallet.test', icons: [] },
+    metadata: {
+      name: 'Test WC Wallet',
+      description: 'a wallet in the test process',
+      url: 'https://wallet.test',
+      icons: [],
+      // Its universal link: the page offers it while a request waits in the wallet.
+      redirect: { universal: 'https://wallet.test/wc' },
+    },
     storage: {
       getKeys: () => Promise.resolve([...data.keys()]),
       getEntries: <T>() => Promise.resolve([...data.entries()] as Array<[string, T]>),

@@ -176,7 +176,6 @@ export async function startFakeRelay(): Promise<FakeRelay> {
       }
       if (rpc.method === undefined) return; // an acknowledgement of a push
       calls.push(rpc.method);
-      if (process.env.WC_RELAY_DEBUG) console.error('relay <-', client.slice(-6), rpc.method, JSON.stringify(rpc.params).slice(0, 160));
       try {
         ws.send(JSON.stringify({ id: rpc.id, jsonrpc: '2.0', result: answer(client, rpc) }));
       } catch (err) {

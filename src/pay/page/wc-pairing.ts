@@ -34,6 +34,9 @@ export async function pairWallet(
   qr.src = pairing.qr;
   qr.dataset.uri = pairing.uri;
   $('wc').hidden = false;
+  // One pairing at a time: the wallet choices and their note give way to it.
+  $('wallets').hidden = true;
+  $('note').hidden = true;
   showOpenButton(w.walletConnectOpen ?? '', pairing.uri);
   try {
     const got = await pairing.approved;
@@ -43,6 +46,8 @@ export async function pairWallet(
   } catch (err) {
     $('wc').hidden = true;
     $('wc-open').hidden = true;
+    $('wallets').hidden = false;
+    $('note').hidden = false;
     p.message(isRejection(err) ? (w.rejected ?? '') : p.say(w.failed, { reason: p.reasonOf(err) }), true);
   }
 }
