@@ -29,7 +29,7 @@ const FILES: Record<string, string> = {
 const MANIFEST = 'tonconnect-manifest.json';
 
 /** The page's CSP; `relayUrl`: WalletConnect's relay, whose origin alone joins connect-src. */
-export function pageCsp(relayUrl?: string): string {
+function pageCsp(relayUrl?: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import SignClient from '@walletconnect/sign-client';
-import type { SessionTypes, SignClientTypes } from '@walletconnect/types';
 import type { Hex } from 'viem';
 import type { testWallet } from './browser.js';
 
@@ -11,12 +10,15 @@ import type { testWallet } from './browser.js';
  * account on the chains asked for, and answers each request as `answer` decides (by default: the
  * test wallet sends the transaction and the hash goes back).
  */
+type Client = Awaited<ReturnType<typeof SignClient.init>>;
+type Session = Awaited<ReturnType<Awaited<ReturnType<Client['approve']>>['acknowledged']>>;
+
 export interface WcWallet {
   /** The requests the page sent, as the wallet received them. */
   requests: Array<{ method: string; params: unknown[]; chainId: string }>;
   /** The next request is declined as a person would (WalletConnect's USER_REJECTED, 5000). */
   rejectNext: boolean;
-  pair(uri: string): Promise<SessionTypes.Struct>;
+  pair(uri: string): Promise<Session>;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function wcWallet(opts: {
     requests: [],
     rejectNext: false,
     async pair(uri) {
-      const proposal = new Promise<SignClientTypes.EventArguments['session_proposal']>((resolve) =>
+      const proposal = new Promise<Parameters<Parameters<typeof client.once<'session_proposal'>>[1]>[0]>((resolve) =>
         client.once('session_proposal', resolve),
       );
       await client.pair({ uri });

@@ -50,10 +50,10 @@ const say = (template: string | undefined, vars: Record<string, string> = {}) =>
 
 let session = '';
 let view: View;
-/** `reads`: the wallet answers balance and gas-price reads (an injected one; a WalletConnect wallet does not). */
+/** `injected`: a wallet in this browser, which answers balance and gas-price reads and switches networks (a WalletConnect one does neither). */
 let wallet: ({ provider: Eip1193; address: Hex } & Reach) | undefined;
 /** `link`, `name`: a WalletConnect wallet's own link (to bring it forward while a request waits there) and name. */
-type Reach = { reads: boolean; link?: string; name?: string };
+type Reach = { injected: boolean; link?: string; name?: string };
 /** WalletConnect's project and relay, when the bot has a project id. */
 let walletConnect: { projectId: string; relayUrl: string } | undefined;
 let paying = false;
@@ -138,7 +138,7 @@ function showWallets(list: WalletChoice[]): void {
   $('note').textContent = [list.length === 0 ? none : '', walletConnect ? '' : view.words.walletConnectOff].filter(Boolean).join(' ');
 }
 
-async function connect(provider: Eip1193, how: Reach = { reads: true }): Promise<void> {
+async function connect(provider: Eip1193, how: Reach = { injected: true }): Promise<void> {
   try {
     const [address] = (await provider.request({ method: 'eth_requestAccounts' })) as Hex[];
     if (!address) return;
@@ -159,7 +159,8 @@ async function checkChain(): Promise<boolean> {
   const on = Number(await wallet.provider.request({ method: 'eth_chainId' }));
   const right = on === wantChain();
   const sw = $('switch');
-  sw.hidden = right;
+  // A WalletConnect session is for the chains the wallet approved: it switches in the wallet, not from here.
+  sw.hidden = right || !wallet.injected;
   sw.textContent = say(view.words.switch, { network: view.network.display });
   $('pay').hidden = !right;
   $('pay').textContent = say(view.gasless ? view.words.payGasless : view.words.pay, { amount: `${view.amount} ${view.token.symbol}` });
@@ -181,7 +182,7 @@ async function switchChain(): Promise<void> {
 
 /** What the wallet holds against what the transaction needs (the amount, plus gas in the native token). */
 async function shortfall(tx: Tx): Promise<string | undefined> {
-  if (!wallet?.reads) return undefined;
+  if (!wallet?.injected) return undefined;
   const p = wallet.provider;
   const from = wallet.address;
   const native = BigInt((await p.request({ method: 'eth_getBalance', params: [from, 'latest'] })) as string);
@@ -302,7 +303,7 @@ async function signAndAuthorize(first: Sign): Promise<boolean> {
 
 /** What the wallet holds of the token against the amount (a gasless payment needs no gas). */
 async function tokenShortfall(token: Hex, units: string): Promise<string | undefined> {
-  if (!wallet?.reads) return undefined;
+  if (!wallet?.injected) return undefined;
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] });
   const have = BigInt((await wallet.provider.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] })) as string);
   if (have >= BigInt(units)) return undefined;
@@ -314,7 +315,7 @@ async function tokenShortfall(token: Hex, units: string): Promise<string | undef
 const connectWalletConnect = (): Promise<void> =>
   walletConnect
     ? pairWallet({ setup: { ...walletConnect, chainId: wantChain() }, words: view.words, say, message, reasonOf }, (got) =>
-        connect(got.provider, { reads: false, name: got.name, ...(got.link ? { link: got.link } : {}) }),
+        connect(got.provider, { injected: false, name: got.name, ...(got.link ? { link: got.link } : {}) }),
       )
     : Promise.resolve();
 

@@ -121,7 +121,7 @@ function sessionProvider(sign: InstanceType<typeof SignClient>, topic: string, c
         case 'eth_chainId':
           return `0x${chainId.toString(16)}`;
         case 'wallet_switchEthereumChain':
-          throw Object.assign(new Error('Switch the network in the wallet, then connect again.'), { code: 4902 });
+          throw Object.assign(new Error('wallet_switchEthereumChain is not asked of a WalletConnect wallet'), { code: 4200 });
       }
       if (!METHODS.includes(method)) throw Object.assign(new Error(`${method} is not asked of a WalletConnect wallet`), { code: 4200 });
       try {
