@@ -10,20 +10,21 @@ export async function buildPayPage(root, outDir = join(root, 'dist/pay-page')) {
   const src = join(root, 'src/pay/page');
   mkdirSync(outDir, { recursive: true });
   const common = { bundle: true, format: 'esm', target: 'es2022', minify: true, legalComments: 'none', metafile: true, logLevel: 'silent' };
-  // TON Connect is its own file (ton.js), which page.js imports only for a TON swap.
-  const tonApart = {
-    name: 'ton-apart',
-    setup: (b) =>
-      b.onResolve({ filter: /^\.\/ton\.js$/ }, (a) => (a.importer.endsWith('main.ts') ? { path: './ton.js', external: true } : undefined)),
+  // TON Connect (ton.js) and WalletConnect (walletconnect.js) are files of their own, which page.js
+  // imports only when they are needed: a TON swap; a tap on WalletConnect.
+  const apart = {
+    name: 'apart',
+    setup: (b) => b.onResolve({ filter: /^\.\/(ton|walletconnect)\.js$/ }, (a) => ({ path: a.path, external: true })),
   };
-  const [page, ton] = await Promise.all([
-    esbuild.build({ ...common, entryPoints: [join(src, 'main.ts')], outfile: join(outDir, 'page.js'), plugins: [tonApart] }),
+  const builds = await Promise.all([
+    esbuild.build({ ...common, entryPoints: [join(src, 'main.ts')], outfile: join(outDir, 'page.js'), plugins: [apart] }),
     esbuild.build({ ...common, entryPoints: [join(src, 'ton.ts')], outfile: join(outDir, 'ton.js') }),
+    esbuild.build({ ...common, entryPoints: [join(src, 'walletconnect.ts')], outfile: join(outDir, 'walletconnect.js') }),
   ]);
   const result = {
     metafile: {
-      inputs: { ...page.metafile.inputs, ...ton.metafile.inputs },
-      outputs: { ...page.metafile.outputs, ...ton.metafile.outputs },
+      inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
+      outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),
     },
   };
   for (const f of ['index.html', 'page.css', 'icon.png']) copyFileSync(join(src, f), join(outDir, f));

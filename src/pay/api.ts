@@ -42,8 +42,8 @@ export interface PayApiDeps {
   linkSecret: string;
   initDataMaxAgeSeconds: number;
   linkTtlSeconds: number;
-  /** A WalletConnect project id is configured (the page says plainly when it is not). */
-  walletConnect: boolean;
+  /** WalletConnect for EVM wallets, when a project id is configured (the page says plainly when it is not). */
+  walletConnect?: { projectId: string; relayUrl: string };
   logger: Logger;
   now: () => number;
 }
@@ -88,7 +88,7 @@ export function payApi(deps: PayApiDeps) {
     if (!(await deps.history.entry(who.platform, who.userId, who.swapId))) return refusal(403, 'not_creator', locale);
     const session = await deps.store.openSession({ platform: who.platform, userId: who.userId, swapId: who.swapId, locale });
     const view = await viewOf({ platform: who.platform, userId: who.userId, swapId: who.swapId, locale });
-    return { status: 200, body: { session, walletConnect: deps.walletConnect, ...view } };
+    return { status: 200, body: { session, walletConnect: deps.walletConnect ?? false, ...view } };
   }
 
   async function viewOf(s: PaySession): Promise<Record<string, unknown>> {
@@ -225,7 +225,7 @@ export function payApi(deps: PayApiDeps) {
       const id = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
       const s = await deps.store.session(id);
       if (!s) return send(res, refusal(401, 'no_session', resolveLocale(undefined)));
-      if (action === 'view') return send(res, { status: 200, body: { walletConnect: deps.walletConnect, ...(await viewOf(s)) } });
+      if (action === 'view') return send(res, { status: 200, body: { walletConnect: deps.walletConnect ?? false, ...(await viewOf(s)) } });
       if (action === 'prepare') return send(res, await prepare(s, id, body));
       if (action === 'release') {
         await deps.store.release(s.swapId, id);

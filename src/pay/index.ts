@@ -31,7 +31,9 @@ export function payPage(parts: {
     linkSecret: config.PAY_LINK_SECRET,
     initDataMaxAgeSeconds: config.PAY_INITDATA_MAX_AGE_SECONDS,
     linkTtlSeconds: config.PAY_LINK_TTL_SECONDS,
-    walletConnect: Boolean(config.WALLETCONNECT_PROJECT_ID),
+    ...(config.WALLETCONNECT_PROJECT_ID
+      ? { walletConnect: { projectId: config.WALLETCONNECT_PROJECT_ID, relayUrl: config.WALLETCONNECT_RELAY_URL } }
+      : {}),
     publicUrl: config.PAY_PUBLIC_URL,
     logger: parts.logger,
     now: parts.now ?? Date.now,

@@ -8,7 +8,8 @@ import { payApi, type PayApiDeps } from './api.js';
  * `/pay`: the page (index.html, page.js, page.css: the bundle `npm run build` writes to
  * dist/pay-page/, scripts/build-page.mjs) and its JSON API. The page loads nothing from another
  * origin but the wallet's own RPC through the wallet: the Content-Security-Policy allows scripts,
- * styles and connections from this origin only, no inline script, no framing but Telegram's.
+ * styles and connections from this origin only (and, with WalletConnect on, connections to its
+ * relay's origin, nothing else), no inline script, no framing but Telegram's.
  */
 
 /** Where `npm run build` puts the bundle: <root>/dist/pay-page, from src/pay or dist/pay alike. */
@@ -17,8 +18,9 @@ export const DEFAULT_PAGE_DIR = fileURLToPath(new URL('../../dist/pay-page/', im
 const FILES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'page.js': 'text/javascript; charset=utf-8',
-  // TON Connect, which page.js loads only for a TON swap.
+  // TON Connect, which page.js loads only for a TON swap; WalletConnect, only when it is tapped.
   'ton.js': 'text/javascript; charset=utf-8',
+  'walletconnect.js': 'text/javascript; charset=utf-8',
   'page.css': 'text/css; charset=utf-8',
   'icon.png': 'image/png',
 };
@@ -26,27 +28,29 @@ const FILES: Record<string, string> = {
 /** TON Connect's app manifest: a wallet fetches it to show who asks (its url and icon on the public address). */
 const MANIFEST = 'tonconnect-manifest.json';
 
-const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  // Telegram shows a Mini App in a frame on its web clients.
-  'frame-ancestors https://web.telegram.org https://*.telegram.org',
-].join('; ');
-
-const HEADERS = {
-  'content-security-policy': PAGE_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
+/** The page's CSP; `relayUrl`: WalletConnect's relay, whose origin alone joins connect-src. */
+function pageCsp(relayUrl?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `connect-src 'self'${relayUrl ? ` ${new URL(relayUrl).origin}` : ''}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    // Telegram shows a Mini App in a frame on its web clients.
+    'frame-ancestors https://web.telegram.org https://*.telegram.org',
+  ].join('; ');
+}
 
 export function payHandler(deps: PayApiDeps & { pageDir?: string; publicUrl?: string }) {
   const api = payApi(deps);
+  const HEADERS = {
+    'content-security-policy': pageCsp(deps.walletConnect?.relayUrl),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
   const dir = deps.pageDir ?? DEFAULT_PAGE_DIR;
   const cache = new Map<string, Buffer>();
   const file = (name: string): Buffer | undefined => {

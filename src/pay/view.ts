@@ -96,6 +96,12 @@ const PAGE_WORDS = [
   'wrongSolanaNetwork',
   'noTonWallet',
   'wrongTonNetwork',
+  'walletConnect',
+  'noWalletWalletConnect',
+  'walletConnectScan',
+  'walletConnectOpen',
+  'walletConnectOpenWallet',
+  'walletConnectUnreachable',
 ] as const;
 
 /** The page's own sentences, from the catalogs (placeholders such as {network} are filled in by the page). */
@@ -118,4 +124,5 @@ const PLACEHOLDERS = {
   status: '{status}',
   reason: '{reason}',
   signer: '{signer}',
+  wallet: '{wallet}',
 };

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { WebSocket } from 'ws';
 
 /**
  * Debian's headless Chromium driven by playwright-core, with a test wallet injected into the page:
@@ -107,8 +108,12 @@ export function testWallet(
   });
 }
 
-/** The page's side of the test wallet and of Telegram: installed before any of the page's scripts run. */
-function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark' }): void {
+/**
+ * The page's side of the test wallet and of Telegram: installed before any of the page's scripts run.
+ * `injected: false`: no wallet in the browser (a phone in Telegram). Links the page opens through
+ * Telegram (WebApp.openLink) are kept in `__openedLinks`.
+ */
+function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark'; injected: boolean }): void {
   // Runs in the page (a browser global scope); typed here without the DOM library.
   const win = globalThis as unknown as {
     dispatchEvent(e: unknown): void;
@@ -140,8 +145,12 @@ function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark' }): 
               },
         ready() {},
         expand() {},
+        openLink(url: string) {
+          ((w.__openedLinks ??= []) as string[]).push(url);
+        },
       },
     };
+  if (!arg.injected) return;
   const bridge = w.__testWallet as (m: string, p: unknown[]) => Promise<unknown>;
   const provider = {
     async request(a: { method: string; params?: unknown[] }) {
@@ -172,7 +181,17 @@ function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark' }): 
  */
 export async function openPage(
   browser: Browser,
-  opts: { origin: string; local: string; wallet?: ReturnType<typeof testWallet>; initData?: string; colorScheme?: 'light' | 'dark' },
+  opts: {
+    origin: string;
+    local: string;
+    wallet?: ReturnType<typeof testWallet>;
+    initData?: string;
+    colorScheme?: 'light' | 'dark';
+    /** False: no wallet is injected into the page (default: the test wallet is). */
+    injected?: boolean;
+    /** WebSockets the page opens to `from` (a public wss:// origin) are carried to `to` (a local server). */
+    relay?: { from: string; to: string };
+  },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const scheme = opts.colorScheme ?? 'light';
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, colorScheme: scheme });
@@ -187,10 +206,31 @@ export async function openPage(
     (url) => !url.href.startsWith(opts.origin),
     (route) => route.abort(),
   );
+  const relay = opts.relay;
+  // Chromium refuses a public page's socket to loopback (Local Network Access): the page dials the
+  // public address, and each socket is carried over a socket of this process to the local server.
+  if (relay)
+    await context.routeWebSocket(
+      (url) => url.href.startsWith(relay.from),
+      (route) => {
+        const server = new WebSocket(route.url().replace(relay.from, relay.to));
+        const early: string[] = [];
+        server.on('open', () => early.splice(0).forEach((m) => server.send(m)));
+        server.on('message', (data) => route.send(String(data)));
+        server.on('close', () => void route.close().catch(() => undefined));
+        server.on('error', () => void route.close().catch(() => undefined));
+        route.onMessage((m) => (server.readyState === WebSocket.OPEN ? server.send(String(m)) : early.push(String(m))));
+        route.onClose(() => server.close());
+      },
+    );
   const wallet = opts.wallet;
   if (wallet) await context.exposeFunction('__testWallet', (m: string, p: unknown[]) => wallet.handle(m, p));
   else await context.exposeFunction('__testWallet', () => ({ error: { code: 4100, message: 'no wallet' } }));
-  await context.addInitScript(initScript, { ...(opts.initData !== undefined ? { initData: opts.initData } : {}), colorScheme: scheme });
+  await context.addInitScript(initScript, {
+    ...(opts.initData !== undefined ? { initData: opts.initData } : {}),
+    colorScheme: scheme,
+    injected: opts.injected ?? true,
+  });
   const page = await context.newPage();
   return { context, page };
 }

@@ -17,4 +17,21 @@ describe('the pay page in the configuration', () => {
     expect(ok.PAY_PUBLIC_URL).toBe('https://bot.example.com');
     expect(ok.secretValues).toContain('x'.repeat(32));
   });
+
+  it("WalletConnect's relay is wss://relay.walletconnect.org unless set; anything but a wss:// URL is refused with how to fix it", () => {
+    expect(loadConfig({}).WALLETCONNECT_RELAY_URL).toBe('wss://relay.walletconnect.org');
+    expect(loadConfig({ WALLETCONNECT_RELAY_URL: 'wss://relay.example.org/' }).WALLETCONNECT_RELAY_URL).toBe('wss://relay.example.org');
+    for (const bad of ['ws://relay.example.org', 'https://relay.walletconnect.org', 'wss://relay.example.org/?projectId=x', 'relay']) {
+      const problems = (() => {
+        try {
+          loadConfig({ WALLETCONNECT_RELAY_URL: bad });
+        } catch (e) {
+          return (e as ConfigError).problems;
+        }
+      })();
+      expect(problems).toEqual([
+        `WALLETCONNECT_RELAY_URL="${bad}": must be a wss:// URL without user, query or fragment, such as wss://relay.walletconnect.org`,
+      ]);
+    }
+  });
 });

@@ -32,8 +32,9 @@ interface PayStack {
 /**
  * The runtime as `swapbot start` composes it, with the pay page on, the sandbox on its local chains
  * (deposits only when a test makes one), the fake Telegram Bot API, and a headless chromium.
+ * `env`: more of the configuration (WalletConnect's project and relay).
  */
-async function startPayStack(prefix: string): Promise<PayStack> {
+async function startPayStack(prefix: string, env: Record<string, string> = {}): Promise<PayStack> {
   await buildPayPage(ROOT);
   const fake = await FakeBotApi.start();
   const { logger } = memoryLogger();
@@ -51,6 +52,7 @@ async function startPayStack(prefix: string): Promise<PayStack> {
     PAY_INITDATA_MAX_AGE_SECONDS: '600',
     POLL_FAST_MS: '300',
     POLL_SLOW_MS: '500',
+    ...env,
   });
   const rt = await createRuntime(config, logger, 'start');
   const web = await startWeb(rt, { alwaysServeHttp: true });
@@ -97,7 +99,8 @@ export interface PayWorld {
  * The pay stack for the tests of one file (setUp: started before them, closed after them); its
  * parts are there once it has started.
  */
-export const usePayStack = (prefix: string): PayWorld => setUp(async () => payWorld(await startPayStack(prefix)));
+export const usePayStack = (prefix: string, env: Record<string, string> = {}): PayWorld =>
+  setUp(async () => payWorld(await startPayStack(prefix, env)));
 
 function payWorld(stack: PayStack): PayWorld & { close(): Promise<void> } {
   const { fake, rt, local, browser } = stack;

@@ -1,7 +1,8 @@
 import { createWalletClient, custom, encodeFunctionData, erc20Abi, formatUnits, type Hex } from 'viem';
-import { applyTheme, telegramLaunch } from './telegram.js';
+import { applyTheme, openWalletLink, telegramLaunch } from './telegram.js';
 import { startSolana } from './solana.js';
 import { discoverWallets, isRejection, type Eip1193, type WalletChoice } from './wallet.js';
+import { pairWallet, showOpenButton } from './wc-pairing.js';
 
 /**
  * The pay page: proves who opened it (Telegram initData, or the one-time link in the fragment),
@@ -49,7 +50,12 @@ const say = (template: string | undefined, vars: Record<string, string> = {}) =>
 
 let session = '';
 let view: View;
-let wallet: { provider: Eip1193; address: Hex } | undefined;
+/** `injected`: a wallet in this browser, which answers balance and gas-price reads and switches networks (a WalletConnect one does neither). */
+let wallet: ({ provider: Eip1193; address: Hex } & Reach) | undefined;
+/** `link`, `name`: a WalletConnect wallet's own link (to bring it forward while a request waits there) and name. */
+type Reach = { injected: boolean; link?: string; name?: string };
+/** WalletConnect's project and relay, when the bot has a project id. */
+let walletConnect: { projectId: string; relayUrl: string } | undefined;
 let paying = false;
 
 async function call(action: string, body: unknown = {}): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -109,7 +115,7 @@ function tick(): void {
   $('countdown').textContent = say(view.words.timeLeft, { time: text });
 }
 
-function showWallets(list: WalletChoice[], walletConnect: boolean): void {
+function showWallets(list: WalletChoice[]): void {
   const box = $('wallets');
   box.replaceChildren();
   for (const choice of list) {
@@ -120,18 +126,26 @@ function showWallets(list: WalletChoice[], walletConnect: boolean): void {
     b.addEventListener('click', () => void connect(choice.provider));
     box.append(b);
   }
-  $('note').textContent = [list.length === 0 ? view.words.noWallet : '', walletConnect ? '' : view.words.walletConnectOff]
-    .filter(Boolean)
-    .join(' ');
+  if (walletConnect) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'connect';
+    b.textContent = view.words.walletConnect ?? 'WalletConnect';
+    b.addEventListener('click', () => void connectWalletConnect());
+    box.append(b);
+  }
+  const none = walletConnect ? view.words.noWalletWalletConnect : view.words.noWallet;
+  $('note').textContent = [list.length === 0 ? none : '', walletConnect ? '' : view.words.walletConnectOff].filter(Boolean).join(' ');
 }
 
-async function connect(provider: Eip1193): Promise<void> {
+async function connect(provider: Eip1193, how: Reach = { injected: true }): Promise<void> {
   try {
     const [address] = (await provider.request({ method: 'eth_requestAccounts' })) as Hex[];
     if (!address) return;
-    wallet = { provider, address };
+    wallet = { provider, address, ...how };
     $('account').textContent = say(view.words.connected, { address });
     $('wallets').hidden = true;
+    $('wc').hidden = true;
     await checkChain();
   } catch (err) {
     message(isRejection(err) ? (view.words.rejected ?? '') : say(view.words.failed, { reason: reasonOf(err) }), true);
@@ -145,7 +159,8 @@ async function checkChain(): Promise<boolean> {
   const on = Number(await wallet.provider.request({ method: 'eth_chainId' }));
   const right = on === wantChain();
   const sw = $('switch');
-  sw.hidden = right;
+  // A WalletConnect session is for the chains the wallet approved: it switches in the wallet, not from here.
+  sw.hidden = right || !wallet.injected;
   sw.textContent = say(view.words.switch, { network: view.network.display });
   $('pay').hidden = !right;
   $('pay').textContent = say(view.gasless ? view.words.payGasless : view.words.pay, { amount: `${view.amount} ${view.token.symbol}` });
@@ -167,7 +182,7 @@ async function switchChain(): Promise<void> {
 
 /** What the wallet holds against what the transaction needs (the amount, plus gas in the native token). */
 async function shortfall(tx: Tx): Promise<string | undefined> {
-  if (!wallet) return undefined;
+  if (!wallet?.injected) return undefined;
   const p = wallet.provider;
   const from = wallet.address;
   const native = BigInt((await p.request({ method: 'eth_getBalance', params: [from, 'latest'] })) as string);
@@ -215,6 +230,7 @@ async function pay(): Promise<void> {
     const low = await shortfall(tx);
     if (low) return message(low, true);
     message(view.words.confirmInWallet ?? '');
+    offerWalletLink();
     const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
     const hash = await client.sendTransaction({
       account: wallet.address,
@@ -243,6 +259,7 @@ async function pay(): Promise<void> {
     if (prepared) await call('release').catch(() => undefined);
     paying = false;
     button.disabled = false;
+    $('wc-open').hidden = true;
   }
 }
 
@@ -261,6 +278,7 @@ async function signAndAuthorize(first: Sign): Promise<boolean> {
   }
   const client = createWalletClient({ account: wallet.address, transport: custom(wallet.provider) });
   message(say(view.words.signInWallet, { amount: `${view.amount} ${view.token.symbol}` }));
+  offerWalletLink();
   for (let round = 0; round < 3; round++) {
     const signature = await client.signTypedData({
       account: wallet.address,
@@ -285,12 +303,25 @@ async function signAndAuthorize(first: Sign): Promise<boolean> {
 
 /** What the wallet holds of the token against the amount (a gasless payment needs no gas). */
 async function tokenShortfall(token: Hex, units: string): Promise<string | undefined> {
-  if (!wallet) return undefined;
+  if (!wallet?.injected) return undefined;
   const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] });
   const have = BigInt((await wallet.provider.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] })) as string);
   if (have >= BigInt(units)) return undefined;
   const d = view.token.decimals;
   return say(view.words.low, { have: inToken(formatUnits(have, d)), need: inToken(formatUnits(BigInt(units), d)) });
+}
+
+/** A WalletConnect wallet (wc-pairing.ts): once it approves, the same connect as an injected one, without the balance reads. */
+const connectWalletConnect = (): Promise<void> =>
+  walletConnect
+    ? pairWallet({ setup: { ...walletConnect, chainId: wantChain() }, words: view.words, say, message, reasonOf }, (got) =>
+        connect(got.provider, { injected: false, name: got.name, ...(got.link ? { link: got.link } : {}) }),
+      )
+    : Promise.resolve();
+
+/** While a request waits in a WalletConnect wallet that gave its link: a button that brings it forward. */
+function offerWalletLink(): void {
+  if (wallet?.link) showOpenButton(say(view.words.walletConnectOpenWallet, { wallet: wallet.name ?? '' }), wallet.link);
 }
 
 const reasonOf = (err: unknown): string => {
@@ -340,7 +371,11 @@ async function start(): Promise<void> {
   if (view.network.type === 'ton') return (await import('./ton.js')).startTon({ ...family, chain: view.network.walletChain ?? '-239' });
   $('switch').addEventListener('click', () => void switchChain());
   $('pay').addEventListener('click', () => void pay());
-  discoverWallets((list) => showWallets(list, opened.json.walletConnect === true));
+  $('wc-open').addEventListener('click', () => openWalletLink($('wc-open').dataset.link ?? ''));
+  const wc = opened.json.walletConnect as { projectId?: unknown; relayUrl?: unknown } | false | undefined;
+  if (wc && typeof wc.projectId === 'string' && typeof wc.relayUrl === 'string')
+    walletConnect = { projectId: wc.projectId, relayUrl: wc.relayUrl };
+  discoverWallets(showWallets);
 }
 
 void start();

@@ -9,6 +9,7 @@ interface WebApp {
   themeParams?: Record<string, string>;
   ready?: () => void;
   expand?: () => void;
+  openLink?: (url: string) => void;
 }
 
 export interface Launch {
@@ -51,4 +52,15 @@ export function applyTheme(launch: Launch): void {
     const c = launch.colors[k];
     if (typeof c === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(c)) root.style.setProperty(v, c);
   }
+}
+
+/**
+ * Opens a wallet's link: an https one through Telegram (openLink hands it to the phone, whose
+ * wallet app takes its universal link), any other (wc:, a wallet's own scheme) by navigating to it,
+ * which the phone hands to the app that registered the scheme.
+ */
+export function openWalletLink(link: string): void {
+  const app = (window as unknown as { Telegram?: { WebApp?: WebApp } }).Telegram?.WebApp;
+  if (/^https:\/\//i.test(link) && app?.openLink) app.openLink(link);
+  else location.href = link;
 }
