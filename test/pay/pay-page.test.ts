@@ -83,7 +83,7 @@ describe('paying from the wallet page, in a browser', () => {
     // No WALLETCONNECT_PROJECT_ID: no WalletConnect button, the note says why, and the page may reach only itself.
     await expect(page.locator('#note').innerText()).resolves.toContain('WalletConnect is not set up');
     await expect(page.getByRole('button', { name: 'Connect with WalletConnect' }).count()).resolves.toBe(0);
-    expect((await fetch(`${local}/pay/`)).headers.get('content-security-policy')).toContain("connect-src 'self';");
+    expect((await fetch(`${stack.local}/pay/`)).headers.get('content-security-policy')).toContain("connect-src 'self';");
     // Nothing to press but Connect until a wallet is connected (no empty Switch or Pay buttons).
     await expect(page.locator('#switch').isVisible()).resolves.toBe(false);
     await expect(page.locator('#pay').isVisible()).resolves.toBe(false);
