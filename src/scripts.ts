@@ -7,6 +7,9 @@ import type { Redis } from 'ioredis';
  * each in scripts/, named `<command>-<number of keys>.lua` (BullMQ's convention), and the one way
  * to run them: each becomes an ioredis command (defineCommand: EVALSHA, and EVAL once after a
  * Redis restart forgot it). Every script touches keys of one hash tag only (Redis Cluster).
+ * One exception, said in its file: admit-4.lua runs only on a single Redis (the core takes its
+ * steps one by one on a Redis Cluster, bot/kernel/admission.ts). A line `--- @include "name"` (as in
+ * BullMQ) is replaced by scripts/includes/name.lua, so two scripts share one piece of logic.
  * Here, below the bot, tracking and the adapters, so each can use it without importing upward.
  * `npm run build` copies scripts/ next to the compiled module (what an installed package runs);
  * in a source checkout the files in src/ are read.
@@ -33,7 +36,8 @@ export type ScriptName =
   | 'renewUpdate'
   | 'finishUpdate'
   | 'takeOverUpdates'
-  | 'watchPutBack';
+  | 'watchPutBack'
+  | 'admit';
 
 type Arg = string | number | Buffer;
 export type ScriptRunner = (name: ScriptName, keys: readonly string[], args: readonly Arg[]) => Promise<unknown>;
@@ -67,10 +71,19 @@ function scriptSources(): ReadonlyMap<string, { numberOfKeys: number; lua: strin
   const out = new Map<string, { numberOfKeys: number; lua: string }>();
   for (const file of readdirSync(dir)) {
     const m = /^(\w+)-(\d+)\.lua$/.exec(file);
-    if (m) out.set(m[1] as string, { numberOfKeys: Number(m[2]), lua: readFileSync(`${dir}${file}`, 'utf8') });
+    if (m) out.set(m[1] as string, { numberOfKeys: Number(m[2]), lua: withIncludes(dir, readFileSync(`${dir}${file}`, 'utf8')) });
   }
   loaded = out;
   return out;
+}
+
+function withIncludes(dir: string, lua: string): string {
+  return lua.replace(/^--- @include "(\w+)"$/gm, (_, name: string) => readFileSync(`${dir}includes/${name}.lua`, 'utf8'));
+}
+
+/** Whether this connection is a Redis Cluster client (scripts whose keys span slots must not run on it). */
+export function isCluster(redis: Redis): boolean {
+  return (redis as unknown as { isCluster?: boolean }).isCluster === true;
 }
 
 const defined = new WeakSet<Redis>();

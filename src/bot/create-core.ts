@@ -13,7 +13,8 @@ import { isPlatform, type Incoming } from '../contracts/incoming.js';
 import { RateLimiter } from './kernel/rate-limit.js';
 import { line, type Reply } from '../contracts/reply.js';
 import { notice } from './kernel/replies.js';
-import { commandName, dispatch } from './dispatch.js';
+import { commandName, dispatch, dropsQuestion } from './dispatch.js';
+import { Admission, type Admitted } from './kernel/admission.js';
 import { suggest } from './catalog/suggest.js';
 import { inlineQuote } from './quote/inline.js';
 import { findLookup, guestGlance, trackThis } from './follow/lookup/glance.js';
@@ -93,6 +94,8 @@ interface CoreParts {
   /** One request's context: the stores and services every handler may use, in the reader's language. */
   contextFor: (incoming: Incoming, locale: Locale, t: Translate, sender?: { locale: Locale; t: Translate }) => Ctx;
   limiter: RateLimiter;
+  /** An update's first round trip: rate, language, open question, welcome-back record (kernel/admission.ts). */
+  admission: Admission;
   /**
    * Inline queries arrive as the user types: a bucket of their own at the same rate, so typing
    * one query does not use up the commands the user sends next.
@@ -109,6 +112,7 @@ function coreParts(deps: CoreDeps): CoreParts {
     drafts: new RedisDraftStore(deps.redis, deps.keyPrefix, deps.limits.draftTtlSeconds),
     contextFor: contextFactory(deps),
     limiter: new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute),
+    admission: new Admission(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute, deps.tracking),
     inlineLimiter: new RateLimiter(deps.redis, deps.keyPrefix, deps.limits.commandsPerMinute, 'inline'),
   };
 }
@@ -250,20 +254,28 @@ async function trackThisMessage(parts: CoreParts, incoming: Incoming, text: stri
   }
 }
 
+/** Whether isChatter would read the draft: only then is the rate taken after a look, not in the first round trip. */
+function mayBeChatter(incoming: Incoming): boolean {
+  return incoming.action === undefined && !(incoming.text?.trim() ?? '').startsWith('/') && incoming.chatKind !== 'private';
+}
+
 /**
  * Group chatter that is not a command, a button or an answer to the sender's open question is
  * none of the bot's business: no reply, and it does not count against the rate limit.
  */
 async function isChatter(parts: CoreParts, incoming: Incoming): Promise<boolean> {
-  const text = incoming.text?.trim() ?? '';
-  if (incoming.action !== undefined || text.startsWith('/') || incoming.chatKind === 'private') return false;
+  if (!mayBeChatter(incoming)) return false;
   const draft = await parts.drafts.get(incoming.platform, incoming.userId);
   return !draft || draft.chatId !== incoming.chatId || !draft.awaiting;
 }
 
-/** The command's replies, after what stopped being followed while the user had blocked the bot. */
-async function dispatchWithWelcome(parts: CoreParts, ctx: Ctx): Promise<Reply[]> {
-  const replies = await dispatch(ctx);
+/**
+ * The command's replies, after what stopped being followed while the user had blocked the bot.
+ * `admitted`: what the first round trip found (the question already dropped; no welcome-back record, nothing to ask).
+ */
+async function dispatchWithWelcome(parts: CoreParts, ctx: Ctx, admitted?: Admitted): Promise<Reply[]> {
+  const replies = await dispatch(ctx, admitted?.questionDropped);
+  if (admitted?.away === false) return replies;
   const back = await welcomeBack(ctx).catch(
     (err: unknown) => void parts.logger.warn({ err: asError(err) }, 'could not read the swaps dropped while a user was away'),
   );
@@ -282,12 +294,14 @@ async function handleMessage(parts: CoreParts, incoming: Incoming): Promise<Repl
   let locale = defaultLocale();
   try {
     if (!validIncoming(incoming)) return [];
-    locale = await chooseLocale(parts.languages, incoming);
+    // One round trip where it can (a single Redis, and not what may be group chatter); else step by step.
+    const admitted = mayBeChatter(incoming) ? undefined : await parts.admission.admit(incoming, dropsQuestion(incoming), parts.now());
+    locale = admitted?.locale ?? (await chooseLocale(parts.languages, incoming));
     const t = translator(locale);
-    if (await isChatter(parts, incoming)) return [];
-    const decision = await parts.limiter.take(incoming.platform, incoming.userId, parts.now());
+    if (!admitted && (await isChatter(parts, incoming))) return [];
+    const decision = admitted?.decision ?? (await parts.limiter.take(incoming.platform, incoming.userId, parts.now()));
     replies = decision.allowed
-      ? await dispatchWithWelcome(parts, parts.contextFor(incoming, locale, t, await senderLocale(parts, incoming, locale)))
+      ? await dispatchWithWelcome(parts, parts.contextFor(incoming, locale, t, await senderLocale(parts, incoming, locale)), admitted)
       : [slowCommandReply(t, locale, decision.retryAfterMs)];
   } catch (err) {
     const where = { platform: incoming?.platform, command: commandName(incoming?.text), button: incoming?.action !== undefined };

@@ -20,6 +20,7 @@ import { followPrivatelyButton } from './follow/lookup/glance.js';
 import { answerSent, sentButton } from './follow/lookup/sent.js';
 import { answerWhere, whereButton } from './follow/lookup/where.js';
 import { expired, notice } from './kernel/replies.js';
+import { decodeInline } from './kernel/actions.js';
 import { refreshInline } from './quote/inline.js';
 import { VERBS, type VerbName } from './kernel/verbs.js';
 import { answerText, confirm, pageChoices, pick, refuel, resume, skip, useAddress } from './swap/answer.js';
@@ -82,17 +83,32 @@ export function commandName(text: string | undefined): string | undefined {
 }
 
 /**
+ * Whether dispatch will drop the user's open question, known before it runs (the core drops it in
+ * its first round trip, kernel/admission.ts): a known command, or an inline button that does not
+ * ask one. A stashed button is known only once read: dispatch drops the question itself.
+ */
+export function dropsQuestion(incoming: Ctx['incoming']): boolean {
+  if (incoming.action !== undefined) {
+    const action = decodeInline(incoming.action);
+    return action !== undefined && ACTION_HANDLERS.has(action.verb) && !ASKING_VERBS.has(action.verb);
+  }
+  const m = COMMAND_LINE.exec((incoming.text ?? '').trim());
+  return m !== null && COMMAND_HANDLERS.has((m[1] as string).toLowerCase());
+}
+
+/**
  * From an Incoming to its handler: a button's action, a command line, or plain text answering the
  * open draft's question. Unknown input gets a pointer to /help (in private chats; groups stay quiet).
+ * `questionDropped`: the core already dropped the open question (dropsQuestion).
  */
-export async function dispatch(ctx: Ctx): Promise<Reply[]> {
+export async function dispatch(ctx: Ctx, questionDropped = false): Promise<Reply[]> {
   const { incoming } = ctx;
   if (incoming.action !== undefined) {
     const decoded = await ctx.codec.decode(incoming.action);
     if (!decoded.ok) return [expired(ctx)];
     const handler = ACTION_HANDLERS.get(decoded.action.verb);
     // A question asked by a lookup button is dropped by any other button, so it never takes an answer meant for the wizard.
-    if (handler && !ASKING_VERBS.has(decoded.action.verb)) await ctx.asks.clear(incoming.platform, incoming.userId);
+    if (handler && !ASKING_VERBS.has(decoded.action.verb) && !questionDropped) await ctx.asks.clear(incoming.platform, incoming.userId);
     return handler ? handler(ctx, decoded.action.args) : [expired(ctx)];
   }
   const text = (incoming.text ?? '').trim();
@@ -101,7 +117,7 @@ export async function dispatch(ctx: Ctx): Promise<Reply[]> {
     const name = (m[1] as string).toLowerCase();
     const handler = COMMAND_HANDLERS.get(name);
     if (handler) {
-      await ctx.asks.clear(incoming.platform, incoming.userId);
+      if (!questionDropped) await ctx.asks.clear(incoming.platform, incoming.userId);
       return handler(ctx, (m[2] ?? '').trim());
     }
     return incoming.chatKind === 'private'

@@ -96,6 +96,12 @@ export interface TrackingService {
    * (the next call gives none), with their last status.
    */
   droppedWhileAway?(target: ChatTarget): Promise<FollowedSwap[]>;
+  /**
+   * The Redis key droppedWhileAway reads for this chat: while it does not exist there is nothing to
+   * tell, so the core checks it in its first round trip and skips the call (bot/kernel/admission.ts).
+   * Undefined: no key to check (the core then calls droppedWhileAway).
+   */
+  awayRecordKey?(target: Pick<ChatTarget, 'platform' | 'chatId'>): string | undefined;
   /** Follows again every swap dropped while away (Follow again); returns how many are followed. */
   followAgain?(target: ChatTarget, by: { userId: string; locale?: Locale; own?: (swapId: string) => Promise<boolean> }): Promise<number>;
   /**

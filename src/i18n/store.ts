@@ -44,23 +44,33 @@ export class LanguageStore {
   }
 }
 
+/** Who a message is from and where: what decides its replies' language. */
+export interface LocaleSource {
+  platform: Platform;
+  userId: string;
+  chatId: string;
+  chatKind: ChatKind;
+  locale?: string | undefined;
+  chatLocale?: string | undefined;
+}
+
 /**
  * The language of the replies to one message. Private chats: the user's choice, else the
  * platform's tag for the user. Groups and channels: the chat's choice (an admin's /language),
  * else the chat's own platform language (Discord guild_locale), else the default, never the
  * presser's own language: a group card is read by everyone in the chat.
  */
-export async function chooseLocale(
-  store: LanguageStore,
-  i: {
-    platform: Platform;
-    userId: string;
-    chatId: string;
-    chatKind: ChatKind;
-    locale?: string | undefined;
-    chatLocale?: string | undefined;
-  },
-): Promise<Locale> {
-  if (i.chatKind === 'private') return (await store.get('user', i.platform, i.userId)) ?? resolveLocale(i.locale);
-  return (await store.get('chat', i.platform, i.chatId)) ?? resolveLocale(i.chatLocale);
+export async function chooseLocale(store: LanguageStore, i: LocaleSource): Promise<Locale> {
+  const { scope, id } = localeChoice(i);
+  return localeOr(await store.get(scope, i.platform, id), i);
+}
+
+/** Whose saved choice chooseLocale reads for this message (bot/kernel/admission.ts reads the same key). */
+export function localeChoice(i: LocaleSource): { scope: LanguageScope; id: string } {
+  return i.chatKind === 'private' ? { scope: 'user', id: i.userId } : { scope: 'chat', id: i.chatId };
+}
+
+/** The saved choice (as read from Redis), else the platform's tag that chooseLocale falls back to. */
+export function localeOr(saved: string | null | undefined, i: LocaleSource): Locale {
+  return asLocale(saved) ?? resolveLocale(i.chatKind === 'private' ? i.locale : i.chatLocale);
 }

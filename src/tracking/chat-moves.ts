@@ -87,6 +87,11 @@ export class ChatMoves {
     await this.redis.set(key, JSON.stringify({ ids }), 'EX', AWAY_TTL_SECONDS);
   }
 
+  /** The record tellAway reads (TrackingService.awayRecordKey). */
+  awayKey(target: Pick<ChatTarget, 'platform' | 'chatId'>): string {
+    return this.keys.away(targetKey(target));
+  }
+
   /** The swaps dropped while the user was away, once (later calls give none until a new block). */
   async tellAway(target: Pick<ChatTarget, 'platform' | 'chatId'>): Promise<string[]> {
     const key = this.keys.away(targetKey(target));

@@ -49,6 +49,10 @@ export class RedisTrackingService implements TrackingService {
     });
   }
 
+  awayRecordKey(target: Pick<ChatTarget, 'platform' | 'chatId'>): string | undefined {
+    return this.moves?.awayKey(target);
+  }
+
   async followAgain(target: ChatTarget, by: Parameters<NonNullable<TrackingService['followAgain']>>[1]): Promise<number> {
     let n = 0;
     for (const swapId of (await this.moves?.takeAway(target)) ?? []) {
