@@ -3,7 +3,7 @@ import type { User } from 'grammy/types';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordMessenger } from '../../src/platforms/discord/messenger.js';
-import { createTelegramBot, type TelegramBot } from '../../src/platforms/telegram/bot.js';
+import type { TelegramBot } from '../../src/platforms/telegram/bot.js';
 import { telegramAdapter, type TelegramAdapter } from '../../src/platforms/telegram/adapter.js';
 import { telegramSettings } from '../../src/app/platform-settings.js';
 import { serveHttp, type WebServer } from '../../src/app/http-server.js';
@@ -13,6 +13,7 @@ import { startHttpDiscord, type HttpDiscord } from '../discord-http/harness.js';
 import { answerOf, buttonId, startDiscordWorld } from './discord/harness.js';
 import { startLiveStack, type LiveStack } from './live-stack.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
+import { startTelegramBot } from './telegram/world.js';
 import { testRedisUrl } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 
@@ -49,15 +50,7 @@ beforeAll(async () => {
     telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }),
     discord: new DiscordMessenger({ token: world.token, api: world.fake.apiUrl }),
   });
-  telegram = createTelegramBot({
-    token: fake.token,
-    apiRoot: fake.apiRoot,
-    core: live.core,
-    redis: live.redis,
-    keyPrefix: live.prefix,
-    logger: live.logger,
-  });
-  await telegram.start();
+  telegram = await startTelegramBot(fake, live);
   discord = await startHttpDiscord(live.core, {}, world);
   hookFake = await FakeBotApi.start();
   const config = loadConfig({

@@ -17,9 +17,8 @@ export interface World extends LiveStack {
   telegram: TelegramBot;
 }
 
-async function startWorld(name: string): Promise<World> {
-  const fake = await FakeBotApi.start();
-  const live = await startLiveStack(name, { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) });
+/** The real grammY adapter (long polling) on the fake Bot API, serving the live stack's core; started. */
+export async function startTelegramBot(fake: FakeBotApi, live: LiveStack): Promise<TelegramBot> {
   const telegram = createTelegramBot({
     token: fake.token,
     apiRoot: fake.apiRoot,
@@ -29,6 +28,13 @@ async function startWorld(name: string): Promise<World> {
     logger: live.logger,
   });
   await telegram.start();
+  return telegram;
+}
+
+async function startWorld(name: string): Promise<World> {
+  const fake = await FakeBotApi.start();
+  const live = await startLiveStack(name, { telegram: new TelegramMessenger({ token: fake.token, apiRoot: fake.apiRoot }) });
+  const telegram = await startTelegramBot(fake, live);
   return {
     ...live,
     fake,
