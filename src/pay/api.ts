@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatUnits } from 'viem';
+import { formatUnits, type Hex } from 'viem';
 import { readBody } from '../http.js';
 import { asError, type Logger } from '../log.js';
 import { isSwapId } from '../contracts/swap-id.js';
@@ -16,6 +16,7 @@ import { evmTransaction } from './transaction.js';
 import { authorize } from './gasless.js';
 import { signRequest } from './typed-data.js';
 import { solanaTransaction } from './solana.js';
+import { evmShortfall } from './evm-balance.js';
 import { solanaShortfall } from './solana-balance.js';
 import { tonReader, tonShortfall, tonTransfer } from './ton.js';
 import { payingFamily, sentHashOf } from './families.js';
@@ -132,7 +133,11 @@ export function payApi(deps: PayApiDeps) {
         await deps.store.release(s.swapId, id);
         return { status: 422, body: { error: 'not_evm', message: t(locale, 'pay.page.notEvm') } };
       }
-      return { status: 200, body: { tx } };
+      const nodeUrl = nodeUrlOf(details);
+      return await handOver(s, id, details, { ok: true, value: tx }, 'EVM', async (value) => ({
+        body: { tx: value },
+        low: nodeUrl ? await evmShortfall(nodeUrl, from as Hex, value) : undefined,
+      }));
     } catch (err) {
       await deps.store.release(s.swapId, id);
       throw err;
@@ -178,7 +183,7 @@ export function payApi(deps: PayApiDeps) {
     return { status: 422, body: { error: got.why, message: t(locale, key) } };
   }
 
-  /** The wallet's shortfall in words (the EVM page says the same from the wallet's own answers). */
+  /** The wallet's shortfall in words (the EVM page says the same from an injected wallet's own answers). */
   function shortWords(details: SwapDetails, low: Shortfall, locale: Locale): string {
     if (low.kind === 'fee') return t(locale, 'pay.page.lowGas', { symbol: details.swap.source_network?.token?.symbol ?? '' });
     const token = details.swap.source_token;

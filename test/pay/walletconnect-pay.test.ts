@@ -63,6 +63,44 @@ async function swapToPay(u: TgUser, amount: number): Promise<{ swapId: string; p
   return payCard(u, before);
 }
 
+/**
+ * The pay page at `payUrl` opened as this Telegram user in a browser with no wallet, and a funded
+ * WalletConnect wallet (500 USDC) paired with it through the QR's URI; `first`: what the person
+ * sees before pairing is checked (and, with PAY_SCREENSHOTS=1, shot).
+ */
+async function paired(userId: number, payUrl: string, first = false) {
+  const funded = await fundedTestWallet(stack.evmRpc, stack.rt.sandbox!.chain!.fundedKey);
+  const { context, page } = await stack.open({
+    initData: stack.initDataFor(userId),
+    injected: false,
+    relay: { from: RELAY, to: relay.url },
+  });
+  await page.goto(payUrl);
+  await page.getByRole('heading', { name: 'Pay from your wallet' }).waitFor();
+  if (first) {
+    // No wallet in this browser: WalletConnect is the one way offered, and the note says so.
+    await expect(page.locator('#note').innerText()).resolves.toContain('tap Connect with WalletConnect');
+    await expect(page.getByRole('button', { name: 'Connect wallet' }).count()).resolves.toBe(0);
+  }
+  await page.getByRole('button', { name: 'Connect with WalletConnect' }).click();
+  // The pairing as the person sees it: a QR to scan and a button for a wallet app on this phone.
+  const qr = page.locator('#wc-qr');
+  await qr.waitFor();
+  if (first) {
+    await expect(qr.getAttribute('src')).resolves.toMatch(/^data:image\/svg\+xml/);
+    await page.getByRole('button', { name: 'Open in wallet app' }).waitFor();
+    if (SHOTS) await page.screenshot({ path: join(ROOT, 'docs/pay-walletconnect.png') });
+  }
+  const uri = (await qr.getAttribute('data-uri')) ?? '';
+  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/);
+  const wc = await wcWallet({ relayUrl: relay.url, projectId: PROJECT_ID, wallet: funded });
+  wallets.push(wc);
+  const session = await wc.pair(uri);
+  await page.getByText(`Wallet: ${funded.address}`).waitFor();
+  await expect(qr.isVisible()).resolves.toBe(false);
+  return { context, page, funded, wc, session };
+}
+
 describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in the browser)', () => {
   it('the wallet scans the page’s QR, approves, declines once (nothing sent, Pay again), then pays the swap’s own transaction; the chat says "Deposit seen"', async () => {
     // The page's CSP lets it reach the relay, and nothing else but itself.
@@ -73,36 +111,10 @@ describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in 
     const alice = newUser('Alice');
     const a = stack.privately(alice);
     const { swapId, payUrl } = await swapToPay(a, 100);
-    const funded = await fundedTestWallet(stack.evmRpc, rt.sandbox!.chain!.fundedKey);
-    const { context, page } = await stack.open({
-      initData: stack.initDataFor(alice.id),
-      injected: false,
-      relay: { from: RELAY, to: relay.url },
-    });
-    await page.goto(payUrl);
-    await page.getByRole('heading', { name: 'Pay from your wallet' }).waitFor();
-    // No wallet in this browser: WalletConnect is the one way offered, and the note says so.
-    await expect(page.locator('#note').innerText()).resolves.toContain('tap Connect with WalletConnect');
-    await expect(page.getByRole('button', { name: 'Connect wallet' }).count()).resolves.toBe(0);
-    await page.getByRole('button', { name: 'Connect with WalletConnect' }).click();
-
-    // The pairing as the person sees it: a QR to scan and a button for a wallet app on this phone.
-    const qr = page.locator('#wc-qr');
-    await qr.waitFor();
-    await expect(qr.getAttribute('src')).resolves.toMatch(/^data:image\/svg\+xml/);
-    await page.getByRole('button', { name: 'Open in wallet app' }).waitFor();
-    if (SHOTS) await page.screenshot({ path: join(ROOT, 'docs/pay-walletconnect.png') });
-    const uri = (await qr.getAttribute('data-uri')) ?? '';
-    expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/);
-
-    const wc = await wcWallet({ relayUrl: relay.url, projectId: PROJECT_ID, wallet: funded });
-    wallets.push(wc);
-    const session = await wc.pair(uri);
+    const { context, page, funded, wc, session } = await paired(alice.id, payUrl, true);
     expect(relay.projectIds).toContain(PROJECT_ID);
     // The page asked for the swap's chain only, and only what paying needs.
     expect(session.namespaces.eip155?.accounts).toEqual([`eip155:${rt.sandbox!.chain!.chainId}:${funded.address}`]);
-    await page.getByText(`Wallet: ${funded.address}`).waitFor();
-    await expect(qr.isVisible()).resolves.toBe(false);
 
     // Declined in the wallet: nothing sent, the swap's payment slot freed, Pay offered again.
     wc.rejectNext = true;
@@ -146,6 +158,17 @@ describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in 
     // The same path as every payment from the page: deposit_speedup, then the chain watcher's "Deposit seen".
     await waitFor(() => (rt.sandbox!.requestCount('speedUpDeposit') > 0 ? true : undefined), 'POST deposit_speedup');
     await waitFor(() => a.messages().find((m) => /Deposit seen/.test(textOf(m)) && textOf(m).includes(swapId.slice(0, 8))), 'Deposit seen');
+    await context.close();
+  });
+
+  it('too little USDC is said before the wallet is asked, read from the network (a WalletConnect wallet answers only what it signs)', async () => {
+    const bob = newUser('Bob');
+    const { payUrl } = await swapToPay(stack.privately(bob), 600);
+    const { context, page, funded, wc } = await paired(bob.id, payUrl);
+    await page.getByRole('button', { name: 'Pay 600 USDC' }).click();
+    await page.getByText(/Your wallet holds 500 USDC .*, and this payment needs 600 USDC .*\. Nothing was sent\./).waitFor();
+    expect(wc.requests).toEqual([]);
+    expect(funded.sent).toEqual([]);
     await context.close();
   });
 });
