@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Address, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from '../e2e/telegram/harness.js';
@@ -20,6 +22,8 @@ import { tonTestWallet, type TonTestWallet } from './ton-wallet.js';
  * declines once (nothing sent, Pay again), then signs and sends the message the server built: the
  * jettons move and the chat says "Deposit seen".
  */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const SHOTS = process.env.PAY_SCREENSHOTS === '1';
 const DEST = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const USDT = 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs';
 /** The bridge as the page knows it; the browser's requests to it are carried to the fake bridge. */
@@ -84,6 +88,7 @@ describe('paying a TON swap from Wallet in Telegram through TON Connect’s HTTP
     await expect(qr.getAttribute('src')).resolves.toMatch(/^data:image\/svg\+xml/);
     const link = (await qr.getAttribute('data-uri')) ?? '';
     expect(link).toMatch(/^https:\/\/t\.me\/wallet\/start\?startapp=tonconnect-/);
+    if (SHOTS) await page.screenshot({ path: join(ROOT, 'docs/pay-ton-bridge.png') });
     await page.getByRole('button', { name: 'Open Wallet in Telegram' }).click();
     await expect(page.evaluate(() => (globalThis as { __openedTelegramLinks?: string[] }).__openedTelegramLinks)).resolves.toEqual([link]);
     // The page listens on the bridge for its own session id, the one its link names.
