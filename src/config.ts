@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { payWalletSettings } from './pay/wallet-settings.js';
 import { clusterNodesProblem, redisDbProblem, redisPassword } from './redis-url.js';
 
 /**
@@ -186,27 +187,8 @@ const schema = z.object({
     .optional(),
   PAY_LINK_TTL_SECONDS: int(60, 86_400).default(1_800),
   PAY_INITDATA_MAX_AGE_SECONDS: int(60, 86_400).default(3_600),
-  WALLETCONNECT_PROJECT_ID: z
-    .string()
-    .regex(/^[0-9a-f]{32}$/, 'must be the 32 hex characters of a Reown (WalletConnect) project id')
-    .optional(),
-  // The WalletConnect relay the pay page talks to (its origin is the one other origin in the page's CSP).
-  WALLETCONNECT_RELAY_URL: z
-    .string()
-    .refine(isRelayUrl, 'must be a wss:// URL without user, query or fragment, such as wss://relay.walletconnect.org')
-    .transform((v) => v.replace(/\/+$/, ''))
-    .default('wss://relay.walletconnect.org'),
+  ...payWalletSettings,
 });
-
-/** A relay's address: wss:// (the page is https; a browser refuses it a plain ws:// socket). */
-function isRelayUrl(v: string): boolean {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'wss:' && !u.username && !u.password && !u.search && !u.hash;
-  } catch {
-    return false;
-  }
-}
 
 type Raw = z.infer<typeof schema>;
 

@@ -45,8 +45,16 @@ export interface PayApiDeps {
   linkTtlSeconds: number;
   /** WalletConnect for EVM wallets, when a project id is configured (the page says plainly when it is not). */
   walletConnect?: { projectId: string; relayUrl: string };
+  /** A TON wallet app through TON Connect's HTTP bridge: its bridge, universal link and name (TONCONNECT_*). */
+  tonBridge?: TonBridge;
   logger: Logger;
   now: () => number;
+}
+
+export interface TonBridge {
+  bridgeUrl: string;
+  universalLink: string;
+  name: string;
 }
 
 const MAX_BODY = 8_192;
@@ -89,7 +97,7 @@ export function payApi(deps: PayApiDeps) {
     if (!(await deps.history.entry(who.platform, who.userId, who.swapId))) return refusal(403, 'not_creator', locale);
     const session = await deps.store.openSession({ platform: who.platform, userId: who.userId, swapId: who.swapId, locale });
     const view = await viewOf({ platform: who.platform, userId: who.userId, swapId: who.swapId, locale });
-    return { status: 200, body: { session, walletConnect: deps.walletConnect ?? false, ...view } };
+    return { status: 200, body: { session, walletConnect: deps.walletConnect ?? false, tonBridge: deps.tonBridge ?? false, ...view } };
   }
 
   async function viewOf(s: PaySession): Promise<Record<string, unknown>> {
@@ -230,7 +238,11 @@ export function payApi(deps: PayApiDeps) {
       const id = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
       const s = await deps.store.session(id);
       if (!s) return send(res, refusal(401, 'no_session', resolveLocale(undefined)));
-      if (action === 'view') return send(res, { status: 200, body: { walletConnect: deps.walletConnect ?? false, ...(await viewOf(s)) } });
+      if (action === 'view')
+        return send(res, {
+          status: 200,
+          body: { walletConnect: deps.walletConnect ?? false, tonBridge: deps.tonBridge ?? false, ...(await viewOf(s)) },
+        });
       if (action === 'prepare') return send(res, await prepare(s, id, body));
       if (action === 'release') {
         await deps.store.release(s.swapId, id);

@@ -34,6 +34,15 @@ export function payPage(parts: {
     ...(config.WALLETCONNECT_PROJECT_ID
       ? { walletConnect: { projectId: config.WALLETCONNECT_PROJECT_ID, relayUrl: config.WALLETCONNECT_RELAY_URL } }
       : {}),
+    ...(config.TONCONNECT_BRIDGE_URL !== 'off'
+      ? {
+          tonBridge: {
+            bridgeUrl: config.TONCONNECT_BRIDGE_URL,
+            universalLink: config.TONCONNECT_WALLET_LINK,
+            name: config.TONCONNECT_WALLET_NAME,
+          },
+        }
+      : {}),
     publicUrl: config.PAY_PUBLIC_URL,
     logger: parts.logger,
     now: parts.now ?? Date.now,

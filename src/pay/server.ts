@@ -9,7 +9,8 @@ import { payApi, type PayApiDeps } from './api.js';
  * dist/pay-page/, scripts/build-page.mjs) and its JSON API. The page loads nothing from another
  * origin but the wallet's own RPC through the wallet: the Content-Security-Policy allows scripts,
  * styles and connections from this origin only (and, with WalletConnect on, connections to its
- * relay's origin, nothing else), no inline script, no framing but Telegram's.
+ * relay's origin; with TON Connect's HTTP bridge on, to the bridge's origin; nothing else), no
+ * inline script, no framing but Telegram's.
  */
 
 /** Where `npm run build` puts the bundle: <root>/dist/pay-page, from src/pay or dist/pay alike. */
@@ -28,13 +29,14 @@ const FILES: Record<string, string> = {
 /** TON Connect's app manifest: a wallet fetches it to show who asks (its url and icon on the public address). */
 const MANIFEST = 'tonconnect-manifest.json';
 
-/** The page's CSP; `relayUrl`: WalletConnect's relay, whose origin alone joins connect-src. */
-function pageCsp(relayUrl?: string): string {
+/** The page's CSP; `others`: WalletConnect's relay and TON Connect's bridge, whose origins alone join connect-src. */
+function pageCsp(others: Array<string | undefined>): string {
+  const origins = [...new Set(others.filter((u): u is string => !!u).map((u) => new URL(u).origin))];
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    `connect-src 'self'${relayUrl ? ` ${new URL(relayUrl).origin}` : ''}`,
+    ['connect-src', "'self'", ...origins].join(' '),
     "img-src 'self' data:",
     "base-uri 'none'",
     "form-action 'none'",
@@ -46,7 +48,7 @@ function pageCsp(relayUrl?: string): string {
 export function payHandler(deps: PayApiDeps & { pageDir?: string; publicUrl?: string }) {
   const api = payApi(deps);
   const HEADERS = {
-    'content-security-policy': pageCsp(deps.walletConnect?.relayUrl),
+    'content-security-policy': pageCsp([deps.walletConnect?.relayUrl, deps.tonBridge?.bridgeUrl]),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',

@@ -102,6 +102,9 @@ const PAGE_WORDS = [
   'walletConnectOpen',
   'walletConnectOpenWallet',
   'walletConnectUnreachable',
+  'tonBridgeConnect',
+  'noTonWalletBridge',
+  'tonBridgeScan',
 ] as const;
 
 /** The page's own sentences, from the catalogs (placeholders such as {network} are filled in by the page). */

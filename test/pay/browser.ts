@@ -25,8 +25,17 @@ const FLAGS = [
   '--disable-sync',
 ];
 
+/**
+ * Chromium's Local Network Access refuses a public page's requests to loopback. A WebSocket can be
+ * carried by this process (routeWebSocket), but an EventSource stream cannot (a route answers with a
+ * whole body): a browser that is to reach a local stand-in over HTTP streams (TON Connect's bridge)
+ * is launched with the check off (`localNetwork`), and its page's requests routed there.
+ */
+const LOCAL_NETWORK = '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,BlockInsecurePrivateNetworkRequests';
+
 /** A fresh profile per launch (playwright's launch uses a new temporary user-data-dir). */
-export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+export const launchChromium = (opts: { localNetwork?: boolean } = {}): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM, args: opts.localNetwork ? [...FLAGS, LOCAL_NETWORK] : FLAGS, headless: true });
 
 export interface TestWallet {
   address: Hex;
@@ -111,7 +120,7 @@ export function testWallet(
 /**
  * The page's side of the test wallet and of Telegram: installed before any of the page's scripts run.
  * `injected: false`: no wallet in the browser (a phone in Telegram). Links the page opens through
- * Telegram (WebApp.openLink) are kept in `__openedLinks`.
+ * Telegram are kept in `__openedLinks` (WebApp.openLink) and `__openedTelegramLinks` (openTelegramLink).
  */
 function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark'; injected: boolean }): void {
   // Runs in the page (a browser global scope); typed here without the DOM library.
@@ -147,6 +156,9 @@ function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark'; inj
         expand() {},
         openLink(url: string) {
           ((w.__openedLinks ??= []) as string[]).push(url);
+        },
+        openTelegramLink(url: string) {
+          ((w.__openedTelegramLinks ??= []) as string[]).push(url);
         },
       },
     };
@@ -191,10 +203,21 @@ export async function openPage(
     injected?: boolean;
     /** WebSockets the page opens to `from` (a public wss:// origin) are carried to `to` (a local server). */
     relay?: { from: string; to: string };
+    /**
+     * Requests the page makes to `from` (a public https origin) go to `to` (a local https server
+     * with a certificate of its own, which this context accepts): the browser must be launched with
+     * `localNetwork`, as the responses stream (EventSource).
+     */
+    bridge?: { from: string; to: string };
   },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const scheme = opts.colorScheme ?? 'light';
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, colorScheme: scheme });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    colorScheme: scheme,
+    ...(opts.bridge ? { ignoreHTTPSErrors: true } : {}),
+  });
   await context.route(`${opts.origin}/**`, async (route) => {
     const url = route.request().url().replace(opts.origin, opts.local);
     const response = await route.fetch({ url }).catch(() => undefined);
@@ -206,6 +229,13 @@ export async function openPage(
     (url) => !url.href.startsWith(opts.origin),
     (route) => route.abort(),
   );
+  const bridge = opts.bridge;
+  // Registered after the catch-all abort, so tried before it.
+  if (bridge)
+    await context.route(
+      (url) => url.href.startsWith(bridge.from),
+      (route) => route.continue({ url: route.request().url().replace(bridge.from, bridge.to) }),
+    );
   const relay = opts.relay;
   // Chromium refuses a public page's socket to loopback (Local Network Access): the page dials the
   // public address, and each socket is carried over a socket of this process to the local server.

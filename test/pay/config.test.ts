@@ -34,4 +34,29 @@ describe('the pay page in the configuration', () => {
       ]);
     }
   });
+
+  it("TON Connect's bridge is Wallet in Telegram's unless set or off; a bridge or wallet link that is not https is refused with how to fix it", () => {
+    const byDefault = loadConfig({});
+    expect(byDefault.TONCONNECT_BRIDGE_URL).toBe('https://walletbot.me/tonconnect-bridge/bridge');
+    expect(byDefault.TONCONNECT_WALLET_LINK).toBe('https://t.me/wallet?attach=wallet');
+    expect(byDefault.TONCONNECT_WALLET_NAME).toBe('Wallet in Telegram');
+    expect(loadConfig({ TONCONNECT_BRIDGE_URL: 'https://bridge.example.org/bridge/' }).TONCONNECT_BRIDGE_URL).toBe(
+      'https://bridge.example.org/bridge',
+    );
+    expect(loadConfig({ TONCONNECT_BRIDGE_URL: 'off' }).TONCONNECT_BRIDGE_URL).toBe('off');
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    for (const bad of ['http://bridge.example.org/bridge', 'wss://bridge.example.org', 'https://bridge.example.org/bridge?x=1', 'bridge'])
+      expect(problemsOf({ TONCONNECT_BRIDGE_URL: bad })).toEqual([
+        `TONCONNECT_BRIDGE_URL="${bad}": must be an https:// URL without user, query or fragment, such as https://walletbot.me/tonconnect-bridge/bridge, or off`,
+      ]);
+    expect(problemsOf({ TONCONNECT_WALLET_LINK: 'tg://resolve?domain=wallet' })).toEqual([
+      'TONCONNECT_WALLET_LINK="tg://resolve?domain=wallet": must be the wallet\'s https:// universal link, such as https://t.me/wallet?attach=wallet',
+    ]);
+  });
 });

@@ -80,10 +80,13 @@ describe('paying from the wallet page, in a browser', () => {
     await page.getByText('Pay from your wallet').waitFor();
     await expect(page.locator('#fields').innerText()).resolves.toMatch(/100 USDC/);
     await expect(page.locator('#countdown').innerText()).resolves.toMatch(/Time left to pay: \d+:\d\d:\d\d/);
-    // No WALLETCONNECT_PROJECT_ID: no WalletConnect button, the note says why, and the page may reach only itself.
+    // No WALLETCONNECT_PROJECT_ID: no WalletConnect button, the note says why, and the page may reach
+    // only itself and TON Connect's default bridge (Wallet in Telegram's, for a TON swap).
     await expect(page.locator('#note').innerText()).resolves.toContain('WalletConnect is not set up');
     await expect(page.getByRole('button', { name: 'Connect with WalletConnect' }).count()).resolves.toBe(0);
-    expect((await fetch(`${stack.local}/pay/`)).headers.get('content-security-policy')).toContain("connect-src 'self';");
+    expect((await fetch(`${stack.local}/pay/`)).headers.get('content-security-policy')).toContain(
+      "connect-src 'self' https://walletbot.me;",
+    );
     // Nothing to press but Connect until a wallet is connected (no empty Switch or Pay buttons).
     await expect(page.locator('#switch').isVisible()).resolves.toBe(false);
     await expect(page.locator('#pay').isVisible()).resolves.toBe(false);

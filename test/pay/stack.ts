@@ -32,9 +32,13 @@ interface PayStack {
 /**
  * The runtime as `swapbot start` composes it, with the pay page on, the sandbox on its local chains
  * (deposits only when a test makes one), the fake Telegram Bot API, and a headless chromium.
- * `env`: more of the configuration (WalletConnect's project and relay).
+ * `env`: more of the configuration (WalletConnect's project and relay); `browserOpts`: launchChromium's.
  */
-async function startPayStack(prefix: string, env: Record<string, string> = {}): Promise<PayStack> {
+async function startPayStack(
+  prefix: string,
+  env: Record<string, string> = {},
+  browserOpts: { localNetwork?: boolean } = {},
+): Promise<PayStack> {
   await buildPayPage(ROOT);
   const fake = await FakeBotApi.start();
   const { logger } = memoryLogger();
@@ -58,7 +62,7 @@ async function startPayStack(prefix: string, env: Record<string, string> = {}): 
   const web = await startWeb(rt, { alwaysServeHttp: true });
   await startTrackingWorkers(rt);
   await web.ready;
-  const browser = await launchChromium();
+  const browser = await launchChromium(browserOpts);
   return {
     fake,
     rt,
@@ -99,8 +103,8 @@ export interface PayWorld {
  * The pay stack for the tests of one file (setUp: started before them, closed after them); its
  * parts are there once it has started.
  */
-export const usePayStack = (prefix: string, env: Record<string, string> = {}): PayWorld =>
-  setUp(async () => payWorld(await startPayStack(prefix, env)));
+export const usePayStack = (prefix: string, env: Record<string, string> = {}, browserOpts: { localNetwork?: boolean } = {}): PayWorld =>
+  setUp(async () => payWorld(await startPayStack(prefix, env, browserOpts)));
 
 function payWorld(stack: PayStack): PayWorld & { close(): Promise<void> } {
   const { fake, rt, local, browser } = stack;

@@ -103,10 +103,10 @@ async function paired(userId: number, payUrl: string, first = false) {
 
 describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in the browser)', () => {
   it('the wallet scans the page’s QR, approves, declines once (nothing sent, Pay again), then pays the swap’s own transaction; the chat says "Deposit seen"', async () => {
-    // The page's CSP lets it reach the relay, and nothing else but itself.
+    // The page's CSP lets it reach the relay, and nothing else but itself and TON Connect's default bridge.
     const { rt } = stack;
     const csp = (await fetch(`${stack.local}/pay/`)).headers.get('content-security-policy') ?? '';
-    expect(csp).toContain(`connect-src 'self' ${RELAY};`);
+    expect(csp).toContain(`connect-src 'self' ${RELAY} https://walletbot.me;`);
 
     const alice = newUser('Alice');
     const a = stack.privately(alice);

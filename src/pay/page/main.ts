@@ -368,7 +368,10 @@ async function start(): Promise<void> {
   };
   if (view.network.type === 'solana') return startSolana({ ...family, chain: view.network.walletChain ?? 'solana:mainnet' });
   // TON Connect is loaded only for a TON swap (its own chunk of the bundle).
-  if (view.network.type === 'ton') return (await import('./ton.js')).startTon({ ...family, chain: view.network.walletChain ?? '-239' });
+  if (view.network.type === 'ton') {
+    const bridge = opened.json.tonBridge as import('./ton.js').TonBridge | false | undefined;
+    return (await import('./ton.js')).startTon({ ...family, chain: view.network.walletChain ?? '-239' }, bridge || undefined);
+  }
   $('switch').addEventListener('click', () => void switchChain());
   $('pay').addEventListener('click', () => void pay());
   $('wc-open').addEventListener('click', () => openWalletLink($('wc-open').dataset.link ?? ''));

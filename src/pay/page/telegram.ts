@@ -10,6 +10,7 @@ interface WebApp {
   ready?: () => void;
   expand?: () => void;
   openLink?: (url: string) => void;
+  openTelegramLink?: (url: string) => void;
 }
 
 export interface Launch {
@@ -55,12 +56,14 @@ export function applyTheme(launch: Launch): void {
 }
 
 /**
- * Opens a wallet's link: an https one through Telegram (openLink hands it to the phone, whose
- * wallet app takes its universal link), any other (wc:, a wallet's own scheme) by navigating to it,
- * which the phone hands to the app that registered the scheme.
+ * Opens a wallet's link: a t.me one inside Telegram (openTelegramLink: a wallet that is a Telegram
+ * Mini App, such as Wallet in Telegram), another https one through Telegram (openLink hands it to
+ * the phone, whose wallet app takes its universal link), any other (wc:, a wallet's own scheme) by
+ * navigating to it, which the phone hands to the app that registered the scheme.
  */
 export function openWalletLink(link: string): void {
   const app = (window as unknown as { Telegram?: { WebApp?: WebApp } }).Telegram?.WebApp;
-  if (/^https:\/\//i.test(link) && app?.openLink) app.openLink(link);
+  if (/^https:\/\/t\.me\//i.test(link) && app?.openTelegramLink) app.openTelegramLink(link);
+  else if (/^https:\/\//i.test(link) && app?.openLink) app.openLink(link);
   else location.href = link;
 }

@@ -1,5 +1,5 @@
 import SignClient from '@walletconnect/sign-client';
-import QRCode from 'qrcode';
+import { qrDataUrl } from './qr.js';
 import type { Eip1193 } from './wallet.js';
 
 /**
@@ -77,7 +77,7 @@ export async function pairWalletConnect(setup: WalletConnectSetup): Promise<Pair
     optionalNamespaces: { eip155: { chains: [chain], methods: METHODS, events: ['chainChanged', 'accountsChanged'] } },
   });
   if (!uri) throw new Error('WalletConnect gave no pairing URI');
-  const qr = `data:image/svg+xml;utf8,${encodeURIComponent(await QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }))}`;
+  const qr = await qrDataUrl(uri);
   let cancelled = false;
   const approved = approval().then((session) => {
     if (cancelled) throw new Error('cancelled');
