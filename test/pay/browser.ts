@@ -2,6 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { WebSocket } from 'ws';
+import { WAIT_MS } from '../support/wait.js';
 
 /**
  * Debian's headless Chromium driven by playwright-core, with a test wallet injected into the page:
@@ -218,6 +219,9 @@ export async function openPage(
     colorScheme: scheme,
     ...(opts.bridge ? { ignoreHTTPSErrors: true } : {}),
   });
+  // Playwright's waits give up after 30 s by default: a wall-clock budget a loaded machine eats (a
+  // WalletConnect payment crossed it beside two busy loops). Its waits are hang detectors, as ours.
+  context.setDefaultTimeout(WAIT_MS);
   await context.route(`${opts.origin}/**`, async (route) => {
     const url = route.request().url().replace(opts.origin, opts.local);
     const response = await route.fetch({ url }).catch(() => undefined);
