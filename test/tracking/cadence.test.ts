@@ -324,9 +324,16 @@ describe('confirmations with webhooks, on an injected clock', () => {
       // is the cap in confirmationDelay (a block plus half a fast interval) plus the aim's margin
       // (a 50th of a block past its latest moment, against clock noise): it was stated without the
       // margin and failed about 1 draw in 200,000 (0.6% of runs), by 4 ms. Checked over 400,000
-      // draws with the margin: none beyond.
+      // draws with the margin: none beyond. A block shorter than the fast interval is not polled
+      // for on its own (confirmationDelay aims ceil(fastMs / block) confirmations ahead): its
+      // confirmation may be seen with the next one, so "about the longest block" is the longest
+      // such pair. A fresh clone's run found [4000, 6241, 4000, 4000, 4866], 0: the 4th confirmation
+      // seen with the 5th, 8,866 ms later (seed -1594324454, 2026-11-28). Plus 1 ms: whole ms.
+      const longest = Math.max(
+        ...blocks.map((b, i) => (b < withHooks.fastMs && i + 1 < blocks.length ? b + (blocks[i + 1] as number) : b)),
+      );
       expect(h.polls.length).toBeLessThanOrEqual(1.5 * p.polls.length + 2);
-      expect(Math.max(...h.lags)).toBeLessThanOrEqual(Math.max(...blocks) * 1.02 + 2_500);
+      expect(Math.max(...h.lags)).toBeLessThanOrEqual(longest * 1.02 + 2_500 + 1);
     },
   );
 });
