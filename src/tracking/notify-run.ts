@@ -248,9 +248,10 @@ export class NotifyRun {
     }
     if (err.failure === 'gone') {
       const blocked = target.chatKind === 'private' && deps.onBlocked ? (await deps.subs.listForChat(target)).map((e) => e.swapId) : [];
+      // Remembered before the follows go: a user back at that very moment is told (the core reads the record as an update starts).
+      if (target.chatKind === 'private') await deps.onBlocked?.(target, [swapId, ...blocked.filter((id) => id !== swapId)]);
       // This swap first, whatever the chat's listing says (a follow may be half done).
       const n = Number(await deps.subs.unfollow(swapId, target)) + (await deps.subs.removeTarget(target));
-      if (target.chatKind === 'private') await deps.onBlocked?.(target, [swapId, ...blocked.filter((id) => id !== swapId)]);
       this.log().info({ ...fail, unfollowed: n }, 'chat is gone (blocked, kicked or deleted): unsubscribed it from every swap');
       return 'gone';
     }
