@@ -7,6 +7,19 @@ import type { Reporter, TestModule } from 'vitest/node';
  * first; TIMINGS_JSON=path also writes them as JSON (docs/development.md, "Where the suite's time goes").
  */
 export default class TimingReporter implements Reporter {
+  /** Wall-clock start and end of each file, from the run's start: how many ran at once, when. */
+  private readonly t0 = Date.now();
+  private readonly spans = new Map<string, { start: number; end: number }>();
+
+  onTestModuleStart(mod: TestModule): void {
+    this.spans.set(mod.relativeModuleId, { start: Date.now() - this.t0, end: 0 });
+  }
+
+  onTestModuleEnd(mod: TestModule): void {
+    const span = this.spans.get(mod.relativeModuleId);
+    if (span) span.end = Date.now() - this.t0;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const rows = testModules.map((mod) => {
       const d = mod.diagnostic();
@@ -19,7 +32,7 @@ export default class TimingReporter implements Reporter {
       }
       const file = mod.relativeModuleId;
       const total = d.prepareDuration + d.environmentSetupDuration + d.setupDuration + d.collectDuration + d.duration;
-      return { file, state: mod.state(), tests, total, collect: d.collectDuration, run: d.duration, slowest };
+      return { file, state: mod.state(), tests, total, collect: d.collectDuration, run: d.duration, slowest, ...this.spans.get(file) };
     });
     rows.sort((a, b) => b.total - a.total);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)}s`.padStart(7);
