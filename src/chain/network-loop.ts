@@ -280,13 +280,14 @@ export function createNetworkWatcher(family: Family, opts: NetworkLoopOptions): 
       const l = loops.get(network);
       if (!l || l.entries.size === 0) return { waitMs: pollMs };
       if (l.disabled) return { waitMs: unreachableMs };
-      if (Date.now() < l.retryAt) return { waitMs: l.retryAt - Date.now(), ...cursor(l) };
       if (scanned !== undefined && !family.ownCursors) {
         // Where the network's last run got to, whichever worker ran it: no block is read twice.
-        // Entries this loop has not read for yet get their lookback.
+        // Entries this loop has not read for yet get their lookback. Taken before the back-off
+        // below, which hands the cursor back: this loop's own would move the network's back.
         if (l.scanned === undefined) for (const e of l.entries.values()) l.fresh.set(e.swapId, e);
         l.scanned = scanned;
       }
+      if (Date.now() < l.retryAt) return { waitMs: l.retryAt - Date.now(), ...cursor(l) };
       await tick(l);
       return { waitMs: l.nextMs, ...cursor(l) };
     },

@@ -4,6 +4,7 @@ import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { TrackingKeys } from '../../src/contracts/keys.js';
+import { CHAIN_QUEUE } from '../../src/tracking/chain-jobs.js';
 import { replyText } from '../../src/contracts/reply.js';
 import { LayerswapClient } from '../../src/layerswap/client.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -154,12 +155,23 @@ describe('a worker process killed while it holds a network watch', () => {
       'both networks read',
     );
 
-    // The next run of Arbitrum's watch, in whichever worker: killed at its first request, job in hand.
+    // The next run of Arbitrum's watch, in whichever worker: killed at its first request, job in hand,
+    // while that worker runs no Base run (it would die holding Base's job too, and stop the clock below).
+    const active = `${keys.queuePrefix(CHAIN_QUEUE)}:${CHAIN_QUEUE}:active`;
+    let baseActive = true;
+    let watching = true;
+    const watchBase = (async () => {
+      while (watching) {
+        baseActive = (await redis.lrange(active, 0, -1)).includes('BASE_MAINNET');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
     let killed: Worker | undefined;
     let baseRunsAtKill = 0;
     for (const w of workers)
       w.arbitrum.onRequest = (method) => {
         if (killed || method !== 'eth_blockNumber') return killed === w;
+        if (baseActive || w.base.inFlight > 0) return false;
         killed = w;
         const other = workers.find((x) => x !== w);
         baseRunsAtKill = other?.base.counts.get('eth_blockNumber') ?? 0;
@@ -167,6 +179,8 @@ describe('a worker process killed while it holds a network watch', () => {
         return true;
       };
     await waitFor(() => killed?.child.signalCode === 'SIGKILL', 'the holder killed mid-run');
+    watching = false;
+    await watchBase;
     const dead = killed as Worker;
     const survivor = workers.find((w) => w !== dead) as Worker;
     const readBefore = Math.max(dead.arbitrum.scannedTo, survivor.arbitrum.scannedTo);

@@ -34,10 +34,14 @@ export interface RpcProxy extends Listening {
   onRequest: ((method: string) => boolean) | undefined;
   /** Requests seen, by method. */
   readonly counts: Map<string, number>;
+  /** Requests not yet answered. */
+  readonly inFlight: number;
   /** The highest block an eth_getLogs has asked for: how far the watcher has read. */
   readonly scannedTo: number;
   /** How many eth_getLogs requests read each block. */
   readonly reads: Map<number, number>;
+  /** The deposit addresses (lowercase) each eth_getLogs asked about, in order. */
+  readonly filters: string[][];
   /** A Transfer of `value` base units of `contract` to `to` in the next block (mine it), in eth_getLogs only (or with a receipt). */
   invent(t: { contract: string; to: string; value: bigint; receipt?: boolean }): Promise<Hex>;
   /** The invented transfer is gone from the chain: its log and its receipt (a reorganisation). */
@@ -52,6 +56,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   let n = 0;
   let scannedTo = 0;
   const reads = new Map<number, number>();
+  const filters: string[][] = [];
   const forward = async (body: unknown): Promise<unknown> => {
     const res = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return res.json();
@@ -107,13 +112,17 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       scannedTo = Math.max(scannedTo, to);
       for (let b = from; b <= to && to - from < 1000; b++) reads.set(b, (reads.get(b) ?? 0) + 1);
       const dests = [filter.topics?.[2] ?? []].flat().map((x) => x?.toLowerCase());
+      filters.push(dests.filter((d): d is string => !!d).map((d) => `0x${d.slice(-40)}`));
       for (const t of invented)
         if (t.block >= from && t.block <= to && dests.includes(pad(t.to as Hex, { size: 32 }).toLowerCase())) out.result.push(logOf(t));
     }
     return out;
   };
 
+  let inFlight = 0;
   const server = createServer((req, res) => {
+    inFlight++;
+    res.on('close', () => inFlight--);
     void (async () => {
       try {
         const parsed = JSON.parse((await readBody(req, 4 * 1024 * 1024)).toString('utf8')) as RpcRequest | RpcRequest[];
@@ -142,8 +151,12 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     onRequest: undefined,
     counts,
     reads,
+    filters,
     get scannedTo() {
       return scannedTo;
+    },
+    get inFlight() {
+      return inFlight;
     },
     async invent(t) {
       const block = Number(await rpc('eth_blockNumber', [])) + 1;
