@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * `npm start` runs `scripts/build.mjs --if-stale`: it builds only when a source changed, says so on
- * stderr first (a cold tsc takes up to a minute), and writes nothing to stdout (the chat's).
+ * stderr first (a cold build used to take up to a minute), and writes nothing to stdout (the chat's).
  */
 const SCRIPT = fileURLToPath(new URL('../scripts/build.mjs', import.meta.url));
 const NODE_MODULES = fileURLToPath(new URL('../node_modules', import.meta.url));

@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOWEST = [
   'test/mcp/conformance.test.ts',
+  'test/typecheck.test.ts',
   'test/chain/ton-faults.test.ts',
   'test/e2e/processes.test.ts',
   'test/tracking/worker-crash.test.ts',
