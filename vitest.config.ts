@@ -9,20 +9,25 @@ import { LongPolesFirst } from './test/support/sequencer.js';
 const HANG_MS = 300_000;
 
 /**
- * Folders whose files share one module graph per worker (isolate: false): importing the product
- * (discord.js, viem, bullmq…) once per worker instead of once per file took test/bot from 114 s to
- * 36 s and test/platforms from 49 s to 30 s (docs/development.md, "Where the suite's time goes").
- * Each folder here passed on its own and together without isolation. The rest stay isolated,
- * the platforms' end-to-end files among them: sharing a module graph, even only among themselves,
- * a Discord one timed out waiting for its deposit card beside two busy loops (2026-11-28, the
- * cause in shared state not found; docs/development.md).
+ * Files that share one module graph per worker (isolate: false): importing the product (discord.js,
+ * viem, bullmq…) once per worker instead of once per file. With four workers on 2 cores the suite
+ * is CPU-bound, so this is most of what is left to cut: the pay, MCP, console, app and Telegram
+ * end-to-end files joining took it from 3 min 23 s to 2 min 44 s (docs/development.md). What
+ * starts discord.js against test/e2e/discord's fake stays isolated: after another file ran in the
+ * same worker, such a file times out waiting for its deposit card (the shared state not found).
  */
 const SHARED = [
-  ...['bot', 'tracking', 'chain', 'sandbox', 'layerswap', 'i18n', 'platforms/discord', 'platforms/telegram'].map(
+  ...['bot', 'tracking', 'chain', 'sandbox', 'layerswap', 'i18n', 'platforms/discord', 'platforms/telegram', 'console', 'app', 'mcp', 'cluster'].map(
     (d) => `test/${d}/**/*.test.ts`,
   ),
   // Not messenger-contract.test.ts: it drives discord.js against test/e2e/discord's fake.
   'test/platforms/{attachment-render,words}.test.ts',
+  'test/*.test.ts',
+  // Not discord-link: it drives discord.js against test/e2e/discord's fake, as below.
+  'test/pay/!(discord-link).test.ts',
+  // The end-to-end files that do not start discord.js.
+  'test/e2e/telegram/**/*.test.ts',
+  'test/e2e/{console-*,redis-failures}.test.ts',
 ];
 
 export default defineConfig({
