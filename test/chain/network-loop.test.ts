@@ -26,7 +26,12 @@ function scripted() {
     { name: 'evm', minGapMs: 0, burst: 1, reader: () => reader },
     { rpcs: new Map([['N', 'http://rpc.invalid']]), events: { transfer() {}, head() {}, health() {} }, pollMs: 1000, driven: true },
   );
-  const entry: WatchEntry = { swapId: 's1', network: 'N', address: '0xabc', token: { contract: null, decimals: 18, symbol: 'ETH' } } as WatchEntry;
+  const entry: WatchEntry = {
+    swapId: 's1',
+    network: 'N',
+    address: '0xabc',
+    token: { contract: null, decimals: 18, symbol: 'ETH' },
+  } as WatchEntry;
   watcher.watch(entry);
   return { state, watcher };
 }
