@@ -19,9 +19,7 @@ import { solanaTransaction } from './solana.js';
 import { evmShortfall } from './evm-balance.js';
 import { solanaShortfall } from './solana-balance.js';
 import { tonReader, tonShortfall, tonTransfer } from './ton.js';
-import { payingFamily, sentHashOf } from './families.js';
-
-type Shortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
+import { payingFamily, sentHashOf, type Shortfall } from './families.js';
 
 const nodeUrlOf = (details: SwapDetails): string | undefined => {
   const url = (details.swap.source_network as { node_url?: unknown } | null | undefined)?.node_url;

@@ -1,4 +1,5 @@
 import { createPublicClient, erc20Abi, http, type Hex } from 'viem';
+import type { Shortfall } from './families.js';
 import type { EvmTransaction } from './transaction.js';
 
 /**
@@ -8,9 +9,7 @@ import type { EvmTransaction } from './transaction.js';
  * main.ts). The token's amount, then the native amount plus gas at the network's gas price.
  * Undefined when it is enough or cannot be read (then the wallet's own check stands).
  */
-export type EvmShortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
-
-export async function evmShortfall(nodeUrl: string, from: Hex, tx: EvmTransaction): Promise<EvmShortfall | undefined> {
+export async function evmShortfall(nodeUrl: string, from: Hex, tx: EvmTransaction): Promise<Shortfall | undefined> {
   try {
     const client = createPublicClient({ transport: http(nodeUrl, { retryCount: 0, timeout: 5_000 }) });
     const [native, price, token] = await Promise.all([

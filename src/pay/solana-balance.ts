@@ -1,5 +1,6 @@
 import { address, createSolanaRpc, getBase64Encoder } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import type { Shortfall } from './families.js';
 
 /**
  * What a Solana wallet holds against what its payment needs, read before the wallet is asked (the
@@ -8,8 +9,6 @@ import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/t
  * amount in the wallet's associated token account, and SOL for the fee and, when the deposit
  * address has no account for the token yet, its rent. Undefined when it is enough or cannot be read.
  */
-export type SolanaShortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
-
 /** Lamports per signature (the base fee), and the rent of a token account (165 bytes). */
 const FEE = 5_000n;
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
@@ -18,7 +17,7 @@ export async function solanaShortfall(
   nodeUrl: string,
   from: string,
   payment: { to: string; amountUnits: string; token?: string },
-): Promise<SolanaShortfall | undefined> {
+): Promise<Shortfall | undefined> {
   try {
     const rpc = createSolanaRpc(nodeUrl);
     const lamports = (await rpc.getBalance(address(from)).send()).value;

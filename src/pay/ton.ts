@@ -3,6 +3,7 @@ import { TonClient } from '@ton/ton';
 import { parseUnits } from 'viem';
 import type { DepositAction, SwapDetails } from '../layerswap/schemas.js';
 import { decimalText } from '../bot/money/base-units.js';
+import type { Shortfall } from './families.js';
 
 /**
  * The one TON message the wallet is asked to send, built as Layerswap's app builds it
@@ -139,11 +140,7 @@ export function tonReader(nodeUrl: string) {
 }
 
 /** What the wallet lacks for the transfer, before it is asked: the token, else TON for the fee. */
-export async function tonShortfall(
-  reader: ReturnType<typeof tonReader>,
-  from: string,
-  t: TonTransfer,
-): Promise<{ kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' } | undefined> {
+export async function tonShortfall(reader: ReturnType<typeof tonReader>, from: string, t: TonTransfer): Promise<Shortfall | undefined> {
   const owner = Address.parse(from);
   const need = BigInt(t.amountUnits);
   const fee = BigInt(t.feeUnits);
