@@ -55,7 +55,9 @@ describe('the terminal chat against answers shaped like the real service', () =>
   let stand: ShapeProxy;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ speed: 4, timings: { depositDelayMs: 1_500, confirmationIntervalMs: 10_000 } });
+    // The deposit comes once the chat has shown the deposit card (below), not after a time: on a
+    // loaded machine a timed one landed first, and the chat rightly showed no "Send" card at all.
+    sandbox = await startSandbox({ speed: 4, timings: { depositDelayMs: 'off', confirmationIntervalMs: 10_000 } });
     stand = await startShapeProxy(sandbox.url);
     stand.createShape = (data) => ({ swap: (trimmedLikeLiveCapture(data) as { swap: unknown }).swap });
     stand.answerShape = realShapes;
@@ -74,14 +76,28 @@ describe('the terminal chat against answers shaped like the real service', () =>
       '8', // Confirm
       '/history',
     ].join('\n');
-    const { code, stdout, stderr } = await runCli(['console'], `${script}\n`, {
-      REDIS_URL: testRedisUrl(),
-      REDIS_PREFIX: prefix,
-      LAYERSWAP_API_URL: stand.url,
-      LAYERSWAP_API_KEY: sandbox.apiKey,
-      POLL_FAST_MS: '500',
-      POLL_SLOW_MS: '1000',
-    });
+    let deposited = false;
+    const { code, stdout, stderr } = await runCli(
+      ['console'],
+      `${script}\n`,
+      {
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: prefix,
+        LAYERSWAP_API_URL: stand.url,
+        LAYERSWAP_API_KEY: sandbox.apiKey,
+        POLL_FAST_MS: '500',
+        POLL_SLOW_MS: '1000',
+      },
+      undefined,
+      undefined,
+      (out) => {
+        const shown = /Deposit for swap[\s\S]*Swap id: ([0-9a-f-]{36})/.exec(out)?.[1];
+        if (shown && !deposited) {
+          deposited = true;
+          sandbox.deposit(shown);
+        }
+      },
+    );
     expect(code, stderr).toBe(0);
     expect(stdout).not.toContain('SANDBOX'); // it took the stand-in for the real service
 

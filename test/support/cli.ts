@@ -27,6 +27,8 @@ export function runCli(
   env: Record<string, string>,
   timeoutMs = WAIT_MS,
   cwd?: string,
+  /** Called with all of stdout so far at each chunk: a test acts on what the chat has shown. */
+  onStdout?: (stdout: string) => void,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -36,7 +38,10 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout);
+    });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
