@@ -1,13 +1,15 @@
 # syntax=docker/dockerfile:1
 # The production image: `docker compose up` (compose.yaml) runs Redis, web and worker from it.
-# Build stage: dev dependencies and the TypeScript compiler, to produce dist/.
+# Build stage: dev dependencies (esbuild) to produce dist/ as `npm run build` does: the code, the
+# catalogs and Lua scripts beside it, and the pay page's bundle (tsc alone copied no Lua script).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
+COPY scripts ./scripts
 COPY src ./src
-RUN npx tsc -p tsconfig.json
+RUN node scripts/build.mjs
 
 # Runtime stage: production dependencies and the built dist only, run as a non-root user.
 FROM node:20-bookworm-slim
