@@ -17,20 +17,9 @@ const HANG_MS = 300_000;
  * same worker, such a file times out waiting for its deposit card (the shared state not found).
  */
 const SHARED = [
-  ...[
-    'bot',
-    'tracking',
-    'chain',
-    'sandbox',
-    'layerswap',
-    'i18n',
-    'platforms/discord',
-    'platforms/telegram',
-    'console',
-    'app',
-    'mcp',
-    'cluster',
-  ].map((d) => `test/${d}/**/*.test.ts`),
+  ...['bot', 'tracking', 'chain', 'sandbox', 'layerswap', 'i18n', 'platforms/discord', 'platforms/telegram', 'console', 'app', 'mcp'].map(
+    (d) => `test/${d}/**/*.test.ts`,
+  ),
   // Not messenger-contract.test.ts: it drives discord.js against test/e2e/discord's fake.
   'test/platforms/{attachment-render,words}.test.ts',
   'test/*.test.ts',
