@@ -3,13 +3,13 @@ import { isAddress as isSolanaAddress } from '@solana/kit';
 import { isAddress as isEvmAddress, isHash as isEvmHash } from 'viem';
 import { PAY_FAMILY_NAMES, payFamily, type PayFamily, type PayFamilyName } from '../contracts/pay-families.js';
 
+/** What a wallet lacks for its payment, read before it is asked: the token (base units), else the native coin for the fee. */
+export type Shortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
+
 /**
  * Each family the page pays (contracts/pay-families.ts), as the page's server recognises it: the
  * wallet address the page connected, and the id of the transaction its wallet sent.
  */
-/** What a wallet lacks for its payment, read before it is asked: the token (base units), else the native coin for the fee. */
-export type Shortfall = { kind: 'amount'; have: bigint; need: bigint } | { kind: 'fee' };
-
 interface Recognisers {
   /** The wallet address the page connected is one of this family. */
   isAddress(text: string): boolean;

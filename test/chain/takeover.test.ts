@@ -156,22 +156,16 @@ describe('a worker process killed while it holds a network watch', () => {
     );
 
     // The next run of Arbitrum's watch, in whichever worker: killed at its first request, job in hand,
-    // while that worker runs no Base run (it would die holding Base's job too, and stop the clock below).
+    // unless that worker is in a Base run (it would die holding Base's job too, and stop the clock
+    // below): read when the request comes, which waits meanwhile (a polled view went stale under load).
     const active = `${keys.queuePrefix(CHAIN_QUEUE)}:${CHAIN_QUEUE}:active`;
-    let baseActive = true;
-    let watching = true;
-    const watchBase = (async () => {
-      while (watching) {
-        baseActive = (await redis.lrange(active, 0, -1)).includes('BASE_MAINNET');
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
     let killed: Worker | undefined;
     let baseRunsAtKill = 0;
     for (const w of workers)
-      w.arbitrum.onRequest = (method) => {
+      w.arbitrum.onRequest = async (method) => {
         if (killed || method !== 'eth_blockNumber') return killed === w;
-        if (baseActive || w.base.inFlight > 0) return false;
+        if (w.base.inFlight > 0 || (await redis.lrange(active, 0, -1)).includes('BASE_MAINNET')) return false;
+        if (killed) return killed === w;
         killed = w;
         const other = workers.find((x) => x !== w);
         baseRunsAtKill = other?.base.counts.get('eth_blockNumber') ?? 0;
@@ -179,8 +173,6 @@ describe('a worker process killed while it holds a network watch', () => {
         return true;
       };
     await waitFor(() => killed?.child.signalCode === 'SIGKILL', 'the holder killed mid-run');
-    watching = false;
-    await watchBase;
     const dead = killed as Worker;
     const survivor = workers.find((w) => w !== dead) as Worker;
     const readBefore = Math.max(dead.arbitrum.scannedTo, survivor.arbitrum.scannedTo);

@@ -23,13 +23,6 @@ import { swapRequest } from '../support/swaps.js';
  */
 const unavailable = clusterUnavailable();
 if (unavailable) console.warn(unavailable);
-/**
- * How long the first polls and the resumption after a failover may take: the suite's hang detector,
- * not a budget (a quiet run once took over the 20 s this was; how soon tracking resumes after a
- * failover is the cluster's node timeout and the clients' refresh, not a test's to time).
- */
-const STARTUP_MS = WAIT_MS;
-const RESUME_MS = WAIT_MS;
 
 describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => {
   let cluster: LocalCluster;
@@ -83,7 +76,7 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
   type Followed = Array<{ id: string; chat: ChatTarget }>;
 
   /** Follows new swaps; each is polled and stored while it waits for its deposit, and a follower gets its card. */
-  async function follow(label: string, count: number, withinMs: number): Promise<Followed> {
+  async function follow(label: string, count: number): Promise<Followed> {
     const swaps: Followed = [];
     for (let i = 0; i < count; i++) {
       const id = await createSwap();
@@ -94,25 +87,25 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
     }
     for (const s of swaps)
       await expect
-        .poll(async () => (await tracking.swapState(s.id))?.status, { timeout: withinMs, interval: 100 })
+        .poll(async () => (await tracking.swapState(s.id))?.status, { timeout: WAIT_MS, interval: 100 })
         .toMatch(/^(created|user_transfer_pending)$/);
     for (const s of swaps.filter((_, i) => i % 2 === 1))
       await expect
-        .poll(() => card(s.chat.chatId, s.id), { timeout: withinMs, interval: 100 })
+        .poll(() => card(s.chat.chatId, s.id), { timeout: WAIT_MS, interval: 100 })
         .toMatch(/status (created|user_transfer_pending)/);
     return swaps;
   }
 
   /** The service completes the swaps: every chat's card says so. */
-  async function complete(swaps: Followed, withinMs: number): Promise<void> {
+  async function complete(swaps: Followed): Promise<void> {
     for (const s of swaps) sandbox.setStatus(s.id, 'completed');
     for (const s of swaps)
-      await expect.poll(() => card(s.chat.chatId, s.id), { timeout: withinMs, interval: 100 }).toContain('status completed');
+      await expect.poll(() => card(s.chat.chatId, s.id), { timeout: WAIT_MS, interval: 100 }).toContain('status completed');
     for (const s of swaps) expect((await tracking.swapState(s.id))?.status).toBe('completed');
   }
 
   it('follows swaps end to end, their keys spread over the masters', async () => {
-    await complete(await follow('before', 6, STARTUP_MS), STARTUP_MS);
+    await complete(await follow('before', 6));
     // Per-swap keys carry the swap's hash tag: six swaps land on more than one master.
     const probe = createRedis(cluster.url);
     const slots = new Set(
@@ -145,12 +138,14 @@ describe.skipIf(unavailable !== undefined)('tracking on a Redis Cluster', () => 
 
   it('carries on through a failover of the master holding the queues', async () => {
     // Followed before the failover: their polls are in flight when the master dies.
-    const during = await follow('during', 4, STARTUP_MS);
+    const during = await follow('during', 4);
     cluster.kill(cluster.replicatedMaster);
     await cluster.waitForFailover();
-    // Once the replica serves the queues, tracking resumes within what a user would wait: the
-    // swaps followed before reach their chats completed, and swaps followed now are tracked.
-    await complete(during, RESUME_MS);
-    await complete(await follow('after', 4, RESUME_MS), RESUME_MS);
+    // Once the replica serves the queues, tracking resumes: the swaps followed before reach their
+    // chats completed, and swaps followed now are tracked. Waited for with the hang detector, not a
+    // budget: how soon is the cluster's node timeout and the clients' refresh (a quiet run once took
+    // over the 20 s this had).
+    await complete(during);
+    await complete(await follow('after', 4));
   });
 });

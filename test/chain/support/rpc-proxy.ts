@@ -30,8 +30,11 @@ export interface RpcProxy extends Listening {
   down: boolean;
   /** eth_chainId answers this instead of the node's. */
   chainId: number | undefined;
-  /** Called with each request's method before it is forwarded: true leaves it unanswered (its caller is being killed). */
-  onRequest: ((method: string) => boolean) | undefined;
+  /**
+   * Called with each request's method before it is forwarded (the request waits while a promise is
+   * pending): true leaves it unanswered (its caller is being killed).
+   */
+  onRequest: ((method: string) => boolean | Promise<boolean>) | undefined;
   /** Requests seen, by method. */
   readonly counts: Map<string, number>;
   /** Requests not yet answered. */
@@ -126,10 +129,11 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     void (async () => {
       try {
         const parsed = JSON.parse((await readBody(req, 4 * 1024 * 1024)).toString('utf8')) as RpcRequest | RpcRequest[];
-        if ([parsed].flat().some((r) => proxy.onRequest?.(r.method ?? ''))) {
-          res.destroy();
-          return;
-        }
+        for (const r of [parsed].flat())
+          if (await proxy.onRequest?.(r.method ?? '')) {
+            res.destroy();
+            return;
+          }
         if (proxy.delayMs > 0) await new Promise((r) => setTimeout(r, proxy.delayMs));
         if (proxy.down) {
           res.writeHead(502).end('bad gateway');
