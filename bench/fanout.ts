@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { ChatTarget } from '../src/contracts/incoming.js';
 import { DEFAULT_PLATFORM_RATES, type RateLimit } from '../src/tracking/queues.js';
 import { eachLimit, SANDBOX_TIMINGS, type Bench } from './context.js';
+import { CpuMeter, redisPid } from './cpu.js';
 import { deleteKeys } from './env.js';
 import type { ChildHandle } from './ipc.js';
 import { LATENCY_CADENCE } from './population.js';
@@ -62,10 +63,21 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   const sent = new Set<string>();
   let stepStart = Infinity;
   let edits = new Map<string, number>();
+  const platformOf = new Map(targets.map((t) => [t.chatId, t.platform]));
+  /** Per platform, the last edit of the change being measured (which platform sets the pace). */
+  let lastBy = { telegram: 0, discord: 0 };
+  /** Each 429: in which phase, to which call. */
+  const refusals: string[] = [];
+  let phase = 'first cards';
   const listener = (e: SinkEvent) => {
+    if (e.limited) refusals.push(`${phase}: ${e.platform} ${e.method}`);
     if (!chats.has(e.chatId) || e.limited) return;
     if (SEND_METHODS.has(e.method)) sent.add(e.chatId);
-    if (EDIT_METHODS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) edits.set(e.chatId, e.at);
+    if (EDIT_METHODS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) {
+      edits.set(e.chatId, e.at);
+      const p = platformOf.get(e.chatId) === 'telegram' ? 'telegram' : 'discord';
+      lastBy[p] = Math.max(lastBy[p], e.at);
+    }
   };
   const offT = b.telegram.onEvent(listener);
   const offD = b.discord.onEvent(listener);
@@ -75,6 +87,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   const estimates: number[] = [];
   const measured: number[] = [];
   const detections: number[] = [];
+  const paces: string[] = [];
   let limited = 0;
   let firstCardsSeconds: number | undefined;
   try {
@@ -94,16 +107,28 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     limited += limitedNow() - limited0;
     progress(`fan-out: first cards to ${n} chats in ${fmt(firstCardsSeconds)} s (compressed ${o.scale}x)`);
 
+    const meter = new CpuMeter({
+      worker: worker.pid,
+      'bench (fake platforms)': process.pid,
+      sandbox: b.sandbox.child.pid,
+      redis: await redisPid(b.redis.client),
+    });
     for (let r = 0; r < o.repeats; r++) {
       await sleep(Math.random() * LATENCY_CADENCE.fastMs);
       edits = new Map();
+      phase = `change ${r + 1}`;
+      lastBy = { telegram: 0, discord: 0 };
       const l0 = limitedNow();
       stepStart = performance.now();
+      meter.begin();
       await b.sandbox.advance(SANDBOX_TIMINGS.confirmationIntervalMs);
       if (!(await waitFor(() => edits.size === n, 300_000, 20))) throw new Error(`only ${edits.size} of ${n} edits arrived`);
       const times = [...edits.values()];
       const first = Math.min(...times) - stepStart;
       const last = Math.max(...times) - stepStart;
+      paces.push(
+        `change ${r + 1}: last Telegram edit ${fmt((lastBy.telegram - stepStart) / 1000)} s, last Discord edit ${fmt((lastBy.discord - stepStart) / 1000)} s compressed; CPU of one core meanwhile: ${meter.end()}`,
+      );
       stepStart = Infinity;
       limited += limitedNow() - l0;
       measured.push(last / 1000);
@@ -116,7 +141,9 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   } finally {
     offT();
     offD();
-    section.notes.push(`429 replies: Telegram ${b.telegram.limited() - tl0}, Discord ${b.discord.limited() - dl0}.`);
+    section.notes.push(
+      `429 replies: Telegram ${b.telegram.limited() - tl0}, Discord ${b.discord.limited() - dl0}${refusals.length ? ` (${[...new Set(refusals)].map((x) => `${x} x${refusals.filter((y) => y === x).length}`).join(', ')})` : ''}.`,
+    );
     b.telegram.setLimits({});
     b.telegram.clearEvents();
     b.discord.clearEvents();
@@ -151,9 +178,9 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     ...(limited > 0
       ? {
           why:
-            `the engine's Telegram limiter admits ${ENGINE_RATES.telegram} notify jobs per window, exactly the platform's rate, and BullMQ's window is fixed: jobs started late in one window and early in the next ` +
-            `reach Telegram closer together than the limit allows (a notify job can also send two messages: its card and a key-moment message). Discord, limited at ${ENGINE_RATES.discord} of ${DISCORD_LIMIT.limit}, got ${b.discord.limited() - dl0}. ` +
-            `Fix: a Telegram rate of ~27 jobs/s (90% of the limit, as for Discord), or take one token per message sent rather than per job. Compressing time makes this worse (the same jitter is a bigger part of a shorter window).`,
+            `the engine books each message's slot in the platform's rate (src/tracking/pacing.ts: a burst of 80% of the limit, then one per interval) and sends on its slot; ` +
+            `a call later than its slot books again. A 429 means calls reached the fake platform closer together than they were booked, beyond the room the burst leaves (the notes say in which phase). ` +
+            `Compressing time makes this likelier: the same jitter is a bigger part of a shorter window.`,
         }
       : {}),
   });
@@ -162,6 +189,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     `time compressed ${o.scale}x: Telegram ${TELEGRAM_LIMITS.overall.limit} messages per ${window} ms overall (${TELEGRAM_LIMITS.perGroup.limit} per ${TELEGRAM_LIMITS.perGroup.windowMs / o.scale / 1000} s per group), Discord ${DISCORD_LIMIT.limit} requests per ${window} ms, ` +
       `enforced by the fake platforms as token buckets (bursts up to the limit, refilled at its rate); the engine's limiters got the same windows (Telegram ${ENGINE_RATES.telegram}, Discord ${ENGINE_RATES.discord} jobs per window) and discord.js REST ${DISCORD_LIMIT.limit * o.scale} requests/s. ` +
       `Estimate at the real limits = time to the first edit + (last edit - first edit) x ${o.scale}.`,
+    ...paces,
     `floor: ${fmt(floor)} s at the platforms' limits (${fmt(engineFloor)} s at the engine's own rates, Discord 45/s); first cards to all ${n.toLocaleString('en-US')} chats took ${fmt(firstCardsSeconds ?? NaN)} s compressed.`,
   );
   return section;

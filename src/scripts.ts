@@ -27,6 +27,7 @@ export type ScriptName =
   | 'reserveSlot'
   | 'releaseSlot'
   | 'takePace'
+  | 'bookSend'
   | 'mute'
   | 'chainSet'
   | 'moveChat'

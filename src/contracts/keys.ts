@@ -173,17 +173,13 @@ export class TrackingKeys {
   pace(tk: string): string {
     return `${this.prefix}:trk:chat:{${tk}}:pace`;
   }
-  /** A platform's window has no hold of its own: this key of its tag, never set, stands in (pacing.ts). */
-  platformHold(platform: Platform): string {
-    return `${this.platformPace(platform)}:hold`;
-  }
   /** hash: a route's recent durations (contracts/route-times.ts, scripts/routeTime-1.lua). */
   routeTimes(routeId: string): string {
     return `${this.prefix}:trk:route:{${routeId}}`;
   }
-  /** zset of send times for a whole platform. */
-  platformPace(platform: Platform): string {
-    return `${this.prefix}:trk:platform:{${platform}}:pace`;
+  /** string: when a platform's next send slot frees, in ms (GCRA, scripts/bookSend-1.lua). */
+  platformRate(platform: Platform): string {
+    return `${this.prefix}:trk:platform:{${platform}}:rate`;
   }
   /** string with TTL: the platform asked to wait before writing to this chat again (a per-chat 429). */
   chatHold(tk: string): string {

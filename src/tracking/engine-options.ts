@@ -57,6 +57,7 @@ export interface TrackingDeps {
     /** BullMQ lock; a killed worker's jobs are picked up again after it expires (default 30 s). */
     lockDurationMs?: number;
     stalledIntervalMs?: number;
+    /** Notify jobs in hand per platform (default: twice the platform's messages per window, 10 to 100). */
     notifyConcurrency?: number;
     /** First retry delay of a notify job after a transient failure (default 2 s, doubling). */
     notifyBackoffMs?: number;

@@ -284,7 +284,8 @@ class TrackingEngine implements Tracking {
         new Worker<NotifyJobData>(notifyQueueName(platform), (job, token) => processor.process(job, token), {
           ...this.workerBase(notifyQueueName(platform)),
           connection: this.workerConnection(`tracking-notify-${platform}`),
-          concurrency: w.notifyConcurrency ?? 10,
+          // Enough jobs in hand to book a platform's rate a window ahead (pacing.ts), each waiting for its slot.
+          concurrency: w.notifyConcurrency ?? Math.min(100, Math.max(10, 2 * (platformRate(platform)?.limit ?? 0))),
           limiter: deps.platformRates?.[platform] ?? DEFAULT_PLATFORM_RATES[platform],
           settings: { backoffStrategy: notifyBackoff(w.notifyBackoffMaxMs ?? 5 * 60_000) },
           maxStalledCount: 5,

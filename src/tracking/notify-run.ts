@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DelayedError, RateLimitError, type Job } from 'bullmq';
 import type { ChatTarget, MessageRef } from '../contracts/incoming.js';
 import { DeliveryError } from '../contracts/messenger.js';
@@ -38,6 +39,8 @@ export class NotifyRun {
   private readonly silent: boolean;
   private raw: string | undefined;
   private d: Delivery;
+  /** When the next platform call may go (epoch ms), booked by pace(). */
+  private slot: number | undefined;
   /** One child logger per run, carrying the job's and the chat's ids (made only when something is logged). */
   private child: Logger | undefined;
 
@@ -93,6 +96,7 @@ export class NotifyRun {
     if (this.d.depositHash === depositHash) return;
     await this.pace();
     try {
+      await this.onSlot();
       if (messenger.editInPlace) await messenger.editInPlace(ref, reply);
       else await messenger.edit(ref, reply);
     } catch (err) {
@@ -126,6 +130,7 @@ export class NotifyRun {
         await this.pace();
         if (this.d.ref) {
           try {
+            await this.onSlot();
             const ref = await this.deps.messenger.edit(this.d.ref, card);
             return await this.save({ ...this.d, ref, version, cardHash, statuses });
           } catch (err) {
@@ -180,6 +185,7 @@ export class NotifyRun {
         // Quiet mode: a ✅ on the card instead of one more message (a reaction is idempotent).
         // A chat that refuses reactions (restricted, or the card is gone) gets the message instead.
         await this.pace();
+        await this.onSlot();
         const reacted = await messenger.react(cardRef, '✅').then(
           () => true,
           (err: unknown) => {
@@ -268,12 +274,37 @@ export class NotifyRun {
     this.d = next;
   }
 
-  /** Over this chat's budget (or on hold after a 429): come back later, then with the newest card. */
+  /**
+   * Books this message's slot in the platform's rate (sent in onSlot, right before the call).
+   * Over this chat's budget, on hold after a 429, or the platform booked a window ahead: come
+   * back later, then with the newest card.
+   */
   private async pace(): Promise<void> {
-    const wait = await this.deps.pacer.take(this.target, this.tk);
-    if (wait > 0) {
-      await this.job.moveToDelayed(Date.now() + wait, this.token);
+    const pace = await this.deps.pacer.take(this.target, this.tk);
+    if (pace.retryMs !== undefined) {
+      await this.job.moveToDelayed(Date.now() + pace.retryMs, this.token);
       throw new DelayedError();
+    }
+    this.slot = pace.at;
+  }
+
+  /**
+   * Waits for the booked slot, right before the platform call, so nothing between (a Redis
+   * write) spreads the sends. A call later than its slot by more than the burst's spare room
+   * books a new one: sends booked apart but made together would reach the platform faster than
+   * its rate. Never refuses: the record may already say "sending".
+   */
+  private async onSlot(): Promise<void> {
+    let at = this.slot;
+    this.slot = undefined;
+    if (at === undefined) return;
+    const { pacer } = this.deps;
+    for (;;) {
+      // Date.now() again after each timer: a timer may fire early by a busy loop's turn.
+      const now = Date.now();
+      if (at > now) await delay(at - now);
+      else if (now - at > pacer.lateness(this.target.platform)) at = await pacer.rebook(this.target.platform);
+      else return;
     }
   }
 
@@ -284,6 +315,7 @@ export class NotifyRun {
     if (d.sending?.what !== what || d.sending.key !== key) await this.save({ ...d, sending: { what, key } });
     let ref: MessageRef;
     try {
+      await this.onSlot();
       ref = await this.deps.messenger.send(this.target, reply, { idempotencyKey: key, ...(this.silent ? { silent: this.silent } : {}) });
     } catch (err) {
       // The platform refused it, or it never left: not delivered. A timeout or a reset after
