@@ -41,7 +41,7 @@ const time = async (fn: () => Promise<unknown>) => {
 
 export async function runMcp(b: Bench, opts: Partial<McpBenchOptions> = {}): Promise<Section> {
   const o = { ...DEFAULTS, ...opts };
-  const section = emptySection(8, 'Agents (MCP over HTTP) beside the chat core; moment to webhook');
+  const section = emptySection(10, 'Agents (MCP over HTTP) beside the chat core; moment to webhook');
   const prefix = `${b.redis.prefix}-mcp`;
   const redis = createRedis(b.redis.url, { maxRetriesPerRequest: 3 });
   const workerRedis = createRedis(b.redis.url, { maxRetriesPerRequest: null });

@@ -31,7 +31,7 @@ const SECRET = 'bench-pay-link-secret-0123456789abcdefgh';
 const USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
 
 export async function runPay(root: string, redisUrl: string, prefix: string, repeats: number): Promise<Section> {
-  const s = emptySection(8, 'Pay page');
+  const s = emptySection(9, 'Pay page');
   if (!existsSync(CHROMIUM)) {
     s.skipped = `${CHROMIUM} is missing (apt-get install chromium)`;
     return s;

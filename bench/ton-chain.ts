@@ -19,7 +19,7 @@ const BLOCK_MS = 2_500;
 const DEPOSIT_EVERY_MS = 5_000;
 
 export async function runTonChain(opts: { windowMs: number }): Promise<Section> {
-  const section = emptySection(11, 'TON chain watch (requests per minute)');
+  const section = emptySection(14, 'TON chain watch (requests per minute)');
   const address = fakeAddress('ton', 'deposit:TON_MAINNET');
   const perMinute: Record<number, number> = {};
   const latencies: number[] = [];

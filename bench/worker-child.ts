@@ -48,7 +48,7 @@ export interface WorkerConfig {
   discordGlobalPerSecond?: number;
   limits: { maxPerChat: number; maxPerUser: number };
   /** The chain watcher (part 5's chain row): every sandbox EVM network read at this RPC, its head every pollMs (real ms). */
-  chain?: { rpc: string; pollMs: number };
+  chain?: { rpc: string; pollMs: number; gapMs?: number };
 }
 
 let tracking: Tracking | undefined;
@@ -154,6 +154,7 @@ function chainOptions(c: NonNullable<WorkerConfig['chain']>): NonNullable<Tracki
   return {
     evmRpcs: new Map(evm.map((n) => [n.name, c.rpc])),
     pollMs: c.pollMs,
+    ...(c.gapMs !== undefined ? { evmGapMs: c.gapMs } : {}),
     network: async (name) => {
       const n = evm.find((x) => x.name === name);
       return n ? { required: n.max_confirmations, chainId: 31337, tokens: n.tokens } : undefined;

@@ -17,6 +17,8 @@ export interface ChainSettings {
   network: ChainWatchDeps['network'];
   /** How often each network's head is read (ms; default 2 s). */
   pollMs?: number;
+  /** EVM requests to one RPC this far apart on average (ms; default 100: evm.ts). */
+  evmGapMs?: number;
 }
 
 /**
@@ -43,6 +45,7 @@ function startChainWatch(
   const evm = createEvmWatcher({
     rpcs,
     ...(settings.pollMs ? { pollMs: settings.pollMs } : {}),
+    ...(settings.evmGapMs !== undefined ? { minGapMs: settings.evmGapMs } : {}),
     logger: deps.logger,
     driven: share !== undefined,
     // The catalogue's chain id: an RPC of another chain is never believed.
