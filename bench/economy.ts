@@ -279,7 +279,8 @@ class Rig {
         };
         // The chain watcher's default head read (2 s) compressed like the clock.
         // The RPC's budget too (10 requests/s by default): at x10, ten times the heads and receipts a real second.
-        if (this.sandbox.rpcUrl) config.chain = { rpc: this.sandbox.rpcUrl, pollMs: Math.max(20, 2000 / time.speed), gapMs: 100 / time.speed };
+        if (this.sandbox.rpcUrl)
+          config.chain = { rpc: this.sandbox.rpcUrl, pollMs: Math.max(20, 2000 / time.speed), gapMs: 100 / time.speed };
         delete config.discord;
         workers.set(p, (await b.startWorker(`worker-${p}`, config)).handle);
         ctls.set(p, b.controller(this.prefix[p], cadence(p), undefined, { api: this.api, now }));
