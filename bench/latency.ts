@@ -44,6 +44,8 @@ export async function runLatency(
   /** p99 of the single-confirmation steps (one edit per chat) and of the completion step (an edit and a message per chat). */
   const stepP99s: number[] = [];
   const lastP99s: number[] = [];
+  /** The completion step's edits by platform, every repeat: which one makes its tail. */
+  const lastBy: Record<'telegram' | 'discord', number[]> = { telegram: [], discord: [] };
   let timeouts = 0;
   const refused = new Map<string, number>();
   let samples = 0;
@@ -92,6 +94,7 @@ export async function runLatency(
         if (!ok) timeouts += n - edits.size;
         latencies.push(...edits.values());
         (last ? lastLatencies : stepLatencies).push(...edits.values());
+        if (last) for (const [chat, ms] of edits) lastBy[chatOf.get(chat)?.platform === 'telegram' ? 'telegram' : 'discord'].push(ms);
         stepStart = Infinity;
         // Where the time went: the poller records when the poll that saw the change began.
         const states = await Promise.all([...edits.keys()].map((chat) => pop.ctl.swapState(swapOf.get(chat) as string)));
@@ -158,6 +161,8 @@ export async function runLatency(
     pass: Number.isFinite(p99) ? p99 <= interval + 150 && timeouts === 0 : null,
   });
   section.notes.push(
+    `the completion step by platform, p50 / p99 over every repeat: Telegram ${fmt(percentile(lastBy.telegram, 50))} / ${fmt(percentile(lastBy.telegram, 99))} ms, ` +
+      `Discord ${fmt(percentile(lastBy.discord, 50))} / ${fmt(percentile(lastBy.discord, 99))} ms.`,
     `poll interval: the fast cadence shortened to ${interval} ms (POLL_FAST_MS, default 5,000) so the run is quick; it applies once a deposit is seen; the poll delay has +0-10% jitter, so up to ${interval * 1.1} ms.`,
     `${pop.followed.toLocaleString('en-US')} swaps followed while measuring: the population waiting for a deposit, polled every ${LATENCY_CADENCE.slowMs / 1000} s (POLL_SLOW_MS default) ` +
       `by one worker process (~${Math.round(pop.followed / (LATENCY_CADENCE.slowMs / 1000))} polls/s), plus the measured swaps.`,
