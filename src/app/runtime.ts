@@ -124,7 +124,13 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     const redis = createRedis(redisUrl, { logger, name: 'core', maxRetriesPerRequest: 3 });
     closers.push({ name: 'redis', fn: async () => void (await redis.quit()) });
 
+    // The sandbox's clock runs SANDBOX_SPEED times faster and stamps its swaps with it: the bot
+    // reads the same clock, or a card would say "expected by 17:46 (about 2 minutes from now)"
+    // of a swap done in seconds. (At speed 1 the two are one.)
+    const own = sandbox;
+    const clock = own && config.SANDBOX_SPEED !== 1 ? { now: () => own.clock.now() } : {};
     const tracking = createTracking({
+      ...clock,
       redis: redisUrl,
       prefix: config.REDIS_PREFIX,
       api,
@@ -141,6 +147,7 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     closers.push({ name: 'metrics', fn: scrapeTracking(redis, config.REDIS_PREFIX, logger, config.secretValues) });
 
     const coreDeps: CoreDeps = {
+      ...clock,
       api,
       catalog,
       redis,

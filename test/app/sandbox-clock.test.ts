@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { startTrackingWorkers } from '../../src/app/messengers.js';
+import { memoryLogger } from '../support/log.js';
+import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+
+/**
+ * `npm start` against its in-process sandbox at SANDBOX_SPEED > 1: the sandbox stamps its swaps
+ * with a clock that runs that much faster, so the bot reads the same clock; on the wall clock a
+ * card's "expected by ... (about N minutes from now)" drifted from the swap's own times by the
+ * sandbox's lead, minutes after a few minutes of a session.
+ */
+describe('the in-process sandbox and the bot share one clock', () => {
+  let rt: Runtime | undefined;
+  afterEach(async () => {
+    await rt?.close();
+    rt = undefined;
+  });
+
+  const start = (speed: string) =>
+    createRuntime(
+      loadConfig({
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: uniquePrefix('clock'),
+        PORT: '0',
+        SANDBOX_DEPOSIT_DELAY_MS: 'off',
+        SANDBOX_SPEED: speed,
+      }),
+      memoryLogger().logger,
+      'console',
+    );
+
+  it("stamps a followed swap's poll in the sandbox's time, not the wall clock's, once the sandbox runs ahead", async () => {
+    rt = await start('50');
+    const sandbox = rt.sandbox;
+    if (!sandbox) throw new Error('no in-process sandbox');
+    await waitFor(() => sandbox.clock.now() - Date.now() > 10_000, 'the sandbox to run 10 s ahead of the wall clock');
+    expect((rt.coreDeps.now?.() ?? Date.now()) - Date.now()).toBeGreaterThan(10_000);
+
+    await startTrackingWorkers(rt);
+    const created = await rt.api.createSwap({
+      source_network: 'ARBITRUM_MAINNET',
+      source_token: 'USDC',
+      destination_network: 'BASE_MAINNET',
+      destination_token: 'USDC',
+      destination_address: `0x${'a'.repeat(40)}`,
+      amount: 100,
+      use_deposit_address: true,
+    });
+    const id = created.swap.id;
+    const before = sandbox.clock.now();
+    await rt.tracking.service.follow(id, { platform: 'console', chatId: 'clock', chatKind: 'private' }, { userId: 'clock' });
+    const state = await waitFor(() => rt?.tracking.swapState(id), 'the first poll');
+    // The poll's time is the sandbox's (ahead), the time its swap's own dates are in.
+    expect(state.lastPolledAt).toBeGreaterThanOrEqual(before);
+    expect(state.lastPolledAt - Date.now()).toBeGreaterThan(10_000);
+  });
+
+  it('leaves the wall clock alone at speed 1 (the two are one)', async () => {
+    rt = await start('1');
+    expect(rt.coreDeps.now).toBeUndefined();
+  });
+});
