@@ -4,6 +4,7 @@ import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { startTrackingWorkers } from '../../src/app/messengers.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { swapRequest } from '../support/swaps.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -40,15 +41,7 @@ describe('the in-process sandbox and the bot share one clock', () => {
     expect((rt.coreDeps.now?.() ?? Date.now()) - Date.now()).toBeGreaterThan(10_000);
 
     await startTrackingWorkers(rt);
-    const created = await rt.api.createSwap({
-      source_network: 'ARBITRUM_MAINNET',
-      source_token: 'USDC',
-      destination_network: 'BASE_MAINNET',
-      destination_token: 'USDC',
-      destination_address: `0x${'a'.repeat(40)}`,
-      amount: 100,
-      use_deposit_address: true,
-    });
+    const created = await rt.api.createSwap(swapRequest(`0x${'a'.repeat(40)}`));
     const id = created.swap.id;
     const before = sandbox.clock.now();
     await rt.tracking.service.follow(id, { platform: 'console', chatId: 'clock', chatKind: 'private' }, { userId: 'clock' });
