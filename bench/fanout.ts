@@ -63,7 +63,6 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
   const sent = new Set<string>();
   let stepStart = Infinity;
   let edits = new Map<string, number>();
-  const platformOf = new Map(targets.map((t) => [t.chatId, t.platform]));
   /** Per platform, the last edit of the change being measured (which platform sets the pace). */
   let lastBy = { telegram: 0, discord: 0 };
   /** Each 429: in which phase, to which call. */
@@ -75,8 +74,7 @@ export async function runFanout(b: Bench, opts: Partial<FanoutOptions> = {}): Pr
     if (SEND_METHODS.has(e.method)) sent.add(e.chatId);
     if (EDIT_METHODS.has(e.method) && e.at >= stepStart && !edits.has(e.chatId)) {
       edits.set(e.chatId, e.at);
-      const p = platformOf.get(e.chatId) === 'telegram' ? 'telegram' : 'discord';
-      lastBy[p] = Math.max(lastBy[p], e.at);
+      lastBy[e.platform] = Math.max(lastBy[e.platform], e.at);
     }
   };
   const offT = b.telegram.onEvent(listener);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTarget } from '../../src/contracts/incoming.js';
 import { MOMENT_TITLES } from '../../src/bot/status/moments.js';
+import { TokenBucket } from '../../bench/sinks/token-bucket.js';
 import { startHarness, type Harness } from './support/harness.js';
 
 /**
@@ -14,19 +15,10 @@ import { startHarness, type Harness } from './support/harness.js';
 const RATE = { max: 10, duration: 250 }; // 40 messages/s: a burst of 8, then one every 25 ms
 const CHATS = 40;
 
-/** The calls a platform limited this way would have refused (429), replaying their start times. */
+/** The calls a platform limited this way would have refused (429), replaying their start times through the fakes' own bucket. */
 function refusedBy(rate: typeof RATE, starts: readonly number[]): number {
-  const perMs = rate.max / rate.duration;
-  let tokens = rate.max;
-  let last = -Infinity;
-  let refused = 0;
-  for (const at of [...starts].sort((a, b) => a - b)) {
-    if (last !== -Infinity) tokens = Math.min(rate.max, tokens + (at - last) * perMs);
-    last = at;
-    if (tokens >= 1) tokens -= 1;
-    else refused++;
-  }
-  return refused;
+  const bucket = new TokenBucket(rate.max, rate.duration);
+  return [...starts].sort((a, b) => a - b).filter((at) => bucket.take(at) > 0).length;
 }
 
 describe("a platform's rate, shared by every chat", () => {
