@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import type { User } from 'grammy/types';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordMessenger } from '../../src/platforms/discord/messenger.js';
 import type { TelegramBot } from '../../src/platforms/telegram/bot.js';
@@ -15,6 +14,7 @@ import { startLiveStack, type LiveStack } from './live-stack.js';
 import { FakeBotApi } from './telegram/fake-bot-api.js';
 import { startTelegramBot } from './telegram/world.js';
 import { testRedisUrl } from '../support/redis.js';
+import { monitorRedis } from '../support/redis-monitor.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -35,7 +35,7 @@ let live: LiveStack;
 let fake: FakeBotApi;
 let telegram: TelegramBot;
 let discord: HttpDiscord;
-let monitor: Redis;
+let monitor: { close(): void } | undefined;
 /** A second bot in webhook mode, as `swapbot web` runs it: a retried webhook can deliver an update twice at once. */
 let hookFake: FakeBotApi;
 let hook: TelegramAdapter;
@@ -67,17 +67,14 @@ beforeAll(async () => {
     health: async () => true,
   });
   await hook.start();
-  const m = new Redis(testRedisUrl());
-  monitor = (await m.monitor()) as unknown as Redis;
-  m.disconnect();
   // Commands sent by clients (a script's own calls come from "lua").
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source !== 'lua') seen.push({ args: args.map(String) });
+  monitor = await monitorRedis(testRedisUrl(), ({ source, args }) => {
+    if (source !== 'lua') seen.push({ args });
   });
 });
 
 afterAll(async () => {
-  monitor?.disconnect();
+  monitor?.close();
   await hookServer?.close();
   await hook?.stop();
   await hookFake?.close();
