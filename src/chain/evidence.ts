@@ -5,8 +5,10 @@ import type { SeenTransfer, WatchEntry } from './watcher.js';
  * What makes a transfer seen in eth_getLogs (or a block's transactions) evidence: its receipt,
  * asked of the same RPC, says the transaction succeeded in that block and carries that very
  * transfer. A log without such a receipt (an RPC that invents it, a transaction a reorganisation
- * dropped) is not reported; a reported one is asked again at each new head until it is as deep
- * as the network needs, and taken back when its receipt is gone or no longer backs it.
+ * dropped) is not reported; a reported one is checked again at each new head until it is as deep
+ * as the network needs, and taken back when its receipt is gone or no longer backs it. Between its
+ * first receipt and its last, a token transfer still logged where its receipt put it needs no
+ * receipt at that head (evm-scan.ts: one eth_getLogs for them all): only a missing log asks again.
  */
 
 /** keccak256("Transfer(address,address,uint256)"). */
@@ -70,5 +72,10 @@ export function judge(tr: Tracked, receipt: RpcReceipt | null, head: number): Ve
     return ++tr.misses >= MISSES ? { kind: 'drop' } : { kind: 'wait' };
   }
   if (!tr.reported || block !== tr.t.block) return { kind: 'report', block };
-  return head - block + 1 >= (tr.entry.depth || DEFAULT_FINAL_DEPTH) ? { kind: 'final' } : { kind: 'wait' };
+  return deepEnough(tr, head) ? { kind: 'final' } : { kind: 'wait' };
+}
+
+/** The transfer's block is as deep as its network needs at `head`: its last check, by receipt. */
+export function deepEnough(tr: Tracked, head: number): boolean {
+  return head - tr.t.block + 1 >= (tr.entry.depth || DEFAULT_FINAL_DEPTH);
 }

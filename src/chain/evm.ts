@@ -1,5 +1,5 @@
 import { judge, receiptOf } from './evidence.js';
-import { evmClient, logOtherChain, scanRange, type RangeReader } from './evm-scan.js';
+import { evmClient, logOtherChain, scanRange, stillLogged, type RangeReader } from './evm-scan.js';
 import { createNetworkWatcher, settle, type NetworkLoopOptions, type NetworkReader, type ReaderContext } from './network-loop.js';
 import type { ChainWatcher, WatchEntry } from './watcher.js';
 
@@ -13,7 +13,8 @@ import type { ChainWatcher, WatchEntry } from './watcher.js';
  * a tick's few requests in a burst). Before it is believed, at start and after every failure, the
  * RPC's eth_chainId must be the network's (`chainId`): another chain's RPC is disabled with one
  * error line. A transfer is reported only when its receipt backs it, and checked again at each new
- * head until final (evidence.ts).
+ * head until final (evidence.ts): the token transfers still logged in their blocks by one eth_getLogs
+ * for them all, the rest by their receipts.
  */
 
 /** At most this many blocks per eth_getLogs (providers cap ranges); a watcher that fell behind catches up in steps. */
@@ -66,10 +67,22 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
         if (from <= to) await scan(from, to, entries);
         return { scanned: Math.max(scanned ?? 0, to, from - 1), behind: to < head };
       },
-      // Each tracked transfer's receipt, once per head: reported when it backs it, taken back when it stops.
+      // Each tracked transfer, once per head: its receipt reports it when it backs it and takes it back
+      // when it stops; between the first and the last, a token transfer still logged in its block needs none.
       confirm: async (head, scanned) => {
-        for (const [key, tr] of r.tracked) {
-          if (tr.checkedAt === head) continue;
+        const due = [...r.tracked].filter(([, tr]) => tr.checkedAt !== head);
+        const logged = await stillLogged(
+          r,
+          due.map(([, tr]) => tr),
+          head,
+          MAX_RANGE,
+        );
+        for (const [key, tr] of due) {
+          if (r.tracked.get(key) !== tr) continue; // unwatched meanwhile
+          if (logged.has(tr)) {
+            tr.checkedAt = head;
+            continue;
+          }
           await ctx.gap();
           const v = judge(tr, await receiptOf(r.client, tr.t.txHash), head);
           tr.checkedAt = head;

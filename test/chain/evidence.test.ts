@@ -166,6 +166,34 @@ describe('chain evidence that means money', () => {
     expect(s?.money.next).toBe('send');
   });
 
+  it('deposits confirming together are re-checked by one eth_getLogs per block, not a receipt each; one a reorganisation takes back is still retracted', async () => {
+    // Base: no required count, so 12 blocks before a sighting is final.
+    const swaps = [];
+    for (let i = 0; i < 3; i++) swaps.push(await followedSwap('BASE_MAINNET', 40 + i));
+    const txs: Hex[] = [];
+    for (const [i, s] of swaps.entries())
+      txs.push(await rpc.invent({ contract: BASE_USDC, to: s.address, value: BigInt(40 + i) * 1_000_000n, receipt: true }));
+    await mined();
+    for (const [i, s] of swaps.entries())
+      await waitFor(() => latest(s.chat.chatId).includes(`Deposit seen on Base: ${40 + i} USDC`), 'each sighting on its card');
+    const asked = () => txs.map((tx) => rpc.receipts.get(tx.toLowerCase()) ?? 0);
+    const before = asked();
+    expect(before.every((n) => n > 0)).toBe(true);
+    for (let i = 0; i < 4; i++) await mined();
+    // Three new heads checked (the fourth's check may still be running): no receipt asked again.
+    expect(asked()).toEqual(before);
+
+    rpc.reorg(txs[1] as Hex);
+    await mined();
+    const [kept1, gone, kept2] = swaps.map((s) => s.chat.chatId) as [string, string, string];
+    await waitFor(() => cards(gone).some((c) => c.includes('is no longer on the chain')), 'the one taken back retracted');
+    expect((asked()[1] ?? 0) > (before[1] ?? 0)).toBe(true);
+    for (const chatId of [kept1, kept2]) {
+      expect(cards(chatId).join('\n')).not.toContain('is no longer on the chain');
+      expect(latest(chatId)).toContain('Deposit seen on Base');
+    }
+  });
+
   it('another token edits the card once per swap, not at every transfer', async () => {
     const { chat, address } = await followedSwap();
     for (let i = 0; i < 3; i++) {

@@ -37,6 +37,8 @@ export interface RpcProxy extends Listening {
   onRequest: ((method: string) => boolean | Promise<boolean>) | undefined;
   /** Requests seen, by method. */
   readonly counts: Map<string, number>;
+  /** eth_getTransactionReceipt requests, by transaction hash (lowercase). */
+  readonly receipts: Map<string, number>;
   /** Requests not yet answered. */
   readonly inFlight: number;
   /** The highest block an eth_getLogs has asked for: how far the watcher has read. */
@@ -56,6 +58,7 @@ type RpcRequest = { id?: unknown; method?: string; params?: unknown[] };
 export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   const invented: Invented[] = [];
   const counts = new Map<string, number>();
+  const receipts = new Map<string, number>();
   let n = 0;
   let scannedTo = 0;
   const reads = new Map<number, number>();
@@ -82,6 +85,10 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   const answer = async (req: RpcRequest): Promise<unknown> => {
     const method = req.method ?? '';
     counts.set(method, (counts.get(method) ?? 0) + 1);
+    if (method === 'eth_getTransactionReceipt') {
+      const tx = String(req.params?.[0] ?? '').toLowerCase();
+      receipts.set(tx, (receipts.get(tx) ?? 0) + 1);
+    }
     if (method === 'eth_chainId' && proxy.chainId !== undefined) return { jsonrpc: '2.0', id: req.id, result: toHex(proxy.chainId) };
     const fake = method === 'eth_getTransactionReceipt' ? invented.find((t) => t.txHash === (req.params?.[0] as string)) : undefined;
     if (fake)
@@ -154,6 +161,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     chainId: undefined,
     onRequest: undefined,
     counts,
+    receipts,
     reads,
     filters,
     get scannedTo() {
