@@ -90,6 +90,6 @@ export function chainRows(section: Section, r: ChainPhase): void {
   );
   section.notes.push(
     `chain row: ${r.swaps.length} swaps on a local EDR node (Hardhat's EVM, in the sandbox's process), a block every ${fmt(blockS)} sandbox s (${fmt(r.blockMs / r.speed)} real ms) plus one per deposit (automine); ` +
-      `the watcher reads the head every ${fmt(Math.max(20, 2000 / r.speed))} real ms (its 2 s default, compressed x${r.speed}) and its requests to the RPC are ${fmt(100 / r.speed)} real ms apart on average (its 100 ms default, compressed alike: uncompressed, ten swaps' receipts each block took a second of real time, ten sandbox seconds); ${r.readings.rpcRequests} RPC requests over ${blocks} blocks.`,
+      `the watcher reads the head every ${fmt(Math.max(20, 2000 / r.speed))} real ms (its 2 s default, compressed x${r.speed}) and its requests to the RPC are ${fmt(100 / r.speed)} real ms apart on average (its 100 ms default, compressed alike); a transfer's receipt is asked for when it is found and when it is final, and between them one eth_getLogs per head re-checks every confirming token transfer together (a receipt each per head before: ten confirming swaps took a second of the RPC's rate per block); ${r.readings.rpcRequests} RPC requests over ${blocks} blocks.`,
   );
 }
