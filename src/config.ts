@@ -62,6 +62,13 @@ const schema = z.object({
   SANDBOX_CHAIN_PICKUP_MS: int(0, 86_400_000).default(3_000),
   SANDBOX_SPEED: decimal(0, 10_000).default(1),
   SANDBOX_CHAIN: z.enum(['0', '1']).default('0'),
+  // The clock of a sandbox in another process, as `swapbot sandbox` prints it: its start (Unix ms) @ its speed.
+  SANDBOX_CLOCK: z
+    .string()
+    .regex(/^\d{1,15}@\d+(\.\d+)?$/, 'must be what `swapbot sandbox` prints, such as 1795891312000@10 (its start in Unix ms, @, its speed)')
+    .transform((v) => ({ origin: Number(v.split('@')[0]), speed: Number(v.split('@')[1]) }))
+    .refine((c) => c.speed > 0 && c.speed <= 10_000, 'its speed must be above 0 and at most 10000')
+    .optional(),
   CHAIN_WATCH: z.enum(['auto', 'off'], { message: "must be 'auto' (watch deposit addresses on chain) or 'off'" }).default('auto'),
   CHAIN_RPC_URLS: z
     .string()
@@ -330,6 +337,15 @@ function combinationProblems(v: Partial<Raw>, set: Record<string, string>): stri
     );
   if (set.PAY_PUBLIC_URL && !set.PAY_LINK_SECRET)
     problems.push('PAY_LINK_SECRET is missing: the pay page (PAY_PUBLIC_URL) signs its links with it; set 32+ random printable characters');
+  if (
+    set.SANDBOX_CLOCK &&
+    (set.LAYERSWAP_API_URL === undefined || /(^|\.)layerswap\.io$/i.test(URL.parse(set.LAYERSWAP_API_URL)?.hostname ?? ''))
+  )
+    problems.push(
+      set.LAYERSWAP_API_URL === undefined
+        ? 'SANDBOX_CLOCK is for a sandbox in another process (LAYERSWAP_API_URL): the in-process sandbox shares its clock by itself (SANDBOX_SPEED); unset SANDBOX_CLOCK'
+        : "SANDBOX_CLOCK is set but LAYERSWAP_API_URL is Layerswap's service: the bot would read a sandbox's clock against real swaps; unset SANDBOX_CLOCK",
+    );
   if (v.POLL_FAST_MS !== undefined && v.POLL_SLOW_MS !== undefined && v.POLL_FAST_MS > v.POLL_SLOW_MS)
     problems.push(`POLL_FAST_MS (${v.POLL_FAST_MS}) is above POLL_SLOW_MS (${v.POLL_SLOW_MS}): the fast cadence must be the shorter one`);
   if (v.WATCH_MIN_MS !== undefined && v.WATCH_MAX_MS !== undefined && v.WATCH_MIN_MS > v.WATCH_MAX_MS)

@@ -33,6 +33,17 @@ describe('config', () => {
     ).toThrow(/TELEGRAM_WEBHOOK_SECRET is missing/);
   });
 
+  it("reads a sandbox's clock only for a sandbox elsewhere, never against Layerswap's service", () => {
+    const local = { LAYERSWAP_API_URL: 'http://127.0.0.1:8787', LAYERSWAP_API_KEY: 'sandbox' };
+    expect(loadConfig({ ...local, SANDBOX_CLOCK: '1795891312000@10' }).SANDBOX_CLOCK).toEqual({ origin: 1795891312000, speed: 10 });
+    expect(() => loadConfig({ ...local, SANDBOX_CLOCK: '10x' })).toThrow(/SANDBOX_CLOCK="10x": must be what `swapbot sandbox` prints/);
+    expect(() => loadConfig({ ...local, SANDBOX_CLOCK: '1795891312000@0' })).toThrow(/its speed must be above 0/);
+    expect(() => loadConfig({ SANDBOX_CLOCK: '1795891312000@10' })).toThrow(/the in-process sandbox shares its clock by itself/);
+    expect(() =>
+      loadConfig({ LAYERSWAP_API_URL: 'https://api.layerswap.io', LAYERSWAP_API_KEY: 'k', SANDBOX_CLOCK: '1795891312000@10' }),
+    ).toThrow(/LAYERSWAP_API_URL is Layerswap's service/);
+  });
+
   it('remembers secret values, including the Redis password, for redaction', () => {
     const c = loadConfig({ LAYERSWAP_API_KEY: 'key-123456', REDIS_URL: 'redis://:hunter2pass@10.0.0.1:6379' });
     expect(c.useSandbox).toBe(false);

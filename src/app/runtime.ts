@@ -9,7 +9,7 @@ import { clusterUrl, createRedis, probeRedis } from '../redis.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../redis-server.js';
 import { persistenceProblem, redisPersistence } from '../redis-persistence.js';
 import { scrapeTracking } from './metrics-source.js';
-import type { SandboxServer } from '../sandbox/types.js';
+import { SystemClock, type SandboxServer } from '../sandbox/types.js';
 import { createTracking, type Tracking, type TrackingDeps } from '../tracking/engine.js';
 import { catalogueChainId } from '../tracking/chain-evidence.js';
 import { LanguageStore } from '../i18n/store.js';
@@ -126,9 +126,11 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
 
     // The sandbox's clock runs SANDBOX_SPEED times faster and stamps its swaps with it: the bot
     // reads the same clock, or a card would say "expected by 17:46 (about 2 minutes from now)"
-    // of a swap done in seconds. (At speed 1 the two are one.)
+    // of a swap done in seconds. (At speed 1 the two are one.) A sandbox in another process
+    // (`swapbot sandbox --speed N`) tells its clock as SANDBOX_CLOCK.
     const own = sandbox;
-    const clock = own && config.SANDBOX_SPEED !== 1 ? { now: () => own.clock.now() } : {};
+    const theirs = config.SANDBOX_CLOCK && new SystemClock(config.SANDBOX_CLOCK.speed, config.SANDBOX_CLOCK.origin);
+    const clock = own && config.SANDBOX_SPEED !== 1 ? { now: () => own.clock.now() } : theirs ? { now: () => theirs.now() } : {};
     const tracking = createTracking({
       ...clock,
       redis: redisUrl,

@@ -1,5 +1,5 @@
 import { startSandbox } from './server.js';
-import type { SandboxTimings, SandboxWebhookOptions } from './types.js';
+import { SystemClock, type SandboxTimings, type SandboxWebhookOptions } from './types.js';
 
 /**
  * `swapbot sandbox`: the sandbox as a standalone server. Prints one line (URL and a hint about the
@@ -84,6 +84,11 @@ export async function runSandboxCli(
   const deposits = opts.depositDelayMs === 'off' ? 'simulated deposits off' : `simulated deposits after ${opts.depositDelayMs} ms`;
   const hooks = opts.webhook ? `; webhooks to ${opts.webhook.url}` : '';
   out(`Layerswap sandbox listening on ${sandbox.url} (${keyHint}; ${deposits}${hooks}; speed ${opts.speed}x). Stop with Ctrl+C.`);
+  // Its swaps' times run ahead of the wall clock: the bot's processes read this clock instead.
+  if (opts.speed !== 1 && sandbox.clock instanceof SystemClock)
+    out(
+      `clock: start the bot with SANDBOX_CLOCK=${sandbox.clock.origin}@${sandbox.clock.speed} so its times agree with this sandbox's swaps`,
+    );
 
   await new Promise<void>((resolve) => {
     const stop = () => {

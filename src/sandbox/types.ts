@@ -10,10 +10,15 @@ export interface SandboxClock {
   now(): number;
 }
 
-/** Real time, optionally sped up: `speed` 10 makes one real second ten sandbox seconds. */
+/**
+ * Real time, optionally sped up from `origin` (its start): `speed` 10 makes one real second ten
+ * sandbox seconds. A bot in another process reads the same clock from the two (SANDBOX_CLOCK).
+ */
 export class SystemClock implements SandboxClock {
-  private readonly origin = Date.now();
-  constructor(private readonly speed = 1) {}
+  constructor(
+    readonly speed = 1,
+    readonly origin = Date.now(),
+  ) {}
   now(): number {
     return this.origin + (Date.now() - this.origin) * this.speed;
   }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { runSandboxCli } from '../../src/sandbox/cli.js';
 import { startTrackingWorkers } from '../../src/app/messengers.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
@@ -49,6 +50,60 @@ describe('the in-process sandbox and the bot share one clock', () => {
     // The poll's time is the sandbox's (ahead), the time its swap's own dates are in.
     expect(state.lastPolledAt).toBeGreaterThanOrEqual(before);
     expect(state.lastPolledAt - Date.now()).toBeGreaterThan(10_000);
+  });
+
+  it('reads the clock `swapbot sandbox --speed N` prints, for a sandbox in another process', async () => {
+    const stop = new AbortController();
+    let printed!: (line: string) => void;
+    const clockLine = new Promise<string>((resolve) => (printed = resolve));
+    const lines: string[] = [];
+    const running = runSandboxCli(
+      ['--port', '0', '--host', '127.0.0.1', '--speed', '50'],
+      { SANDBOX_DEPOSIT_DELAY_MS: 'off' },
+      {
+        out: (l) => {
+          lines.push(l);
+          if (l.startsWith('clock:')) printed(l);
+        },
+        signal: stop.signal,
+      },
+    );
+    try {
+      const setting = /SANDBOX_CLOCK=(\S+)/.exec(await clockLine)?.[1] ?? '';
+      const url = /(http:\/\/[^\s)]+)/.exec(lines[0] ?? '')?.[1] ?? '';
+      const env = {
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: uniquePrefix('clock'),
+        PORT: '0',
+        LAYERSWAP_API_URL: url,
+        LAYERSWAP_API_KEY: 'sandbox',
+      };
+      const [origin, speed] = setting.split('@').map(Number) as [number, number];
+      const sandboxNow = () => origin + (Date.now() - origin) * speed;
+      await waitFor(() => sandboxNow() - Date.now() > 10_000, 'the sandbox to run 10 s ahead of the wall clock');
+      rt = await createRuntime(loadConfig({ ...env, SANDBOX_CLOCK: setting }), memoryLogger().logger, 'console');
+      expect(rt.sandbox).toBeUndefined();
+      await startTrackingWorkers(rt);
+      const created = await rt.api.createSwap(swapRequest(`0x${'b'.repeat(40)}`));
+      // The swap's own date is the sandbox's, ahead of the wall clock; the bot's poll is stamped in the same time.
+      const createdAt = Date.parse(created.swap.created_date ?? '');
+      expect(createdAt - Date.now()).toBeGreaterThan(10_000);
+      await rt.tracking.service.follow(
+        created.swap.id,
+        { platform: 'console', chatId: 'clock2', chatKind: 'private' },
+        { userId: 'clock2' },
+      );
+      const state = await waitFor(() => rt?.tracking.swapState(created.swap.id), 'the first poll');
+      expect(state.lastPolledAt).toBeGreaterThanOrEqual(createdAt);
+
+      // Without it, the same bot reads the wall clock.
+      await rt.close();
+      rt = await createRuntime(loadConfig(env), memoryLogger().logger, 'console');
+      expect(rt.coreDeps.now).toBeUndefined();
+    } finally {
+      stop.abort();
+      await running;
+    }
   });
 
   it('leaves the wall clock alone at speed 1 (the two are one)', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSandboxArgs, runSandboxCli } from '../../src/sandbox/cli.js';
 import { raw } from './support.js';
 
-/** The standalone sandbox: one line out, real requests served, closed by a signal. */
+/** The standalone sandbox: one line out (two when its clock runs faster), real requests served, closed by a signal. */
 
 async function runUntilListening(argv: string[], env: Record<string, string | undefined>) {
   const lines: string[] = [];
@@ -35,14 +35,16 @@ async function runUntilListening(argv: string[], env: Record<string, string | un
 }
 
 describe('sandbox CLI', () => {
-  it('serves the API on the given port with the key from the environment, and prints one line without the key', async () => {
+  it('serves the API on the given port with the key from the environment, and prints its lines without the key', async () => {
     const cli = await runUntilListening(['--port', '0', '--host', '127.0.0.1', '--speed', '60'], {
       SANDBOX_API_KEY: 's3cret-key',
       SANDBOX_DEPOSIT_DELAY_MS: 'off',
     });
     try {
-      expect(cli.lines).toHaveLength(1);
-      expect(cli.line).not.toContain('s3cret-key');
+      // The listening line, then (at a speed above 1) the clock line for the bot's processes.
+      expect(cli.lines).toHaveLength(2);
+      expect(cli.lines[1]).toMatch(/^clock: start the bot with SANDBOX_CLOCK=\d{13}@60 /);
+      expect(cli.lines.join('\n')).not.toContain('s3cret-key');
       expect(cli.line).toContain('SANDBOX_API_KEY');
       expect(cli.line).toContain('deposits off');
       expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
