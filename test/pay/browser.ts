@@ -304,3 +304,19 @@ export async function fundedTestWallet(
   await pub.waitForTransactionReceipt({ hash: paid });
   return testWallet(key, rpc);
 }
+
+/**
+ * Waits for `text` on the page; when it never comes, the error carries what the page shows and
+ * `state()` (what the wallet and the relay saw), so a failure on a busy machine says where it stopped.
+ */
+export async function seenOnPage(page: Page, text: RegExp | string, state: () => unknown): Promise<void> {
+  try {
+    await page.getByText(text).waitFor();
+  } catch (err) {
+    const shown = await page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch(() => '(page unreadable)');
+    throw new Error(`${String(text)} never shown. The page shows:\n${shown}\nState: ${JSON.stringify(state())}`, { cause: err });
+  }
+}

@@ -8,7 +8,7 @@ import { newUser } from '../e2e/telegram/harness.js';
 import { evmTransaction } from '../../src/pay/transaction.js';
 import { waitFor } from '../support/wait.js';
 import { startFakeRelay, type FakeRelay } from '../support/walletconnect-relay.js';
-import { fundedTestWallet, localChain } from './browser.js';
+import { fundedTestWallet, localChain, seenOnPage } from './browser.js';
 import { usePayStack } from './stack.js';
 import { payCard, textOf } from './support.js';
 import { wcWallet, type WcWallet } from './walletconnect-wallet.js';
@@ -132,7 +132,11 @@ describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in 
       'https://wallet.test/wc',
     ]);
     release();
-    await page.getByText(/Sent: transaction 0x[0-9a-f]{64}/).waitFor();
+    await seenOnPage(page, /Sent: transaction 0x[0-9a-f]{64}/, () => ({
+      walletSent: funded.sent,
+      walletAsked: wc.requests.map((r) => r.method),
+      relayCalls: relay.calls.slice(-30),
+    }));
     expect(funded.sent).toHaveLength(1);
     expect(await usdcOf(funded.address)).toBe(parseUnits('400', 6));
 
