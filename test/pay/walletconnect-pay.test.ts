@@ -136,6 +136,8 @@ describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in 
       walletSent: funded.sent,
       walletAsked: wc.requests.map((r) => r.method),
       relayCalls: relay.calls.slice(-30),
+      relayTraffic: relay.traffic.slice(-30),
+      walletClient: wc.inside(),
     }));
     expect(funded.sent).toHaveLength(1);
     expect(await usdcOf(funded.address)).toBe(parseUnits('400', 6));

@@ -20,6 +20,8 @@ export interface WcWallet {
   rejectNext: boolean;
   pair(uri: string): Promise<Session>;
   close(): Promise<void>;
+  /** What the wallet's client holds: requests pending and its request queue (a failure's report). */
+  inside(): unknown;
 }
 
 export async function wcWallet(opts: {
@@ -36,6 +38,11 @@ export async function wcWallet(opts: {
     // Its own core: the library keeps one per storage prefix in a global, which two clients in one process would share.
     customStoragePrefix: `test-wallet-${randomUUID()}`,
     telemetryEnabled: false,
+    // Each request at once, as a person's wallet shows it. The library's queue (sign-client 2.25)
+    // can hold a request behind one already answered: after a decline, the next request waited
+    // there for good when the wallet's storage was slow (a loaded machine; reproduced with a 1.5 s
+    // setItem: the page's "Pay" again never reached the wallet).
+    signConfig: { disableRequestQueue: true },
     logger: 'silent',
     metadata: {
       name: 'Test WC Wallet',
@@ -78,6 +85,15 @@ export async function wcWallet(opts: {
       return acknowledged();
     },
     close: () => client.core.relayer.transportClose(),
+    inside: () => {
+      const queue = (client.engine as unknown as { sessionRequestQueue?: { state: string; queue: Array<{ id: number }> } })
+        .sessionRequestQueue;
+      return {
+        pending: client.pendingRequest.getAll().map((r) => r.id),
+        queue: queue ? { state: queue.state, ids: queue.queue.map((r) => r.id) } : null,
+        connected: client.core.relayer.connected,
+      };
+    },
   };
   client.on('session_request', (event) => {
     const { method, params } = event.params.request as { method: string; params: unknown[] };

@@ -50,6 +50,8 @@ export interface FakeRelay {
   projectIds: string[];
   /** Every method the clients called, in order. */
   calls: string[];
+  /** Every message published and every push, in order: `publish <client> <tag> <topic…>` / `push <client> <tag> <topic…>`. */
+  traffic: string[];
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startFakeRelay(): Promise<FakeRelay> {
   const sockets = new Map<string, Set<WebSocket>>();
   const projectIds: string[] = [];
   const calls: string[] = [];
+  const traffic: string[] = [];
   let pushId = 1;
   // A client in Node drops a socket the relay has not pinged for 35 s (relayer.ts' heartBeatTimeout).
   const pinger = setInterval(() => {
@@ -77,6 +80,7 @@ export async function startFakeRelay(): Promise<FakeRelay> {
       .digest('hex');
 
   const push = (client: string, m: Stored): void => {
+    traffic.push(`push ${client.slice(-8)} ${m.tag} ${m.topic.slice(0, 8)} sockets=${sockets.get(client)?.size ?? 0}`);
     for (const ws of sockets.get(client) ?? []) {
       ws.send(
         JSON.stringify({
@@ -113,6 +117,9 @@ export async function startFakeRelay(): Promise<FakeRelay> {
       expires: Date.now() + (typeof ttl === 'number' ? ttl : 300) * 1000,
     };
     mailbox.push(m);
+    traffic.push(
+      `publish ${from.slice(-8)} ${m.tag} ${topic.slice(0, 8)} to=${[...(subscribers.get(topic) ?? [])].map((c) => c.slice(-8)).join(',')}`,
+    );
     for (const client of subscribers.get(topic) ?? []) if (client !== from) push(client, m);
   };
 
@@ -166,7 +173,11 @@ export async function startFakeRelay(): Promise<FakeRelay> {
     let set = sockets.get(client);
     if (!set) sockets.set(client, (set = new Set()));
     set.add(ws);
-    ws.on('close', () => set.delete(ws));
+    traffic.push(`connect ${client.slice(-8)}`);
+    ws.on('close', () => {
+      set.delete(ws);
+      traffic.push(`close ${client.slice(-8)}`);
+    });
     ws.on('message', (data) => {
       let rpc: Rpc;
       try {
@@ -189,6 +200,7 @@ export async function startFakeRelay(): Promise<FakeRelay> {
     url: `ws://127.0.0.1:${port}`,
     projectIds,
     calls,
+    traffic,
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(pinger);
