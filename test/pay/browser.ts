@@ -192,6 +192,9 @@ function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark'; inj
  * A page at Telegram's phone size whose https://pay.test/ requests are answered by the web process
  * on loopback (a Mini App must be https; the process itself serves http behind the operator's TLS).
  */
+/** Each context's requests the carrying route could not fetch at first (a failure's report). */
+const carried = new WeakMap<BrowserContext, string[]>();
+
 export async function openPage(
   browser: Browser,
   opts: {
@@ -222,12 +225,26 @@ export async function openPage(
   // Playwright's waits give up after 30 s by default: a wall-clock budget a loaded machine eats (a
   // WalletConnect payment crossed it beside two busy loops). Its waits are hang detectors, as ours.
   context.setDefaultTimeout(WAIT_MS);
+  const failures: string[] = [];
+  carried.set(context, failures);
   await context.route(`${opts.origin}/**`, async (route) => {
     const url = route.request().url().replace(opts.origin, opts.local);
-    const response = await route.fetch({ url }).catch(() => undefined);
-    // Undefined only once the test closed the page under a request still in flight (the page's
-    // release as it goes): nothing waits for that answer any more.
-    if (response) await route.fulfill({ response }).catch(() => undefined);
+    const fetched = () =>
+      route.fetch({ url }).then(
+        (response) => ({ response }),
+        (err: unknown) => ({ err: String(err) }),
+      );
+    let got = await fetched();
+    // A request on a kept-alive socket the server has just closed (its keep-alive is 2 s) fails
+    // before it is read: sent once more on a new socket, as a browser does.
+    if ('err' in got) {
+      failures.push(`${route.request().method()} ${url}: ${got.err.split('\n')[0]}`);
+      got = await fetched();
+    }
+    // A second failure (or the test closed the page under a request in flight): the page's own
+    // request fails too, rather than wait for an answer that never comes.
+    if ('response' in got) await route.fulfill({ response: got.response }).catch(() => undefined);
+    else await route.abort('failed').catch(() => undefined);
   });
   await context.route(
     (url) => !url.href.startsWith(opts.origin),
@@ -317,6 +334,12 @@ export async function seenOnPage(page: Page, text: RegExp | string, state: () =>
       .locator('body')
       .innerText({ timeout: 5_000 })
       .catch(() => '(page unreadable)');
-    throw new Error(`${String(text)} never shown. The page shows:\n${shown}\nState: ${JSON.stringify(state())}`, { cause: err });
+    const failed = carried.get(page.context()) ?? [];
+    throw new Error(
+      `${String(text)} never shown. The page shows:\n${shown}\nState: ${JSON.stringify({ ...(state() as object), failed })}`,
+      {
+        cause: err,
+      },
+    );
   }
 }

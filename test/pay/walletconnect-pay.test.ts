@@ -172,7 +172,10 @@ describe('paying from a WalletConnect wallet (a phone in Telegram, no wallet in 
     const { payUrl } = await swapToPay(stack.privately(bob), 600);
     const { context, page, funded, wc } = await paired(bob.id, payUrl);
     await page.getByRole('button', { name: 'Pay 600 USDC' }).click();
-    await page.getByText(/Your wallet holds 500 USDC .*, and this payment needs 600 USDC .*\. Nothing was sent\./).waitFor();
+    await seenOnPage(page, /Your wallet holds 500 USDC .*, and this payment needs 600 USDC .*\. Nothing was sent\./, () => ({
+      walletAsked: wc.requests.map((r) => r.method),
+      relayTraffic: relay.traffic.slice(-10),
+    }));
     expect(wc.requests).toEqual([]);
     expect(funded.sent).toEqual([]);
     await context.close();
