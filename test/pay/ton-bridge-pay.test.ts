@@ -7,6 +7,7 @@ import type { TgUser } from '../e2e/telegram/world.js';
 import { startFakeBridge, type FakeBridge } from '../support/tonconnect-bridge.js';
 import { waitFor } from '../support/wait.js';
 import { PAY_ORIGIN, usePayStack } from './stack.js';
+import { seenOnPage } from './browser.js';
 import { payCard, textOf, withPayButton } from './support.js';
 import { bridgeWallet, linkParams, type BridgeWallet } from './tonconnect-bridge-wallet.js';
 import { tonTestWallet, type TonTestWallet } from './ton-wallet.js';
