@@ -105,13 +105,14 @@ describe('paying a TON swap from Wallet in Telegram through TON Connect’s HTTP
     // Declined in the wallet: nothing sent, the swap's payment slot freed, Pay offered again.
     ton.rejectNext = true;
     await page.getByRole('button', { name: 'Pay 25 USDT' }).click();
-    await page.getByText('You declined in your wallet. Nothing was sent; you can pay again when ready.').waitFor();
+    const tonState = () => ({ asked: ton.asked.length, sent: ton.sent, walletMethods: wallet.methods, posted: bridge.posted.slice(-10) });
+    await seenOnPage(page, 'You declined in your wallet. Nothing was sent; you can pay again when ready.', tonState);
     expect(ton.asked).toHaveLength(1);
     expect(ton.sent).toEqual([]);
 
     // Paid: the message the server built, from this wallet, one jetton transfer with 0.045 TON.
     await page.getByRole('button', { name: 'Pay 25 USDT' }).click();
-    await page.getByText(/Sent: transaction [0-9a-f]{64}\. The chat will say "Deposit seen"/).waitFor();
+    await seenOnPage(page, /Sent: transaction [0-9a-f]{64}\. The chat will say "Deposit seen"/, tonState);
     expect(ton.asked).toHaveLength(2);
     expect(ton.sent).toHaveLength(1);
     const asked = ton.asked[1]!;
