@@ -192,7 +192,7 @@ function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark'; inj
  * A page at Telegram's phone size whose https://pay.test/ requests are answered by the web process
  * on loopback (a Mini App must be https; the process itself serves http behind the operator's TLS).
  */
-/** Each context's requests the carrying route could not fetch at first (a failure's report). */
+/** Each context's requests the carrying route could not fetch (a failure's report). */
 const carried = new WeakMap<BrowserContext, string[]>();
 
 export async function openPage(
@@ -229,21 +229,16 @@ export async function openPage(
   carried.set(context, failures);
   await context.route(`${opts.origin}/**`, async (route) => {
     const url = route.request().url().replace(opts.origin, opts.local);
-    const fetched = () =>
-      route.fetch({ url }).then(
-        (response) => ({ response }),
-        (err: unknown) => ({ err: String(err) }),
-      );
-    let got = await fetched();
-    // A request on a kept-alive socket the server has just closed (its keep-alive is 2 s) fails
-    // before it is read: sent once more on a new socket, as a browser does.
-    if ('err' in got) {
-      failures.push(`${route.request().method()} ${url}: ${got.err.split('\n')[0]}`);
-      got = await fetched();
-    }
-    // A second failure (or the test closed the page under a request in flight): the page's own
-    // request fails too, rather than wait for an answer that never comes.
-    if ('response' in got) await route.fulfill({ response: got.response }).catch(() => undefined);
+    // A request on a kept-alive socket the server has just closed (its keep-alive is 2 s) meets
+    // ECONNRESET before it is read: Playwright sends it again (a browser does the same), on the next
+    // pooled socket, which may have been closed at the same moment, so a few times.
+    const response = await route.fetch({ url, maxRetries: 3, timeout: WAIT_MS }).catch((err: unknown) => {
+      failures.push(`${route.request().method()} ${url}: ${String(err).split('\n')[0]}`);
+      return undefined;
+    });
+    // A failure (or the test closed the page under a request in flight): the page's own request
+    // fails too, rather than wait for an answer that never comes.
+    if (response) await route.fulfill({ response }).catch(() => undefined);
     else await route.abort('failed').catch(() => undefined);
   });
   await context.route(
