@@ -66,7 +66,10 @@ const schema = z.object({
   SANDBOX_CLOCK: z
     .string()
     .regex(/^\d{1,15}@\d+(\.\d+)?$/, 'must be what `swapbot sandbox` prints, such as 1795891312000@10 (its start in Unix ms, @, its speed)')
-    .transform((v) => ({ origin: Number(v.split('@')[0]), speed: Number(v.split('@')[1]) }))
+    .transform((v) => {
+      const [origin, speed] = v.split('@');
+      return { origin: Number(origin), speed: Number(speed) };
+    })
     .refine((c) => c.speed > 0 && c.speed <= 10_000, 'its speed must be above 0 and at most 10000')
     .optional(),
   CHAIN_WATCH: z.enum(['auto', 'off'], { message: "must be 'auto' (watch deposit addresses on chain) or 'off'" }).default('auto'),

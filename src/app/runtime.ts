@@ -128,9 +128,11 @@ export async function createRuntime(config: Config, logger: Logger, role: Role):
     // reads the same clock, or a card would say "expected by 17:46 (about 2 minutes from now)"
     // of a swap done in seconds. (At speed 1 the two are one.) A sandbox in another process
     // (`swapbot sandbox --speed N`) tells its clock as SANDBOX_CLOCK.
-    const own = sandbox;
-    const theirs = config.SANDBOX_CLOCK && new SystemClock(config.SANDBOX_CLOCK.speed, config.SANDBOX_CLOCK.origin);
-    const clock = own && config.SANDBOX_SPEED !== 1 ? { now: () => own.clock.now() } : theirs ? { now: () => theirs.now() } : {};
+    const sandboxClock =
+      sandbox && config.SANDBOX_SPEED !== 1
+        ? sandbox.clock
+        : config.SANDBOX_CLOCK && new SystemClock(config.SANDBOX_CLOCK.speed, config.SANDBOX_CLOCK.origin);
+    const clock = sandboxClock ? { now: () => sandboxClock.now() } : {};
     const tracking = createTracking({
       ...clock,
       redis: redisUrl,

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { runSandboxCli } from '../../src/sandbox/cli.js';
+import { SystemClock } from '../../src/sandbox/types.js';
 import { startTrackingWorkers } from '../../src/app/messengers.js';
 import { memoryLogger } from '../support/log.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
@@ -78,10 +79,11 @@ describe('the in-process sandbox and the bot share one clock', () => {
         LAYERSWAP_API_URL: url,
         LAYERSWAP_API_KEY: 'sandbox',
       };
-      const [origin, speed] = setting.split('@').map(Number) as [number, number];
-      const sandboxNow = () => origin + (Date.now() - origin) * speed;
-      await waitFor(() => sandboxNow() - Date.now() > 10_000, 'the sandbox to run 10 s ahead of the wall clock');
-      rt = await createRuntime(loadConfig({ ...env, SANDBOX_CLOCK: setting }), memoryLogger().logger, 'console');
+      const config = loadConfig({ ...env, SANDBOX_CLOCK: setting });
+      expect(config.SANDBOX_CLOCK?.speed).toBe(50);
+      const told = new SystemClock(config.SANDBOX_CLOCK?.speed, config.SANDBOX_CLOCK?.origin);
+      await waitFor(() => told.now() - Date.now() > 10_000, 'the sandbox to run 10 s ahead of the wall clock');
+      rt = await createRuntime(config, memoryLogger().logger, 'console');
       expect(rt.sandbox).toBeUndefined();
       await startTrackingWorkers(rt);
       const created = await rt.api.createSwap(swapRequest(`0x${'b'.repeat(40)}`));

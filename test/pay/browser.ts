@@ -188,13 +188,13 @@ function initScript(arg: { initData?: string; colorScheme: 'light' | 'dark'; inj
   announce();
 }
 
+/** Each context's requests the carrying route could not fetch (a failure's report). */
+const carried = new WeakMap<BrowserContext, string[]>();
+
 /**
  * A page at Telegram's phone size whose https://pay.test/ requests are answered by the web process
  * on loopback (a Mini App must be https; the process itself serves http behind the operator's TLS).
  */
-/** Each context's requests the carrying route could not fetch (a failure's report). */
-const carried = new WeakMap<BrowserContext, string[]>();
-
 export async function openPage(
   browser: Browser,
   opts: {
