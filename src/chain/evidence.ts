@@ -8,7 +8,9 @@ import type { SeenTransfer, WatchEntry } from './watcher.js';
  * dropped) is not reported; a reported one is checked again at each new head until it is as deep
  * as the network needs, and taken back when its receipt is gone or no longer backs it. Between its
  * first receipt and its last, a token transfer still logged where its receipt put it needs no
- * receipt at that head (evm-scan.ts: one eth_getLogs for them all): only a missing log asks again.
+ * receipt at that head (evm-scan.ts: one eth_getLogs for them all): only a missing log asks again;
+ * a native transfer needs none while the blocks read since name each other as parents up to the
+ * head (a hash chain from the block its receipt named).
  */
 
 /** keccak256("Transfer(address,address,uint256)"). */
@@ -28,6 +30,8 @@ export interface Tracked {
   /** The head it was last checked at. */
   checkedAt: number;
   misses: number;
+  /** The block hash its last receipt named (lowercase). */
+  blockHash?: string;
 }
 
 interface RpcReceipt {

@@ -20,8 +20,17 @@ export interface RangeReader {
   client: PublicClient;
   /** Transfers found, by swap and transaction: unreported until a receipt backs them, then re-checked until final. */
   tracked: Map<string, Tracked>;
+  /**
+   * Blocks read with their transactions (the native coin's scan), by number: their hash and their
+   * parent's, and `tip`, the last one read. A hash chain from a transfer's block up to the head says
+   * that block is still the chain's without asking for its receipt.
+   */
+  blocks: { byNumber: Map<number, { hash: string; parent: string }>; tip: number };
   gap(): Promise<void>;
 }
+
+/** Blocks' hashes kept behind the newest read (a transfer deeper than this is checked by its receipt). */
+const KEPT_BLOCKS = 1_000;
 
 /**
  * Reads blocks `from`..`to` for transfers to the entries' addresses (one eth_getLogs; each block
@@ -75,6 +84,9 @@ export async function scanRange(
       await l.gap();
       const block = await l.client.getBlock({ blockNumber: BigInt(b), includeTransactions: true });
       times.set(b, Number(block.timestamp) * 1000);
+      l.blocks.byNumber.set(b, { hash: block.hash.toLowerCase(), parent: block.parentHash.toLowerCase() });
+      l.blocks.byNumber.delete(b - KEPT_BLOCKS);
+      l.blocks.tip = b;
       for (const tx of block.transactions) {
         const dest = tx.to?.toLowerCase();
         if (!dest || tx.value === 0n) continue;
@@ -118,6 +130,35 @@ export async function stillLogged(l: RangeReader, due: readonly Tracked[], head:
       .map((lg) => key(lg.transactionHash as string, Number(lg.blockNumber), lg.address, lg.args.to as string, lg.args.value ?? 0n)),
   );
   return new Set(held.filter((tr) => logged.has(key(tr.t.txHash, tr.t.block, tr.t.contract as string, tr.t.to, tr.t.value))));
+}
+
+/**
+ * The reported native transfers, short of final, whose block is still the one their receipt named:
+ * the head's block was the last read (this tick) and each block from theirs up to it names the one
+ * before as its parent. A native transfer has no log to re-read; a reorganisation breaks the chain
+ * at the first block read after it, and those transfers are asked for their receipts.
+ */
+export function stillChained(l: RangeReader, due: readonly Tracked[], head: number): Set<Tracked> {
+  const { byNumber, tip } = l.blocks;
+  if (tip !== head) return new Set();
+  let linkedFrom = head;
+  for (let b = head; b > head - KEPT_BLOCKS; b--) {
+    const cur = byNumber.get(b);
+    const below = byNumber.get(b - 1);
+    if (!cur || !below || cur.parent !== below.hash) break;
+    linkedFrom = b - 1;
+  }
+  return new Set(
+    due.filter(
+      (tr) =>
+        tr.reported &&
+        tr.t.contract === null &&
+        !deepEnough(tr, head) &&
+        tr.t.block >= linkedFrom &&
+        tr.blockHash !== undefined &&
+        byNumber.get(tr.t.block)?.hash === tr.blockHash,
+    ),
+  );
 }
 
 /** Another chain's RPC (or none to check against): the one error line (the loop is disabled). */

@@ -1,5 +1,5 @@
 import { judge, receiptOf } from './evidence.js';
-import { evmClient, logOtherChain, scanRange, stillLogged, type RangeReader } from './evm-scan.js';
+import { evmClient, logOtherChain, scanRange, stillChained, stillLogged, type RangeReader } from './evm-scan.js';
 import { createNetworkWatcher, settle, type NetworkLoopOptions, type NetworkReader, type ReaderContext } from './network-loop.js';
 import type { ChainWatcher, WatchEntry } from './watcher.js';
 
@@ -14,7 +14,7 @@ import type { ChainWatcher, WatchEntry } from './watcher.js';
  * RPC's eth_chainId must be the network's (`chainId`): another chain's RPC is disabled with one
  * error line. A transfer is reported only when its receipt backs it, and checked again at each new
  * head until final (evidence.ts): the token transfers still logged in their blocks by one eth_getLogs
- * for them all, the rest by their receipts.
+ * for them all, the native ones by the hash chain of the blocks read since, the rest by their receipts.
  */
 
 /** At most this many blocks per eth_getLogs (providers cap ranges); a watcher that fell behind catches up in steps. */
@@ -42,7 +42,13 @@ export interface EvmWatcherOptions extends NetworkLoopOptions {
 export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
   const lookback = opts.lookback ?? 20;
   const reader = (ctx: ReaderContext): NetworkReader => {
-    const r: RangeReader = { name: ctx.name, client: evmClient(ctx.url, opts.timeoutMs), tracked: new Map(), gap: ctx.gap };
+    const r: RangeReader = {
+      name: ctx.name,
+      client: evmClient(ctx.url, opts.timeoutMs),
+      tracked: new Map(),
+      blocks: { byNumber: new Map(), tip: -1 },
+      gap: ctx.gap,
+    };
     const scan = (from: number, to: number, entries: readonly WatchEntry[]) => scanRange(r, from, to, entries, opts.events);
     return {
       // The RPC's eth_chainId against the network's: false (one error line) when they differ.
@@ -71,20 +77,19 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
       // when it stops; between the first and the last, a token transfer still logged in its block needs none.
       confirm: async (head, scanned) => {
         const due = [...r.tracked].filter(([, tr]) => tr.checkedAt !== head);
-        const logged = await stillLogged(
-          r,
-          due.map(([, tr]) => tr),
-          head,
-          MAX_RANGE,
-        );
+        const pending = due.map(([, tr]) => tr);
+        const chained = stillChained(r, pending, head);
+        const logged = await stillLogged(r, pending, head, MAX_RANGE);
         for (const [key, tr] of due) {
           if (r.tracked.get(key) !== tr) continue; // unwatched meanwhile
-          if (logged.has(tr)) {
+          if (logged.has(tr) || chained.has(tr)) {
             tr.checkedAt = head;
             continue;
           }
           await ctx.gap();
-          const v = judge(tr, await receiptOf(r.client, tr.t.txHash), head);
+          const receipt = await receiptOf(r.client, tr.t.txHash);
+          const v = judge(tr, receipt, head);
+          tr.blockHash = receipt?.blockHash?.toLowerCase();
           tr.checkedAt = head;
           if (v.kind === 'report') tr.t = { ...tr.t, block: v.block };
           settle(ctx, r.tracked, key, tr, v, WORDS);

@@ -54,6 +54,12 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
     });
     return { w, down, seen, retracted };
   }
+  const call = async (method: string, params: unknown[] = []) =>
+    (
+      (await (await fetch(node.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as {
+        result: string;
+      }
+    ).result;
 
   it('an RPC of another chain is not watched: one error line, and the API polls', async () => {
     const rpc = await startRpcProxy(node.url);
@@ -117,20 +123,52 @@ describe('the chain id of an RPC, and a real reorganisation', () => {
       const to = '0x00000000000000000000000000000000000c4a12' as Hex;
       w.watch({ swapId: 'd', network: 'LOCAL', address: to, token: ETH, depth: 5 });
       await waitFor(() => w.healthy('LOCAL'), 'the watcher reading the chain');
-      const snapshot = (await (
-        await fetch(node.url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"evm_snapshot"}' })
-      ).json()) as {
-        result: string;
-      };
+      const snapshot = await call('evm_snapshot');
       const hash = await sendEth(to);
       await waitFor(() => seen.find((t) => t.txHash === hash), 'the transfer reported');
       // The chain goes back before it and grows past it without it.
-      await fetch(node.url, {
-        method: 'POST',
-        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'evm_revert', params: [snapshot.result] }),
-      });
+      await call('evm_revert', [snapshot]);
       await node.mine(3);
       await waitFor(() => retracted.includes(hash), 'the transfer taken back');
+    } finally {
+      await w.close();
+      await rpc.close({ force: true });
+    }
+  });
+  it('native deposits confirming together are re-checked by the blocks already read, not a receipt each; one a real reorganisation drops is still taken back', async () => {
+    const rpc = await startRpcProxy(node.url);
+    const log = memoryLogger();
+    const { w, seen, retracted } = watcherOn(rpc, log);
+    try {
+      const to = [0, 1, 2].map((i) => `0x00000000000000000000000000000000000c4b2${i}` as Hex);
+      for (const [i, address] of to.entries()) w.watch({ swapId: `n${i}`, network: 'LOCAL', address, token: ETH, depth: 12 });
+      await waitFor(() => w.healthy('LOCAL'), 'the watcher reading the chain');
+      const kept = [await sendEth(to[0] as Hex), await sendEth(to[1] as Hex)];
+      const snapshot = await call('evm_snapshot');
+      const dropped = await sendEth(to[2] as Hex);
+      const hashes = [...kept, dropped];
+      await waitFor(() => hashes.every((h) => seen.some((t) => t.txHash === h)), 'the three transfers reported');
+      const asked = () => hashes.map((h) => rpc.receipts.get(h.toLowerCase()) ?? 0);
+      const headSeen = async () => {
+        const head = Number(await call('eth_blockNumber'));
+        await waitFor(() => rpc.reads.get(head) !== undefined && (rpc.counts.get('eth_getBlockByNumber') ?? 0) > 0, 'the new head read');
+        return head;
+      };
+      await headSeen();
+      const before = asked();
+      // Four new heads, each read with its transactions: no receipt asked again.
+      for (let i = 0; i < 4; i++) {
+        await node.mine(1);
+        await headSeen();
+      }
+      expect(asked().slice(0, 2)).toEqual(before.slice(0, 2));
+
+      // The chain goes back before the third and grows past it without it.
+      await call('evm_revert', [snapshot]);
+      await node.mine(6);
+      await waitFor(() => retracted.includes(dropped), 'the dropped transfer taken back');
+      expect(retracted).toEqual([dropped]);
+      expect((asked()[2] ?? 0) > (before[2] ?? 0)).toBe(true);
     } finally {
       await w.close();
       await rpc.close({ force: true });
