@@ -18,8 +18,17 @@ const redis = testRedis(prefix);
 // The first test makes a key with `swapbot mcp-key`; the others make theirs in-process (one CLI process less each).
 const keys = new AgentKeyStore(redis, prefix);
 
-/** 50 USDC Arbitrum → Base made through the create_swap tool; the key moments then pushed about it. */
-async function createdAndHeard(client: Client): Promise<{ swapId: string; moments: string[] }> {
+/**
+ * 50 USDC Arbitrum → Base made through the create_swap tool; the key moments pushed about it. The
+ * handler is set first: at SANDBOX_SPEED 50 on a loaded machine the swap can complete, and its
+ * moments be pushed, before the tool's answer names the swap.
+ */
+async function createdAndHeard(client: Client): Promise<{ swapId: string; moments: () => string[] }> {
+  const heard: Array<{ uri: string; moment: string }> = [];
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
+    if (m) heard.push({ uri: n.params.uri, moment: m.moment });
+  });
   const created = await call(client, 'create_swap', {
     amount: '50',
     from_network: 'arbitrum',
@@ -29,12 +38,7 @@ async function createdAndHeard(client: Client): Promise<{ swapId: string; moment
     no_refund_address: true,
   });
   const swapId = created.data.swap_id as string;
-  const moments: string[] = [];
-  client.setNotificationHandler('notifications/resources/updated', (n) => {
-    const m = (n.params._meta as Record<string, { moment: string } | undefined> | undefined)?.['swapbot/moment'];
-    if (m && n.params.uri === `swap://${swapId}`) moments.push(m.moment);
-  });
-  return { swapId, moments };
+  return { swapId, moments: () => heard.filter((h) => h.uri === `swap://${swapId}`).map((h) => h.moment) };
 }
 
 describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
@@ -72,7 +76,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
       await client.listen({ resourceSubscriptions: [`swap://${swapId}`] });
       // The sandbox runs fast here: a deposit seen and its completion may land in one poll, and
       // then only the newer news is pushed (tracking skips superseded moments); completed always is.
-      await waitFor(() => moments.includes('completed'), 'completed pushed over stdio');
+      await waitFor(() => moments().includes('completed'), 'completed pushed over stdio');
     } finally {
       await client.close();
     }
@@ -92,7 +96,7 @@ describe('swapbot mcp-key and swapbot mcp (stdio)', () => {
       const { swapId, moments } = await createdAndHeard(client);
       await expect(client.subscribeResource({ uri: 'swap://00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/no swap of this key/);
       await client.subscribeResource({ uri: `swap://${swapId}` });
-      await waitFor(() => moments.includes('completed'), 'completed pushed to a 2025-era client');
+      await waitFor(() => moments().includes('completed'), 'completed pushed to a 2025-era client');
     } finally {
       await client.close();
     }
