@@ -12,7 +12,12 @@ import { waitFor } from '../support/wait.js';
  * per platform here, so waits can be checked against the next delivery.
  */
 
-const PACE = { limit: 3, windowMs: 1000 };
+/**
+ * A Telegram group's pace, compressed from 20 a minute. The window is counted when a message is
+ * admitted and the platform sees it after the job renders and records it: on a loaded machine that
+ * lag reached a third of a 1 s window, so the window is long enough for the lag to stay a fraction.
+ */
+const PACE = { limit: 3, windowMs: 2500 };
 
 describe('platform failures and limits', () => {
   let h: Harness;
@@ -63,7 +68,8 @@ describe('platform failures and limits', () => {
     const others = await followed([other]);
     await h.settle([first, second, others]);
 
-    h.messengers.telegram.fail({ failure: 'rate_limited', retryAfterMs: 2_000, chatId: slow.chatId, count: 1 });
+    const HOLD_MS = 3_000;
+    h.messengers.telegram.fail({ failure: 'rate_limited', retryAfterMs: HOLD_MS, chatId: slow.chatId, count: 1 });
     h.clock.advance(1_000);
     h.sandbox.deposit(first);
     await waitFor(() => h.messengers.telegram.refusals.some((r) => r.chatId === slow.chatId), 'the 429');
@@ -75,9 +81,10 @@ describe('platform failures and limits', () => {
 
     const after = (chatId: string) => h.messengers.telegram.forChat(chatId).filter((r) => r.at >= refusal);
     expect(after(other.chatId).map((r) => r.reply.title)).toContain(MOMENT_TITLES.deposit_seen);
-    expect((after(other.chatId)[0]?.at ?? Infinity) - refusal).toBeLessThan(1_500);
     expect(after(slow.chatId).length).toBeGreaterThanOrEqual(4); // both swaps' cards and deposit messages
-    for (const r of after(slow.chatId)) expect(r.at - refusal).toBeGreaterThanOrEqual(1_990);
+    for (const r of after(slow.chatId)) expect(r.at - refusal).toBeGreaterThanOrEqual(HOLD_MS - 10);
+    // The other chat did not wait for the hold: its news came before the held chat's.
+    expect(after(other.chatId)[0]?.at ?? Infinity).toBeLessThan(after(slow.chatId)[0]?.at ?? 0);
   });
 
   it('pauses the whole platform for a global 429', async () => {
