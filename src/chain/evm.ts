@@ -74,7 +74,8 @@ export function createEvmWatcher(opts: EvmWatcherOptions): ChainWatcher {
         return { scanned: Math.max(scanned ?? 0, to, from - 1), behind: to < head };
       },
       // Each tracked transfer, once per head: its receipt reports it when it backs it and takes it back
-      // when it stops; between the first and the last, a token transfer still logged in its block needs none.
+      // when it stops; between the first and the last, a token transfer still logged in its block needs none,
+      // nor a native one whose block the blocks read since still chain up to the head.
       confirm: async (head, scanned) => {
         const due = [...r.tracked].filter(([, tr]) => tr.checkedAt !== head);
         const pending = due.map(([, tr]) => tr);
