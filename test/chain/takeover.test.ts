@@ -183,7 +183,11 @@ describe('a worker process killed while it holds a network watch', () => {
 
     await waitFor(() => (survivor.arbitrum.counts.get('eth_getLogs') ?? 0) > readsBefore, 'the survivor reading Arbitrum');
     const baseRuns = (survivor.base.counts.get('eth_blockNumber') ?? 0) - baseRunsAtKill;
-    expect(baseRuns).toBeLessThanOrEqual(Math.ceil((LOCK_MS + 2 * LOCK_MS) / POLL_MS) + 2);
+    // Base's runs are the clock: the lock, the stalled check and a head interval (12 runs), then
+    // room for the survivor's first Arbitrum run and this wait's polling, which come late on a
+    // loaded machine (a `.ci/run` on Node 24 counted 15 against the earlier bound of 14). A watch
+    // never taken over fails at the hang detector.
+    expect(baseRuns).toBeLessThanOrEqual(Math.ceil((LOCK_MS + 2 * LOCK_MS) / POLL_MS) + 4);
     // The survivor still reads the other network: the clock above ran.
     expect(baseRuns).toBeGreaterThan(0);
 
