@@ -136,7 +136,9 @@ describe('SANDBOX_CHAIN=1 swapbot console', () => {
       REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: prefix,
       SANDBOX_CHAIN: '1',
-      SANDBOX_DEPOSIT_DELAY_MS: '300',
+      // The sandbox pays a second (real) after the swap is made: at 300 ms (75 ms real) a loaded
+      // machine printed the chain's "Deposit seen" before the deposit card that says where to send.
+      SANDBOX_DEPOSIT_DELAY_MS: '4000',
       SANDBOX_SPEED: '4',
       // The sandbox's service lists the deposit 30 s (sandbox time) after its block, as the real
       // one takes a while to index it: until then only the bot's own chain watch shows it.
