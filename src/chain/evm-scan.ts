@@ -140,25 +140,24 @@ export async function stillLogged(l: RangeReader, due: readonly Tracked[], head:
  */
 export function stillChained(l: RangeReader, due: readonly Tracked[], head: number): Set<Tracked> {
   const { byNumber, tip } = l.blocks;
-  if (tip !== head) return new Set();
-  let linkedFrom = head;
-  for (let b = head; b > head - KEPT_BLOCKS; b--) {
-    const cur = byNumber.get(b);
-    const below = byNumber.get(b - 1);
-    if (!cur || !below || cur.parent !== below.hash) break;
-    linkedFrom = b - 1;
-  }
-  return new Set(
-    due.filter(
-      (tr) =>
-        tr.reported &&
-        tr.t.contract === null &&
-        !deepEnough(tr, head) &&
-        tr.t.block >= linkedFrom &&
-        tr.blockHash !== undefined &&
-        byNumber.get(tr.t.block)?.hash === tr.blockHash,
-    ),
+  const held = due.filter(
+    (tr) =>
+      tr.reported &&
+      tr.t.contract === null &&
+      !deepEnough(tr, head) &&
+      tr.blockHash !== undefined &&
+      byNumber.get(tr.t.block)?.hash === tr.blockHash,
   );
+  if (tip !== head || held.length === 0) return new Set();
+  // Down from the head to the deepest of them only (a block not kept ends the chain too).
+  const deepest = Math.min(...held.map((tr) => tr.t.block));
+  const linked = (b: number) => {
+    const parent = byNumber.get(b)?.parent;
+    return parent !== undefined && parent === byNumber.get(b - 1)?.hash;
+  };
+  let linkedFrom = head;
+  while (linkedFrom > deepest && linked(linkedFrom)) linkedFrom--;
+  return new Set(held.filter((tr) => tr.t.block >= linkedFrom));
 }
 
 /** Another chain's RPC (or none to check against): the one error line (the loop is disabled). */
